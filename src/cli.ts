@@ -1,0 +1,62 @@
+/**
+ * The one entry point. `thoth <subcommand> ...` runs a tool (perft, ...); anything else, or no
+ * arguments, starts the engine's protocol loop with the arguments run as commands first.
+ */
+import { UsageError } from './cli/args';
+import { PERFT_USAGE, perftCommand } from './cli/perft';
+import { VERSION } from './version';
+
+const HELP = `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).
+
+Usage:
+  thoth                       start the engine (UCI-like protocol on stdin/stdout; see protocol.md)
+  ${PERFT_USAGE}
+  thoth help                  this text
+  thoth --version             the version
+`;
+
+type Subcommand = (argv: string[], write: (s: string) => void) => Promise<void>;
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  perft: perftCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const write = (s: string): void => {
+    process.stdout.write(s + '\n');
+  };
+  const [cmd, ...rest] = argv;
+  if (cmd === 'help' || cmd === '--help' || cmd === '-h') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (cmd === '--version' || cmd === 'version') {
+    write(`Thoth ${VERSION}`);
+    return 0;
+  }
+  const sub = cmd === undefined ? undefined : SUBCOMMANDS[cmd];
+  if (sub) {
+    try {
+      await sub(rest, write);
+      return 0;
+    } catch (e) {
+      if (e instanceof UsageError) {
+        process.stderr.write(`thoth ${cmd}: ${e.message}\n`);
+        return 2;
+      }
+      throw e;
+    }
+  }
+  process.stdout.write(HELP);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`thoth: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

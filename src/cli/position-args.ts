@@ -1,0 +1,37 @@
+/** The position options shared by commands: --variant, --setup, --kfen, --moves. */
+import {
+  formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, setupKfen, setupsOf, type EditionId, type Position,
+} from '../core/index';
+import { UsageError, type ParsedArgs } from './args';
+
+export const POSITION_VALUED = ['variant', 'setup', 'kfen'];
+export const POSITION_MULTI = ['moves'];
+
+export function positionFromArgs(args: ParsedArgs, pharaohRotation = false): Position {
+  const variant = args.options.get('variant')?.[0] ?? 'khet2';
+  if (!isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1 or deflexion)`);
+  const edition: EditionId = variant;
+  const kfenArg = args.options.get('kfen')?.[0];
+  const setup = args.options.get('setup')?.[0];
+  if (kfenArg !== undefined && setup !== undefined) throw new UsageError('give --kfen or --setup, not both');
+  let kfen: string;
+  if (kfenArg !== undefined) {
+    kfen = kfenArg;
+  } else {
+    const name = setup ?? 'classic';
+    if (!isSetupName(name)) throw new UsageError(`unknown setup '${name}' (classic, imhotep or dynasty)`);
+    const k = setupKfen(edition, name);
+    if (k === undefined) throw new UsageError(`${variant} has no ${name} setup (it has ${setupsOf(edition).join(', ')})`);
+    kfen = k;
+  }
+  const r = parseKfen(kfen, edition, { pharaohRotation });
+  if (!r.ok) throw new UsageError(`bad KFEN: ${formatKfenError(r.error)}`);
+  const pos = r.value;
+  for (const text of args.options.get('moves') ?? []) {
+    if (pos.winner >= 0) throw new UsageError(`move '${text}': the game is already over`);
+    const m = parseMove(pos, text);
+    if (!m.ok) throw new UsageError(`bad move: ${m.error.message}`);
+    pos.make(m.value);
+  }
+  return pos;
+}

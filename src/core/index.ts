@@ -1,0 +1,15 @@
+/** The rules core: pure TypeScript, no I/O, runs in Node and in a browser. */
+export * from './squares';
+export * from './bitboard';
+export * from './pieces';
+export * from './editions';
+export * from './laser';
+export * from './zobrist';
+export * from './move';
+export * from './position';
+export * from './kfen';
+export * from './notation';
+export * from './setups';
+export * from './perft';
+export * from './game';
+export * from './result';

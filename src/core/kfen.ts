@@ -1,0 +1,201 @@
+/**
+ * KFEN (rulebook §5.2): `<placement> <side> <plies since last removal> <move number>`.
+ * The parser validates fully and returns an error naming the field and the character at fault;
+ * it never throws.
+ */
+import { EDITIONS, type Edition, type EditionId } from './editions';
+import { ANUBIS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece, oriOf } from './pieces';
+import { DEFAULT_RULES, Position, type RuleOptions } from './position';
+import { err, ok, type Result } from './result';
+import { SQUARES, squareName } from './squares';
+
+export type KfenField = 'kfen' | 'placement' | 'side' | 'plies' | 'move number';
+
+export interface KfenError {
+  field: KfenField;
+  /** Character offset in the whole KFEN text where the fault is, or -1. */
+  index: number;
+  message: string;
+}
+
+/** Plain data for a parsed KFEN. */
+export interface KfenData {
+  board: Uint8Array;
+  side: number;
+  pliesSinceRemoval: number;
+  moveNumber: number;
+}
+
+const ORI_CHARS = '^>v<';
+const KIND_BY_LETTER: Record<string, number> = { X: SPHINX, K: PHARAOH, A: ANUBIS, P: PYRAMID, S: SCARAB, D: SCARAB, O: OBELISK, T: STACK };
+
+export function formatKfenError(e: KfenError): string {
+  return e.index >= 0 ? `${e.field}: ${e.message} (at character ${e.index + 1})` : `${e.field}: ${e.message}`;
+}
+
+function fail(field: KfenField, index: number, message: string): { ok: false; error: KfenError } {
+  return err({ field, index, message });
+}
+
+/** Parses a KFEN for the given edition into plain data. */
+export function parseKfenData(text: string, edition: Edition | EditionId = 'khet2'): Result<KfenData, KfenError> {
+  const ed = typeof edition === 'string' ? EDITIONS[edition] : edition;
+  if (typeof text !== 'string') return fail('kfen', -1, 'not a string');
+  const fields: { text: string; start: number }[] = [];
+  const re = /\S+/g;
+  let mt: RegExpExecArray | null;
+  while ((mt = re.exec(text)) !== null) fields.push({ text: mt[0], start: mt.index });
+  if (fields.length === 0) return fail('kfen', -1, 'empty KFEN');
+  if (fields.length !== 4) {
+    return fail('kfen', -1, `expected 4 fields (placement, side, plies since removal, move number), found ${fields.length}`);
+  }
+  const board = new Uint8Array(SQUARES);
+  const pl = fields[0];
+  const ranks = pl.text.split('/');
+  if (ranks.length !== 8) return fail('placement', pl.start, `expected 8 ranks separated by '/', found ${ranks.length}`);
+  const pharaohs = [0, 0];
+  const sphinxes = [0, 0];
+  let offset = pl.start;
+  for (let ri = 0; ri < 8; ri++) {
+    const rankText = ranks[ri];
+    const rank = 7 - ri;
+    let file = 0;
+    let i = 0;
+    if (rankText.length === 0) return fail('placement', offset, `rank ${rank + 1} is empty`);
+    while (i < rankText.length) {
+      const c = rankText[i];
+      const at = offset + i;
+      if (c >= '0' && c <= '9') {
+        let j = i;
+        while (j < rankText.length && rankText[j] >= '0' && rankText[j] <= '9') j++;
+        const run = Number(rankText.slice(i, j));
+        if (run < 1 || run > 10 || rankText[i] === '0') {
+          return fail('placement', at, `bad empty-square count '${rankText.slice(i, j)}' on rank ${rank + 1}`);
+        }
+        file += run;
+        if (file > 10) return fail('placement', at, `rank ${rank + 1} has more than 10 squares`);
+        i = j;
+        continue;
+      }
+      const upper = c.toUpperCase();
+      const kind = KIND_BY_LETTER[upper];
+      if (kind === undefined || upper === c.toLowerCase()) {
+        return fail('placement', at, `unknown piece letter '${c}' on rank ${rank + 1}`);
+      }
+      if (!ed.kinds[kind] || ((upper === 'S' || upper === 'D') && upper !== ed.scarabLetter)) {
+        return fail('placement', at, `'${c}' (${pieceWord(upper)}) does not exist in ${ed.name}`);
+      }
+      if (file >= 10) return fail('placement', at, `rank ${rank + 1} has more than 10 squares`);
+      const color = c === upper ? 0 : 1;
+      let ori = 0;
+      i++;
+      if (kind === SPHINX || kind === PYRAMID || kind === ANUBIS || kind === SCARAB) {
+        const oc = rankText[i];
+        const o = oc === undefined ? -1 : ORI_CHARS.indexOf(oc);
+        if (o < 0) {
+          return fail(
+            'placement',
+            offset + i,
+            oc === undefined
+              ? `'${c}' on rank ${rank + 1} needs an orientation (^ > v <)`
+              : `'${oc}' is not an orientation (^ > v <) for '${c}' on rank ${rank + 1}`,
+          );
+        }
+        ori = o;
+        i++;
+      }
+      const sq = rank * 10 + file;
+      if (kind === SPHINX) {
+        sphinxes[color]++;
+        if (sq !== ed.laserSquare[color]) {
+          return fail('placement', at, `a ${color === 0 ? 'first' : 'second'} player's Sphinx may stand only on ${squareName(ed.laserSquare[color])}, not ${squareName(sq)}`);
+        }
+        const legal = color === 0 ? ori === 0 || ori === 3 : ori === 2 || ori === 1;
+        if (!legal) {
+          return fail('placement', at + 1, `the Sphinx on ${squareName(sq)} must face ${color === 0 ? 'N (^) or W (<)' : 'S (v) or E (>)'}`);
+        }
+      }
+      if (kind === PHARAOH && ++pharaohs[color] > 1) {
+        return fail('placement', at, `more than one ${ed.colorNames[color]} Pharaoh`);
+      }
+      if ((ed.reserved[color * 3 + (sq >> 5)] & (1 << (sq & 31))) !== 0) {
+        return fail('placement', at, `a ${ed.colorNames[color]} piece may not stand on ${squareName(sq)} (reserved for ${ed.colorNames[color ^ 1]})`);
+      }
+      board[sq] = makePiece(color, kind, ori);
+      file++;
+    }
+    if (file !== 10) return fail('placement', offset + rankText.length, `rank ${rank + 1} has ${file} squares, expected 10`);
+    offset += rankText.length + 1;
+  }
+  if (ed.sphinx) {
+    for (const color of [0, 1]) {
+      if (sphinxes[color] !== 1) {
+        return fail('placement', pl.start, `${ed.name} needs one ${ed.colorNames[color]} Sphinx on ${squareName(ed.laserSquare[color])}`);
+      }
+    }
+  }
+  const sf = fields[1];
+  const side = sf.text === ed.sideChars[0] ? 0 : sf.text === ed.sideChars[1] ? 1 : -1;
+  if (side < 0) {
+    return fail('side', sf.start, `side to move must be '${ed.sideChars[0]}' or '${ed.sideChars[1]}' in ${ed.name}, not '${sf.text}'`);
+  }
+  const pf = fields[2];
+  if (!/^\d{1,6}$/.test(pf.text)) return fail('plies', pf.start, `plies since the last removal must be a whole number, not '${pf.text}'`);
+  const mf = fields[3];
+  if (!/^\d{1,6}$/.test(mf.text) || Number(mf.text) < 1) {
+    return fail('move number', mf.start, `the move number must be a whole number from 1, not '${mf.text}'`);
+  }
+  return ok({ board, side, pliesSinceRemoval: Number(pf.text), moveNumber: Number(mf.text) });
+}
+
+function pieceWord(upper: string): string {
+  return { X: 'Sphinx', K: 'Pharaoh', A: 'Anubis', P: 'Pyramid', S: 'Scarab', D: 'Djed', O: 'Obelisk', T: 'Obelisk stack' }[upper] ?? upper;
+}
+
+/** Parses a KFEN into a new Position. */
+export function parseKfen(
+  text: string,
+  edition: Edition | EditionId = 'khet2',
+  rules: RuleOptions = DEFAULT_RULES,
+): Result<Position, KfenError> {
+  const r = parseKfenData(text, edition);
+  if (!r.ok) return r;
+  const pos = new Position(edition, rules);
+  pos.setup(r.value.board, r.value.side, r.value.pliesSinceRemoval, r.value.moveNumber);
+  return ok(pos);
+}
+
+/** The KFEN letter(s) of a piece in an edition. */
+export function pieceText(p: number, ed: Edition): string {
+  const kind = kindOf(p);
+  let letter = ['', 'X', 'K', 'P', 'A', ed.scarabLetter, 'O', 'T'][kind];
+  if (colorOf(p) === 1) letter = letter.toLowerCase();
+  if (kind === SPHINX || kind === PYRAMID || kind === ANUBIS || kind === SCARAB) letter += ORI_CHARS[oriOf(p)];
+  return letter;
+}
+
+/** Serializes a board and the counters as KFEN. */
+export function boardToKfen(board: ArrayLike<number>, side: number, plies: number, moveNumber: number, ed: Edition): string {
+  const rows: string[] = [];
+  for (let rank = 7; rank >= 0; rank--) {
+    let row = '';
+    let empty = 0;
+    for (let file = 0; file < 10; file++) {
+      const p = board[rank * 10 + file];
+      if (p === 0) {
+        empty++;
+        continue;
+      }
+      if (empty > 0) row += String(empty);
+      empty = 0;
+      row += pieceText(p, ed);
+    }
+    if (empty > 0) row += String(empty);
+    rows.push(row);
+  }
+  return `${rows.join('/')} ${ed.sideChars[side]} ${plies} ${moveNumber}`;
+}
+
+export function toKfen(pos: Position): string {
+  return boardToKfen(pos.board, pos.side, pos.pliesSinceRemoval, pos.moveNumber, pos.edition);
+}

@@ -1,0 +1,96 @@
+/**
+ * Perft: the number of move sequences of exactly `depth` plies. A move that hits a Pharaoh ends
+ * the game: it counts at its own ply and has no continuations. Bulk counting at the last ply.
+ */
+import { MAX_MOVES } from './move';
+import { formatMove } from './notation';
+import { PHARAOH } from './pieces';
+import type { Position } from './position';
+
+const MAX_DEPTH = 64;
+
+/** Preallocated move lists, one per ply, reused across calls. */
+let stack = new Int32Array(MAX_MOVES * 16);
+
+function ensure(depth: number): void {
+  if (stack.length < MAX_MOVES * (depth + 1)) stack = new Int32Array(MAX_MOVES * (depth + 1));
+}
+
+function perftRec(pos: Position, depth: number, base: number): number {
+  if (depth === 1) return pos.countMoves();
+  const end = pos.generate(stack, base);
+  let nodes = 0;
+  for (let i = base; i < end; i++) {
+    pos.make(stack[i]);
+    if (pos.winner < 0) nodes += perftRec(pos, depth - 1, end);
+    pos.unmake();
+  }
+  return nodes;
+}
+
+export function perft(pos: Position, depth: number): number {
+  if (depth <= 0) return 1;
+  if (depth > MAX_DEPTH) throw new RangeError(`perft depth ${depth} is above ${MAX_DEPTH}`);
+  if (pos.winner >= 0) return 0;
+  ensure(depth);
+  return perftRec(pos, depth, 0);
+}
+
+export interface DivideLine {
+  move: string;
+  nodes: number;
+}
+
+/** Perft per root move (Stockfish's `go perft` / divide). */
+export function divide(pos: Position, depth: number): DivideLine[] {
+  const buf = new Int32Array(MAX_MOVES);
+  const n = pos.winner >= 0 ? 0 : pos.generate(buf, 0);
+  const out: DivideLine[] = [];
+  for (let i = 0; i < n; i++) {
+    pos.make(buf[i]);
+    const nodes = depth <= 1 ? 1 : pos.winner >= 0 ? 0 : perft(pos, depth - 1);
+    pos.unmake();
+    out.push({ move: formatMove(buf[i]), nodes });
+  }
+  return out;
+}
+
+export interface PerftStats {
+  nodes: number;
+  /** Moves at the last ply whose shot removed a piece (Pharaohs included). */
+  removals: number;
+  /** ... that hit the opponent's Pharaoh. */
+  opponentPharaoh: number;
+  /** ... that hit the mover's own Pharaoh. */
+  ownPharaoh: number;
+}
+
+/** Perft that makes every last-ply move and counts what its shot did (slower: no bulk count). */
+export function perftStats(pos: Position, depth: number): PerftStats {
+  const s: PerftStats = { nodes: 0, removals: 0, opponentPharaoh: 0, ownPharaoh: 0 };
+  if (depth <= 0 || pos.winner >= 0) return s;
+  ensure(depth);
+  const rec = (d: number, base: number): void => {
+    const end = pos.generate(stack, base);
+    for (let i = base; i < end; i++) {
+      const mover = pos.side;
+      const killed = pos.make(stack[i]);
+      if (d === 1) {
+        s.nodes++;
+        if (killed >= 0) {
+          s.removals++;
+          const k = pos.killedPieceAt(pos.ply - 1);
+          if (((k >> 2) & 7) === PHARAOH) {
+            if (k >> 5 === mover) s.ownPharaoh++;
+            else s.opponentPharaoh++;
+          }
+        }
+      } else if (pos.winner < 0) {
+        rec(d - 1, end);
+      }
+      pos.unmake();
+    }
+  };
+  rec(depth, 0);
+  return s;
+}

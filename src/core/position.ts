@@ -1,0 +1,594 @@
+/**
+ * A Khet position with make/unmake, move generation and the incremental Zobrist key.
+ * The hot path (generate, countMoves, make, unmake) allocates nothing.
+ */
+import { NEIGHBOURS, popcount } from './bitboard';
+import { EDITIONS, type Edition, type EditionId } from './editions';
+import { fire } from './laser';
+import { ROT_CCW, ROT_CW, STACK_ON, STEP, SWAP, UNSTACK } from './move';
+import {
+  ANUBIS, OBELISK, PHARAOH, PIECE_CODES, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece,
+} from './pieces';
+import { SQUARES } from './squares';
+import { SIDE_HI, SIDE_LO, ZOBRIST_HI, ZOBRIST_LO } from './zobrist';
+
+export interface RuleOptions {
+  /** The literal reading of the rules: a Pharaoh may "rotate" (a move that changes nothing). */
+  pharaohRotation: boolean;
+}
+
+export const DEFAULT_RULES: RuleOptions = { pharaohRotation: false };
+
+/** ROTATED[code * 2 + 0] = the piece turned clockwise, [code * 2 + 1] counter-clockwise. */
+export const ROTATED = new Uint8Array(PIECE_CODES * 2);
+for (let code = 0; code < PIECE_CODES; code++) {
+  const k = kindOf(code);
+  const o = code & 3;
+  let cw = code;
+  let ccw = code;
+  if (k === SCARAB) {
+    cw = ccw = code ^ 1;
+  } else if (k === SPHINX || k === PYRAMID || k === ANUBIS) {
+    cw = (code & ~3) | ((o + 1) & 3);
+    ccw = (code & ~3) | ((o + 3) & 3);
+  }
+  ROTATED[code * 2] = cw;
+  ROTATED[code * 2 + 1] = ccw;
+}
+
+// Undo record layout (Int32 words per ply).
+const U_MOVE = 0;
+const U_PLIES = 1;
+const U_KSQ = 2;
+const U_KPIECE = 3;
+const U_SIZE = 4;
+
+/** Pushes the moves from `from` to each square set in word `x` (word index w). */
+function pushTargets(out: Int32Array, n: number, w: number, x: number, fromAndType: number): number {
+  while (x !== 0) {
+    const low = x & -x;
+    x ^= low;
+    out[n++] = fromAndType | (((w << 5) + 31 - Math.clz32(low)) << 7);
+  }
+  return n;
+}
+
+export class Position {
+  readonly edition: Edition;
+  readonly rules: RuleOptions;
+  /** Piece code per square, 0 = empty. */
+  readonly board = new Uint8Array(SQUARES);
+  /** Bitboards: first player's pieces [0..2], second player's [3..5], all pieces [6..8]. */
+  readonly bb = new Int32Array(9);
+  /** Colour to move: 0 = first player, 1 = second. */
+  side = 0;
+  /** Plies since the last removal (the KFEN's third field). */
+  pliesSinceRemoval = 0;
+  /** Move number (the KFEN's fourth field): incremented after the second player moves. */
+  moveNumber = 1;
+  keyLo = 0;
+  keyHi = 0;
+  /** Colour that won by a Pharaoh hit on the last move, or -1. */
+  winner = -1;
+  /** Moves made since the position was set up; index into the history arrays. */
+  ply = 0;
+  private cap = 0;
+  private undo = new Int32Array(0);
+  /** Key of the position after each ply (index 0 = as set up). */
+  keysLo = new Int32Array(0);
+  keysHi = new Int32Array(0);
+
+  private readonly laserSq: Int32Array;
+  private readonly laserDir: Int32Array;
+  private readonly sphinx: boolean;
+  private readonly reserved: Int32Array;
+  private readonly swapWith: Uint8Array;
+  private readonly pharaohRotation: boolean;
+
+  constructor(edition: Edition | EditionId = 'khet2', rules: RuleOptions = DEFAULT_RULES) {
+    this.edition = typeof edition === 'string' ? EDITIONS[edition] : edition;
+    this.rules = { ...rules };
+    const ed = this.edition;
+    this.laserSq = Int32Array.from(ed.laserSquare);
+    this.laserDir = Int32Array.from(ed.laserDir);
+    this.sphinx = ed.sphinx;
+    this.reserved = ed.reserved;
+    this.swapWith = Uint8Array.from(ed.swapWith.map((b) => (b ? 1 : 0)));
+    this.pharaohRotation = rules.pharaohRotation;
+    this.grow(256);
+  }
+
+  private grow(cap: number): void {
+    const undo = new Int32Array(cap * U_SIZE);
+    undo.set(this.undo);
+    const lo = new Int32Array(cap + 1);
+    lo.set(this.keysLo);
+    const hi = new Int32Array(cap + 1);
+    hi.set(this.keysHi);
+    this.undo = undo;
+    this.keysLo = lo;
+    this.keysHi = hi;
+    this.cap = cap;
+  }
+
+  /** Replaces the whole position; clears the history. */
+  setup(board: ArrayLike<number>, side: number, pliesSinceRemoval = 0, moveNumber = 1): void {
+    this.board.set(board);
+    this.side = side;
+    this.pliesSinceRemoval = pliesSinceRemoval;
+    this.moveNumber = moveNumber;
+    this.winner = -1;
+    this.ply = 0;
+    this.bb.fill(0);
+    for (let sq = 0; sq < SQUARES; sq++) {
+      const p = this.board[sq];
+      if (p !== 0) {
+        const bit = 1 << (sq & 31);
+        this.bb[colorOf(p) * 3 + (sq >> 5)] |= bit;
+        this.bb[6 + (sq >> 5)] |= bit;
+      }
+    }
+    this.computeKey();
+    this.keysLo[0] = this.keyLo;
+    this.keysHi[0] = this.keyHi;
+  }
+
+  /** A copy with the same position and history. */
+  clone(): Position {
+    const p = new Position(this.edition, this.rules);
+    p.copyFrom(this);
+    return p;
+  }
+
+  copyFrom(o: Position): void {
+    this.board.set(o.board);
+    this.bb.set(o.bb);
+    this.side = o.side;
+    this.pliesSinceRemoval = o.pliesSinceRemoval;
+    this.moveNumber = o.moveNumber;
+    this.keyLo = o.keyLo;
+    this.keyHi = o.keyHi;
+    this.winner = o.winner;
+    if (this.cap < o.cap) this.grow(o.cap);
+    this.undo.set(o.undo.subarray(0, o.ply * U_SIZE));
+    this.keysLo.set(o.keysLo.subarray(0, o.ply + 1));
+    this.keysHi.set(o.keysHi.subarray(0, o.ply + 1));
+    this.ply = o.ply;
+  }
+
+  /** Recomputes the key from scratch into keyLo/keyHi and returns [lo, hi]. */
+  computeKey(): [number, number] {
+    let lo = 0;
+    let hi = 0;
+    for (let sq = 0; sq < SQUARES; sq++) {
+      const p = this.board[sq];
+      if (p !== 0) {
+        lo ^= ZOBRIST_LO[p * SQUARES + sq];
+        hi ^= ZOBRIST_HI[p * SQUARES + sq];
+      }
+    }
+    if (this.side === 1) {
+      lo ^= SIDE_LO;
+      hi ^= SIDE_HI;
+    }
+    this.keyLo = lo;
+    this.keyHi = hi;
+    return [lo, hi];
+  }
+
+  /** True when `color` may stand on `sq`. */
+  allowed(color: number, sq: number): boolean {
+    return (this.reserved[color * 3 + (sq >> 5)] & (1 << (sq & 31))) === 0;
+  }
+
+  /** Writes the legal moves at out[n..] and returns the new end. */
+  generate(out: Int32Array, n: number): number {
+    const b = this.board;
+    const bb = this.bb;
+    const us = this.side;
+    const cb = us * 3;
+    const res = this.reserved;
+    const f0 = ~(bb[6] | res[cb]);
+    const f1 = ~(bb[7] | res[cb + 1]);
+    const f2 = ~(bb[8] | res[cb + 2]);
+    for (let w = 0; w < 3; w++) {
+      let x = bb[cb + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const from = (w << 5) + 31 - Math.clz32(low);
+        const p = b[from];
+        const kind = (p >> 2) & 7;
+        const nb = from * 3;
+        if (kind === SPHINX) {
+          // N <-> W for the first player, S <-> E for the second: from N or S it turns
+          // counter-clockwise, from E or W clockwise.
+          out[n++] = from | (from << 7) | (((p & 1) === 1 ? ROT_CW : ROT_CCW) << 14);
+          continue;
+        }
+        const stepType = from | (STEP << 14);
+        n = pushTargets(out, n, 0, NEIGHBOURS[nb] & f0, stepType);
+        n = pushTargets(out, n, 1, NEIGHBOURS[nb + 1] & f1, stepType);
+        n = pushTargets(out, n, 2, NEIGHBOURS[nb + 2] & f2, stepType);
+        switch (kind) {
+          case PYRAMID:
+          case ANUBIS:
+            out[n++] = from | (from << 7) | (ROT_CW << 14);
+            out[n++] = from | (from << 7) | (ROT_CCW << 14);
+            break;
+          case SCARAB:
+            n = this.genSwaps(out, n, from, us);
+            out[n++] = from | (from << 7) | (ROT_CW << 14);
+            break;
+          case PHARAOH:
+            if (this.pharaohRotation) out[n++] = from | (from << 7) | (ROT_CW << 14);
+            break;
+          case OBELISK:
+            n = this.genOntoOwnSingles(out, n, from, us, STACK_ON);
+            break;
+          case STACK: {
+            const upType = from | (UNSTACK << 14);
+            n = pushTargets(out, n, 0, NEIGHBOURS[nb] & f0, upType);
+            n = pushTargets(out, n, 1, NEIGHBOURS[nb + 1] & f1, upType);
+            n = pushTargets(out, n, 2, NEIGHBOURS[nb + 2] & f2, upType);
+            n = this.genOntoOwnSingles(out, n, from, us, UNSTACK);
+            break;
+          }
+        }
+      }
+    }
+    return n;
+  }
+
+  private genSwaps(out: Int32Array, n: number, from: number, us: number): number {
+    const b = this.board;
+    const bb = this.bb;
+    for (let w = 0; w < 3; w++) {
+      let x = NEIGHBOURS[from * 3 + w] & bb[6 + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const to = (w << 5) + 31 - Math.clz32(low);
+        const q = b[to];
+        if (
+          this.swapWith[(q >> 2) & 7] === 1 &&
+          (this.reserved[us * 3 + w] & low) === 0 &&
+          (this.reserved[(q >> 5) * 3 + (from >> 5)] & (1 << (from & 31))) === 0
+        ) {
+          out[n++] = from | (to << 7) | (SWAP << 14);
+        }
+      }
+    }
+    return n;
+  }
+
+  private genOntoOwnSingles(out: Int32Array, n: number, from: number, us: number, type: number): number {
+    const b = this.board;
+    for (let w = 0; w < 3; w++) {
+      let x = NEIGHBOURS[from * 3 + w] & this.bb[us * 3 + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const to = (w << 5) + 31 - Math.clz32(low);
+        if (((b[to] >> 2) & 7) === OBELISK) out[n++] = from | (to << 7) | (type << 14);
+      }
+    }
+    return n;
+  }
+
+  /** The number of legal moves, without generating them (perft's bulk count). */
+  countMoves(): number {
+    const b = this.board;
+    const bb = this.bb;
+    const us = this.side;
+    const cb = us * 3;
+    const res = this.reserved;
+    const f0 = ~(bb[6] | res[cb]);
+    const f1 = ~(bb[7] | res[cb + 1]);
+    const f2 = ~(bb[8] | res[cb + 2]);
+    let n = 0;
+    for (let w = 0; w < 3; w++) {
+      let x = bb[cb + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const from = (w << 5) + 31 - Math.clz32(low);
+        const kind = (b[from] >> 2) & 7;
+        if (kind === SPHINX) {
+          n++;
+          continue;
+        }
+        const nb = from * 3;
+        const steps =
+          popcount(NEIGHBOURS[nb] & f0) + popcount(NEIGHBOURS[nb + 1] & f1) + popcount(NEIGHBOURS[nb + 2] & f2);
+        switch (kind) {
+          case PYRAMID:
+          case ANUBIS:
+            n += steps + 2;
+            break;
+          case SCARAB:
+            n += steps + 1 + this.countSwaps(from, us);
+            break;
+          case PHARAOH:
+            n += this.pharaohRotation ? steps + 1 : steps;
+            break;
+          case OBELISK:
+            n += steps + this.countOwnSingles(from, us);
+            break;
+          case STACK:
+            n += 2 * steps + this.countOwnSingles(from, us);
+            break;
+        }
+      }
+    }
+    return n;
+  }
+
+  private countSwaps(from: number, us: number): number {
+    const b = this.board;
+    let n = 0;
+    for (let w = 0; w < 3; w++) {
+      let x = NEIGHBOURS[from * 3 + w] & this.bb[6 + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const q = b[(w << 5) + 31 - Math.clz32(low)];
+        if (
+          this.swapWith[(q >> 2) & 7] === 1 &&
+          (this.reserved[us * 3 + w] & low) === 0 &&
+          (this.reserved[(q >> 5) * 3 + (from >> 5)] & (1 << (from & 31))) === 0
+        ) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  private countOwnSingles(from: number, us: number): number {
+    const b = this.board;
+    let n = 0;
+    for (let w = 0; w < 3; w++) {
+      let x = NEIGHBOURS[from * 3 + w] & this.bb[us * 3 + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        if (((b[(w << 5) + 31 - Math.clz32(low)] >> 2) & 7) === OBELISK) n++;
+      }
+    }
+    return n;
+  }
+
+  /** Toggles `sq` in the bitboards of colour `c` and of all pieces. */
+  private toggle(c: number, sq: number): void {
+    const bit = 1 << (sq & 31);
+    const w = sq >> 5;
+    this.bb[c * 3 + w] ^= bit;
+    this.bb[6 + w] ^= bit;
+  }
+
+  /** The square the mover's laser would kill now, or -1 (fires for `color`). */
+  laserTarget(color: number): number {
+    const sq = this.laserSq[color];
+    return this.sphinx
+      ? fire(this.board, this.bb, 6, sq, this.board[sq] & 3, false)
+      : fire(this.board, this.bb, 6, sq, this.laserDir[color], true);
+  }
+
+  /**
+   * Makes a legal move: moves the piece, fires the mover's laser, removes what it kills and
+   * records a Pharaoh hit in `winner`. Returns the killed piece's square or -1.
+   */
+  make(m: number): number {
+    if (this.ply >= this.cap) this.grow(this.cap * 2);
+    const b = this.board;
+    const from = m & 127;
+    const to = (m >>> 7) & 127;
+    const type = m >>> 14;
+    const us = this.side;
+    let lo = this.keyLo;
+    let hi = this.keyHi;
+    switch (type) {
+      case STEP: {
+        const p = b[from];
+        b[from] = 0;
+        b[to] = p;
+        lo ^= ZOBRIST_LO[p * SQUARES + from] ^ ZOBRIST_LO[p * SQUARES + to];
+        hi ^= ZOBRIST_HI[p * SQUARES + from] ^ ZOBRIST_HI[p * SQUARES + to];
+        this.toggle(us, from);
+        this.toggle(us, to);
+        break;
+      }
+      case SWAP: {
+        const p = b[from];
+        const q = b[to];
+        b[from] = q;
+        b[to] = p;
+        lo ^= ZOBRIST_LO[p * SQUARES + from] ^ ZOBRIST_LO[p * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + from];
+        hi ^= ZOBRIST_HI[p * SQUARES + from] ^ ZOBRIST_HI[p * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + from];
+        if (q >> 5 !== us) {
+          // colours differ: each colour's bitboard loses one square and gains the other
+          const c = us * 3;
+          const o = (q >> 5) * 3;
+          this.bb[c + (from >> 5)] ^= 1 << (from & 31);
+          this.bb[c + (to >> 5)] ^= 1 << (to & 31);
+          this.bb[o + (from >> 5)] ^= 1 << (from & 31);
+          this.bb[o + (to >> 5)] ^= 1 << (to & 31);
+        }
+        break;
+      }
+      case ROT_CW:
+      case ROT_CCW: {
+        const p = b[from];
+        const r = ROTATED[p * 2 + type - ROT_CW];
+        b[from] = r;
+        lo ^= ZOBRIST_LO[p * SQUARES + from] ^ ZOBRIST_LO[r * SQUARES + from];
+        hi ^= ZOBRIST_HI[p * SQUARES + from] ^ ZOBRIST_HI[r * SQUARES + from];
+        break;
+      }
+      case STACK_ON: {
+        const single = b[from];
+        const stack = single + 4; // STACK = OBELISK + 1 in the kind field
+        b[from] = 0;
+        b[to] = stack;
+        lo ^= ZOBRIST_LO[single * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + to] ^ ZOBRIST_LO[stack * SQUARES + to];
+        hi ^= ZOBRIST_HI[single * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + to] ^ ZOBRIST_HI[stack * SQUARES + to];
+        this.toggle(us, from);
+        break;
+      }
+      case UNSTACK: {
+        const stack = b[from];
+        const single = stack - 4;
+        b[from] = single;
+        lo ^= ZOBRIST_LO[stack * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + to];
+        hi ^= ZOBRIST_HI[stack * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + to];
+        if (b[to] === 0) {
+          b[to] = single;
+          this.toggle(us, to);
+        } else {
+          b[to] = stack;
+          lo ^= ZOBRIST_LO[stack * SQUARES + to];
+          hi ^= ZOBRIST_HI[stack * SQUARES + to];
+        }
+        break;
+      }
+    }
+    // The mover's laser fires.
+    const t = this.laserTarget(us);
+    const u = this.ply * U_SIZE;
+    this.undo[u + U_MOVE] = m;
+    this.undo[u + U_PLIES] = this.pliesSinceRemoval;
+    this.undo[u + U_KSQ] = t;
+    if (t >= 0) {
+      const k = b[t];
+      this.undo[u + U_KPIECE] = k;
+      lo ^= ZOBRIST_LO[k * SQUARES + t];
+      hi ^= ZOBRIST_HI[k * SQUARES + t];
+      if (((k >> 2) & 7) === STACK) {
+        const single = k - 4;
+        b[t] = single;
+        lo ^= ZOBRIST_LO[single * SQUARES + t];
+        hi ^= ZOBRIST_HI[single * SQUARES + t];
+      } else {
+        b[t] = 0;
+        this.toggle(k >> 5, t);
+        if (((k >> 2) & 7) === PHARAOH) this.winner = (k >> 5) ^ 1;
+      }
+      this.pliesSinceRemoval = 0;
+    } else {
+      this.pliesSinceRemoval++;
+    }
+    if (us === 1) this.moveNumber++;
+    this.side = us ^ 1;
+    lo ^= SIDE_LO;
+    hi ^= SIDE_HI;
+    this.keyLo = lo;
+    this.keyHi = hi;
+    this.ply++;
+    this.keysLo[this.ply] = lo;
+    this.keysHi[this.ply] = hi;
+    return t;
+  }
+
+  /** Takes back the last move made. */
+  unmake(): void {
+    this.ply--;
+    const u = this.ply * U_SIZE;
+    const m = this.undo[u + U_MOVE];
+    const b = this.board;
+    const us = this.side ^ 1;
+    this.side = us;
+    if (us === 1) this.moveNumber--;
+    this.pliesSinceRemoval = this.undo[u + U_PLIES];
+    this.keyLo = this.keysLo[this.ply];
+    this.keyHi = this.keysHi[this.ply];
+    this.winner = -1;
+    const t = this.undo[u + U_KSQ];
+    if (t >= 0) {
+      const k = this.undo[u + U_KPIECE];
+      if (b[t] === 0) this.toggle(k >> 5, t);
+      b[t] = k;
+    }
+    const from = m & 127;
+    const to = (m >>> 7) & 127;
+    const type = m >>> 14;
+    switch (type) {
+      case STEP:
+        b[from] = b[to];
+        b[to] = 0;
+        this.toggle(us, from);
+        this.toggle(us, to);
+        break;
+      case SWAP: {
+        const p = b[to];
+        const q = b[from];
+        b[from] = p;
+        b[to] = q;
+        if (q >> 5 !== us) {
+          const c = us * 3;
+          const o = (q >> 5) * 3;
+          this.bb[c + (from >> 5)] ^= 1 << (from & 31);
+          this.bb[c + (to >> 5)] ^= 1 << (to & 31);
+          this.bb[o + (from >> 5)] ^= 1 << (from & 31);
+          this.bb[o + (to >> 5)] ^= 1 << (to & 31);
+        }
+        break;
+      }
+      case ROT_CW:
+        b[from] = ROTATED[b[from] * 2 + 1];
+        break;
+      case ROT_CCW:
+        b[from] = ROTATED[b[from] * 2];
+        break;
+      case STACK_ON:
+        b[to] -= 4;
+        b[from] = b[to];
+        this.toggle(us, from);
+        break;
+      case UNSTACK:
+        if (((b[to] >> 2) & 7) === STACK) {
+          b[to] -= 4;
+        } else {
+          b[to] = 0;
+          this.toggle(us, to);
+        }
+        b[from] += 4;
+        break;
+    }
+  }
+
+  /** The move that led to the position `back` plies ago (1 = the last move). */
+  moveAt(plyIndex: number): number {
+    return this.undo[plyIndex * U_SIZE + U_MOVE];
+  }
+
+  /** Square the laser killed on the move at `plyIndex`, or -1. */
+  killedAt(plyIndex: number): number {
+    return this.undo[plyIndex * U_SIZE + U_KSQ];
+  }
+
+  /** Piece the laser killed on the move at `plyIndex` (meaningful when killedAt >= 0). */
+  killedPieceAt(plyIndex: number): number {
+    return this.undo[plyIndex * U_SIZE + U_KPIECE];
+  }
+
+  /**
+   * How many times the current position (board and side to move) occurred before, looking back
+   * to the last removal (positions before a removal cannot recur) and the start of the history.
+   */
+  repetitions(): number {
+    let count = 0;
+    const lo = this.keyLo;
+    const hi = this.keyHi;
+    const stop = Math.max(0, this.ply - this.pliesSinceRemoval);
+    for (let i = this.ply - 2; i >= stop; i -= 2) {
+      if (this.keysLo[i] === lo && this.keysHi[i] === hi) count++;
+    }
+    return count;
+  }
+
+  /** The piece code for `color`/`kind`/`ori` (orientation normalised as the board stores it). */
+  static piece(color: number, kind: number, ori = 0): number {
+    return makePiece(color, kind, ori);
+  }
+}
