@@ -3,7 +3,9 @@
  * arguments, starts the engine's protocol loop with the arguments run as commands first.
  */
 import { UsageError } from './cli/args';
+import { GUI_USAGE, guiCommand } from './cli/gui';
 import { PERFT_USAGE, perftCommand } from './cli/perft';
+import { runProtocol } from './protocol/loop';
 import { VERSION } from './version';
 
 const HELP = `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).
@@ -11,6 +13,8 @@ const HELP = `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).
 Usage:
   thoth                       start the engine (UCI-like protocol on stdin/stdout; see protocol.md)
   ${PERFT_USAGE}
+  ${GUI_USAGE}
+                              the browser GUI: play, two players, analysis (127.0.0.1 only)
   thoth help                  this text
   thoth --version             the version
 `;
@@ -19,6 +23,7 @@ type Subcommand = (argv: string[], write: (s: string) => void) => Promise<void>;
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
   perft: perftCommand,
+  gui: guiCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -47,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
       throw e;
     }
   }
-  process.stdout.write(HELP);
+  await runProtocol(argv);
   return 0;
 }
 

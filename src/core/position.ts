@@ -2,9 +2,9 @@
  * A Khet position with make/unmake, move generation and the incremental Zobrist key.
  * The hot path (generate, countMoves, make, unmake) allocates nothing.
  */
-import { NEIGHBOURS, popcount } from './bitboard';
+import { NEIGHBOURS, RAYS, popcount } from './bitboard';
 import { EDITIONS, type Edition, type EditionId } from './editions';
-import { fire } from './laser';
+import { REFLECT, fire, nextOccupied } from './laser';
 import { ROT_CCW, ROT_CW, STACK_ON, STEP, SWAP, UNSTACK } from './move';
 import {
   ANUBIS, OBELISK, PHARAOH, PIECE_CODES, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece,
@@ -373,6 +373,55 @@ export class Position {
     return this.sphinx
       ? fire(this.board, this.bb, 6, sq, this.board[sq] & 3, false)
       : fire(this.board, this.bb, 6, sq, this.laserDir[color], true);
+  }
+
+  /**
+   * Traces `color`'s beam as it would fire now and writes the squares it passes (its start and
+   * the square where it stops included) into mask[at..at+2]. Returns the square of the piece it
+   * would kill, or -1. A move whose from/to squares are all outside the mask leaves the shot
+   * exactly as it is now.
+   */
+  beamMask(color: number, mask: Int32Array, at: number): number {
+    const b = this.board;
+    const occ = this.bb;
+    let sq = this.laserSq[color];
+    let dir = this.sphinx ? b[sq] & 3 : this.laserDir[color];
+    let m0 = 0;
+    let m1 = 0;
+    let m2 = 0;
+    if (sq < 32) m0 |= 1 << sq;
+    else if (sq < 64) m1 |= 1 << (sq - 32);
+    else m2 |= 1 << (sq - 64);
+    let t = !this.sphinx && b[sq] !== 0 ? sq : nextOccupied(occ, 6, sq, dir);
+    let result = -1;
+    for (;;) {
+      const r = (dir * SQUARES + sq) * 3;
+      if (t < 0) {
+        m0 |= RAYS[r];
+        m1 |= RAYS[r + 1];
+        m2 |= RAYS[r + 2];
+        break;
+      }
+      if (t !== sq) {
+        // the segment from sq (excluded) to t (included)
+        const rt = (dir * SQUARES + t) * 3;
+        m0 |= RAYS[r] & ~RAYS[rt];
+        m1 |= RAYS[r + 1] & ~RAYS[rt + 1];
+        m2 |= RAYS[r + 2] & ~RAYS[rt + 2];
+      }
+      const out = REFLECT[(b[t] << 2) | dir];
+      if (out >= 4) {
+        if (out === 4) result = t;
+        break;
+      }
+      sq = t;
+      dir = out;
+      t = nextOccupied(occ, 6, sq, dir);
+    }
+    mask[at] = m0;
+    mask[at + 1] = m1;
+    mask[at + 2] = m2;
+    return result;
   }
 
   /**

@@ -1,0 +1,38 @@
+/** Runs the protocol on stdin/stdout, after the command-line arguments given as commands. */
+import { createInterface } from 'node:readline';
+import { UciEngine, isKnownCommand } from './uci';
+
+/**
+ * Command-line arguments run as commands, then the engine quits: each argument is a command
+ * when each starts with a known command word (`thoth "go perft 4" quit`), otherwise all of them
+ * form one command (`thoth bench 8`).
+ */
+export function argsToCommands(argv: string[]): string[] {
+  if (argv.length === 0) return [];
+  const each = argv.every((a) => isKnownCommand(a.trim().split(/\s+/)[0]));
+  return each ? argv : [argv.join(' ')];
+}
+
+export function runProtocol(argv: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    const out = (line: string): void => {
+      process.stdout.write(line + '\n');
+    };
+    const engine = new UciEngine(out);
+    const commands = argsToCommands(argv);
+    let rl: ReturnType<typeof createInterface> | undefined;
+    engine.setQuitHandler(() => {
+      rl?.close();
+      // let stdout drain, then leave
+      process.stdout.write('', () => resolve());
+    });
+    if (commands.length > 0) {
+      for (const c of commands) engine.input(c);
+      engine.endOfInput();
+      return;
+    }
+    rl = createInterface({ input: process.stdin, terminal: false, crlfDelay: Infinity });
+    rl.on('line', (line) => engine.input(line));
+    rl.on('close', () => engine.endOfInput());
+  });
+}

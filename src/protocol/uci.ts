@@ -1,0 +1,539 @@
+/**
+ * The UCI-like protocol (see protocol.md). The main thread reads commands and writes lines;
+ * searches run in the search thread, so `stop` and `isready` are answered at once.
+ */
+import {
+  EDITIONS, divide, formatKfenError, formatMove, gameStatus, isSetupName, keyHex, legalMoves, parseKfen, parseMove,
+  pieceText, setupKfen, setupsOf, toKfen, type EditionId, type Position,
+} from '../core/index';
+import { runBench, BENCH_DEPTH } from '../search/bench';
+import { TERM_NAMES, evaluate } from '../search/evaluate';
+import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
+import { timeBudget } from '../search/timeman';
+import { AUTHOR, VERSION } from '../version';
+import { OPTIONS, checkOptionValue, findOption, optionLine } from './options';
+import { SearchThread, type SearchDone } from './search-thread';
+
+export interface EngineOptions {
+  hash: number;
+  threads: number;
+  multiPV: number;
+  ponder: boolean;
+  moveOverhead: number;
+  variant: EditionId;
+  pharaohRotation: boolean;
+  noRemovalDraw: number;
+}
+
+const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'quit', 'uci', 'ugi', 'uki', 'help']);
+const KNOWN = new Set([
+  'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
+  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft', 'flip',
+]);
+
+export function isKnownCommand(word: string): boolean {
+  return KNOWN.has(word);
+}
+
+interface PositionState {
+  startKfen: string;
+  moves: string[];
+  pos: Position;
+}
+
+export class UciEngine {
+  private opts: EngineOptions = {
+    hash: 16, threads: 1, multiPV: 1, ponder: false, moveOverhead: 10, variant: 'khet2', pharaohRotation: false, noRemovalDraw: 100,
+  };
+  private state: PositionState;
+  private thread: SearchThread;
+  private queue: string[] = [];
+  private searching = false;
+  /** bestmove held back until stop/ponderhit (go infinite, go ponder). */
+  private holdBestmove = false;
+  private heldBestmove: string | undefined;
+  private searchDone: Promise<void> = Promise.resolve();
+  private quitting = false;
+  private onQuit: () => void = () => {};
+
+  constructor(private readonly write: (line: string) => void) {
+    this.state = this.startState('khet2');
+    this.thread = new SearchThread(this.opts.hash);
+  }
+
+  /** Called when `quit` (or end of input) has been handled and output is complete. */
+  setQuitHandler(f: () => void): void {
+    this.onQuit = f;
+  }
+
+  private startState(variant: EditionId): PositionState {
+    const kfen = setupKfen(variant, 'classic')!;
+    const r = parseKfen(kfen, variant, { pharaohRotation: this.opts?.pharaohRotation ?? false });
+    if (!r.ok) throw new Error(`bad built-in setup: ${r.error.message}`);
+    return { startKfen: kfen, moves: [], pos: r.value };
+  }
+
+  private error(msg: string): void {
+    this.write(`info string error: ${msg}`);
+  }
+
+  /** Feeds one input line. */
+  input(line: string): void {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    const cmd = trimmed.split(/\s+/)[0];
+    if (this.quitting) return;
+    if (cmd === 'isready' && (this.queue.length > 0)) {
+      this.queue.push(trimmed);
+      return;
+    }
+    if (IMMEDIATE.has(cmd)) {
+      this.execute(trimmed);
+      return;
+    }
+    this.queue.push(trimmed);
+    this.pump();
+  }
+
+  /** End of input means quit. */
+  endOfInput(): void {
+    if (!this.quitting) this.execute('quit');
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && !this.searching && !this.quitting) {
+      const line = this.queue.shift()!;
+      this.execute(line);
+    }
+  }
+
+  private execute(line: string): void {
+    const tokens = line.split(/\s+/);
+    const cmd = tokens[0];
+    const args = tokens.slice(1);
+    try {
+      switch (cmd) {
+        case 'uci':
+        case 'ugi':
+        case 'uki':
+          this.handshake(cmd);
+          break;
+        case 'isready':
+          this.write('readyok');
+          break;
+        case 'setoption':
+          this.setoption(args);
+          break;
+        case 'ucinewgame':
+        case 'uginewgame':
+        case 'ukinewgame':
+          this.thread.clear();
+          break;
+        case 'position':
+          this.position(args);
+          break;
+        case 'go':
+          this.go(args);
+          break;
+        case 'stop':
+          this.stop();
+          break;
+        case 'ponderhit':
+          this.ponderhit();
+          break;
+        case 'quit':
+          this.quit();
+          break;
+        case 'd':
+          this.display();
+          break;
+        case 'flip':
+          this.error('flip is not supported');
+          break;
+        case 'eval':
+          this.evalCommand();
+          break;
+        case 'bench':
+          this.bench(args);
+          break;
+        case 'perft':
+          this.perft(args);
+          break;
+        case 'query':
+          this.query(args);
+          break;
+        case 'help':
+          this.help();
+          break;
+        default:
+          this.error(`unknown command '${cmd}' (try 'help')`);
+      }
+    } catch (e) {
+      this.error(`internal error in '${cmd}': ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private handshake(cmd: string): void {
+    this.write(`id name Thoth ${VERSION}`);
+    this.write(`id author ${AUTHOR}`);
+    for (const o of OPTIONS) this.write(optionLine(o));
+    this.write(`${cmd}ok`);
+  }
+
+  private setoption(args: string[]): void {
+    // setoption name <id...> [value <x...>]
+    if (args[0] !== 'name') return this.error("setoption: expected 'setoption name <id> [value <x>]'");
+    const vi = args.indexOf('value');
+    const name = (vi >= 0 ? args.slice(1, vi) : args.slice(1)).join(' ');
+    const value = vi >= 0 ? args.slice(vi + 1).join(' ') : undefined;
+    const spec = findOption(name);
+    if (!spec) return this.error(`setoption: unknown option '${name}'`);
+    const v = checkOptionValue(spec, value);
+    if (!v.ok) return this.error(`setoption: ${v.error}`);
+    switch (spec.name) {
+      case 'Hash':
+        this.opts.hash = v.value as number;
+        this.thread.resize(this.opts.hash);
+        break;
+      case 'Clear Hash':
+        this.thread.clear();
+        break;
+      case 'Threads':
+        this.opts.threads = v.value as number;
+        break;
+      case 'MultiPV':
+        this.opts.multiPV = v.value as number;
+        break;
+      case 'Ponder':
+        this.opts.ponder = v.value as boolean;
+        break;
+      case 'Move Overhead':
+        this.opts.moveOverhead = v.value as number;
+        break;
+      case 'UCI_Variant': {
+        const ed = v.value as EditionId;
+        if (ed !== this.opts.variant) {
+          this.opts.variant = ed;
+          this.state = this.startState(ed);
+        }
+        break;
+      }
+      case 'PharaohRotation':
+        if (this.opts.pharaohRotation !== v.value) {
+          this.opts.pharaohRotation = v.value as boolean;
+          // Replay the position under the new rules; fall back to the start when a move no longer exists.
+          const replay = this.buildState(this.state.startKfen, this.state.moves);
+          if (typeof replay === 'string') {
+            this.state = this.startState(this.opts.variant);
+            this.write(`info string position reset to the start: ${replay}`);
+          } else {
+            this.state = replay;
+          }
+        }
+        break;
+      case 'NoRemovalDraw':
+        this.opts.noRemovalDraw = v.value as number;
+        break;
+    }
+  }
+
+  /** A position from a KFEN and moves, or an error message. */
+  private buildState(kfen: string, moves: string[]): PositionState | string {
+    const r = parseKfen(kfen, this.opts.variant, { pharaohRotation: this.opts.pharaohRotation });
+    if (!r.ok) return `bad KFEN: ${formatKfenError(r.error)}`;
+    const pos = r.value;
+    const played: string[] = [];
+    for (let i = 0; i < moves.length; i++) {
+      if (pos.winner >= 0) return `move ${i + 1} '${moves[i]}': the game is already over`;
+      const m = parseMove(pos, moves[i]);
+      if (!m.ok) return `move ${i + 1}: ${m.error.message}`;
+      pos.make(m.value);
+      played.push(formatMove(m.value));
+    }
+    return { startKfen: kfen, moves: played, pos };
+  }
+
+  private position(args: string[]): void {
+    if (args.length === 0) return this.error('position: expected startpos, setup <name>, kfen <KFEN> or fen <KFEN>');
+    let i = 0;
+    let kfen: string;
+    const kind = args[0];
+    if (kind === 'startpos') {
+      kfen = setupKfen(this.opts.variant, 'classic')!;
+      i = 1;
+    } else if (kind === 'setup' || isSetupName(kind)) {
+      const name = kind === 'setup' ? args[1] : kind;
+      if (name === undefined || !isSetupName(name)) {
+        return this.error(`position: unknown setup '${name ?? ''}' (classic, imhotep or dynasty)`);
+      }
+      const k = setupKfen(this.opts.variant, name);
+      if (k === undefined) {
+        return this.error(`position: ${EDITIONS[this.opts.variant].name} has no ${name} setup (it has ${setupsOf(this.opts.variant).join(', ')})`);
+      }
+      kfen = k;
+      i = kind === 'setup' ? 2 : 1;
+    } else if (kind === 'kfen' || kind === 'fen') {
+      const end = args.indexOf('moves');
+      const fields = args.slice(1, end < 0 ? args.length : end);
+      kfen = fields.join(' ');
+      i = end < 0 ? args.length : end;
+    } else {
+      return this.error(`position: expected startpos, setup <name>, kfen <KFEN> or fen <KFEN>, not '${kind}'`);
+    }
+    let moves: string[] = [];
+    if (i < args.length) {
+      if (args[i] !== 'moves') return this.error(`position: unexpected '${args[i]}' (expected 'moves')`);
+      moves = args.slice(i + 1);
+    }
+    const st = this.buildState(kfen, moves);
+    if (typeof st === 'string') return this.error(`position: ${st}; position unchanged`);
+    this.state = st;
+  }
+
+  private go(args: string[]): void {
+    const pos = this.state.pos;
+    const num = new Map<string, number>();
+    let infinite = false;
+    let ponder = false;
+    let perftDepth: number | undefined;
+    const searchMoves: string[] = [];
+    const NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'p1time', 'p2time', 'p1inc', 'p2inc', 'depth', 'nodes', 'mate', 'movetime']);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (NUMERIC.has(a)) {
+        const v = args[i + 1];
+        if (v === undefined || !/^-?\d+$/.test(v)) {
+          this.error(`go: '${a}' needs a whole number, not '${v ?? ''}'`);
+          if (v !== undefined && !NUMERIC.has(v)) i++;
+          continue;
+        }
+        num.set(a, Number(v));
+        i++;
+      } else if (a === 'infinite') {
+        infinite = true;
+      } else if (a === 'ponder') {
+        ponder = true;
+      } else if (a === 'perft') {
+        const v = args[i + 1];
+        if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 20) {
+          return this.error(`go perft: depth must be a whole number from 1 to 20, not '${v ?? ''}'`);
+        }
+        perftDepth = Number(v);
+        i++;
+      } else if (a === 'searchmoves') {
+        for (i = i + 1; i < args.length; i++) {
+          const m = parseMove(pos, args[i]);
+          if (m.ok) searchMoves.push(formatMove(m.value));
+          else this.error(`go searchmoves: ${m.error.message}`);
+        }
+      } else {
+        this.error(`go: unknown token '${a}' ignored`);
+      }
+    }
+    if (perftDepth !== undefined) return this.perft([String(perftDepth)]);
+
+    const status = gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw });
+    if (status.result !== 'ongoing' || legalMoves(pos).length === 0) {
+      this.write(`info string game over: ${status.text}`);
+      this.write('bestmove (none)');
+      return;
+    }
+    const us = pos.side;
+    const time = num.get(us === 0 ? 'wtime' : 'btime') ?? num.get(us === 0 ? 'p1time' : 'p2time');
+    const inc = num.get(us === 0 ? 'winc' : 'binc') ?? num.get(us === 0 ? 'p1inc' : 'p2inc');
+    const budget = infinite
+      ? { optimumMs: 0, maximumMs: 0 }
+      : timeBudget({ time, inc, movesToGo: num.get('movestogo'), movetime: num.get('movetime') }, this.opts.moveOverhead);
+    const depth = num.get('depth');
+    const limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] } = {
+      ...DEFAULT_LIMITS,
+      depth: depth !== undefined ? Math.max(1, Math.min(depth, MAX_PLY - 8)) : DEFAULT_LIMITS.depth,
+      nodes: Math.max(0, num.get('nodes') ?? 0),
+      mate: Math.max(0, num.get('mate') ?? 0),
+      optimumMs: budget.optimumMs,
+      maximumMs: budget.maximumMs,
+      searchMoves,
+      multiPV: this.opts.multiPV,
+      noRemovalLimit: this.opts.noRemovalDraw,
+    };
+    this.searching = true;
+    this.holdBestmove = infinite || ponder;
+    this.heldBestmove = undefined;
+    const done = this.thread.start(
+      {
+        edition: this.opts.variant,
+        pharaohRotation: this.opts.pharaohRotation,
+        kfen: this.state.startKfen,
+        moves: this.state.moves,
+        limits,
+        received: Date.now(),
+      },
+      ponder,
+      (line) => this.write(line),
+    );
+    const fallback = formatMove(legalMoves(pos)[0]);
+    this.searchDone = done.then((d) => this.finish(d, fallback));
+  }
+
+  private finish(d: SearchDone, fallback: string): void {
+    if (d.error) this.error(d.error);
+    const best = d.best !== '' ? d.best : fallback;
+    const line = `bestmove ${best}${d.ponder !== '' && d.best !== '' ? ` ponder ${d.ponder}` : ''}`;
+    if (this.holdBestmove && !this.quitting) {
+      this.heldBestmove = line;
+      return;
+    }
+    this.write(line);
+    this.searching = false;
+    this.pump();
+  }
+
+  private stop(): void {
+    if (!this.searching) return;
+    this.holdBestmove = false;
+    if (this.heldBestmove !== undefined) {
+      const line = this.heldBestmove;
+      this.heldBestmove = undefined;
+      this.write(line);
+      this.searching = false;
+      this.pump();
+      return;
+    }
+    this.thread.stop();
+  }
+
+  private ponderhit(): void {
+    if (!this.searching) return;
+    this.holdBestmove = false;
+    this.thread.ponderhit();
+    if (this.heldBestmove !== undefined) {
+      const line = this.heldBestmove;
+      this.heldBestmove = undefined;
+      this.write(line);
+      this.searching = false;
+      this.pump();
+    }
+  }
+
+  private quit(): void {
+    this.quitting = true;
+    this.queue = [];
+    const finish = async (): Promise<void> => {
+      if (this.searching) {
+        if (this.heldBestmove !== undefined) {
+          this.write(this.heldBestmove);
+          this.heldBestmove = undefined;
+        } else {
+          this.thread.stop();
+          await this.searchDone;
+        }
+      }
+      await this.thread.terminate();
+      this.onQuit();
+    };
+    void finish();
+  }
+
+  private display(): void {
+    const pos = this.state.pos;
+    const ed = pos.edition;
+    this.write('');
+    this.write('     a   b   c   d   e   f   g   h   i   j');
+    this.write('   +---+---+---+---+---+---+---+---+---+---+');
+    for (let r = 7; r >= 0; r--) {
+      let row = ` ${r + 1} |`;
+      for (let f = 0; f < 10; f++) {
+        const p = pos.board[r * 10 + f];
+        const t = p === 0 ? '' : pieceText(p, ed);
+        row += (t.length === 1 ? ` ${t} ` : t.length === 2 ? ` ${t}` : '   ') + '|';
+      }
+      this.write(row);
+      this.write('   +---+---+---+---+---+---+---+---+---+---+');
+    }
+    this.write('');
+    this.write(`Variant: ${ed.id} (${ed.name}), ${ed.colorNames[pos.side]} to move`);
+    this.write(`KFEN: ${toKfen(pos)}`);
+    this.write(`Key: ${keyHex(pos.keyLo, pos.keyHi)}`);
+    this.write(`Status: ${gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw }).text}`);
+  }
+
+  private evalCommand(): void {
+    const pos = this.state.pos;
+    const terms: number[] = [];
+    const total = evaluate(pos, undefined, terms);
+    this.write(`info string evaluation from ${pos.edition.colorNames[pos.side]}'s point of view (side to move), centi-pyramids`);
+    for (let i = 0; i < TERM_NAMES.length; i++) this.write(`info string ${TERM_NAMES[i].padEnd(16)} ${terms[i].toFixed(1)}`);
+    this.write(`info string ${'total'.padEnd(16)} ${total}`);
+  }
+
+  private bench(args: string[]): void {
+    let depth = BENCH_DEPTH;
+    if (args[0] !== undefined) {
+      if (!/^\d+$/.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 30) {
+        return this.error(`bench: depth must be a whole number from 1 to 30, not '${args[0]}'`);
+      }
+      depth = Number(args[0]);
+    }
+    const r = runBench(depth, (line) => this.write(line));
+    this.write('');
+    this.write(`Total time (ms) : ${r.ms}`);
+    this.write(`Nodes searched  : ${r.nodes}`);
+    this.write(`Nodes/second    : ${r.nps}`);
+  }
+
+  private perft(args: string[]): void {
+    const v = args[0];
+    if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 20) {
+      return this.error(`perft: depth must be a whole number from 1 to 20, not '${v ?? ''}'`);
+    }
+    const t0 = performance.now();
+    const lines = divide(this.state.pos, Number(v));
+    let total = 0;
+    for (const l of lines) {
+      this.write(`${l.move}: ${l.nodes}`);
+      total += l.nodes;
+    }
+    const ms = performance.now() - t0;
+    this.write('');
+    this.write(`Nodes searched: ${total}`);
+    this.write(`Time: ${(ms / 1000).toFixed(3)} s`);
+    this.write(`Nodes/second: ${Math.round(total / Math.max(ms / 1000, 1e-6))}`);
+  }
+
+  private query(args: string[]): void {
+    const pos = this.state.pos;
+    const status = gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw });
+    switch (args[0]) {
+      case 'gameover':
+        this.write(`response ${status.result !== 'ongoing'}`);
+        break;
+      case 'p1turn':
+        this.write(`response ${pos.side === 0}`);
+        break;
+      case 'result':
+        this.write(`response ${status.result === 'win' ? (status.winner === 0 ? 'p1win' : 'p2win') : status.result === 'draw' ? 'draw' : 'none'}`);
+        break;
+      default:
+        this.error(`query: expected gameover, p1turn or result, not '${args[0] ?? ''}'`);
+    }
+  }
+
+  private help(): void {
+    const lines = [
+      'Thoth speaks a UCI-like protocol (see protocol.md). Commands:',
+      '  uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok',
+      '  isready                    readyok (also during a search)',
+      '  setoption name <id> [value <x>]',
+      '  ucinewgame                 forget the hash and history',
+      '  position startpos | setup <classic|imhotep|dynasty> | kfen <KFEN> [moves m1 m2 ...]',
+      '  go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
+      '  go perft <depth>           perft per root move',
+      '  stop | ponderhit | quit',
+      '  d                          show the board, KFEN and key',
+      '  eval                       the evaluation, term by term',
+      `  bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`,
+      '  query gameover|p1turn|result',
+    ];
+    for (const l of lines) this.write(`info string ${l}`);
+  }
+}

@@ -1,0 +1,588 @@
+/**
+ * Alpha-beta search: iterative deepening, principal-variation search with aspiration windows,
+ * quiescence over shots that remove a piece, mate-distance pruning, repetition and no-removal
+ * draws in the tree, a shared transposition table, killers and history, late-move reductions,
+ * futility pruning and a check extension (the enemy beam, fired now, would hit our Pharaoh).
+ *
+ * Everything per node lives in preallocated typed arrays: the search allocates nothing.
+ */
+import { MAX_MOVES, PHARAOH, formatMove, type Position } from '../core/index';
+import { evaluate, pieceValue } from './evaluate';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt';
+
+export const MATE = 32000;
+export const MATE_BOUND = MATE - 1000;
+export const INF = 32500;
+export const MAX_PLY = 128;
+const QS_MAX = 8;
+
+/** Shared control words: [0] stop, [1] pondering. */
+export const CTRL_STOP = 0;
+export const CTRL_PONDER = 1;
+
+/** Switches for search features, so matches can measure each one. */
+export interface SearchFeatures {
+  lmr: boolean;
+  futility: boolean;
+  checkExtension: boolean;
+  aspiration: boolean;
+}
+
+export const DEFAULT_FEATURES: SearchFeatures = { lmr: true, futility: true, checkExtension: true, aspiration: true };
+
+export interface SearchLimits {
+  /** Maximum depth (plies). */
+  depth: number;
+  /** Node budget, 0 = none. */
+  nodes: number;
+  /** Stop once a win in at most this many moves is found, 0 = off. */
+  mate: number;
+  /** Soft time: no new iteration after half of it; 0 = no time limit. */
+  optimumMs: number;
+  /** Hard time, 0 = none. */
+  maximumMs: number;
+  /** Root moves to consider (empty = all). */
+  searchMoves: number[];
+  multiPV: number;
+  /** Plies without removal that draw; 0 = off. */
+  noRemovalLimit: number;
+}
+
+export const DEFAULT_LIMITS: SearchLimits = {
+  depth: MAX_PLY - 8, nodes: 0, mate: 0, optimumMs: 0, maximumMs: 0, searchMoves: [], multiPV: 1, noRemovalLimit: 100,
+};
+
+export interface RootLine {
+  move: number;
+  score: number;
+  /** 0 exact, BOUND_LOWER / BOUND_UPPER when the last search of this line failed high/low. */
+  bound: number;
+  depth: number;
+  pv: number[];
+}
+
+export interface SearchResult {
+  best: number;
+  ponder: number;
+  score: number;
+  depth: number;
+  nodes: number;
+  lines: RootLine[];
+}
+
+// Move-ordering classes
+const SCORE_TT = 1 << 30;
+const SCORE_WIN = 1 << 29;
+const SCORE_CAPTURE = 1 << 24;
+const SCORE_KILLER1 = 1 << 23;
+const SCORE_KILLER2 = (1 << 23) - 1;
+const SCORE_OWN_KILL = -(1 << 24);
+const SCORE_SUICIDE = -(1 << 29);
+
+// Shot outcome per move
+const OUT_NONE = 0;
+const OUT_CAPTURE = 1;
+const OUT_OWN = 2;
+const OUT_WIN = 3;
+const OUT_SUICIDE = 4;
+
+export function scoreToText(score: number): string {
+  if (score >= MATE_BOUND) return `mate ${Math.ceil((MATE - score) / 2)}`;
+  if (score <= -MATE_BOUND) return `mate -${Math.ceil((MATE + score) / 2)}`;
+  return `cp ${score}`;
+}
+
+export class Searcher {
+  pos!: Position;
+  tt: TranspositionTable;
+  control: Int32Array;
+  features: SearchFeatures = { ...DEFAULT_FEATURES };
+  limits: SearchLimits = { ...DEFAULT_LIMITS };
+  onInfo: (line: string) => void = () => {};
+
+  nodes = 0;
+  seldepth = 0;
+  stopped = false;
+  private startTime = 0;
+  private pollCounter = 0;
+  private pondering = false;
+  private completedDepth = 0;
+
+  private readonly moves = new Int32Array(MAX_PLY * MAX_MOVES);
+  private readonly order = new Int32Array(MAX_PLY * MAX_MOVES);
+  private readonly outcome = new Int8Array(MAX_PLY * MAX_MOVES);
+  private readonly pv = new Int32Array(MAX_PLY * MAX_PLY);
+  private readonly pvLen = new Int32Array(MAX_PLY);
+  private readonly killers = new Int32Array(MAX_PLY * 2);
+  private readonly history = new Int32Array(2 * 131072);
+  private readonly masks = new Int32Array(MAX_PLY * 3 + 3);
+  private readonly theirMask = new Int32Array(3);
+  private rootLines: RootLine[] = [];
+
+  constructor(tt: TranspositionTable, control: Int32Array = new Int32Array(new SharedArrayBuffer(16))) {
+    this.tt = tt;
+    this.control = control;
+  }
+
+  /** Forgets killers and history (a new game). */
+  clearHistory(): void {
+    this.history.fill(0);
+    this.killers.fill(0);
+  }
+
+  private now(): number {
+    return performance.now();
+  }
+
+  elapsed(): number {
+    return this.now() - this.startTime;
+  }
+
+  /** Polled every 1024 nodes: stop flag, pondering, node and time limits. */
+  private checkStop(): void {
+    if (Atomics.load(this.control, CTRL_STOP) !== 0) {
+      this.stopped = true;
+      return;
+    }
+    if (this.pondering && Atomics.load(this.control, CTRL_PONDER) === 0) {
+      // ponderhit: the clock starts now
+      this.pondering = false;
+      this.startTime = this.now();
+    }
+    if (this.completedDepth < 1) return; // always finish depth 1
+    if (this.limits.nodes > 0 && this.nodes >= this.limits.nodes) this.stopped = true;
+    else if (!this.pondering && this.limits.maximumMs > 0 && this.elapsed() >= this.limits.maximumMs) this.stopped = true;
+  }
+
+  /** Runs a search from `pos` (not modified at the end). */
+  run(pos: Position, limits: SearchLimits): SearchResult {
+    this.pos = pos;
+    this.limits = limits;
+    this.nodes = 0;
+    this.seldepth = 0;
+    this.stopped = false;
+    this.startTime = this.now();
+    this.pollCounter = 0;
+    this.completedDepth = 0;
+    this.pondering = Atomics.load(this.control, CTRL_PONDER) !== 0;
+    this.tt.newSearch();
+    this.killers.fill(0);
+    for (let i = 0; i < this.history.length; i++) this.history[i] >>= 2;
+
+    // Root moves
+    const n = pos.generate(this.moves, 0);
+    let rootMoves: number[] = Array.from(this.moves.subarray(0, n));
+    if (limits.searchMoves.length > 0) {
+      const allowed = rootMoves.filter((m) => limits.searchMoves.includes(m));
+      if (allowed.length > 0) rootMoves = allowed;
+    }
+    this.rootLines = rootMoves.map((move) => ({ move, score: -INF, bound: 0, depth: 0, pv: [move] }));
+    const result: SearchResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
+    if (rootMoves.length === 0) return result;
+    const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
+
+    for (let depth = 1; depth <= Math.max(1, limits.depth); depth++) {
+      for (let pvIdx = 0; pvIdx < multiPV; pvIdx++) {
+        this.seldepth = 0;
+        const prev = this.rootLines[pvIdx].score;
+        let delta = 40;
+        let alpha = -INF;
+        let beta = INF;
+        if (this.features.aspiration && depth >= 4 && Math.abs(prev) < MATE_BOUND) {
+          alpha = Math.max(prev - delta, -INF);
+          beta = Math.min(prev + delta, INF);
+        }
+        for (;;) {
+          const score = this.searchRoot(depth, alpha, beta, pvIdx);
+          this.sortLines(pvIdx);
+          if (this.stopped) break;
+          if (score <= alpha) {
+            beta = (alpha + beta) >> 1;
+            alpha = Math.max(score - delta, -INF);
+            this.rootLines[pvIdx].bound = BOUND_UPPER;
+          } else if (score >= beta) {
+            beta = Math.min(score + delta, INF);
+            this.rootLines[pvIdx].bound = BOUND_LOWER;
+          } else {
+            this.rootLines[pvIdx].bound = 0;
+            break;
+          }
+          if (Math.abs(score) >= MATE_BOUND) {
+            alpha = -INF;
+            beta = INF;
+          }
+          delta += delta;
+          if (this.elapsed() > 2000) this.report(depth, multiPV);
+        }
+        this.sortLines(0);
+        if (this.stopped) break;
+      }
+      if (this.stopped) break;
+      this.completedDepth = depth;
+      this.report(depth, multiPV);
+      const best = this.rootLines[0];
+      if (limits.mate > 0 && best.score >= MATE_BOUND && MATE - best.score <= 2 * limits.mate) break;
+      if (rootMoves.length === 1 && depth >= 4 && limits.optimumMs > 0 && !this.pondering) break;
+      if (!this.pondering && limits.optimumMs > 0 && this.elapsed() > limits.optimumMs * 0.5) break;
+      if (best.score >= MATE_BOUND && depth > MATE - best.score + 2 && limits.optimumMs > 0) break;
+    }
+    const best = this.rootLines[0];
+    result.best = best.move;
+    result.ponder = best.pv.length > 1 ? best.pv[1] : 0;
+    result.score = best.score;
+    result.depth = this.completedDepth;
+    result.nodes = this.nodes;
+    result.lines = this.rootLines.slice(0, multiPV).map((l) => ({ ...l, pv: l.pv.slice() }));
+    return result;
+  }
+
+  private sortLines(from: number): void {
+    const rest = this.rootLines.slice(from);
+    rest.sort((a, b) => b.score - a.score); // stable in V8
+    for (let i = 0; i < rest.length; i++) this.rootLines[from + i] = rest[i];
+  }
+
+  /** `info` lines for the first `multiPV` root lines. */
+  private report(depth: number, multiPV: number): void {
+    const ms = Math.max(1, Math.round(this.elapsed()));
+    const nps = Math.round((this.nodes * 1000) / ms);
+    const hashfull = this.tt.hashfull();
+    for (let i = 0; i < multiPV; i++) {
+      const l = this.rootLines[i];
+      if (l.depth === 0) continue;
+      const bound = l.bound === BOUND_LOWER ? ' lowerbound' : l.bound === BOUND_UPPER ? ' upperbound' : '';
+      this.onInfo(
+        `info depth ${l.depth} seldepth ${Math.max(this.seldepth, l.depth)} multipv ${i + 1} score ${scoreToText(l.score)}${bound}` +
+          ` nodes ${this.nodes} nps ${nps} hashfull ${hashfull} time ${ms} pv ${l.pv.map(formatMove).join(' ')}`,
+      );
+    }
+    void depth;
+  }
+
+  /** Search of the root moves rootLines[pvIdx..]; updates their scores and PVs. */
+  private searchRoot(depth: number, alpha: number, beta: number, pvIdx: number): number {
+    const pos = this.pos;
+    const us = pos.side;
+    let best = -INF;
+    this.pvLen[0] = 0;
+    for (let i = pvIdx; i < this.rootLines.length; i++) {
+      const line = this.rootLines[i];
+      const m = line.move;
+      pos.make(m);
+      this.nodes++;
+      let score: number;
+      if (pos.winner >= 0) {
+        score = pos.winner === us ? MATE - 1 : -(MATE - 1);
+        this.pvLen[1] = 1;
+      } else if (i === pvIdx) {
+        score = -this.search(depth - 1, -beta, -alpha, 1, true);
+      } else {
+        score = -this.search(depth - 1, -alpha - 1, -alpha, 1, false);
+        if (score > alpha && score < beta && !this.stopped) score = -this.search(depth - 1, -beta, -alpha, 1, true);
+      }
+      pos.unmake();
+      if (this.stopped) break;
+      if (i === pvIdx || score > alpha) {
+        line.score = score;
+        line.depth = depth;
+        const pv = [m];
+        for (let k = 1; k < this.pvLen[1]; k++) pv.push(this.pv[MAX_PLY + k]);
+        line.pv = pv;
+      } else {
+        line.score = -INF;
+      }
+      if (score > best) {
+        best = score;
+        if (score > alpha) {
+          alpha = score;
+          if (score >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Classifies each move at `ply` by what its shot does and gives it an ordering score. */
+  private scoreMoves(ply: number, start: number, end: number, ttMove: number): void {
+    const pos = this.pos;
+    const us = pos.side;
+    const them = us ^ 1;
+    const mask = this.masks;
+    const mb = ply * 3;
+    const staticKill = pos.beamMask(us, mask, mb);
+    let staticOut = OUT_NONE;
+    let staticScore = 0;
+    if (staticKill >= 0) {
+      const p = pos.board[staticKill];
+      const own = p >> 5 === us;
+      if (((p >> 2) & 7) === PHARAOH) staticOut = own ? OUT_SUICIDE : OUT_WIN;
+      else staticOut = own ? OUT_OWN : OUT_CAPTURE;
+      staticScore = pieceValue(p);
+    }
+    const k1 = this.killers[ply * 2];
+    const k2 = this.killers[ply * 2 + 1];
+    const hBase = us * 131072;
+    for (let i = start; i < end; i++) {
+      const m = this.moves[i];
+      const from = m & 127;
+      const to = (m >>> 7) & 127;
+      let out = staticOut;
+      let value = staticScore;
+      if ((mask[mb + (from >> 5)] & (1 << (from & 31))) !== 0 || (mask[mb + (to >> 5)] & (1 << (to & 31))) !== 0) {
+        // the move changes the shot: make it to see what the beam does
+        const t = pos.make(m);
+        out = OUT_NONE;
+        if (t >= 0) {
+          const p = pos.killedPieceAt(pos.ply - 1);
+          if (((p >> 2) & 7) === PHARAOH) out = p >> 5 === us ? OUT_SUICIDE : OUT_WIN;
+          else out = p >> 5 === them ? OUT_CAPTURE : OUT_OWN;
+          value = pieceValue(p);
+        }
+        pos.unmake();
+      }
+      this.outcome[i] = out;
+      let s: number;
+      if (m === ttMove) s = SCORE_TT;
+      else if (out === OUT_WIN) s = SCORE_WIN;
+      else if (out === OUT_SUICIDE) s = SCORE_SUICIDE;
+      else if (out === OUT_CAPTURE) s = SCORE_CAPTURE + value;
+      else if (out === OUT_OWN) s = SCORE_OWN_KILL + this.history[hBase + (m & 0x1ffff)];
+      else if (m === k1) s = SCORE_KILLER1;
+      else if (m === k2) s = SCORE_KILLER2;
+      else s = this.history[hBase + (m & 0x1ffff)];
+      this.order[i] = s;
+    }
+  }
+
+  /** Moves the best-ordered remaining move to index i. */
+  private pick(i: number, end: number): void {
+    let bi = i;
+    let bs = this.order[i];
+    for (let j = i + 1; j < end; j++) {
+      if (this.order[j] > bs) {
+        bs = this.order[j];
+        bi = j;
+      }
+    }
+    if (bi !== i) {
+      const m = this.moves[i];
+      this.moves[i] = this.moves[bi];
+      this.moves[bi] = m;
+      this.order[bi] = this.order[i];
+      this.order[i] = bs;
+      const o = this.outcome[i];
+      this.outcome[i] = this.outcome[bi];
+      this.outcome[bi] = o;
+    }
+  }
+
+  /** True when the enemy beam, fired now, would hit the side to move's Pharaoh. */
+  private inCheck(): boolean {
+    const pos = this.pos;
+    const t = pos.beamMask(pos.side ^ 1, this.theirMask, 0);
+    if (t < 0) return false;
+    const p = pos.board[t];
+    return ((p >> 2) & 7) === PHARAOH && p >> 5 === pos.side;
+  }
+
+  private search(depth: number, alpha: number, beta: number, ply: number, pvNode: boolean): number {
+    const pos = this.pos;
+    this.pvLen[ply] = ply;
+    if (ply > this.seldepth) this.seldepth = ply;
+    // draws in the tree
+    if (pos.repetitions() >= 1) return 0;
+    if (this.limits.noRemovalLimit > 0 && pos.pliesSinceRemoval >= this.limits.noRemovalLimit) return 0;
+    // mate-distance pruning
+    if (alpha < -MATE + ply) alpha = -MATE + ply;
+    if (beta > MATE - ply - 1) beta = MATE - ply - 1;
+    if (alpha >= beta) return alpha;
+    if (ply >= MAX_PLY - 2) return evaluate(pos);
+
+    const inCheck = this.inCheck();
+    if (inCheck && this.features.checkExtension) depth++;
+    if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
+
+    if (++this.pollCounter >= 1024) {
+      this.pollCounter = 0;
+      this.checkStop();
+    }
+    if (this.stopped) return 0;
+
+    // transposition table
+    const tt = this.tt;
+    let ttMove = 0;
+    if (tt.probe(pos.keyLo, pos.keyHi)) {
+      ttMove = tt.hitMove;
+      if (!pvNode && tt.hitDepth >= depth) {
+        let s = tt.hitScore;
+        if (s >= MATE_BOUND) s -= ply;
+        else if (s <= -MATE_BOUND) s += ply;
+        const b = tt.hitBound;
+        if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
+      }
+    }
+
+    let staticEval = -INF;
+    if (!inCheck && !pvNode) {
+      staticEval = evaluate(pos);
+      // reverse futility pruning
+      if (this.features.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) {
+        return staticEval;
+      }
+    }
+
+    const start = ply * MAX_MOVES;
+    const end = pos.generate(this.moves, start);
+    this.scoreMoves(ply, start, end, ttMove);
+    const us = pos.side;
+    const hBase = us * 131072;
+    let best = -INF;
+    let bestMove = 0;
+    const alphaOrig = alpha;
+    let moveCount = 0;
+    const futile = this.features.futility && !pvNode && !inCheck && depth <= 2 && staticEval > -INF &&
+      staticEval + 150 * depth <= alpha;
+
+    for (let i = start; i < end; i++) {
+      this.pick(i, end);
+      const m = this.moves[i];
+      const out = this.outcome[i];
+      const quiet = out === OUT_NONE || out === OUT_OWN;
+      moveCount++;
+      if (futile && quiet && moveCount > 1 && m !== ttMove) continue;
+      pos.make(m);
+      this.nodes++;
+      let score: number;
+      if (pos.winner >= 0) {
+        score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
+        this.pvLen[ply + 1] = ply + 1;
+      } else if (moveCount === 1) {
+        score = -this.search(depth - 1, -beta, -alpha, ply + 1, pvNode);
+      } else {
+        let r = 0;
+        if (this.features.lmr && depth >= 3 && moveCount > 3 && quiet && !inCheck) {
+          r = 1;
+          if (moveCount > 10) r++;
+          if (depth > 6 && moveCount > 20) r++;
+          if (pvNode && r > 0) r--;
+          if (r > depth - 2) r = depth - 2;
+        }
+        score = -this.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+        if (r > 0 && score > alpha && !this.stopped) score = -this.search(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+        if (pvNode && score > alpha && score < beta && !this.stopped) {
+          score = -this.search(depth - 1, -beta, -alpha, ply + 1, true);
+        }
+      }
+      pos.unmake();
+      if (this.stopped) return 0;
+      if (score > best) {
+        best = score;
+        bestMove = m;
+        if (score > alpha) {
+          alpha = score;
+          // update the PV
+          const row = ply * MAX_PLY;
+          const child = (ply + 1) * MAX_PLY;
+          this.pv[row + ply] = m;
+          const len = this.pvLen[ply + 1];
+          for (let k = ply + 1; k < len; k++) this.pv[row + k] = this.pv[child + k];
+          this.pvLen[ply] = Math.max(len, ply + 1);
+          if (score >= beta) {
+            if (quiet) {
+              if (this.killers[ply * 2] !== m) {
+                this.killers[ply * 2 + 1] = this.killers[ply * 2];
+                this.killers[ply * 2] = m;
+              }
+              const h = hBase + (m & 0x1ffff);
+              this.history[h] += depth * depth;
+              if (this.history[h] > 1 << 20) for (let k = 0; k < this.history.length; k++) this.history[k] >>= 1;
+            }
+            break;
+          }
+        }
+      }
+    }
+    if (moveCount === 0) return 0; // no legal move: cannot happen with a Sphinx
+    if (best === -INF) best = alpha; // every move pruned as futile
+    const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+    let stored = best;
+    if (stored >= MATE_BOUND) stored += ply;
+    else if (stored <= -MATE_BOUND) stored -= ply;
+    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, stored, depth);
+    return best;
+  }
+
+  /** Quiescence: stand pat, then only moves whose shot removes an enemy piece (all moves in check). */
+  private qsearch(alpha: number, beta: number, ply: number, qply: number): number {
+    const pos = this.pos;
+    this.pvLen[ply] = ply;
+    if (ply > this.seldepth) this.seldepth = ply;
+    if (++this.pollCounter >= 1024) {
+      this.pollCounter = 0;
+      this.checkStop();
+    }
+    if (this.stopped) return 0;
+    if (ply >= MAX_PLY - 2) return evaluate(pos);
+    const us = pos.side;
+    const them = us ^ 1;
+    const inCheck = this.inCheck();
+    const mb = ply * 3;
+    const mask = this.masks;
+    const staticKill = pos.beamMask(us, mask, mb);
+    const start = ply * MAX_MOVES;
+    if (staticKill >= 0) {
+      const p = pos.board[staticKill];
+      if (((p >> 2) & 7) === PHARAOH && p >> 5 === them) {
+        // any move that leaves the beam alone wins
+        const end = pos.generate(this.moves, start);
+        for (let i = start; i < end; i++) {
+          const m = this.moves[i];
+          const from = m & 127;
+          const to = (m >>> 7) & 127;
+          if ((mask[mb + (from >> 5)] & (1 << (from & 31))) === 0 && (mask[mb + (to >> 5)] & (1 << (to & 31))) === 0) {
+            return MATE - ply - 1;
+          }
+        }
+      }
+    }
+    let best = -INF;
+    if (!inCheck) {
+      best = evaluate(pos);
+      if (best >= beta) return best;
+      if (best > alpha) alpha = best;
+      if (qply >= QS_MAX) return best;
+    } else if (qply >= QS_MAX) {
+      return evaluate(pos);
+    }
+    const end = pos.generate(this.moves, start);
+    for (let i = start; i < end; i++) {
+      const m = this.moves[i];
+      if (!inCheck) {
+        const from = m & 127;
+        const to = (m >>> 7) & 127;
+        if ((mask[mb + (from >> 5)] & (1 << (from & 31))) === 0 && (mask[mb + (to >> 5)] & (1 << (to & 31))) === 0) continue;
+      }
+      const t = pos.make(m);
+      let score: number;
+      if (pos.winner >= 0) {
+        score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
+      } else if (inCheck || (t >= 0 && pos.killedPieceAt(pos.ply - 1) >> 5 === them)) {
+        this.nodes++;
+        score = -this.qsearch(-beta, -alpha, ply + 1, qply + 1);
+      } else {
+        pos.unmake();
+        continue;
+      }
+      pos.unmake();
+      if (this.stopped) return 0;
+      if (score > best) {
+        best = score;
+        if (score > alpha) {
+          alpha = score;
+          if (score >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+}

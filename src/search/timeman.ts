@@ -1,0 +1,33 @@
+/** Time management: how long to think for sudden death, increment, moves-to-go and movetime. */
+export interface Clock {
+  /** Remaining time of the side to move, ms (undefined = no clock). */
+  time?: number;
+  inc?: number;
+  movesToGo?: number;
+  movetime?: number;
+}
+
+export interface TimeBudget {
+  /** Soft limit: the search starts no new iteration after half of it. 0 = unlimited. */
+  optimumMs: number;
+  /** Hard limit: the search stops. 0 = unlimited. */
+  maximumMs: number;
+}
+
+export function timeBudget(clock: Clock, moveOverhead: number): TimeBudget {
+  if (clock.movetime !== undefined) {
+    const t = Math.max(1, clock.movetime - moveOverhead);
+    return { optimumMs: t * 2, maximumMs: t };
+  }
+  if (clock.time === undefined) return { optimumMs: 0, maximumMs: 0 };
+  const inc = Math.max(0, clock.inc ?? 0);
+  const mtg = clock.movesToGo !== undefined && clock.movesToGo > 0 ? Math.min(clock.movesToGo, 50) : 35;
+  // Keep a reserve for the overhead of every remaining move.
+  const available = Math.max(1, clock.time - moveOverhead * Math.min(mtg, 5));
+  let optimum = available / mtg + inc * 0.75;
+  const maxShare = mtg === 1 ? 0.8 : Math.min(0.5, 3 / mtg + 0.1);
+  let maximum = Math.min(available * maxShare, optimum * 4);
+  maximum = Math.min(maximum, Math.max(1, clock.time - moveOverhead) * 0.9);
+  optimum = Math.min(optimum, maximum);
+  return { optimumMs: Math.max(1, Math.floor(optimum)), maximumMs: Math.max(1, Math.floor(maximum)) };
+}

@@ -1,0 +1,122 @@
+/**
+ * Transposition table in a SharedArrayBuffer, so that several threads can share it.
+ *
+ * Buckets of 4 entries; an entry is 3 int32 words:
+ *   w0 = keyHi ^ w1 ^ w2   (a torn entry, mixed from two writers, fails this check)
+ *   w1 = move (17 bits) | bound << 17 (2 bits) | age << 19 (6 bits) | 1 << 25 (used)
+ *   w2 = score (low 16 bits, signed) | (depth + 16) << 16 (8 bits) | eval? (unused)
+ * The bucket is chosen from keyLo; keyHi verifies the entry.
+ */
+export const BOUND_NONE = 0;
+export const BOUND_UPPER = 1;
+export const BOUND_LOWER = 2;
+export const BOUND_EXACT = 3;
+
+const ENTRY_WORDS = 3;
+const BUCKET_ENTRIES = 4;
+const BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES;
+const USED = 1 << 25;
+
+export class TranspositionTable {
+  buffer: SharedArrayBuffer;
+  words: Int32Array;
+  buckets: number;
+  age = 0;
+  // probe results
+  hitMove = 0;
+  hitBound = 0;
+  hitScore = 0;
+  hitDepth = 0;
+
+  constructor(bufferOrMb: SharedArrayBuffer | number) {
+    this.buffer = typeof bufferOrMb === 'number' ? TranspositionTable.allocate(bufferOrMb) : bufferOrMb;
+    this.words = new Int32Array(this.buffer);
+    this.buckets = Math.max(1, Math.floor(this.words.length / BUCKET_WORDS));
+  }
+
+  /** A zeroed shared buffer of `mb` megabytes (at least one bucket). */
+  static allocate(mb: number): SharedArrayBuffer {
+    const bytes = Math.max(BUCKET_WORDS * 4, Math.floor(mb * 1024 * 1024 / (BUCKET_WORDS * 4)) * BUCKET_WORDS * 4);
+    return new SharedArrayBuffer(bytes);
+  }
+
+  clear(): void {
+    this.words.fill(0);
+    this.age = 0;
+  }
+
+  newSearch(): void {
+    this.age = (this.age + 1) & 63;
+  }
+
+  private bucketOf(keyLo: number): number {
+    return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296) * BUCKET_WORDS;
+  }
+
+  /** Looks the key up; on a hit fills hitMove/hitBound/hitScore/hitDepth and returns true. */
+  probe(keyLo: number, keyHi: number): boolean {
+    const w = this.words;
+    const b = this.bucketOf(keyLo);
+    for (let i = b; i < b + BUCKET_WORDS; i += ENTRY_WORDS) {
+      const w1 = w[i + 1];
+      const w2 = w[i + 2];
+      if ((w[i] ^ w1 ^ w2) === keyHi && (w1 & USED) !== 0) {
+        this.hitMove = w1 & 0x1ffff;
+        this.hitBound = (w1 >>> 17) & 3;
+        this.hitScore = (w2 << 16) >> 16;
+        this.hitDepth = ((w2 >>> 16) & 0xff) - 16;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  store(keyLo: number, keyHi: number, move: number, bound: number, score: number, depth: number): void {
+    const w = this.words;
+    const b = this.bucketOf(keyLo);
+    let replace = b;
+    let worst = 1 << 30;
+    for (let i = b; i < b + BUCKET_WORDS; i += ENTRY_WORDS) {
+      const w1 = w[i + 1];
+      const w2 = w[i + 2];
+      if ((w1 & USED) === 0) {
+        if (worst > -1000) {
+          worst = -1000;
+          replace = i;
+        }
+        continue;
+      }
+      if ((w[i] ^ w1 ^ w2) === keyHi) {
+        // same position: keep the old move when the new one has none
+        if (move === 0) move = w1 & 0x1ffff;
+        replace = i;
+        break;
+      }
+      const d = ((w2 >>> 16) & 0xff) - 16;
+      const relAge = (this.age - ((w1 >>> 19) & 63)) & 63;
+      const value = d - 8 * relAge;
+      if (value < worst) {
+        worst = value;
+        replace = i;
+      }
+    }
+    const w1 = (move & 0x1ffff) | ((bound & 3) << 17) | (this.age << 19) | USED;
+    const dd = Math.max(-16, Math.min(239, depth)) + 16;
+    const w2 = (score & 0xffff) | (dd << 16);
+    w[replace + 1] = w1;
+    w[replace + 2] = w2;
+    w[replace] = keyHi ^ w1 ^ w2;
+  }
+
+  /** Per mille of the first 1000 entries used in the current search. */
+  hashfull(): number {
+    const w = this.words;
+    const n = Math.min(1000, this.buckets * BUCKET_ENTRIES);
+    let used = 0;
+    for (let e = 0; e < n; e++) {
+      const w1 = w[e * ENTRY_WORDS + 1];
+      if ((w1 & USED) !== 0 && ((w1 >>> 19) & 63) === this.age) used++;
+    }
+    return Math.round((used * 1000) / n);
+  }
+}
