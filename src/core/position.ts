@@ -70,6 +70,10 @@ export class Position {
   keyHi = 0;
   /** Colour that won by a Pharaoh hit on the last move, or -1. */
   winner = -1;
+  /** Square of each colour's Pharaoh, or -1. */
+  readonly pharaohSq = new Int32Array([-1, -1]);
+  /** Number of pieces per colour and kind: counts[colour * 8 + kind]. */
+  readonly counts = new Int32Array(16);
   /** Moves made since the position was set up; index into the history arrays. */
   ply = 0;
   private cap = 0;
@@ -120,9 +124,13 @@ export class Position {
     this.winner = -1;
     this.ply = 0;
     this.bb.fill(0);
+    this.pharaohSq.fill(-1);
+    this.counts.fill(0);
     for (let sq = 0; sq < SQUARES; sq++) {
       const p = this.board[sq];
       if (p !== 0) {
+        this.counts[(p >> 5) * 8 + kindOf(p)]++;
+        if (kindOf(p) === PHARAOH) this.pharaohSq[colorOf(p)] = sq;
         const bit = 1 << (sq & 31);
         this.bb[colorOf(p) * 3 + (sq >> 5)] |= bit;
         this.bb[6 + (sq >> 5)] |= bit;
@@ -149,6 +157,8 @@ export class Position {
     this.keyLo = o.keyLo;
     this.keyHi = o.keyHi;
     this.winner = o.winner;
+    this.pharaohSq.set(o.pharaohSq);
+    this.counts.set(o.counts);
     if (this.cap < o.cap) this.grow(o.cap);
     this.undo.set(o.undo.subarray(0, o.ply * U_SIZE));
     this.keysLo.set(o.keysLo.subarray(0, o.ply + 1));
@@ -446,6 +456,7 @@ export class Position {
         hi ^= ZOBRIST_HI[p * SQUARES + from] ^ ZOBRIST_HI[p * SQUARES + to];
         this.toggle(us, from);
         this.toggle(us, to);
+        if (((p >> 2) & 7) === PHARAOH) this.pharaohSq[us] = to;
         break;
       }
       case SWAP: {
@@ -480,6 +491,8 @@ export class Position {
         const stack = single + 4; // STACK = OBELISK + 1 in the kind field
         b[from] = 0;
         b[to] = stack;
+        this.counts[us * 8 + OBELISK] -= 2;
+        this.counts[us * 8 + STACK]++;
         lo ^= ZOBRIST_LO[single * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + to] ^ ZOBRIST_LO[stack * SQUARES + to];
         hi ^= ZOBRIST_HI[single * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + to] ^ ZOBRIST_HI[stack * SQUARES + to];
         this.toggle(us, from);
@@ -494,6 +507,8 @@ export class Position {
         if (b[to] === 0) {
           b[to] = single;
           this.toggle(us, to);
+          this.counts[us * 8 + OBELISK] += 2;
+          this.counts[us * 8 + STACK]--;
         } else {
           b[to] = stack;
           lo ^= ZOBRIST_LO[stack * SQUARES + to];
@@ -511,17 +526,22 @@ export class Position {
     if (t >= 0) {
       const k = b[t];
       this.undo[u + U_KPIECE] = k;
+      this.counts[(k >> 5) * 8 + ((k >> 2) & 7)]--;
       lo ^= ZOBRIST_LO[k * SQUARES + t];
       hi ^= ZOBRIST_HI[k * SQUARES + t];
       if (((k >> 2) & 7) === STACK) {
         const single = k - 4;
         b[t] = single;
+        this.counts[(k >> 5) * 8 + OBELISK]++;
         lo ^= ZOBRIST_LO[single * SQUARES + t];
         hi ^= ZOBRIST_HI[single * SQUARES + t];
       } else {
         b[t] = 0;
         this.toggle(k >> 5, t);
-        if (((k >> 2) & 7) === PHARAOH) this.winner = (k >> 5) ^ 1;
+        if (((k >> 2) & 7) === PHARAOH) {
+          this.winner = (k >> 5) ^ 1;
+          this.pharaohSq[k >> 5] = -1;
+        }
       }
       this.pliesSinceRemoval = 0;
     } else {
@@ -556,7 +576,10 @@ export class Position {
     if (t >= 0) {
       const k = this.undo[u + U_KPIECE];
       if (b[t] === 0) this.toggle(k >> 5, t);
+      else this.counts[(k >> 5) * 8 + OBELISK]--; // a stack had lost its top
+      this.counts[(k >> 5) * 8 + ((k >> 2) & 7)]++;
       b[t] = k;
+      if (((k >> 2) & 7) === PHARAOH) this.pharaohSq[k >> 5] = t;
     }
     const from = m & 127;
     const to = (m >>> 7) & 127;
@@ -567,6 +590,7 @@ export class Position {
         b[to] = 0;
         this.toggle(us, from);
         this.toggle(us, to);
+        if (((b[from] >> 2) & 7) === PHARAOH) this.pharaohSq[us] = from;
         break;
       case SWAP: {
         const p = b[to];
@@ -593,6 +617,8 @@ export class Position {
         b[to] -= 4;
         b[from] = b[to];
         this.toggle(us, from);
+        this.counts[us * 8 + OBELISK] += 2;
+        this.counts[us * 8 + STACK]--;
         break;
       case UNSTACK:
         if (((b[to] >> 2) & 7) === STACK) {
@@ -600,6 +626,8 @@ export class Position {
         } else {
           b[to] = 0;
           this.toggle(us, to);
+          this.counts[us * 8 + OBELISK] -= 2;
+          this.counts[us * 8 + STACK]++;
         }
         b[from] += 4;
         break;

@@ -27,8 +27,8 @@ export function runProtocol(argv: string[]): Promise<void> {
       process.stdout.write('', () => resolve());
     });
     if (commands.length > 0) {
-      for (const c of commands) engine.input(c);
-      engine.endOfInput();
+      for (const c of commands) engine.inputInOrder(c);
+      engine.inputInOrder('quit');
       return;
     }
     rl = createInterface({ input: process.stdin, terminal: false, crlfDelay: Infinity });

@@ -10,8 +10,10 @@ export interface OptionSpec {
   vars?: string[];
 }
 
-/** Threads: one search thread until parallel search exists. */
-export const MAX_THREADS = 1;
+import { availableParallelism } from 'node:os';
+
+/** Threads: up to twice the machine's cores. */
+export const MAX_THREADS = Math.max(2, availableParallelism() * 2);
 
 export const OPTIONS: OptionSpec[] = [
   { name: 'Hash', type: 'spin', default: 16, min: 1, max: 8192 },

@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
 import { OPTIONS, checkOptionValue, findOption, optionLine } from './options';
-import { SearchThread, type SearchDone } from './search-thread';
+import { SearchPool, type SearchDone } from './search-pool';
 
 export interface EngineOptions {
   hash: number;
@@ -28,7 +28,7 @@ export interface EngineOptions {
 const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'quit', 'uci', 'ugi', 'uki', 'help']);
 const KNOWN = new Set([
   'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
-  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft', 'flip',
+  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft',
 ]);
 
 export function isKnownCommand(word: string): boolean {
@@ -46,9 +46,11 @@ export class UciEngine {
     hash: 16, threads: 1, multiPV: 1, ponder: false, moveOverhead: 10, variant: 'khet2', pharaohRotation: false, noRemovalDraw: 100,
   };
   private state: PositionState;
-  private thread: SearchThread;
+  private pool: SearchPool;
   private queue: string[] = [];
   private searching = false;
+  /** A command other than a search is still working (clearing the table, resizing the pool). */
+  private blocked = false;
   /** bestmove held back until stop/ponderhit (go infinite, go ponder). */
   private holdBestmove = false;
   private heldBestmove: string | undefined;
@@ -58,7 +60,7 @@ export class UciEngine {
 
   constructor(private readonly write: (line: string) => void) {
     this.state = this.startState('khet2');
-    this.thread = new SearchThread(this.opts.hash);
+    this.pool = new SearchPool(this.opts.threads, this.opts.hash);
   }
 
   /** Called when `quit` (or end of input) has been handled and output is complete. */
@@ -83,7 +85,7 @@ export class UciEngine {
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const cmd = trimmed.split(/\s+/)[0];
     if (this.quitting) return;
-    if (cmd === 'isready' && (this.queue.length > 0)) {
+    if (cmd === 'isready' && (this.queue.length > 0 || this.blocked)) {
       this.queue.push(trimmed);
       return;
     }
@@ -95,13 +97,24 @@ export class UciEngine {
     this.pump();
   }
 
+  /**
+   * Feeds a command that waits for everything before it (command-line arguments: a `go` there
+   * runs to its end before the next argument, and the final `quit` waits for it).
+   */
+  inputInOrder(line: string): void {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#') || this.quitting) return;
+    this.queue.push(trimmed);
+    this.pump();
+  }
+
   /** End of input means quit. */
   endOfInput(): void {
     if (!this.quitting) this.execute('quit');
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && !this.searching && !this.quitting) {
+    while (this.queue.length > 0 && !this.searching && !this.blocked && !this.quitting) {
       const line = this.queue.shift()!;
       this.execute(line);
     }
@@ -127,7 +140,7 @@ export class UciEngine {
         case 'ucinewgame':
         case 'uginewgame':
         case 'ukinewgame':
-          this.thread.clear();
+          this.waitFor(this.pool.clear());
           break;
         case 'position':
           this.position(args);
@@ -146,9 +159,6 @@ export class UciEngine {
           break;
         case 'd':
           this.display();
-          break;
-        case 'flip':
-          this.error('flip is not supported');
           break;
         case 'eval':
           this.evalCommand();
@@ -173,6 +183,15 @@ export class UciEngine {
     }
   }
 
+  /** Holds the queue until an asynchronous command has finished. */
+  private waitFor(p: Promise<unknown>): void {
+    this.blocked = true;
+    p.catch((e: unknown) => this.error(e instanceof Error ? e.message : String(e))).finally(() => {
+      this.blocked = false;
+      this.pump();
+    });
+  }
+
   private handshake(cmd: string): void {
     this.write(`id name Thoth ${VERSION}`);
     this.write(`id author ${AUTHOR}`);
@@ -193,13 +212,14 @@ export class UciEngine {
     switch (spec.name) {
       case 'Hash':
         this.opts.hash = v.value as number;
-        this.thread.resize(this.opts.hash);
+        this.pool.resize(this.opts.hash);
         break;
       case 'Clear Hash':
-        this.thread.clear();
+        this.waitFor(this.pool.clear());
         break;
       case 'Threads':
         this.opts.threads = v.value as number;
+        this.waitFor(this.pool.setThreads(this.opts.threads));
         break;
       case 'MultiPV':
         this.opts.multiPV = v.value as number;
@@ -359,7 +379,7 @@ export class UciEngine {
     this.searching = true;
     this.holdBestmove = infinite || ponder;
     this.heldBestmove = undefined;
-    const done = this.thread.start(
+    const done = this.pool.start(
       {
         edition: this.opts.variant,
         pharaohRotation: this.opts.pharaohRotation,
@@ -399,13 +419,13 @@ export class UciEngine {
       this.pump();
       return;
     }
-    this.thread.stop();
+    this.pool.stop();
   }
 
   private ponderhit(): void {
     if (!this.searching) return;
     this.holdBestmove = false;
-    this.thread.ponderhit();
+    this.pool.ponderhit();
     if (this.heldBestmove !== undefined) {
       const line = this.heldBestmove;
       this.heldBestmove = undefined;
@@ -424,11 +444,11 @@ export class UciEngine {
           this.write(this.heldBestmove);
           this.heldBestmove = undefined;
         } else {
-          this.thread.stop();
+          this.pool.stop();
           await this.searchDone;
         }
       }
-      await this.thread.terminate();
+      await this.pool.destroy();
       this.onQuit();
     };
     void finish();

@@ -71,37 +71,28 @@ export function pieceValue(p: number, w: Weights = WEIGHTS): number {
 }
 
 function materialOf(pos: Position, color: number, w: Weights): number {
-  const b = pos.board;
-  let v = 0;
-  for (let wd = 0; wd < 3; wd++) {
-    let x = pos.bb[color * 3 + wd];
-    while (x !== 0) {
-      const low = x & -x;
-      x ^= low;
-      const p = b[(wd << 5) + 31 - Math.clz32(low)];
-      const k = (p >> 2) & 7;
-      v += k === STACK ? w.stack : pieceValue(p, w);
+  const c = pos.counts;
+  const o = color * 8;
+  return c[o + PYRAMID] * w.pyramid + c[o + ANUBIS] * w.anubis + c[o + OBELISK] * w.obelisk + c[o + STACK] * w.stack;
+}
+
+/** Squares within two king steps of each square (5x5 box), as 3-word masks. */
+const ZONE2 = new Int32Array(80 * 3);
+for (let sq = 0; sq < 80; sq++) {
+  const f = sq % 10;
+  const r = (sq / 10) | 0;
+  for (let rr = Math.max(0, r - 2); rr <= Math.min(7, r + 2); rr++) {
+    for (let ff = Math.max(0, f - 2); ff <= Math.min(9, f + 2); ff++) {
+      const t = rr * 10 + ff;
+      ZONE2[sq * 3 + (t >> 5)] |= 1 << (t & 31);
     }
   }
-  return v;
 }
 
 /** Pharaoh safety of `color` (positive = safe). */
 function pharaohSafety(pos: Position, color: number, w: Weights): number {
   const b = pos.board;
-  let psq = -1;
-  for (let wd = 0; wd < 3 && psq < 0; wd++) {
-    let x = pos.bb[color * 3 + wd];
-    while (x !== 0) {
-      const low = x & -x;
-      x ^= low;
-      const sq = (wd << 5) + 31 - Math.clz32(low);
-      if (((b[sq] >> 2) & 7) === PHARAOH) {
-        psq = sq;
-        break;
-      }
-    }
-  }
+  const psq = pos.pharaohSq[color];
   if (psq < 0) return 0;
   let v = 0;
   for (let d = 0; d < 4; d++) {
@@ -119,12 +110,13 @@ function pharaohSafety(pos: Position, color: number, w: Weights): number {
     popcount(NEIGHBOURS[nb + 2] & pos.bb[color * 3 + 2]);
   v += own * w.pharaohShelter;
   // enemy scarabs within two squares
-  const pf = psq % 10;
-  const pr = (psq / 10) | 0;
-  for (let r = Math.max(0, pr - 2); r <= Math.min(7, pr + 2); r++) {
-    for (let f = Math.max(0, pf - 2); f <= Math.min(9, pf + 2); f++) {
-      const p = b[r * 10 + f];
-      if (p !== 0 && p >> 5 !== color && ((p >> 2) & 7) === SCARAB) v -= w.pharaohScarabNear;
+  const them = (color ^ 1) * 3;
+  for (let wd = 0; wd < 3; wd++) {
+    let x = ZONE2[nb + wd] & pos.bb[them + wd];
+    while (x !== 0) {
+      const low = x & -x;
+      x ^= low;
+      if (((b[(wd << 5) + 31 - Math.clz32(low)] >> 2) & 7) === SCARAB) v -= w.pharaohScarabNear;
     }
   }
   return v;
@@ -135,14 +127,30 @@ function pharaohSafety(pos: Position, color: number, w: Weights): number {
  * written into it (each from the side to move's point of view, in TERM_NAMES order).
  */
 export function evaluate(pos: Position, w: Weights = WEIGHTS, terms?: number[]): number {
+  const ourKill = pos.beamMask(pos.side, mask, 0);
+  const theirKill = pos.beamMask(pos.side ^ 1, mask, 3);
+  return evaluateBeams(pos, ourKill, beamLength(mask, 0), theirKill, beamLength(mask, 3), w, terms);
+}
+
+/** Squares in a beam mask. */
+export function beamLength(m: Int32Array, at: number): number {
+  return popcount(m[at]) + popcount(m[at + 1]) + popcount(m[at + 2]);
+}
+
+/**
+ * The evaluation given both beams, as Position.beamMask computes them: the square each beam
+ * would kill (or -1) and the number of squares it crosses. The search computes the beams
+ * anyway, so it passes them in.
+ */
+export function evaluateBeams(
+  pos: Position, ourKill: number, ourLen: number, theirKill: number, theirLen: number, w: Weights = WEIGHTS, terms?: number[],
+): number {
   const us = pos.side;
   const them = us ^ 1;
   const b = pos.board;
   const material = materialOf(pos, us, w) - materialOf(pos, them, w);
 
   let shots = 0;
-  const ourKill = pos.beamMask(us, mask, 0);
-  const theirKill = pos.beamMask(them, mask, 3);
   if (ourKill >= 0) {
     const p = b[ourKill];
     if (p >> 5 === them) shots += w.shotOnEnemy * pieceValue(p, w);
@@ -156,8 +164,7 @@ export function evaluate(pos: Position, w: Weights = WEIGHTS, terms?: number[]):
     }
   }
   const safety = pharaohSafety(pos, us, w) - pharaohSafety(pos, them, w);
-  const beam = w.beamLength * (popcount(mask[0]) + popcount(mask[1]) + popcount(mask[2]) -
-    popcount(mask[3]) - popcount(mask[4]) - popcount(mask[5]));
+  const beam = w.beamLength * (ourLen - theirLen);
   const total = material + shots + safety + beam + w.tempo;
   if (terms) {
     terms.length = 0;

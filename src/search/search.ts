@@ -7,7 +7,7 @@
  * Everything per node lives in preallocated typed arrays: the search allocates nothing.
  */
 import { MAX_MOVES, PHARAOH, formatMove, type Position } from '../core/index';
-import { evaluate, pieceValue } from './evaluate';
+import { beamLength, evaluate, evaluateBeams, pieceValue } from './evaluate';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt';
 
 export const MATE = 32000;
@@ -15,6 +15,8 @@ export const MATE_BOUND = MATE - 1000;
 export const INF = 32500;
 export const MAX_PLY = 128;
 const QS_MAX = 8;
+const SKIP_SIZE = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
 /** Shared control words: [0] stop, [1] pondering. */
 export const CTRL_STOP = 0;
@@ -71,7 +73,6 @@ export interface SearchResult {
 }
 
 // Move-ordering classes
-const SCORE_TT = 1 << 30;
 const SCORE_WIN = 1 << 29;
 const SCORE_CAPTURE = 1 << 24;
 const SCORE_KILLER1 = 1 << 23;
@@ -103,6 +104,13 @@ export class Searcher {
   nodes = 0;
   seldepth = 0;
   stopped = false;
+  /** 0 for the main search; helpers (Lazy SMP) skip some depths and never manage time. */
+  threadIndex = 0;
+  /** Nodes of all threads, added to every 1024 nodes (null with one thread). */
+  sharedNodes: BigInt64Array | null = null;
+  private flushed = 0;
+  /** The table's age for this search when threads share it (set by the pool); -1 = count up. */
+  searchAge = -1;
   private startTime = 0;
   private pollCounter = 0;
   private pondering = false;
@@ -140,6 +148,12 @@ export class Searcher {
 
   /** Polled every 1024 nodes: stop flag, pondering, node and time limits. */
   private checkStop(): void {
+    if (this.sharedNodes) {
+      Atomics.add(this.sharedNodes, 0, BigInt(this.nodes - this.flushed));
+      this.flushed = this.nodes;
+    }
+    // The main search always finishes depth 1, so that it has a real move to play.
+    if (this.threadIndex === 0 && this.completedDepth < 1) return;
     if (Atomics.load(this.control, CTRL_STOP) !== 0) {
       this.stopped = true;
       return;
@@ -149,9 +163,13 @@ export class Searcher {
       this.pondering = false;
       this.startTime = this.now();
     }
-    if (this.completedDepth < 1) return; // always finish depth 1
-    if (this.limits.nodes > 0 && this.nodes >= this.limits.nodes) this.stopped = true;
+    if (this.limits.nodes > 0 && this.totalNodes() >= this.limits.nodes) this.stopped = true;
     else if (!this.pondering && this.limits.maximumMs > 0 && this.elapsed() >= this.limits.maximumMs) this.stopped = true;
+  }
+
+  /** Nodes searched by all threads (this one's exact, the others' as last flushed). */
+  totalNodes(): number {
+    return this.sharedNodes ? Number(Atomics.load(this.sharedNodes, 0)) + this.nodes - this.flushed : this.nodes;
   }
 
   /** Runs a search from `pos` (not modified at the end). */
@@ -159,13 +177,15 @@ export class Searcher {
     this.pos = pos;
     this.limits = limits;
     this.nodes = 0;
+    this.flushed = 0;
     this.seldepth = 0;
     this.stopped = false;
     this.startTime = this.now();
     this.pollCounter = 0;
     this.completedDepth = 0;
     this.pondering = Atomics.load(this.control, CTRL_PONDER) !== 0;
-    this.tt.newSearch();
+    if (this.searchAge >= 0) this.tt.age = this.searchAge & 63;
+    else this.tt.newSearch();
     this.killers.fill(0);
     for (let i = 0; i < this.history.length; i++) this.history[i] >>= 2;
 
@@ -182,6 +202,12 @@ export class Searcher {
     const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
 
     for (let depth = 1; depth <= Math.max(1, limits.depth); depth++) {
+      if (this.threadIndex > 0 && depth > 1 && depth < limits.depth) {
+        // Lazy SMP: helpers skip depths in a pattern of their own (Stockfish's skip blocks),
+        // so that threads are spread over several depths at once.
+        const k = (this.threadIndex - 1) % 20;
+        if (Math.floor((depth + SKIP_PHASE[k]) / SKIP_SIZE[k]) % 2 === 1) continue;
+      }
       for (let pvIdx = 0; pvIdx < multiPV; pvIdx++) {
         this.seldepth = 0;
         const prev = this.rootLines[pvIdx].score;
@@ -212,19 +238,23 @@ export class Searcher {
             beta = INF;
           }
           delta += delta;
-          if (this.elapsed() > 2000) this.report(depth, multiPV);
+          if (this.threadIndex === 0 && this.elapsed() > 2000) this.report(depth, multiPV);
         }
         this.sortLines(0);
         if (this.stopped) break;
       }
       if (this.stopped) break;
       this.completedDepth = depth;
-      this.report(depth, multiPV);
+      if (this.threadIndex === 0) this.report(depth, multiPV);
       const best = this.rootLines[0];
       if (limits.mate > 0 && best.score >= MATE_BOUND && MATE - best.score <= 2 * limits.mate) break;
       if (rootMoves.length === 1 && depth >= 4 && limits.optimumMs > 0 && !this.pondering) break;
       if (!this.pondering && limits.optimumMs > 0 && this.elapsed() > limits.optimumMs * 0.5) break;
       if (best.score >= MATE_BOUND && depth > MATE - best.score + 2 && limits.optimumMs > 0) break;
+    }
+    if (this.sharedNodes) {
+      Atomics.add(this.sharedNodes, 0, BigInt(this.nodes - this.flushed));
+      this.flushed = this.nodes;
     }
     const best = this.rootLines[0];
     result.best = best.move;
@@ -245,7 +275,8 @@ export class Searcher {
   /** `info` lines for the first `multiPV` root lines. */
   private report(depth: number, multiPV: number): void {
     const ms = Math.max(1, Math.round(this.elapsed()));
-    const nps = Math.round((this.nodes * 1000) / ms);
+    const nodes = this.totalNodes();
+    const nps = Math.round((nodes * 1000) / ms);
     const hashfull = this.tt.hashfull();
     for (let i = 0; i < multiPV; i++) {
       const l = this.rootLines[i];
@@ -253,7 +284,7 @@ export class Searcher {
       const bound = l.bound === BOUND_LOWER ? ' lowerbound' : l.bound === BOUND_UPPER ? ' upperbound' : '';
       this.onInfo(
         `info depth ${l.depth} seldepth ${Math.max(this.seldepth, l.depth)} multipv ${i + 1} score ${scoreToText(l.score)}${bound}` +
-          ` nodes ${this.nodes} nps ${nps} hashfull ${hashfull} time ${ms} pv ${l.pv.map(formatMove).join(' ')}`,
+          ` nodes ${nodes} nps ${nps} hashfull ${hashfull} time ${ms} pv ${l.pv.map(formatMove).join(' ')}`,
       );
     }
     void depth;
@@ -303,13 +334,12 @@ export class Searcher {
   }
 
   /** Classifies each move at `ply` by what its shot does and gives it an ordering score. */
-  private scoreMoves(ply: number, start: number, end: number, ttMove: number): void {
+  private scoreMoves(ply: number, start: number, end: number, staticKill: number): void {
     const pos = this.pos;
     const us = pos.side;
     const them = us ^ 1;
     const mask = this.masks;
     const mb = ply * 3;
-    const staticKill = pos.beamMask(us, mask, mb);
     let staticOut = OUT_NONE;
     let staticScore = 0;
     if (staticKill >= 0) {
@@ -342,8 +372,7 @@ export class Searcher {
       }
       this.outcome[i] = out;
       let s: number;
-      if (m === ttMove) s = SCORE_TT;
-      else if (out === OUT_WIN) s = SCORE_WIN;
+      if (out === OUT_WIN) s = SCORE_WIN;
       else if (out === OUT_SUICIDE) s = SCORE_SUICIDE;
       else if (out === OUT_CAPTURE) s = SCORE_CAPTURE + value;
       else if (out === OUT_OWN) s = SCORE_OWN_KILL + this.history[hBase + (m & 0x1ffff)];
@@ -376,13 +405,27 @@ export class Searcher {
     }
   }
 
-  /** True when the enemy beam, fired now, would hit the side to move's Pharaoh. */
-  private inCheck(): boolean {
+  /**
+   * Traces both beams for the node at `ply`: ours into masks[ply], theirs into theirMask.
+   * Sets nodeOurKill/nodeTheirKill and returns true when the enemy beam, fired now, would hit
+   * our Pharaoh (Khet's check).
+   */
+  private traceBeams(ply: number): boolean {
     const pos = this.pos;
-    const t = pos.beamMask(pos.side ^ 1, this.theirMask, 0);
+    const us = pos.side;
+    this.nodeOurKill = pos.beamMask(us, this.masks, ply * 3);
+    const t = pos.beamMask(us ^ 1, this.theirMask, 0);
+    this.nodeTheirKill = t;
     if (t < 0) return false;
     const p = pos.board[t];
-    return ((p >> 2) & 7) === PHARAOH && p >> 5 === pos.side;
+    return ((p >> 2) & 7) === PHARAOH && p >> 5 === us;
+  }
+
+  private nodeOurKill = -1;
+  private nodeTheirKill = -1;
+
+  private staticEval(ply: number, ourKill: number, theirKill: number): number {
+    return evaluateBeams(this.pos, ourKill, beamLength(this.masks, ply * 3), theirKill, beamLength(this.theirMask, 0));
   }
 
   private search(depth: number, alpha: number, beta: number, ply: number, pvNode: boolean): number {
@@ -398,9 +441,11 @@ export class Searcher {
     if (alpha >= beta) return alpha;
     if (ply >= MAX_PLY - 2) return evaluate(pos);
 
-    const inCheck = this.inCheck();
+    const inCheck = this.traceBeams(ply);
+    const ourKill = this.nodeOurKill;
+    const theirKill = this.nodeTheirKill;
     if (inCheck && this.features.checkExtension) depth++;
-    if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
+    if (depth <= 0) return this.qsearchBeams(alpha, beta, ply, 0, inCheck, ourKill, theirKill);
 
     if (++this.pollCounter >= 1024) {
       this.pollCounter = 0;
@@ -424,7 +469,7 @@ export class Searcher {
 
     let staticEval = -INF;
     if (!inCheck && !pvNode) {
-      staticEval = evaluate(pos);
+      staticEval = this.staticEval(ply, ourKill, theirKill);
       // reverse futility pruning
       if (this.features.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) {
         return staticEval;
@@ -433,7 +478,18 @@ export class Searcher {
 
     const start = ply * MAX_MOVES;
     const end = pos.generate(this.moves, start);
-    this.scoreMoves(ply, start, end, ttMove);
+    // The hash move goes first and is searched before the others are scored.
+    let scoreFrom = start;
+    if (ttMove !== 0) {
+      for (let i = start; i < end; i++) {
+        if (this.moves[i] === ttMove) {
+          this.moves[i] = this.moves[start];
+          this.moves[start] = ttMove;
+          scoreFrom = start + 1;
+          break;
+        }
+      }
+    }
     const us = pos.side;
     const hBase = us * 131072;
     let best = -INF;
@@ -444,14 +500,19 @@ export class Searcher {
       staticEval + 150 * depth <= alpha;
 
     for (let i = start; i < end; i++) {
-      this.pick(i, end);
+      if (i === scoreFrom) this.scoreMoves(ply, scoreFrom, end, ourKill);
+      if (i >= scoreFrom) {
+        this.pick(i, end);
+        if (futile && moveCount > 0 && (this.outcome[i] === OUT_NONE || this.outcome[i] === OUT_OWN)) {
+          moveCount++;
+          continue;
+        }
+      }
       const m = this.moves[i];
-      const out = this.outcome[i];
-      const quiet = out === OUT_NONE || out === OUT_OWN;
       moveCount++;
-      if (futile && quiet && moveCount > 1 && m !== ttMove) continue;
-      pos.make(m);
+      const t = pos.make(m);
       this.nodes++;
+      const quiet = t < 0 || pos.killedPieceAt(pos.ply - 1) >> 5 === us;
       let score: number;
       if (pos.winner >= 0) {
         score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
@@ -512,8 +573,18 @@ export class Searcher {
     return best;
   }
 
-  /** Quiescence: stand pat, then only moves whose shot removes an enemy piece (all moves in check). */
   private qsearch(alpha: number, beta: number, ply: number, qply: number): number {
+    const inCheck = this.traceBeams(ply);
+    return this.qsearchBeams(alpha, beta, ply, qply, inCheck, this.nodeOurKill, this.nodeTheirKill);
+  }
+
+  /**
+   * Quiescence: stand pat, then only moves whose shot removes an enemy piece (every move when in
+   * check). The beams of this node are already traced (masks[ply], theirMask).
+   */
+  private qsearchBeams(
+    alpha: number, beta: number, ply: number, qply: number, inCheck: boolean, ourKill: number, theirKill: number,
+  ): number {
     const pos = this.pos;
     this.pvLen[ply] = ply;
     if (ply > this.seldepth) this.seldepth = ply;
@@ -525,13 +596,11 @@ export class Searcher {
     if (ply >= MAX_PLY - 2) return evaluate(pos);
     const us = pos.side;
     const them = us ^ 1;
-    const inCheck = this.inCheck();
     const mb = ply * 3;
     const mask = this.masks;
-    const staticKill = pos.beamMask(us, mask, mb);
     const start = ply * MAX_MOVES;
-    if (staticKill >= 0) {
-      const p = pos.board[staticKill];
+    if (ourKill >= 0) {
+      const p = pos.board[ourKill];
       if (((p >> 2) & 7) === PHARAOH && p >> 5 === them) {
         // any move that leaves the beam alone wins
         const end = pos.generate(this.moves, start);
@@ -547,12 +616,12 @@ export class Searcher {
     }
     let best = -INF;
     if (!inCheck) {
-      best = evaluate(pos);
+      best = this.staticEval(ply, ourKill, theirKill);
       if (best >= beta) return best;
       if (best > alpha) alpha = best;
       if (qply >= QS_MAX) return best;
     } else if (qply >= QS_MAX) {
-      return evaluate(pos);
+      return this.staticEval(ply, ourKill, theirKill);
     }
     const end = pos.generate(this.moves, start);
     for (let i = start; i < end; i++) {

@@ -1,95 +1,125 @@
 /**
- * The search thread. It owns a Searcher whose transposition table lives in a SharedArrayBuffer
- * handed over by the main thread, and it is stopped through a shared control word. Protocol
- * lines are sent to the main thread, which alone writes to stdout.
+ * A search thread of the piscina pool (one task = one thread's part of one `go`). Its Searcher
+ * persists between tasks, so the JIT's work and the history tables survive between moves. The
+ * transposition table lives in a SharedArrayBuffer shared by all threads; the search is stopped
+ * through a shared control word. The main search (thread 0) streams `info` lines through a
+ * MessagePort; only the main thread of the process writes them.
  */
-import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index';
-import { DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
+import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
 import { TranspositionTable } from '../search/tt';
 
-export type ToWorker =
-  | { type: 'init'; tt: SharedArrayBuffer; control: SharedArrayBuffer }
-  | { type: 'tt'; tt: SharedArrayBuffer }
-  | { type: 'clear' }
-  | {
-      type: 'go';
-      id: number;
-      edition: EditionId;
-      pharaohRotation: boolean;
-      kfen: string;
-      moves: string[];
-      limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] };
-      features?: SearchFeatures;
-      /** Date.now() when the main thread received `go`: the worker subtracts the lag. */
-      received: number;
-    };
+export interface SearchTask {
+  threadIndex: number;
+  tt: SharedArrayBuffer;
+  /** Int32 control words: [0] stop, [1] pondering. */
+  control: SharedArrayBuffer;
+  /** BigInt64 node counter shared by all threads. */
+  nodes: SharedArrayBuffer;
+  /** Table age of this search (the same in every thread). */
+  age: number;
+  /** Incremented by `ucinewgame`: a thread seeing a new value forgets its history. */
+  newGame: number;
+  edition: EditionId;
+  pharaohRotation: boolean;
+  kfen: string;
+  moves: string[];
+  limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] };
+  features?: SearchFeatures;
+  /** Date.now() when the main thread received `go`: the lag is taken off the time limits. */
+  received: number;
+  /** Where thread 0 sends its `info` lines. */
+  port?: MessagePort;
+}
 
-export type FromWorker =
-  | { type: 'info'; id: number; line: string }
-  | { type: 'done'; id: number; best: string; ponder: string; score: number; depth: number; nodes: number }
-  | { type: 'error'; id: number; message: string };
-
-const port = parentPort;
-if (!port) throw new Error('search-worker must run in a worker thread');
+export interface SearchTaskResult {
+  threadIndex: number;
+  best: string;
+  ponder: string;
+  score: number;
+  depth: number;
+  nodes: number;
+  error?: string;
+}
 
 let searcher: Searcher | undefined;
+let ttBuffer: SharedArrayBuffer | undefined;
+let controlBuffer: SharedArrayBuffer | undefined;
+let lastNewGame = -1;
 
-port.on('message', (msg: ToWorker) => {
-  switch (msg.type) {
-    case 'init':
-      searcher = new Searcher(new TranspositionTable(msg.tt), new Int32Array(msg.control));
-      break;
-    case 'tt':
-      if (searcher) searcher.tt = new TranspositionTable(msg.tt);
-      break;
-    case 'clear':
-      if (searcher) {
-        searcher.tt.clear();
-        searcher.clearHistory();
-      }
-      break;
-    case 'go':
-      go(msg);
-      break;
-  }
-});
-
-function go(msg: Extract<ToWorker, { type: 'go' }>): void {
-  const s = searcher;
-  if (!s) {
-    port!.postMessage({ type: 'error', id: msg.id, message: 'search thread not initialised' } satisfies FromWorker);
-    return;
-  }
+export default function search(task: SearchTask): SearchTaskResult {
+  const control = new Int32Array(task.control);
   try {
-    const r = parseKfen(msg.kfen, msg.edition, { pharaohRotation: msg.pharaohRotation });
+    if (!searcher || ttBuffer !== task.tt || controlBuffer !== task.control) {
+      const old = searcher;
+      searcher = new Searcher(new TranspositionTable(task.tt), control);
+      if (old) searcher.features = old.features;
+      ttBuffer = task.tt;
+      controlBuffer = task.control;
+    }
+    const s = searcher;
+    if (task.newGame !== lastNewGame) {
+      s.clearHistory();
+      lastNewGame = task.newGame;
+    }
+    const r = parseKfen(task.kfen, task.edition, { pharaohRotation: task.pharaohRotation });
     if (!r.ok) throw new Error(r.error.message);
     const pos = r.value;
-    for (const t of msg.moves) {
+    for (const t of task.moves) {
       const m = parseMove(pos, t);
       if (!m.ok) throw new Error(m.error.message);
       pos.make(m.value);
     }
     const searchMoves: number[] = [];
-    for (const t of msg.limits.searchMoves) {
+    for (const t of task.limits.searchMoves) {
       const m = parseMove(pos, t);
       if (m.ok) searchMoves.push(m.value);
     }
-    const lag = Math.max(0, Date.now() - msg.received);
+    const lag = Math.max(0, Date.now() - task.received);
+    const main = task.threadIndex === 0;
     const limits: SearchLimits = {
-      ...msg.limits,
+      ...task.limits,
       searchMoves,
-      optimumMs: msg.limits.optimumMs > 0 ? Math.max(1, msg.limits.optimumMs - lag) : 0,
-      maximumMs: msg.limits.maximumMs > 0 ? Math.max(1, msg.limits.maximumMs - lag) : 0,
+      // only the main search manages time
+      optimumMs: main && task.limits.optimumMs > 0 ? Math.max(1, task.limits.optimumMs - lag) : 0,
+      maximumMs: main && task.limits.maximumMs > 0 ? Math.max(1, task.limits.maximumMs - lag) : 0,
+      multiPV: main ? task.limits.multiPV : 1,
     };
-    s.features = msg.features ?? { ...DEFAULT_FEATURES };
-    s.onInfo = (line) => port!.postMessage({ type: 'info', id: msg.id, line } satisfies FromWorker);
+    s.features = task.features ?? { ...DEFAULT_FEATURES };
+    s.threadIndex = task.threadIndex;
+    s.searchAge = task.age;
+    s.sharedNodes = new BigInt64Array(task.nodes);
+    const port = task.port;
+    s.onInfo = port ? (line) => port.postMessage(line) : () => {};
     const res = s.run(pos, limits);
-    const fmt = (m: number): string => (m === 0 ? '' : formatMove(m));
-    port!.postMessage({
-      type: 'done', id: msg.id, best: fmt(res.best), ponder: fmt(res.ponder), score: res.score, depth: res.depth, nodes: res.nodes,
-    } satisfies FromWorker);
+    // The main search is done: the helpers stop too.
+    if (main) Atomics.store(control, CTRL_STOP, 1);
+    port?.postMessage(null);
+    port?.close();
+    return {
+      threadIndex: task.threadIndex,
+      best: res.best === 0 || res.depth === 0 && !main ? '' : formatMove(res.best),
+      ponder: res.ponder === 0 ? '' : formatMove(res.ponder),
+      score: res.score,
+      depth: res.depth,
+      nodes: res.nodes,
+    };
   } catch (e) {
-    port!.postMessage({ type: 'error', id: msg.id, message: e instanceof Error ? e.message : String(e) } satisfies FromWorker);
+    if (task.threadIndex === 0) Atomics.store(control, CTRL_STOP, 1);
+    task.port?.postMessage(null);
+    task.port?.close();
+    return { threadIndex: task.threadIndex, best: '', ponder: '', score: 0, depth: 0, nodes: 0, error: e instanceof Error ? e.message : String(e) };
   }
+}
+
+export interface ClearTask {
+  tt: SharedArrayBuffer;
+  from: number;
+  to: number;
+}
+
+/** Zeroes words [from, to) of the table: large tables are cleared by all threads at once. */
+export function clear(task: ClearTask): void {
+  new Int32Array(task.tt).fill(0, task.from, task.to);
 }

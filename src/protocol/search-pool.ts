@@ -1,0 +1,187 @@
+/**
+ * The search threads: a piscina pool of persistent workers (created at start-up and when
+ * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
+ * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
+ * words; only thread 0 manages time and streams `info` lines.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { CTRL_PONDER, CTRL_STOP, MATE_BOUND } from '../search/search';
+import { TranspositionTable } from '../search/tt';
+import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
+import { workerFile } from '../threads/worker-file';
+
+export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
+
+export interface SearchDone {
+  best: string;
+  ponder: string;
+  score: number;
+  depth: number;
+  /** Nodes of all threads. */
+  nodes: number;
+  error?: string;
+}
+
+/**
+ * Stockfish's vote: each thread's move gets (score − worst score + 14) × depth; the thread whose
+ * move has most votes wins (a found win always wins).
+ */
+export function voteBest(results: SearchTaskResult[]): SearchTaskResult {
+  const valid = results.filter((r) => r.best !== '' && r.depth > 0);
+  const main = results.find((r) => r.threadIndex === 0)!;
+  if (valid.length <= 1 || main.best === '') return main;
+  const minScore = Math.min(...valid.map((r) => r.score));
+  const votes = new Map<string, number>();
+  for (const r of valid) votes.set(r.best, (votes.get(r.best) ?? 0) + (r.score - minScore + 14) * r.depth);
+  let best = valid.find((r) => r.threadIndex === 0) ?? valid[0];
+  for (const r of valid) {
+    if (best.score >= MATE_BOUND) {
+      // keep the fastest win
+      if (r.score > best.score) best = r;
+    } else if (r.score >= MATE_BOUND || votes.get(r.best)! > votes.get(best.best)!) {
+      best = r;
+    }
+  }
+  return best;
+}
+
+export class SearchPool {
+  private pool: Piscina;
+  private threadCount: number;
+  readonly control = new Int32Array(new SharedArrayBuffer(16));
+  private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
+  private ttBuffer: SharedArrayBuffer;
+  private age = 0;
+  private newGame = 0;
+  private running = false;
+
+  constructor(threads: number, hashMb: number) {
+    this.threadCount = threads;
+    this.ttBuffer = TranspositionTable.allocate(hashMb);
+    this.pool = this.createPool(threads);
+  }
+
+  private createPool(threads: number): Piscina {
+    const wf = workerFile('search-worker');
+    const pool = new Piscina({
+      filename: wf.filename,
+      execArgv: wf.execArgv,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Infinity,
+      concurrentTasksPerWorker: 1,
+    });
+    return pool;
+  }
+
+  get threads(): number {
+    return this.threadCount;
+  }
+
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /** The shared table (read-only use on the main thread). */
+  get table(): TranspositionTable {
+    return new TranspositionTable(this.ttBuffer);
+  }
+
+  /** Rebuilds the pool with `n` threads (call only while idle). */
+  async setThreads(n: number): Promise<void> {
+    if (n === this.threadCount) return;
+    const old = this.pool;
+    this.threadCount = n;
+    this.pool = this.createPool(n);
+    this.newGame++;
+    await old.destroy();
+  }
+
+  /** A new, empty table of `mb` megabytes. */
+  resize(mb: number): void {
+    this.ttBuffer = TranspositionTable.allocate(mb);
+  }
+
+  /** Empties the table (split over the threads) and the history tables. */
+  async clear(): Promise<void> {
+    this.newGame++;
+    const words = this.ttBuffer.byteLength >> 2;
+    const n = this.threadCount;
+    const chunk = Math.ceil(words / n / 12) * 12;
+    const jobs: Promise<unknown>[] = [];
+    for (let i = 0; i < n; i++) {
+      const from = Math.min(words, i * chunk);
+      const to = Math.min(words, from + chunk);
+      if (from < to) jobs.push(this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }));
+    }
+    await Promise.all(jobs);
+    this.age = 0;
+  }
+
+  /** Starts a search on every thread; resolves when all have stopped, with the voted move. */
+  async start(go: GoRequest, ponder: boolean, onInfo: (line: string) => void): Promise<SearchDone> {
+    if (this.running) throw new Error('a search is already running');
+    this.running = true;
+    Atomics.store(this.control, CTRL_STOP, 0);
+    Atomics.store(this.control, CTRL_PONDER, ponder ? 1 : 0);
+    Atomics.store(this.nodeCounter, 0, 0n);
+    this.age = (this.age + 1) & 63;
+    const channel = new MessageChannel();
+    // Thread 0 ends its stream with a null message: then every info line has been delivered.
+    const closed = new Promise<void>((resolve) => {
+      channel.port1.on('message', (line: string | null) => {
+        if (line === null) resolve();
+        else onInfo(line);
+      });
+    });
+    try {
+      const tasks: Promise<SearchTaskResult>[] = [];
+      for (let i = 0; i < this.threadCount; i++) {
+        const task: SearchTask = {
+          ...go,
+          threadIndex: i,
+          tt: this.ttBuffer,
+          control: this.control.buffer as SharedArrayBuffer,
+          nodes: this.nodeCounter.buffer as SharedArrayBuffer,
+          age: this.age,
+          newGame: this.newGame,
+          port: i === 0 ? channel.port2 : undefined,
+        };
+        tasks.push(this.pool.run(task, i === 0 ? { transferList: [channel.port2] } : {}) as Promise<SearchTaskResult>);
+      }
+      const results = await Promise.all(tasks);
+      await closed;
+      channel.port1.close();
+      const main = results.find((r) => r.threadIndex === 0)!;
+      const best = voteBest(results);
+      return {
+        best: best.best,
+        ponder: best.threadIndex === main.threadIndex || best.best === main.best ? main.ponder : best.ponder,
+        score: best.score,
+        depth: best.depth,
+        nodes: Number(Atomics.load(this.nodeCounter, 0)),
+        error: results.find((r) => r.error)?.error,
+      };
+    } catch (e) {
+      Atomics.store(this.control, CTRL_STOP, 1);
+      channel.port1.close();
+      return { best: '', ponder: '', score: 0, depth: 0, nodes: 0, error: `search thread failed: ${e instanceof Error ? e.message : String(e)}` };
+    } finally {
+      this.running = false;
+    }
+  }
+
+  stop(): void {
+    Atomics.store(this.control, CTRL_STOP, 1);
+  }
+
+  ponderhit(): void {
+    Atomics.store(this.control, CTRL_PONDER, 0);
+  }
+
+  async destroy(): Promise<void> {
+    this.stop();
+    await this.pool.destroy();
+  }
+}
