@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 const entries = [
   { in: 'src/cli.ts', out: 'cli' },
   { in: 'src/threads/perft-worker.ts', out: 'perft-worker' },
+  { in: 'src/threads/search-worker.ts', out: 'search-worker' },
 ];
 
 await build({
@@ -18,3 +19,22 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The browser GUI (`thoth gui`): the page's TypeScript bundled for the browser, and its static
+// files, into dist/gui/ (the only folder the GUI server serves).
+{
+  const { cpSync, mkdirSync } = await import('node:fs');
+  mkdirSync('dist/gui', { recursive: true });
+  await build({
+    entryPoints: ['src/gui/page/main.ts'],
+    outfile: 'dist/gui/app.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    sourcemap: true,
+    minify: true,
+    logLevel: 'warning',
+  });
+  cpSync('src/gui/static', 'dist/gui', { recursive: true });
+}

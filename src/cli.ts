@@ -2,8 +2,11 @@
  * The one entry point. `thoth <subcommand> ...` runs a tool (perft, ...); anything else, or no
  * arguments, starts the engine's protocol loop with the arguments run as commands first.
  */
+import { ANALYSE_USAGE, analyseCommand } from './cli/analyse';
 import { UsageError } from './cli/args';
 import { GUI_USAGE, guiCommand } from './cli/gui';
+import { GENFENS_USAGE, genfensCommand } from './cli/genfens';
+import { MATCH_USAGE, matchCommand } from './cli/match';
 import { PERFT_USAGE, perftCommand } from './cli/perft';
 import { runProtocol } from './protocol/loop';
 import { VERSION } from './version';
@@ -15,6 +18,12 @@ Usage:
   ${PERFT_USAGE}
   ${GUI_USAGE}
                               the browser GUI: play, two players, analysis (127.0.0.1 only)
+  ${ANALYSE_USAGE}
+                              analysis for people: best moves in words, or a game annotated
+  ${MATCH_USAGE}
+                              engine-vs-engine matches and tournaments (SPRT, Elo, records)
+  ${GENFENS_USAGE}
+                              KFEN openings for matches
   thoth help                  this text
   thoth --version             the version
 `;
@@ -23,7 +32,11 @@ type Subcommand = (argv: string[], write: (s: string) => void) => Promise<void>;
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
   perft: perftCommand,
+  match: matchCommand,
+  genfens: genfensCommand,
   gui: guiCommand,
+  analyse: analyseCommand,
+  analyze: analyseCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

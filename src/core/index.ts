@@ -13,3 +13,4 @@ export * from './setups';
 export * from './perft';
 export * from './game';
 export * from './result';
+export * from './symmetry';

@@ -78,7 +78,7 @@ export function parseKfenData(text: string, edition: Edition | EditionId = 'khet
         continue;
       }
       const upper = c.toUpperCase();
-      const kind = KIND_BY_LETTER[upper];
+      const kind = c.charCodeAt(0) < 128 ? KIND_BY_LETTER[upper] : undefined; // ASCII only: 'ſ'.toUpperCase() is 'S'
       if (kind === undefined || upper === c.toLowerCase()) {
         return fail('placement', at, `unknown piece letter '${c}' on rank ${rank + 1}`);
       }

@@ -25,6 +25,15 @@ export const OPTIONS: OptionSpec[] = [
   { name: 'UCI_Variant', type: 'combo', default: 'khet2', vars: ['khet2', 'khet1', 'deflexion'] },
   { name: 'PharaohRotation', type: 'check', default: false },
   { name: 'NoRemovalDraw', type: 'spin', default: 100, min: 0, max: 100000 },
+  { name: 'Skill Level', type: 'spin', default: 20, min: 0, max: 20 },
+  { name: 'UCI_LimitStrength', type: 'check', default: false },
+  { name: 'UCI_Elo', type: 'spin', default: 2400, min: 800, max: 2400 },
+  { name: 'Random', type: 'check', default: false },
+  // Developer switches, so that matches can measure each search feature.
+  { name: 'LMR', type: 'check', default: true },
+  { name: 'Futility', type: 'check', default: true },
+  { name: 'CheckExtension', type: 'check', default: true },
+  { name: 'Aspiration', type: 'check', default: true },
 ];
 
 export function optionLine(o: OptionSpec): string {

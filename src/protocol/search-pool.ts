@@ -154,7 +154,8 @@ export class SearchPool {
       await closed;
       channel.port1.close();
       const main = results.find((r) => r.threadIndex === 0)!;
-      const best = voteBest(results);
+      // A weakened or randomised choice is the main thread's own: no vote.
+      const best = (go.skill ?? 20) < 20 || go.random ? main : voteBest(results);
       return {
         best: best.best,
         ponder: best.threadIndex === main.threadIndex || best.best === main.best ? main.ponder : best.ponder,

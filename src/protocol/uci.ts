@@ -6,12 +6,13 @@ import {
   EDITIONS, divide, formatKfenError, formatMove, gameStatus, isSetupName, keyHex, legalMoves, parseKfen, parseMove,
   pieceText, setupKfen, setupsOf, toKfen, type EditionId, type Position,
 } from '../core/index';
-import { runBench, BENCH_DEPTH } from '../search/bench';
+import { BENCH_DEPTH, BENCH_POSITIONS, runBench } from '../search/bench';
 import { TERM_NAMES, evaluate } from '../search/evaluate';
-import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
+import { DEFAULT_FEATURES, DEFAULT_LIMITS, MAX_PLY, type SearchFeatures, type SearchLimits } from '../search/search';
+import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
-import { OPTIONS, checkOptionValue, findOption, optionLine } from './options';
+import { MAX_THREADS, OPTIONS, checkOptionValue, findOption, optionLine } from './options';
 import { SearchPool, type SearchDone } from './search-pool';
 
 export interface EngineOptions {
@@ -23,6 +24,11 @@ export interface EngineOptions {
   variant: EditionId;
   pharaohRotation: boolean;
   noRemovalDraw: number;
+  features: SearchFeatures;
+  skillLevel: number;
+  limitStrength: boolean;
+  elo: number;
+  random: boolean;
 }
 
 const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'quit', 'uci', 'ugi', 'uki', 'help']);
@@ -44,6 +50,11 @@ interface PositionState {
 export class UciEngine {
   private opts: EngineOptions = {
     hash: 16, threads: 1, multiPV: 1, ponder: false, moveOverhead: 10, variant: 'khet2', pharaohRotation: false, noRemovalDraw: 100,
+    features: { ...DEFAULT_FEATURES },
+    skillLevel: 20,
+    limitStrength: false,
+    elo: 2400,
+    random: false,
   };
   private state: PositionState;
   private pool: SearchPool;
@@ -254,6 +265,30 @@ export class UciEngine {
       case 'NoRemovalDraw':
         this.opts.noRemovalDraw = v.value as number;
         break;
+      case 'Skill Level':
+        this.opts.skillLevel = v.value as number;
+        break;
+      case 'UCI_LimitStrength':
+        this.opts.limitStrength = v.value as boolean;
+        break;
+      case 'UCI_Elo':
+        this.opts.elo = v.value as number;
+        break;
+      case 'Random':
+        this.opts.random = v.value as boolean;
+        break;
+      case 'LMR':
+        this.opts.features.lmr = v.value as boolean;
+        break;
+      case 'Futility':
+        this.opts.features.futility = v.value as boolean;
+        break;
+      case 'CheckExtension':
+        this.opts.features.checkExtension = v.value as boolean;
+        break;
+      case 'Aspiration':
+        this.opts.features.aspiration = v.value as boolean;
+        break;
     }
   }
 
@@ -386,6 +421,9 @@ export class UciEngine {
         kfen: this.state.startKfen,
         moves: this.state.moves,
         limits,
+        features: { ...this.opts.features },
+        skill: this.opts.limitStrength ? skillFromElo(this.opts.elo) : this.opts.skillLevel,
+        random: this.opts.random && !this.opts.ponder,
         received: Date.now(),
       },
       ponder,
@@ -488,17 +526,58 @@ export class UciEngine {
 
   private bench(args: string[]): void {
     let depth = BENCH_DEPTH;
+    let threads = 1;
     if (args[0] !== undefined) {
       if (!/^\d+$/.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 30) {
         return this.error(`bench: depth must be a whole number from 1 to 30, not '${args[0]}'`);
       }
       depth = Number(args[0]);
     }
-    const r = runBench(depth, (line) => this.write(line));
-    this.write('');
-    this.write(`Total time (ms) : ${r.ms}`);
-    this.write(`Nodes searched  : ${r.nodes}`);
-    this.write(`Nodes/second    : ${r.nps}`);
+    if (args[1] !== undefined) {
+      if (!/^\d+$/.test(args[1]) || Number(args[1]) < 1 || Number(args[1]) > MAX_THREADS) {
+        return this.error(`bench: threads must be a whole number from 1 to ${MAX_THREADS}, not '${args[1]}'`);
+      }
+      threads = Number(args[1]);
+    }
+    const summary = (r: { ms: number; nodes: number; nps: number }): void => {
+      this.write('');
+      this.write(`Total time (ms) : ${r.ms}`);
+      this.write(`Nodes searched  : ${r.nodes}`);
+      this.write(`Nodes/second    : ${r.nps}`);
+    };
+    if (threads === 1) {
+      summary(runBench(depth, (line) => this.write(line)));
+      return;
+    }
+    // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures
+    // throughput. Its node count varies from run to run, unlike the one-thread signature.
+    const run = async (): Promise<void> => {
+      const pool = new SearchPool(threads, 16);
+      let nodes = 0;
+      const t0 = performance.now();
+      try {
+        for (let i = 0; i < BENCH_POSITIONS.length; i++) {
+          const { edition, kfen } = BENCH_POSITIONS[i];
+          await pool.clear();
+          const d = await pool.start(
+            {
+              edition, pharaohRotation: false, kfen, moves: [], received: Date.now(),
+              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] },
+            },
+            false,
+            () => {},
+          );
+          if (d.error) throw new Error(d.error);
+          nodes += d.nodes;
+          this.write(`info string bench ${i + 1}/${BENCH_POSITIONS.length} ${edition} nodes ${d.nodes} bestmove ${d.best}`);
+        }
+      } finally {
+        await pool.destroy();
+      }
+      const ms = Math.max(1, Math.round(performance.now() - t0));
+      summary({ ms, nodes, nps: Math.round((nodes * 1000) / ms) });
+    };
+    this.waitFor(run());
   }
 
   private perft(args: string[]): void {

@@ -359,16 +359,15 @@ export class Searcher {
       let out = staticOut;
       let value = staticScore;
       if ((mask[mb + (from >> 5)] & (1 << (from & 31))) !== 0 || (mask[mb + (to >> 5)] & (1 << (to & 31))) !== 0) {
-        // the move changes the shot: make it to see what the beam does
-        const t = pos.make(m);
+        // the move changes the shot: see what the beam would do
+        const t = pos.shotAfter(m);
         out = OUT_NONE;
         if (t >= 0) {
-          const p = pos.killedPieceAt(pos.ply - 1);
+          const p = pos.probePiece;
           if (((p >> 2) & 7) === PHARAOH) out = p >> 5 === us ? OUT_SUICIDE : OUT_WIN;
           else out = p >> 5 === them ? OUT_CAPTURE : OUT_OWN;
           value = pieceValue(p);
         }
-        pos.unmake();
       }
       this.outcome[i] = out;
       let s: number;
@@ -631,16 +630,21 @@ export class Searcher {
         const to = (m >>> 7) & 127;
         if ((mask[mb + (from >> 5)] & (1 << (from & 31))) === 0 && (mask[mb + (to >> 5)] & (1 << (to & 31))) === 0) continue;
       }
-      const t = pos.make(m);
       let score: number;
+      if (!inCheck) {
+        // only shots that remove an enemy piece
+        const t = pos.shotAfter(m);
+        if (t < 0) continue;
+        const p = pos.probePiece;
+        if (p >> 5 !== them) continue;
+        if (((p >> 2) & 7) === PHARAOH) return MATE - ply - 1;
+      }
+      pos.make(m);
+      this.nodes++;
       if (pos.winner >= 0) {
         score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
-      } else if (inCheck || (t >= 0 && pos.killedPieceAt(pos.ply - 1) >> 5 === them)) {
-        this.nodes++;
-        score = -this.qsearch(-beta, -alpha, ply + 1, qply + 1);
       } else {
-        pos.unmake();
-        continue;
+        score = -this.qsearch(-beta, -alpha, ply + 1, qply + 1);
       }
       pos.unmake();
       if (this.stopped) return 0;

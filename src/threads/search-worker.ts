@@ -8,7 +8,12 @@
 import type { MessagePort } from 'node:worker_threads';
 import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index';
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
+import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth } from '../search/skill';
 import { TranspositionTable } from '../search/tt';
+
+/** With `Random`, moves up to this move number are chosen among lines within RANDOM_MARGIN cp. */
+const RANDOM_MOVES = 6;
+const RANDOM_MARGIN = 25;
 
 export interface SearchTask {
   threadIndex: number;
@@ -31,6 +36,10 @@ export interface SearchTask {
   received: number;
   /** Where thread 0 sends its `info` lines. */
   port?: MessagePort;
+  /** Playing strength 0–20 (20 = full; see src/search/skill.ts). */
+  skill?: number;
+  /** Vary the opening: choose among near-equal moves in the first moves of a game. */
+  random?: boolean;
 }
 
 export interface SearchTaskResult {
@@ -92,7 +101,22 @@ export default function search(task: SearchTask): SearchTaskResult {
     s.sharedNodes = new BigInt64Array(task.nodes);
     const port = task.port;
     s.onInfo = port ? (line) => port.postMessage(line) : () => {};
+    const skill = task.skill ?? MAX_SKILL;
+    const weak = main && skill < MAX_SKILL;
+    const randomOpening = main && task.random === true && pos.moveNumber <= RANDOM_MOVES;
+    if (weak) {
+      limits.depth = Math.min(limits.depth, skillDepth(skill));
+      limits.multiPV = Math.max(limits.multiPV, 4);
+    } else if (randomOpening) {
+      limits.multiPV = Math.max(limits.multiPV, 3);
+    }
     const res = s.run(pos, limits);
+    if ((weak || randomOpening) && res.lines.length > 0) {
+      const line = weak ? pickWeakMove(res.lines, skill, Math.random) : pickRandomMove(res.lines, RANDOM_MARGIN, Math.random);
+      res.best = line.move;
+      res.ponder = line.pv.length > 1 ? line.pv[1] : 0;
+      res.score = line.score;
+    }
     // The main search is done: the helpers stop too.
     if (main) Atomics.store(control, CTRL_STOP, 1);
     port?.postMessage(null);

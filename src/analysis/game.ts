@@ -1,0 +1,165 @@
+/**
+ * Game annotation: read a game record (the tournament runner's PGN-like format, parsed by
+ * src/match/record.ts), replay it, and for every move compare the move played with the engine's
+ * choice at the same depth.
+ */
+import {
+  SETUPS, formatMove, gameStatus, isEditionId, parseKfen, parseMove, formatKfenError,
+  type EditionId, type GameStatus, type Position,
+} from '../core/index';
+import { parseRecords, type GameRecord } from '../match/record';
+import type { Searcher } from '../search/search';
+import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
+import { comparable, describeMove, type MoveWords } from './words';
+
+export interface LoadedGame {
+  record: GameRecord;
+  edition: EditionId;
+  /** The position the game starts from (not modified by anyone). */
+  start: Position;
+  /** The moves as integers and as written in the record. */
+  moves: number[];
+  texts: string[];
+  /** How many games the file holds. */
+  gamesInFile: number;
+}
+
+/** A problem with a record file, worded for the user. */
+export class RecordError extends Error {}
+
+/**
+ * Reads game number `index` (from 1) of a record text. `variant` (from the command line) applies
+ * when the record has no Variant tag; it must agree with the tag otherwise.
+ */
+export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRotation = false): LoadedGame {
+  let parsed = parseRecords(text);
+  if (parsed.incomplete) {
+    // A game without a result token at the end of the file: read it as unfinished.
+    const more = parseRecords(text.replace(/\s*$/, '\n*\n'));
+    if (more.games.length > parsed.games.length) parsed = more;
+  }
+  if (parsed.errors.length > 0) throw new RecordError(`malformed record: ${parsed.errors[0]}`);
+  const games = parsed.games.filter((g) => g.tags.size > 0 || g.moves.length > 0);
+  if (games.length === 0) throw new RecordError('no game found (expected [Tag "value"] lines, then moves, then a result such as 1-0 or *)');
+  if (index > games.length) throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
+  const record = games[index - 1];
+  const tag = record.tags.get('Variant');
+  let edition: EditionId = variant ?? 'khet2';
+  if (tag !== undefined) {
+    if (!isEditionId(tag)) throw new RecordError(`unknown Variant "${tag}" in the record (khet2, khet1 or deflexion)`);
+    if (variant !== undefined && variant !== tag) throw new RecordError(`the record is a ${tag} game, not ${variant}`);
+    edition = tag;
+  }
+  const kfen = record.tags.get('KFEN') ?? SETUPS[edition].classic ?? '';
+  const r = parseKfen(kfen, edition, { pharaohRotation });
+  if (!r.ok) throw new RecordError(`bad KFEN tag: ${formatKfenError(r.error)}`);
+  const start = r.value;
+  const pos = start.clone();
+  const moves: number[] = [];
+  const texts: string[] = [];
+  for (const [k, rec] of record.moves.entries()) {
+    if (pos.winner >= 0) throw new RecordError(`move ${k + 1} (${rec.move}): the game was already over`);
+    const m = parseMove(pos, rec.move);
+    if (!m.ok) throw new RecordError(`move ${k + 1} (${moveLabel(pos)} ${rec.move}): ${m.error.message}`);
+    pos.make(m.value);
+    moves.push(m.value);
+    texts.push(rec.move);
+  }
+  return { record, edition, start, moves, texts, gamesInFile: games.length };
+}
+
+/** `12.` before a first-player move, `12...` before a second-player move. */
+export function moveLabel(pos: Position): string {
+  return `${pos.moveNumber}${pos.side === 0 ? '.' : '...'}`;
+}
+
+export type Mark = '' | '?' | '??';
+
+export interface PlyAnnotation {
+  /** Index of the move in the game, from 0. */
+  index: number;
+  label: string;
+  side: number;
+  move: number;
+  text: string;
+  words: MoveWords;
+  /** The engine's choice and its score (mover's point of view). */
+  best: number;
+  bestScore: number;
+  bestPv: number[];
+  /** The score of the move played, searched to the same depth (mover's point of view). */
+  playedScore: number;
+  /** How much worse the played move is than the best, in centi-pyramids (mates count 10000). */
+  loss: number;
+  mark: Mark;
+  depth: number;
+  nodes: number;
+}
+
+export interface GameAnnotation {
+  plies: PlyAnnotation[];
+  /** The position after the last move, its status, and its analysis when the game goes on. */
+  final: Position;
+  finalStatus: GameStatus;
+  finalAnalysis?: Analysis;
+}
+
+export function markFor(loss: number, threshold: number): Mark {
+  if (loss >= 3 * threshold) return '??';
+  if (loss >= threshold) return '?';
+  return '';
+}
+
+/**
+ * Annotates every move. `onProgress(index, progress)` hears about the search of move `index`
+ * (index = moves.length for the final position).
+ */
+export function annotateGame(
+  searcher: Searcher,
+  game: LoadedGame,
+  limits: AnalysisLimits,
+  threshold: number,
+  onProgress: (index: number, p: Progress | undefined) => void = () => {},
+): GameAnnotation {
+  const pos = game.start.clone();
+  const one = { ...limits, multiPV: 1 };
+  const plies: PlyAnnotation[] = [];
+  for (let k = 0; k < game.moves.length; k++) {
+    const played = game.moves[k];
+    onProgress(k, undefined);
+    const a = analysePosition(searcher, pos, one, [], (p) => onProgress(k, p));
+    const top = a.lines[0];
+    let playedScore = top.score;
+    let nodes = a.nodes;
+    if (top.move !== played) {
+      const b = analysePosition(searcher, pos, { ...one, depth: Math.max(1, a.depth), timeMs: 0 }, [played]);
+      playedScore = b.lines[0].score;
+      nodes += b.nodes;
+    }
+    const loss = Math.max(0, comparable(top.score) - comparable(playedScore));
+    plies.push({
+      index: k,
+      label: moveLabel(pos),
+      side: pos.side,
+      move: played,
+      text: formatMove(played),
+      words: describeMove(pos, played, formatMove(played)),
+      best: top.move,
+      bestScore: top.score,
+      bestPv: top.pv,
+      playedScore,
+      loss,
+      mark: markFor(loss, threshold),
+      depth: a.depth,
+      nodes,
+    });
+    pos.make(played);
+  }
+  const finalStatus = gameStatus(pos, { noRemovalLimit: limits.noRemovalLimit });
+  let finalAnalysis: Analysis | undefined;
+  if (finalStatus.result === 'ongoing') {
+    onProgress(game.moves.length, undefined);
+    finalAnalysis = analysePosition(searcher, pos, one, [], (p) => onProgress(game.moves.length, p));
+  }
+  return { plies, final: pos, finalStatus, finalAnalysis };
+}

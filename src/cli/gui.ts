@@ -1,0 +1,88 @@
+/** `thoth gui [--port N] [--engine "<command>"]`: the browser GUI (src/gui). */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { splitCommand } from '../gui/filter';
+import { startGuiServer, type GuiServer } from '../gui/server';
+import { UsageError, intOption, parseArgs } from './args';
+
+export const GUI_USAGE = 'thoth gui [--port N] [--engine "<command>"] [--verbose]';
+export const DEFAULT_GUI_PORT = 7700;
+
+/** The folder of this code: dist/ when bundled, src/cli/ under tsx. */
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The repository root: the nearest folder above this code holding package.json. */
+function repoRoot(): string {
+  let d = here;
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(path.join(d, 'package.json'))) return d;
+    d = path.dirname(d);
+  }
+  return process.cwd();
+}
+
+/** dist/cli.js: the engine that `thoth gui` starts by default. */
+export function defaultEngineCommand(): string[] {
+  const beside = path.join(here, 'cli.js');
+  const cli = existsSync(beside) ? beside : path.join(repoRoot(), 'dist', 'cli.js');
+  return [process.execPath, cli];
+}
+
+/** dist/gui/: the page's files. */
+export function defaultStaticDir(): string {
+  const beside = path.join(here, 'gui');
+  return existsSync(path.join(beside, 'index.html')) ? beside : path.join(repoRoot(), 'dist', 'gui');
+}
+
+export async function guiCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  const args = parseArgs(argv, ['port', 'engine'], ['verbose']);
+  if (args.positional.length > 0) throw new UsageError(`unexpected '${args.positional[0]}'; usage: ${GUI_USAGE}`);
+  const portGiven = args.options.has('port');
+  const port = intOption(args, 'port', DEFAULT_GUI_PORT, 0, 65535);
+  let engine: string[];
+  const engineText = args.options.get('engine')?.[0];
+  if (engineText !== undefined) {
+    try {
+      engine = splitCommand(engineText);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+    if (engine.length === 0) throw new UsageError('--engine needs a command');
+  } else {
+    engine = defaultEngineCommand();
+  }
+  const staticDir = defaultStaticDir();
+  if (!existsSync(path.join(staticDir, 'index.html'))) {
+    throw new UsageError(`the page's files are missing (${staticDir}); run \`npm run build\` first`);
+  }
+  const verbose = args.options.has('verbose');
+  const log = (s: string): void => {
+    if (verbose) process.stderr.write(s + '\n');
+  };
+  const start = (p: number): Promise<GuiServer> =>
+    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), log });
+  let server: GuiServer;
+  try {
+    server = await start(port);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' && !portGiven) server = await start(0);
+    else if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use (try --port 0 for any free port)`);
+    else throw e;
+  }
+  write(`Thoth GUI: ${server.url}`);
+  write(`Engine: ${server.bridge.commandText}`);
+  write('Open the address above in a browser (it holds this run\'s secret token). Ctrl-C stops the server.');
+  await new Promise<void>((resolve) => {
+    let closing = false;
+    const stop = (): void => {
+      if (closing) return;
+      closing = true;
+      write('Stopping.');
+      server.close().then(resolve, resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

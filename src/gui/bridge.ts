@@ -1,0 +1,256 @@
+/**
+ * The engine side of the GUI server: one engine process, spawned from the server's command line,
+ * shared by the pages. Only one page (the newest) drives it at a time. The bridge
+ *  - runs the `uci` handshake once and replays it to every page that connects;
+ *  - counts searches (`go` sent, `bestmove` received) so that when a page goes away mid-search it
+ *    sends `stop` and swallows that search's remaining output, leaving the engine idle and ready;
+ *  - forwards only the engine lines to the page that owns the engine now.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { EngineState } from './messages';
+
+export interface BridgeClient {
+  /** Delivers one engine line. */
+  line(text: string): void;
+  /** The engine's state or handshake changed. */
+  state(): void;
+}
+
+export interface BridgeOptions {
+  /** Program and arguments. */
+  command: string[];
+  /** Working directory of the engine. */
+  cwd?: string;
+  /** How long the handshake may take. */
+  handshakeMs?: number;
+  /** Receives a copy of the protocol traffic (`> cmd`, `< line`), for debugging. */
+  log?: (s: string) => void;
+}
+
+export class EngineBridge {
+  state: EngineState = 'starting';
+  /** The engine's answer to `uci`, up to and including `uciok`. */
+  handshake: string[] = [];
+  /** Why the engine failed or exited, for people. */
+  message = '';
+  /** Searches started and not yet answered by `bestmove`. */
+  outstanding = 0;
+  /** `bestmove`s still to come from searches whose page went away: their output is dropped. */
+  orphans = 0;
+  private proc: ChildProcessWithoutNullStreams | null = null;
+  private client: BridgeClient | null = null;
+  private queue: string[] = [];
+  private buf = '';
+  private inHandshake = false;
+  private waitingReady = false;
+  private readonly listeners = new Set<(line: string) => void>();
+  private timer: NodeJS.Timeout | null = null;
+  private exitPromise: Promise<void> | null = null;
+
+  constructor(private readonly opts: BridgeOptions) {}
+
+  get commandText(): string {
+    return this.opts.command.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+  }
+
+  /** Starts the engine (again, after it exited or failed). */
+  start(): void {
+    if (this.proc) return;
+    this.state = 'starting';
+    this.handshake = [];
+    this.message = '';
+    this.outstanding = 0;
+    this.orphans = 0;
+    this.buf = '';
+    const [prog, ...args] = this.opts.command;
+    let proc: ChildProcessWithoutNullStreams;
+    try {
+      proc = spawn(prog, args, { cwd: this.opts.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    } catch (e) {
+      this.fail(`cannot start the engine: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.proc = proc;
+    this.exitPromise = new Promise((resolve) => {
+      proc.on('close', () => resolve());
+    });
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', (d: string) => this.onData(d));
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (d: string) => this.opts.log?.(`! ${d.trimEnd()}`));
+    proc.stdin.on('error', () => {
+      /* the engine went away; 'exit' reports it */
+    });
+    proc.on('error', (e) => {
+      this.proc = null;
+      this.fail(`cannot start the engine (${this.commandText}): ${e.message}`);
+    });
+    proc.on('exit', (code, signal) => {
+      if (this.proc !== proc) return;
+      this.proc = null;
+      const why = signal ? `signal ${signal}` : `code ${code}`;
+      if (this.state === 'starting') this.fail(`the engine exited during the handshake (${why})`);
+      else {
+        this.state = 'exited';
+        this.message = `the engine exited (${why})`;
+        this.clearTimer();
+        this.client?.state();
+      }
+    });
+    this.inHandshake = true;
+    this.write('uci');
+    this.timer = setTimeout(() => {
+      if (this.state === 'starting') {
+        this.fail(`the engine did not answer 'uci' with 'uciok' within ${this.opts.handshakeMs ?? 10000} ms`);
+        this.proc?.kill();
+      }
+    }, this.opts.handshakeMs ?? 10000);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private fail(message: string): void {
+    this.clearTimer();
+    this.state = 'failed';
+    this.message = message;
+    this.opts.log?.(message);
+    this.client?.state();
+  }
+
+  /** Makes `c` the page that drives the engine; returns the page it replaced. */
+  attach(c: BridgeClient): BridgeClient | null {
+    const old = this.client;
+    if (old && old !== c) this.release(old);
+    this.client = c;
+    if (!this.proc && (this.state === 'exited' || this.state === 'failed')) this.start();
+    return old && old !== c ? old : null;
+  }
+
+  /** The page went away: stop its search and forget it. */
+  release(c: BridgeClient): void {
+    if (this.client !== c) return;
+    this.client = null;
+    this.queue = this.queue.filter((l) => !l.startsWith('go'));
+    if (this.outstanding > 0) {
+      this.orphans = this.outstanding;
+      this.write('stop');
+    }
+  }
+
+  /** Sends one (already filtered) command from the page `c`. */
+  send(c: BridgeClient, line: string): void {
+    if (this.client !== c) return;
+    if (line === 'uci') {
+      // Answered from the handshake, so the engine is not disturbed.
+      for (const l of this.handshake) c.line(l);
+      return;
+    }
+    if (this.state === 'starting') {
+      this.queue.push(line);
+      return;
+    }
+    if (this.state !== 'ready') return;
+    if (line.startsWith('go')) this.outstanding++;
+    this.write(line);
+  }
+
+  /** Calls `f` with every line the engine writes (tests and logging). */
+  onLine(f: (line: string) => void): () => void {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  }
+
+  private write(line: string): void {
+    if (!this.proc) return;
+    this.opts.log?.(`> ${line}`);
+    this.proc.stdin.write(line + '\n');
+  }
+
+  private onData(d: string): void {
+    this.buf += d;
+    let nl: number;
+    while ((nl = this.buf.indexOf('\n')) >= 0) {
+      const line = this.buf.slice(0, nl).replace(/\r$/, '');
+      this.buf = this.buf.slice(nl + 1);
+      this.onLine1(line);
+    }
+    if (this.buf.length > 1 << 20) this.buf = ''; // a runaway line: drop it
+  }
+
+  private onLine1(line: string): void {
+    this.opts.log?.(`< ${line}`);
+    for (const f of this.listeners) f(line);
+    const first = line.trim().split(/\s+/)[0];
+    if (this.inHandshake) {
+      if (first === 'id' || first === 'option' || first === 'uciok') this.handshake.push(line.trim());
+      if (first === 'uciok') {
+        this.inHandshake = false;
+        this.waitingReady = true;
+        this.write('isready');
+      }
+      return;
+    }
+    if (this.waitingReady && first === 'readyok') {
+      this.waitingReady = false;
+      this.clearTimer();
+      this.state = 'ready';
+      this.client?.state();
+      const q = this.queue;
+      this.queue = [];
+      for (const l of q) if (this.client) this.send(this.client, l);
+      return;
+    }
+    if (first === 'bestmove') {
+      if (this.outstanding > 0) this.outstanding--;
+      if (this.orphans > 0) {
+        this.orphans--;
+        return;
+      }
+    } else if (this.orphans > 0 && first === 'info') {
+      return; // the output of a search nobody watches any more
+    }
+    this.client?.line(line);
+  }
+
+  /** Resolves when the engine has answered `readyok` (or at once when it is not running). */
+  ping(timeoutMs = 5000): Promise<boolean> {
+    if (!this.proc || this.state !== 'ready') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        off();
+        resolve(false);
+      }, timeoutMs);
+      const off = this.onLine((l) => {
+        if (l.trim() === 'readyok') {
+          clearTimeout(t);
+          off();
+          resolve(true);
+        }
+      });
+      this.write('isready');
+    });
+  }
+
+  /** Ends the engine: `stop` and `quit`, then a kill if it lingers. */
+  async close(graceMs = 1000): Promise<void> {
+    this.clearTimer();
+    this.client = null;
+    const proc = this.proc;
+    if (!proc) return;
+    if (this.outstanding > 0) this.write('stop');
+    this.write('quit');
+    proc.stdin.end();
+    const exited = this.exitPromise ?? Promise.resolve();
+    const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs));
+    if ((await Promise.race([exited, timer])) === 'timeout') {
+      proc.kill('SIGTERM');
+      const t2 = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs));
+      if ((await Promise.race([exited, t2])) === 'timeout') proc.kill('SIGKILL');
+    }
+    this.proc = null;
+    this.state = 'exited';
+  }
+}

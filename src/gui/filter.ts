@@ -1,0 +1,150 @@
+/**
+ * Which protocol commands a page may send to the engine. The page is a web page: whatever it
+ * sends is checked here against a strict grammar, so a page (or anything that got hold of the
+ * token) can drive a game and an analysis, but cannot make the engine quit, write files, run a
+ * benchmark or do anything else the protocol may offer.
+ */
+
+/** The longest line forwarded (a `position … moves …` of a very long game fits). */
+export const MAX_LINE = 16384;
+
+/** Options a page may set (compared case-insensitively, as the protocol does). */
+export const ALLOWED_OPTIONS: readonly string[] = [
+  'Hash', 'Clear Hash', 'Threads', 'MultiPV', 'Ponder', 'Move Overhead', 'UCI_Variant', 'PharaohRotation',
+  'NoRemovalDraw', 'UCI_LimitStrength', 'UCI_Elo', 'Skill Level', 'UCI_AnalyseMode',
+];
+
+const SIMPLE = new Set(['uci', 'isready', 'ucinewgame', 'stop', 'ponderhit']);
+const GO_NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'depth', 'nodes', 'mate', 'movetime']);
+const GO_FLAGS = new Set(['infinite', 'ponder']);
+const MOVE_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
+const KFEN_PLACEMENT_RE = /^[0-9A-Za-z^<>/]{1,200}$/;
+const SETUP_RE = /^(?:classic|imhotep|dynasty)$/;
+const VALUE_RE = /^[A-Za-z0-9_.+-]{1,32}$/;
+const INT_RE = /^\d{1,10}$/;
+
+export type FilterResult = { ok: true; line: string } | { ok: false; reason: string };
+
+/**
+ * Checks one command line from a page. Returns the normalised line (tokens joined by one space)
+ * when it may be forwarded, or the reason it may not.
+ */
+export function filterCommand(raw: unknown): FilterResult {
+  if (typeof raw !== 'string') return { ok: false, reason: 'not a string' };
+  if (raw.length > MAX_LINE) return { ok: false, reason: `longer than ${MAX_LINE} characters` };
+  // One line of printable ASCII: no second command smuggled in after a newline.
+  if (!/^[\x20-\x7e\t]*$/.test(raw)) return { ok: false, reason: 'only one line of printable ASCII is allowed' };
+  const t = raw.trim().split(/\s+/).filter(Boolean);
+  if (t.length === 0) return { ok: false, reason: 'empty command' };
+  const cmd = t[0];
+  const line = t.join(' ');
+  if (SIMPLE.has(cmd)) {
+    return t.length === 1 ? { ok: true, line } : { ok: false, reason: `'${cmd}' takes no arguments` };
+  }
+  switch (cmd) {
+    case 'setoption':
+      return checkSetoption(t, line);
+    case 'position':
+      return checkPosition(t, line);
+    case 'go':
+      return checkGo(t, line);
+    default:
+      return { ok: false, reason: `'${cmd.slice(0, 40)}' is not a command a page may send` };
+  }
+}
+
+function checkSetoption(t: string[], line: string): FilterResult {
+  if (t[1] !== 'name') return { ok: false, reason: "setoption: expected 'name'" };
+  const vi = t.indexOf('value');
+  const name = t.slice(2, vi < 0 ? t.length : vi).join(' ');
+  if (!ALLOWED_OPTIONS.some((o) => o.toLowerCase() === name.toLowerCase())) {
+    return { ok: false, reason: `setoption: option '${name.slice(0, 40)}' may not be set from the page` };
+  }
+  if (vi >= 0) {
+    const value = t.slice(vi + 1);
+    if (value.length !== 1 || !VALUE_RE.test(value[0])) return { ok: false, reason: 'setoption: bad value' };
+  }
+  return { ok: true, line };
+}
+
+function checkPosition(t: string[], line: string): FilterResult {
+  let i = 1;
+  const what = t[i++];
+  if (what === 'startpos' || (what !== undefined && SETUP_RE.test(what))) {
+    // nothing more
+  } else if (what === 'setup') {
+    if (!SETUP_RE.test(t[i++] ?? '')) return { ok: false, reason: 'position: unknown setup' };
+  } else if (what === 'kfen' || what === 'fen') {
+    const [placement, side, plies, moveNo] = t.slice(i, i + 4);
+    i += 4;
+    if (
+      !KFEN_PLACEMENT_RE.test(placement ?? '') || !/^[srg]$/.test(side ?? '') || !INT_RE.test(plies ?? '') ||
+      !INT_RE.test(moveNo ?? '')
+    ) {
+      return { ok: false, reason: 'position: malformed KFEN' };
+    }
+  } else {
+    return { ok: false, reason: "position: expected startpos, setup <name> or kfen <KFEN>" };
+  }
+  if (i < t.length) {
+    if (t[i] !== 'moves') return { ok: false, reason: `position: unexpected '${t[i].slice(0, 20)}'` };
+    for (const m of t.slice(i + 1)) {
+      if (!MOVE_RE.test(m)) return { ok: false, reason: `position: '${m.slice(0, 20)}' is not a move` };
+    }
+  }
+  return { ok: true, line };
+}
+
+function checkGo(t: string[], line: string): FilterResult {
+  for (let i = 1; i < t.length; i++) {
+    const w = t[i];
+    if (GO_NUMERIC.has(w)) {
+      if (!INT_RE.test(t[i + 1] ?? '')) return { ok: false, reason: `go: ${w} needs a whole number` };
+      i++;
+    } else if (GO_FLAGS.has(w)) {
+      // nothing
+    } else if (w === 'searchmoves') {
+      const rest = t.slice(i + 1);
+      if (rest.length === 0 || !rest.every((m) => MOVE_RE.test(m))) return { ok: false, reason: 'go: bad searchmoves' };
+      break;
+    } else {
+      return { ok: false, reason: `go: '${w.slice(0, 20)}' is not allowed` };
+    }
+  }
+  return { ok: true, line };
+}
+
+/**
+ * Splits an engine command given on the server's command line into program and arguments, with
+ * shell-like quoting ('…', "…", backslash), but no shell: nothing is expanded or run besides it.
+ */
+export function splitCommand(cmd: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let have = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"' && i + 1 < cmd.length) cur += cmd[++i];
+      else cur += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      have = true;
+    } else if (c === '\\' && i + 1 < cmd.length) {
+      cur += cmd[++i];
+      have = true;
+    } else if (/\s/.test(c)) {
+      if (have) out.push(cur);
+      cur = '';
+      have = false;
+    } else {
+      cur += c;
+      have = true;
+    }
+  }
+  if (quote) throw new Error(`unterminated ${quote} quote in the engine command`);
+  if (have) out.push(cur);
+  return out;
+}

@@ -1,0 +1,26 @@
+/**
+ * The messages between the page and the GUI server over the WebSocket, as JSON. Shared by the
+ * server (Node) and the page (browser): types only.
+ */
+
+/** Page → server. */
+export type ClientMessage =
+  /** One protocol command for the engine; the server forwards only allowed commands. */
+  | { type: 'cmd'; line: string };
+
+/** The engine process as the server sees it. */
+export type EngineState = 'starting' | 'ready' | 'failed' | 'exited';
+
+/** Server → page. */
+export type ServerMessage =
+  /**
+   * Sent on connection and whenever the engine's state changes. `handshake` is the engine's
+   * answer to `uci` (the `id` and `option` lines and `uciok`), replayed to every page.
+   */
+  | { type: 'hello'; state: EngineState; engine: string; handshake: string[]; message?: string }
+  /** One line the engine wrote. */
+  | { type: 'line'; line: string }
+  /** A command the server did not forward, and why. */
+  | { type: 'refused'; line: string; reason: string }
+  /** Another page took over the engine; this one should stop using it. */
+  | { type: 'superseded' };

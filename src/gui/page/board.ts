@@ -1,0 +1,538 @@
+/**
+ * The board in SVG: squares (reserved ones marked), pieces drawn so their orientation shows,
+ * move targets, the laser beam, the piece it removes leaving, arrows for the engine's moves, and
+ * the pointer handling for click and drag. It draws what it is given; the rules live in the core.
+ */
+import {
+  ANUBIS, BLOCK, KILL, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, oriOf, squareName,
+  type Edition, type Position,
+} from '../../core/index';
+import type { PlyInfo } from './game';
+
+const NS = 'http://www.w3.org/2000/svg';
+const SQ = 100;
+
+export type TargetKind = 'step' | 'swap' | 'stack';
+
+export interface Arrow {
+  from: number;
+  to: number;
+  /** A rotation: '+' clockwise, '-' counter-clockwise (then to === from). */
+  rot?: '+' | '-';
+  /** 'best' (the engine's choice), 'alt' (another line), 'pv' (a previewed line). */
+  style: 'best' | 'alt' | 'pv';
+  label?: string;
+}
+
+export interface BoardModel {
+  pos: Position;
+  flipped: boolean;
+  lastMove: { from: number; to: number } | null;
+  selected: number;
+  targets: Map<number, TargetKind>;
+  /** Rotations the selected piece may make. */
+  rotations: { cw: boolean; ccw: boolean };
+  cursor: number;
+  /** The beam to draw (the last move's), and an id so it animates once. */
+  beam: { ply: PlyInfo; id: string } | null;
+  arrows: Arrow[];
+  interactive: boolean;
+  /** The move to animate (once per id): a slide, a swap, or a turn. */
+  motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
+}
+
+export interface BoardEvents {
+  /** A press on a square; return true when the piece there may be dragged. */
+  press(sq: number): boolean;
+  click(sq: number): void;
+  drop(from: number, to: number): void;
+  rotate(dir: '+' | '-'): void;
+}
+
+const el = <K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, cls?: string): SVGElementTagNameMap[K] => {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (cls) e.setAttribute('class', cls);
+  return e;
+};
+
+/** The SVG of a piece, centred on (0, 0), in a square of 100; oriented pieces drawn facing N. */
+function pieceShape(kind: number): string {
+  switch (kind) {
+    case PYRAMID:
+      // Right angle at the south-west corner; the mirror is the long side, facing north-east.
+      return (
+        '<polygon class="body" points="-40,-40 -40,40 40,40"/>' +
+        '<polygon class="facet" points="-40,-40 -40,40 -14,14"/>' +
+        '<line class="mirror" x1="-37" y1="-37" x2="37" y2="37"/>'
+      );
+    case SCARAB:
+      // Two back-to-back mirrors along the diagonal `\`.
+      return (
+        '<g transform="rotate(45)">' +
+        '<rect class="body" x="-52" y="-21" width="104" height="42" rx="20"/>' +
+        '<rect class="mirror-bar" x="-49" y="-5" width="98" height="10" rx="4"/>' +
+        '</g>'
+      );
+    case ANUBIS:
+      // A body with a shield on its front (north).
+      return (
+        '<rect class="body" x="-30" y="-26" width="60" height="64" rx="16"/>' +
+        '<circle class="mark" cx="0" cy="10" r="7"/>' +
+        '<path class="shield" d="M -40 -22 Q 0 -50 40 -22 L 40 -12 Q 0 -38 -40 -12 Z"/>'
+      );
+    case SPHINX:
+      // The laser: its lens points where it fires (north).
+      return (
+        '<rect class="body" x="-38" y="-38" width="76" height="76" rx="14"/>' +
+        '<polygon class="lens" points="0,-46 17,-12 -17,-12"/>' +
+        '<circle class="lens-ring" r="17"/>' +
+        '<circle class="lens-core" r="8"/>'
+      );
+    case PHARAOH:
+      return (
+        '<circle class="body" r="40"/>' +
+        '<circle class="ring" r="31"/>' +
+        '<path class="crown" d="M -22 14 L -24 -12 L -11 0 L 0 -20 L 11 0 L 24 -12 L 22 14 Z"/>'
+      );
+    case OBELISK:
+      return obelisk(0, 0);
+    case STACK:
+      return obelisk(7, 7) + obelisk(-7, -7) + '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>';
+    default:
+      return '';
+  }
+}
+
+function obelisk(dx: number, dy: number): string {
+  return (
+    `<g transform="translate(${dx},${dy})">` +
+    '<rect class="body" x="-31" y="-31" width="62" height="62" rx="5"/>' +
+    '<path class="facet-line" d="M -31 -31 L 31 31 M 31 -31 L -31 31"/>' +
+    '<rect class="cap" x="-9" y="-9" width="18" height="18" rx="2"/>' +
+    '</g>'
+  );
+}
+
+/** Short text describing a piece, for titles and tests: `P^`, `s>`, `K`. */
+export function pieceLabel(p: number): string {
+  const k = kindOf(p);
+  let c = ['', 'X', 'K', 'P', 'A', 'S', 'O', 'T'][k];
+  if (colorOf(p) === 1) c = c.toLowerCase();
+  if (k === SPHINX || k === PYRAMID || k === ANUBIS || k === SCARAB) c += '^>v<'[oriOf(p)];
+  return c;
+}
+
+const KIND_WORD = ['', 'Sphinx', 'Pharaoh', 'Pyramid', 'Anubis', 'Scarab', 'Obelisk', 'Obelisk stack'];
+const DIR_WORD = ['north', 'east', 'south', 'west'];
+
+export function pieceTitle(p: number, ed: Edition): string {
+  const k = kindOf(p);
+  const name = k === SCARAB && ed.scarabLetter === 'D' ? 'Djed' : KIND_WORD[k];
+  let s = `${ed.colorNames[colorOf(p)]} ${name}`;
+  const o = oriOf(p);
+  if (k === SPHINX) s += `, firing ${DIR_WORD[o]}`;
+  if (k === ANUBIS) s += `, shield ${DIR_WORD[o]}`;
+  if (k === PYRAMID) s += `, mirror facing ${['north-east', 'south-east', 'south-west', 'north-west'][o]}`;
+  if (k === SCARAB) s += o % 2 === 0 ? ', mirror \\' : ', mirror /';
+  return s;
+}
+
+/** SVG markup for a piece, for use outside the board (captured pieces, legends). */
+export function pieceSvg(p: number, size = 28): string {
+  const rot = kindOf(p) === PHARAOH || kindOf(p) >= OBELISK ? 0 : oriOf(p) * 90;
+  return (
+    `<svg class="mini" viewBox="-50 -50 100 100" width="${size}" height="${size}" aria-hidden="true">` +
+    `<g class="piece p${colorOf(p)}" transform="rotate(${rot})">${pieceShape(kindOf(p))}</g></svg>`
+  );
+}
+
+export class BoardView {
+  readonly svg: SVGSVGElement;
+  private readonly layers: Record<'squares' | 'marks' | 'pieces' | 'beam' | 'arrows' | 'fx' | 'hit' | 'controls', SVGGElement>;
+  private model: BoardModel | null = null;
+  private beamId = '';
+  private motionId = '';
+  private squaresKey = '';
+  private drag: { from: number; x: number; y: number; pointer: number; ghost: SVGGElement | null; moved: boolean } | null = null;
+
+  constructor(container: HTMLElement, private readonly events: BoardEvents) {
+    this.svg = el('svg', { viewBox: '-34 -8 1042 846', role: 'img' }, 'board');
+    this.svg.setAttribute('aria-label', 'Khet board');
+    this.svg.innerHTML =
+      '<defs>' +
+      '<linearGradient id="g-silver" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ffffff"/><stop offset=".55" stop-color="#c9d0d9"/><stop offset="1" stop-color="#8d97a5"/></linearGradient>' +
+      '<linearGradient id="g-red" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff7a66"/><stop offset=".55" stop-color="#d3362a"/><stop offset="1" stop-color="#8b1710"/></linearGradient>' +
+      '<linearGradient id="g-gold" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#fff0b3"/><stop offset=".55" stop-color="#e8b83a"/><stop offset="1" stop-color="#a8780e"/></linearGradient>' +
+      '<linearGradient id="g-mirror" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ffffff"/><stop offset=".5" stop-color="#8fe3ff"/><stop offset="1" stop-color="#e9fbff"/></linearGradient>' +
+      '<filter id="f-glow" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="6"/></filter>' +
+      '<filter id="f-shadow" x="-30%" y="-30%" width="160%" height="160%"><feDropShadow dx="2" dy="4" stdDeviation="3" flood-color="#000" flood-opacity=".45"/></filter>' +
+      '<marker id="m-best" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead best"/></marker>' +
+      '<marker id="m-alt" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead alt"/></marker>' +
+      '<marker id="m-pv" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead pv"/></marker>' +
+      '</defs>';
+    const mk = (id: string): SVGGElement => {
+      const g = el('g', { id: `layer-${id}` });
+      this.svg.appendChild(g);
+      return g;
+    };
+    this.layers = {
+      squares: mk('squares'),
+      marks: mk('marks'),
+      pieces: mk('pieces'),
+      fx: mk('fx'),
+      beam: mk('beam'),
+      arrows: mk('arrows'),
+      hit: mk('hit'),
+      controls: mk('controls'),
+    };
+    container.appendChild(this.svg);
+    this.svg.addEventListener('pointerdown', (e) => this.onDown(e));
+    this.svg.addEventListener('pointermove', (e) => this.onMove(e));
+    this.svg.addEventListener('pointerup', (e) => this.onUp(e));
+    this.svg.addEventListener('pointercancel', () => this.endDrag());
+    this.svg.addEventListener('contextmenu', (e) => e.preventDefault());
+  }
+
+  /** Top-left corner of a square on screen. */
+  xy(sq: number, flipped = this.model?.flipped ?? false): [number, number] {
+    const f = sq % 10;
+    const r = (sq / 10) | 0;
+    return flipped ? [(9 - f) * SQ, r * SQ] : [f * SQ, (7 - r) * SQ];
+  }
+
+  centre(sq: number): [number, number] {
+    const [x, y] = this.xy(sq);
+    return [x + SQ / 2, y + SQ / 2];
+  }
+
+  render(m: BoardModel): void {
+    this.model = m;
+    const ed = m.pos.edition;
+    const key = `${ed.id}/${m.flipped}`;
+    if (key !== this.squaresKey) {
+      this.squaresKey = key;
+      this.drawSquares(ed, m.flipped);
+      this.layers.fx.replaceChildren();
+      this.beamId = '';
+    }
+    this.drawMarks(m);
+    this.drawPieces(m);
+    this.drawBeam(m);
+    this.drawArrows(m);
+    this.drawControls(m);
+    this.svg.classList.toggle('interactive', m.interactive);
+  }
+
+  private drawSquares(ed: Edition, flipped: boolean): void {
+    const g = this.layers.squares;
+    const hit = this.layers.hit;
+    g.replaceChildren();
+    hit.replaceChildren();
+    g.appendChild(el('rect', { x: -10, y: -10, width: 1020, height: 820, rx: 14 }, 'frame'));
+    for (let sq = 0; sq < 80; sq++) {
+      const [x, y] = this.xy(sq, flipped);
+      const r0 = (ed.reserved[0 + (sq >> 5)] & (1 << (sq & 31))) !== 0; // first player may not stand: second's
+      const r1 = (ed.reserved[3 + (sq >> 5)] & (1 << (sq & 31))) !== 0; // first player's
+      const cls = 'sq' + (((sq % 10) + ((sq / 10) | 0)) % 2 ? ' alt' : '') + (r0 ? ' res1' : r1 ? ' res0' : '');
+      g.appendChild(el('rect', { x, y, width: SQ, height: SQ }, cls));
+      if (r0 || r1) g.appendChild(this.reservedMark(r1 ? 0 : 1, x, y));
+      const h = el('rect', { x, y, width: SQ, height: SQ, 'data-square': squareName(sq) }, 'hit');
+      hit.appendChild(h);
+    }
+    if (!ed.sphinx) {
+      // Lasers fixed in the board's edge: an emitter where each beam enters.
+      for (const c of [0, 1]) {
+        const sq = ed.laserSquare[c];
+        const dir = ed.laserDir[c];
+        const [x, y] = this.xy(sq, flipped);
+        const screenDir = (dir + (flipped ? 2 : 0)) % 4;
+        const ex = x + SQ / 2 - [0, 1, 0, -1][screenDir] * (SQ / 2 - 3);
+        const ey = y + SQ / 2 + [1, 0, -1, 0][screenDir] * (SQ / 2 - 3);
+        const e = el('g', { transform: `translate(${ex},${ey}) rotate(${screenDir * 90})` }, `emitter p${c}`);
+        e.innerHTML = '<rect x="-16" y="-5" width="32" height="8" rx="3"/><polygon points="-9,-4 9,-4 0,-15"/>';
+        g.appendChild(e);
+      }
+    }
+    for (let f = 0; f < 10; f++) {
+      const [x] = this.xy(f, flipped);
+      const t = el('text', { x: x + SQ / 2, y: 832 }, 'coord');
+      t.textContent = String.fromCharCode(97 + f);
+      g.appendChild(t);
+    }
+    for (let r = 0; r < 8; r++) {
+      const [, y] = this.xy(r * 10, flipped);
+      const t = el('text', { x: -21, y: y + SQ / 2 + 8 }, 'coord');
+      t.textContent = String(r + 1);
+      g.appendChild(t);
+    }
+  }
+
+  /** The owner's emblem in a reserved square: an ankh for the first player, an eye for the second. */
+  private reservedMark(owner: number, x: number, y: number): SVGGElement {
+    const g = el('g', { transform: `translate(${x + 82},${y + 20}) scale(0.8)` }, `res-mark res-mark${owner}`);
+    g.innerHTML =
+      owner === 0
+        ? '<ellipse cx="0" cy="-7" rx="5" ry="7"/><path d="M 0 0 V 14 M -8 1 H 8"/>'
+        : '<path d="M -11 0 Q 0 -10 11 0 Q 0 10 -11 0 Z"/><circle cx="0" cy="0" r="3.2"/>';
+    return g;
+  }
+
+  private drawMarks(m: BoardModel): void {
+    const g = this.layers.marks;
+    g.replaceChildren();
+    const square = (sq: number, cls: string): void => {
+      const [x, y] = this.xy(sq);
+      g.appendChild(el('rect', { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, rx: 6 }, cls));
+    };
+    if (m.lastMove) {
+      square(m.lastMove.from, 'last');
+      if (m.lastMove.to !== m.lastMove.from) square(m.lastMove.to, 'last');
+    }
+    if (m.selected >= 0) square(m.selected, 'selected');
+    if (m.cursor >= 0) square(m.cursor, 'cursor');
+    for (const [sq, kind] of m.targets) {
+      const [cx, cy] = this.centre(sq);
+      const t =
+        kind === 'step'
+          ? el('circle', { cx, cy, r: 13 }, 'target step')
+          : el('rect', { x: cx - 46, y: cy - 46, width: 92, height: 92, rx: 12 }, `target ${kind}`);
+      t.setAttribute('data-target', squareName(sq));
+      g.appendChild(t);
+    }
+  }
+
+  private pieceNode(p: number, sq: number, ed: Edition): SVGGElement {
+    const [cx, cy] = this.centre(sq);
+    const kind = kindOf(p);
+    const flip = this.model?.flipped ? 180 : 0;
+    const rot = kind === PHARAOH || kind === OBELISK || kind === STACK ? 0 : oriOf(p) * 90 + flip;
+    const g = el('g', { transform: `translate(${cx},${cy})` }, `piece p${colorOf(p)} k${kind}`);
+    g.setAttribute('data-sq', squareName(sq));
+    g.setAttribute('data-piece', pieceLabel(p));
+    const inner = el('g', { transform: `rotate(${rot})` });
+    inner.innerHTML = pieceShape(kind);
+    const title = el('title');
+    title.textContent = `${pieceTitle(p, ed)} on ${squareName(sq)}`;
+    // Animations set the CSS `transform` of this wrapper, which leaves the attributes alone.
+    const anim = el('g', {}, 'anim');
+    anim.appendChild(inner);
+    g.append(title, anim);
+    return g;
+  }
+
+  private drawPieces(m: BoardModel): void {
+    const g = this.layers.pieces;
+    g.replaceChildren();
+    for (let sq = 0; sq < 80; sq++) {
+      const p = m.pos.board[sq];
+      if (p === 0) continue;
+      const n = this.pieceNode(p, sq, m.pos.edition);
+      if (this.drag?.moved && this.drag.from === sq) n.classList.add('dragging-source');
+      if (sq === m.selected) n.classList.add('is-selected');
+      g.appendChild(n);
+    }
+    const mo = m.motion;
+    if (mo && mo.id !== this.motionId) {
+      this.motionId = mo.id;
+      const wrap = (sq: number): SVGGElement | null => g.querySelector(`[data-sq="${squareName(sq)}"] .anim`);
+      const opts: KeyframeAnimationOptions = { duration: 220, easing: 'cubic-bezier(.2,.7,.3,1)' };
+      if (mo.rot) {
+        const turn = mo.rot === '+' ? -90 : 90;
+        wrap(mo.from)?.animate([{ transform: `rotate(${turn}deg)` }, { transform: 'rotate(0deg)' }], opts);
+      } else if (mo.to !== mo.from) {
+        const [fx, fy] = this.centre(mo.from);
+        const [tx, ty] = this.centre(mo.to);
+        wrap(mo.to)?.animate([{ transform: `translate(${fx - tx}px,${fy - ty}px)` }, { transform: 'translate(0px,0px)' }], opts);
+        if (mo.swap) wrap(mo.from)?.animate([{ transform: `translate(${tx - fx}px,${ty - fy}px)` }, { transform: 'translate(0px,0px)' }], opts);
+      }
+    } else if (!mo) this.motionId = '';
+  }
+
+  private drawBeam(m: BoardModel): void {
+    const id = m.beam ? `${m.beam.id}/${m.flipped}` : '';
+    if (id === this.beamId) return;
+    const fresh = m.beam !== null && this.beamId.split('/')[0] !== m.beam.id;
+    this.beamId = id;
+    const g = this.layers.beam;
+    g.replaceChildren();
+    if (!m.beam) return;
+    const { ply } = m.beam;
+    const path = ply.beam;
+    const pts: [number, number][] = [];
+    const half = SQ / 2;
+    const flip = m.flipped ? -1 : 1;
+    const dxy = (dir: number): [number, number] => [[0, 1, 0, -1][dir] * flip, [-1, 0, 1, 0][dir] * flip];
+    if (ply.laser.strikeFirst) {
+      // A laser fixed in the board's edge: the beam enters from outside.
+      const [cx, cy] = this.centre(ply.laser.square);
+      const [dx, dy] = dxy(ply.laser.dir);
+      pts.push([cx - dx * half, cy - dy * half]);
+    }
+    for (const s of path.steps) pts.push(this.centre(s.square));
+    const last = path.steps[path.steps.length - 1];
+    let endKind = 'off';
+    if (last) {
+      if (last.out === KILL) endKind = 'kill';
+      else if (last.out === BLOCK) endKind = 'block';
+      else {
+        const [cx, cy] = this.centre(last.square);
+        const [dx, dy] = dxy(last.out);
+        pts.push([cx + dx * half, cy + dy * half]);
+      }
+    }
+    const pointsText = pts.map(([x, y]) => `${x},${y}`).join(' ');
+    g.setAttribute('data-path', path.steps.map((s) => squareName(s.square)).join(' '));
+    g.setAttribute('data-end', endKind === 'kill' ? `kill ${squareName(path.killed)}` : endKind);
+    g.setAttribute('class', fresh ? 'beam fresh' : 'beam');
+    g.appendChild(el('polyline', { points: pointsText, pathLength: 1 }, 'beam-glow'));
+    g.appendChild(el('polyline', { points: pointsText, pathLength: 1 }, 'beam-core'));
+    const [ex, ey] = pts[pts.length - 1];
+    if (endKind === 'kill') {
+      // The CSS animation sets `transform`, so the position goes on a wrapper.
+      const at = el('g', { transform: `translate(${ex},${ey})` });
+      const burst = el('g', {}, 'burst');
+      burst.innerHTML =
+        '<polygon points="0,-40 9,-12 38,-14 14,4 26,32 0,16 -26,32 -14,4 -38,-14 -9,-12"/><circle r="10"/>';
+      at.appendChild(burst);
+      g.appendChild(at);
+      if (fresh && ply.killedSq >= 0) this.showLeaving(ply.killedSq, ply.killedPiece, m.pos.edition);
+    } else if (endKind === 'block') {
+      g.appendChild(el('circle', { cx: ex, cy: ey, r: 12 }, 'spark'));
+    }
+  }
+
+  /** The removed piece, drawn where it stood, fading and rising away. */
+  private showLeaving(sq: number, piece: number, ed: Edition): void {
+    // A hit on a stack removes only its top obelisk.
+    const shown = kindOf(piece) === STACK ? piece - 4 : piece;
+    const n = this.pieceNode(shown, sq, ed);
+    n.classList.add('leaving');
+    n.querySelector('.anim')?.classList.add('leaving-anim');
+    this.layers.fx.appendChild(n);
+    setTimeout(() => n.remove(), 2300);
+  }
+
+  private drawArrows(m: BoardModel): void {
+    const g = this.layers.arrows;
+    g.replaceChildren();
+    for (const a of m.arrows) {
+      const [x1, y1] = this.centre(a.from);
+      if (a.rot) {
+        const r = 34;
+        const sweep = a.rot === '+' ? 1 : 0;
+        const sx = x1 + (a.rot === '+' ? -r : r) * 0.5;
+        const path = `M ${sx} ${y1 - r * 0.87} A ${r} ${r} 0 1 ${sweep} ${x1 + (a.rot === '+' ? -r : r)} ${y1}`;
+        g.appendChild(el('path', { d: path, 'marker-end': `url(#m-${a.style})` }, `arrow ${a.style}`));
+      } else {
+        const [x2, y2] = this.centre(a.to);
+        const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+        const shorten = 22;
+        const ex = x2 - ((x2 - x1) / len) * shorten;
+        const ey = y2 - ((y2 - y1) / len) * shorten;
+        g.appendChild(el('line', { x1, y1, x2: ex, y2: ey, 'marker-end': `url(#m-${a.style})` }, `arrow ${a.style}`));
+      }
+      if (a.label) {
+        const t = el('text', { x: x1 - 36, y: y1 - 30 }, `arrow-label ${a.style}`);
+        t.textContent = a.label;
+        g.appendChild(t);
+      }
+    }
+  }
+
+  private drawControls(m: BoardModel): void {
+    const g = this.layers.controls;
+    g.replaceChildren();
+    if (m.selected < 0 || !m.interactive) return;
+    const [x, y] = this.xy(m.selected);
+    const button = (dir: '+' | '-', bx: number): void => {
+      const b = el('g', { transform: `translate(${bx},${y + 18})`, 'data-rot': dir, role: 'button', tabindex: -1 }, 'rot-btn');
+      const title = el('title');
+      title.textContent = dir === '+' ? 'Rotate clockwise (+ or ])' : 'Rotate counter-clockwise (- or [)';
+      const icon = el('g', { transform: dir === '+' ? '' : 'scale(-1,1)' });
+      icon.innerHTML = '<circle r="17"/><path d="M 0 -9 A 9 9 0 1 1 -9 0"/><polygon points="-9,-6 -14.5,2.5 -3.5,2.5"/>';
+      b.append(title, icon);
+      g.appendChild(b);
+    };
+    if (m.rotations.ccw) button('-', x + 18);
+    if (m.rotations.cw) button('+', x + SQ - 18);
+  }
+
+  // ---- pointer handling ----------------------------------------------------------------------
+
+  private svgPoint(e: PointerEvent): [number, number] {
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm) return [0, 0];
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+    return [p.x, p.y];
+  }
+
+  squareAt(x: number, y: number): number {
+    if (x < 0 || y < 0 || x >= 10 * SQ || y >= 8 * SQ) return -1;
+    let f = Math.floor(x / SQ);
+    let r = 7 - Math.floor(y / SQ);
+    if (this.model?.flipped) {
+      f = 9 - f;
+      r = 7 - r;
+    }
+    return r * 10 + f;
+  }
+
+  private onDown(e: PointerEvent): void {
+    if (e.button !== 0 || !this.model) return;
+    const rot = (e.target as Element).closest?.('[data-rot]');
+    if (rot) {
+      e.preventDefault();
+      this.events.rotate(rot.getAttribute('data-rot') === '+' ? '+' : '-');
+      return;
+    }
+    const [x, y] = this.svgPoint(e);
+    const sq = this.squareAt(x, y);
+    if (sq < 0) return;
+    e.preventDefault();
+    const draggable = this.events.press(sq);
+    this.drag = { from: sq, x: e.clientX, y: e.clientY, pointer: e.pointerId, ghost: null, moved: false };
+    if (!draggable) this.drag = { ...this.drag, pointer: -1 };
+    this.svg.setPointerCapture?.(e.pointerId);
+  }
+
+  private onMove(e: PointerEvent): void {
+    const d = this.drag;
+    if (!d || d.pointer !== e.pointerId || !this.model) return;
+    if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 6) return;
+    if (!d.moved) {
+      d.moved = true;
+      const p = this.model.pos.board[d.from];
+      if (p === 0) return;
+      d.ghost = this.pieceNode(p, d.from, this.model.pos.edition);
+      d.ghost.classList.add('ghost');
+      this.layers.controls.replaceChildren(d.ghost);
+      this.layers.pieces.querySelector(`[data-sq="${squareName(d.from)}"]`)?.classList.add('dragging-source');
+    }
+    const [x, y] = this.svgPoint(e);
+    d.ghost?.setAttribute('transform', `translate(${x},${y}) scale(1.08)`);
+  }
+
+  private onUp(e: PointerEvent): void {
+    const d = this.drag;
+    if (!d) return;
+    const [x, y] = this.svgPoint(e);
+    const sq = this.squareAt(x, y);
+    const moved = d.moved && d.pointer === e.pointerId;
+    this.endDrag();
+    if (moved) {
+      if (sq >= 0 && sq !== d.from) this.events.drop(d.from, sq);
+      else if (this.model) this.render(this.model);
+    } else if (sq >= 0 && sq !== d.from) {
+      // pressed on one square and released on another without a drag threshold: a click
+      this.events.click(sq);
+    } else if (sq >= 0) {
+      this.events.click(sq);
+    }
+  }
+
+  private endDrag(): void {
+    if (this.drag?.ghost) this.drag.ghost.remove();
+    this.drag = null;
+  }
+}

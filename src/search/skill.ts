@@ -1,0 +1,69 @@
+/**
+ * Playing strength for people: `Skill Level` 0–20 (20 = full strength), or `UCI_LimitStrength`
+ * with `UCI_Elo`, and the `Random` option for variety in the opening.
+ *
+ * A weakened search is shallower and looks at several lines (MultiPV 4); the move is then chosen
+ * among them with a random push that grows with the weakness, as Stockfish does, but never a
+ * move that loses much more than the best one (no absurd blunders) and never a move into a lost
+ * position when the best move is not lost.
+ */
+import { MATE_BOUND, type RootLine } from './search';
+
+export const MAX_SKILL = 20;
+export const MIN_ELO = 800;
+export const MAX_ELO = 2400;
+
+/** The skill level for an Elo (UCI_LimitStrength): a linear map, to be calibrated by matches. */
+export function skillFromElo(elo: number): number {
+  const e = Math.max(MIN_ELO, Math.min(MAX_ELO, elo));
+  return Math.round(((e - MIN_ELO) / (MAX_ELO - MIN_ELO)) * (MAX_SKILL - 1));
+}
+
+/** Search depth cap of a level (full strength: none). */
+export function skillDepth(level: number): number {
+  return level >= MAX_SKILL ? Infinity : 1 + Math.floor(level / 2);
+}
+
+/** Largest loss (cp) against the best line a level may accept. */
+export function skillMaxLoss(level: number): number {
+  return Math.max(20, 300 - 14 * level);
+}
+
+/**
+ * Picks among the root lines (best first). `rand` returns uniform numbers in [0, 1).
+ * With level 20 and no randomness the best line is returned.
+ */
+export function pickWeakMove(lines: RootLine[], level: number, rand: () => number): RootLine {
+  const valid = lines.filter((l) => l.depth > 0);
+  if (valid.length === 0) return lines[0];
+  const top = valid[0];
+  if (level >= MAX_SKILL) return top;
+  const weakness = 120 - 2 * level;
+  const maxLoss = skillMaxLoss(level);
+  const delta = Math.min(100, top.score - valid[valid.length - 1].score);
+  let best = top;
+  let bestValue = -Infinity;
+  for (const l of valid) {
+    if (top.score > -MATE_BOUND && l.score <= -MATE_BOUND) continue; // never walk into a lost game
+    if (top.score >= MATE_BOUND && l.score < MATE_BOUND) continue; // never miss a forced win
+    if (top.score - l.score > maxLoss) continue;
+    // Stockfish's push: weak levels partly ignore the score gap, plus a random share of delta
+    const push = (weakness * (top.score - l.score) + delta * Math.floor(rand() * weakness)) / 128;
+    const value = l.score + push;
+    if (value > bestValue) {
+      bestValue = value;
+      best = l;
+    }
+  }
+  return best;
+}
+
+/** Random opening choice: a move among the lines within `margin` cp of the best. */
+export function pickRandomMove(lines: RootLine[], margin: number, rand: () => number): RootLine {
+  const valid = lines.filter((l) => l.depth > 0);
+  if (valid.length === 0) return lines[0];
+  const top = valid[0];
+  if (Math.abs(top.score) >= MATE_BOUND) return top;
+  const near = valid.filter((l) => top.score - l.score <= margin);
+  return near[Math.floor(rand() * near.length)] ?? top;
+}

@@ -1,0 +1,400 @@
+/**
+ * End-to-end: `thoth gui` (the built dist/) in real headless Chromium through playwright-core.
+ * Moves are played by clicking and dragging like a person would; screenshots go to test-output/.
+ * The suite runs against the fake engine (test/gui/fixtures) and, when the built engine answers
+ * the handshake, against the real one started by default.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMove, legalMoves, moveFrom, moveType, ROT_CCW, ROT_CW, setupKfen, squareName, toKfen } from '../../src/core/index';
+import { Game } from '../../src/gui/page/game';
+import { CHROMIUM, CHROMIUM_ARGS, FAKE_ENGINE, OUT, realEngineWorks, startGui, type RunningGui } from './helpers';
+
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) {
+  console.warn(`GUI browser tests SKIPPED: ${CHROMIUM} is missing (Debian: apt-get install chromium).`);
+}
+const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks(5000));
+if (HAVE_CHROMIUM && !REAL_ENGINE) {
+  console.warn('GUI tests against the real engine SKIPPED: `node dist/cli.js` does not yet answer `go depth 1` and `go infinite` + `stop` with a `bestmove`.');
+}
+
+const CLASSIC = setupKfen('khet2', 'classic') as string;
+/** Silver to move; `j1+` turns the Sphinx north and its beam, via j7, hits the Red Pharaoh on e7. */
+const SILVER_WINS_KFEN = 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1';
+/** The same turned round: Red to move; `a8+` hits the Silver Pharaoh on f2 via a2. */
+const RED_WINS_KFEN = 'x>9/5k4/10/10/10/10/p^4K4/9X^ r 0 1';
+
+const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(OUT, `gui-${name}.png`) });
+
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!HAVE_CHROMIUM) return;
+  mkdirSync(OUT, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Opened {
+  ctx: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+async function open(gui: RunningGui, viewport = { width: 1400, height: 900 }): Promise<Opened> {
+  const ctx = await browser.newContext({ viewport });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(gui.url);
+  await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
+  return { ctx, page, errors };
+}
+
+const click = (page: Page, sq: string): Promise<void> => page.click(`.hit[data-square=${sq}]`);
+const moveCount = async (page: Page): Promise<number> => Number(await page.getAttribute('#moves', 'data-count'));
+const waitMoves = (page: Page, n: number, timeout = 20000): Promise<unknown> =>
+  page.waitForFunction((k) => Number(document.getElementById('moves')?.dataset.count) >= k, n, { timeout });
+const movesText = (page: Page): Promise<string[]> => page.$$eval('#moves .mv[data-ply]', (bs) => bs.map((b) => (b.firstChild?.textContent ?? '').trim()));
+const targets = (page: Page): Promise<string[]> => page.$$eval('[data-target]', (ts) => ts.map((t) => t.getAttribute('data-target') ?? '').sort());
+
+async function setMode(page: Page, mode: 'engine' | 'humans' | 'analysis'): Promise<void> {
+  await page.check(`input[name=mode][value=${mode}]`);
+}
+
+async function loadKfen(page: Page, kfen: string): Promise<void> {
+  if (!(await page.isVisible('#kfen'))) await page.click('#card-io summary');
+  await page.fill('#kfen', kfen);
+  await page.evaluate(() => ((document.getElementById('io-msg') as HTMLElement).textContent = ''));
+  await page.click('#kfen-load');
+  await page.waitForSelector('#io-msg:has-text("Position loaded")');
+}
+
+async function drag(page: Page, from: string, to: string): Promise<void> {
+  const a = await page.locator(`.hit[data-square=${from}]`).boundingBox();
+  const b = await page.locator(`.hit[data-square=${to}]`).boundingBox();
+  if (!a || !b) throw new Error('no box');
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2 + 5, { steps: 2 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+  await page.mouse.up();
+}
+
+/** Legal destinations (steps, swaps) of the piece on `sq` according to the core. */
+function coreTargets(kfen: string, moves: string[], sq: string): string[] {
+  const g = new Game('khet2', kfen);
+  for (const m of moves) g.playText(m);
+  const pos = g.positionAt(g.length);
+  return legalMoves(pos)
+    .filter((m) => squareName(moveFrom(m)) === sq && moveType(m) !== ROT_CW && moveType(m) !== ROT_CCW)
+    .map((m) => formatMove(m).slice(2, 4))
+    .sort();
+}
+
+/** The tests every engine gets: play, the engine answers, the beam, the end, analysis. */
+function engineSuite(label: string, engineArgs: string[], expectName: RegExp): void {
+  describe.skipIf(!HAVE_CHROMIUM)(`the GUI in Chromium with ${label}`, () => {
+    let gui: RunningGui;
+    beforeAll(async () => {
+      gui = await startGui(engineArgs);
+    });
+    afterAll(async () => {
+      expect(await gui?.stop()).toBe(0);
+    });
+
+    it('plays moves by clicking and dragging; the engine answers; the beam is drawn; illegal moves are impossible', async () => {
+      const { ctx, page, errors } = await open(gui);
+      expect(await page.textContent('#engine-status')).toMatch(expectName);
+      await page.selectOption('#sel-level', 'd1');
+      await shot(page, `${label}-start`);
+
+      // The opponent's pieces cannot be picked up.
+      await click(page, 'a8');
+      expect(await page.locator('#layer-marks .selected').count()).toBe(0);
+      // A piece shows exactly the core's legal targets.
+      await click(page, 'c1');
+      expect(await page.locator('#layer-marks .selected').count()).toBe(1);
+      expect(await targets(page)).toEqual(coreTargets(CLASSIC, [], 'c1'));
+      await shot(page, `${label}-selected`);
+      // A click on a square that is no target makes no move; nor does a drag there.
+      await click(page, 'c3');
+      expect(await moveCount(page)).toBe(0);
+      await drag(page, 'c1', 'e5');
+      expect(await moveCount(page)).toBe(0);
+      // Reserved squares are never offered: i1 is Red's.
+      await click(page, 'h2');
+      expect(await targets(page)).toEqual(coreTargets(CLASSIC, [], 'h2'));
+      expect(await targets(page)).not.toContain('i1');
+      await drag(page, 'h2', 'i1');
+      expect(await moveCount(page)).toBe(0);
+
+      // A move by clicking; the engine answers with a legal move.
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await waitMoves(page, 2);
+      const m1 = await movesText(page);
+      expect(m1[0]).toBe('c1d2');
+      const g = new Game('khet2', CLASSIC);
+      g.playText(m1[0]);
+      g.playText(m1[1]); // throws if the engine's move were illegal
+      // The beam of the engine's (Red's) laser, exactly as the core traces it.
+      await page.waitForSelector('#layer-beam polyline.beam-core');
+      const beamPath = await page.getAttribute('#layer-beam', 'data-path');
+      expect(beamPath).toBe(g.plies[1].beam.steps.map((s) => squareName(s.square)).join(' '));
+      expect(beamPath?.startsWith('a8')).toBe(true);
+
+      // A rotation with the on-board button, then a move by dragging.
+      await click(page, 'h2');
+      await page.click('#layer-controls [data-rot="+"]');
+      await waitMoves(page, 4);
+      expect((await movesText(page))[2]).toBe('h2+');
+      await drag(page, 'd2', 'd3');
+      await waitMoves(page, 6);
+      const all = await movesText(page);
+      expect(all[4]).toBe('d2d3');
+      for (const m of all.slice(2)) g.playText(m);
+      expect(await page.inputValue('#kfen')).toBe(toKfen(g.positionAt(g.length)));
+      await page.waitForTimeout(700);
+      await shot(page, `${label}-after-moves`);
+
+      // Take back returns to the human's turn.
+      await page.click('#btn-takeback');
+      expect(await moveCount(page)).toBe(4);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it('ends the game with a banner when the engine hits the Pharaoh', async () => {
+      const { ctx, page, errors } = await open(gui);
+      await setMode(page, 'engine');
+      await page.selectOption('#sel-side', '0');
+      await page.selectOption('#sel-level', 'd2');
+      await loadKfen(page, RED_WINS_KFEN);
+      await page.waitForSelector('#banner:not([hidden])', { timeout: 20000 });
+      expect(await page.textContent('#banner-title')).toBe('Red wins · Thoth won');
+      expect(await page.textContent('#banner-text')).toContain('hit the Silver Pharaoh on f2 (a8+)');
+      expect(await page.getAttribute('#layer-beam', 'data-end')).toBe('kill f2');
+      expect(await movesText(page)).toEqual(['a8+']);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it('analyses with several lines, draws the best move, previews a line and stops', async () => {
+      const { ctx, page, errors } = await open(gui);
+      await setMode(page, 'analysis');
+      await page.waitForSelector('#card-analysis:not([hidden])');
+      await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });
+      await page.waitForSelector('#layer-arrows .arrow.best');
+      expect(await page.textContent('#an-info')).toMatch(/depth \d+/);
+      expect(await page.getAttribute('#engine-status', 'data-state')).toBe('thinking');
+      const pv = (await page.textContent('#lines .line[data-line="0"] .pv')) ?? '';
+      expect(pv).toMatch(/^1\. [a-j][1-8]/);
+      await page.waitForTimeout(400);
+      await shot(page, `${label}-analysis`);
+
+      // Clicking a line previews it on the board.
+      await page.click('#lines .line[data-line="1"]');
+      await page.waitForSelector('#preview-bar:not([hidden])');
+      expect(await page.textContent('#preview-text')).toMatch(/^Line 2, move 1 of \d+/);
+      await page.waitForTimeout(600);
+      await shot(page, `${label}-preview`);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#preview-bar', { state: 'hidden' });
+
+      // A move on the board: the analysis follows the new position.
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await waitMoves(page, 1);
+      await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });
+      const pv2 = (await page.textContent('#lines .line[data-line="0"] .pv')) ?? '';
+      expect(pv2).toMatch(/^1… [a-j][1-8]/);
+
+      // Stop: the engine goes idle and the lines stay.
+      await page.click('#btn-analyse');
+      await page.waitForSelector('#lines[data-state=stopped]');
+      await page.waitForSelector('#engine-status[data-state=ready]');
+      const info = await page.textContent('#an-info');
+      await page.waitForTimeout(600);
+      expect(await page.textContent('#an-info')).toBe(info);
+      expect(await page.locator('#lines .line').count()).toBe(3);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  });
+}
+
+engineSuite('fake-engine', ['--engine', FAKE_ENGINE], /FakeThoth/);
+
+describe.skipIf(!REAL_ENGINE)('the default engine', () => {
+  engineSuite('thoth', [], /Thoth/);
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, phone', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('a Pharaoh hit ends a two-player game with the right banner, the beam and the piece leaving', async () => {
+    const { ctx, page, errors } = await open(gui);
+    await setMode(page, 'humans');
+    await loadKfen(page, SILVER_WINS_KFEN);
+    expect(await moveCount(page)).toBe(0);
+    await click(page, 'j1');
+    // The Sphinx has one rotation: only one button.
+    expect(await page.locator('#layer-controls [data-rot]').count()).toBe(1);
+    await page.click('#layer-controls [data-rot]');
+    await page.waitForSelector('#banner:not([hidden])');
+    expect(await page.textContent('#banner-title')).toBe('Silver wins');
+    expect(await page.textContent('#banner-text')).toBe("Silver's laser hit the Red Pharaoh on e7 (j1+).");
+    expect(await page.getAttribute('#layer-beam', 'data-path')).toBe('j1 j2 j3 j4 j5 j6 j7 i7 h7 g7 f7 e7');
+    expect(await page.getAttribute('#layer-beam', 'data-end')).toBe('kill e7');
+    expect(await page.locator('#layer-fx .leaving[data-piece="k"]').count()).toBe(1);
+    await page.waitForTimeout(900);
+    await shot(page, 'pharaoh-hit');
+    // The game is over: nothing moves any more.
+    await page.click('#banner-close');
+    await click(page, 'a8');
+    await click(page, 'e2');
+    expect(await page.locator('#layer-marks .selected').count()).toBe(0);
+    expect(await page.textContent('#moves .result')).toContain('1-0');
+    await page.waitForTimeout(1600);
+    expect(await page.locator('#layer-fx .leaving').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('exports and imports games and positions; navigates the move list', async () => {
+    const { ctx, page, errors } = await open(gui);
+    await setMode(page, 'humans');
+    await page.selectOption('#sel-tc', '60+1');
+    await page.click('#btn-new');
+    expect(await page.textContent('#player-top .clock')).toBe('1:00');
+    await click(page, 'c1');
+    await click(page, 'd2');
+    // Red's clock runs once Silver has moved; Silver got the increment.
+    expect(await page.textContent('#player-bottom .clock')).toBe('1:01');
+    expect(await page.locator('#player-top .clock.running').count()).toBe(1);
+    await page.waitForFunction(() => document.querySelector('#player-top .clock')?.textContent === '0:59', null, { timeout: 3000 });
+    await click(page, 'a4');
+    await click(page, 'a3');
+    await click(page, 'j5');
+    await page.click('#layer-controls [data-rot="-"]');
+    expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j5-']);
+    await page.click('#card-io summary');
+    await page.click('#rec-export');
+    const rec = await page.inputValue('#record');
+    for (const tag of ['Event', 'Date', 'Round', 'Silver', 'Red', 'Result', 'Variant', 'KFEN', 'TimeControl', 'Termination']) {
+      expect(rec).toMatch(new RegExp(`^\\[${tag} "[^"]*"\\]$`, 'm'));
+    }
+    expect(rec).toContain(`[KFEN "${CLASSIC}"]`);
+    expect(rec).toContain('[Variant "khet2"]');
+    expect(rec).toContain('[TimeControl "60+1"]');
+    expect(rec).toMatch(/\n\n1\. c1d2 a4a3 2\. j5- \*\n+$/);
+    expect(await page.isVisible('#rec-download')).toBe(true);
+
+    // Back through the list and forward again.
+    await page.click('#moves .mv[data-ply="1"]');
+    const g = new Game('khet2', CLASSIC);
+    g.playText('c1d2');
+    expect(await page.inputValue('#kfen')).toBe(g.kfenAt(1));
+    await page.click('#nav-first');
+    expect(await page.inputValue('#kfen')).toBe(CLASSIC);
+    await page.click('#nav-last');
+
+    // A new game, then the record brings the moves back.
+    await page.click('#btn-new');
+    expect(await moveCount(page)).toBe(0);
+    await page.fill('#record', rec);
+    await page.click('#rec-import');
+    expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j5-']);
+    expect(await page.textContent('#io-msg')).toContain('3 moves');
+    // A bad KFEN is reported, the game kept.
+    await page.fill('#kfen', 'not a kfen');
+    await page.click('#kfen-load');
+    expect(await page.textContent('#io-msg')).toMatch(/Not a KFEN/);
+    expect(await moveCount(page)).toBe(3);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('is usable from the keyboard', async () => {
+    const { ctx, page, errors } = await open(gui);
+    await setMode(page, 'humans');
+    await page.focus('#board');
+    await page.keyboard.press('ArrowUp'); // shows the cursor on the first own piece (c1)
+    expect(await page.locator('#layer-marks .cursor').count()).toBe(1);
+    await page.keyboard.press('Enter'); // picks up c1
+    expect(await targets(page)).toEqual(coreTargets(CLASSIC, [], 'c1'));
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter'); // c1c2
+    await waitMoves(page, 1);
+    // Red: up the c file to the pyramid on c7, and rotate it with +.
+    await page.keyboard.press('ArrowUp'); // c3
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowUp'); // c7 (Red pyramid)
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('+');
+    await waitMoves(page, 2);
+    expect(await movesText(page)).toEqual(['c1c2', 'c7+']);
+    await page.keyboard.press('Home');
+    expect(await page.inputValue('#kfen')).toBe(CLASSIC);
+    await page.keyboard.press('End');
+    await page.keyboard.press('t');
+    expect(await moveCount(page)).toBe(1);
+    await page.keyboard.press('f');
+    await shot(page, 'keyboard-flipped');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('moves a whole obelisk stack or only its top in Khet 1.0', async () => {
+    const { ctx, page, errors } = await open(gui);
+    await setMode(page, 'humans');
+    await page.selectOption('#sel-edition', 'khet1');
+    await page.click('#btn-new');
+    expect(await page.getAttribute('body', 'class')).toBe('ed-khet1');
+    await click(page, 'd1');
+    expect(await page.isVisible('#btn-stack')).toBe(true);
+    expect(await page.textContent('#btn-stack')).toBe('Whole stack');
+    const whole = await targets(page);
+    await page.keyboard.press('u');
+    expect(await page.textContent('#btn-stack')).toBe('Top obelisk only');
+    expect(await targets(page)).toEqual(whole);
+    await click(page, 'd2');
+    await waitMoves(page, 1);
+    expect(await movesText(page)).toEqual(['d1d2u']);
+    await page.waitForTimeout(700);
+    await shot(page, 'khet1');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('fits a phone-sized window', async () => {
+    const { ctx, page, errors } = await open(gui, { width: 390, height: 844 });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    const box = await page.locator('svg.board').boundingBox();
+    expect(box && box.width).toBeGreaterThan(340);
+    await click(page, 'c1');
+    await click(page, 'd2');
+    await waitMoves(page, 2);
+    await page.waitForTimeout(600);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(OUT, 'gui-phone.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});

@@ -1,0 +1,120 @@
+/** Shared helpers for the GUI tests: start `thoth gui`, the fake engine's command, the browser. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+export const FAKE_ENGINE_FILE = path.join(ROOT, 'test', 'gui', 'fixtures', 'fake-engine.ts');
+/** The fake engine as a command line for `--engine`. */
+export const FAKE_ENGINE = `node --import tsx ${FAKE_ENGINE_FILE}`;
+export const FAKE_ENGINE_ARGV = [process.execPath, '--import', 'tsx', FAKE_ENGINE_FILE];
+export const CHROMIUM = '/usr/bin/chromium';
+export const OUT = path.join(ROOT, 'test-output');
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic',
+];
+
+/** True when the built engine answers the handshake (it may not search yet). */
+export function realEngineAnswers(): boolean {
+  if (!existsSync(CLI)) return false;
+  const r = spawnSync(process.execPath, [CLI], { input: 'uci\nquit\n', timeout: 10000, encoding: 'utf8' });
+  return /^uciok\s*$/m.test(r.stdout ?? '');
+}
+
+/**
+ * True when the built engine plays: it answers the handshake, `go depth 1` with a `bestmove`, and
+ * `go infinite` then `stop` with a `bestmove` (what the GUI relies on).
+ */
+export async function realEngineWorks(timeoutMs = 15000): Promise<boolean> {
+  if (!realEngineAnswers()) return false;
+  const proc = spawn(process.execPath, [CLI], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+  let out = '';
+  proc.stdout.setEncoding('utf8');
+  const waitFor = (re: RegExp, count: number, ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const check = (): boolean => (out.match(re) ?? []).length >= count;
+      if (check()) return resolve(true);
+      const t = setTimeout(() => {
+        proc.stdout.off('data', on);
+        resolve(false);
+      }, ms);
+      const on = (): void => {
+        if (check()) {
+          clearTimeout(t);
+          proc.stdout.off('data', on);
+          resolve(true);
+        }
+      };
+      proc.stdout.on('data', on);
+    });
+  proc.stdout.on('data', (d: string) => (out += d));
+  try {
+    proc.stdin.write('uci\nisready\nposition startpos\ngo depth 1\n');
+    if (!(await waitFor(/^bestmove \S+/gm, 1, timeoutMs))) return false;
+    proc.stdin.write('go infinite\n');
+    await new Promise((r) => setTimeout(r, 300));
+    proc.stdin.write('stop\n');
+    return await waitFor(/^bestmove \S+/gm, 2, 3000);
+  } finally {
+    proc.stdin.end('quit\n');
+    setTimeout(() => proc.kill(), 2000).unref();
+  }
+}
+
+export interface RunningGui {
+  url: string;
+  port: number;
+  token: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `node dist/cli.js gui --port 0 ...` and waits for the URL it prints. */
+export async function startGui(args: string[] = []): Promise<RunningGui> {
+  if (!existsSync(path.join(ROOT, 'dist', 'gui', 'index.html')) || !existsSync(CLI)) {
+    throw new Error('dist/ is not built: run `npm run build` first (npm test does)');
+  }
+  const proc = spawn(process.execPath, [CLI, 'gui', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout?.setEncoding('utf8');
+  proc.stderr?.setEncoding('utf8');
+  proc.stderr?.on('data', (d: string) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`thoth gui printed no URL:\n${out}`)), 15000);
+    proc.stdout?.on('data', (d: string) => {
+      out += d;
+      const m = /Thoth GUI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]);
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(t);
+      reject(new Error(`thoth gui exited (${code}):\n${out}`));
+    });
+  });
+  const u = new URL(url);
+  return {
+    url,
+    port: Number(u.port),
+    token: u.searchParams.get('token') ?? '',
+    proc,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve(proc.exitCode);
+        const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        proc.once('exit', (code) => {
+          clearTimeout(t);
+          resolve(code);
+        });
+        proc.kill('SIGINT');
+      }),
+  };
+}

@@ -1,0 +1,98 @@
+/** The page's logic that needs no browser: info parsing, the game model, records. */
+import { describe, expect, it } from 'vitest';
+import { KILL, setupKfen, squareName } from '../../src/core/index';
+import { parseInfo, parseOption } from '../../src/gui/page/engine';
+import { Game } from '../../src/gui/page/game';
+import { exportGame, importGame } from '../../src/gui/page/record';
+
+const CLASSIC = setupKfen('khet2', 'classic') as string;
+
+describe('engine lines', () => {
+  it('parses info lines in Stockfish order', () => {
+    expect(parseInfo('info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 123456 nps 1000000 hashfull 12 time 123 pv c1b2 j5i4 c4+')).toEqual({
+      depth: 12, seldepth: 18, multipv: 2, cp: -35, bound: 'upper', nodes: 123456, nps: 1000000, time: 123, pv: ['c1b2', 'j5i4', 'c4+'],
+    });
+    expect(parseInfo('info depth 3 score mate -2 pv a8+')).toMatchObject({ depth: 3, multipv: 1, mate: -2, pv: ['a8+'] });
+    expect(parseInfo('info string hello pv x')).toBeNull();
+    expect(parseInfo('info depth 5 currmove c1b2 currmovenumber 3')).toBeNull();
+    expect(parseInfo('bestmove c1b2')).toBeNull();
+  });
+
+  it('parses option lines', () => {
+    expect(parseOption('option name Move Overhead type spin default 10 min 0 max 5000')).toEqual({
+      name: 'Move Overhead', type: 'spin', default: '10', min: 0, max: 5000, vars: [],
+    });
+    expect(parseOption('option name UCI_Variant type combo default khet2 var khet2 var khet1 var deflexion')?.vars).toEqual(['khet2', 'khet1', 'deflexion']);
+    expect(parseOption('id name Thoth')).toBeNull();
+  });
+});
+
+describe('the game model', () => {
+  it('records the beam of each move, with the removed piece', () => {
+    const g = new Game('khet2', CLASSIC);
+    // Silver's j4i3 sends the beam j1 j2 j3 j4... and removes a piece (rulebook §7.2: j4i3x).
+    const p = g.playText('j4i3');
+    expect(p.side).toBe(0);
+    expect(p.killedSq).toBeGreaterThanOrEqual(0);
+    const last = p.beam.steps[p.beam.steps.length - 1];
+    expect(last.out).toBe(KILL);
+    expect(squareName(last.square)).toBe(squareName(p.killedSq));
+    expect(p.beam.steps[0].square).toBe(9); // from the Sphinx on j1
+    expect(g.positionAt(1).board[p.killedSq]).toBe(0);
+    expect(g.positionCommand(1)).toBe(`position kfen ${CLASSIC} moves j4i3`);
+    g.truncate(0);
+    expect(g.length).toBe(0);
+  });
+
+  it('knows when a Pharaoh hit ends the game', () => {
+    const g = new Game('khet2', 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1');
+    g.playText('j1+');
+    expect(g.over).toBe(true);
+    expect(g.result()).toMatchObject({ result: '1-0', termination: 'normal' });
+  });
+
+  it('traces fixed lasers from the board edge (Khet 1.0)', () => {
+    const g = new Game('khet1', setupKfen('khet1', 'classic') as string);
+    const p = g.playText('c1b2');
+    expect(p.laser).toEqual({ square: 9, dir: 0, strikeFirst: true });
+    expect(p.beam.steps.map((s) => squareName(s.square)).slice(0, 4)).toEqual(['j1', 'j2', 'j3', 'j4']);
+  });
+});
+
+describe('game records', () => {
+  it('exports in the runner format and imports it back', () => {
+    const text = exportGame({
+      edition: 'khet2',
+      startKfen: CLASSIC,
+      players: ['Human', 'Thoth 0.1.0'],
+      result: '*',
+      timeControl: '300+3',
+      termination: 'unterminated',
+      moves: [{ move: 'c1d2' }, { move: 'a4a3', scoreCp: 12, depth: 7, timeMs: 1500 }, { move: 'j5-' }],
+    });
+    expect(text).toContain('[Silver "Human"]');
+    expect(text).toContain('[Red "Thoth 0.1.0"]');
+    expect(text).toContain('[Termination "unterminated"]');
+    expect(text).toContain('1. c1d2 a4a3 {+0.12/7 1.500s} 2. j5- *');
+    const r = importGame(text);
+    expect(r).toMatchObject({ ok: true, edition: 'khet2', startKfen: CLASSIC, moves: ['c1d2', 'a4a3', 'j5-'], result: '*' });
+  });
+
+  it('names Deflexion players Gold and Silver', () => {
+    const kfen = setupKfen('deflexion', 'classic') as string;
+    const text = exportGame({
+      edition: 'deflexion', startKfen: kfen, players: ['A', 'B'], result: '1-0', timeControl: '-', termination: 'normal', moves: [],
+    });
+    expect(text).toContain('[Gold "A"]');
+    expect(text).toContain('[Silver "B"]');
+    expect(importGame(text)).toMatchObject({ ok: true, edition: 'deflexion', result: '1-0' });
+  });
+
+  it('reads bare moves and reports illegal ones', () => {
+    expect(importGame('1. c1d2 a4a3')).toMatchObject({ ok: true, moves: ['c1d2', 'a4a3'], result: '*' });
+    const bad = importGame('[Variant "khet2"]\n\n1. c1d2 c1d2 *');
+    expect(bad.ok).toBe(false);
+    expect(importGame('[Variant "chess"]\n\n*')).toMatchObject({ ok: false });
+    expect(importGame('')).toMatchObject({ ok: false });
+  });
+});
