@@ -115,7 +115,7 @@ const PENTANOMIAL_SCORES = [0, 0.25, 0.5, 0.75, 1] as const;
 export function eloFromScore(s: number): number {
   if (s === 0) return -Infinity;
   if (s === 1) return Infinity;
-  return -400 * Math.log10(1 / s - 1);
+  return 400 * Math.log10(s / (1 - s)); // = −400·log10(1/s − 1), but +0 (not −0) at s = ½
 }
 
 /** Expected score for an Elo difference `e`: `L(e) = 1/(1 + 10^(−e/400))`. */
@@ -132,13 +132,13 @@ const ONE_OVER_SQRT_PI = 1 / Math.sqrt(Math.PI);
 
 /**
  * Complementary error function for x ≥ 0, to near machine precision.
- * - x < 2.5: `erf(x) = 2/√π · e^(−x²) · Σ 2ⁿ x^(2n+1) / (1·3·…·(2n+1))` (all terms positive, no
- *   cancellation), then `erfc = 1 − erf` (at most ~1e−16 absolute error, and erfc(2.5) ≈ 4e−4).
- * - x ≥ 2.5: the continued fraction
+ * - x < 1.5: `erf(x) = 2/√π · e^(−x²) · Σ 2ⁿ x^(2n+1) / (1·3·…·(2n+1))` (all terms positive, no
+ *   cancellation), then `erfc = 1 − erf` (~1e−16 absolute error; erfc(1.5) ≈ 0.034).
+ * - x ≥ 1.5: the continued fraction
  *   `erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + (2/2)/(x + (3/2)/(x + …))))`, evaluated backwards.
  */
 function erfcNonNegative(x: number): number {
-  if (x < 2.5) {
+  if (x < 1.5) {
     const x2 = x * x;
     let term = x;
     let sum = x;
@@ -151,7 +151,7 @@ function erfcNonNegative(x: number): number {
   }
   if (x > 27) return 0; // underflows anyway
   let f = x;
-  for (let k = 80; k >= 1; k--) f = x + k / 2 / f;
+  for (let k = 120; k >= 1; k--) f = x + k / 2 / f;
   return (ONE_OVER_SQRT_PI * Math.exp(-x * x)) / f;
 }
 
@@ -199,9 +199,14 @@ function computeStats(
   sigmaFactor: number,
   drawCount: number,
 ): MatchStats {
+  // Sums over the counts, divided once: exact for a symmetric result (score exactly ½).
   const n = counts.reduce((a, b) => a + b, 0);
-  const probs = counts.map((c) => c / n);
-  const [score, variance] = meanAndVariance(scores, probs);
+  let total = 0;
+  for (let i = 0; i < scores.length; i++) total += counts[i] * scores[i];
+  const score = total / n;
+  let squares = 0;
+  for (let i = 0; i < scores.length; i++) squares += counts[i] * (scores[i] - score) ** 2;
+  const variance = squares / n;
   const standardError = Math.sqrt(variance / n);
   const lowerScore = score - Z95 * standardError;
   const upperScore = score + Z95 * standardError;

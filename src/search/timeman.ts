@@ -22,12 +22,13 @@ export function timeBudget(clock: Clock, moveOverhead: number): TimeBudget {
   if (clock.time === undefined) return { optimumMs: 0, maximumMs: 0 };
   const inc = Math.max(0, clock.inc ?? 0);
   const mtg = clock.movesToGo !== undefined && clock.movesToGo > 0 ? Math.min(clock.movesToGo, 50) : 35;
-  // Keep a reserve for the overhead of every remaining move.
-  const available = Math.max(1, clock.time - moveOverhead * Math.min(mtg, 5));
-  let optimum = available / mtg + inc * 0.75;
+  const available = Math.max(1, clock.time - moveOverhead);
+  // Spend most of the increment only while the clock holds several increments: low on time,
+  // bank it, so that the clock recovers instead of draining to zero.
+  const incShare = 0.75 * Math.min(1, available / Math.max(1, inc * 10));
+  let optimum = available / mtg + inc * incShare;
   const maxShare = mtg === 1 ? 0.8 : Math.min(0.5, 3 / mtg + 0.1);
-  let maximum = Math.min(available * maxShare, optimum * 4);
-  maximum = Math.min(maximum, Math.max(1, clock.time - moveOverhead) * 0.9);
+  const maximum = Math.min(available * maxShare, optimum * 4);
   optimum = Math.min(optimum, maximum);
   return { optimumMs: Math.max(1, Math.floor(optimum)), maximumMs: Math.max(1, Math.floor(maximum)) };
 }

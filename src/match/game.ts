@@ -1,0 +1,244 @@
+/**
+ * One game between two engine processes, refereed by the rules core: every move an engine sends
+ * is parsed and checked against the position; the clocks are kept here with monotonic time; the
+ * game ends by its own rules (Pharaoh hit, threefold repetition, no-removal limit), by
+ * adjudication (score window, resignation, ply cap), or by a fault of one engine (crash, hang,
+ * illegal move, time forfeit), which that engine loses.
+ */
+import { performance } from 'node:perf_hooks';
+import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId } from '../core/index';
+import type { EngineProcess } from './engine';
+import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from './record';
+import { Clock, describeLimits, goCommand, moveDeadlineMs } from './timecontrol';
+
+export interface DrawAdjudication {
+  /** Full move number from which the window applies. */
+  moveNumber: number;
+  /** Consecutive moves (of each side) the scores must stay inside the window. */
+  moveCount: number;
+  /** Window half-width in centipawns. */
+  score: number;
+}
+
+export interface ResignAdjudication {
+  /** Consecutive own moves with a score at or below −score. */
+  moveCount: number;
+  score: number;
+  /** Also require the opponent's score to be at least +score over the same moves. */
+  twoSided: boolean;
+}
+
+export interface Adjudication {
+  draw?: DrawAdjudication;
+  resign?: ResignAdjudication;
+  /** Plies after which the game is a draw (0 = no cap). */
+  maxPlies: number;
+}
+
+export interface GameSetup {
+  /** [first player, second player] (Silver/Red, Gold/Silver in Deflexion). */
+  engines: [EngineProcess, EngineProcess];
+  names: [string, string];
+  kfen: string;
+  openingLabel?: string;
+  variant: EditionId;
+  noRemovalLimit: number;
+  adjudication: Adjudication;
+  pingTimeoutMs: number;
+  event: string;
+  round: string;
+  signal?: AbortSignal;
+}
+
+export interface GameOutcome {
+  record: GameRecord;
+  /** The first player's score: 1, ½ or 0. */
+  score: number;
+  termination: Termination;
+  reason: string;
+  /** The player (0/1) whose engine faulted, or -1. */
+  faultSide: number;
+  /** True when that engine's process is gone (crashed, or killed because it stalled). */
+  engineLost: boolean;
+}
+
+/** Score from an `info` line: centipawns, or a mate distance. */
+export interface InfoScore {
+  cp?: number;
+  mate?: number;
+  depth?: number;
+}
+
+/** Reads `depth` and `score cp|mate` from an `info` line into `acc` (other lines are ignored). */
+export function readInfo(line: string, acc: InfoScore): void {
+  if (!line.startsWith('info ')) return;
+  const t = line.split(/\s+/);
+  for (let i = 1; i < t.length; i++) {
+    const w = t[i];
+    if (w === 'string') return; // the rest is free text
+    if (w === 'depth' && /^\d+$/.test(t[i + 1] ?? '')) {
+      acc.depth = Number(t[++i]);
+    } else if (w === 'score') {
+      const kind = t[i + 1];
+      const v = t[i + 2] ?? '';
+      if (kind === 'cp' && /^[+-]?\d+$/.test(v)) {
+        acc.cp = Number(v);
+        acc.mate = undefined;
+        i += 2;
+      } else if (kind === 'mate' && /^[+-]?\d+$/.test(v)) {
+        acc.mate = Number(v);
+        acc.cp = undefined;
+        i += 2;
+      }
+    }
+  }
+}
+
+/** A score as centipawns for adjudication: mates are ±100000 (a win beats any evaluation). */
+function scoreValue(s: InfoScore): number | undefined {
+  if (s.mate !== undefined) return s.mate > 0 ? 100000 : -100000; // `mate 0`: the mover is lost
+  return s.cp;
+}
+
+const now = (): number => performance.now();
+
+/** Plays one game. Resolves to undefined when the run was aborted (the game is then not recorded). */
+export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
+  const ed = EDITIONS[g.variant];
+  const names = ed.colorNames;
+  const parsed = parseKfen(g.kfen, g.variant);
+  if (!parsed.ok) throw new Error(`bad opening KFEN: ${g.kfen}`);
+  const pos = parsed.value;
+  const moves: MoveRecord[] = [];
+  const moveTexts: string[] = [];
+  const specs = [g.engines[0].spec, g.engines[1].spec];
+  const clocks = specs.map((s) => (s.limits.tc ? new Clock(s.limits.tc) : undefined));
+  const adj = g.adjudication;
+  const [tc0, tc1] = specs.map((s) => describeLimits(s.limits));
+  const timeControl = tc0 === tc1 ? tc0 : `${tc0} / ${tc1}`;
+
+  const finish = (score: number, termination: Termination, reason: string, faultSide = -1, engineLost = false): GameOutcome => {
+    const result: ResultToken = score === 1 ? '1-0' : score === 0 ? '0-1' : '1/2-1/2';
+    const record = makeRecord({
+      event: g.event,
+      date: pgnDate(),
+      round: g.round,
+      players: g.names,
+      result,
+      variant: g.variant,
+      kfen: g.kfen,
+      timeControl,
+      termination,
+      reason,
+      opening: g.openingLabel,
+      moves,
+    });
+    return { record, score, termination, reason, faultSide, engineLost };
+  };
+  const loss = (side: number, termination: Termination, reason: string, engineLost = false): GameOutcome =>
+    finish(side === 0 ? 0 : 1, termination, reason, side, engineLost);
+
+  // A new game for both engines, and a ping to see that they are alive and listening.
+  for (const e of g.engines) e.send('ucinewgame');
+  const pings = await Promise.all(g.engines.map((e) => e.ping(g.pingTimeoutMs, g.signal)));
+  if (g.signal?.aborted) return undefined;
+  for (let side = 0; side < 2; side++) {
+    const err = pings[side];
+    if (err === undefined) continue;
+    const e = g.engines[side];
+    if (!e.alive) return loss(side, 'abandoned', `${names[side]}'s engine ${g.names[side]} is gone before the game (${e.exitText()})`, true);
+    e.kill();
+    return loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${err}`, true);
+  }
+
+  const drawWindow = adj.draw;
+  let drawCount = 0;
+  const resignCount = [0, 0];
+  const winCount = [0, 0];
+  for (;;) {
+    const status = gameStatus(pos, { noRemovalLimit: g.noRemovalLimit });
+    if (status.result === 'win') return finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
+    if (status.result === 'draw') return finish(0.5, 'normal', status.text);
+    if (adj.maxPlies > 0 && moves.length >= adj.maxPlies) {
+      return finish(0.5, 'adjudication', `Draw by adjudication: ${adj.maxPlies} plies played`);
+    }
+
+    const side = pos.side;
+    const eng = g.engines[side];
+    const spec = specs[side];
+    const info: InfoScore = {};
+    eng.onLine = (line) => readInfo(line, info);
+    eng.send(moveTexts.length > 0 ? `position kfen ${g.kfen} moves ${moveTexts.join(' ')}` : `position kfen ${g.kfen}`);
+    const go = goCommand(spec.limits, side, clocks);
+    const deadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
+    const t0 = now();
+    eng.send(go);
+    let r = await eng.waitFor(isBestmove, deadline, g.signal);
+    const elapsed = now() - t0;
+    if (r.kind === 'aborted') {
+      eng.onLine = undefined;
+      return undefined;
+    }
+    if (r.kind === 'exit') {
+      eng.onLine = undefined;
+      return loss(side, 'abandoned', `${names[side]}'s engine ${g.names[side]} disconnects (${eng.exitText()})`, true);
+    }
+    if (r.kind === 'timeout') {
+      // Out of time: stop it, and see whether it still answers.
+      eng.send('stop');
+      r = await eng.waitFor(isBestmove, g.pingTimeoutMs, g.signal);
+      eng.onLine = undefined;
+      if (r.kind === 'aborted') return undefined;
+      if (r.kind === 'line') return loss(side, 'time forfeit', `${names[side]} loses on time (${g.names[side]})`);
+      if (r.kind === 'exit') return loss(side, 'abandoned', `${names[side]}'s engine ${g.names[side]} disconnects (${eng.exitText()})`, true);
+      eng.kill();
+      return loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s`, true);
+    }
+    eng.onLine = undefined;
+
+    const clock = clocks[side];
+    if (clock && !clock.charge(elapsed, spec.timeMarginMs)) {
+      return loss(side, 'time forfeit', `${names[side]} loses on time (${g.names[side]})`);
+    }
+    if (!spec.limits.tc && spec.limits.movetimeMs !== undefined && elapsed > spec.limits.movetimeMs + spec.timeMarginMs) {
+      return loss(side, 'time forfeit', `${names[side]} loses on time (${g.names[side]}: ${Math.round(elapsed)} ms for a ${spec.limits.movetimeMs} ms move)`);
+    }
+
+    const text = r.line.split(/\s+/)[1] ?? '';
+    if (text === '' || text === '(none)' || text === '0000') {
+      return loss(side, 'illegal move', `${names[side]} makes no move ('${r.line}') in a position with legal moves`);
+    }
+    const m = parseMove(pos, text);
+    if (!m.ok) return loss(side, 'illegal move', `${names[side]} makes an illegal move: ${m.error.message}`);
+    const canonical = formatMove(m.value);
+    pos.make(m.value);
+    moveTexts.push(canonical);
+    moves.push({ move: canonical, scoreCp: info.cp, mate: info.mate, depth: info.depth, timeMs: Math.round(elapsed) });
+
+    // Adjudication on the scores engines report (from their own point of view).
+    const v = scoreValue(info);
+    if (drawWindow) {
+      if (v !== undefined && Math.abs(v) <= drawWindow.score && pos.moveNumber >= drawWindow.moveNumber) drawCount++;
+      else drawCount = 0;
+      if (drawCount >= 2 * drawWindow.moveCount && pos.winner < 0) {
+        return finish(0.5, 'adjudication', `Draw by adjudication: scores within ${drawWindow.score} cp for ${drawWindow.moveCount} moves`);
+      }
+    }
+    if (adj.resign && pos.winner < 0) {
+      const s = adj.resign.score;
+      resignCount[side] = v !== undefined && v <= -s ? resignCount[side] + 1 : 0;
+      winCount[side] = v !== undefined && v >= s ? winCount[side] + 1 : 0;
+      const other = side ^ 1;
+      if (resignCount[side] >= adj.resign.moveCount && (!adj.resign.twoSided || winCount[other] >= adj.resign.moveCount)) {
+        return loss(side, 'adjudication', `${names[side]} resigns by adjudication: score at or below -${s} cp for ${adj.resign.moveCount} moves`);
+      }
+      if (winCount[side] >= adj.resign.moveCount && adj.resign.twoSided && resignCount[other] >= adj.resign.moveCount) {
+        return loss(other, 'adjudication', `${names[other]} resigns by adjudication: score at or below -${s} cp for ${adj.resign.moveCount} moves`);
+      }
+    }
+  }
+}
+
+function isBestmove(line: string): boolean {
+  return line === 'bestmove' || line.startsWith('bestmove ');
+}

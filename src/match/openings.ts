@@ -1,0 +1,212 @@
+/**
+ * Openings for matches: a named setup followed by N random plies, or lines of a KFEN file.
+ *
+ * Random plies avoid moves whose shot removes a piece (when another move exists) and never end the
+ * game, and a start is accepted only when it is not already lost: the game is not over and
+ * neither side can hit the opposing Pharaoh with its next move. Everything is derived from a seed,
+ * so a run (and `-resume`) sees the same openings every time.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import {
+  formatKfenError, formatMove, gameStatus, legalMoves, mulberry32, parseKfen, setupKfen, setupsOf, toKfen,
+  type EditionId, type Position, type SetupName,
+} from '../core/index';
+import { UsageError } from '../cli/args';
+
+/** A generator of floats in [0, 1). */
+export type Rng = () => number;
+
+export function makeRng(seed: number): Rng {
+  const next = mulberry32(seed >>> 0);
+  return () => (next() >>> 0) / 4294967296;
+}
+
+/** A seed for item `index` of a run seeded with `seed` (independent streams per item). */
+export function itemSeed(seed: number, index: number): number {
+  let h = (seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** True when `color` has a move that hits the opposing Pharaoh (it need not be its turn). */
+export function canHitPharaoh(pos: Position, color: number): boolean {
+  const p = pos.clone();
+  p.side = color;
+  for (const m of legalMoves(p)) {
+    p.make(m);
+    const won = p.winner === color;
+    p.unmake();
+    if (won) return true;
+  }
+  return false;
+}
+
+/** True when a start is already decided: the game is over, or a side can hit the other Pharaoh. */
+export function isLostStart(pos: Position, noRemovalLimit = 100): boolean {
+  if (gameStatus(pos, { noRemovalLimit }).result !== 'ongoing') return true;
+  return canHitPharaoh(pos, 0) || canHitPharaoh(pos, 1);
+}
+
+/**
+ * Plays `plies` random moves from `start` and returns the position, or undefined when no
+ * acceptable start was found in `tries` attempts.
+ */
+export function randomOpening(rng: Rng, start: Position, plies: number, tries = 200): { position: Position; moves: string[] } | undefined {
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const pos = start.clone();
+    const moves: string[] = [];
+    let failed = false;
+    for (let k = 0; k < plies; k++) {
+      const quiet: number[] = [];
+      const other: number[] = [];
+      for (const m of legalMoves(pos)) {
+        const killed = pos.make(m);
+        const over = pos.winner >= 0;
+        pos.unmake();
+        if (over) continue;
+        (killed < 0 ? quiet : other).push(m);
+      }
+      const pool = quiet.length > 0 ? quiet : other;
+      if (pool.length === 0) {
+        failed = true;
+        break;
+      }
+      const m = pool[Math.floor(rng() * pool.length)];
+      moves.push(formatMove(m));
+      pos.make(m);
+    }
+    if (failed || isLostStart(pos)) continue;
+    // A clean start: the random plies become the KFEN, with no history behind it.
+    const clean = parseKfen(toKfen(pos), pos.edition.id);
+    if (!clean.ok) continue;
+    return { position: clean.value, moves };
+  }
+  return undefined;
+}
+
+/** The start position of a named setup. */
+export function setupPosition(edition: EditionId, setup: SetupName): Position {
+  const kfen = setupKfen(edition, setup);
+  if (kfen === undefined) throw new UsageError(`${edition} has no ${setup} setup (it has ${setupsOf(edition).join(', ')})`);
+  const r = parseKfen(kfen, edition);
+  if (!r.ok) throw new Error(`bad built-in setup ${edition}/${setup}`);
+  return r.value;
+}
+
+/** Reads the KFEN lines of a file (blank lines, `#` comments and `info string genfens ` prefixes skipped). */
+export function readOpeningFile(path: string, edition: EditionId): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read openings file '${path}': ${(e as Error).message}`);
+  }
+  const out: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    let line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    line = line.replace(/^info string genfens\s+/, '').replace(/;.*$/, '').trim();
+    const r = parseKfen(line, edition);
+    if (!r.ok) throw new UsageError(`openings file '${path}' line ${i + 1}: bad KFEN: ${formatKfenError(r.error)}`);
+    if (gameStatus(r.value).result !== 'ongoing') throw new UsageError(`openings file '${path}' line ${i + 1}: the game is already over`);
+    out.push(toKfen(r.value));
+  });
+  if (out.length === 0) throw new UsageError(`openings file '${path}' holds no KFEN lines`);
+  return out;
+}
+
+export type OpeningSource =
+  | { kind: 'setups'; setups: SetupName[]; plies: number }
+  | { kind: 'file'; path: string; order: 'random' | 'sequential'; start: number; plies: number };
+
+export interface Opening {
+  kfen: string;
+  /** Where it came from, for the record's Opening tag. */
+  label: string;
+}
+
+/** Openings by index, deterministic for a source and a seed. */
+export class OpeningBook {
+  private readonly lines: string[] = [];
+  private readonly perm: number[] = [];
+  private readonly cache = new Map<number, Opening>();
+
+  constructor(readonly source: OpeningSource, readonly edition: EditionId, readonly seed: number) {
+    if (source.kind === 'file') {
+      this.lines = readOpeningFile(source.path, edition);
+      this.perm = this.lines.map((_, i) => i);
+      if (source.order === 'random') {
+        const rng = makeRng(itemSeed(seed, -1));
+        for (let i = this.perm.length - 1; i > 0; i--) {
+          const j = Math.floor(rng() * (i + 1));
+          [this.perm[i], this.perm[j]] = [this.perm[j], this.perm[i]];
+        }
+      }
+    } else {
+      for (const s of source.setups) setupPosition(edition, s); // validates the names
+    }
+  }
+
+  get(index: number): Opening {
+    const hit = this.cache.get(index);
+    if (hit) return hit;
+    const op = this.make(index);
+    this.cache.set(index, op);
+    if (this.cache.size > 4096) this.cache.delete(this.cache.keys().next().value as number);
+    return op;
+  }
+
+  private make(index: number): Opening {
+    const src = this.source;
+    const rng = makeRng(itemSeed(this.seed, index));
+    let base: Position;
+    let label: string;
+    if (src.kind === 'setups') {
+      const setup = src.setups[index % src.setups.length];
+      base = setupPosition(this.edition, setup);
+      label = setup;
+    } else {
+      const k = this.perm[(src.start - 1 + index) % this.perm.length];
+      const r = parseKfen(this.lines[k], this.edition);
+      if (!r.ok) throw new Error('unreachable: validated opening');
+      base = r.value;
+      label = `${basename(src.path)}#${k + 1}`;
+    }
+    if (src.plies <= 0) return { kfen: toKfen(base), label };
+    const o = randomOpening(rng, base, src.plies);
+    if (!o) return { kfen: toKfen(base), label };
+    return { kfen: toKfen(o.position), label: `${label} +${src.plies} plies: ${o.moves.join(' ')}` };
+  }
+}
+
+export interface GenfensOptions {
+  seed: number;
+  plies: number;
+  edition: EditionId;
+  setups: SetupName[];
+}
+
+/** `n` distinct openings (setups in turn, random plies, filtered), as KFEN lines. */
+export function genfens(n: number, o: GenfensOptions): string[] {
+  const rng = makeRng(o.seed);
+  const bases = o.setups.map((s) => setupPosition(o.edition, s));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  let misses = 0;
+  while (out.length < n) {
+    const base = bases[out.length % bases.length];
+    const r = randomOpening(rng, base, o.plies);
+    const kfen = r ? toKfen(r.position) : toKfen(base);
+    // Duplicates are skipped while fresh lines keep coming (with few plies there are only so many).
+    if (seen.has(kfen) && misses < 100) {
+      misses++;
+      continue;
+    }
+    misses = 0;
+    seen.add(kfen);
+    out.push(kfen);
+  }
+  return out;
+}

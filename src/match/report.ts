@@ -1,0 +1,210 @@
+/**
+ * Results of a run: counts per encounter and per player, and the text scripts parse (cutechess's
+ * `Score of …`, `Elo difference: …`, `SPRT: …`, fastchess's `Ptnml(0-2): […]`), plus a standings
+ * table with maximum-likelihood ratings and a cross table for more than two engines.
+ */
+import type { SprtConfig } from './config';
+import type { ScheduledGame } from './schedule';
+import {
+  fitRatings, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, pentanomialIndex, pentanomialStats,
+  points, sprtBounds, sprtDecision, sprtLLR, trinomialStats, type MatchStats, type Pentanomial, type RatedGame,
+  type SprtDecision, type Trinomial,
+} from './stats';
+
+const zero = (): Trinomial => ({ wins: 0, losses: 0, draws: 0 });
+
+function addScore(t: Trinomial, s: number): void {
+  if (s === 1) t.wins++;
+  else if (s === 0) t.losses++;
+  else t.draws++;
+}
+
+const games = (t: Trinomial): number => t.wins + t.losses + t.draws;
+
+/** Results of one encounter, from the point of view of its first engine. */
+export interface EncounterResults {
+  a: number;
+  b: number;
+  total: Trinomial;
+  /** A as the first player (Silver / Gold), and as the second. */
+  asFirst: Trinomial;
+  asSecond: Trinomial;
+  /** The first player's results, whoever it was. */
+  firstPlayer: Trinomial;
+  /** Complete game pairs. */
+  penta: Pentanomial;
+}
+
+export class Standings {
+  readonly encounters: EncounterResults[];
+  /** cross[i][j]: player i's results against player j. */
+  readonly cross: Trinomial[][];
+  readonly rated: RatedGame[] = [];
+  finished = 0;
+  /** The first game of each pair seen so far: pair key → A's score. */
+  private readonly open = new Map<string, number>();
+
+  constructor(readonly names: string[], encounters: readonly (readonly [number, number])[], readonly pairs: boolean) {
+    this.encounters = encounters.map(([a, b]) => ({
+      a,
+      b,
+      total: zero(),
+      asFirst: zero(),
+      asSecond: zero(),
+      firstPlayer: zero(),
+      penta: [0, 0, 0, 0, 0],
+    }));
+    this.cross = names.map(() => names.map(zero));
+  }
+
+  /** Adds a finished game; `score` is the first player's (1, ½, 0). */
+  add(g: ScheduledGame, score: number): void {
+    this.finished++;
+    const e = this.encounters[g.encounter];
+    const aFirst = g.first === e.a;
+    const aScore = aFirst ? score : 1 - score;
+    addScore(e.total, aScore);
+    addScore(aFirst ? e.asFirst : e.asSecond, aScore);
+    addScore(e.firstPlayer, score);
+    addScore(this.cross[g.first][g.second], score);
+    addScore(this.cross[g.second][g.first], 1 - score);
+    this.rated.push({ white: g.first, black: g.second, score });
+    if (g.pairKey !== undefined) {
+      const other = this.open.get(g.pairKey);
+      if (other === undefined) {
+        this.open.set(g.pairKey, aScore);
+      } else {
+        this.open.delete(g.pairKey);
+        e.penta[pentanomialIndex(other, aScore)]++;
+      }
+    }
+  }
+
+  /** A player's results against everyone. */
+  playerTotal(i: number): Trinomial {
+    const t = zero();
+    for (const r of this.cross[i]) {
+      t.wins += r.wins;
+      t.losses += r.losses;
+      t.draws += r.draws;
+    }
+    return t;
+  }
+
+  /** Statistics of an encounter: pentanomial when there are complete pairs, else per game. */
+  stats(enc = 0): MatchStats & { penta: boolean } {
+    const e = this.encounters[enc];
+    const tri = trinomialStats(e.total);
+    const pairsDone = e.penta.reduce((x, y) => x + y, 0);
+    if (this.pairs && pairsDone > 0) {
+      const p = pentanomialStats(e.penta);
+      return { ...p, drawRatio: tri.drawRatio, penta: true };
+    }
+    return { ...tri, penta: false };
+  }
+
+  /**
+   * The SPRT log-likelihood ratio of an encounter (pairs when games come in pairs). NaN (no
+   * decision yet) while a hypothesis lies outside what the results so far can express, e.g. after
+   * a few pairs that all scored the same.
+   */
+  llr(s: SprtConfig, enc = 0): number {
+    const e = this.encounters[enc];
+    try {
+      return this.pairs ? sprtLLR(e.penta, s.elo0, s.elo1, s.model) : sprtLLR(e.total, s.elo0, s.elo1, s.model);
+    } catch (err) {
+      if (err instanceof RangeError) return NaN;
+      throw err;
+    }
+  }
+
+  sprtDecision(s: SprtConfig, enc = 0): SprtDecision {
+    return sprtDecision(this.llr(s, enc), sprtBounds(s.alpha, s.beta));
+  }
+
+  /** Maximum-likelihood ratings anchored on player `anchor` (at 0). */
+  ratings(anchor: number): number[] {
+    return fitRatings(this.names, this.rated, anchor);
+  }
+}
+
+/** Numbers as cutechess prints them: `inf`, `-inf`, `nan`. */
+function cute(s: string): string {
+  return s.replace(/-Infinity/g, '-inf').replace(/Infinity/g, 'inf').replace(/NaN/g, 'nan');
+}
+
+function subLine(label: string, t: Trinomial): string {
+  const n = games(t);
+  const score = n > 0 ? points(t) / n : 0;
+  return `...      ${label}: ${t.wins} - ${t.losses} - ${t.draws}  [${score.toFixed(3)}] ${n}`;
+}
+
+/** The cutechess-style block for one encounter (and the SPRT line when a test runs). */
+export function encounterLines(st: Standings, enc: number, colorNames: readonly [string, string], sprt?: SprtConfig): string[] {
+  const e = st.encounters[enc];
+  const A = st.names[e.a];
+  const B = st.names[e.b];
+  const lines = [formatScoreLine(A, B, e.total)];
+  if (games(e.total) === 0) return lines;
+  lines.push(subLine(`${A} playing ${colorNames[0]}`, e.asFirst));
+  lines.push(subLine(`${A} playing ${colorNames[1]}`, e.asSecond));
+  lines.push(subLine(`${colorNames[0]} vs ${colorNames[1]}`, e.firstPlayer));
+  const s = st.stats(enc);
+  lines.push(cute(formatEloLine(s)));
+  lines.push(cute(`Normalized Elo: ${s.nElo.toFixed(1)} +/- ${s.nEloError.toFixed(1)} (${s.penta ? 'pentanomial' : 'per game'})`));
+  if (st.pairs) lines.push(formatPentanomialLine(e.penta));
+  if (sprt) lines.push(cute(formatSprtLine(st.llr(sprt, enc), sprtBounds(sprt.alpha, sprt.beta))));
+  return lines;
+}
+
+function pad(s: string, n: number, right = false): string {
+  return right ? s.padStart(n) : s.padEnd(n);
+}
+
+/** Standings with ratings (anchored) and a cross table, for more than two engines. */
+export function standingsLines(st: Standings, anchor: number, drawScore: number): string[] {
+  const n = st.names.length;
+  let ratings: number[];
+  try {
+    ratings = st.ratings(anchor);
+  } catch {
+    ratings = st.names.map(() => NaN);
+  }
+  const order = st.names.map((_, i) => i);
+  const pts = order.map((i) => points(st.playerTotal(i), drawScore));
+  order.sort((x, y) => pts[y] - pts[x] || ratings[y] - ratings[x] || x - y);
+  const w = Math.max(4, ...st.names.map((s) => s.length));
+  const lines: string[] = [];
+  lines.push(`${pad('Rank', 5)}${pad('Name', w + 2)}${pad('Elo', 8, true)}${pad('Games', 8, true)}${pad('Points', 9, true)}${pad('Score', 8, true)}${pad('Draws', 8, true)}`);
+  order.forEach((i, r) => {
+    const t = st.playerTotal(i);
+    const g = games(t);
+    const elo = i === anchor ? '0.0*' : Number.isFinite(ratings[i]) ? (ratings[i] >= 0 ? '+' : '') + ratings[i].toFixed(1) : cute(String(ratings[i]));
+    lines.push(
+      `${pad(String(r + 1), 5)}${pad(st.names[i], w + 2)}${pad(elo, 8, true)}${pad(String(g), 8, true)}` +
+        `${pad(pts[i].toFixed(1), 9, true)}${pad(g > 0 ? ((100 * points(t)) / g).toFixed(1) + '%' : '-', 8, true)}` +
+        `${pad(g > 0 ? ((100 * t.draws) / g).toFixed(1) + '%' : '-', 8, true)}`,
+    );
+  });
+  lines.push(`* anchor: ${st.names[anchor]} (ratings: maximum likelihood over all games, draws = 1/2${drawScore !== 0.5 ? `; points: draws = ${drawScore}` : ''})`);
+  if (n > 2) {
+    lines.push('');
+    lines.push('Cross table (points of the row engine against the column engine):');
+    const cw = Math.max(9, ...st.names.map((s) => s.length + 1));
+    lines.push(pad('', w + 2) + order.map((j) => pad(st.names[j], cw, true)).join(''));
+    for (const i of order) {
+      const cells = order.map((j) => {
+        if (i === j) return pad('-', cw, true);
+        const t = st.cross[i][j];
+        const g = games(t);
+        return pad(g === 0 ? '.' : `${fmtPts(points(t, drawScore))}/${g}`, cw, true);
+      });
+      lines.push(pad(st.names[i], w + 2) + cells.join(''));
+    }
+  }
+  return lines;
+}
+
+function fmtPts(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number(x.toFixed(2)));
+}

@@ -1,0 +1,188 @@
+/**
+ * Time controls and clocks for `thoth match`.
+ *
+ * Text forms (cutechess-cli / fastchess):
+ *   `tc=40/60+0.6`  40 moves in 60 s, +0.6 s per move (the period repeats: 60 s more after move 40)
+ *   `tc=10+0.1`     sudden death: 10 s for the game, +0.1 s per move
+ *   `tc=60`         60 s for the game, no increment
+ *   `tc=1:30+1`     minutes:seconds are accepted for the base time
+ *   `st=0.5`        a fixed 0.5 s per move (`go movetime 500`)
+ *   `depth=8`       a fixed depth (`go depth 8`)
+ *   `nodes=50000`   a fixed node count (`go nodes 50000`)
+ * A clock (`tc`) may be combined with `depth` or `nodes` (both are then sent in `go`).
+ */
+import { UsageError } from '../cli/args';
+
+export interface TimeControl {
+  /** Moves per period; 0 = the whole game (sudden death). */
+  moves: number;
+  /** Time per period in milliseconds. */
+  baseMs: number;
+  /** Increment per move in milliseconds. */
+  incMs: number;
+}
+
+export interface SearchLimits {
+  tc?: TimeControl;
+  /** Fixed time per move (`st=`), milliseconds. */
+  movetimeMs?: number;
+  depth?: number;
+  nodes?: number;
+}
+
+const SECONDS_RE = /^(\d+(?:\.\d*)?|\.\d+)$/;
+
+/** Seconds (`12`, `0.5`, `1:30`) to milliseconds, or NaN. */
+function parseSeconds(text: string): number {
+  const mmss = /^(\d+):(\d{1,2}(?:\.\d*)?)$/.exec(text);
+  if (mmss) return Math.round((Number(mmss[1]) * 60 + Number(mmss[2])) * 1000);
+  if (!SECONDS_RE.test(text)) return NaN;
+  return Math.round(Number(text) * 1000);
+}
+
+/** Parses `moves/seconds+increment` (moves and increment optional). Throws UsageError. */
+export function parseTimeControl(text: string): TimeControl {
+  const t = text.trim();
+  const m = /^(?:(\d+)\/)?([^+/]+)(?:\+([^+/]+))?$/.exec(t);
+  if (!m) throw new UsageError(`bad time control '${text}' (expected moves/seconds+increment, e.g. 40/60+0.6 or 10+0.1)`);
+  const moves = m[1] === undefined ? 0 : Number(m[1]);
+  const baseMs = parseSeconds(m[2]);
+  const incMs = m[3] === undefined ? 0 : parseSeconds(m[3]);
+  if (Number.isNaN(baseMs)) throw new UsageError(`bad time control '${text}': '${m[2]}' is not a number of seconds`);
+  if (Number.isNaN(incMs)) throw new UsageError(`bad time control '${text}': increment '${m[3]}' is not a number of seconds`);
+  if (m[1] !== undefined && moves < 1) throw new UsageError(`bad time control '${text}': moves per period must be at least 1`);
+  if (baseMs <= 0 && incMs <= 0) throw new UsageError(`bad time control '${text}': no time at all`);
+  return { moves, baseMs, incMs };
+}
+
+function secondsText(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
+
+/** The canonical text of a time control: `40/60+0.6`, `10+0.1`, `60`. */
+export function formatTimeControl(tc: TimeControl): string {
+  return `${tc.moves > 0 ? `${tc.moves}/` : ''}${secondsText(tc.baseMs)}${tc.incMs > 0 ? `+${secondsText(tc.incMs)}` : ''}`;
+}
+
+/** Parses a positive number of seconds for `st=` into milliseconds. */
+export function parseMoveTime(text: string): number {
+  const ms = parseSeconds(text.trim());
+  if (!(ms > 0)) throw new UsageError(`bad move time '${text}' (seconds per move, e.g. st=0.5)`);
+  return ms;
+}
+
+function positiveInt(key: string, text: string, max: number): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > max) {
+    throw new UsageError(`${key}= must be a whole number from 1 to ${max}, not '${text}'`);
+  }
+  return Number(text);
+}
+
+/**
+ * Applies one `key=value` limit (tc, st, depth, nodes) to `limits`. Returns false when the key is
+ * not a limit.
+ */
+export function applyLimit(limits: SearchLimits, key: string, value: string): boolean {
+  switch (key) {
+    case 'tc':
+      if (value === 'inf' || value === 'infinite') {
+        delete limits.tc;
+        return true;
+      }
+      limits.tc = parseTimeControl(value);
+      delete limits.movetimeMs; // the later of tc= and st= wins (an engine's own over -each)
+      return true;
+    case 'st':
+      limits.movetimeMs = parseMoveTime(value);
+      delete limits.tc;
+      return true;
+    case 'depth':
+      limits.depth = positiveInt('depth', value, 1000);
+      return true;
+    case 'nodes':
+      limits.nodes = positiveInt('nodes', value, Number.MAX_SAFE_INTEGER);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** True when the limits end every search (a clock, a move time, a depth or a node count). */
+export function hasLimit(l: SearchLimits): boolean {
+  return l.tc !== undefined || l.movetimeMs !== undefined || l.depth !== undefined || l.nodes !== undefined;
+}
+
+/** The limits as text, for the TimeControl tag: `10+0.1`, `st=0.5`, `depth=8`, `10+0.1 nodes=5000`. */
+export function describeLimits(l: SearchLimits): string {
+  const parts: string[] = [];
+  if (l.tc) parts.push(formatTimeControl(l.tc));
+  if (l.movetimeMs !== undefined) parts.push(`st=${secondsText(l.movetimeMs)}`);
+  if (l.depth !== undefined) parts.push(`depth=${l.depth}`);
+  if (l.nodes !== undefined) parts.push(`nodes=${l.nodes}`);
+  return parts.length > 0 ? parts.join(' ') : '-';
+}
+
+/** A player's clock under a time control. Times are kept in milliseconds (fractional). */
+export class Clock {
+  remainingMs: number;
+  /** Moves completed by this player in the game. */
+  moves = 0;
+
+  constructor(readonly tc: TimeControl) {
+    this.remainingMs = tc.baseMs;
+  }
+
+  /** Moves left in the current period, for `movestogo` (undefined for sudden death). */
+  movesToGo(): number | undefined {
+    if (this.tc.moves <= 0) return undefined;
+    return this.tc.moves - (this.moves % this.tc.moves);
+  }
+
+  /**
+   * Charges a move that took `elapsedMs`. Returns false when the time ran out (more than
+   * `marginMs` past zero): the player has lost on time. Otherwise adds the increment and, at the
+   * end of a period, the next period's time.
+   */
+  charge(elapsedMs: number, marginMs = 0): boolean {
+    this.remainingMs -= elapsedMs;
+    if (this.remainingMs < -marginMs) return false;
+    this.moves++;
+    this.remainingMs += this.tc.incMs;
+    if (this.tc.moves > 0 && this.moves % this.tc.moves === 0) this.remainingMs += this.tc.baseMs;
+    return true;
+  }
+}
+
+/**
+ * The `go` command for the side to move (`side` 0 = first player, whose clock is `wtime`).
+ * `clocks[i]` is undefined for a player without a clock.
+ */
+export function goCommand(limits: SearchLimits, side: number, clocks: readonly (Clock | undefined)[]): string {
+  const parts = ['go'];
+  if (limits.tc) {
+    // A player without a clock (mixed limits) is shown the mover's time.
+    const own = clocks[side];
+    const ms = (c: Clock | undefined): number => Math.max(1, Math.floor((c ?? own)?.remainingMs ?? 1));
+    const inc = (c: Clock | undefined): number => (c ? c.tc.incMs : 0);
+    const [w, b] = clocks;
+    parts.push(`wtime ${ms(w)}`, `btime ${ms(b)}`, `winc ${Math.round(inc(w))}`, `binc ${Math.round(inc(b))}`);
+    const mtg = clocks[side]?.movesToGo();
+    if (mtg !== undefined) parts.push(`movestogo ${mtg}`);
+  } else if (limits.movetimeMs !== undefined) {
+    parts.push(`movetime ${limits.movetimeMs}`);
+  }
+  if (limits.depth !== undefined) parts.push(`depth ${limits.depth}`);
+  if (limits.nodes !== undefined) parts.push(`nodes ${limits.nodes}`);
+  if (parts.length === 1) parts.push('infinite');
+  return parts.join(' ');
+}
+
+/**
+ * How long the runner waits for `bestmove` before it stops the engine: the time left on the
+ * clock (or the move time) plus the margin; undefined for depth/node searches (no time limit).
+ */
+export function moveDeadlineMs(limits: SearchLimits, clock: Clock | undefined, marginMs: number): number | undefined {
+  if (limits.tc && clock) return Math.max(0, clock.remainingMs) + marginMs;
+  if (limits.movetimeMs !== undefined) return limits.movetimeMs + marginMs;
+  return undefined;
+}

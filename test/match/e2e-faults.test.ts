@@ -1,0 +1,140 @@
+/** Faults are results: broken fake engines lose their games with the reason recorded. */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/args';
+import { parseRecords, recordPlayers } from '../../src/match/record';
+import { EngineStartError } from '../../src/match/tournament';
+import { ROOT, fake, fakeEngineScript, run, tempDir } from './helpers';
+
+/** For each finished game: [faulty engine's result, termination]. */
+function faultsOf(summary: Awaited<ReturnType<typeof run>>['summary'], bad: string): { lost: boolean; termination: string; reason: string }[] {
+  return summary.finished.map((f) => {
+    const [p0] = recordPlayers(f.record);
+    const badFirst = p0 === bad;
+    const lost = f.record.result === (badFirst ? '0-1' : '1-0');
+    return { lost, termination: f.record.tags.get('Termination')!, reason: f.record.tags.get('Reason')! };
+  });
+}
+
+describe('faults', () => {
+  it('a crash mid-game: abandoned, and with -recover the engine restarts and the run completes', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'g.pgn');
+    const { summary, lines } = await run([
+      ...fake('crasher', '--mode crash --at 4'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '3', '-recover', '-pgnout', pgn,
+      '-openings', 'setups=classic', 'plies=0',
+    ]);
+    expect(summary.stop).toBe('done');
+    expect(summary.finished).toHaveLength(6);
+    const f = faultsOf(summary, 'crasher');
+    const abandoned = f.filter((x) => x.termination === 'abandoned');
+    expect(abandoned.length).toBeGreaterThanOrEqual(3);
+    for (const a of abandoned) {
+      expect(a.lost).toBe(true);
+      expect(a.reason).toMatch(/engine crasher disconnects \(exit code 3\)/);
+    }
+    expect(lines.some((l) => /^Restarting engine crasher \(exit code 3\)$/.test(l))).toBe(true);
+    expect(parseRecords(readFileSync(pgn, 'utf8')).games).toHaveLength(6);
+  });
+
+  it('a crash without -recover stops the run after that game, with the results so far', async () => {
+    const { summary, lines } = await run([...fake('crasher', '--mode crash --at 2'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '5']);
+    expect(summary.stop).toBe('fault');
+    expect(summary.finished).toHaveLength(1);
+    expect(summary.finished[0].record.tags.get('Termination')).toBe('abandoned');
+    expect(lines[lines.length - 1]).toMatch(/^Match stopped: engine crasher: abandoned .*-recover/);
+    expect(lines.some((l) => l.startsWith('Score of crasher vs ok: 0 - 1 - 0'))).toBe(true);
+  });
+
+  it('a hang: stalled (no bestmove, no answer to stop), restarted with -recover', async () => {
+    const { summary } = await run([
+      ...fake('hanger', '--mode hang --at 3'), ...fake('ok'), '-each', 'tc=0.6+0.01', '-rounds', '1', '-recover', '-pingtimeout', '400',
+      '-openings', 'setups=classic', 'plies=0',
+    ]);
+    expect(summary.stop).toBe('done');
+    const f = faultsOf(summary, 'hanger');
+    expect(f).toHaveLength(2);
+    for (const x of f) {
+      expect(x.termination).toBe('stalled');
+      expect(x.lost).toBe(true);
+      expect(x.reason).toMatch(/hanger stalls/);
+    }
+  });
+
+  it('illegal and malformed moves lose the game; the run goes on without -recover', async () => {
+    for (const mode of ['illegal', 'malformed']) {
+      const { summary } = await run([...fake('bad', `--mode ${mode} --at 2`), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '2']);
+      expect(summary.stop).toBe('done');
+      expect(summary.finished).toHaveLength(4);
+      const f = faultsOf(summary, 'bad');
+      const illegal = f.filter((x) => x.termination === 'illegal move');
+      expect(illegal).toHaveLength(1); // the engine process keeps its go counter: one fault only
+      expect(illegal[0].lost).toBe(true);
+      expect(illegal[0].reason).toMatch(mode === 'illegal' ? /illegal move: \w\d\+: the piece on \w\d is not/ : /illegal move: 'xyzzy' is not a move/);
+    }
+  });
+
+  it('overrunning the clock: time forfeit (the engine answers stop, so it is not stalled)', async () => {
+    const { summary } = await run([
+      ...fake('slow', '--mode slow --at 2'), ...fake('ok'), '-each', 'tc=0.3+0.01', '-rounds', '1', '-pingtimeout', '2000',
+      '-openings', 'setups=classic', 'plies=0',
+    ]);
+    const f = faultsOf(summary, 'slow');
+    const tf = f.filter((x) => x.termination === 'time forfeit');
+    expect(tf).toHaveLength(1);
+    expect(tf[0].lost).toBe(true);
+    expect(tf[0].reason).toMatch(/loses on time/);
+    expect(summary.finished).toHaveLength(2);
+  });
+
+  it('st= overrun is a time forfeit too', async () => {
+    const { summary } = await run([...fake('slow', '--mode slow --at 1'), ...fake('ok'), '-each', 'st=0.1', '-rounds', '1', '-openings', 'setups=classic', 'plies=0']);
+    expect(faultsOf(summary, 'slow').filter((x) => x.termination === 'time forfeit')).toHaveLength(1);
+  });
+
+  it('an engine that never answers uci (or dies at once) stops the run with a clear message', async () => {
+    const t0 = Date.now();
+    const p = run([...fake('mute', '--mode nouci'), ...fake('ok'), '-each', 'tc=10+0.1', '-starttimeout', '500']);
+    await expect(p).rejects.toThrow(EngineStartError);
+    await expect(p).rejects.toThrow(/^engine 'mute' cannot start: no 'uciok' within 0\.5 s after 'uci' \(command: node .*fake-engine\.mjs --mode nouci\)$/);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    await expect(run([...fake('dead', '--mode die'), ...fake('ok'), '-each', 'tc=10+0.1'])).rejects.toThrow(
+      /engine 'dead' cannot start: the process ended \(exit code 1\) before 'uciok'; stderr: fake engine: cannot open my brain/,
+    );
+    await expect(run(['-engine', 'cmd=/no/such/engine', 'tc=1', ...fake('ok'), 'tc=1'])).rejects.toThrow(/engine 'engine' cannot start: .*ENOENT/);
+    expect(EngineStartError.prototype).toBeInstanceOf(UsageError);
+  });
+
+  it('Ctrl-C on the command: a clean end with the results so far, and the records saved', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'g.pgn');
+    const script = fakeEngineScript();
+    const child = spawn(process.execPath, [
+      '--import', 'tsx', join(ROOT, 'test/match/fixtures/run-match.ts'),
+      '-engine', 'cmd=node', `args=${script} --delay 30`, 'name=A', '-engine', 'cmd=node', `args=${script} --delay 30`, 'name=B',
+      '-each', 'tc=10+0.1', '-rounds', '1000', '-pgnout', pgn,
+    ], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let sent = false;
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((resolve) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (!sent && /Finished game/.test(out)) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      });
+      child.on('exit', (c) => resolve(c));
+    });
+    expect(code).toBe(0);
+    expect(err).toContain('Interrupted');
+    expect(out).toMatch(/Score of A vs B: /);
+    expect(out).toMatch(/Match interrupted after (\d+) games/);
+    const n = Number(/Match interrupted after (\d+) games/.exec(out)![1]);
+    expect(parseRecords(readFileSync(pgn, 'utf8')).games).toHaveLength(n);
+  });
+});
