@@ -227,21 +227,21 @@ export class Position {
             out[n++] = from | (from << 7) | (ROT_CCW << 14);
             break;
           case SCARAB:
-            n = this.genSwaps(out, n, from, us);
+            n = this.genSwaps(out, n, from, us, -1, -1, -1);
             out[n++] = from | (from << 7) | (ROT_CW << 14);
             break;
           case PHARAOH:
             if (this.pharaohRotation) out[n++] = from | (from << 7) | (ROT_CW << 14);
             break;
           case OBELISK:
-            n = this.genOntoOwnSingles(out, n, from, us, STACK_ON);
+            n = this.genOntoOwnSingles(out, n, from, us, STACK_ON, -1, -1, -1);
             break;
           case STACK: {
             const upType = from | (UNSTACK << 14);
             n = pushTargets(out, n, 0, NEIGHBOURS[nb] & f0, upType);
             n = pushTargets(out, n, 1, NEIGHBOURS[nb + 1] & f1, upType);
             n = pushTargets(out, n, 2, NEIGHBOURS[nb + 2] & f2, upType);
-            n = this.genOntoOwnSingles(out, n, from, us, UNSTACK);
+            n = this.genOntoOwnSingles(out, n, from, us, UNSTACK, -1, -1, -1);
             break;
           }
         }
@@ -250,11 +250,87 @@ export class Position {
     return n;
   }
 
-  private genSwaps(out: Int32Array, n: number, from: number, us: number): number {
+  /**
+   * Only the moves that touch the squares of `mask` (at mask[at..at+2]): every move of a piece
+   * standing on the mask, and the moves of other pieces onto it. With a beam's mask
+   * (beamMask) these are exactly the moves that can change that beam's shot.
+   */
+  generateTouching(out: Int32Array, n: number, mask: Int32Array, at: number): number {
+    const b = this.board;
+    const bb = this.bb;
+    const us = this.side;
+    const cb = us * 3;
+    const res = this.reserved;
+    const m0 = mask[at];
+    const m1 = mask[at + 1];
+    const m2 = mask[at + 2];
+    const f0 = ~(bb[6] | res[cb]);
+    const f1 = ~(bb[7] | res[cb + 1]);
+    const f2 = ~(bb[8] | res[cb + 2]);
+    for (let w = 0; w < 3; w++) {
+      let x = bb[cb + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const from = (w << 5) + 31 - Math.clz32(low);
+        const nb = from * 3;
+        const onMask = (mask[at + w] & low) !== 0;
+        let t0 = -1;
+        let t1 = -1;
+        let t2 = -1;
+        if (!onMask) {
+          t0 = NEIGHBOURS[nb] & m0;
+          t1 = NEIGHBOURS[nb + 1] & m1;
+          t2 = NEIGHBOURS[nb + 2] & m2;
+          if ((t0 | t1 | t2) === 0) continue;
+        }
+        const p = b[from];
+        const kind = (p >> 2) & 7;
+        if (kind === SPHINX) {
+          if (onMask) out[n++] = from | (from << 7) | (((p & 1) === 1 ? ROT_CW : ROT_CCW) << 14);
+          continue;
+        }
+        const stepType = from | (STEP << 14);
+        n = pushTargets(out, n, 0, NEIGHBOURS[nb] & f0 & t0, stepType);
+        n = pushTargets(out, n, 1, NEIGHBOURS[nb + 1] & f1 & t1, stepType);
+        n = pushTargets(out, n, 2, NEIGHBOURS[nb + 2] & f2 & t2, stepType);
+        switch (kind) {
+          case PYRAMID:
+          case ANUBIS:
+            if (onMask) {
+              out[n++] = from | (from << 7) | (ROT_CW << 14);
+              out[n++] = from | (from << 7) | (ROT_CCW << 14);
+            }
+            break;
+          case SCARAB:
+            n = this.genSwaps(out, n, from, us, t0, t1, t2);
+            if (onMask) out[n++] = from | (from << 7) | (ROT_CW << 14);
+            break;
+          case PHARAOH:
+            if (onMask && this.pharaohRotation) out[n++] = from | (from << 7) | (ROT_CW << 14);
+            break;
+          case OBELISK:
+            n = this.genOntoOwnSingles(out, n, from, us, STACK_ON, t0, t1, t2);
+            break;
+          case STACK: {
+            const upType = from | (UNSTACK << 14);
+            n = pushTargets(out, n, 0, NEIGHBOURS[nb] & f0 & t0, upType);
+            n = pushTargets(out, n, 1, NEIGHBOURS[nb + 1] & f1 & t1, upType);
+            n = pushTargets(out, n, 2, NEIGHBOURS[nb + 2] & f2 & t2, upType);
+            n = this.genOntoOwnSingles(out, n, from, us, UNSTACK, t0, t1, t2);
+            break;
+          }
+        }
+      }
+    }
+    return n;
+  }
+
+  private genSwaps(out: Int32Array, n: number, from: number, us: number, t0: number, t1: number, t2: number): number {
     const b = this.board;
     const bb = this.bb;
     for (let w = 0; w < 3; w++) {
-      let x = NEIGHBOURS[from * 3 + w] & bb[6 + w];
+      let x = NEIGHBOURS[from * 3 + w] & bb[6 + w] & (w === 0 ? t0 : w === 1 ? t1 : t2);
       while (x !== 0) {
         const low = x & -x;
         x ^= low;
@@ -272,10 +348,12 @@ export class Position {
     return n;
   }
 
-  private genOntoOwnSingles(out: Int32Array, n: number, from: number, us: number, type: number): number {
+  private genOntoOwnSingles(
+    out: Int32Array, n: number, from: number, us: number, type: number, t0: number, t1: number, t2: number,
+  ): number {
     const b = this.board;
     for (let w = 0; w < 3; w++) {
-      let x = NEIGHBOURS[from * 3 + w] & this.bb[us * 3 + w];
+      let x = NEIGHBOURS[from * 3 + w] & this.bb[us * 3 + w] & (w === 0 ? t0 : w === 1 ? t1 : t2);
       while (x !== 0) {
         const low = x & -x;
         x ^= low;

@@ -15,6 +15,8 @@ export const MATE_BOUND = MATE - 1000;
 export const INF = 32500;
 export const MAX_PLY = 128;
 const QS_MAX = 8;
+/** Moves picked one by one before the rest is sorted at once. */
+const PICK_FIRST = 6;
 const SKIP_SIZE = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -382,6 +384,28 @@ export class Searcher {
     }
   }
 
+  /** Sorts moves[from..end) by their ordering score, best first (insertion sort, stable). */
+  private sortRest(from: number, end: number): void {
+    const mv = this.moves;
+    const ord = this.order;
+    const out = this.outcome;
+    for (let i = from + 1; i < end; i++) {
+      const m = mv[i];
+      const o = ord[i];
+      const c = out[i];
+      let j = i - 1;
+      while (j >= from && ord[j] < o) {
+        mv[j + 1] = mv[j];
+        ord[j + 1] = ord[j];
+        out[j + 1] = out[j];
+        j--;
+      }
+      mv[j + 1] = m;
+      ord[j + 1] = o;
+      out[j + 1] = c;
+    }
+  }
+
   /** Moves the best-ordered remaining move to index i. */
   private pick(i: number, end: number): void {
     let bi = i;
@@ -501,7 +525,9 @@ export class Searcher {
     for (let i = start; i < end; i++) {
       if (i === scoreFrom) this.scoreMoves(ply, scoreFrom, end, ourKill);
       if (i >= scoreFrom) {
-        this.pick(i, end);
+        // pick the best few one by one; past them, sort the rest once
+        if (i - scoreFrom < PICK_FIRST) this.pick(i, end);
+        else if (i - scoreFrom === PICK_FIRST) this.sortRest(i, end);
         if (futile && moveCount > 0 && (this.outcome[i] === OUT_NONE || this.outcome[i] === OUT_OWN)) {
           moveCount++;
           continue;
@@ -622,14 +648,10 @@ export class Searcher {
     } else if (qply >= QS_MAX) {
       return this.staticEval(ply, ourKill, theirKill);
     }
-    const end = pos.generate(this.moves, start);
+    // In check every move is tried; otherwise only the moves that can change our shot.
+    const end = inCheck ? pos.generate(this.moves, start) : pos.generateTouching(this.moves, start, mask, mb);
     for (let i = start; i < end; i++) {
       const m = this.moves[i];
-      if (!inCheck) {
-        const from = m & 127;
-        const to = (m >>> 7) & 127;
-        if ((mask[mb + (from >> 5)] & (1 << (from & 31))) === 0 && (mask[mb + (to >> 5)] & (1 << (to & 31))) === 0) continue;
-      }
       let score: number;
       if (!inCheck) {
         // only shots that remove an enemy piece

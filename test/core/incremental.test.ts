@@ -1,6 +1,6 @@
 /**
  * The search's helpers in Position: shotAfter (a move's shot without making it), beamMask (the
- * squares a beam crosses), and the incrementally kept piece counts and Pharaoh squares.
+ * squares a beam crosses), generateTouching (the moves that can change a shot), and the incrementally kept piece counts and Pharaoh squares.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -62,6 +62,21 @@ describe.each(CASES)('%s %s: incremental helpers over random games', (edition, s
           if (!same(pos.pharaohSq, rc.pharaohs)) failures.push(`pharaohSq wrong after move ${m}`);
           pos.unmake();
           checked++;
+        }
+        // generateTouching = the moves of generate() with from or to on the mask
+        {
+          pos.beamMask(pos.side, mask, 0);
+          const touching = new Int32Array(MAX_MOVES);
+          const k = pos.generateTouching(touching, 0, mask, 0);
+          const want: number[] = [];
+          for (let i = 0; i < n; i++) {
+            const m = buf[i];
+            if (inMask(mask, m & 127) || inMask(mask, (m >>> 7) & 127)) want.push(m);
+          }
+          const got = Array.from(touching.subarray(0, k));
+          if (got.length !== want.length || !same(got.slice().sort((a, b) => a - b), want.sort((a, b) => a - b))) {
+            failures.push(`generateTouching differs at ply ${ply}`);
+          }
         }
         // beam masks: the kill square equals the laser's, and the path squares are in the mask
         for (const color of [0, 1]) {
