@@ -6,7 +6,7 @@ import { formatMove, parseKfen, SETUPS, type EditionId } from '../core/index';
 import { DEFAULT_LIMITS, Searcher } from './search';
 import { TranspositionTable } from './tt';
 
-export const BENCH_DEPTH = 7;
+export const BENCH_DEPTH = 6;
 
 export interface BenchPosition {
   edition: EditionId;
