@@ -6,7 +6,10 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { CTRL_PONDER, CTRL_STOP, MATE_BOUND } from '../search/search';
+import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS, MATE_BOUND } from '../search/search';
+import { formatMove, setupKfen } from '../core/index';
+
+const WARM_KFEN = setupKfen('khet2', 'classic')!;
 import { TranspositionTable } from '../search/tt';
 import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
 import { workerFile } from '../threads/worker-file';
@@ -55,11 +58,46 @@ export class SearchPool {
   private age = 0;
   private newGame = 0;
   private running = false;
+  private stopRequested = false;
+  /** Helpers of the last search that may still be finishing (awaited before the next one). */
+  private stragglers: Promise<unknown> = Promise.resolve();
+  private results = new Int32Array(new SharedArrayBuffer(4 * 4 * 64));
+  /** Resolves when every worker of the current pool has run its warm-up search. */
+  ready: Promise<void>;
 
   constructor(threads: number, hashMb: number) {
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
     this.pool = this.createPool(threads);
+    this.ready = this.warm(this.pool, threads);
+  }
+
+  /**
+   * Runs a short search on every worker, on a scratch table, so that the first real search
+   * starts with loaded, compiled code (a cold worker answers `stop` several times slower).
+   */
+  private async warm(pool: Piscina, threads: number): Promise<void> {
+    const control = new SharedArrayBuffer(16);
+    const nodes = new SharedArrayBuffer(8);
+    const jobs: Promise<unknown>[] = [];
+    for (let i = 0; i < threads; i++) {
+      const task: SearchTask = {
+        threadIndex: 1, // a helper: no time management, no info lines
+        tt: TranspositionTable.allocate(1),
+        control,
+        nodes,
+        age: 0,
+        newGame: -1, // the first real search then starts with fresh history tables
+        edition: 'khet2',
+        pharaohRotation: false,
+        kfen: WARM_KFEN,
+        moves: [],
+        limits: { ...DEFAULT_LIMITS, depth: 5, searchMoves: [] },
+        received: Date.now(),
+      };
+      jobs.push(pool.run(task));
+    }
+    await Promise.all(jobs);
   }
 
   private createPool(threads: number): Piscina {
@@ -91,11 +129,14 @@ export class SearchPool {
   /** Rebuilds the pool with `n` threads (call only while idle). */
   async setThreads(n: number): Promise<void> {
     if (n === this.threadCount) return;
+    await this.stragglers;
     const old = this.pool;
     this.threadCount = n;
     this.pool = this.createPool(n);
     this.newGame++;
     await old.destroy();
+    this.ready = this.warm(this.pool, n);
+    await this.ready;
   }
 
   /** A new, empty table of `mb` megabytes. */
@@ -105,6 +146,7 @@ export class SearchPool {
 
   /** Empties the table (split over the threads) and the history tables. */
   async clear(): Promise<void> {
+    await this.stragglers;
     this.newGame++;
     const words = this.ttBuffer.byteLength >> 2;
     const n = this.threadCount;
@@ -123,7 +165,12 @@ export class SearchPool {
   async start(go: GoRequest, ponder: boolean, onInfo: (line: string) => void): Promise<SearchDone> {
     if (this.running) throw new Error('a search is already running');
     this.running = true;
-    Atomics.store(this.control, CTRL_STOP, 0);
+    this.stopRequested = false;
+    await this.stragglers;
+    if (this.results.length < this.threadCount * 4) this.results = new Int32Array(new SharedArrayBuffer(16 * this.threadCount));
+    this.results.fill(0); // no worker is running: stale slots of the last search go
+    // a `stop` that came while the last helpers were finishing still counts
+    Atomics.store(this.control, CTRL_STOP, this.stopRequested ? 1 : 0);
     Atomics.store(this.control, CTRL_PONDER, ponder ? 1 : 0);
     Atomics.store(this.nodeCounter, 0, 0n);
     this.age = (this.age + 1) & 63;
@@ -147,13 +194,17 @@ export class SearchPool {
           age: this.age,
           newGame: this.newGame,
           port: i === 0 ? channel.port2 : undefined,
+          results: this.results.buffer as SharedArrayBuffer,
         };
         tasks.push(this.pool.run(task, i === 0 ? { transferList: [channel.port2] } : {}) as Promise<SearchTaskResult>);
       }
-      const results = await Promise.all(tasks);
+      // Answer as soon as the main search is done (it stops the helpers); the helpers' last
+      // completed iterations are read from the shared slots for the vote.
+      const main = await tasks[0];
+      this.stragglers = Promise.allSettled(tasks.slice(1));
       await closed;
       channel.port1.close();
-      const main = results.find((r) => r.threadIndex === 0)!;
+      const results = [main, ...this.helperResults()];
       // A weakened or randomised choice is the main thread's own: no vote.
       const best = (go.skill ?? 20) < 20 || go.random ? main : voteBest(results);
       return {
@@ -173,7 +224,24 @@ export class SearchPool {
     }
   }
 
+  /** The helpers' last completed iterations, from the shared slots (torn reads skipped). */
+  private helperResults(): SearchTaskResult[] {
+    const out: SearchTaskResult[] = [];
+    const r = this.results;
+    for (let i = 1; i < this.threadCount; i++) {
+      const b = i * 4;
+      const seq = Atomics.load(r, b);
+      const move = Atomics.load(r, b + 1);
+      const score = Atomics.load(r, b + 2);
+      const depth = Atomics.load(r, b + 3);
+      if ((seq & 1) !== 0 || Atomics.load(r, b) !== seq || depth === 0 || move === 0) continue;
+      out.push({ threadIndex: i, best: formatMove(move), ponder: '', score, depth, nodes: 0 });
+    }
+    return out;
+  }
+
   stop(): void {
+    this.stopRequested = true;
     Atomics.store(this.control, CTRL_STOP, 1);
   }
 
@@ -183,6 +251,7 @@ export class SearchPool {
 
   async destroy(): Promise<void> {
     this.stop();
+    await this.stragglers;
     await this.pool.destroy();
   }
 }

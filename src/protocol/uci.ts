@@ -31,7 +31,7 @@ export interface EngineOptions {
   random: boolean;
 }
 
-const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'quit', 'uci', 'ugi', 'uki', 'help']);
+const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help']);
 const KNOWN = new Set([
   'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
   'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft',
@@ -65,13 +65,15 @@ export class UciEngine {
   /** bestmove held back until stop/ponderhit (go infinite, go ponder). */
   private holdBestmove = false;
   private heldBestmove: string | undefined;
-  private searchDone: Promise<void> = Promise.resolve();
   private quitting = false;
+  /** `quit` or end of input arrived: searches stop at once, queued commands still run. */
+  private quitRequested = false;
   private onQuit: () => void = () => {};
 
   constructor(private readonly write: (line: string) => void) {
     this.state = this.startState('khet2');
     this.pool = new SearchPool(this.opts.threads, this.opts.hash);
+    this.waitFor(this.pool.ready);
   }
 
   /** Called when `quit` (or end of input) has been handled and output is complete. */
@@ -100,11 +102,27 @@ export class UciEngine {
       this.queue.push(trimmed);
       return;
     }
+    if (cmd === 'quit') {
+      this.requestQuit();
+      return;
+    }
     if (IMMEDIATE.has(cmd)) {
       this.execute(trimmed);
       return;
     }
     this.queue.push(trimmed);
+    this.pump();
+  }
+
+  /**
+   * `quit`: a running search stops at once (its bestmove is still printed); the commands that
+   * arrived before still run, in order; then the engine exits.
+   */
+  private requestQuit(): void {
+    if (this.quitRequested || this.quitting) return;
+    this.quitRequested = true;
+    if (this.searching) this.stop();
+    this.queue.push('quit');
     this.pump();
   }
 
@@ -121,7 +139,7 @@ export class UciEngine {
 
   /** End of input means quit. */
   endOfInput(): void {
-    if (!this.quitting) this.execute('quit');
+    this.requestQuit();
   }
 
   private pump(): void {
@@ -197,7 +215,9 @@ export class UciEngine {
   /** Holds the queue until an asynchronous command has finished. */
   private waitFor(p: Promise<unknown>): void {
     this.blocked = true;
-    p.catch((e: unknown) => this.error(e instanceof Error ? e.message : String(e))).finally(() => {
+    p.catch((e: unknown) => {
+      if (!this.quitting) this.error(e instanceof Error ? e.message : String(e));
+    }).finally(() => {
       this.blocked = false;
       this.pump();
     });
@@ -430,7 +450,8 @@ export class UciEngine {
       (line) => this.write(line),
     );
     const fallback = formatMove(legalMoves(pos)[0]);
-    this.searchDone = done.then((d) => this.finish(d, fallback));
+    void done.then((d) => this.finish(d, fallback));
+    if (this.quitRequested) this.stop(); // a go queued before quit: answer at once
   }
 
   private finish(d: SearchDone, fallback: string): void {
@@ -473,23 +494,11 @@ export class UciEngine {
     }
   }
 
+  /** Runs from the queue, so nothing is searching or pending any more. */
   private quit(): void {
     this.quitting = true;
     this.queue = [];
-    const finish = async (): Promise<void> => {
-      if (this.searching) {
-        if (this.heldBestmove !== undefined) {
-          this.write(this.heldBestmove);
-          this.heldBestmove = undefined;
-        } else {
-          this.pool.stop();
-          await this.searchDone;
-        }
-      }
-      await this.pool.destroy();
-      this.onQuit();
-    };
-    void finish();
+    void this.pool.destroy().finally(() => this.onQuit());
   }
 
   private display(): void {

@@ -102,6 +102,8 @@ export class Searcher {
   features: SearchFeatures = { ...DEFAULT_FEATURES };
   limits: SearchLimits = { ...DEFAULT_LIMITS };
   onInfo: (line: string) => void = () => {};
+  /** Called after each completed iteration with the best move, its score and the depth. */
+  onIteration: (move: number, score: number, depth: number) => void = () => {};
 
   nodes = 0;
   seldepth = 0;
@@ -249,6 +251,7 @@ export class Searcher {
       this.completedDepth = depth;
       if (this.threadIndex === 0) this.report(depth, multiPV);
       const best = this.rootLines[0];
+      this.onIteration(best.move, best.score, depth);
       if (limits.mate > 0 && best.score >= MATE_BOUND && MATE - best.score <= 2 * limits.mate) break;
       if (rootMoves.length === 1 && depth >= 4 && limits.optimumMs > 0 && !this.pondering) break;
       if (!this.pondering && limits.optimumMs > 0 && this.elapsed() > limits.optimumMs * 0.5) break;

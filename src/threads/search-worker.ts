@@ -22,6 +22,11 @@ export interface SearchTask {
   control: SharedArrayBuffer;
   /** BigInt64 node counter shared by all threads. */
   nodes: SharedArrayBuffer;
+  /**
+   * Int32 slots, 4 per thread: [sequence, move, score, depth] of the thread's last completed
+   * iteration (the sequence is odd while the slot is being written), read for the vote.
+   */
+  results?: SharedArrayBuffer;
   /** Table age of this search (the same in every thread). */
   age: number;
   /** Incremented by `ucinewgame`: a thread seeing a new value forgets its history. */
@@ -100,6 +105,22 @@ export default function search(task: SearchTask): SearchTaskResult {
     s.searchAge = task.age;
     s.sharedNodes = new BigInt64Array(task.nodes);
     const port = task.port;
+    const slots = task.results ? new Int32Array(task.results) : undefined;
+    const base = task.threadIndex * 4;
+    if (slots) {
+      Atomics.store(slots, base, 0);
+      Atomics.store(slots, base + 3, 0);
+    }
+    s.onIteration = slots
+      ? (move, score, depth) => {
+          const seq = Atomics.load(slots, base);
+          Atomics.store(slots, base, seq + 1); // odd: writing
+          Atomics.store(slots, base + 1, move);
+          Atomics.store(slots, base + 2, score);
+          Atomics.store(slots, base + 3, depth);
+          Atomics.store(slots, base, seq + 2);
+        }
+      : () => {};
     s.onInfo = port ? (line) => port.postMessage(line) : () => {};
     const skill = task.skill ?? MAX_SKILL;
     const weak = main && skill < MAX_SKILL;

@@ -1,0 +1,105 @@
+/**
+ * SearchPool in-process (the workers run the TypeScript sources through tsx): the parallel table
+ * clear, `go nodes` counting the nodes of all threads, stop through shared memory, and a search
+ * after the thread count or the table size changed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseMove, setupKfen } from '../../src/core/index';
+import { SearchPool, type GoRequest } from '../../src/protocol/search-pool';
+import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
+import { positionOf, sleep } from './engine';
+
+const CLASSIC = setupKfen('khet2', 'classic')!;
+
+function request(limits: Partial<SearchLimits>, moves: string[] = []): GoRequest {
+  return {
+    edition: 'khet2', pharaohRotation: false, kfen: CLASSIC, moves, received: Date.now(),
+    limits: { ...DEFAULT_LIMITS, ...limits, searchMoves: [] },
+  };
+}
+
+function expectLegal(move: string, moves: string[] = []): void {
+  const pos = positionOf(CLASSIC, moves);
+  const m = parseMove(pos, move);
+  expect(m.ok, `'${move}' legal`).toBe(true);
+}
+
+describe('SearchPool (in-process)', () => {
+  let pool: SearchPool;
+  beforeAll(async () => {
+    pool = new SearchPool(2, 1);
+    // warm the workers (tsx start-up) with a tiny search
+    const d = await pool.start(request({ depth: 1 }), false, () => {});
+    expect(d.error).toBeUndefined();
+  });
+  afterAll(async () => {
+    await pool?.destroy();
+  });
+
+  it('go nodes N with 2 threads: the nodes of all threads stop the search near N', async () => {
+    const N = 50_000;
+    const infos: string[] = [];
+    const d = await pool.start(request({ nodes: N }), false, (l) => infos.push(l));
+    expect(d.error).toBeUndefined();
+    expectLegal(d.best);
+    // the counter is the sum over threads; it reaches the budget (the search has no depth limit)
+    // and does not run far past it (each thread adds its nodes every 1024 nodes)
+    expect(d.nodes).toBeGreaterThanOrEqual(N);
+    expect(d.nodes).toBeLessThan(3 * N);
+    const last = infos.filter((l) => / nodes \d+/.test(l)).at(-1)!;
+    expect(Number(/ nodes (\d+)/.exec(last)![1])).toBeLessThanOrEqual(d.nodes);
+  });
+
+  it('stop() ends an unlimited 2-thread search at once, with a legal move', async () => {
+    const p = pool.start(request({}), false, () => {});
+    await sleep(300);
+    const t0 = performance.now();
+    pool.stop();
+    const d = await p;
+    const ms = performance.now() - t0;
+    expect(d.error).toBeUndefined();
+    expectLegal(d.best);
+    expect(d.depth).toBeGreaterThan(0);
+    // (the protocol-level latency is measured in engine-threads.test.ts; here only "at once")
+    expect(ms, `stop took ${ms.toFixed(1)} ms`).toBeLessThan(500);
+  });
+
+  it('clear() zeroes every word of the table, split over the threads (3 threads, an odd size)', async () => {
+    await pool.setThreads(3);
+    // ~0.01 MB: 218 buckets, 2616 words; split in chunks of whole entries
+    pool.resize(0.01);
+    const words = pool.table.words;
+    expect(words.length).toBe(2616);
+    words.fill(-1);
+    await pool.clear();
+    const left = words.findIndex((w) => w !== 0);
+    expect(left, `word ${left} not cleared`).toBe(-1);
+    // a 4 MB table, the same
+    pool.resize(4);
+    const big = pool.table.words;
+    big.fill(0x5a5a5a5a);
+    await pool.clear();
+    expect(big.every((w) => w === 0)).toBe(true);
+  });
+
+  it('after setThreads and resize, searches still work and use the new table', async () => {
+    // (3 threads and a 4 MB table from the previous test)
+    const moves = ['c1d2'];
+    let d = await pool.start(request({ depth: 3 }, moves), false, () => {});
+    expect(d.error).toBeUndefined();
+    expectLegal(d.best, moves);
+    expect(d.depth).toBe(3);
+    const words = pool.table.words;
+    expect(words.some((w) => w !== 0), 'the search wrote to the new table').toBe(true);
+    await pool.setThreads(1);
+    pool.resize(2);
+    d = await pool.start(request({ depth: 3 }, moves), false, () => {});
+    expect(d.error).toBeUndefined();
+    expectLegal(d.best, moves);
+    await pool.setThreads(2);
+    await pool.clear();
+    d = await pool.start(request({ depth: 3 }), false, () => {});
+    expect(d.error).toBeUndefined();
+    expectLegal(d.best);
+  });
+});
