@@ -98,7 +98,8 @@ export class UciEngine {
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const cmd = trimmed.split(/\s+/)[0];
     if (this.quitting) return;
-    if (cmd === 'isready' && (this.queue.length > 0 || this.blocked)) {
+    // readyok at once during a search (UCI); after other unfinished work, when it is done
+    if (cmd === 'isready' && !this.searching && (this.queue.length > 0 || this.blocked)) {
       this.queue.push(trimmed);
       return;
     }
@@ -414,7 +415,9 @@ export class UciEngine {
       return;
     }
     const us = pos.side;
-    const time = num.get(us === 0 ? 'wtime' : 'btime') ?? num.get(us === 0 ? 'p1time' : 'p2time');
+    let time = num.get(us === 0 ? 'wtime' : 'btime') ?? num.get(us === 0 ? 'p1time' : 'p2time');
+    // A clock for the other side only (as fastchess's compliance check sends): no time for us.
+    if (time === undefined && ['wtime', 'btime', 'p1time', 'p2time'].some((k) => num.has(k))) time = 0;
     const inc = num.get(us === 0 ? 'winc' : 'binc') ?? num.get(us === 0 ? 'p1inc' : 'p2inc');
     const budget = infinite
       ? { optimumMs: 0, maximumMs: 0 }

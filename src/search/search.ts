@@ -15,6 +15,8 @@ export const MATE_BOUND = MATE - 1000;
 export const INF = 32500;
 export const MAX_PLY = 128;
 const QS_MAX = 8;
+/** Quiescence answers checks only this many plies deep. */
+const QS_CHECK_MAX = 3;
 /** Moves picked one by one before the rest is sorted at once. */
 const PICK_FIRST = 6;
 const SKIP_SIZE = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -119,6 +121,7 @@ export class Searcher {
   private pollCounter = 0;
   private pondering = false;
   private completedDepth = 0;
+  private rootDepth = 1;
 
   private readonly moves = new Int32Array(MAX_PLY * MAX_MOVES);
   private readonly order = new Int32Array(MAX_PLY * MAX_MOVES);
@@ -212,6 +215,7 @@ export class Searcher {
         const k = (this.threadIndex - 1) % 20;
         if (Math.floor((depth + SKIP_PHASE[k]) / SKIP_SIZE[k]) % 2 === 1) continue;
       }
+      this.rootDepth = depth;
       for (let pvIdx = 0; pvIdx < multiPV; pvIdx++) {
         this.seldepth = 0;
         const prev = this.rootLines[pvIdx].score;
@@ -470,7 +474,8 @@ export class Searcher {
     const inCheck = this.traceBeams(ply);
     const ourKill = this.nodeOurKill;
     const theirKill = this.nodeTheirKill;
-    if (inCheck && this.features.checkExtension) depth++;
+    // the check extension, limited so that chains of checks cannot run away
+    if (inCheck && this.features.checkExtension && ply < 2 * this.rootDepth) depth++;
     if (depth <= 0) return this.qsearchBeams(alpha, beta, ply, 0, inCheck, ourKill, theirKill);
 
     if (++this.pollCounter >= 1024) {
@@ -648,11 +653,23 @@ export class Searcher {
       if (best >= beta) return best;
       if (best > alpha) alpha = best;
       if (qply >= QS_MAX) return best;
-    } else if (qply >= QS_MAX) {
+    } else if (qply >= QS_CHECK_MAX) {
+      // chains of checks would explode: stop answering them (the evaluation counts the threat)
       return this.staticEval(ply, ourKill, theirKill);
     }
-    // In check every move is tried; otherwise only the moves that can change our shot.
-    const end = inCheck ? pos.generate(this.moves, start) : pos.generateTouching(this.moves, start, mask, mb);
+    let end: number;
+    if (inCheck) {
+      // Answers to a check: moves that touch the enemy beam (block it, turn its mirrors, step
+      // the Pharaoh away) or change our own shot (it may remove a piece on the enemy beam).
+      const tm = this.theirMask;
+      mask[mb] |= tm[0];
+      mask[mb + 1] |= tm[1];
+      mask[mb + 2] |= tm[2];
+      end = pos.generateTouching(this.moves, start, mask, mb);
+    } else {
+      // only the moves that can change our shot
+      end = pos.generateTouching(this.moves, start, mask, mb);
+    }
     for (let i = start; i < end; i++) {
       const m = this.moves[i];
       let score: number;
@@ -681,6 +698,8 @@ export class Searcher {
         }
       }
     }
+    // in check with no answer: the enemy hits our Pharaoh next move
+    if (best === -INF) return -(MATE - ply - 2);
     return best;
   }
 }

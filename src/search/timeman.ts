@@ -22,7 +22,9 @@ export function timeBudget(clock: Clock, moveOverhead: number): TimeBudget {
   if (clock.time === undefined) return { optimumMs: 0, maximumMs: 0 };
   const inc = Math.max(0, clock.inc ?? 0);
   const mtg = clock.movesToGo !== undefined && clock.movesToGo > 0 ? Math.min(clock.movesToGo, 50) : 35;
-  const available = Math.max(1, clock.time - moveOverhead);
+  // Keep the overhead of every move to the next time control (a few in sudden death) in reserve.
+  const reserveMoves = clock.movesToGo !== undefined && clock.movesToGo > 0 ? mtg : 3;
+  const available = Math.max(1, clock.time - moveOverhead * reserveMoves);
   // Spend most of the increment only while the clock holds several increments: low on time,
   // bank it, so that the clock recovers instead of draining to zero.
   const incShare = 0.75 * Math.min(1, available / Math.max(1, inc * 10));

@@ -1,0 +1,232 @@
+/** The built engine: handshakes (uci, ugi, uki) and every option of `setoption`. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETUPS } from '../../src/core/index';
+import { OPTIONS, type OptionSpec } from '../../src/protocol/options';
+import { Engine, ROOT, assertBuilt, startEngine } from './engine';
+
+const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The options issue 3 names, as `option` lines must declare them (independent of options.ts). */
+const REQUIRED_OPTIONS: Array<{ name: string; type: string; default?: string }> = [
+  { name: 'Hash', type: 'spin', default: '16' },
+  { name: 'Clear Hash', type: 'button' },
+  { name: 'Threads', type: 'spin', default: '1' },
+  { name: 'MultiPV', type: 'spin', default: '1' },
+  { name: 'Ponder', type: 'check' },
+  { name: 'Move Overhead', type: 'spin', default: '10' },
+  { name: 'UCI_Variant', type: 'combo', default: 'khet2' },
+  { name: 'PharaohRotation', type: 'check', default: 'false' },
+  { name: 'NoRemovalDraw', type: 'spin', default: '100' },
+];
+
+interface OptionLine {
+  name: string;
+  type: string;
+  default?: string;
+  min?: number;
+  max?: number;
+  vars: string[];
+}
+
+/** Parses `option name <id...> type <t> [default <x>] [min <n>] [max <n>] [var <v>]*`. */
+function parseOptionLine(line: string): OptionLine {
+  const m = /^option name (.+?) type (\S+)(.*)$/.exec(line);
+  if (!m) throw new Error(`not an option line: ${line}`);
+  const rest = m[3].trim().split(/\s+/).filter((t) => t !== '');
+  const o: OptionLine = { name: m[1], type: m[2], vars: [] };
+  for (let i = 0; i < rest.length; i += 2) {
+    const [k, v] = [rest[i], rest[i + 1]];
+    if (k === 'default') o.default = v;
+    else if (k === 'min') o.min = Number(v);
+    else if (k === 'max') o.max = Number(v);
+    else if (k === 'var') o.vars.push(v);
+    else throw new Error(`unexpected '${k}' in option line: ${line}`);
+  }
+  return o;
+}
+
+describe.each(['uci', 'ugi', 'uki'])('handshake %s', (cmd) => {
+  let e: Engine;
+  beforeAll(() => assertBuilt());
+  afterAll(() => e?.kill());
+
+  it(`answers id name, id author, the option lines, then ${cmd}ok`, async () => {
+    e = new Engine();
+    const out = await e.command(cmd, new RegExp(`^${cmd}ok$`));
+    expect(out[0]).toBe(`id name Thoth ${VERSION}`);
+    expect(out[1]).toMatch(/^id author \S.*$/);
+    const body = out.slice(2, -1);
+    expect(body.length).toBeGreaterThan(0);
+    for (const l of body) expect(l).toMatch(/^option name /);
+    const opts = body.map(parseOptionLine);
+    for (const want of REQUIRED_OPTIONS) {
+      const got = opts.find((o) => o.name === want.name);
+      expect(got, `option ${want.name}`).toBeDefined();
+      expect(got!.type).toBe(want.type);
+      if (want.default !== undefined) expect(got!.default).toBe(want.default);
+    }
+    const variant = opts.find((o) => o.name === 'UCI_Variant')!;
+    expect(variant.vars.sort()).toEqual(['deflexion', 'khet1', 'khet2']);
+    for (const o of opts) {
+      if (o.type === 'spin') {
+        expect(o.min).toBeLessThanOrEqual(Number(o.default));
+        expect(o.max).toBeGreaterThanOrEqual(Number(o.default));
+      }
+    }
+    // readyok at once, and nothing else pending
+    expect(await e.sync()).toEqual([]);
+    expect((await e.quit()).code).toBe(0);
+  });
+});
+
+/** Valid values for an option, from its declaration. */
+function validValues(o: OptionSpec): Array<string | undefined> {
+  switch (o.type) {
+    case 'button':
+      return [undefined];
+    case 'check':
+      return ['true', 'false'];
+    case 'combo':
+      return o.vars!.slice();
+    case 'spin': {
+      const vals = new Set([o.min!, o.max!, Number(o.default)]);
+      // keep the test fast: no 8 GB hash table, no hundred threads
+      if (o.name === 'Hash') return ['1', '2', '16'];
+      if (o.name === 'Threads') return [...new Set([o.min!, Math.min(2, o.max!), Number(o.default)])].map(String);
+      return [...vals].map(String);
+    }
+    default:
+      return ['x'];
+  }
+}
+
+describe('setoption', () => {
+  let e: Engine;
+  beforeAll(async () => {
+    assertBuilt();
+    e = await startEngine();
+  });
+  afterAll(() => e?.kill());
+
+  /** Sends a line, then isready; returns the lines in between. */
+  async function answer(line: string): Promise<string[]> {
+    e.send(line);
+    return e.sync();
+  }
+
+  it('accepts every option with every kind of valid value, silently', async () => {
+    for (const o of OPTIONS) {
+      for (const v of validValues(o)) {
+        const line = `setoption name ${o.name}${v === undefined ? '' : ` value ${v}`}`;
+        expect(await answer(line), line).toEqual([]);
+      }
+    }
+    // back to the defaults
+    for (const o of OPTIONS) {
+      if (o.default !== undefined) expect(await answer(`setoption name ${o.name} value ${String(o.default)}`)).toEqual([]);
+    }
+  });
+
+  it('takes option names case-insensitively', async () => {
+    for (const line of [
+      'setoption name hash value 4',
+      'setoption name HASH value 16',
+      'setoption name multipv value 2',
+      'setoption name MultiPv value 1',
+      'setoption name move overhead value 20',
+      'setoption name MOVE OVERHEAD value 10',
+      'setoption name clear hash',
+      'setoption name uci_variant value khet2',
+      'setoption name pharaohrotation value false',
+      'setoption name noremovaldraw value 100',
+      'setoption name ponder value false',
+      'setoption name threads value 1',
+    ]) {
+      expect(await answer(line), line).toEqual([]);
+    }
+  });
+
+  it('answers bad values and unknown names with info string error and stays alive', async () => {
+    const bad = [
+      'setoption name Hash value 0',
+      'setoption name Hash value 999999',
+      'setoption name Hash value abc',
+      'setoption name Hash value 1.5',
+      'setoption name Hash',
+      'setoption name Threads value 0',
+      'setoption name MultiPV value 0',
+      'setoption name MultiPV value x',
+      'setoption name Move Overhead value -1',
+      'setoption name Ponder value maybe',
+      'setoption name PharaohRotation value 1',
+      'setoption name UCI_Variant value chess',
+      'setoption name UCI_Variant',
+      'setoption name NoRemovalDraw value -5',
+      'setoption name NoSuchOption value 1',
+      'setoption name Hashes value 16',
+      'setoption name',
+      'setoption value 3',
+      'setoption',
+    ];
+    for (const line of bad) {
+      const out = await answer(line);
+      expect(out, line).toHaveLength(1);
+      expect(out[0], line).toMatch(/^info string error: /);
+    }
+    // nothing changed: still Khet 2.0, MultiPV 1
+    expect(await e.kfen()).toBe(SETUPS.khet2.classic);
+    e.send('go depth 2');
+    const lines = (await e.collect(/^bestmove /)).map((l) => l.text);
+    expect(lines.filter((l) => / multipv [2-9]/.test(l))).toEqual([]);
+  });
+
+  it('UCI_Variant switches the edition and sets up its Classic position', async () => {
+    for (const v of ['khet1', 'deflexion', 'khet2'] as const) {
+      expect(await answer(`setoption name UCI_Variant value ${v}`)).toEqual([]);
+      expect(await e.kfen()).toBe(SETUPS[v].classic);
+      e.send('position startpos');
+      expect(await e.kfen()).toBe(SETUPS[v].classic);
+    }
+  });
+
+  it('PharaohRotation adds the Pharaoh rotation (Classic perft 1: 77 → 78)', async () => {
+    const nodes = async (): Promise<number> => {
+      const out = await e.command('go perft 1', /^Nodes\/second: /);
+      return Number(/^Nodes searched: (\d+)$/m.exec(out.join('\n'))![1]);
+    };
+    e.send('position startpos');
+    expect(await nodes()).toBe(77);
+    expect(await answer('setoption name PharaohRotation value true')).toEqual([]);
+    e.send('position startpos');
+    expect(await nodes()).toBe(78);
+    expect(await answer('setoption name PharaohRotation value false')).toEqual([]);
+    e.send('position startpos');
+    expect(await nodes()).toBe(77);
+  });
+
+  it('NoRemovalDraw sets the no-removal limit (0 = off)', async () => {
+    const kfen = 'xv9/10/10/2k7/10/10/10/4K4X^ s 150 80';
+    e.send(`position kfen ${kfen}`);
+    expect(await e.command('query gameover', /^response /)).toEqual(['response true']);
+    expect(await answer('setoption name NoRemovalDraw value 0')).toEqual([]);
+    expect(await e.command('query gameover', /^response /)).toEqual(['response false']);
+    expect(await answer('setoption name NoRemovalDraw value 200')).toEqual([]);
+    expect(await e.command('query gameover', /^response /)).toEqual(['response false']);
+    expect(await answer('setoption name NoRemovalDraw value 150')).toEqual([]);
+    expect(await e.command('query gameover', /^response /)).toEqual(['response true']);
+    expect(await answer('setoption name NoRemovalDraw value 100')).toEqual([]);
+  });
+
+  it('Hash resizes the table and the engine still searches', async () => {
+    for (const mb of [1, 64, 16]) {
+      expect(await answer(`setoption name Hash value ${mb}`)).toEqual([]);
+      e.send('position startpos');
+      e.send('go depth 3');
+      await e.waitFor(/^bestmove \S+/);
+    }
+    expect(await answer('setoption name Clear Hash')).toEqual([]);
+    expect(await answer('ucinewgame')).toEqual([]);
+  });
+});

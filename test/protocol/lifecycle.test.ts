@@ -1,0 +1,137 @@
+/**
+ * The built engine as a process: command-line arguments run as commands, `bench`, `quit` during
+ * a search, end of input = quit.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Engine, assertBuilt, startEngine } from './engine';
+
+/** Runs `node dist/cli.js …args` with stdin closed; returns its lines and exit. */
+async function run(args: string[], timeoutMs = 20_000): Promise<{ lines: string[]; code: number | null; stderr: string }> {
+  const e = new Engine(args);
+  e.endInput();
+  try {
+    const exit = await e.waitExit(timeoutMs);
+    return { lines: e.lines.map((l) => l.text), code: exit.code, stderr: e.stderr };
+  } finally {
+    e.kill();
+  }
+}
+
+function benchNodes(lines: string[]): number {
+  const l = lines.find((x) => /^Nodes searched\s*:/.test(x));
+  if (!l) throw new Error(`no 'Nodes searched' line in ${JSON.stringify(lines.slice(-5))}`);
+  return Number(/:\s*(\d+)\s*$/.exec(l)![1]);
+}
+
+describe('command-line arguments and process life', () => {
+  beforeAll(() => assertBuilt());
+
+  it('thoth "go perft 2" quit: each argument is a command, the output complete, exit 0', async () => {
+    const r = await run(['go perft 2', 'quit']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const blank = r.lines.indexOf('');
+    expect(blank).toBe(77);
+    for (const l of r.lines.slice(0, blank)) expect(l).toMatch(/^\S+: \d+$/);
+    expect(r.lines).toContain('Nodes searched: 5920');
+    expect(r.lines[r.lines.length - 1]).toMatch(/^Nodes\/second: \d+$/);
+  });
+
+  it('thoth "position startpos moves c1d2" d: several commands, then the engine quits by itself', async () => {
+    const r = await run(['position startpos moves c1d2', 'd']);
+    expect(r.code).toBe(0);
+    expect(r.lines.some((l) => /^KFEN: .* r 1 1$/.test(l))).toBe(true);
+  });
+
+  it('thoth bench 2: one command from all the arguments; Nodes searched and Nodes/second; deterministic', async () => {
+    const a = await run(['bench', '2']);
+    expect(a.code).toBe(0);
+    expect(a.lines.some((l) => /^Nodes\/second\s*:\s*\d+$/.test(l))).toBe(true);
+    const n = benchNodes(a.lines);
+    expect(n).toBeGreaterThan(0);
+    const b = await run(['bench', '2']);
+    expect(benchNodes(b.lines)).toBe(n);
+    // the same inside a running engine, twice, after a search has filled its table
+    const e = await startEngine();
+    try {
+      e.send('go depth 3');
+      await e.waitFor(/^bestmove /);
+      for (let i = 0; i < 2; i++) {
+        const out = await e.command('bench 2', /^Nodes\/second\s*:/, 20_000);
+        expect(benchNodes(out)).toBe(n);
+      }
+      // the position is not changed by bench
+      expect((await e.command('query p1turn', /^response /))[0]).toBe('response true');
+    } finally {
+      e.kill();
+    }
+  });
+
+  it('quit during a search: one bestmove, exit code 0, promptly', async () => {
+    const e = await startEngine();
+    try {
+      e.send('position startpos');
+      e.send('go infinite');
+      await e.waitFor(/^info depth 3 /, 5000);
+      const t0 = e.send('quit');
+      const exit = await e.waitExit(3000);
+      const ms = performance.now() - t0;
+      expect(exit.code).toBe(0);
+      expect(ms, `exit after ${ms.toFixed(0)} ms`).toBeLessThan(1000);
+      expect(e.lines.filter((l) => l.text.startsWith('bestmove')).length).toBe(1);
+    } finally {
+      e.kill();
+    }
+  });
+
+  it('quit during go movetime / go ponder: exit code 0, promptly', async () => {
+    for (const go of ['go movetime 20000', 'go ponder wtime 60000 btime 60000', 'go wtime 600000 btime 600000 movestogo 1']) {
+      const e = await startEngine();
+      try {
+        e.send('position startpos moves c1d2');
+        e.send(go);
+        await e.waitFor(/^info depth 2 /, 5000);
+        const t0 = e.send('quit');
+        const exit = await e.waitExit(3000);
+        expect(exit.code, go).toBe(0);
+        expect(performance.now() - t0, go).toBeLessThan(1000);
+        expect(e.lines.filter((l) => l.text.startsWith('bestmove')).length, go).toBeLessThanOrEqual(1);
+      } finally {
+        e.kill();
+      }
+    }
+  });
+
+  it('end of input = quit: while idle, and during a search (bestmove, then exit 0)', async () => {
+    const idle = await startEngine();
+    idle.endInput();
+    expect((await idle.waitExit(3000)).code).toBe(0);
+
+    const e = await startEngine();
+    try {
+      e.send('position startpos');
+      e.send('go infinite');
+      await e.waitFor(/^info depth 3 /, 5000);
+      const t0 = performance.now();
+      e.endInput();
+      const exit = await e.waitExit(3000);
+      expect(exit.code).toBe(0);
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(e.lines.filter((l) => l.text.startsWith('bestmove')).length).toBe(1);
+    } finally {
+      e.kill();
+    }
+  });
+
+  it('quit right after a burst of commands flushes everything before it', async () => {
+    const e = new Engine();
+    for (let i = 0; i < 50; i++) e.send('isready');
+    e.send('go perft 3');
+    e.send('quit');
+    const exit = await e.waitExit(20_000);
+    expect(exit.code).toBe(0);
+    const texts = e.lines.map((l) => l.text);
+    expect(texts.filter((l) => l === 'readyok').length).toBe(50);
+    expect(texts).toContain('Nodes searched: 451859');
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * The built engine and bad input: every malformed line is answered by `info string error: …`,
+ * the engine stays responsive, and the position is unchanged (the `d` KFEN before and after).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toKfen } from '../../src/core/index';
+import { CLASSIC, Engine, MATE_IN_1, assertBuilt, checkBestmove, positionOf, startEngine } from './engine';
+
+/** The position every row starts from (not the start position, so a reset would show). */
+const SETUP_MOVES = ['c1d2', 'h8g7', 'j1-'];
+const BEFORE = toKfen(positionOf(CLASSIC, SETUP_MOVES));
+
+/** Lines answered with one error line and nothing else (no search). */
+const ERRORS: string[] = [
+  'foo',
+  'foo bar baz',
+  'xyzzy 1 2 3',
+  'setoption name Hash value x',
+  'setoption name Nope value 1',
+  'setoption name UCI_Variant value chess',
+  'setoption',
+  'position',
+  'position nonsense',
+  'position setup',
+  'position setup chess',
+  'position kfen',
+  'position fen',
+  'position kfen xv9/10 s 0 1',
+  `position kfen ${CLASSIC.replace(' s ', ' x ')}`,
+  `position kfen ${CLASSIC.replace('xv3', 'zv3')}`,
+  `position kfen ${CLASSIC.replace(' 0 1', ' 0')}`,
+  `position kfen ${CLASSIC.replace(' 0 1', ' -3 1')}`,
+  `position kfen ${CLASSIC.replace('/2pv7/', '/2pv8/')}`,
+  'position kfen xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1 moves zz',
+  'position startpos moves z9z9',
+  'position startpos moves c1c3',
+  'position startpos moves c1d2 c1d2',
+  'position startpos moves j1- a8+',
+  'position startpos moves c1d2 h8g7 e1e2 e1e2',
+  'position startpos nonsense c1d2',
+  'position startpos moves c1d2 moves h8g7',
+  `position kfen ${MATE_IN_1} moves j5+ a8-`,
+  'position kfen ☃ s 0 1',
+  'go perft x',
+  'go perft 0',
+  'go perft 999',
+  'perft',
+  'perft -1',
+  'bench x',
+  'bench 0',
+  'query',
+  'query foo',
+  'flip',
+  `garbage ${'x'.repeat(20_000)}`,
+];
+
+/** `go` lines with bad tokens: an error line, and the search still runs to a bestmove. */
+const GO_ERRORS: string[] = [
+  'go depth x nodes 2000',
+  'go nodes 1e6 depth 2',
+  'go wtime abc btime 100 depth 2',
+  'go depth 2 frobnicate',
+  'go movetime soon depth 2',
+  'go depth 2 searchmoves e5d4 zz9',
+  'go depth 2 searchmoves c1d2',
+];
+
+/** Lines that are ignored without a word. */
+const SILENT: string[] = ['', '   ', '\t', ' \t  ', '# a comment', '#', 'stop', 'ponderhit'];
+
+describe('malformed input', () => {
+  let e: Engine;
+  beforeAll(async () => {
+    assertBuilt();
+    e = await startEngine();
+  });
+  afterAll(() => e?.kill());
+
+  async function setUp(): Promise<void> {
+    e.send(`position startpos moves ${SETUP_MOVES.join(' ')}`);
+    expect(await e.sync()).toEqual([]);
+    expect(await e.kfen()).toBe(BEFORE);
+  }
+
+  it.each(ERRORS.map((line) => ({ line, label: line.length > 80 ? `${line.slice(0, 40)}… (${line.length} chars)` : line })))(
+    "'$label' → info string error, engine alive, position unchanged",
+    async ({ line }) => {
+      await setUp();
+      e.send(line);
+      const out = await e.sync();
+      // protocol.md: each gives one line `info string error: <what and where>`
+      expect(out.length, `output of '${line.slice(0, 80)}': ${JSON.stringify(out).slice(0, 300)}`).toBe(1);
+      expect(out[0]).toMatch(/^info string error: \S/);
+      expect(out[0].length, 'a readable message, not an echo of 20 kB').toBeLessThan(400);
+      expect(await e.kfen()).toBe(BEFORE);
+    },
+  );
+
+  it.each(GO_ERRORS)("'%s' → info string error, then one legal bestmove; position unchanged", async (line) => {
+    await setUp();
+    e.send(line);
+    const ls = (await e.collect(/^bestmove /, 10_000)).map((l) => l.text);
+    expect(ls.filter((l) => l.startsWith('info string error: ')).length).toBe(1);
+    const best = checkBestmove(ls[ls.length - 1], positionOf(CLASSIC, SETUP_MOVES));
+    // the good search move stays the only one
+    if (line.includes('searchmoves e5d4')) expect(best.move).toBe('e5d4');
+    expect((await e.sync()).filter((l) => l.startsWith('bestmove'))).toEqual([]);
+    expect(await e.kfen()).toBe(BEFORE);
+  });
+
+  it.each(SILENT.map((line) => ({ line, label: JSON.stringify(line) })))('$label is ignored silently', async ({ line }) => {
+    await setUp();
+    e.send(line);
+    expect(await e.sync()).toEqual([]);
+    expect(await e.kfen()).toBe(BEFORE);
+  });
+
+  it('a burst of bad lines, then good ones: every line is answered in order', async () => {
+    await setUp();
+    for (const l of ERRORS.slice(0, 12)) e.send(l);
+    e.send('position startpos moves c1d2');
+    e.send('isready');
+    const out = (await e.collect(/^readyok$/)).map((l) => l.text);
+    expect(out.filter((l) => l.startsWith('info string error: ')).length).toBeGreaterThanOrEqual(12);
+    expect(await e.kfen()).toBe(toKfen(positionOf(CLASSIC, ['c1d2'])));
+  });
+
+  it('an illegal move list leaves the previous position, not a partly played one', async () => {
+    await setUp();
+    // the first two moves are legal, the third is not
+    e.send('position startpos moves c1d2 h8g7 c1d2');
+    const out = await e.sync();
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^info string error: .*move 3/);
+    expect(await e.kfen()).toBe(BEFORE);
+  });
+});
