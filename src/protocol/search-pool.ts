@@ -31,8 +31,13 @@ export interface SearchDone {
  * move has most votes wins (a found win always wins).
  */
 export function voteBest(results: SearchTaskResult[]): SearchTaskResult {
-  const valid = results.filter((r) => r.best !== '' && r.depth > 0);
   const main = results.find((r) => r.threadIndex === 0)!;
+  // A helper votes only with an iteration at least as deep as the main search's last one: a
+  // shallower result is older and may stand on a move the main search has since refuted. A
+  // found win counts at any depth.
+  const valid = results.filter(
+    (r) => r.best !== '' && r.depth > 0 && (r.depth >= main.depth || r.score >= MATE_BOUND || r === main),
+  );
   if (valid.length <= 1 || main.best === '') return main;
   const minScore = Math.min(...valid.map((r) => r.score));
   const votes = new Map<string, number>();

@@ -68,6 +68,14 @@ describe('voteBest', () => {
     expect(voteBest([fast, r(0, 'a', 0, 10), slow]).best).toBe('f');
   });
 
+  it('a helper shallower than the main search does not vote (its result is older)', () => {
+    // b would win the vote on score, but its depth-8 result predates the main search's depth 9
+    expect(voteBest([r(0, 'a', -10, 9), r(1, 'b', 50, 8)]).best).toBe('a');
+    expect(voteBest([r(0, 'a', -10, 9), r(1, 'b', 50, 8), r(2, 'b', 50, 8)]).best).toBe('a');
+    // at equal or greater depth it does
+    expect(voteBest([r(0, 'a', -10, 9), r(1, 'b', 50, 10)]).best).toBe('b');
+  });
+
   it('the main thread\'s win is kept against helpers without one', () => {
     const main = r(0, 'j5+', MATE - 1, 3);
     expect(voteBest([main, r(1, 'b', 100, 9), r(2, 'b', 100, 9), r(3, 'b', 100, 9)])).toBe(main);
