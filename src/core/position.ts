@@ -455,6 +455,18 @@ export class Position {
     this.bb[6 + w] ^= bit;
   }
 
+  /** A swap between colours: each colour's bitboard loses one square and gains the other. */
+  private swapColours(a: number, b: number, from: number, to: number): void {
+    const fw = from >> 5;
+    const tw = to >> 5;
+    const fb = 1 << (from & 31);
+    const tb = 1 << (to & 31);
+    this.bb[a * 3 + fw] ^= fb;
+    this.bb[a * 3 + tw] ^= tb;
+    this.bb[b * 3 + fw] ^= fb;
+    this.bb[b * 3 + tw] ^= tb;
+  }
+
   /** The square the mover's laser would kill now, or -1 (fires for `color`). */
   laserTarget(color: number): number {
     const sq = this.laserSq[color];
@@ -610,15 +622,7 @@ export class Position {
         b[to] = p;
         lo ^= ZOBRIST_LO[p * SQUARES + from] ^ ZOBRIST_LO[p * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + from];
         hi ^= ZOBRIST_HI[p * SQUARES + from] ^ ZOBRIST_HI[p * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + from];
-        if (q >> 5 !== us) {
-          // colours differ: each colour's bitboard loses one square and gains the other
-          const c = us * 3;
-          const o = (q >> 5) * 3;
-          this.bb[c + (from >> 5)] ^= 1 << (from & 31);
-          this.bb[c + (to >> 5)] ^= 1 << (to & 31);
-          this.bb[o + (from >> 5)] ^= 1 << (from & 31);
-          this.bb[o + (to >> 5)] ^= 1 << (to & 31);
-        }
+        if (q >> 5 !== us) this.swapColours(us, q >> 5, from, to);
         break;
       }
       case ROT_CW:
@@ -741,14 +745,7 @@ export class Position {
         const q = b[from];
         b[from] = p;
         b[to] = q;
-        if (q >> 5 !== us) {
-          const c = us * 3;
-          const o = (q >> 5) * 3;
-          this.bb[c + (from >> 5)] ^= 1 << (from & 31);
-          this.bb[c + (to >> 5)] ^= 1 << (to & 31);
-          this.bb[o + (from >> 5)] ^= 1 << (from & 31);
-          this.bb[o + (to >> 5)] ^= 1 << (to & 31);
-        }
+        if (q >> 5 !== us) this.swapColours(us, q >> 5, from, to);
         break;
       }
       case ROT_CW:

@@ -37,6 +37,14 @@ const KNOWN = new Set([
   'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft',
 ]);
 
+/** The developer switches: option name → search feature. */
+const FEATURE_OPTIONS: Record<string, keyof SearchFeatures> = {
+  LMR: 'lmr',
+  Futility: 'futility',
+  CheckExtension: 'checkExtension',
+  Aspiration: 'aspiration',
+};
+
 export function isKnownCommand(word: string): boolean {
   return KNOWN.has(word);
 }
@@ -298,18 +306,11 @@ export class UciEngine {
       case 'Random':
         this.opts.random = v.value as boolean;
         break;
-      case 'LMR':
-        this.opts.features.lmr = v.value as boolean;
+      default: {
+        const feature = FEATURE_OPTIONS[spec.name];
+        if (feature !== undefined) this.opts.features[feature] = v.value as boolean;
         break;
-      case 'Futility':
-        this.opts.features.futility = v.value as boolean;
-        break;
-      case 'CheckExtension':
-        this.opts.features.checkExtension = v.value as boolean;
-        break;
-      case 'Aspiration':
-        this.opts.features.aspiration = v.value as boolean;
-        break;
+      }
     }
   }
 
