@@ -69,6 +69,12 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+// A reader that goes away (`thoth perft 5 | head -1`) ends the program quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
