@@ -15,6 +15,8 @@ const HELP = `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).
 
 Usage:
   thoth                       start the engine (UCI-like protocol on stdin/stdout; see protocol.md)
+  thoth <command> ...         run protocol commands, then quit: thoth bench [depth [threads]],
+                              thoth "position setup dynasty" d, thoth "go perft 4"
   ${PERFT_USAGE}
   ${GUI_USAGE}
                               the browser GUI: play, two players, analysis (127.0.0.1 only)
