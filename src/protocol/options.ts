@@ -31,8 +31,8 @@ export const OPTIONS: OptionSpec[] = [
   { name: 'Random', type: 'check', default: false },
   // Developer switches, so that matches can measure each search feature.
   { name: 'LMR', type: 'check', default: true },
-  { name: 'Futility', type: 'check', default: true },
-  { name: 'CheckExtension', type: 'check', default: true },
+  { name: 'Futility', type: 'check', default: false },
+  { name: 'CheckExtension', type: 'check', default: false },
   { name: 'Aspiration', type: 'check', default: true },
 ];
 
