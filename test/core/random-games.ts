@@ -16,10 +16,11 @@
  *   shuffles moves back and forth, so that positions do recur);
  * - unmaking the whole game restores the start, and each ply on the way back.
  */
+import { describe, expect, it } from 'vitest';
 import {
   BLOCK, KILL, MAX_MOVES, PHARAOH, Position, ROT_CCW, ROT_CW, SCARAB, STACK, STACK_ON, STEP, SWAP, UNSTACK,
   kindOf, makeMove, moveFrom, moveTo, moveType, SETUPS, formatMove, gameStatus, mirrorBoard, mirrorMove, mirrorPosition,
-  mirrorSquare, mulberry32, oriOf, parseKfen, parseMove, toKfen, tracePath, type EditionId, type SetupName,
+  mirrorSquare, mulberry32, oriOf, parseKfen, parseMove, perft, toKfen, tracePath, type EditionId, type SetupName,
 } from '../../src/core/index';
 import { load, randInt } from './helpers';
 
@@ -286,4 +287,39 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
     st.games++;
   }
   return st;
+}
+
+/**
+ * The property suite of one edition (one test file per edition, so that vitest runs them in
+ * parallel): the random-game checks above, then perft(3) of random positions against their
+ * mirror images. `stacks`: the edition has obelisk stacks, so the games must shoot some.
+ */
+export function propertySuite(title: string, configs: GameConfig[], stacks: boolean): void {
+  describe(`${title}: properties over random games`, () => {
+    it.each(configs)('$label: $games games', (cfg) => {
+      const st = runRandomGames(cfg);
+      expect(st.games).toBe(cfg.games);
+      // the games must exercise what they claim to test
+      expect(st.plies).toBeGreaterThan(cfg.games * 10);
+      expect(st.movesChecked).toBeGreaterThan(st.plies * 10);
+      expect(st.removals).toBeGreaterThan(cfg.games);
+      expect(st.pharaohHits).toBeGreaterThan(0);
+      expect(st.ownPharaohHits).toBeGreaterThan(0);
+      expect(st.repeatedPositions).toBeGreaterThan(cfg.games / 10);
+      expect(st.repetitionDraws).toBeGreaterThan(0);
+      expect(st.swaps).toBeGreaterThan(0);
+      if (stacks) expect(st.stackKills).toBeGreaterThan(0);
+    });
+
+    it.each(configs)('$label: perft(3) of random positions equals perft(3) of their mirror images', (cfg) => {
+      const positions: Position[] = [];
+      runRandomGames({ ...cfg, games: 6, seed: cfg.seed + 500 }, (p) => positions.push(p));
+      expect(positions.length).toBeGreaterThanOrEqual(3);
+      for (const p of positions.slice(0, 4)) {
+        const mir = mirrorPosition(p);
+        expect(mir.side).toBe(p.side ^ 1);
+        expect(perft(mir, 3)).toBe(perft(p, 3));
+      }
+    });
+  });
 }
