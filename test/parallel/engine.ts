@@ -4,9 +4,9 @@
  * its moves against.
  */
 import { Engine as ProtocolEngine } from '../protocol/engine';
-import { formatKfenError, formatMove, legalMoves, parseKfen, parseMove, type EditionId, type Position } from '../../src/core/index';
+import { formatMove, legalMoves, parseMove, type Position } from '../../src/core/index';
 
-export { CLI, ROOT, assertBuilt, type Exit, type Line } from '../protocol/engine';
+export { CLI, ROOT, assertBuilt, positionOf, type Exit, type Line } from '../protocol/engine';
 
 /**
  * The protocol tests' engine driver; searches with several threads may take longer to answer
@@ -31,18 +31,6 @@ export async function startEngine(threads = 1): Promise<Engine> {
 
 function expect0(lines: string[], what: string): void {
   if (lines.length > 0) throw new Error(`unexpected output after ${what}: ${JSON.stringify(lines)}`);
-}
-
-export function positionOf(kfen: string, moves: string[] = [], edition: EditionId = 'khet2'): Position {
-  const r = parseKfen(kfen, edition);
-  if (!r.ok) throw new Error(`test KFEN rejected: ${formatKfenError(r.error)}: ${kfen}`);
-  const pos = r.value;
-  for (const t of moves) {
-    const m = parseMove(pos, t);
-    if (!m.ok) throw new Error(`test move rejected: ${m.error.message}`);
-    pos.make(m.value);
-  }
-  return pos;
 }
 
 /** Checks a `bestmove` line against `pos` (the move and its ponder move legal); returns the move. */
