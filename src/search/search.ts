@@ -251,14 +251,14 @@ export class Searcher {
             beta = INF;
           }
           delta += delta;
-          if (this.threadIndex === 0 && this.elapsed() > 2000) this.report(depth, multiPV);
+          if (this.threadIndex === 0 && this.elapsed() > 2000) this.report(multiPV);
         }
         this.sortLines(0);
         if (this.stopped) break;
       }
       if (this.stopped) break;
       this.completedDepth = depth;
-      if (this.threadIndex === 0) this.report(depth, multiPV);
+      if (this.threadIndex === 0) this.report(multiPV);
       const best = this.rootLines[0];
       this.onIteration(best.move, best.score, depth);
       if (limits.mate > 0 && best.score >= MATE_BOUND && MATE - best.score <= 2 * limits.mate) break;
@@ -287,7 +287,7 @@ export class Searcher {
   }
 
   /** `info` lines for the first `multiPV` root lines. */
-  private report(depth: number, multiPV: number): void {
+  private report(multiPV: number): void {
     const ms = Math.max(1, Math.round(this.elapsed()));
     const nodes = this.totalNodes();
     const nps = Math.round((nodes * 1000) / ms);
@@ -301,7 +301,6 @@ export class Searcher {
           ` nodes ${nodes} nps ${nps} hashfull ${hashfull} time ${ms} pv ${l.pv.map(formatMove).join(' ')}`,
       );
     }
-    void depth;
   }
 
   /** Search of the root moves rootLines[pvIdx..]; updates their scores and PVs. */
