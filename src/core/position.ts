@@ -707,6 +707,38 @@ export class Position {
     return t;
   }
 
+
+  /**
+   * A null move for the search: the side to move passes and its laser does not fire. Not a
+   * legal Khet move. It is recorded as move 0 and resets the no-removal count, so that
+   * repetitions are never counted across it. Undo it with unmakeNull.
+   */
+  makeNull(): void {
+    if (this.ply >= this.cap) this.grow(this.cap * 2);
+    const u = this.ply * U_SIZE;
+    this.undo[u + U_MOVE] = 0;
+    this.undo[u + U_PLIES] = this.pliesSinceRemoval;
+    this.undo[u + U_KSQ] = -1;
+    this.pliesSinceRemoval = 0;
+    if (this.side === 1) this.moveNumber++;
+    this.side ^= 1;
+    this.keyLo ^= SIDE_LO;
+    this.keyHi ^= SIDE_HI;
+    this.ply++;
+    this.keysLo[this.ply] = this.keyLo;
+    this.keysHi[this.ply] = this.keyHi;
+  }
+
+  /** Takes back a null move. */
+  unmakeNull(): void {
+    this.ply--;
+    const u = this.ply * U_SIZE;
+    this.side ^= 1;
+    if (this.side === 1) this.moveNumber--;
+    this.pliesSinceRemoval = this.undo[u + U_PLIES];
+    this.keyLo = this.keysLo[this.ply];
+    this.keyHi = this.keysHi[this.ply];
+  }
   /** Takes back the last move made. */
   unmake(): void {
     this.ply--;

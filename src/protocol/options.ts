@@ -1,4 +1,7 @@
 /** The engine's options: names, types, defaults and the `option` lines of the handshake. */
+import { DEFAULT_FEATURES } from '../search/search';
+import { MAX_ELO, MIN_ELO } from '../search/skill';
+
 export type OptionType = 'spin' | 'check' | 'combo' | 'button' | 'string';
 
 export interface OptionSpec {
@@ -27,13 +30,21 @@ export const OPTIONS: OptionSpec[] = [
   { name: 'NoRemovalDraw', type: 'spin', default: 100, min: 0, max: 100000 },
   { name: 'Skill Level', type: 'spin', default: 20, min: 0, max: 20 },
   { name: 'UCI_LimitStrength', type: 'check', default: false },
-  { name: 'UCI_Elo', type: 'spin', default: 2400, min: 800, max: 2400 },
+  { name: 'UCI_Elo', type: 'spin', default: MAX_ELO, min: MIN_ELO, max: MAX_ELO },
   { name: 'Random', type: 'check', default: false },
   // Developer switches, so that matches can measure each search feature.
-  { name: 'LMR', type: 'check', default: true },
-  { name: 'Futility', type: 'check', default: false },
-  { name: 'CheckExtension', type: 'check', default: false },
-  { name: 'Aspiration', type: 'check', default: true },
+  // Their defaults are the search's DEFAULT_FEATURES.
+  { name: 'LMR', type: 'check', default: DEFAULT_FEATURES.lmr },
+  { name: 'Futility', type: 'check', default: DEFAULT_FEATURES.futility },
+  { name: 'CheckExtension', type: 'check', default: DEFAULT_FEATURES.checkExtension },
+  { name: 'Aspiration', type: 'check', default: DEFAULT_FEATURES.aspiration },
+  { name: 'NullMove', type: 'check', default: DEFAULT_FEATURES.nullMove },
+  { name: 'LMP', type: 'check', default: DEFAULT_FEATURES.lmp },
+  { name: 'HistoryMalus', type: 'check', default: DEFAULT_FEATURES.historyMalus },
+  { name: 'IIR', type: 'check', default: DEFAULT_FEATURES.iir },
+  { name: 'TimeStability', type: 'check', default: DEFAULT_FEATURES.timeStability },
+  { name: 'LMRLog', type: 'check', default: DEFAULT_FEATURES.lmrLog },
+  { name: 'CounterMove', type: 'check', default: DEFAULT_FEATURES.counterMove },
 ];
 
 export function optionLine(o: OptionSpec): string {

@@ -43,6 +43,13 @@ const FEATURE_OPTIONS: Record<string, keyof SearchFeatures> = {
   Futility: 'futility',
   CheckExtension: 'checkExtension',
   Aspiration: 'aspiration',
+  NullMove: 'nullMove',
+  LMP: 'lmp',
+  HistoryMalus: 'historyMalus',
+  IIR: 'iir',
+  TimeStability: 'timeStability',
+  LMRLog: 'lmrLog',
+  CounterMove: 'counterMove',
 };
 
 export function isKnownCommand(word: string): boolean {
@@ -559,7 +566,7 @@ export class UciEngine {
       this.write(`Nodes/second    : ${r.nps}`);
     };
     if (threads === 1) {
-      summary(runBench(depth, (line) => this.write(line)));
+      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.opts.features));
       return;
     }
     // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures
@@ -575,7 +582,7 @@ export class UciEngine {
           const d = await pool.start(
             {
               edition, pharaohRotation: false, kfen, moves: [], received: Date.now(),
-              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] },
+              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] }, features: { ...this.opts.features },
             },
             false,
             () => {},

@@ -3,7 +3,7 @@
  * Its node count is the build's signature (quoted as `Bench: N` in commit messages).
  */
 import { formatMove, parseKfen, SETUPS, type EditionId } from '../core/index';
-import { DEFAULT_LIMITS, Searcher } from './search';
+import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures } from './search';
 import { TranspositionTable } from './tt';
 
 export const BENCH_DEPTH = 6;
@@ -53,7 +53,11 @@ export interface BenchResult {
   nps: number;
 }
 
-export function runBench(depth: number, write: (line: string) => void, positions: BenchPosition[] = BENCH_POSITIONS): BenchResult {
+/** Searches each position to `depth` on one thread, with the given search feature switches. */
+export function runBench(
+  depth: number, write: (line: string) => void, positions: BenchPosition[] = BENCH_POSITIONS,
+  features: SearchFeatures = DEFAULT_FEATURES,
+): BenchResult {
   let nodes = 0;
   const t0 = performance.now();
   for (let i = 0; i < positions.length; i++) {
@@ -61,6 +65,7 @@ export function runBench(depth: number, write: (line: string) => void, positions
     const r = parseKfen(kfen, edition);
     if (!r.ok) throw new Error(`bench position ${i + 1} is invalid: ${r.error.message}`);
     const searcher = new Searcher(new TranspositionTable(16));
+    searcher.features = { ...features };
     const res = searcher.run(r.value, { ...DEFAULT_LIMITS, depth });
     nodes += res.nodes;
     write(`info string bench ${i + 1}/${positions.length} ${edition} nodes ${res.nodes} bestmove ${formatMove(res.best)}`);

@@ -32,14 +32,45 @@ export interface SearchFeatures {
   futility: boolean;
   checkExtension: boolean;
   aspiration: boolean;
+  /** Null-move pruning: pass (without firing) and search reduced; a fail high prunes. */
+  nullMove: boolean;
+  /** Late-move pruning: at low depth, quiet moves past a count are not searched. */
+  lmp: boolean;
+  /** History with a malus for the quiet moves tried before a cutoff, bounded by gravity. */
+  historyMalus: boolean;
+  /** Internal iterative reduction: one ply less where the table has no move. */
+  iir: boolean;
+  /**
+   * Time use follows the best move's stability: less time when it has not changed for several
+   * iterations, more after it changed or the score dropped.
+   */
+  timeStability: boolean;
+  /** LMR amounts from a logarithmic table of depth and move number (else the stepped rule). */
+  lmrLog: boolean;
+  /** Counter-move heuristic: the quiet move that last refuted the previous move is tried early. */
+  counterMove: boolean;
 }
 
 /**
- * Defaults follow the matches (docs/strength.md): LMR helped (+62 Elo); the check extension did
- * not (H0 accepted, −13 Elo) and futility pruning showed no gain (−2 ± 22 Elo in 798 games), so
- * both are off until a better version of them passes a match.
+ * Defaults follow the matches (docs/strength.md): LMR (+62 Elo) and late-move pruning (+48 Elo)
+ * are on; the check extension (H0 accepted, −13 Elo) and futility pruning (−2 ± 22 Elo) are off
+ * until a better version passes a match. A switch that has not passed a match yet is off.
  */
-export const DEFAULT_FEATURES: SearchFeatures = { lmr: true, futility: false, checkExtension: false, aspiration: true };
+export const DEFAULT_FEATURES: SearchFeatures = {
+  lmr: true, futility: false, checkExtension: false, aspiration: true, nullMove: false, lmp: true, historyMalus: false,
+  iir: false, timeStability: false, lmrLog: false, counterMove: false,
+};
+
+/** Late-move reductions by depth and move number: 0.5 + ln(depth)·ln(moves) / 2.25, in plies. */
+const LMR_TABLE = new Int8Array(64 * 256);
+for (let d = 1; d < 64; d++) {
+  for (let n = 1; n < 256; n++) LMR_TABLE[d * 256 + n] = Math.floor(0.5 + (Math.log(d) * Math.log(n)) / 2.25);
+}
+
+/** Bound of history scores under the gravity update (historyMalus). */
+const HISTORY_MAX = 1 << 14;
+/** Quiet moves remembered per node for the history malus. */
+const QUIETS_MAX = 64;
 
 export interface SearchLimits {
   /** Maximum depth (plies). */
@@ -86,6 +117,7 @@ const SCORE_WIN = 1 << 29;
 const SCORE_CAPTURE = 1 << 24;
 const SCORE_KILLER1 = 1 << 23;
 const SCORE_KILLER2 = (1 << 23) - 1;
+const SCORE_COUNTER = (1 << 23) - 2;
 const SCORE_OWN_KILL = -(1 << 24);
 const SCORE_SUICIDE = -(1 << 29);
 
@@ -135,6 +167,9 @@ export class Searcher {
   private readonly pvLen = new Int32Array(MAX_PLY);
   private readonly killers = new Int32Array(MAX_PLY * 2);
   private readonly history = new Int32Array(2 * 131072);
+  private readonly quiets = new Int32Array(MAX_PLY * QUIETS_MAX);
+  /** Per side and previous move (its low 17 bits): the quiet move that refuted it. */
+  private readonly counters = new Int32Array(2 * 131072);
   private readonly masks = new Int32Array(MAX_PLY * 3 + 3);
   private readonly theirMask = new Int32Array(3);
   private rootLines: RootLine[] = [];
@@ -148,6 +183,7 @@ export class Searcher {
   clearHistory(): void {
     this.history.fill(0);
     this.killers.fill(0);
+    this.counters.fill(0);
   }
 
   private now(): number {
@@ -212,6 +248,9 @@ export class Searcher {
     const result: SearchResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
     if (rootMoves.length === 0) return result;
     const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
+    let lastBest = 0;
+    let lastScore = -INF;
+    let changes = 0;
 
     for (let depth = 1; depth <= Math.max(1, limits.depth); depth++) {
       if (this.threadIndex > 0 && depth > 1 && depth < limits.depth) {
@@ -263,7 +302,17 @@ export class Searcher {
       this.onIteration(best.move, best.score, depth);
       if (limits.mate > 0 && best.score >= MATE_BOUND && MATE - best.score <= 2 * limits.mate) break;
       if (rootMoves.length === 1 && depth >= 4 && limits.optimumMs > 0 && !this.pondering) break;
-      if (!this.pondering && limits.optimumMs > 0 && this.elapsed() > limits.optimumMs * 0.5) break;
+      let timeScale = 1;
+      if (this.features.timeStability) {
+        changes *= 0.5;
+        if (depth > 1 && best.move !== lastBest) changes += 1;
+        timeScale = 0.6 + changes;
+        if (lastScore > -INF && best.score < lastScore - 30) timeScale *= 1.3;
+        timeScale = Math.max(0.5, Math.min(2, timeScale));
+        lastBest = best.move;
+        lastScore = best.score;
+      }
+      if (!this.pondering && limits.optimumMs > 0 && this.elapsed() > limits.optimumMs * 0.5 * timeScale) break;
       if (best.score >= MATE_BOUND && depth > MATE - best.score + 2 && limits.optimumMs > 0) break;
     }
     if (this.sharedNodes) {
@@ -278,6 +327,15 @@ export class Searcher {
     result.nodes = this.nodes;
     result.lines = this.rootLines.slice(0, multiPV).map((l) => ({ ...l, pv: l.pv.slice() }));
     return result;
+  }
+
+  /** The quiescence score of `pos` (side to move's view), for evaluation tuning and tests. */
+  quiesce(pos: Position): number {
+    this.pos = pos;
+    this.stopped = false;
+    this.pollCounter = 0;
+    this.completedDepth = 1;
+    return this.qsearch(-INF, INF, 0, 0);
   }
 
   private sortLines(from: number): void {
@@ -365,6 +423,7 @@ export class Searcher {
     const k1 = this.killers[ply * 2];
     const k2 = this.killers[ply * 2 + 1];
     const hBase = us * 131072;
+    const cm = this.features.counterMove && pos.ply > 0 ? this.counters[hBase + (pos.moveAt(pos.ply - 1) & 0x1ffff)] : 0;
     for (let i = start; i < end; i++) {
       const m = this.moves[i];
       const from = m & 127;
@@ -390,6 +449,7 @@ export class Searcher {
       else if (out === OUT_OWN) s = SCORE_OWN_KILL + this.history[hBase + (m & 0x1ffff)];
       else if (m === k1) s = SCORE_KILLER1;
       else if (m === k2) s = SCORE_KILLER2;
+      else if (m === cm) s = SCORE_COUNTER;
       else s = this.history[hBase + (m & 0x1ffff)];
       this.order[i] = s;
     }
@@ -509,7 +569,19 @@ export class Searcher {
       if (this.features.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) {
         return staticEval;
       }
+      // null-move pruning: even passing (without firing) keeps us above beta
+      if (this.features.nullMove && depth >= 3 && staticEval >= beta && Math.abs(beta) < MATE_BOUND &&
+        pos.moveAt(pos.ply - 1) !== 0) {
+        const r = 3 + (depth >> 2);
+        pos.makeNull();
+        this.nodes++;
+        const s = -this.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        pos.unmakeNull();
+        if (this.stopped) return 0;
+        if (s >= beta) return s >= MATE_BOUND ? beta : s;
+      }
     }
+    if (this.features.iir && depth >= 4 && ttMove === 0) depth--;
 
     const start = ply * MAX_MOVES;
     const end = pos.generate(this.moves, start);
@@ -533,6 +605,9 @@ export class Searcher {
     let moveCount = 0;
     const futile = this.features.futility && !pvNode && !inCheck && depth <= 2 && staticEval > -INF &&
       staticEval + 150 * depth <= alpha;
+    const lmpLimit = this.features.lmp && !pvNode && !inCheck && depth <= 3 ? 5 + 3 * depth * depth : 1 << 30;
+    let quietCount = 0;
+    const qBase = ply * QUIETS_MAX;
 
     for (let i = start; i < end; i++) {
       if (i === scoreFrom) this.scoreMoves(ply, scoreFrom, end, ourKill);
@@ -540,7 +615,8 @@ export class Searcher {
         // pick the best few one by one; past them, sort the rest once
         if (i - scoreFrom < PICK_FIRST) this.pick(i, end);
         else if (i - scoreFrom === PICK_FIRST) this.sortRest(i, end);
-        if (futile && moveCount > 0 && (this.outcome[i] === OUT_NONE || this.outcome[i] === OUT_OWN)) {
+        if ((futile || moveCount >= lmpLimit) && moveCount > 0 && best > -MATE_BOUND &&
+          (this.outcome[i] === OUT_NONE || this.outcome[i] === OUT_OWN)) {
           moveCount++;
           continue;
         }
@@ -559,11 +635,17 @@ export class Searcher {
       } else {
         let r = 0;
         if (this.features.lmr && depth >= 3 && moveCount > 3 && quiet && !inCheck) {
-          r = 1;
-          if (moveCount > 10) r++;
-          if (depth > 6 && moveCount > 20) r++;
+          if (this.features.lmrLog) {
+            r = LMR_TABLE[Math.min(depth, 63) * 256 + Math.min(moveCount, 255)];
+            if (m === this.killers[ply * 2] || m === this.killers[ply * 2 + 1]) r--;
+          } else {
+            r = 1;
+            if (moveCount > 10) r++;
+            if (depth > 6 && moveCount > 20) r++;
+          }
           if (pvNode && r > 0) r--;
           if (r > depth - 2) r = depth - 2;
+          if (r < 0) r = 0;
         }
         score = -this.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
         if (r > 0 && score > alpha && !this.stopped) score = -this.search(depth - 1, -alpha - 1, -alpha, ply + 1, false);
@@ -591,14 +673,22 @@ export class Searcher {
                 this.killers[ply * 2 + 1] = this.killers[ply * 2];
                 this.killers[ply * 2] = m;
               }
-              const h = hBase + (m & 0x1ffff);
-              this.history[h] += depth * depth;
-              if (this.history[h] > 1 << 20) for (let k = 0; k < this.history.length; k++) this.history[k] >>= 1;
+              if (this.features.counterMove) this.counters[hBase + (pos.moveAt(pos.ply - 1) & 0x1ffff)] = m;
+              if (this.features.historyMalus) {
+                const bonus = Math.min(32 * depth * depth, 4096);
+                this.updateHistory(hBase + (m & 0x1ffff), bonus);
+                for (let k = 0; k < quietCount; k++) this.updateHistory(hBase + (this.quiets[qBase + k] & 0x1ffff), -bonus);
+              } else {
+                const h = hBase + (m & 0x1ffff);
+                this.history[h] += depth * depth;
+                if (this.history[h] > 1 << 20) for (let k = 0; k < this.history.length; k++) this.history[k] >>= 1;
+              }
             }
             break;
           }
         }
       }
+      if (quiet && quietCount < QUIETS_MAX) this.quiets[qBase + quietCount++] = m;
     }
     if (moveCount === 0) return 0; // no legal move: cannot happen with a Sphinx
     if (best === -INF) best = alpha; // every move pruned as futile
@@ -608,6 +698,12 @@ export class Searcher {
     else if (stored <= -MATE_BOUND) stored -= ply;
     tt.store(pos.keyLo, pos.keyHi, bestMove, bound, stored, depth);
     return best;
+  }
+
+  /** History update with gravity: scores stay within ±HISTORY_MAX. */
+  private updateHistory(h: number, bonus: number): void {
+    const v = this.history[h];
+    this.history[h] = v + bonus - ((v * Math.abs(bonus)) / HISTORY_MAX | 0);
   }
 
   private qsearch(alpha: number, beta: number, ply: number, qply: number): number {

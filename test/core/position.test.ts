@@ -278,3 +278,39 @@ describe('repetition and the game status', () => {
     }
   });
 });
+
+describe('the null move (search only)', () => {
+  it('passes the turn without firing, and unmakeNull restores everything', () => {
+    const pos = load(CLASSIC);
+    play(pos, 'e1e2');
+    const before = snapshot(pos);
+    const board = Array.from(pos.board);
+    pos.makeNull();
+    expect(pos.side).toBe(0);
+    expect(Array.from(pos.board)).toEqual(board); // nothing moved, nothing was shot
+    expect(pos.keyLo ^ before.keyLo).toBe(SIDE_LO ^ 0); // only the side to move changed in the key
+    expect(pos.keyHi ^ before.keyHi).toBe(SIDE_HI ^ 0);
+    expect([pos.keyLo, pos.keyHi]).toEqual(scratchKey(pos));
+    expect(pos.ply).toBe(before.ply + 1);
+    expect(pos.moveAt(pos.ply - 1)).toBe(0);
+    play(pos, 'c1d2'); // a real move after the null move makes and unmakes as usual
+    expect([pos.keyLo, pos.keyHi]).toEqual(scratchKey(pos));
+    pos.unmake();
+    pos.unmakeNull();
+    expect(snapshot(pos)).toEqual(before);
+  });
+
+  it('repetitions are not counted across a null move', () => {
+    const pos = load(CLASSIC);
+    play(pos, 'e1e2');
+    play(pos, 'f8f7');
+    pos.makeNull();
+    pos.makeNull(); // the same board and side as before the two null moves
+    expect(pos.repetitions()).toBe(0);
+    pos.unmakeNull();
+    pos.unmakeNull();
+    play(pos, 'e2e1');
+    play(pos, 'f7f8');
+    expect(pos.repetitions()).toBe(1); // the real repetition is still seen
+  });
+});

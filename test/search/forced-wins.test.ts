@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EDITION_IDS, formatMove, toKfen } from '../../src/core/index';
-import { MATE, MATE_BOUND } from '../../src/search/search';
+import { MATE, MATE_BOUND, type SearchFeatures } from '../../src/search/search';
 import { load, search, winningMoves } from './helpers';
 import { MateSolver, type ForcedWin } from './solver';
 
@@ -71,6 +71,23 @@ describe('the search finds the forced wins', () => {
     expect(r.score, where).toBeGreaterThanOrEqual(MATE_BOUND);
     // never a faster win than the proved one
     expect(r.score, where).toBeLessThanOrEqual(mateScore(c.mate));
+    expect(c.winning, where).toContain(formatMove(r.best));
+  });
+});
+
+// Every pruning and reduction switch on at once: none of them may hide a forced win or claim a
+// faster one than the proof.
+const ALL_ON: SearchFeatures = {
+  lmr: true, futility: true, checkExtension: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, iir: true,
+  timeStability: true, lmrLog: true, counterMove: true,
+};
+
+describe('the forced wins with every search switch on', () => {
+  it.each(cases)('$name: go mate N within the node budget', (c) => {
+    const pos = load(c.kfen, c.edition);
+    const r = search(pos, { mate: c.mate, nodes: NODE_BUDGET }, 16, ALL_ON);
+    const where = `${c.edition} ${c.kfen}: best ${formatMove(r.best)} score ${r.score} depth ${r.depth} nodes ${r.nodes}`;
+    expect(r.score, where).toBe(mateScore(c.mate));
     expect(c.winning, where).toContain(formatMove(r.best));
   });
 });

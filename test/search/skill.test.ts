@@ -1,0 +1,95 @@
+/** Skill levels: the Elo table, and the weak move choice (plausible, never absurd). */
+import { describe, expect, it } from 'vitest';
+import { MATE, type RootLine } from '../../src/search/search';
+import {
+  LEVEL_ELO, MAX_ELO, MAX_SKILL, MIN_ELO, pickRandomMove, pickWeakMove, skillFromElo, skillMaxLoss,
+} from '../../src/search/skill';
+
+const line = (move: number, score: number, depth = 5): RootLine => ({ move, score, bound: 0, depth, pv: [move] });
+
+/** A seeded generator of numbers in [0, 1). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('skillFromElo', () => {
+  it('maps the ends of the range to level 0 and full strength, and clamps outside it', () => {
+    expect(skillFromElo(MIN_ELO)).toBe(0);
+    expect(skillFromElo(MIN_ELO - 500)).toBe(0);
+    expect(skillFromElo(MAX_ELO)).toBe(MAX_SKILL);
+    expect(skillFromElo(MAX_ELO + 500)).toBe(MAX_SKILL);
+  });
+
+  it('gives back each measured level for its Elo', () => {
+    for (const [level, elo] of LEVEL_ELO) expect(skillFromElo(elo)).toBe(level);
+  });
+
+  it('never lowers the level when the Elo rises', () => {
+    let last = -1;
+    for (let e = MIN_ELO; e <= MAX_ELO; e += 10) {
+      const l = skillFromElo(e);
+      expect(l).toBeGreaterThanOrEqual(last);
+      last = l;
+    }
+  });
+
+  it('the table rises with the level', () => {
+    for (let i = 1; i < LEVEL_ELO.length; i++) {
+      expect(LEVEL_ELO[i][0]).toBeGreaterThan(LEVEL_ELO[i - 1][0]);
+      expect(LEVEL_ELO[i][1]).toBeGreaterThan(LEVEL_ELO[i - 1][1]);
+    }
+  });
+});
+
+describe('pickWeakMove', () => {
+  const lines = [line(1, 50), line(2, 40), line(3, 10), line(4, -120), line(5, -(MATE - 3))];
+
+  it('full strength plays the best line', () => {
+    expect(pickWeakMove(lines, MAX_SKILL, rng(1)).move).toBe(1);
+  });
+
+  it('never walks into a lost game nor loses more than the level allows', () => {
+    for (let level = 0; level < MAX_SKILL; level++) {
+      const r = rng(level + 7);
+      for (let k = 0; k < 200; k++) {
+        const pick = pickWeakMove(lines, level, r);
+        expect(pick.move).not.toBe(5);
+        expect(50 - pick.score).toBeLessThanOrEqual(skillMaxLoss(level));
+      }
+    }
+  });
+
+  it('never misses a forced win', () => {
+    const winning = [line(9, MATE - 3), line(1, 300), line(2, 280)];
+    for (let level = 0; level <= MAX_SKILL; level++) expect(pickWeakMove(winning, level, rng(level)).move).toBe(9);
+  });
+
+  it('weak levels sometimes play a second-best move, strong levels rarely', () => {
+    const close = [line(1, 30), line(2, 20), line(3, 15)];
+    const share = (level: number): number => {
+      const r = rng(99);
+      let other = 0;
+      for (let k = 0; k < 400; k++) if (pickWeakMove(close, level, r).move !== 1) other++;
+      return other / 400;
+    };
+    expect(share(0)).toBeGreaterThan(0.2);
+    expect(share(19)).toBeLessThan(share(0));
+  });
+});
+
+describe('pickRandomMove', () => {
+  it('picks only among the lines within the margin, and all of them over many draws', () => {
+    const lines = [line(1, 20), line(2, 15), line(3, 12), line(4, -40)];
+    const seen = new Set<number>();
+    const r = rng(5);
+    for (let k = 0; k < 300; k++) seen.add(pickRandomMove(lines, 10, r).move);
+    expect([...seen].sort()).toEqual([1, 2, 3]);
+  });
+});
