@@ -562,8 +562,9 @@ export class Searcher {
       }
     }
 
+    // the static evaluation of an inner node is needed only by the pruning that uses it
     let staticEval = -INF;
-    if (!inCheck && !pvNode) {
+    if (!inCheck && !pvNode && (this.features.futility || this.features.nullMove)) {
       staticEval = this.staticEval(ply, ourKill, theirKill);
       // reverse futility pruning
       if (this.features.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) {
