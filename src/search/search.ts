@@ -689,7 +689,7 @@ export class Searcher {
           }
         }
       }
-      if (quiet && quietCount < QUIETS_MAX) this.quiets[qBase + quietCount++] = m;
+      if (quiet && this.features.historyMalus && quietCount < QUIETS_MAX) this.quiets[qBase + quietCount++] = m;
     }
     if (moveCount === 0) return 0; // no legal move: cannot happen with a Sphinx
     if (best === -INF) best = alpha; // every move pruned as futile

@@ -1,5 +1,6 @@
 /** Skill levels: the Elo table, and the weak move choice (plausible, never absurd). */
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/core/zobrist';
 import { MATE, type RootLine } from '../../src/search/search';
 import {
   LEVEL_ELO, MAX_ELO, MAX_SKILL, MIN_ELO, pickRandomMove, pickWeakMove, skillFromElo, skillMaxLoss,
@@ -7,16 +8,10 @@ import {
 
 const line = (move: number, score: number, depth = 5): RootLine => ({ move, score, bound: 0, depth, pv: [move] });
 
-/** A seeded generator of numbers in [0, 1). */
+/** A seeded generator of numbers in [0, 1), from the core's mulberry32. */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => (next() >>> 0) / 4294967296;
 }
 
 describe('skillFromElo', () => {
