@@ -13,13 +13,14 @@ export const MAX_SKILL = 20;
 /**
  * Elo of the skill levels, measured: a round robin of levels 0, 5, 10, 15 and 20 (120 games,
  * 50,000 nodes a move, openings from the three setups; docs/strength.md, "Levels"), with the
- * full-strength engine (level 20) put at 2400. Levels in between are interpolated.
+ * full-strength engine (level 20) put at 2400. Levels in between are interpolated. Levels 0 and
+ * 5 lost nearly every game to the levels above them, so their gaps are lower bounds.
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
-  [0, 1280],
-  [5, 1820],
-  [10, 2090],
-  [15, 2240],
+  [0, 860],
+  [5, 1350],
+  [10, 2240],
+  [15, 2320],
   [20, 2400],
 ];
 
