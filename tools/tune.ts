@@ -11,10 +11,10 @@
  *
  * Speed: each position is reduced once to its feature counts (each linear term measured by
  * evaluating with a unit weight, the shots by the pieces the beams hit), and the check at the
- * start proves that the features give back evaluate() exactly. The fit then needs no search.
+ * start proves that the features give back evaluate() (to its rounding). The fit then needs no search.
  */
 import { readFileSync } from 'node:fs';
-import { PHARAOH, type Position } from '../src/core/index';
+import { ANUBIS, OBELISK, PHARAOH, PYRAMID, STACK, type Position } from '../src/core/index';
 import { parseRecords, replayRecord } from '../src/match/record';
 import { WEIGHTS, type Weights, evaluate, pieceValue } from '../src/search/evaluate';
 import { Searcher } from '../src/search/search';
@@ -73,7 +73,7 @@ const SHOT_NONE = 0;
 /** Piece kind index for the shot terms: 1 pyramid, 2 anubis, 3 obelisk (also a stack's top). */
 function kindIndex(p: number): number {
   const k = (p >> 2) & 7;
-  return k === 3 ? 1 : k === 4 ? 2 : k === 6 || k === 7 ? 3 : 0;
+  return k === PYRAMID ? 1 : k === ANUBIS ? 2 : k === OBELISK || k === STACK ? 3 : 0;
 }
 
 function main(): void {
@@ -156,17 +156,19 @@ function main(): void {
   };
   const valuesOf = (w: Weights): Float64Array => {
     const v = new Float64Array(4);
-    v[1] = pieceValue(3 << 2, w);
-    v[2] = pieceValue(4 << 2, w);
-    v[3] = pieceValue(6 << 2, w);
+    v[1] = pieceValue(PYRAMID << 2, w);
+    v[2] = pieceValue(ANUBIS << 2, w);
+    v[3] = pieceValue(OBELISK << 2, w);
     return v;
   };
 
-  // The features must give back the engine's evaluation exactly.
+  // The features must give back the engine's evaluation (to its rounding).
   {
     const v = valuesOf(WEIGHTS);
     let bad = 0;
-    for (let i = 0; i < N; i++) if (Math.round(evalAt(WEIGHTS, i, v)) !== evals[i]) bad++;
+    // evaluate() rounds its sum; summing the same terms in another order may land on the other
+    // side of a half, so allow the rounding and a floating-point hair more
+    for (let i = 0; i < N; i++) if (Math.abs(evalAt(WEIGHTS, i, v) - evals[i]) > 0.5 + 1e-6) bad++;
     if (bad > 0) {
       process.stderr.write(`feature check failed on ${bad} of ${N} positions\n`);
       process.exit(1);

@@ -1,6 +1,21 @@
 /** The engine's options: names, types, defaults and the `option` lines of the handshake. */
-import { DEFAULT_FEATURES } from '../search/search';
+import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
+
+/** The developer switches: option name → search feature, in the handshake's order. */
+export const FEATURE_OPTIONS: Record<string, keyof SearchFeatures> = {
+  LMR: 'lmr',
+  Futility: 'futility',
+  CheckExtension: 'checkExtension',
+  Aspiration: 'aspiration',
+  NullMove: 'nullMove',
+  LMP: 'lmp',
+  HistoryMalus: 'historyMalus',
+  IIR: 'iir',
+  TimeStability: 'timeStability',
+  LMRLog: 'lmrLog',
+  CounterMove: 'counterMove',
+};
 
 export type OptionType = 'spin' | 'check' | 'combo' | 'button' | 'string';
 
@@ -32,19 +47,8 @@ export const OPTIONS: OptionSpec[] = [
   { name: 'UCI_LimitStrength', type: 'check', default: false },
   { name: 'UCI_Elo', type: 'spin', default: MAX_ELO, min: MIN_ELO, max: MAX_ELO },
   { name: 'Random', type: 'check', default: false },
-  // Developer switches, so that matches can measure each search feature.
-  // Their defaults are the search's DEFAULT_FEATURES.
-  { name: 'LMR', type: 'check', default: DEFAULT_FEATURES.lmr },
-  { name: 'Futility', type: 'check', default: DEFAULT_FEATURES.futility },
-  { name: 'CheckExtension', type: 'check', default: DEFAULT_FEATURES.checkExtension },
-  { name: 'Aspiration', type: 'check', default: DEFAULT_FEATURES.aspiration },
-  { name: 'NullMove', type: 'check', default: DEFAULT_FEATURES.nullMove },
-  { name: 'LMP', type: 'check', default: DEFAULT_FEATURES.lmp },
-  { name: 'HistoryMalus', type: 'check', default: DEFAULT_FEATURES.historyMalus },
-  { name: 'IIR', type: 'check', default: DEFAULT_FEATURES.iir },
-  { name: 'TimeStability', type: 'check', default: DEFAULT_FEATURES.timeStability },
-  { name: 'LMRLog', type: 'check', default: DEFAULT_FEATURES.lmrLog },
-  { name: 'CounterMove', type: 'check', default: DEFAULT_FEATURES.counterMove },
+  // Developer switches, so that matches can measure each search feature (defaults: DEFAULT_FEATURES).
+  ...Object.entries(FEATURE_OPTIONS).map(([name, f]): OptionSpec => ({ name, type: 'check', default: DEFAULT_FEATURES[f] })),
 ];
 
 export function optionLine(o: OptionSpec): string {

@@ -12,7 +12,7 @@ import { DEFAULT_FEATURES, DEFAULT_LIMITS, MAX_PLY, type SearchFeatures, type Se
 import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
-import { MAX_THREADS, OPTIONS, checkOptionValue, findOption, optionLine } from './options';
+import { FEATURE_OPTIONS, MAX_THREADS, OPTIONS, checkOptionValue, findOption, optionLine } from './options';
 import { SearchPool, type SearchDone } from './search-pool';
 
 export interface EngineOptions {
@@ -36,21 +36,6 @@ const KNOWN = new Set([
   'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
   'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft',
 ]);
-
-/** The developer switches: option name → search feature. */
-const FEATURE_OPTIONS: Record<string, keyof SearchFeatures> = {
-  LMR: 'lmr',
-  Futility: 'futility',
-  CheckExtension: 'checkExtension',
-  Aspiration: 'aspiration',
-  NullMove: 'nullMove',
-  LMP: 'lmp',
-  HistoryMalus: 'historyMalus',
-  IIR: 'iir',
-  TimeStability: 'timeStability',
-  LMRLog: 'lmrLog',
-  CounterMove: 'counterMove',
-};
 
 export function isKnownCommand(word: string): boolean {
   return KNOWN.has(word);
