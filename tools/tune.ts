@@ -3,7 +3,9 @@
  * labelled with the game's result, and the weights of src/search/evaluate.ts are moved, one at
  * a time, while the mean squared error between the result and sigmoid(eval) goes down.
  *
- *   npx tsx tools/tune.ts [--skip 8] [--quiet] [--iterations 20] records.pgn …
+ *   npx tsx tools/tune.ts [--skip 8] [--quiet] [--iterations 20] [--only w1,w2] records.pgn …
+ *
+ * `--only` fits the named weights and keeps the others as they are (for a new term).
  *
  * Positions: every position of every decided or drawn game from ply `--skip` on (the random
  * opening plies are skipped), the side to move's result as the label. With `--quiet` only the
@@ -16,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { ANUBIS, OBELISK, PHARAOH, PYRAMID, STACK, type Position } from '../src/core/index';
 import { parseRecords, replayRecord } from '../src/match/record';
-import { WEIGHTS, type Weights, evaluate, pieceValue } from '../src/search/evaluate';
+import { WEIGHTS, type Weights, evaluate, pieceValue, threatScan } from '../src/search/evaluate';
 import { Searcher } from '../src/search/search';
 import { TranspositionTable } from '../src/search/tt';
 
@@ -25,10 +27,11 @@ const KEYS = Object.keys(WEIGHTS) as Key[];
 /** Linear terms: f_i = evaluate(pos, unit_i) − evaluate(pos, 0). */
 const LINEAR: Key[] = [
   'pyramid', 'anubis', 'obelisk', 'stack', 'pharaohInBeam', 'pharaohMirrorLine', 'pharaohOpenLine', 'pharaohShelter',
-  'pharaohScarabNear', 'beamLength',
+  'pharaohScarabNear', 'beamLength', 'pharaohThreatOnEnemy', 'pharaohThreatOnUs', 'pharaohEscape', 'anubisFacing',
+  'scarabNearBeam',
 ];
 /** Weights that are fractions (steps of 0.01); the others move by whole centi-pyramids. */
-const FRACTIONS = new Set<Key>(['shotOnEnemy', 'shotOnOwn', 'enemyShotOnUs', 'beamLength']);
+const FRACTIONS = new Set<Key>(['shotOnEnemy', 'shotOnOwn', 'enemyShotOnUs', 'beamLength', 'threatOnEnemy', 'threatOnUs']);
 /**
  * Bounds that keep the evaluation consistent with the search. A shot fired now removes the
  * piece, so the threat of one is worth less than the piece (below 1); a threat cannot be a
@@ -39,6 +42,8 @@ const BOUNDS: Partial<Record<Key, [number, number]>> = {
   shotOnEnemy: [0, 0.9],
   shotOnOwn: [0, 0.9],
   enemyShotOnUs: [0, 0.9],
+  threatOnEnemy: [0, 0.9],
+  threatOnUs: [0, 0.9],
   pharaohInBeam: [0, 300],
 };
 
@@ -47,19 +52,28 @@ interface Args {
   skip: number;
   quiet: boolean;
   iterations: number;
+  only: Key[] | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { files: [], skip: 8, quiet: false, iterations: 20 };
+  const a: Args = { files: [], skip: 8, quiet: false, iterations: 20, only: null };
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     if (s === '--skip') a.skip = Number(argv[++i]);
     else if (s === '--quiet') a.quiet = true;
     else if (s === '--iterations') a.iterations = Number(argv[++i]);
+    else if (s === '--only') {
+      a.only = (argv[++i] ?? '').split(',') as Key[];
+      const bad = a.only.filter((k) => !KEYS.includes(k));
+      if (bad.length > 0) {
+        process.stderr.write(`unknown weights: ${bad.join(', ')} (known: ${KEYS.join(', ')})\n`);
+        process.exit(2);
+      }
+    }
     else a.files.push(s);
   }
   if (a.files.length === 0) {
-    process.stderr.write('usage: npx tsx tools/tune.ts [--skip N] [--quiet] [--iterations N] records.pgn …\n');
+    process.stderr.write('usage: npx tsx tools/tune.ts [--skip N] [--quiet] [--iterations N] [--only w1,w2] records.pgn …\n');
     process.exit(2);
   }
   return a;
@@ -81,6 +95,8 @@ function main(): void {
   const feats: number[] = [];
   const ourShot: number[] = []; // +kind: enemy piece, −kind: own piece
   const theirShot: number[] = []; // kind of our piece the enemy beam takes (not the Pharaoh)
+  const ourThreat: number[] = []; // kind of the best enemy piece our beam threatens next turn
+  const theirThreat: number[] = []; // kind of the best piece of ours the enemy beam threatens
   const labels: number[] = [];
   const evals: number[] = [];
   const searcher = new Searcher(new TranspositionTable(1));
@@ -111,6 +127,10 @@ function main(): void {
     }
     ourShot.push(o);
     theirShot.push(t);
+    const a = threatScan(pos, us, ok, WEIGHTS);
+    ourThreat.push(a >= 0 ? kindIndex(pos.board[a]) : 0);
+    const d = threatScan(pos, us ^ 1, tk, WEIGHTS);
+    theirThreat.push(d >= 0 ? kindIndex(pos.board[d]) : 0);
     labels.push(stm);
     evals.push(ev);
   };
@@ -141,6 +161,8 @@ function main(): void {
   const F = Float64Array.from(feats);
   const O = Int8Array.from(ourShot);
   const T = Int8Array.from(theirShot);
+  const TO = Int8Array.from(ourThreat);
+  const TU = Int8Array.from(theirThreat);
   const L = Float64Array.from(labels);
 
   const evalAt = (w: Weights, i: number, values: Float64Array): number => {
@@ -152,6 +174,10 @@ function main(): void {
     else if (o < 0) e -= w.shotOnOwn * values[-o];
     const t = T[i];
     if (t > 0) e -= w.enemyShotOnUs * values[t];
+    const a = TO[i];
+    if (a > 0) e += w.threatOnEnemy * values[a];
+    const d = TU[i];
+    if (d > 0) e -= w.threatOnUs * values[d];
     return e;
   };
   const valuesOf = (w: Weights): Float64Array => {
@@ -203,7 +229,7 @@ function main(): void {
 
   for (let it = 0; it < args.iterations; it++) {
     let improved = false;
-    for (const k of KEYS) {
+    for (const k of args.only ?? KEYS) {
       const step = FRACTIONS.has(k) ? 0.01 : 1;
       for (const dir of [1, -1]) {
         let moved = false;

@@ -3,7 +3,8 @@
  * One table of named weights (WEIGHTS) so that tuning can change them.
  */
 import {
-  ANUBIS, NEIGHBOURS, OBELISK, PHARAOH, PYRAMID, SCARAB, STACK, nextOccupied, popcount, type Position,
+  ANUBIS, NEIGHBOURS, OBELISK, PHARAOH, PYRAMID, REFLECT, SCARAB, SPHINX, STACK, fire, nextOccupied, popcount,
+  type Position,
 } from '../core/index';
 
 export interface Weights {
@@ -31,6 +32,24 @@ export interface Weights {
   beamLength: number;
   /** Side to move bonus. */
   tempo: number;
+  /**
+   * Threats next turn: the fraction of the value of the best enemy piece our beam could take
+   * after one move of ours that turns our Sphinx, turns one of our mirrors on our beam, or moves
+   * one of our pieces off it (the piece the beam takes now is the shot term, not this).
+   */
+  threatOnEnemy: number;
+  /** The same for the enemy's beam against our pieces. */
+  threatOnUs: number;
+  /** Such a move of ours would hit the enemy Pharaoh (we are to move: a win in one). */
+  pharaohThreatOnEnemy: number;
+  /** Such a move of the enemy would hit our Pharaoh: we must parry it now. */
+  pharaohThreatOnUs: number;
+  /** Empty squares next to the Pharaoh that it may step to (its escape squares). */
+  pharaohEscape: number;
+  /** Per Anubis whose shield faces the enemy's side of the board. */
+  anubisFacing: number;
+  /** Per Scarab next to the enemy beam's path (it can step or swap into it). */
+  scarabNearBeam: number;
 }
 
 /**
@@ -52,9 +71,16 @@ export const WEIGHTS: Weights = {
   pharaohScarabNear: 68,
   beamLength: 3.4,
   tempo: 2,
+  threatOnEnemy: 0,
+  threatOnUs: 0,
+  pharaohThreatOnEnemy: 0,
+  pharaohThreatOnUs: 0,
+  pharaohEscape: 0,
+  anubisFacing: 0,
+  scarabNearBeam: 0,
 };
 
-export const TERM_NAMES = ['material', 'shots', 'pharaoh safety', 'beam', 'tempo'] as const;
+export const TERM_NAMES = ['material', 'shots', 'threats', 'pharaoh safety', 'pieces', 'beam', 'tempo'] as const;
 
 const mask = new Int32Array(6);
 
@@ -126,6 +152,166 @@ function pharaohSafety(pos: Position, color: number, w: Weights): number {
   return v;
 }
 
+/** threatScan's results: the best victim's square (not a Pharaoh) or -1, and a Pharaoh hit. */
+let threatSq = -1;
+let threatValue = 0;
+let threatPharaoh = 0;
+
+function consider(b: Uint8Array, k: number, victim: number, now: number, w: Weights): void {
+  if (k < 0 || k === now) return;
+  const p = b[k];
+  if (p >> 5 !== victim) return;
+  if (((p >> 2) & 7) === PHARAOH) {
+    threatPharaoh = 1;
+    return;
+  }
+  const v = pieceValue(p, w);
+  if (threatSq < 0 || v > threatValue) {
+    threatSq = k;
+    threatValue = v;
+  }
+}
+
+/**
+ * The enemy pieces `color`'s beam could take after one move of `color` that changes the beam
+ * where it passes: its Sphinx turned to its other side, one of its own mirrors on the path
+ * turned, or one of its own pieces on the path moved off it. No move is made:
+ * each change is one more trace from the square where it happens, and a moved piece is assumed
+ * to land outside the new path. `now` is the square the beam takes as it is (the shot term's,
+ * not counted here). Returns the square of the most valuable such victim other than the
+ * Pharaoh, or -1; `lastThreatPharaoh()` tells whether the Pharaoh is among them.
+ */
+export function threatScan(pos: Position, color: number, now: number, w: Weights = WEIGHTS): number {
+  const ed = pos.edition;
+  const b = pos.board;
+  const bb = pos.bb;
+  const victim = color ^ 1;
+  threatSq = -1;
+  threatValue = 0;
+  threatPharaoh = 0;
+  const sq = ed.laserSquare[color];
+  let dir: number;
+  let t: number;
+  // Each change is made on the board for its trace and undone: the beam from the changed square
+  // on is then the true beam of the changed board, which cannot loop (a trace over the board
+  // without the change could come back to the square and go round for ever).
+  if (ed.sphinx) {
+    const p = b[sq];
+    dir = p & 3;
+    // the Sphinx's other legal side: N/W for the first player, S/E for the second
+    const alt = color === 0 ? (dir === 0 ? 3 : 0) : dir === 2 ? 1 : 2;
+    b[sq] = (p & ~3) | alt;
+    consider(b, fire(b, bb, 6, sq, alt, false), victim, now, w);
+    b[sq] = p;
+    t = nextOccupied(bb, 6, sq, dir);
+  } else {
+    dir = ed.laserDir[color];
+    t = b[sq] !== 0 ? sq : nextOccupied(bb, 6, sq, dir);
+  }
+  // A piece can be on the path twice (a Scarab's two mirrors, or a Pyramid's mirror and then its
+  // back). Its change is traced at the first visit only: from there on the board is the changed
+  // one, so that trace is the true beam, which never reaches the second visit as it was.
+  let seen0 = 0;
+  let seen1 = 0;
+  let seen2 = 0;
+  while (t >= 0) {
+    const p = b[t];
+    const out = REFLECT[(p << 2) | dir];
+    const bit = 1 << (t & 31);
+    const wd = t >> 5;
+    const first = (wd === 0 ? seen0 : wd === 1 ? seen1 : seen2) & bit;
+    if (p >> 5 === color && first === 0) {
+      if (wd === 0) seen0 |= bit;
+      else if (wd === 1) seen1 |= bit;
+      else seen2 |= bit;
+      const k = (p >> 2) & 7;
+      if (k === PYRAMID) {
+        // turned either way, it may send the beam on (even when the beam now hits its back)
+        const r1 = (p & ~3) | ((p + 1) & 3);
+        const o1 = REFLECT[(r1 << 2) | dir];
+        if (o1 < 4) {
+          b[t] = r1;
+          consider(b, fire(b, bb, 6, t, o1, false), victim, now, w);
+        }
+        const r2 = (p & ~3) | ((p + 3) & 3);
+        const o2 = REFLECT[(r2 << 2) | dir];
+        if (o2 < 4) {
+          b[t] = r2;
+          consider(b, fire(b, bb, 6, t, o2, false), victim, now, w);
+        }
+        b[t] = p;
+      } else if (k === SCARAB) {
+        // a Scarab or Djed turned sends the beam out the opposite side
+        b[t] = p ^ 1;
+        consider(b, fire(b, bb, 6, t, out ^ 2, false), victim, now, w);
+        b[t] = p;
+      }
+      if (k !== SPHINX) {
+        // the piece moved off the path lets the beam go straight on
+        b[t] = 0;
+        bb[6 + wd] ^= bit;
+        consider(b, fire(b, bb, 6, t, dir, false), victim, now, w);
+        bb[6 + wd] ^= bit;
+        b[t] = p;
+      }
+    }
+    if (out >= 4) break;
+    dir = out;
+    t = nextOccupied(bb, 6, t, dir);
+  }
+  return threatSq;
+}
+
+/** Whether the last threatScan found the enemy Pharaoh among the victims. */
+export function lastThreatPharaoh(): number {
+  return threatPharaoh;
+}
+
+/** Facing of an Anubis towards the enemy's side: the first player's enemy is north (N = 0). */
+const ENEMY_SIDE = [0, 2];
+
+/**
+ * Piece placement of `color`: Anubis shields facing the enemy, Scarabs next to the enemy beam
+ * (`enemyBeam` at `at`), and the Pharaoh's escape squares.
+ */
+function placement(pos: Position, color: number, enemyBeam: Int32Array, at: number, w: Weights): number {
+  let v = 0;
+  const b = pos.board;
+  const bb = pos.bb;
+  if (w.anubisFacing !== 0 || w.scarabNearBeam !== 0) {
+    const face = ENEMY_SIDE[color];
+    for (let wd = 0; wd < 3; wd++) {
+      let x = bb[color * 3 + wd];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const sq = (wd << 5) + 31 - Math.clz32(low);
+        const p = b[sq];
+        const k = (p >> 2) & 7;
+        if (k === ANUBIS) {
+          if ((p & 3) === face) v += w.anubisFacing;
+        } else if (k === SCARAB) {
+          const n = sq * 3;
+          if (((NEIGHBOURS[n] & enemyBeam[at]) | (NEIGHBOURS[n + 1] & enemyBeam[at + 1]) | (NEIGHBOURS[n + 2] & enemyBeam[at + 2])) !== 0) {
+            v += w.scarabNearBeam;
+          }
+        }
+      }
+    }
+  }
+  const psq = pos.pharaohSq[color];
+  if (w.pharaohEscape !== 0 && psq >= 0) {
+    const n = psq * 3;
+    const r = pos.edition.reserved;
+    const c = color * 3;
+    const free =
+      popcount(NEIGHBOURS[n] & ~bb[6] & ~r[c]) + popcount(NEIGHBOURS[n + 1] & ~bb[7] & ~r[c + 1]) +
+      popcount(NEIGHBOURS[n + 2] & ~bb[8] & ~r[c + 2]);
+    v += free * w.pharaohEscape;
+  }
+  return v;
+}
+
 /**
  * The evaluation from the side to move's point of view. When `terms` is given, the terms are
  * written into it (each from the side to move's point of view, in TERM_NAMES order).
@@ -133,7 +319,7 @@ function pharaohSafety(pos: Position, color: number, w: Weights): number {
 export function evaluate(pos: Position, w: Weights = WEIGHTS, terms?: number[]): number {
   const ourKill = pos.beamMask(pos.side, mask, 0);
   const theirKill = pos.beamMask(pos.side ^ 1, mask, 3);
-  return evaluateBeams(pos, ourKill, beamLength(mask, 0), theirKill, beamLength(mask, 3), w, terms);
+  return evaluateBeams(pos, ourKill, mask, 0, theirKill, mask, 3, w, terms);
 }
 
 /** Squares in a beam mask. */
@@ -143,11 +329,12 @@ export function beamLength(m: Int32Array, at: number): number {
 
 /**
  * The evaluation given both beams, as Position.beamMask computes them: the square each beam
- * would kill (or -1) and the number of squares it crosses. The search computes the beams
- * anyway, so it passes them in.
+ * would kill (or -1) and the squares it crosses (ourMask at ourAt, theirMask at theirAt). The
+ * search computes the beams anyway, so it passes them in.
  */
 export function evaluateBeams(
-  pos: Position, ourKill: number, ourLen: number, theirKill: number, theirLen: number, w: Weights = WEIGHTS, terms?: number[],
+  pos: Position, ourKill: number, ourMask: Int32Array, ourAt: number, theirKill: number, theirMask: Int32Array,
+  theirAt: number, w: Weights = WEIGHTS, terms?: number[],
 ): number {
   const us = pos.side;
   const them = us ^ 1;
@@ -167,12 +354,24 @@ export function evaluateBeams(
       else shots -= w.enemyShotOnUs * pieceValue(p, w);
     }
   }
+  let threats = 0;
+  if (w.threatOnEnemy !== 0 || w.pharaohThreatOnEnemy !== 0) {
+    const k = threatScan(pos, us, ourKill, w);
+    if (k >= 0) threats += w.threatOnEnemy * threatValue;
+    threats += w.pharaohThreatOnEnemy * threatPharaoh;
+  }
+  if (w.threatOnUs !== 0 || w.pharaohThreatOnUs !== 0) {
+    const k = threatScan(pos, them, theirKill, w);
+    if (k >= 0) threats -= w.threatOnUs * threatValue;
+    threats -= w.pharaohThreatOnUs * threatPharaoh;
+  }
   const safety = pharaohSafety(pos, us, w) - pharaohSafety(pos, them, w);
-  const beam = w.beamLength * (ourLen - theirLen);
-  const total = material + shots + safety + beam + w.tempo;
+  const pieces = placement(pos, us, theirMask, theirAt, w) - placement(pos, them, ourMask, ourAt, w);
+  const beam = w.beamLength * (beamLength(ourMask, ourAt) - beamLength(theirMask, theirAt));
+  const total = material + shots + threats + safety + pieces + beam + w.tempo;
   if (terms) {
     terms.length = 0;
-    terms.push(material, shots, safety, beam, w.tempo);
+    terms.push(material, shots, threats, safety, pieces, beam, w.tempo);
   }
   return Math.round(total);
 }

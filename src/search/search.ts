@@ -7,7 +7,7 @@
  * Everything per node lives in preallocated typed arrays: the search allocates nothing.
  */
 import { MAX_MOVES, PHARAOH, formatMove, type Position } from '../core/index';
-import { beamLength, evaluate, evaluateBeams, pieceValue } from './evaluate';
+import { evaluate, evaluateBeams, pieceValue } from './evaluate';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt';
 
 export const MATE = 32000;
@@ -57,7 +57,7 @@ export interface SearchFeatures {
  * until a better version passes a match. A switch that has not passed a match yet is off.
  */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, futility: false, checkExtension: false, aspiration: true, nullMove: false, lmp: true, historyMalus: false,
+  lmr: true, futility: false, checkExtension: false, aspiration: true, nullMove: true, lmp: true, historyMalus: false,
   iir: false, timeStability: false, lmrLog: false, counterMove: false,
 };
 
@@ -519,7 +519,7 @@ export class Searcher {
   private nodeTheirKill = -1;
 
   private staticEval(ply: number, ourKill: number, theirKill: number): number {
-    return evaluateBeams(this.pos, ourKill, beamLength(this.masks, ply * 3), theirKill, beamLength(this.theirMask, 0));
+    return evaluateBeams(this.pos, ourKill, this.masks, ply * 3, theirKill, this.theirMask, 0);
   }
 
   private search(depth: number, alpha: number, beta: number, ply: number, pvNode: boolean): number {

@@ -64,9 +64,21 @@ describe('the search finds the forced wins', () => {
     expect(r.lines[0].move).toBe(r.best);
   });
 
-  it.each(cases)('$name: plain iterative deepening (depth 2N+1) sees the win', (c) => {
+  // Full width but for LMR and LMP, depth 2N+1 sees a win in N. Null-move pruning (on by
+  // default) can hide a win from that depth: the defender's pass is searched shallower.
+  it.each(cases)('$name: plain iterative deepening (depth 2N+1, no null move) sees the win', (c) => {
     const pos = load(c.kfen, c.edition);
-    const r = search(pos, { depth: 2 * c.mate + 1, nodes: NODE_BUDGET });
+    const r = search(pos, { depth: 2 * c.mate + 1, nodes: NODE_BUDGET }, 16, { nullMove: false });
+    const where = `${c.edition} ${c.kfen}: best ${formatMove(r.best)} score ${r.score} depth ${r.depth} nodes ${r.nodes}`;
+    expect(r.score, where).toBeGreaterThanOrEqual(MATE_BOUND);
+    // never a faster win than the proved one
+    expect(r.score, where).toBeLessThanOrEqual(mateScore(c.mate));
+    expect(c.winning, where).toContain(formatMove(r.best));
+  });
+
+  it.each(cases)('$name: the defaults (null move on) see the win by depth 2N+3', (c) => {
+    const pos = load(c.kfen, c.edition);
+    const r = search(pos, { depth: 2 * c.mate + 3, nodes: NODE_BUDGET });
     const where = `${c.edition} ${c.kfen}: best ${formatMove(r.best)} score ${r.score} depth ${r.depth} nodes ${r.nodes}`;
     expect(r.score, where).toBeGreaterThanOrEqual(MATE_BOUND);
     // never a faster win than the proved one
