@@ -193,7 +193,7 @@ describe('evaluation', () => {
   it('placement terms: escape squares, Anubis facing and Scarabs by the enemy beam', () => {
     // Silver Pharaoh on e1 with open neighbours d1 f1 d2 e2 f2; Red's on e8 the same
     const base = load('xv3k5/10/10/10/10/10/10/4K4X^ s 0 1');
-    const only = (w: Partial<Weights>): Weights => ({ ...WEIGHTS, ...w });
+    const only = (w: Partial<Weights>): Weights => ({ ...WEIGHTS, pharaohEscape: 0, anubisFacing: 0, scarabNearBeam: 0, ...w });
     const zero = evaluate(base, only({}));
     // symmetric: escape squares cancel
     expect(evaluate(base, only({ pharaohEscape: 10 }))).toBe(zero);
