@@ -79,7 +79,8 @@ function main(): void {
       '-rounds', String(a.games / 2), '-games', '2', '-concurrency', String(a.concurrency),
     ];
     const r = spawnSync('node', args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-    const m = /Score of \S+ vs \S+: (\d+) - (\d+) - (\d+)/.exec(r.stdout ?? '');
+    // the match reports its score as it goes: the last report is the final one
+    const m = [...(r.stdout ?? '').matchAll(/Score of \S+ vs \S+: (\d+) - (\d+) - (\d+)/g)].pop();
     if (r.status !== 0 || !m) fail(`the match level ${strong} vs level ${weak} failed:\n${r.stderr}${r.stdout}`);
     const [w, l, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     const n = w + l + d;

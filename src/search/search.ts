@@ -57,7 +57,7 @@ export interface SearchFeatures {
  * until a better version passes a match. A switch that has not passed a match yet is off.
  */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, futility: false, checkExtension: false, aspiration: true, nullMove: true, lmp: true, historyMalus: false,
+  lmr: true, futility: false, checkExtension: false, aspiration: true, nullMove: true, lmp: true, historyMalus: true,
   iir: false, timeStability: false, lmrLog: false, counterMove: false,
 };
 
