@@ -11,16 +11,20 @@ import { MATE_BOUND, type RootLine } from './search';
 
 export const MAX_SKILL = 20;
 /**
- * Elo of the skill levels, measured: a round robin of levels 0, 5, 10, 15 and 20 (120 games,
- * 50,000 nodes a move, openings from the three setups; docs/strength.md, "Levels"), with the
- * full-strength engine (level 20) put at 2400. Levels in between are interpolated. Levels 0 and
- * 5 lost nearly every game to the levels above them, so their gaps are lower bounds.
+ * Elo of the skill levels, measured by `tools/levels.ts`: a chain of matches between neighbouring
+ * levels (0, 2, 4, 6, 8, 10, 13, 16, 20; 32 games each at 2+0.02, openings from the three
+ * setups; docs/strength.md, "Levels"), added up from full strength (level 20) put at 2400.
+ * Levels in between are interpolated.
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
-  [0, 860],
-  [5, 1350],
-  [10, 2240],
-  [15, 2320],
+  [0, 956],
+  [2, 1147],
+  [4, 1440],
+  [6, 1694],
+  [8, 1987],
+  [10, 2031],
+  [13, 2097],
+  [16, 2209],
   [20, 2400],
 ];
 
