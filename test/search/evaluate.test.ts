@@ -130,23 +130,27 @@ describe('threat scan', () => {
     expect(scanned(pos, 1)).toEqual(referenceThreats(pos, 1));
   });
 
-  it('traces a Scarab on the path twice only at its first visit (Khet 1.0, Djed on g4)', () => {
-    // Silver's beam: j3 west, g3 north, the Djed on g4 west, d4 north, d6 east, g6 south and
-    // the Djed on g4 again, east. Turning g4 changes the first visit; traced from the second
-    // visit over the turned board, the beam would circle g4-d4-d6-g6 for ever.
-    const pos = load('6pv3/2pv1k5/p^2d>2d^P<2/4P<5/3D^2D^3/6p^2Pv/1p>2Kp<4/3P<TP<4 r 0 20', 'khet1');
-    const path = tracePath(pos.board, pos.edition.laserSquare[0], 0, true);
-    expect(path.steps.filter((s) => s.square === 36).length).toBe(2);
-    expect(scanned(pos, 0)).toEqual(referenceThreats(pos, 0));
-    expect(scanned(pos, 1)).toEqual(referenceThreats(pos, 1));
-  });
+  // Khet 1.0 positions whose beam meets a piece twice; the change is traced at the first visit
+  // only (traced from the second visit over the changed board, the beam would circle for ever).
+  const TWICE = [
+    {
+      // Silver's beam: j3 west, g3 north, the Djed on g4 west, d4 north, d6 east, g6 south and
+      // the Djed on g4 again, east; turned, g4 would send it round g4-d4-d6-g6
+      name: 'a Scarab (Djed on g4, Silver beam)',
+      kfen: '6pv3/2pv1k5/p^2d>2d^P<2/4P<5/3D^2D^3/6p^2Pv/1p>2Kp<4/3P<TP<4 r 0 20', color: 0, dir: 0, square: 36,
+    },
+    {
+      // Red's beam: a6 east, the Pyramid on d6 south, d4 east, g4 north, g6 west and into the
+      // back of the Pyramid on d6
+      name: 'a Pyramid (Red Pyramid on d6, Red beam)',
+      kfen: '6pv3/2d>1k5/p^2pv2d^3/7D^2/3D^2p<3/p>4p<4/3P<KT4/7P<2 r 1 29', color: 1, dir: 2, square: 53,
+    },
+  ];
 
-  it('traces a Pyramid on the path twice only at its first visit (Khet 1.0, Red Pyramid on d6)', () => {
-    // Red's beam: a6 east, the Pyramid on d6 south, d4 east, g4 north, g6 west and into the back
-    // of the Pyramid on d6.
-    const pos = load('6pv3/2d>1k5/p^2pv2d^3/7D^2/3D^2p<3/p>4p<4/3P<KT4/7P<2 r 1 29', 'khet1');
-    const path = tracePath(pos.board, pos.edition.laserSquare[1], 2, true);
-    expect(path.steps.filter((s) => s.square === 53).length).toBe(2);
+  it.each(TWICE)('traces $name on the path twice only at its first visit', ({ kfen, color, dir, square }) => {
+    const pos = load(kfen, 'khet1');
+    const path = tracePath(pos.board, pos.edition.laserSquare[color], dir, true);
+    expect(path.steps.filter((s) => s.square === square).length).toBe(2);
     expect(scanned(pos, 0)).toEqual(referenceThreats(pos, 0));
     expect(scanned(pos, 1)).toEqual(referenceThreats(pos, 1));
   });
