@@ -364,6 +364,54 @@ export class Position {
     return n;
   }
 
+  /**
+   * Whether `m` is one of the moves `generate` would give here, without generating them: the
+   * search checks a move from the transposition table or a killer slot with it (a move of
+   * another position, or a key collision, must never be made).
+   */
+  isLegal(m: number): boolean {
+    const from = m & 127;
+    const to = (m >>> 7) & 127;
+    const type = m >>> 14;
+    if (from >= SQUARES || to >= SQUARES || (m | 0) !== m || m < 0) return false;
+    const b = this.board;
+    const us = this.side;
+    const p = b[from];
+    if (p === 0 || p >> 5 !== us) return false;
+    const kind = (p >> 2) & 7;
+    if (type === ROT_CW || type === ROT_CCW) {
+      if (to !== from) return false;
+      switch (kind) {
+        case PYRAMID:
+        case ANUBIS:
+          return true;
+        case SPHINX: // from N or S it turns counter-clockwise, from E or W clockwise
+          return (type === ROT_CW) === ((p & 1) === 1);
+        case SCARAB:
+          return type === ROT_CW;
+        case PHARAOH:
+          return type === ROT_CW && this.pharaohRotation;
+        default:
+          return false;
+      }
+    }
+    if ((NEIGHBOURS[from * 3 + (to >> 5)] & (1 << (to & 31))) === 0 || kind === SPHINX) return false;
+    const q = b[to];
+    switch (type) {
+      case STEP:
+        return q === 0 && this.allowed(us, to);
+      case SWAP:
+        return kind === SCARAB && q !== 0 && this.swapWith[(q >> 2) & 7] === 1 && this.allowed(us, to) &&
+          this.allowed(q >> 5, from);
+      case STACK_ON:
+        return kind === OBELISK && q !== 0 && q >> 5 === us && ((q >> 2) & 7) === OBELISK;
+      case UNSTACK:
+        return kind === STACK && (q === 0 ? this.allowed(us, to) : q >> 5 === us && ((q >> 2) & 7) === OBELISK);
+      default:
+        return false;
+    }
+  }
+
   /** The number of legal moves, without generating them (perft's bulk count). */
   countMoves(): number {
     const b = this.board;
@@ -595,6 +643,22 @@ export class Position {
    * records a Pharaoh hit in `winner`. Returns the killed piece's square or -1.
    */
   make(m: number): number {
+    this.movePieces(m);
+    return this.record(m, this.laserTarget(this.side));
+  }
+
+  /**
+   * `make`, with the mover's shot traced by `beamMask` into mask[at..at+2]: the squares the beam
+   * crossed on the board after the move, before the piece it killed was taken off. The search
+   * keeps the mask as the beam of the side that moved (see src/search/beams.ts).
+   */
+  makeTraced(m: number, mask: Int32Array, at: number): number {
+    this.movePieces(m);
+    return this.record(m, this.beamMask(this.side, mask, at));
+  }
+
+  /** The first half of a move: the pieces move, the key follows; the laser has not fired. */
+  private movePieces(m: number): void {
     if (this.ply >= this.cap) this.grow(this.cap * 2);
     const b = this.board;
     const from = m & 127;
@@ -665,8 +729,16 @@ export class Position {
         break;
       }
     }
-    // The mover's laser fires.
-    const t = this.laserTarget(us);
+    this.keyLo = lo;
+    this.keyHi = hi;
+  }
+
+  /** The second half of a move: `t` is the square the mover's shot kills (or -1). */
+  private record(m: number, t: number): number {
+    const b = this.board;
+    const us = this.side;
+    let lo = this.keyLo;
+    let hi = this.keyHi;
     const u = this.ply * U_SIZE;
     this.undo[u + U_MOVE] = m;
     this.undo[u + U_PLIES] = this.pliesSinceRemoval;

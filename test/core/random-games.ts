@@ -49,6 +49,8 @@ export interface GameStats {
 }
 
 const MIN_PLIES = 20;
+const wantMask = new Int32Array(3);
+const gotMask = new Int32Array(3);
 const MAX_PLIES = 120;
 
 /** The state make/unmake must restore, compared without allocation. */
@@ -111,6 +113,20 @@ function bbFault(p: Position): string | null {
   }
   for (let i = 0; i < 9; i++) if (wantBB[i] !== p.bb[i]) return `bb[${i}] does not match the board`;
   return null;
+}
+
+/** The beam of the side that just moved, on the board before its shot took `killed` off. */
+function moverBeam(pos: Position, killed: number, mask: Int32Array): number {
+  if (killed < 0) return pos.beamMask(pos.side ^ 1, mask, 0);
+  const was = pos.board[killed];
+  const bit = 1 << (killed & 31);
+  const occ = pos.bb[6 + (killed >> 5)];
+  pos.board[killed] = pos.killedPieceAt(pos.ply - 1);
+  pos.bb[6 + (killed >> 5)] |= bit;
+  const t = pos.beamMask(pos.side ^ 1, mask, 0);
+  pos.board[killed] = was;
+  pos.bb[6 + (killed >> 5)] = occ;
+  return t;
 }
 
 /** The board and side as text, Scarabs mod 2 (the serializer normalises them). */
@@ -177,10 +193,33 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
           const kf = keyFault(pos) ?? bbFault(pos);
           if (kf) fail(cfg, g, pos, `after ${formatMove(buf[i])}: ${kf}`);
           if ((killed >= 0) !== (pos.pliesSinceRemoval === 0)) fail(cfg, g, pos, 'removal count');
+          // (one move in four) the mover's beam as beamMask traces it on the board after the move,
+          // the killed piece put back for the trace
+          const traced = i % 4 === 0;
+          const wantKill = traced ? moverBeam(pos, killed, wantMask) : killed;
           pos.unmake();
           const d = saved.diff(pos);
           if (d) fail(cfg, g, pos, `make/unmake of ${formatMove(buf[i])} changed ${d}`);
+          if (traced) {
+            // makeTraced: the same move, and that mask
+            if (pos.makeTraced(buf[i], gotMask, 0) !== killed) fail(cfg, g, pos, `makeTraced ${formatMove(buf[i])}: kill`);
+            if (wantKill !== killed || gotMask[0] !== wantMask[0] || gotMask[1] !== wantMask[1] || gotMask[2] !== wantMask[2]) {
+              fail(cfg, g, pos, `makeTraced ${formatMove(buf[i])}: mask`);
+            }
+            pos.unmake();
+          }
           st.movesChecked++;
+        }
+        // isLegal agrees with generate on every move of every piece of the side to move
+        const legal = new Set(buf.subarray(0, n));
+        for (let from = 0; from < 80 && (ply + g) % 18 === 0; from++) {
+          if (pos.board[from] === 0 || pos.board[from] >> 5 !== pos.side) continue;
+          for (let to = 0; to < 80; to++) {
+            for (let type = 0; type < 8; type++) {
+              const m = makeMove(from, to, type);
+              if (pos.isLegal(m) !== legal.has(m)) fail(cfg, g, pos, `isLegal(${formatMove(m)}) is ${pos.isLegal(m)}`);
+            }
+          }
         }
       }
 
