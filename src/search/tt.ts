@@ -1,10 +1,12 @@
 /**
  * Transposition table in a SharedArrayBuffer, so that several threads can share it.
  *
- * Buckets of 4 entries; an entry is 3 int32 words:
- *   w0 = keyHi ^ w1 ^ w2   (a torn entry, mixed from two writers, fails this check)
+ * Buckets of 4 entries of 4 int32 words, 64 bytes: one cache line (a SharedArrayBuffer starts on
+ * a page boundary), so a probe and the store after the subtree touch one line each.
+ *   w0 = keyHi ^ w1 ^ w2 ^ w3   (a torn entry, mixed from two writers, fails this check)
  *   w1 = move (17 bits) | bound << 17 (2 bits) | age << 19 (6 bits) | 1 << 25 (used)
- *   w2 = score (low 16 bits, signed) | (depth + 16) << 16 (8 bits) | eval? (unused)
+ *   w2 = score (low 16 bits, signed) | (depth + 16) << 16 (8 bits)
+ *   w3 = static evaluation (low 16 bits, signed; NO_EVAL when unknown)
  * The bucket is chosen from keyLo; keyHi verifies the entry.
  */
 export const BOUND_NONE = 0;
@@ -12,10 +14,15 @@ export const BOUND_UPPER = 1;
 export const BOUND_LOWER = 2;
 export const BOUND_EXACT = 3;
 
-const ENTRY_WORDS = 3;
+/** The evaluation slot of an entry whose static evaluation was not computed. */
+export const NO_EVAL = -32768;
+
+const ENTRY_WORDS = 4;
 const BUCKET_ENTRIES = 4;
 const BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES;
 const USED = 1 << 25;
+/** The move field of w1: the low 17 bits of a move (from, to, type). */
+const MOVE_MASK = (1 << 17) - 1;
 
 export class TranspositionTable {
   buffer: SharedArrayBuffer;
@@ -27,6 +34,7 @@ export class TranspositionTable {
   hitBound = 0;
   hitScore = 0;
   hitDepth = 0;
+  hitEval = NO_EVAL;
 
   constructor(bufferOrMb: SharedArrayBuffer | number) {
     this.buffer = typeof bufferOrMb === 'number' ? TranspositionTable.allocate(bufferOrMb) : bufferOrMb;
@@ -50,28 +58,35 @@ export class TranspositionTable {
   }
 
   private bucketOf(keyLo: number): number {
+    // the high half of keyLo × buckets: a bucket index without a division
     return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296) * BUCKET_WORDS;
   }
 
-  /** Looks the key up; on a hit fills hitMove/hitBound/hitScore/hitDepth and returns true. */
+  /** Looks the key up; on a hit fills hitMove/hitBound/hitScore/hitDepth/hitEval and returns true. */
   probe(keyLo: number, keyHi: number): boolean {
     const w = this.words;
     const b = this.bucketOf(keyLo);
     for (let i = b; i < b + BUCKET_WORDS; i += ENTRY_WORDS) {
       const w1 = w[i + 1];
       const w2 = w[i + 2];
-      if ((w[i] ^ w1 ^ w2) === keyHi && (w1 & USED) !== 0) {
-        this.hitMove = w1 & 0x1ffff;
+      const w3 = w[i + 3];
+      if ((w[i] ^ w1 ^ w2 ^ w3) === keyHi && (w1 & USED) !== 0) {
+        this.hitMove = w1 & MOVE_MASK;
         this.hitBound = (w1 >>> 17) & 3;
         this.hitScore = (w2 << 16) >> 16;
         this.hitDepth = ((w2 >>> 16) & 0xff) - 16;
+        this.hitEval = (w3 << 16) >> 16;
         return true;
       }
     }
     return false;
   }
 
-  store(keyLo: number, keyHi: number, move: number, bound: number, score: number, depth: number): void {
+  /**
+   * Stores a search result. `evalValue` is the position's static evaluation, or NO_EVAL when the
+   * search did not compute it (an entry of the same position then keeps the one it had).
+   */
+  store(keyLo: number, keyHi: number, move: number, bound: number, score: number, depth: number, evalValue = NO_EVAL): void {
     const w = this.words;
     const b = this.bucketOf(keyLo);
     let replace = b;
@@ -79,6 +94,7 @@ export class TranspositionTable {
     for (let i = b; i < b + BUCKET_WORDS; i += ENTRY_WORDS) {
       const w1 = w[i + 1];
       const w2 = w[i + 2];
+      const w3 = w[i + 3];
       if ((w1 & USED) === 0) {
         if (worst > -1000) {
           worst = -1000;
@@ -86,9 +102,10 @@ export class TranspositionTable {
         }
         continue;
       }
-      if ((w[i] ^ w1 ^ w2) === keyHi) {
-        // same position: keep the old move when the new one has none
-        if (move === 0) move = w1 & 0x1ffff;
+      if ((w[i] ^ w1 ^ w2 ^ w3) === keyHi) {
+        // same position: keep the old move when the new one has none, and the old evaluation
+        if (move === 0) move = w1 & MOVE_MASK;
+        if (evalValue === NO_EVAL) evalValue = (w3 << 16) >> 16;
         replace = i;
         break;
       }
@@ -100,12 +117,14 @@ export class TranspositionTable {
         replace = i;
       }
     }
-    const w1 = (move & 0x1ffff) | ((bound & 3) << 17) | (this.age << 19) | USED;
+    const w1 = (move & MOVE_MASK) | ((bound & 3) << 17) | (this.age << 19) | USED;
     const dd = Math.max(-16, Math.min(239, depth)) + 16;
     const w2 = (score & 0xffff) | (dd << 16);
+    const w3 = evalValue & 0xffff;
     w[replace + 1] = w1;
     w[replace + 2] = w2;
-    w[replace] = keyHi ^ w1 ^ w2;
+    w[replace + 3] = w3;
+    w[replace] = keyHi ^ w1 ^ w2 ^ w3;
   }
 
   /** Per mille of the first 1000 entries used in the current search. */

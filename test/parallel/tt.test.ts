@@ -1,5 +1,5 @@
 /**
- * The shared transposition table: an entry is verified by its check word (w0 = keyHi ^ w1 ^ w2),
+ * The shared transposition table: an entry is verified by its check word (w0 = keyHi ^ w1 ^ w2 ^ w3),
  * so an entry altered or mixed from two writers is never used. A unit test on the raw words, and a
  * stress test with several worker threads hammering a table of a few buckets.
  */
@@ -10,11 +10,11 @@ import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../..
 import type { HammerInput, HammerOutput } from './fixtures/tt-hammer';
 import { dataOf, keyHiOf, keyLoOf } from './fixtures/tt-keys';
 
-const BUCKET_WORDS = 12;
+const BUCKET_WORDS = 16;
 const BOOT = fileURLToPath(new URL('./fixtures/boot.cjs', import.meta.url));
 const HAMMER = fileURLToPath(new URL('./fixtures/tt-hammer.ts', import.meta.url));
 
-/** A table of `buckets` buckets (4 entries of 3 words each). */
+/** A table of `buckets` buckets (4 entries of 4 words each). */
 function smallTable(buckets: number): TranspositionTable {
   return new TranspositionTable(new SharedArrayBuffer(buckets * BUCKET_WORDS * 4));
 }
@@ -22,8 +22,8 @@ function smallTable(buckets: number): TranspositionTable {
 /** The word index of the entry holding keyHi (the table is searched by its check word). */
 function entryOf(tt: TranspositionTable, keyHi: number): number {
   const w = tt.words;
-  for (let e = 0; e + 2 < w.length; e += 3) {
-    if ((w[e] ^ w[e + 1] ^ w[e + 2]) === keyHi && (w[e + 1] & (1 << 25)) !== 0) return e;
+  for (let e = 0; e + 3 < w.length; e += 4) {
+    if ((w[e] ^ w[e + 1] ^ w[e + 2] ^ w[e + 3]) === keyHi && (w[e + 1] & (1 << 25)) !== 0) return e;
   }
   return -1;
 }
@@ -45,7 +45,7 @@ describe('TranspositionTable entry verification', () => {
     const e = entryOf(tt, hi);
     expect(e).toBeGreaterThanOrEqual(0);
     const w = tt.words;
-    for (let word = 0; word < 3; word++) {
+    for (let word = 0; word < 4; word++) {
       for (let bit = 0; bit < 32; bit++) {
         const saved = w[e + word];
         w[e + word] = saved ^ (1 << bit);
@@ -68,18 +68,18 @@ describe('TranspositionTable entry verification', () => {
     const hi = 0x31415926;
     tt.store(lo, hi, 100, BOUND_UPPER, 50, 3);
     const e = entryOf(tt, hi);
-    const first = Array.from(tt.words.subarray(e, e + 3));
+    const first = Array.from(tt.words.subarray(e, e + 4));
     tt.store(lo, hi, 200, BOUND_LOWER, -60, 8);
     expect(entryOf(tt, hi)).toBe(e); // same slot: the same position is replaced in place
-    const second = Array.from(tt.words.subarray(e, e + 3));
+    const second = Array.from(tt.words.subarray(e, e + 4));
     // every mix of words from the two writes, except the two whole entries
-    for (let mask = 1; mask < 7; mask++) {
-      for (let i = 0; i < 3; i++) tt.words[e + i] = (mask >> i) & 1 ? first[i] : second[i];
+    for (let mask = 1; mask < 15; mask++) {
+      for (let i = 0; i < 4; i++) tt.words[e + i] = (mask >> i) & 1 ? first[i] : second[i];
       if (tt.probe(lo, hi)) {
         // a mix can only pass when it equals one of the two writes' data (same words)
         const got = [tt.hitMove, tt.hitBound, tt.hitScore, tt.hitDepth];
         expect([[100, BOUND_UPPER, 50, 3], [200, BOUND_LOWER, -60, 8]], `mask ${mask}`).toContainEqual(got);
-        expect(Array.from(tt.words.subarray(e, e + 3)), `mask ${mask} accepted a mixed entry`).toSatisfy(
+        expect(Array.from(tt.words.subarray(e, e + 4)), `mask ${mask} accepted a mixed entry`).toSatisfy(
           (ws: number[]) => ws.every((x, i) => x === first[i]) || ws.every((x, i) => x === second[i]),
         );
       }
@@ -104,7 +104,7 @@ describe('TranspositionTable entry verification', () => {
     expect(tt.hitMove).toBe(1111);
     w[eb + 2] = w[ea + 2];
     // now B's slot holds A's data words with B's check word: neither key accepts it
-    w.fill(0, ea, ea + 3);
+    w.fill(0, ea, ea + 4);
     expect(tt.probe(a.lo, a.hi)).toBe(false);
     expect(tt.probe(b.lo, b.hi)).toBe(false);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
 import { MATE } from '../../src/search/search';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../../src/search/tt';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, TranspositionTable } from '../../src/search/tt';
 
 interface Entry {
   keyLo: number;
@@ -155,11 +155,29 @@ describe('transposition table', () => {
       span.forEach((w, i) => {
         tt.words[w] = (mask >> i) & 1 ? snapB[w] : snapA[w];
       });
+      // a word both stores wrote alike (the evaluation slot) can make a "mix" one of the two
+      if (span.every((w) => tt.words[w] === snapA[w]) || span.every((w) => tt.words[w] === snapB[w])) continue;
       const pa = probe(tt, a.keyLo, a.keyHi);
       const pb = probe(tt, b.keyLo, b.keyHi);
       expect(pa, `mix ${mask.toString(2)} returned for key A`).toBeUndefined();
       expect(pb, `mix ${mask.toString(2)} returned for key B`).toBeUndefined();
     }
+  });
+
+  it('keeps the static evaluation with the entry, and keeps it when a later store has none', () => {
+    const tt = new TranspositionTable(1);
+    tt.store(0x1234, 0x5678, 0, BOUND_NONE, 0, -1, -321);
+    expect(tt.probe(0x1234, 0x5678)).toBe(true);
+    expect([tt.hitEval, tt.hitBound]).toEqual([-321, BOUND_NONE]);
+    tt.store(0x1234, 0x5678, 99, BOUND_LOWER, 40, 6);
+    expect(tt.probe(0x1234, 0x5678)).toBe(true);
+    expect([tt.hitMove, tt.hitEval, tt.hitScore, tt.hitDepth]).toEqual([99, -321, 40, 6]);
+    tt.store(0x1234, 0x5678, 99, BOUND_LOWER, 40, 7, 12);
+    expect(tt.probe(0x1234, 0x5678)).toBe(true);
+    expect(tt.hitEval).toBe(12);
+    tt.store(0x9999, 0x7777, 5, BOUND_EXACT, 1, 2);
+    expect(tt.probe(0x9999, 0x7777)).toBe(true);
+    expect(tt.hitEval).toBe(NO_EVAL);
   });
 
   it('hashfull counts the entries of the current search, per mille', () => {
