@@ -36,6 +36,9 @@ for (let code = 0; code < PIECE_CODES; code++) {
   ROTATED[code * 2 + 1] = ccw;
 }
 
+/** Pieces a beam can meet, with room: each piece at most twice (a Scarab's two mirrors). */
+const MAX_SEGMENTS = 64;
+
 // Undo record layout (Int32 words per ply).
 const U_MOVE = 0;
 const U_PLIES = 1;
@@ -572,8 +575,17 @@ export class Position {
     return result;
   }
 
-  /** The piece the last `shotAfter` would kill (0 when it kills nothing). */
+  /** The piece the last `shotAfter` or `shotAfterPrepared` would kill (0 when it kills nothing). */
   probePiece = 0;
+
+  // The beam of the side to move as `prepareShots` walked it, in segments: segment k runs from
+  // segSq[k] (excluded, except the laser's own square in segment 0) in direction segDir[k] to the
+  // next piece it meets (included), or to the board's edge.
+  private readonly segMask = new Int32Array(3 * MAX_SEGMENTS);
+  private readonly segSq = new Int32Array(MAX_SEGMENTS);
+  private readonly segDir = new Int32Array(MAX_SEGMENTS);
+  private segCount = 0;
+  private preparedKill = -1;
 
   /**
    * What the mover's shot would do after move `m`, without making it: returns the square the
@@ -581,6 +593,80 @@ export class Position {
    * both are restored: much cheaper than make + unmake, for move ordering and quiescence.
    */
   shotAfter(m: number): number {
+    return this.probeShot(m, 0);
+  }
+
+  /**
+   * Walks the beam of the side to move into segments, so that `shotAfterPrepared` can trace only
+   * from where a move first touches it. Valid until the board changes.
+   */
+  prepareShots(): void {
+    const b = this.board;
+    const occ = this.bb;
+    const color = this.side;
+    let sq = this.laserSq[color];
+    let dir = this.sphinx ? b[sq] & 3 : this.laserDir[color];
+    let k = 0;
+    let m0 = sq < 32 ? 1 << sq : 0;
+    let m1 = sq >= 32 && sq < 64 ? 1 << (sq - 32) : 0;
+    let m2 = sq >= 64 ? 1 << (sq - 64) : 0;
+    let t = !this.sphinx && b[sq] !== 0 ? sq : nextOccupied(occ, 6, sq, dir);
+    let kill = -1;
+    for (;;) {
+      this.segSq[k] = sq;
+      this.segDir[k] = dir;
+      const r = (dir * SQUARES + sq) * 3;
+      if (t < 0) {
+        m0 |= RAYS[r];
+        m1 |= RAYS[r + 1];
+        m2 |= RAYS[r + 2];
+      } else if (t !== sq) {
+        const rt = (dir * SQUARES + t) * 3;
+        m0 |= RAYS[r] & ~RAYS[rt];
+        m1 |= RAYS[r + 1] & ~RAYS[rt + 1];
+        m2 |= RAYS[r + 2] & ~RAYS[rt + 2];
+      }
+      this.segMask[k * 3] = m0;
+      this.segMask[k * 3 + 1] = m1;
+      this.segMask[k * 3 + 2] = m2;
+      k++;
+      if (t < 0) break;
+      const out = REFLECT[(b[t] << 2) | dir];
+      if (out >= 4) {
+        if (out === 4) kill = t;
+        break;
+      }
+      sq = t;
+      dir = out;
+      t = nextOccupied(occ, 6, sq, dir);
+      m0 = 0;
+      m1 = 0;
+      m2 = 0;
+    }
+    this.segCount = k;
+    this.preparedKill = kill;
+  }
+
+  /** `shotAfter(m)` for the side to move, after `prepareShots` on this board. */
+  shotAfterPrepared(m: number): number {
+    const from = m & 127;
+    const to = (m >>> 7) & 127;
+    const fw = from >> 5;
+    const fb = 1 << (from & 31);
+    const tw = to >> 5;
+    const tb = 1 << (to & 31);
+    const sm = this.segMask;
+    const n = this.segCount;
+    for (let k = 0; k < n; k++) {
+      if ((sm[k * 3 + fw] & fb) !== 0 || (sm[k * 3 + tw] & tb) !== 0) return this.probeShot(m, k);
+    }
+    const t = this.preparedKill;
+    this.probePiece = t >= 0 ? this.board[t] : 0;
+    return t;
+  }
+
+  /** The shot after `m`, traced from the start of segment `seg` (0: from the laser). */
+  private probeShot(m: number, seg: number): number {
     const b = this.board;
     const bb = this.bb;
     const from = m & 127;
@@ -622,7 +708,7 @@ export class Position {
         }
         break;
     }
-    const t = this.laserTarget(this.side);
+    const t = seg === 0 ? this.laserTarget(this.side) : fire(b, bb, 6, this.segSq[seg], this.segDir[seg], false);
     this.probePiece = t >= 0 ? b[t] : 0;
     // restore
     b[from] = pf;

@@ -5,14 +5,11 @@ import { MAX_ELO, MIN_ELO } from '../search/skill';
 /** The developer switches: option name → search feature, in the handshake's order. */
 export const FEATURE_OPTIONS: Record<string, keyof SearchFeatures> = {
   LMR: 'lmr',
-  Futility: 'futility',
-  CheckExtension: 'checkExtension',
   Aspiration: 'aspiration',
   NullMove: 'nullMove',
   LMP: 'lmp',
   HistoryMalus: 'historyMalus',
   IIR: 'iir',
-  TimeStability: 'timeStability',
   LMRLog: 'lmrLog',
   CounterMove: 'counterMove',
 };

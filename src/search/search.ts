@@ -1,14 +1,19 @@
 /**
  * Alpha-beta search: iterative deepening, principal-variation search with aspiration windows,
  * quiescence over shots that remove a piece, mate-distance pruning, repetition and no-removal
- * draws in the tree, a shared transposition table, killers and history, late-move reductions,
- * futility pruning and a check extension (the enemy beam, fired now, would hit our Pharaoh).
+ * draws in the tree, a shared transposition table (which also keeps static evaluations), staged
+ * move ordering (movepick.ts) with killers and history (history.ts), null-move pruning,
+ * late-move reductions and late-move pruning. Both beams are traced once per node and passed
+ * down (beams.ts).
  *
  * Everything per node lives in preallocated typed arrays: the search allocates nothing.
  */
-import { MAX_MOVES, PHARAOH, formatMove, type Position } from '../core/index';
+import { MAX_MOVES, colorOf, formatMove, kindOf, moveFrom, moveTo, PHARAOH, type Position } from '../core/index';
+import { Beams } from './beams';
 import { evaluate, evaluateBeams, pieceValue } from './evaluate';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable } from './tt';
+import { History } from './history';
+import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
 
 export const MATE = 32000;
 export const MATE_BOUND = MATE - 1000;
@@ -17,8 +22,6 @@ export const MAX_PLY = 128;
 const QS_MAX = 8;
 /** Quiescence answers checks only this many plies deep. */
 const QS_CHECK_MAX = 3;
-/** Moves picked one by one before the rest is sorted at once. */
-const PICK_FIRST = 6;
 const SKIP_SIZE = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -29,8 +32,6 @@ export const CTRL_PONDER = 1;
 /** Switches for search features, so matches can measure each one. */
 export interface SearchFeatures {
   lmr: boolean;
-  futility: boolean;
-  checkExtension: boolean;
   aspiration: boolean;
   /** Null-move pruning: pass (without firing) and search reduced; a fail high prunes. */
   nullMove: boolean;
@@ -40,25 +41,15 @@ export interface SearchFeatures {
   historyMalus: boolean;
   /** Internal iterative reduction: one ply less where the table has no move. */
   iir: boolean;
-  /**
-   * Time use follows the best move's stability: less time when it has not changed for several
-   * iterations, more after it changed or the score dropped.
-   */
-  timeStability: boolean;
   /** LMR amounts from a logarithmic table of depth and move number (else the stepped rule). */
   lmrLog: boolean;
   /** Counter-move heuristic: the quiet move that last refuted the previous move is tried early. */
   counterMove: boolean;
 }
 
-/**
- * Defaults follow the matches (docs/strength.md): LMR (+62 Elo) and late-move pruning (+48 Elo)
- * are on; the check extension (H0 accepted, −13 Elo) and futility pruning (−2 ± 22 Elo) are off
- * until a better version passes a match. A switch that has not passed a match yet is off.
- */
+/** Defaults follow the matches logged in docs/strength.md: on when an SPRT accepted the feature. */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, futility: false, checkExtension: false, aspiration: true, nullMove: true, lmp: true, historyMalus: true,
-  iir: false, timeStability: false, lmrLog: false, counterMove: false,
+  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, iir: false, lmrLog: false, counterMove: false,
 };
 
 /** Late-move reductions by depth and move number: 0.5 + ln(depth)·ln(moves) / 2.25, in plies. */
@@ -67,8 +58,6 @@ for (let d = 1; d < 64; d++) {
   for (let n = 1; n < 256; n++) LMR_TABLE[d * 256 + n] = Math.floor(0.5 + (Math.log(d) * Math.log(n)) / 2.25);
 }
 
-/** Bound of history scores under the gravity update (historyMalus). */
-const HISTORY_MAX = 1 << 14;
 /** Quiet moves remembered per node for the history malus. */
 const QUIETS_MAX = 64;
 
@@ -112,22 +101,6 @@ export interface SearchResult {
   lines: RootLine[];
 }
 
-// Move-ordering classes
-const SCORE_WIN = 1 << 29;
-const SCORE_CAPTURE = 1 << 24;
-const SCORE_KILLER1 = 1 << 23;
-const SCORE_KILLER2 = (1 << 23) - 1;
-const SCORE_COUNTER = (1 << 23) - 2;
-const SCORE_OWN_KILL = -(1 << 24);
-const SCORE_SUICIDE = -(1 << 29);
-
-// Shot outcome per move
-const OUT_NONE = 0;
-const OUT_CAPTURE = 1;
-const OUT_OWN = 2;
-const OUT_WIN = 3;
-const OUT_SUICIDE = 4;
-
 export function scoreToText(score: number): string {
   if (score >= MATE_BOUND) return `mate ${Math.ceil((MATE - score) / 2)}`;
   if (score <= -MATE_BOUND) return `mate -${Math.ceil((MATE + score) / 2)}`;
@@ -158,20 +131,20 @@ export class Searcher {
   private pollCounter = 0;
   private pondering = false;
   private completedDepth = 0;
-  private rootDepth = 1;
 
-  private readonly moves = new Int32Array(MAX_PLY * MAX_MOVES);
-  private readonly order = new Int32Array(MAX_PLY * MAX_MOVES);
-  private readonly outcome = new Int8Array(MAX_PLY * MAX_MOVES);
   private readonly pv = new Int32Array(MAX_PLY * MAX_PLY);
   private readonly pvLen = new Int32Array(MAX_PLY);
-  private readonly killers = new Int32Array(MAX_PLY * 2);
-  private readonly history = new Int32Array(2 * 131072);
+  private readonly history = new History(MAX_PLY);
+  private readonly picker = new MovePicker(MAX_PLY);
+  private readonly beams = new Beams(MAX_PLY);
+  /** Quiet moves tried at each node, for the history malus. */
   private readonly quiets = new Int32Array(MAX_PLY * QUIETS_MAX);
-  /** Per side and previous move (its low 17 bits): the quiet move that refuted it. */
-  private readonly counters = new Int32Array(2 * 131072);
-  private readonly masks = new Int32Array(MAX_PLY * 3 + 3);
-  private readonly theirMask = new Int32Array(3);
+  /** The quiescence search's move lists. */
+  private readonly qmoves = new Int32Array(MAX_PLY * MAX_MOVES);
+  /** The values of the pieces the quiescence search's shots take. */
+  private readonly qvalues = new Int32Array(MAX_PLY * MAX_MOVES);
+  /** Both beams together, for the answers to a check in the quiescence search. */
+  private readonly checkMask = new Int32Array(3);
   private rootLines: RootLine[] = [];
 
   constructor(tt: TranspositionTable, control: Int32Array = new Int32Array(new SharedArrayBuffer(16))) {
@@ -181,9 +154,7 @@ export class Searcher {
 
   /** Forgets killers and history (a new game). */
   clearHistory(): void {
-    this.history.fill(0);
-    this.killers.fill(0);
-    this.counters.fill(0);
+    this.history.clear();
   }
 
   private now(): number {
@@ -234,12 +205,12 @@ export class Searcher {
     this.pondering = Atomics.load(this.control, CTRL_PONDER) !== 0;
     if (this.searchAge >= 0) this.tt.age = this.searchAge & 63;
     else this.tt.newSearch();
-    this.killers.fill(0);
-    for (let i = 0; i < this.history.length; i++) this.history[i] >>= 2;
+    this.history.newSearch();
 
     // Root moves
-    const n = pos.generate(this.moves, 0);
-    let rootMoves: number[] = Array.from(this.moves.subarray(0, n));
+    const n = pos.generate(this.qmoves, 0);
+    let rootMoves: number[] = Array.from(this.qmoves.subarray(0, n));
+    this.beams.trace(pos, 0);
     if (limits.searchMoves.length > 0) {
       const allowed = rootMoves.filter((m) => limits.searchMoves.includes(m));
       if (allowed.length > 0) rootMoves = allowed;
@@ -248,9 +219,6 @@ export class Searcher {
     const result: SearchResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
     if (rootMoves.length === 0) return result;
     const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
-    let lastBest = 0;
-    let lastScore = -INF;
-    let changes = 0;
 
     for (let depth = 1; depth <= Math.max(1, limits.depth); depth++) {
       if (this.threadIndex > 0 && depth > 1 && depth < limits.depth) {
@@ -259,7 +227,6 @@ export class Searcher {
         const k = (this.threadIndex - 1) % 20;
         if (Math.floor((depth + SKIP_PHASE[k]) / SKIP_SIZE[k]) % 2 === 1) continue;
       }
-      this.rootDepth = depth;
       for (let pvIdx = 0; pvIdx < multiPV; pvIdx++) {
         this.seldepth = 0;
         const prev = this.rootLines[pvIdx].score;
@@ -302,17 +269,7 @@ export class Searcher {
       this.onIteration(best.move, best.score, depth);
       if (limits.mate > 0 && best.score >= MATE_BOUND && MATE - best.score <= 2 * limits.mate) break;
       if (rootMoves.length === 1 && depth >= 4 && limits.optimumMs > 0 && !this.pondering) break;
-      let timeScale = 1;
-      if (this.features.timeStability) {
-        changes *= 0.5;
-        if (depth > 1 && best.move !== lastBest) changes += 1;
-        timeScale = 0.6 + changes;
-        if (lastScore > -INF && best.score < lastScore - 30) timeScale *= 1.3;
-        timeScale = Math.max(0.5, Math.min(2, timeScale));
-        lastBest = best.move;
-        lastScore = best.score;
-      }
-      if (!this.pondering && limits.optimumMs > 0 && this.elapsed() > limits.optimumMs * 0.5 * timeScale) break;
+      if (!this.pondering && limits.optimumMs > 0 && this.elapsed() > limits.optimumMs * 0.5) break;
       if (best.score >= MATE_BOUND && depth > MATE - best.score + 2 && limits.optimumMs > 0) break;
     }
     if (this.sharedNodes) {
@@ -335,7 +292,8 @@ export class Searcher {
     this.stopped = false;
     this.pollCounter = 0;
     this.completedDepth = 1;
-    return this.qsearch(-INF, INF, 0, 0);
+    this.beams.trace(pos, 0);
+    return this.qsearchNode(-INF, INF, 0, 0);
   }
 
   private sortLines(from: number): void {
@@ -370,7 +328,7 @@ export class Searcher {
     for (let i = pvIdx; i < this.rootLines.length; i++) {
       const line = this.rootLines[i];
       const m = line.move;
-      pos.make(m);
+      pos.makeTraced(m, this.beams.theirMask, 3);
       this.nodes++;
       let score: number;
       if (pos.winner >= 0) {
@@ -404,122 +362,9 @@ export class Searcher {
     return best;
   }
 
-  /** Classifies each move at `ply` by what its shot does and gives it an ordering score. */
-  private scoreMoves(ply: number, start: number, end: number, staticKill: number): void {
-    const pos = this.pos;
-    const us = pos.side;
-    const them = us ^ 1;
-    const mask = this.masks;
-    const mb = ply * 3;
-    let staticOut = OUT_NONE;
-    let staticScore = 0;
-    if (staticKill >= 0) {
-      const p = pos.board[staticKill];
-      const own = p >> 5 === us;
-      if (((p >> 2) & 7) === PHARAOH) staticOut = own ? OUT_SUICIDE : OUT_WIN;
-      else staticOut = own ? OUT_OWN : OUT_CAPTURE;
-      staticScore = pieceValue(p);
-    }
-    const k1 = this.killers[ply * 2];
-    const k2 = this.killers[ply * 2 + 1];
-    const hBase = us * 131072;
-    const cm = this.features.counterMove && pos.ply > 0 ? this.counters[hBase + (pos.moveAt(pos.ply - 1) & 0x1ffff)] : 0;
-    for (let i = start; i < end; i++) {
-      const m = this.moves[i];
-      const from = m & 127;
-      const to = (m >>> 7) & 127;
-      let out = staticOut;
-      let value = staticScore;
-      if ((mask[mb + (from >> 5)] & (1 << (from & 31))) !== 0 || (mask[mb + (to >> 5)] & (1 << (to & 31))) !== 0) {
-        // the move changes the shot: see what the beam would do
-        const t = pos.shotAfter(m);
-        out = OUT_NONE;
-        if (t >= 0) {
-          const p = pos.probePiece;
-          if (((p >> 2) & 7) === PHARAOH) out = p >> 5 === us ? OUT_SUICIDE : OUT_WIN;
-          else out = p >> 5 === them ? OUT_CAPTURE : OUT_OWN;
-          value = pieceValue(p);
-        }
-      }
-      this.outcome[i] = out;
-      let s: number;
-      if (out === OUT_WIN) s = SCORE_WIN;
-      else if (out === OUT_SUICIDE) s = SCORE_SUICIDE;
-      else if (out === OUT_CAPTURE) s = SCORE_CAPTURE + value;
-      else if (out === OUT_OWN) s = SCORE_OWN_KILL + this.history[hBase + (m & 0x1ffff)];
-      else if (m === k1) s = SCORE_KILLER1;
-      else if (m === k2) s = SCORE_KILLER2;
-      else if (m === cm) s = SCORE_COUNTER;
-      else s = this.history[hBase + (m & 0x1ffff)];
-      this.order[i] = s;
-    }
-  }
-
-  /** Sorts moves[from..end) by their ordering score, best first (insertion sort, stable). */
-  private sortRest(from: number, end: number): void {
-    const mv = this.moves;
-    const ord = this.order;
-    const out = this.outcome;
-    for (let i = from + 1; i < end; i++) {
-      const m = mv[i];
-      const o = ord[i];
-      const c = out[i];
-      let j = i - 1;
-      while (j >= from && ord[j] < o) {
-        mv[j + 1] = mv[j];
-        ord[j + 1] = ord[j];
-        out[j + 1] = out[j];
-        j--;
-      }
-      mv[j + 1] = m;
-      ord[j + 1] = o;
-      out[j + 1] = c;
-    }
-  }
-
-  /** Moves the best-ordered remaining move to index i. */
-  private pick(i: number, end: number): void {
-    let bi = i;
-    let bs = this.order[i];
-    for (let j = i + 1; j < end; j++) {
-      if (this.order[j] > bs) {
-        bs = this.order[j];
-        bi = j;
-      }
-    }
-    if (bi !== i) {
-      const m = this.moves[i];
-      this.moves[i] = this.moves[bi];
-      this.moves[bi] = m;
-      this.order[bi] = this.order[i];
-      this.order[i] = bs;
-      const o = this.outcome[i];
-      this.outcome[i] = this.outcome[bi];
-      this.outcome[bi] = o;
-    }
-  }
-
-  /**
-   * Traces both beams for the node at `ply`: ours into masks[ply], theirs into theirMask.
-   * Sets nodeOurKill/nodeTheirKill and returns true when the enemy beam, fired now, would hit
-   * our Pharaoh (Khet's check).
-   */
-  private traceBeams(ply: number): boolean {
-    const pos = this.pos;
-    const us = pos.side;
-    this.nodeOurKill = pos.beamMask(us, this.masks, ply * 3);
-    const t = pos.beamMask(us ^ 1, this.theirMask, 0);
-    this.nodeTheirKill = t;
-    if (t < 0) return false;
-    const p = pos.board[t];
-    return ((p >> 2) & 7) === PHARAOH && p >> 5 === us;
-  }
-
-  private nodeOurKill = -1;
-  private nodeTheirKill = -1;
-
-  private staticEval(ply: number, ourKill: number, theirKill: number): number {
-    return evaluateBeams(this.pos, ourKill, this.masks, ply * 3, theirKill, this.theirMask, 0);
+  private staticEval(ply: number): number {
+    const b = this.beams;
+    return evaluateBeams(this.pos, b.ourKill[ply], b.ourMask, ply * 3, b.theirKill[ply], b.theirMask, ply * 3);
   }
 
   private search(depth: number, alpha: number, beta: number, ply: number, pvNode: boolean): number {
@@ -534,13 +379,7 @@ export class Searcher {
     if (beta > MATE - ply - 1) beta = MATE - ply - 1;
     if (alpha >= beta) return alpha;
     if (ply >= MAX_PLY - 2) return evaluate(pos);
-
-    const inCheck = this.traceBeams(ply);
-    const ourKill = this.nodeOurKill;
-    const theirKill = this.nodeTheirKill;
-    // the check extension, limited so that chains of checks cannot run away
-    if (inCheck && this.features.checkExtension && ply < 2 * this.rootDepth) depth++;
-    if (depth <= 0) return this.qsearchBeams(alpha, beta, ply, 0, inCheck, ourKill, theirKill);
+    if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
 
     if (++this.pollCounter >= 1024) {
       this.pollCounter = 0;
@@ -551,8 +390,10 @@ export class Searcher {
     // transposition table
     const tt = this.tt;
     let ttMove = 0;
+    let ttEval = NO_EVAL;
     if (tt.probe(pos.keyLo, pos.keyHi)) {
       ttMove = tt.hitMove;
+      ttEval = tt.hitEval;
       if (!pvNode && tt.hitDepth >= depth) {
         let s = tt.hitScore;
         if (s >= MATE_BOUND) s -= ply;
@@ -562,17 +403,16 @@ export class Searcher {
       }
     }
 
+    const beams = this.beams;
+    beams.afterMove(pos, ply);
+    const inCheck = beams.inCheck(pos, ply);
+
     // the static evaluation of an inner node is needed only by the pruning that uses it
-    let staticEval = -INF;
-    if (!inCheck && !pvNode && (this.features.futility || this.features.nullMove)) {
-      staticEval = this.staticEval(ply, ourKill, theirKill);
-      // reverse futility pruning
-      if (this.features.futility && depth <= 3 && staticEval - 120 * depth >= beta && Math.abs(beta) < MATE_BOUND) {
-        return staticEval;
-      }
+    let staticEval = NO_EVAL;
+    if (!inCheck && !pvNode && this.features.nullMove) {
+      staticEval = ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);
       // null-move pruning: even passing (without firing) keeps us above beta
-      if (this.features.nullMove && depth >= 3 && staticEval >= beta && Math.abs(beta) < MATE_BOUND &&
-        pos.moveAt(pos.ply - 1) !== 0) {
+      if (depth >= 3 && staticEval >= beta && Math.abs(beta) < MATE_BOUND && pos.moveAt(pos.ply - 1) !== 0) {
         const r = 3 + (depth >> 2);
         pos.makeNull();
         this.nodes++;
@@ -584,49 +424,35 @@ export class Searcher {
     }
     if (this.features.iir && depth >= 4 && ttMove === 0) depth--;
 
-    const start = ply * MAX_MOVES;
-    const end = pos.generate(this.moves, start);
-    // The hash move goes first and is searched before the others are scored.
-    let scoreFrom = start;
-    if (ttMove !== 0) {
-      for (let i = start; i < end; i++) {
-        if (this.moves[i] === ttMove) {
-          this.moves[i] = this.moves[start];
-          this.moves[start] = ttMove;
-          scoreFrom = start + 1;
-          break;
-        }
-      }
-    }
     const us = pos.side;
-    const hBase = us * 131072;
+    const history = this.history;
+    const prev = pos.ply > 0 ? pos.moveAt(pos.ply - 1) : 0;
+    const counterMove = this.features.counterMove && prev !== 0 ? history.counter(us, prev) : 0;
+    const picker = this.picker;
+    picker.init(pos, history, beams.ourMask, ply, ttMove, beams.ourKill[ply], counterMove);
     let best = -INF;
     let bestMove = 0;
     const alphaOrig = alpha;
     let moveCount = 0;
-    const futile = this.features.futility && !pvNode && !inCheck && depth <= 2 && staticEval > -INF &&
-      staticEval + 150 * depth <= alpha;
     const lmpLimit = this.features.lmp && !pvNode && !inCheck && depth <= 3 ? 5 + 3 * depth * depth : 1 << 30;
     let quietCount = 0;
     const qBase = ply * QUIETS_MAX;
+    const childMask = (ply + 1) * 3;
 
-    for (let i = start; i < end; i++) {
-      if (i === scoreFrom) this.scoreMoves(ply, scoreFrom, end, ourKill);
-      if (i >= scoreFrom) {
-        // pick the best few one by one; past them, sort the rest once
-        if (i - scoreFrom < PICK_FIRST) this.pick(i, end);
-        else if (i - scoreFrom === PICK_FIRST) this.sortRest(i, end);
-        if ((futile || moveCount >= lmpLimit) && moveCount > 0 && best > -MATE_BOUND &&
-          (this.outcome[i] === OUT_NONE || this.outcome[i] === OUT_OWN)) {
+    for (let m = picker.next(ply); m !== 0; m = picker.next(ply)) {
+      if (moveCount >= lmpLimit && best > -MATE_BOUND) {
+        const out = picker.lastOutcome[ply];
+        if (out === OUT_NONE || out === OUT_OWN) {
+          // late-move pruning: the quiet moves from here on are not searched
+          picker.skipQuiets(ply);
           moveCount++;
           continue;
         }
       }
-      const m = this.moves[i];
       moveCount++;
-      const t = pos.make(m);
+      const t = pos.makeTraced(m, beams.theirMask, childMask);
       this.nodes++;
-      const quiet = t < 0 || pos.killedPieceAt(pos.ply - 1) >> 5 === us;
+      const quiet = t < 0 || colorOf(pos.killedPieceAt(pos.ply - 1)) === us;
       let score: number;
       if (pos.winner >= 0) {
         score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
@@ -638,7 +464,7 @@ export class Searcher {
         if (this.features.lmr && depth >= 3 && moveCount > 3 && quiet && !inCheck) {
           if (this.features.lmrLog) {
             r = LMR_TABLE[Math.min(depth, 63) * 256 + Math.min(moveCount, 255)];
-            if (m === this.killers[ply * 2] || m === this.killers[ply * 2 + 1]) r--;
+            if (m === history.killers[ply * 2] || m === history.killers[ply * 2 + 1]) r--;
           } else {
             r = 1;
             if (moveCount > 10) r++;
@@ -670,19 +496,14 @@ export class Searcher {
           this.pvLen[ply] = Math.max(len, ply + 1);
           if (score >= beta) {
             if (quiet) {
-              if (this.killers[ply * 2] !== m) {
-                this.killers[ply * 2 + 1] = this.killers[ply * 2];
-                this.killers[ply * 2] = m;
-              }
-              if (this.features.counterMove) this.counters[hBase + (pos.moveAt(pos.ply - 1) & 0x1ffff)] = m;
+              history.addKiller(ply, m);
+              if (this.features.counterMove && prev !== 0) history.setCounter(us, prev, m);
               if (this.features.historyMalus) {
                 const bonus = Math.min(32 * depth * depth, 4096);
-                this.updateHistory(hBase + (m & 0x1ffff), bonus);
-                for (let k = 0; k < quietCount; k++) this.updateHistory(hBase + (this.quiets[qBase + k] & 0x1ffff), -bonus);
+                history.update(us, m, bonus);
+                for (let k = 0; k < quietCount; k++) history.update(us, this.quiets[qBase + k], -bonus);
               } else {
-                const h = hBase + (m & 0x1ffff);
-                this.history[h] += depth * depth;
-                if (this.history[h] > 1 << 20) for (let k = 0; k < this.history.length; k++) this.history[k] >>= 1;
+                history.add(us, m, depth);
               }
             }
             break;
@@ -692,33 +513,26 @@ export class Searcher {
       if (quiet && this.features.historyMalus && quietCount < QUIETS_MAX) this.quiets[qBase + quietCount++] = m;
     }
     if (moveCount === 0) return 0; // no legal move: cannot happen with a Sphinx
-    if (best === -INF) best = alpha; // every move pruned as futile
+    if (best === -INF) best = alpha; // every move pruned
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
     let stored = best;
     if (stored >= MATE_BOUND) stored += ply;
     else if (stored <= -MATE_BOUND) stored -= ply;
-    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, stored, depth);
+    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, stored, depth, staticEval);
     return best;
   }
 
-  /** History update with gravity: scores stay within ±HISTORY_MAX. */
-  private updateHistory(h: number, bonus: number): void {
-    const v = this.history[h];
-    this.history[h] = v + bonus - ((v * Math.abs(bonus)) / HISTORY_MAX | 0);
-  }
-
-  private qsearch(alpha: number, beta: number, ply: number, qply: number): number {
-    const inCheck = this.traceBeams(ply);
-    return this.qsearchBeams(alpha, beta, ply, qply, inCheck, this.nodeOurKill, this.nodeTheirKill);
-  }
-
   /**
-   * Quiescence: stand pat, then only moves whose shot removes an enemy piece (every move when in
-   * check). The beams of this node are already traced (masks[ply], theirMask).
+   * Quiescence: stand pat, then only moves whose shot removes an enemy piece (every move that
+   * touches either beam when in check). The node's beams come from its parent (beams.ts).
    */
-  private qsearchBeams(
-    alpha: number, beta: number, ply: number, qply: number, inCheck: boolean, ourKill: number, theirKill: number,
-  ): number {
+  private qsearch(alpha: number, beta: number, ply: number, qply: number): number {
+    this.beams.afterMove(this.pos, ply);
+    return this.qsearchNode(alpha, beta, ply, qply);
+  }
+
+  /** The quiescence search of a node whose beams are in place. */
+  private qsearchNode(alpha: number, beta: number, ply: number, qply: number): number {
     const pos = this.pos;
     this.pvLen[ply] = ply;
     if (ply > this.seldepth) this.seldepth = ply;
@@ -728,20 +542,24 @@ export class Searcher {
     }
     if (this.stopped) return 0;
     if (ply >= MAX_PLY - 2) return evaluate(pos);
+    const beams = this.beams;
+    const inCheck = beams.inCheck(pos, ply);
     const us = pos.side;
     const them = us ^ 1;
     const mb = ply * 3;
-    const mask = this.masks;
+    const mask = beams.ourMask;
     const start = ply * MAX_MOVES;
+    const moves = this.qmoves;
+    const ourKill = beams.ourKill[ply];
     if (ourKill >= 0) {
       const p = pos.board[ourKill];
-      if (((p >> 2) & 7) === PHARAOH && p >> 5 === them) {
+      if (kindOf(p) === PHARAOH && colorOf(p) === them) {
         // any move that leaves the beam alone wins
-        const end = pos.generate(this.moves, start);
+        const end = pos.generate(moves, start);
         for (let i = start; i < end; i++) {
-          const m = this.moves[i];
-          const from = m & 127;
-          const to = (m >>> 7) & 127;
+          const m = moves[i];
+          const from = moveFrom(m);
+          const to = moveTo(m);
           if ((mask[mb + (from >> 5)] & (1 << (from & 31))) === 0 && (mask[mb + (to >> 5)] & (1 << (to & 31))) === 0) {
             return MATE - ply - 1;
           }
@@ -750,39 +568,57 @@ export class Searcher {
     }
     let best = -INF;
     if (!inCheck) {
-      best = this.staticEval(ply, ourKill, theirKill);
+      best = this.staticEval(ply);
       if (best >= beta) return best;
       if (best > alpha) alpha = best;
       if (qply >= QS_MAX) return best;
     } else if (qply >= QS_CHECK_MAX) {
       // chains of checks would explode: stop answering them (the evaluation counts the threat)
-      return this.staticEval(ply, ourKill, theirKill);
+      return this.staticEval(ply);
     }
     let end: number;
     if (inCheck) {
       // Answers to a check: moves that touch the enemy beam (block it, turn its mirrors, step
       // the Pharaoh away) or change our own shot (it may remove a piece on the enemy beam).
-      const tm = this.theirMask;
-      mask[mb] |= tm[0];
-      mask[mb + 1] |= tm[1];
-      mask[mb + 2] |= tm[2];
-      end = pos.generateTouching(this.moves, start, mask, mb);
+      const cm = this.checkMask;
+      const tm = beams.theirMask;
+      cm[0] = mask[mb] | tm[mb];
+      cm[1] = mask[mb + 1] | tm[mb + 1];
+      cm[2] = mask[mb + 2] | tm[mb + 2];
+      end = pos.generateTouching(moves, start, cm, 0);
     } else {
       // only the moves that can change our shot
-      end = pos.generateTouching(this.moves, start, mask, mb);
+      end = pos.generateTouching(moves, start, mask, mb);
     }
-    for (let i = start; i < end; i++) {
-      const m = this.moves[i];
-      let score: number;
-      if (!inCheck) {
-        // only shots that remove an enemy piece
-        const t = pos.shotAfter(m);
-        if (t < 0) continue;
+    if (!inCheck) {
+      // only shots that remove an enemy piece, most valuable first
+      pos.prepareShots();
+      const values = this.qvalues;
+      let n = start;
+      for (let i = start; i < end; i++) {
+        const m = moves[i];
+        if (pos.shotAfterPrepared(m) < 0) continue;
         const p = pos.probePiece;
-        if (p >> 5 !== them) continue;
-        if (((p >> 2) & 7) === PHARAOH) return MATE - ply - 1;
+        if (colorOf(p) !== them) continue;
+        if (kindOf(p) === PHARAOH) return MATE - ply - 1;
+        // insertion by value (few moves)
+        const v = pieceValue(p);
+        let j = n++;
+        while (j > start && values[j - 1] < v) {
+          moves[j] = moves[j - 1];
+          values[j] = values[j - 1];
+          j--;
+        }
+        moves[j] = m;
+        values[j] = v;
       }
-      pos.make(m);
+      end = n;
+    }
+    const childMask = (ply + 1) * 3;
+    for (let i = start; i < end; i++) {
+      const m = moves[i];
+      let score: number;
+      pos.makeTraced(m, beams.theirMask, childMask);
       this.nodes++;
       if (pos.winner >= 0) {
         score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);

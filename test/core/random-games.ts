@@ -210,6 +210,13 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
           }
           st.movesChecked++;
         }
+        // the probe traced from the segment a move first touches agrees with the whole trace
+        pos.prepareShots();
+        for (let i = 0; i < n; i++) {
+          const t = pos.shotAfterPrepared(buf[i]);
+          const p = pos.probePiece;
+          if (pos.shotAfter(buf[i]) !== t || pos.probePiece !== p) fail(cfg, g, pos, `shotAfterPrepared(${formatMove(buf[i])})`);
+        }
         // isLegal agrees with generate on every move of every piece of the side to move
         const legal = new Set(buf.subarray(0, n));
         for (let from = 0; from < 80 && (ply + g) % 18 === 0; from++) {
