@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId } from '../core/index';
 import type { EngineProcess } from './engine';
-import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from './record';
+import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from '../core/record';
 import { Clock, describeLimits, goCommand, moveDeadlineMs } from './timecontrol';
 
 export interface DrawAdjudication {

@@ -12,7 +12,7 @@ import type { MatchConfig } from './config';
 import { EngineProcess, type EngineSpec } from './engine';
 import { playGame, type GameOutcome } from './game';
 import { OpeningBook } from './openings';
-import { parseRecords, recordPlayers, recordVariant, serializeRecord, type GameRecord } from './record';
+import { parseRecords, recordPlayers, recordVariant, serializeRecord, type GameRecord } from '../core/record';
 import { Standings, encounterLines, standingsLines } from './report';
 import { Schedule, type ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';

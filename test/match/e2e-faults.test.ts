@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args';
-import { parseRecords, recordPlayers } from '../../src/match/record';
+import { parseRecords, recordPlayers } from '../../src/core/record';
 import { EngineStartError } from '../../src/match/tournament';
 import { ROOT, fake, fakeEngineScript, run, tempDir } from './helpers';
 

@@ -10,7 +10,7 @@ import {
 import { BoardView, pieceSvg, type Arrow, type TargetKind } from './board';
 import { EngineClient, type InfoLine } from './engine';
 import { Game, describeMove, type PlyInfo } from './game';
-import { exportGame, importGame } from './record';
+import { exportGame, formatImportError, importGame } from './record';
 
 type Mode = 'engine' | 'humans' | 'analysis';
 
@@ -909,8 +909,9 @@ function exportRecord(): string {
 }
 
 function importRecord(text: string): void {
-  const r = importGame(text);
-  if (!r.ok) return ioMessage(`Cannot import: ${r.error}`, true);
+  const imported = importGame(text);
+  if (!imported.ok) return ioMessage(`Cannot import: ${formatImportError(imported.error)}`, true);
+  const r = imported.value;
   ($('sel-edition') as HTMLSelectElement).value = r.edition;
   fillSetupAndSides();
   newGame(r.edition, r.startKfen, r.moves);
