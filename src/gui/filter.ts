@@ -113,38 +113,3 @@ function checkGo(t: string[], line: string): FilterResult {
   }
   return { ok: true, line };
 }
-
-/**
- * Splits an engine command given on the server's command line into program and arguments, with
- * shell-like quoting ('…', "…", backslash), but no shell: nothing is expanded or run besides it.
- */
-export function splitCommand(cmd: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let have = false;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < cmd.length; i++) {
-    const c = cmd[i];
-    if (quote) {
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < cmd.length) cur += cmd[++i];
-      else cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      have = true;
-    } else if (c === '\\' && i + 1 < cmd.length) {
-      cur += cmd[++i];
-      have = true;
-    } else if (/\s/.test(c)) {
-      if (have) out.push(cur);
-      cur = '';
-      have = false;
-    } else {
-      cur += c;
-      have = true;
-    }
-  }
-  if (quote) throw new Error(`unterminated ${quote} quote in the engine command`);
-  if (have) out.push(cur);
-  return out;
-}

@@ -9,7 +9,8 @@
 import { availableParallelism } from 'node:os';
 import { isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
 import { UsageError } from '../cli/args';
-import { defaultName, splitWords, type EngineSpec } from './engine';
+import { formatCommandLineError, splitCommandLine } from '../process/command-line';
+import { defaultName, type EngineSpec } from './engine';
 import type { Adjudication } from './game';
 import type { OpeningSource } from './openings';
 import type { SprtModel } from './stats';
@@ -145,7 +146,7 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
       e.name = value;
       return;
     case 'args':
-      e.args = splitWords(value);
+      e.args = commandWords(value, `${where}: args=`);
       return;
     case 'dir':
       e.dir = value;
@@ -162,6 +163,13 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
     default:
       throw new UsageError(`${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`);
   }
+}
+
+/** A command line split into words like a shell would (an unclosed quote is an error). */
+function commandWords(text: string, where: string): string[] {
+  const r = splitCommandLine(text);
+  if (!r.ok) throw new UsageError(`${where}: ${formatCommandLineError(r.error)}`);
+  return r.value;
 }
 
 /** Parses the `thoth match` arguments. Throws UsageError with a one-line message. */
@@ -330,13 +338,13 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
     const where = `-engine #${i + 1}`;
     for (const [k, v] of each) applyEngineKey(e, k, v, '-each');
     for (const [k, v] of e.own) applyEngineKey(e, k, v, where);
-    if (!e.cmd) throw new UsageError(`${where} has no cmd=`);
+    const command = [...commandWords(e.cmd ?? '', `${where} cmd=`), ...e.args];
+    if (e.cmd === undefined || command.length === e.args.length) throw new UsageError(`${where} has no cmd=`);
     if (!hasLimit(e.limits)) throw new UsageError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
     const spec: EngineSpec = {
-      name: e.name ?? defaultName({ cmd: e.cmd, args: e.args }),
+      name: e.name ?? defaultName(command),
       nameGiven: e.name !== undefined,
-      cmd: e.cmd,
-      args: e.args,
+      command,
       dir: e.dir,
       options: e.options,
       limits: e.limits,

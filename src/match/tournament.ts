@@ -85,8 +85,7 @@ async function startEngine(spec: EngineSpec, cfg: MatchConfig, signal?: AbortSig
   if (err !== undefined) {
     e.kill();
     if (err === 'aborted') throw new EngineStartError('interrupted while starting the engines');
-    const cmd = [spec.cmd, ...spec.args].join(' ');
-    throw new EngineStartError(`engine '${spec.name}' cannot start: ${err} (command: ${cmd})`);
+    throw new EngineStartError(`engine '${spec.name}' cannot start: ${err} (command: ${e.commandText})`);
   }
   return e;
 }
