@@ -173,7 +173,7 @@ export class EngineProcess {
       const r = await this.waitFor((l) => l === 'uciok', timeoutMs, signal);
       if (r.kind === 'aborted') return 'aborted';
       if (r.kind === 'timeout') return `no 'uciok' within ${timeoutMs / 1000} s after 'uci'`;
-      if (r.kind === 'exit') return `${this.endText()} before 'uciok'${this.stderrHint()}`;
+      if (r.kind === 'exit') return this.endText(" before 'uciok'");
       for (const [name, value] of this.spec.options) this.send(`setoption name ${name} value ${value}`);
       if (variant !== 'khet2') this.send(`setoption name UCI_Variant value ${variant}`);
       return await this.ping(timeoutMs, signal);
@@ -189,14 +189,14 @@ export class EngineProcess {
     if (r.kind === 'line') return undefined;
     if (r.kind === 'aborted') return 'aborted';
     if (r.kind === 'timeout') return `no 'readyok' within ${timeoutMs / 1000} s after 'isready'`;
-    return `${this.endText()}${this.stderrHint()}`;
+    return this.endText('');
   }
 
-  /** Why the process is gone: it could not be run, or it ended. */
-  private endText(): string {
+  /** Why the process is gone: it could not be run, or it ended (`when`) with this on stderr. */
+  private endText(when: string): string {
     const error = this.proc?.exit?.error;
     if (error !== undefined) return `cannot run '${this.spec.command[0] ?? ''}': ${error}`;
-    return `the process ended (${this.exitText()})`;
+    return `the process ended (${this.exitText()})${when}${this.stderrHint()}`;
   }
 
   private stderrHint(): string {

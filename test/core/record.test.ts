@@ -4,13 +4,7 @@ import {
   formatRecordSyntaxError, formatReplayError, formatScore, makeRecord, parseMoveComment, parseRecord, parseRecords, recordPlayers,
   recordVariant, replayRecord, serializeRecord, type GameRecord, type MoveRecord,
 } from '../../src/core/record';
-import type { Result } from '../../src/core/result';
-
-/** The value of a Result the test expects to be ok. */
-function value<T, E>(r: Result<T, E>): T {
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value;
-}
+import { unwrap as value } from './helpers';
 
 const CLASSIC = SETUPS.khet2.classic!;
 

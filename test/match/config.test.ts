@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/args';
-import { DEFAULT_SEED, parseMatchArgs } from '../../src/match/config';
+import { DEFAULT_SEED, parseMatchArgs as parseResult } from '../../src/match/config';
 import { defaultName } from '../../src/match/engine';
+import { MatchConfigError } from '../../src/match/errors';
+import { unwrap } from '../core/helpers';
 import { Schedule } from '../../src/match/schedule';
+
+const parseMatchArgs = (argv: string[]) => unwrap(parseResult(argv));
 
 describe('command line', () => {
   it('cutechess/fastchess flags', () => {
@@ -60,8 +63,12 @@ describe('command line', () => {
     [['-engine', 'cmd=a', "args='x", 'tc=1', '-engine', 'cmd=b', 'tc=1'], /-engine #1: args=: unclosed ' quote/],
     [['-engine', 'cmd=  ', 'tc=1', '-engine', 'cmd=b', 'tc=1'], /no cmd=/],
   ])('rejects %j', (argv, msg) => {
-    expect(() => parseMatchArgs(argv as string[])).toThrow(UsageError);
-    expect(() => parseMatchArgs(argv as string[])).toThrow(msg);
+    const r = parseResult(argv as string[]);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toBeInstanceOf(MatchConfigError);
+      expect(r.error.message).toMatch(msg);
+    }
   });
 
   it('splits cmd= and args= like a shell would, and names engines', () => {
