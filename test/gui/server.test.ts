@@ -107,7 +107,8 @@ describe('the command filter', () => {
     ]) {
       expect(filterCommand(l), l).toMatchObject({ ok: true });
     }
-    expect(filterCommand('  go   depth   3  ')).toEqual({ ok: true, line: 'go depth 3' });
+    expect(filterCommand('  go   depth   3  ')).toEqual({ ok: true, value: 'go depth 3' });
+    expect(filterCommand('quit')).toEqual({ ok: false, error: { reason: "'quit' is not a command a page may send" } });
   });
 
   it('refuses everything else', () => {
