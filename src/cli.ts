@@ -1,6 +1,7 @@
 /**
- * The one entry point. `thoth <subcommand> ...` runs a tool (perft, ...); anything else, or no
- * arguments, starts the engine's protocol loop with the arguments run as commands first.
+ * The one entry point. `thoth <subcommand> ...` runs a tool (perft, match, ...); no arguments
+ * start the engine's protocol loop on stdin/stdout; any other arguments are run as protocol
+ * commands, then the engine quits.
  */
 import { ANALYSE_USAGE, analyseCommand } from './cli/analyse';
 import { CommandError } from './cli/args';

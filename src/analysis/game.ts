@@ -9,7 +9,7 @@ import {
 import { formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
-import { comparable, describeMove, type MoveWords } from './words';
+import { comparable, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
   record: GameRecord;
@@ -142,7 +142,7 @@ export function annotateGame(
       side: pos.side,
       move: played,
       text: formatMove(played),
-      words: describeMove(pos, played, formatMove(played)),
+      words: moveInWords(pos, played, formatMove(played)),
       best: top.move,
       bestScore: top.score,
       bestPv: top.pv,

@@ -1,4 +1,4 @@
-/** `thoth gui [--port N] [--engine "<command>"]`: the browser GUI (src/gui). */
+/** `thoth gui [--port N] [--engine "<command>"] [--verbose]`: the browser GUI (src/gui). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -15,7 +15,7 @@ import { MatchConfigError } from './errors';
 import type { Adjudication } from './game';
 import type { OpeningSource } from './openings';
 import type { SprtModel } from './stats';
-import { applyLimit, hasLimit, type SearchLimits } from './timecontrol';
+import { applyLimit, hasLimit, type EngineLimits } from './timecontrol';
 
 export interface SprtConfig {
   elo0: number;
@@ -123,7 +123,7 @@ interface RawEngine {
   args: string[];
   dir?: string;
   options: [string, string][];
-  limits: SearchLimits;
+  limits: EngineLimits;
   timeMarginMs?: number;
   /** The engine's own key=value words, applied after -each. */
   own: [string, string][];

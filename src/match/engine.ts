@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { LineProcess, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
-import type { SearchLimits } from './timecontrol';
+import type { EngineLimits } from './timecontrol';
 
 export interface EngineSpec {
   /** The name in records and tables (from `name=`, else the engine's `id name`, else the command). */
@@ -19,7 +19,7 @@ export interface EngineSpec {
   dir?: string;
   /** `option.X=Y`, sent as `setoption name X value Y` in order. */
   options: [string, string][];
-  limits: SearchLimits;
+  limits: EngineLimits;
   /** Time margin in ms: how far past zero a clock may go before the move is a time forfeit. */
   timeMarginMs: number;
 }

@@ -23,7 +23,7 @@ export interface TimeControl {
   incMs: number;
 }
 
-export interface SearchLimits {
+export interface EngineLimits {
   tc?: TimeControl;
   /** Fixed time per move (`st=`), milliseconds. */
   movetimeMs?: number;
@@ -85,7 +85,7 @@ function positiveInt(key: string, text: string, max: number): Result<number, Mat
  * Applies one `key=value` limit (tc, st, depth, nodes) to `limits`. The value is false when the
  * key is not a limit; `limits` is left as it was when the value is bad.
  */
-export function applyLimit(limits: SearchLimits, key: string, value: string): Result<boolean, MatchConfigError> {
+export function applyLimit(limits: EngineLimits, key: string, value: string): Result<boolean, MatchConfigError> {
   switch (key) {
     case 'tc': {
       if (value === 'inf' || value === 'infinite') {
@@ -123,12 +123,12 @@ export function applyLimit(limits: SearchLimits, key: string, value: string): Re
 }
 
 /** True when the limits end every search (a clock, a move time, a depth or a node count). */
-export function hasLimit(l: SearchLimits): boolean {
+export function hasLimit(l: EngineLimits): boolean {
   return l.tc !== undefined || l.movetimeMs !== undefined || l.depth !== undefined || l.nodes !== undefined;
 }
 
 /** The limits as text, for the TimeControl tag: `10+0.1`, `st=0.5`, `depth=8`, `10+0.1 nodes=5000`. */
-export function describeLimits(l: SearchLimits): string {
+export function describeLimits(l: EngineLimits): string {
   const parts: string[] = [];
   if (l.tc) parts.push(formatTimeControl(l.tc));
   if (l.movetimeMs !== undefined) parts.push(`st=${secondsText(l.movetimeMs)}`);
@@ -138,7 +138,7 @@ export function describeLimits(l: SearchLimits): string {
 }
 
 /** A player's clock under a time control. Times are kept in milliseconds (fractional). */
-export class Clock {
+export class PlayerClock {
   remainingMs: number;
   /** Moves completed by this player in the game. */
   moves = 0;
@@ -172,13 +172,13 @@ export class Clock {
  * The `go` command for the side to move (`side` 0 = first player, whose clock is `wtime`).
  * `clocks[i]` is undefined for a player without a clock.
  */
-export function goCommand(limits: SearchLimits, side: number, clocks: readonly (Clock | undefined)[]): string {
+export function goForMove(limits: EngineLimits, side: number, clocks: readonly (PlayerClock | undefined)[]): string {
   const parts = ['go'];
   if (limits.tc) {
     // A player without a clock (mixed limits) is shown the mover's time.
     const own = clocks[side];
-    const ms = (c: Clock | undefined): number => Math.max(1, Math.floor((c ?? own)?.remainingMs ?? 1));
-    const inc = (c: Clock | undefined): number => (c ? c.tc.incMs : 0);
+    const ms = (c: PlayerClock | undefined): number => Math.max(1, Math.floor((c ?? own)?.remainingMs ?? 1));
+    const inc = (c: PlayerClock | undefined): number => (c ? c.tc.incMs : 0);
     const [w, b] = clocks;
     parts.push(`wtime ${ms(w)}`, `btime ${ms(b)}`, `winc ${Math.round(inc(w))}`, `binc ${Math.round(inc(b))}`);
     const mtg = clocks[side]?.movesToGo();
@@ -196,7 +196,7 @@ export function goCommand(limits: SearchLimits, side: number, clocks: readonly (
  * How long the runner waits for `bestmove` before it stops the engine: the time left on the
  * clock (or the move time) plus the margin; undefined for depth/node searches (no time limit).
  */
-export function moveDeadlineMs(limits: SearchLimits, clock: Clock | undefined, marginMs: number): number | undefined {
+export function moveDeadlineMs(limits: EngineLimits, clock: PlayerClock | undefined, marginMs: number): number | undefined {
   if (limits.tc && clock) return Math.max(0, clock.remainingMs) + marginMs;
   if (limits.movetimeMs !== undefined) return limits.movetimeMs + marginMs;
   return undefined;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MatchConfigError } from '../../src/match/errors';
 import {
-  Clock, applyLimit, describeLimits, formatTimeControl, goCommand, moveDeadlineMs, parseMoveTime, parseTimeControl,
-  type SearchLimits,
+  PlayerClock, applyLimit, describeLimits, formatTimeControl, goForMove, moveDeadlineMs, parseMoveTime, parseTimeControl,
+  type EngineLimits,
 } from '../../src/match/timecontrol';
 import { unwrap } from '../core/helpers';
 
@@ -35,7 +35,7 @@ describe('parseTimeControl', () => {
 
 describe('limits', () => {
   it('st=, depth=, nodes=, tc=', () => {
-    const l: SearchLimits = {};
+    const l: EngineLimits = {};
     expect(applyLimit(l, 'st', '0.5')).toEqual({ ok: true, value: true });
     expect(applyLimit(l, 'depth', '7')).toEqual({ ok: true, value: true });
     expect(applyLimit(l, 'nodes', '5000')).toEqual({ ok: true, value: true });
@@ -52,9 +52,9 @@ describe('limits', () => {
   });
 });
 
-describe('Clock', () => {
+describe('PlayerClock', () => {
   it('sudden death with increment', () => {
-    const c = new Clock(unwrap(parseTimeControl('10+0.1')));
+    const c = new PlayerClock(unwrap(parseTimeControl('10+0.1')));
     expect(c.movesToGo()).toBeUndefined();
     expect(c.charge(1000)).toBe(true);
     expect(c.remainingMs).toBeCloseTo(9100, 9);
@@ -64,13 +64,13 @@ describe('Clock', () => {
   });
 
   it('a time margin lets the clock go a little past zero', () => {
-    const c = new Clock(unwrap(parseTimeControl('1')));
+    const c = new PlayerClock(unwrap(parseTimeControl('1')));
     expect(c.charge(1040, 50)).toBe(true);
     expect(c.charge(20, 50)).toBe(false);
   });
 
   it('moves per period: movestogo counts down and the period repeats', () => {
-    const c = new Clock(unwrap(parseTimeControl('3/6+0.5')));
+    const c = new PlayerClock(unwrap(parseTimeControl('3/6+0.5')));
     expect(c.movesToGo()).toBe(3);
     c.charge(1000);
     expect(c.movesToGo()).toBe(2);
@@ -82,21 +82,21 @@ describe('Clock', () => {
 
   it('go commands', () => {
     const tc = unwrap(parseTimeControl('40/60+0.6'));
-    const clocks = [new Clock(tc), new Clock(tc)];
+    const clocks = [new PlayerClock(tc), new PlayerClock(tc)];
     clocks[1].charge(1234.7);
-    expect(goCommand({ tc }, 1, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 39');
-    expect(goCommand({ tc, depth: 5 }, 0, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 40 depth 5');
-    expect(goCommand({ movetimeMs: 500 }, 0, [undefined, undefined])).toBe('go movetime 500');
-    expect(goCommand({ depth: 3 }, 0, [undefined, undefined])).toBe('go depth 3');
-    expect(goCommand({ nodes: 1000 }, 1, [undefined, undefined])).toBe('go nodes 1000');
-    expect(goCommand({}, 1, [undefined, undefined])).toBe('go infinite');
+    expect(goForMove({ tc }, 1, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 39');
+    expect(goForMove({ tc, depth: 5 }, 0, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 40 depth 5');
+    expect(goForMove({ movetimeMs: 500 }, 0, [undefined, undefined])).toBe('go movetime 500');
+    expect(goForMove({ depth: 3 }, 0, [undefined, undefined])).toBe('go depth 3');
+    expect(goForMove({ nodes: 1000 }, 1, [undefined, undefined])).toBe('go nodes 1000');
+    expect(goForMove({}, 1, [undefined, undefined])).toBe('go infinite');
     // A player without a clock is shown the mover's time.
-    expect(goCommand({ tc }, 0, [clocks[0], undefined])).toBe('go wtime 60000 btime 60000 winc 600 binc 0 movestogo 40');
+    expect(goForMove({ tc }, 0, [clocks[0], undefined])).toBe('go wtime 60000 btime 60000 winc 600 binc 0 movestogo 40');
   });
 
   it('deadlines', () => {
     const tc = unwrap(parseTimeControl('1+0.1'));
-    const c = new Clock(tc);
+    const c = new PlayerClock(tc);
     expect(moveDeadlineMs({ tc }, c, 25)).toBe(1025);
     expect(moveDeadlineMs({ movetimeMs: 300 }, undefined, 10)).toBe(310);
     expect(moveDeadlineMs({ depth: 4 }, undefined, 10)).toBeUndefined();
