@@ -7,21 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
-import { ROOT, fakeEngineScript, tempDir } from '../match/helpers';
+import { fakeEngineScript, tempDir } from '../match/helpers';
+import { CLI_SOURCE, ROOT, runThoth, type CommandRun } from './helpers';
 
-const CLI_SOURCE = join(ROOT, 'src/cli.ts');
-
-/** Runs `thoth match <args>`; resolves to its exit code and output. */
-function thothMatch(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'match', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const thothMatch = (args: string[]): Promise<CommandRun> => runThoth(['match', ...args]);
 
 describe('thoth match on the command line', () => {
   it('exit codes: 2 for a bad setting, 1 for an engine that cannot start; one line, no stack', async () => {
