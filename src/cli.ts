@@ -1,9 +1,10 @@
 /**
- * The one entry point. `thoth <subcommand> ...` runs a tool (perft, ...); anything else, or no
- * arguments, starts the engine's protocol loop with the arguments run as commands first.
+ * The one entry point. `thoth <subcommand> ...` runs a tool (perft, match, ...); no arguments
+ * start the engine's protocol loop on stdin/stdout; any other arguments are run as protocol
+ * commands, then the engine quits.
  */
 import { ANALYSE_USAGE, analyseCommand } from './cli/analyse';
-import { UsageError } from './cli/args';
+import { CommandError } from './cli/args';
 import { GUI_USAGE, guiCommand } from './cli/gui';
 import { GENFENS_USAGE, genfensCommand } from './cli/genfens';
 import { MATCH_USAGE, matchCommand } from './cli/match';
@@ -60,9 +61,9 @@ async function main(argv: string[]): Promise<number> {
       await sub(rest, write);
       return 0;
     } catch (e) {
-      if (e instanceof UsageError) {
+      if (e instanceof CommandError) {
         process.stderr.write(`thoth ${cmd}: ${e.message}\n`);
-        return 2;
+        return e.exitCode;
       }
       throw e;
     }

@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ANUBIS, OBELISK, PHARAOH, PYRAMID, STACK, type Position } from '../src/core/index';
-import { parseRecords, replayRecord } from '../src/match/record';
+import { parseRecords, replayRecord } from '../src/core/record';
 import { WEIGHTS, type Weights, evaluate, pieceValue, threatScan } from '../src/search/evaluate';
 import { Searcher } from '../src/search/search';
 import { TranspositionTable } from '../src/search/tt';
@@ -145,9 +145,9 @@ function main(): void {
       const replay = replayRecord(rec);
       if (!replay.ok) continue;
       const silver = r === '1-0' ? 1 : r === '0-1' ? 0 : 0.5;
-      const pos = replay.position;
+      const pos = replay.value.position;
       // walk back from the end, collecting positions before each move from ply `skip` on
-      const n = replay.moves.length;
+      const n = replay.value.moves.length;
       for (let k = n - 1; k >= 0; k--) {
         pos.unmake();
         if (k >= args.skip && pos.winner < 0) addPosition(pos, silver);

@@ -1,16 +1,15 @@
 /**
- * Game annotation: read a game record (the tournament runner's PGN-like format, parsed by
- * src/match/record.ts), replay it, and for every move compare the move played with the engine's
- * choice at the same depth.
+ * Game annotation: read a game record (the PGN-like format of src/core/record.ts), replay it, and
+ * for every move compare the move played with the engine's choice at the same depth.
  */
 import {
   SETUPS, formatMove, gameStatus, isEditionId, parseKfen, parseMove, formatKfenError,
   type EditionId, type GameStatus, type Position,
 } from '../core/index';
-import { parseRecords, type GameRecord } from '../match/record';
+import { formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
-import { comparable, describeMove, type MoveWords } from './words';
+import { comparable, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
   record: GameRecord;
@@ -38,7 +37,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
     const more = parseRecords(text.replace(/\s*$/, '\n*\n'));
     if (more.games.length > parsed.games.length) parsed = more;
   }
-  if (parsed.errors.length > 0) throw new RecordError(`malformed record: ${parsed.errors[0]}`);
+  if (parsed.errors.length > 0) throw new RecordError(`malformed record: ${formatRecordSyntaxError(parsed.errors[0])}`);
   const games = parsed.games.filter((g) => g.tags.size > 0 || g.moves.length > 0);
   if (games.length === 0) throw new RecordError('no game found (expected [Tag "value"] lines, then moves, then a result such as 1-0 or *)');
   if (index > games.length) throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
@@ -143,7 +142,7 @@ export function annotateGame(
       side: pos.side,
       move: played,
       text: formatMove(played),
-      words: describeMove(pos, played, formatMove(played)),
+      words: moveInWords(pos, played, formatMove(played)),
       best: top.move,
       bestScore: top.score,
       bestPv: top.pv,

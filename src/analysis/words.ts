@@ -51,7 +51,7 @@ export interface MoveWords {
 }
 
 /** What a legal move does in `pos`, in plain words. `pos` is left as it was. */
-export function describeMove(pos: Position, m: number, notation: string): MoveWords {
+export function moveInWords(pos: Position, m: number, notation: string): MoveWords {
   const ed = pos.edition;
   const us = pos.side;
   const names = ed.colorNames;

@@ -10,7 +10,7 @@ import {
 import { renderBoard } from '../analysis/board';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/engine';
 import { RecordError, annotateGame, loadGame, type PlyAnnotation } from '../analysis/game';
-import { describeMove, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
+import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { Searcher } from '../search/search';
 import { BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../search/tt';
 import { UsageError, intOption, parseArgs, type ParsedArgs } from './args';
@@ -174,7 +174,7 @@ function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, p
     const bound = side === 0 ? l.bound : l.bound === BOUND_LOWER ? BOUND_UPPER : l.bound === BOUND_UPPER ? BOUND_LOWER : l.bound;
     const mv = formatMove(l.move);
     write(`${i + 1}. ${mv.padEnd(width)}  ${scoreWithBound(s, bound).padStart(6)}  ${scoreSentence(s, ed)}  (pv: ${l.pv.map(formatMove).join(' ')})`);
-    write(`${' '.repeat(String(i + 1).length + 2)}${describeMove(pos, l.move, mv).sentence}.`);
+    write(`${' '.repeat(String(i + 1).length + 2)}${moveInWords(pos, l.move, mv).sentence}.`);
   });
 }
 

@@ -1,5 +1,21 @@
-/** Small helpers for command-line parsing: errors are values, reported by the caller. */
-export class UsageError extends Error {}
+/**
+ * Small helpers for the subcommands' arguments. A subcommand that cannot go on throws a
+ * CommandError; the entry point (src/cli.ts) prints its message and exits with its code.
+ */
+
+/** The command failed although it was used rightly (e.g. an engine would not start): exit code 1 by default. */
+export class CommandError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}
+
+/** Bad arguments: exit code 2. */
+export class UsageError extends CommandError {
+  constructor(message: string) {
+    super(message, 2);
+  }
+}
 
 /** Splits `--name value` / `--flag` options from positional arguments. */
 export interface ParsedArgs {

@@ -1,9 +1,9 @@
-/** `thoth gui [--port N] [--engine "<command>"]`: the browser GUI (src/gui). */
+/** `thoth gui [--port N] [--engine "<command>"] [--verbose]`: the browser GUI (src/gui). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { splitCommand } from '../gui/filter';
 import { startGuiServer, type GuiServer } from '../gui/server';
+import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { UsageError, intOption, parseArgs } from './args';
 
 export const GUI_USAGE = 'thoth gui [--port N] [--engine "<command>"] [--verbose]';
@@ -43,11 +43,9 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   let engine: string[];
   const engineText = args.options.get('engine')?.[0];
   if (engineText !== undefined) {
-    try {
-      engine = splitCommand(engineText);
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
+    const words = splitCommandLine(engineText);
+    if (!words.ok) throw new UsageError(`--engine: ${formatCommandLineError(words.error)}`);
+    engine = words.value;
     if (engine.length === 0) throw new UsageError('--engine needs a command');
   } else {
     engine = defaultEngineCommand();

@@ -1,7 +1,8 @@
 /** `thoth match …`: the tournament runner (cutechess-cli / fastchess flags; see src/match). */
 import { parseMatchArgs, MATCH_USAGE } from '../match/config';
+import { EngineStartError, MatchInterrupted, type MatchError } from '../match/errors';
 import { runMatch } from '../match/tournament';
-import { UsageError } from './args';
+import { CommandError, UsageError } from './args';
 
 export { MATCH_USAGE };
 
@@ -11,7 +12,9 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
     write(MATCH_USAGE);
     return;
   }
-  const cfg = parseMatchArgs(argv);
+  const parsed = parseMatchArgs(argv);
+  if (!parsed.ok) throw new UsageError(parsed.error.message);
+  const cfg = parsed.value;
   // Ctrl-C: end the run cleanly (games in progress are dropped; finished ones are saved and
   // summarised). A second Ctrl-C exits at once.
   const ctrl = new AbortController();
@@ -25,13 +28,21 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   try {
-    await runMatch(cfg, {
+    const r = await runMatch(cfg, {
       write,
       signal: ctrl.signal,
       progress: process.stderr.isTTY && process.stdout.isTTY ? process.stderr : undefined,
     });
+    if (!r.ok) throw commandError(r.error);
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
+}
+
+/** Exit codes: a bad setting is bad usage (2); an engine that cannot start is a failure (1); Ctrl-C while starting, 130. */
+function commandError(e: MatchError): CommandError {
+  if (e instanceof EngineStartError) return new CommandError(e.message, 1);
+  if (e instanceof MatchInterrupted) return new CommandError(e.message, 130);
+  return new UsageError(e.message);
 }

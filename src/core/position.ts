@@ -965,7 +965,7 @@ export class Position {
     }
   }
 
-  /** The move that led to the position `back` plies ago (1 = the last move). */
+  /** The move made at ply index `plyIndex`: 0 is the first move since the position was set up, `ply - 1` the last. */
   moveAt(plyIndex: number): number {
     return this.undo[plyIndex * U_SIZE + U_MOVE];
   }

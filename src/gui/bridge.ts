@@ -6,7 +6,8 @@
  *    sends `stop` and swallows that search's remaining output, leaving the engine idle and ready;
  *  - forwards only the engine lines to the page that owns the engine now.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { LineProcess } from '../process/child';
+import { formatCommandLine } from '../process/command-line';
 import type { EngineState } from './messages';
 
 export interface BridgeClient {
@@ -37,20 +38,18 @@ export class EngineBridge {
   outstanding = 0;
   /** `bestmove`s still to come from searches whose page went away: their output is dropped. */
   orphans = 0;
-  private proc: ChildProcessWithoutNullStreams | null = null;
+  private proc: LineProcess | null = null;
   private client: BridgeClient | null = null;
   private queue: string[] = [];
-  private buf = '';
   private inHandshake = false;
   private waitingReady = false;
   private readonly listeners = new Set<(line: string) => void>();
   private timer: NodeJS.Timeout | null = null;
-  private exitPromise: Promise<void> | null = null;
 
   constructor(private readonly opts: BridgeOptions) {}
 
   get commandText(): string {
-    return this.opts.command.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+    return formatCommandLine(this.opts.command);
   }
 
   /** Starts the engine (again, after it exited or failed). */
@@ -61,34 +60,18 @@ export class EngineBridge {
     this.message = '';
     this.outstanding = 0;
     this.orphans = 0;
-    this.buf = '';
-    const [prog, ...args] = this.opts.command;
-    let proc: ChildProcessWithoutNullStreams;
-    try {
-      proc = spawn(prog, args, { cwd: this.opts.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    } catch (e) {
-      this.fail(`cannot start the engine: ${e instanceof Error ? e.message : String(e)}`);
-      return;
-    }
+    const proc = new LineProcess(this.opts.command, { cwd: this.opts.cwd });
     this.proc = proc;
-    this.exitPromise = new Promise((resolve) => {
-      proc.on('close', () => resolve());
-    });
-    proc.stdout.setEncoding('utf8');
-    proc.stdout.on('data', (d: string) => this.onData(d));
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (d: string) => this.opts.log?.(`! ${d.trimEnd()}`));
-    proc.stdin.on('error', () => {
-      /* the engine went away; 'exit' reports it */
-    });
-    proc.on('error', (e) => {
-      this.proc = null;
-      this.fail(`cannot start the engine (${this.commandText}): ${e.message}`);
-    });
-    proc.on('exit', (code, signal) => {
+    proc.onLine = (line) => this.onLine1(line);
+    proc.onStderr = (d) => this.opts.log?.(`! ${d.trimEnd()}`);
+    proc.onExit = (e) => {
       if (this.proc !== proc) return;
       this.proc = null;
-      const why = signal ? `signal ${signal}` : `code ${code}`;
+      if (e.error !== undefined) {
+        this.fail(`cannot start the engine (${this.commandText}): ${e.error}`);
+        return;
+      }
+      const why = e.signal ? `signal ${e.signal}` : `code ${e.code}`;
       if (this.state === 'starting') this.fail(`the engine exited during the handshake (${why})`);
       else {
         this.state = 'exited';
@@ -96,13 +79,15 @@ export class EngineBridge {
         this.clearTimer();
         this.client?.state();
       }
-    });
+    };
+    proc.start();
+    if (this.proc !== proc) return; // it could not be started
     this.inHandshake = true;
     this.write('uci');
     this.timer = setTimeout(() => {
       if (this.state === 'starting') {
         this.fail(`the engine did not answer 'uci' with 'uciok' within ${this.opts.handshakeMs ?? 10000} ms`);
-        this.proc?.kill();
+        this.proc?.kill('SIGTERM');
       }
     }, this.opts.handshakeMs ?? 10000);
   }
@@ -166,18 +151,7 @@ export class EngineBridge {
   private write(line: string): void {
     if (!this.proc) return;
     this.opts.log?.(`> ${line}`);
-    this.proc.stdin.write(line + '\n');
-  }
-
-  private onData(d: string): void {
-    this.buf += d;
-    let nl: number;
-    while ((nl = this.buf.indexOf('\n')) >= 0) {
-      const line = this.buf.slice(0, nl).replace(/\r$/, '');
-      this.buf = this.buf.slice(nl + 1);
-      this.onLine1(line);
-    }
-    if (this.buf.length > 1 << 20) this.buf = ''; // a runaway line: drop it
+    this.proc.send(line);
   }
 
   private onLine1(line: string): void {
@@ -242,8 +216,8 @@ export class EngineBridge {
     if (!proc) return;
     if (this.outstanding > 0) this.write('stop');
     this.write('quit');
-    proc.stdin.end();
-    const exited = this.exitPromise ?? Promise.resolve();
+    proc.endInput();
+    const exited = proc.closed();
     const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs));
     if ((await Promise.race([exited, timer])) === 'timeout') {
       proc.kill('SIGTERM');

@@ -4,6 +4,7 @@
  * token) can drive a game and an analysis, but cannot make the engine quit, write files, run a
  * benchmark or do anything else the protocol may offer.
  */
+import { err, ok, type Result } from '../core/result';
 
 /** The longest line forwarded (a `position … moves …` of a very long game fits). */
 export const MAX_LINE = 16384;
@@ -23,23 +24,31 @@ const SETUP_RE = /^(?:classic|imhotep|dynasty)$/;
 const VALUE_RE = /^[A-Za-z0-9_.+-]{1,32}$/;
 const INT_RE = /^\d{1,10}$/;
 
-export type FilterResult = { ok: true; line: string } | { ok: false; reason: string };
+/** Why a page's command is not forwarded, for the page. */
+export interface CommandRefusal {
+  reason: string;
+}
+
+/** The normalised line to forward, or why not. */
+export type FilterResult = Result<string, CommandRefusal>;
+
+const refuse = (reason: string): { ok: false; error: CommandRefusal } => err({ reason });
 
 /**
  * Checks one command line from a page. Returns the normalised line (tokens joined by one space)
  * when it may be forwarded, or the reason it may not.
  */
 export function filterCommand(raw: unknown): FilterResult {
-  if (typeof raw !== 'string') return { ok: false, reason: 'not a string' };
-  if (raw.length > MAX_LINE) return { ok: false, reason: `longer than ${MAX_LINE} characters` };
+  if (typeof raw !== 'string') return refuse('not a string');
+  if (raw.length > MAX_LINE) return refuse(`longer than ${MAX_LINE} characters`);
   // One line of printable ASCII: no second command smuggled in after a newline.
-  if (!/^[\x20-\x7e\t]*$/.test(raw)) return { ok: false, reason: 'only one line of printable ASCII is allowed' };
+  if (!/^[\x20-\x7e\t]*$/.test(raw)) return refuse('only one line of printable ASCII is allowed');
   const t = raw.trim().split(/\s+/).filter(Boolean);
-  if (t.length === 0) return { ok: false, reason: 'empty command' };
+  if (t.length === 0) return refuse('empty command');
   const cmd = t[0];
   const line = t.join(' ');
   if (SIMPLE.has(cmd)) {
-    return t.length === 1 ? { ok: true, line } : { ok: false, reason: `'${cmd}' takes no arguments` };
+    return t.length === 1 ? ok(line) : refuse(`'${cmd}' takes no arguments`);
   }
   switch (cmd) {
     case 'setoption':
@@ -49,22 +58,22 @@ export function filterCommand(raw: unknown): FilterResult {
     case 'go':
       return checkGo(t, line);
     default:
-      return { ok: false, reason: `'${cmd.slice(0, 40)}' is not a command a page may send` };
+      return refuse(`'${cmd.slice(0, 40)}' is not a command a page may send`);
   }
 }
 
 function checkSetoption(t: string[], line: string): FilterResult {
-  if (t[1] !== 'name') return { ok: false, reason: "setoption: expected 'name'" };
+  if (t[1] !== 'name') return refuse("setoption: expected 'name'");
   const vi = t.indexOf('value');
   const name = t.slice(2, vi < 0 ? t.length : vi).join(' ');
   if (!ALLOWED_OPTIONS.some((o) => o.toLowerCase() === name.toLowerCase())) {
-    return { ok: false, reason: `setoption: option '${name.slice(0, 40)}' may not be set from the page` };
+    return refuse(`setoption: option '${name.slice(0, 40)}' may not be set from the page`);
   }
   if (vi >= 0) {
     const value = t.slice(vi + 1);
-    if (value.length !== 1 || !VALUE_RE.test(value[0])) return { ok: false, reason: 'setoption: bad value' };
+    if (value.length !== 1 || !VALUE_RE.test(value[0])) return refuse('setoption: bad value');
   }
-  return { ok: true, line };
+  return ok(line);
 }
 
 function checkPosition(t: string[], line: string): FilterResult {
@@ -73,7 +82,7 @@ function checkPosition(t: string[], line: string): FilterResult {
   if (what === 'startpos' || (what !== undefined && SETUP_RE.test(what))) {
     // nothing more
   } else if (what === 'setup') {
-    if (!SETUP_RE.test(t[i++] ?? '')) return { ok: false, reason: 'position: unknown setup' };
+    if (!SETUP_RE.test(t[i++] ?? '')) return refuse('position: unknown setup');
   } else if (what === 'kfen' || what === 'fen') {
     const [placement, side, plies, moveNo] = t.slice(i, i + 4);
     i += 4;
@@ -81,70 +90,35 @@ function checkPosition(t: string[], line: string): FilterResult {
       !KFEN_PLACEMENT_RE.test(placement ?? '') || !/^[srg]$/.test(side ?? '') || !INT_RE.test(plies ?? '') ||
       !INT_RE.test(moveNo ?? '')
     ) {
-      return { ok: false, reason: 'position: malformed KFEN' };
+      return refuse('position: malformed KFEN');
     }
   } else {
-    return { ok: false, reason: "position: expected startpos, setup <name> or kfen <KFEN>" };
+    return refuse("position: expected startpos, setup <name> or kfen <KFEN>");
   }
   if (i < t.length) {
-    if (t[i] !== 'moves') return { ok: false, reason: `position: unexpected '${t[i].slice(0, 20)}'` };
+    if (t[i] !== 'moves') return refuse(`position: unexpected '${t[i].slice(0, 20)}'`);
     for (const m of t.slice(i + 1)) {
-      if (!MOVE_RE.test(m)) return { ok: false, reason: `position: '${m.slice(0, 20)}' is not a move` };
+      if (!MOVE_RE.test(m)) return refuse(`position: '${m.slice(0, 20)}' is not a move`);
     }
   }
-  return { ok: true, line };
+  return ok(line);
 }
 
 function checkGo(t: string[], line: string): FilterResult {
   for (let i = 1; i < t.length; i++) {
     const w = t[i];
     if (GO_NUMERIC.has(w)) {
-      if (!INT_RE.test(t[i + 1] ?? '')) return { ok: false, reason: `go: ${w} needs a whole number` };
+      if (!INT_RE.test(t[i + 1] ?? '')) return refuse(`go: ${w} needs a whole number`);
       i++;
     } else if (GO_FLAGS.has(w)) {
       // nothing
     } else if (w === 'searchmoves') {
       const rest = t.slice(i + 1);
-      if (rest.length === 0 || !rest.every((m) => MOVE_RE.test(m))) return { ok: false, reason: 'go: bad searchmoves' };
+      if (rest.length === 0 || !rest.every((m) => MOVE_RE.test(m))) return refuse('go: bad searchmoves');
       break;
     } else {
-      return { ok: false, reason: `go: '${w.slice(0, 20)}' is not allowed` };
+      return refuse(`go: '${w.slice(0, 20)}' is not allowed`);
     }
   }
-  return { ok: true, line };
-}
-
-/**
- * Splits an engine command given on the server's command line into program and arguments, with
- * shell-like quoting ('…', "…", backslash), but no shell: nothing is expanded or run besides it.
- */
-export function splitCommand(cmd: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let have = false;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < cmd.length; i++) {
-    const c = cmd[i];
-    if (quote) {
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < cmd.length) cur += cmd[++i];
-      else cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      have = true;
-    } else if (c === '\\' && i + 1 < cmd.length) {
-      cur += cmd[++i];
-      have = true;
-    } else if (/\s/.test(c)) {
-      if (have) out.push(cur);
-      cur = '';
-      have = false;
-    } else {
-      cur += c;
-      have = true;
-    }
-  }
-  if (quote) throw new Error(`unterminated ${quote} quote in the engine command`);
-  if (have) out.push(cur);
-  return out;
+  return ok(line);
 }

@@ -216,8 +216,8 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
       const m = msg as { type?: unknown; line?: unknown };
       if (m.type !== 'cmd') return out({ type: 'refused', line: '', reason: 'unknown message' });
       const f = filterCommand(m.line);
-      if (!f.ok) return out({ type: 'refused', line: typeof m.line === 'string' ? m.line.slice(0, 200) : '', reason: f.reason });
-      bridge.send(client, f.line);
+      if (!f.ok) return out({ type: 'refused', line: typeof m.line === 'string' ? m.line.slice(0, 200) : '', reason: f.error.reason });
+      bridge.send(client, f.value);
     });
     ws.on('close', () => {
       replacedClients.delete(client);

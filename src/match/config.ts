@@ -8,12 +8,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
-import { UsageError } from '../cli/args';
-import { defaultName, splitWords, type EngineSpec } from './engine';
+import { err, ok, type Result } from '../core/result';
+import { formatCommandLineError, splitCommandLine } from '../process/command-line';
+import { defaultName, type EngineSpec } from './engine';
+import { MatchConfigError } from './errors';
 import type { Adjudication } from './game';
 import type { OpeningSource } from './openings';
 import type { SprtModel } from './stats';
-import { applyLimit, hasLimit, type SearchLimits } from './timecontrol';
+import { applyLimit, hasLimit, type EngineLimits } from './timecontrol';
 
 export interface SprtConfig {
   elo0: number;
@@ -81,7 +83,7 @@ function splitFlags(argv: string[]): Flag[] {
   const flags: Flag[] = [];
   for (const a of argv) {
     if (FLAG_RE.test(a)) flags.push({ name: a.replace(/^--?/, '').toLowerCase(), values: [] });
-    else if (flags.length === 0) throw new UsageError(`'${a}': expected a flag such as -engine`);
+    else if (flags.length === 0) throw new MatchConfigError(`'${a}': expected a flag such as -engine`);
     else flags[flags.length - 1].values.push(a);
   }
   return flags;
@@ -91,27 +93,27 @@ function splitFlags(argv: string[]): Flag[] {
 function keyValues(flag: Flag): [string, string][] {
   return flag.values.map((w) => {
     const eq = w.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-${flag.name}: expected key=value, not '${w}'`);
+    if (eq <= 0) throw new MatchConfigError(`-${flag.name}: expected key=value, not '${w}'`);
     return [w.slice(0, eq), w.slice(eq + 1)];
   });
 }
 
 function one(flag: Flag): string {
-  if (flag.values.length !== 1) throw new UsageError(`-${flag.name} takes one value`);
+  if (flag.values.length !== 1) throw new MatchConfigError(`-${flag.name} takes one value`);
   return flag.values[0];
 }
 
 function int(flag: string, text: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number, not '${text}'`);
+  if (!/^-?\d+$/.test(text)) throw new MatchConfigError(`${flag} must be a whole number, not '${text}'`);
   const n = Number(text);
-  if (n < min || n > max) throw new UsageError(`${flag} must be from ${min} to ${max}, not ${n}`);
+  if (n < min || n > max) throw new MatchConfigError(`${flag} must be from ${min} to ${max}, not ${n}`);
   return n;
 }
 
 function num(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${flag} must be a number, not '${text}'`);
-  if (n < min || n > max) throw new UsageError(`${flag} must be from ${min} to ${max}, not ${n}`);
+  if (text.trim() === '' || !Number.isFinite(n)) throw new MatchConfigError(`${flag} must be a number, not '${text}'`);
+  if (n < min || n > max) throw new MatchConfigError(`${flag} must be from ${min} to ${max}, not ${n}`);
   return n;
 }
 
@@ -121,17 +123,19 @@ interface RawEngine {
   args: string[];
   dir?: string;
   options: [string, string][];
-  limits: SearchLimits;
+  limits: EngineLimits;
   timeMarginMs?: number;
   /** The engine's own key=value words, applied after -each. */
   own: [string, string][];
 }
 
 function applyEngineKey(e: RawEngine, key: string, value: string, where: string): void {
-  if (applyLimit(e.limits, key, value)) return;
+  const limit = applyLimit(e.limits, key, value);
+  if (!limit.ok) throw limit.error;
+  if (limit.value) return;
   if (key.startsWith('option.')) {
     const name = key.slice(7);
-    if (name === '') throw new UsageError(`${where}: option.<name>=<value> needs a name`);
+    if (name === '') throw new MatchConfigError(`${where}: option.<name>=<value> needs a name`);
     const i = e.options.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
     if (i >= 0) e.options[i] = [name, value];
     else e.options.push([name, value]);
@@ -145,7 +149,7 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
       e.name = value;
       return;
     case 'args':
-      e.args = splitWords(value);
+      e.args = commandWords(value, `${where}: args=`);
       return;
     case 'dir':
       e.dir = value;
@@ -154,18 +158,35 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
       e.timeMarginMs = int(`${where} timemargin=`, value, 0, 3_600_000);
       return;
     case 'proto':
-      if (value !== 'uci') throw new UsageError(`${where}: proto=${value}: only the UCI-like protocol is spoken (proto=uci)`);
+      if (value !== 'uci') throw new MatchConfigError(`${where}: proto=${value}: only the UCI-like protocol is spoken (proto=uci)`);
       return;
     case 'restart':
     case 'ponder':
       return; // accepted for cutechess compatibility; engines always stay up between games
     default:
-      throw new UsageError(`${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`);
+      throw new MatchConfigError(`${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`);
   }
 }
 
-/** Parses the `thoth match` arguments. Throws UsageError with a one-line message. */
-export function parseMatchArgs(argv: string[]): MatchConfig {
+/** A command line split into words like a shell would (an unclosed quote is an error). */
+function commandWords(text: string, where: string): string[] {
+  const r = splitCommandLine(text);
+  if (!r.ok) throw new MatchConfigError(`${where}: ${formatCommandLineError(r.error)}`);
+  return r.value;
+}
+
+/** Parses the `thoth match` arguments; a bad one is a MatchConfigError with a one-line message. */
+export function parseMatchArgs(argv: string[]): Result<MatchConfig, MatchConfigError> {
+  try {
+    return ok(parseFlags(argv));
+  } catch (e) {
+    if (e instanceof MatchConfigError) return err(e);
+    throw e;
+  }
+}
+
+/** The parsing itself: the helpers throw MatchConfigError, which parseMatchArgs returns. */
+function parseFlags(argv: string[]): MatchConfig {
   const flags = splitFlags(argv);
   const raw: RawEngine[] = [];
   const each: [string, string][] = [];
@@ -209,7 +230,7 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
         cfg.games = int('-games', one(f), 1, 1000);
         break;
       case 'repeat':
-        if (f.values.length > 1) throw new UsageError('-repeat takes at most one value');
+        if (f.values.length > 1) throw new MatchConfigError('-repeat takes at most one value');
         cfg.games = f.values.length === 1 ? int('-repeat', f.values[0], 1, 1000) : 2;
         break;
       case 'concurrency':
@@ -217,13 +238,13 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
         break;
       case 'tournament': {
         const t = one(f);
-        if (t !== 'roundrobin' && t !== 'gauntlet') throw new UsageError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
+        if (t !== 'roundrobin' && t !== 'gauntlet') throw new MatchConfigError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
         cfg.tournament = t;
         break;
       }
       case 'variant': {
         const v = one(f);
-        if (!isEditionId(v)) throw new UsageError(`unknown variant '${v}' (khet2, khet1 or deflexion)`);
+        if (!isEditionId(v)) throw new MatchConfigError(`unknown variant '${v}' (khet2, khet1 or deflexion)`);
         cfg.variant = v;
         break;
       }
@@ -241,11 +262,11 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
           else if (k === 'alpha') s.alpha = num('-sprt alpha', v, 1e-9, 0.5);
           else if (k === 'beta') s.beta = num('-sprt beta', v, 1e-9, 0.5);
           else if (k === 'model') {
-            if (v !== 'normalized' && v !== 'logistic') throw new UsageError(`-sprt model must be normalized or logistic, not '${v}'`);
+            if (v !== 'normalized' && v !== 'logistic') throw new MatchConfigError(`-sprt model must be normalized or logistic, not '${v}'`);
             s.model = v;
-          } else throw new UsageError(`-sprt: unknown setting '${k}' (elo0, elo1, alpha, beta, model)`);
+          } else throw new MatchConfigError(`-sprt: unknown setting '${k}' (elo0, elo1, alpha, beta, model)`);
         }
-        if (!(s.elo1 > s.elo0)) throw new UsageError('-sprt: elo1 must be greater than elo0');
+        if (!(s.elo1 > s.elo0)) throw new MatchConfigError('-sprt: elo1 must be greater than elo0');
         cfg.sprt = s;
         break;
       }
@@ -255,7 +276,7 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
           if (k === 'movenumber') d.moveNumber = int('-draw movenumber', v, 0, 100000);
           else if (k === 'movecount') d.moveCount = int('-draw movecount', v, 1, 100000);
           else if (k === 'score') d.score = int('-draw score', v, 0, 100000);
-          else throw new UsageError(`-draw: unknown setting '${k}' (movenumber, movecount, score)`);
+          else throw new MatchConfigError(`-draw: unknown setting '${k}' (movenumber, movecount, score)`);
         }
         cfg.adjudication.draw = d;
         break;
@@ -269,9 +290,9 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
             r.score = int('-resign score', v, 1, 100000);
             scoreGiven = true;
           } else if (k === 'twosided') r.twoSided = v === 'true' || v === '1' || v === 'on';
-          else throw new UsageError(`-resign: unknown setting '${k}' (movecount, score, twosided)`);
+          else throw new MatchConfigError(`-resign: unknown setting '${k}' (movecount, score, twosided)`);
         }
-        if (!scoreGiven) throw new UsageError('-resign needs score=<centipawns>');
+        if (!scoreGiven) throw new MatchConfigError('-resign needs score=<centipawns>');
         cfg.adjudication.resign = r;
         break;
       }
@@ -285,7 +306,7 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
         cfg.noRemovalLimit = int('-noremoval', one(f), 0, 1e9);
         break;
       case 'recover':
-        if (f.values.length > 0) throw new UsageError('-recover takes no value');
+        if (f.values.length > 0) throw new MatchConfigError('-recover takes no value');
         cfg.recover = true;
         break;
       case 'timemargin':
@@ -294,7 +315,7 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
       case 'pgnout': {
         // cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …]
         const v = f.values;
-        if (v.length === 0) throw new UsageError('-pgnout needs a file name');
+        if (v.length === 0) throw new MatchConfigError('-pgnout needs a file name');
         const kv = v.find((w) => w.startsWith('file='));
         cfg.pgnout = kv ? kv.slice(5) : v[0];
         break;
@@ -321,7 +342,7 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
         cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000);
         break;
       default:
-        throw new UsageError(`unknown flag -${f.name}`);
+        throw new MatchConfigError(`unknown flag -${f.name}`);
     }
   }
 
@@ -330,13 +351,13 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
     const where = `-engine #${i + 1}`;
     for (const [k, v] of each) applyEngineKey(e, k, v, '-each');
     for (const [k, v] of e.own) applyEngineKey(e, k, v, where);
-    if (!e.cmd) throw new UsageError(`${where} has no cmd=`);
-    if (!hasLimit(e.limits)) throw new UsageError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
+    const command = [...commandWords(e.cmd ?? '', `${where} cmd=`), ...e.args];
+    if (e.cmd === undefined || command.length === e.args.length) throw new MatchConfigError(`${where} has no cmd=`);
+    if (!hasLimit(e.limits)) throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
     const spec: EngineSpec = {
-      name: e.name ?? defaultName({ cmd: e.cmd, args: e.args }),
+      name: e.name ?? defaultName(command),
       nameGiven: e.name !== undefined,
-      cmd: e.cmd,
-      args: e.args,
+      command,
       dir: e.dir,
       options: e.options,
       limits: e.limits,
@@ -344,8 +365,8 @@ export function parseMatchArgs(argv: string[]): MatchConfig {
     };
     cfg.engines.push(spec);
   });
-  if (cfg.engines.length < 2) throw new UsageError('a match needs at least two -engine');
-  if (cfg.sprt && cfg.engines.length !== 2) throw new UsageError('-sprt needs exactly two engines');
+  if (cfg.engines.length < 2) throw new MatchConfigError('a match needs at least two -engine');
+  if (cfg.sprt && cfg.engines.length !== 2) throw new MatchConfigError('-sprt needs exactly two engines');
   if (cfg.sprt && !roundsGiven) cfg.rounds = Infinity;
 
   cfg.openings = parseOpenings(openingsFlag, cfg.variant);
@@ -371,10 +392,10 @@ function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
         file = v;
         break;
       case 'format':
-        if (v !== 'kfen' && v !== 'epd') throw new UsageError(`-openings format must be kfen (one KFEN per line), not '${v}'`);
+        if (v !== 'kfen' && v !== 'epd') throw new MatchConfigError(`-openings format must be kfen (one KFEN per line), not '${v}'`);
         break;
       case 'order':
-        if (v !== 'random' && v !== 'sequential') throw new UsageError(`-openings order must be random or sequential, not '${v}'`);
+        if (v !== 'random' && v !== 'sequential') throw new MatchConfigError(`-openings order must be random or sequential, not '${v}'`);
         order = v;
         break;
       case 'start':
@@ -387,20 +408,20 @@ function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
       case 'setup': {
         const names = v === 'all' ? setupsOf(variant) : v.split(',').map((s) => s.trim()).filter(Boolean);
         for (const n of names) {
-          if (!isSetupName(n)) throw new UsageError(`-openings: unknown setup '${n}' (classic, imhotep, dynasty or all)`);
-          if (!setupsOf(variant).includes(n)) throw new UsageError(`-openings: ${variant} has no ${n} setup (it has ${setupsOf(variant).join(', ')})`);
+          if (!isSetupName(n)) throw new MatchConfigError(`-openings: unknown setup '${n}' (classic, imhotep, dynasty or all)`);
+          if (!setupsOf(variant).includes(n)) throw new MatchConfigError(`-openings: ${variant} has no ${n} setup (it has ${setupsOf(variant).join(', ')})`);
         }
-        if (names.length === 0) throw new UsageError('-openings setups= needs at least one setup');
+        if (names.length === 0) throw new MatchConfigError('-openings setups= needs at least one setup');
         setups = names as SetupName[];
         break;
       }
       case 'policy':
         break; // fastchess's policy=round: openings already change every round here
       default:
-        throw new UsageError(`-openings: unknown setting '${k}' (file, order, start, plies, setups)`);
+        throw new MatchConfigError(`-openings: unknown setting '${k}' (file, order, start, plies, setups)`);
     }
   }
-  if (file !== undefined && setups !== undefined) throw new UsageError('-openings: give file= or setups=, not both');
+  if (file !== undefined && setups !== undefined) throw new MatchConfigError('-openings: give file= or setups=, not both');
   if (file !== undefined) return { kind: 'file', path: file, order, start, plies: plies ?? 0 };
   return { kind: 'setups', setups: setups ?? ['classic'], plies: plies ?? 4 };
 }

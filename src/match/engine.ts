@@ -3,22 +3,23 @@
  * The runner never trusts it: every wait has a timeout and ends early when the process exits or
  * the run is aborted.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { basename } from 'node:path';
-import type { SearchLimits } from './timecontrol';
+import { LineProcess, describeExit } from '../process/child';
+import { formatCommandLine } from '../process/command-line';
+import type { EngineLimits } from './timecontrol';
 
 export interface EngineSpec {
   /** The name in records and tables (from `name=`, else the engine's `id name`, else the command). */
   name: string;
   /** True when the name was given with `name=` (else it is taken from `id name` on start-up). */
   nameGiven: boolean;
-  cmd: string;
-  args: string[];
+  /** The program and its arguments (`cmd=` split like a shell would, then `args=`). */
+  command: string[];
   /** Working directory (`dir=`). */
   dir?: string;
   /** `option.X=Y`, sent as `setoption name X value Y` in order. */
   options: [string, string][];
-  limits: SearchLimits;
+  limits: EngineLimits;
   /** Time margin in ms: how far past zero a clock may go before the move is a time forfeit. */
   timeMarginMs: number;
 }
@@ -38,64 +39,19 @@ interface Waiter {
   signal?: AbortSignal;
 }
 
-/** Every live engine process, so that they can all be killed when the runner exits. */
-const LIVE = new Set<EngineProcess>();
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const e of LIVE) e.kill();
-  });
-}
-
-/** Splits a command line into words: whitespace-separated, with '…' and "…" quoting and \ escapes. */
-export function splitWords(text: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let has = false;
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"' && i + 1 < text.length && (text[i + 1] === '"' || text[i + 1] === '\\')) cur += text[++i];
-      else cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      has = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      cur += text[++i];
-      has = true;
-    } else if (/\s/.test(c)) {
-      if (has || cur !== '') out.push(cur);
-      cur = '';
-      has = false;
-    } else {
-      cur += c;
-      has = true;
-    }
-  }
-  if (has || cur !== '') out.push(cur);
-  return out;
-}
-
-/** The default name of an engine: the file name of its command (or of its script for `node x.js`). */
-export function defaultName(spec: Pick<EngineSpec, 'cmd' | 'args'>): string {
-  const words = [...splitWords(spec.cmd), ...spec.args];
-  const prog = words[0] ?? 'engine';
+/** The default name of an engine: the file name of its program (or of its script for `node x.js`). */
+export function defaultName(command: readonly string[]): string {
+  const prog = command[0] ?? 'engine';
   if (/^(node|bun|deno|python3?)$/.test(basename(prog))) {
-    const script = words.slice(1).find((w) => /\.(m?js|cjs|ts|py)$/.test(w));
+    const script = command.slice(1).find((w) => /\.(m?js|cjs|ts|py)$/.test(w));
     if (script) return basename(script).replace(/\.(m?js|cjs|ts|py)$/, '');
   }
   return basename(prog);
 }
 
 export class EngineProcess {
-  private child?: ChildProcessWithoutNullStreams;
-  private buffer = '';
+  private proc?: LineProcess;
   private waiters: Waiter[] = [];
-  private exitInfo?: { code: number | null; signal: string | null };
   /** Last lines the engine wrote to stderr (for error messages). */
   readonly stderrTail: string[] = [];
   /** Called with every stdout line (for `info` parsing during a search). */
@@ -107,76 +63,48 @@ export class EngineProcess {
 
   constructor(readonly spec: EngineSpec) {}
 
-  /** Set by kill(): the process is as good as gone even before its exit event arrives. */
-  private killed = false;
-
   get alive(): boolean {
-    return this.child !== undefined && this.exitInfo === undefined && !this.killed;
+    return this.proc?.alive ?? false;
   }
 
   get exit(): { code: number | null; signal: string | null } | undefined {
-    return this.exitInfo;
+    const e = this.proc?.exit;
+    return e && { code: e.code, signal: e.signal };
+  }
+
+  /** The command line, for messages. */
+  get commandText(): string {
+    return formatCommandLine(this.spec.command);
   }
 
   /** A description of how the process ended, e.g. `exit code 3` or `signal SIGKILL`. */
   exitText(): string {
-    const e = this.exitInfo;
-    if (!e) return this.killed ? 'killed' : 'running';
-    return e.signal ? `signal ${e.signal}` : `exit code ${e.code}`;
+    const e = this.proc?.exit;
+    if (!e) return this.proc?.killed ? 'killed' : 'running';
+    return describeExit(e);
   }
 
-  /** Starts the process. Failure to spawn shows up as an exit (see {@link exitText}). */
+  /** Starts the process. Failure to start shows up as an exit (see {@link exitText}). */
   start(): void {
-    installExitHook();
-    const words = splitWords(this.spec.cmd);
-    const prog = words[0] ?? '';
-    const child = spawn(prog, [...words.slice(1), ...this.spec.args], {
-      cwd: this.spec.dir,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Own process group: Ctrl-C in the terminal reaches the runner only, which then ends the
-      // engines itself (so a game in progress is not mistaken for a crash).
-      detached: process.platform !== 'win32',
-    });
-    this.child = child;
-    LIVE.add(this);
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => this.onData(chunk));
-    child.stderr.on('data', (chunk: string) => {
-      for (const l of chunk.split(/\r?\n/)) {
-        if (l.trim() === '') continue;
-        this.stderrTail.push(l);
-        if (this.stderrTail.length > 20) this.stderrTail.shift();
-      }
-    });
-    child.stdin.on('error', () => {
-      /* EPIPE when the engine died: the exit event reports it */
-    });
-    child.on('error', (e) => {
-      this.stderrTail.push(`cannot run '${prog}': ${e.message}`);
-      this.onExit(null, null);
-    });
-    child.on('exit', (code, signal) => this.onExit(code, signal));
+    // Own process group: Ctrl-C in the terminal reaches the runner only, which then ends the
+    // engines itself (so a game in progress is not mistaken for a crash).
+    const proc = new LineProcess(this.spec.command, { cwd: this.spec.dir, ownGroup: true });
+    this.proc = proc;
+    proc.onLine = (line) => this.onLineIn(line);
+    proc.onStderr = (chunk) => {
+      for (const l of chunk.split(/\r?\n/)) if (l.trim() !== '') this.keepStderr(l);
+    };
+    proc.onExit = (e) => {
+      const ws = this.waiters;
+      this.waiters = [];
+      for (const w of ws) this.settle(w, { kind: 'exit', code: e.code, signal: e.signal });
+    };
+    proc.start();
   }
 
-  private onExit(code: number | null, signal: string | null): void {
-    if (this.exitInfo) return;
-    this.exitInfo = { code, signal };
-    LIVE.delete(this);
-    const ws = this.waiters;
-    this.waiters = [];
-    for (const w of ws) this.settle(w, { kind: 'exit', code, signal });
-  }
-
-  private onData(chunk: string): void {
-    this.buffer += chunk;
-    let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(nl + 1);
-      this.onLineIn(line);
-    }
-    if (this.buffer.length > 1 << 20) this.buffer = ''; // a runaway line: drop it
+  private keepStderr(line: string): void {
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > 20) this.stderrTail.shift();
   }
 
   private onLineIn(raw: string): void {
@@ -198,8 +126,7 @@ export class EngineProcess {
 
   /** Writes one command line (ignored when the process is gone). */
   send(line: string): void {
-    if (!this.alive || !this.child) return;
-    this.child.stdin.write(line + '\n');
+    this.proc?.send(line);
   }
 
   /**
@@ -207,8 +134,9 @@ export class EngineProcess {
    * at most `timeoutMs` (undefined = no limit).
    */
   waitFor(match: (line: string) => boolean, timeoutMs: number | undefined, signal?: AbortSignal): Promise<WaitResult> {
-    if (this.exitInfo) return Promise.resolve({ kind: 'exit', ...this.exitInfo });
-    if (!this.child) return Promise.resolve({ kind: 'exit', code: null, signal: null });
+    const exit = this.exit;
+    if (exit) return Promise.resolve({ kind: 'exit', ...exit });
+    if (!this.proc) return Promise.resolve({ kind: 'exit', code: null, signal: null });
     if (signal?.aborted) return Promise.resolve({ kind: 'aborted' });
     return new Promise((resolve) => {
       const w: Waiter = { match, resolve, signal };
@@ -245,7 +173,7 @@ export class EngineProcess {
       const r = await this.waitFor((l) => l === 'uciok', timeoutMs, signal);
       if (r.kind === 'aborted') return 'aborted';
       if (r.kind === 'timeout') return `no 'uciok' within ${timeoutMs / 1000} s after 'uci'`;
-      if (r.kind === 'exit') return `the process ended (${this.exitText()}) before 'uciok'${this.stderrHint()}`;
+      if (r.kind === 'exit') return this.endText(" before 'uciok'");
       for (const [name, value] of this.spec.options) this.send(`setoption name ${name} value ${value}`);
       if (variant !== 'khet2') this.send(`setoption name UCI_Variant value ${variant}`);
       return await this.ping(timeoutMs, signal);
@@ -261,7 +189,14 @@ export class EngineProcess {
     if (r.kind === 'line') return undefined;
     if (r.kind === 'aborted') return 'aborted';
     if (r.kind === 'timeout') return `no 'readyok' within ${timeoutMs / 1000} s after 'isready'`;
-    return `the process ended (${this.exitText()})${this.stderrHint()}`;
+    return this.endText('');
+  }
+
+  /** Why the process is gone: it could not be run, or it ended (`when`) with this on stderr. */
+  private endText(when: string): string {
+    const error = this.proc?.exit?.error;
+    if (error !== undefined) return `cannot run '${this.spec.command[0] ?? ''}': ${error}`;
+    return `the process ended (${this.exitText()})${when}${this.stderrHint()}`;
   }
 
   private stderrHint(): string {
@@ -271,19 +206,7 @@ export class EngineProcess {
 
   /** Kills the process (its whole process group) at once. */
   kill(): void {
-    const c = this.child;
-    if (!c || this.exitInfo) return;
-    this.killed = true;
-    try {
-      if (c.pid !== undefined && process.platform !== 'win32') process.kill(-c.pid, 'SIGKILL');
-      else c.kill('SIGKILL');
-    } catch {
-      try {
-        c.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
+    this.proc?.kill();
   }
 
   /** Sends `quit` and waits up to `graceMs` for the process to end, then kills it. */

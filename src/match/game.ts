@@ -8,8 +8,8 @@
 import { performance } from 'node:perf_hooks';
 import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId } from '../core/index';
 import type { EngineProcess } from './engine';
-import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from './record';
-import { Clock, describeLimits, goCommand, moveDeadlineMs } from './timecontrol';
+import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from '../core/record';
+import { PlayerClock, describeLimits, goForMove, moveDeadlineMs } from './timecontrol';
 
 export interface DrawAdjudication {
   /** Full move number from which the window applies. */
@@ -112,7 +112,7 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
   const moves: MoveRecord[] = [];
   const moveTexts: string[] = [];
   const specs = [g.engines[0].spec, g.engines[1].spec];
-  const clocks = specs.map((s) => (s.limits.tc ? new Clock(s.limits.tc) : undefined));
+  const clocks = specs.map((s) => (s.limits.tc ? new PlayerClock(s.limits.tc) : undefined));
   const adj = g.adjudication;
   const [tc0, tc1] = specs.map((s) => describeLimits(s.limits));
   const timeControl = tc0 === tc1 ? tc0 : `${tc0} / ${tc1}`;
@@ -169,7 +169,7 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
     const info: InfoScore = {};
     eng.onLine = (line) => readInfo(line, info);
     eng.send(moveTexts.length > 0 ? `position kfen ${g.kfen} moves ${moveTexts.join(' ')}` : `position kfen ${g.kfen}`);
-    const go = goCommand(spec.limits, side, clocks);
+    const go = goForMove(spec.limits, side, clocks);
     const deadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
     const t0 = now();
     eng.send(go);

@@ -12,7 +12,8 @@ import {
   formatKfenError, formatMove, gameStatus, legalMoves, mulberry32, parseKfen, setupKfen, setupsOf, toKfen,
   type EditionId, type Position, type SetupName,
 } from '../core/index';
-import { UsageError } from '../cli/args';
+import { err, ok, type Result } from '../core/result';
+import { MatchConfigError } from './errors';
 
 /** A generator of floats in [0, 1). */
 export type Rng = () => number;
@@ -86,35 +87,48 @@ export function randomOpening(rng: Rng, start: Position, plies: number, tries = 
   return undefined;
 }
 
-/** The start position of a named setup. */
-export function setupPosition(edition: EditionId, setup: SetupName): Position {
+/** The start position of a named setup (not every edition has every setup). */
+export function setupPosition(edition: EditionId, setup: SetupName): Result<Position, MatchConfigError> {
   const kfen = setupKfen(edition, setup);
-  if (kfen === undefined) throw new UsageError(`${edition} has no ${setup} setup (it has ${setupsOf(edition).join(', ')})`);
+  if (kfen === undefined) return err(new MatchConfigError(`${edition} has no ${setup} setup (it has ${setupsOf(edition).join(', ')})`));
   const r = parseKfen(kfen, edition);
   if (!r.ok) throw new Error(`bad built-in setup ${edition}/${setup}`);
-  return r.value;
+  return ok(r.value);
+}
+
+/** The start positions of setups, or the first that the edition lacks. */
+function setupPositions(edition: EditionId, setups: readonly SetupName[]): Result<Position[], MatchConfigError> {
+  const out: Position[] = [];
+  for (const s of setups) {
+    const p = setupPosition(edition, s);
+    if (!p.ok) return p;
+    out.push(p.value);
+  }
+  return ok(out);
 }
 
 /** Reads the KFEN lines of a file (blank lines, `#` comments and `info string genfens ` prefixes skipped). */
-export function readOpeningFile(path: string, edition: EditionId): string[] {
+export function readOpeningFile(path: string, edition: EditionId): Result<string[], MatchConfigError> {
+  const bad = (message: string): { ok: false; error: MatchConfigError } => err(new MatchConfigError(message));
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read openings file '${path}': ${(e as Error).message}`);
+    return bad(`cannot read openings file '${path}': ${(e as Error).message}`);
   }
   const out: string[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
+  const lines = text.split(/\r?\n/);
+  for (const [i, raw] of lines.entries()) {
     let line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
+    if (line === '' || line.startsWith('#')) continue;
     line = line.replace(/^info string genfens\s+/, '').replace(/;.*$/, '').trim();
     const r = parseKfen(line, edition);
-    if (!r.ok) throw new UsageError(`openings file '${path}' line ${i + 1}: bad KFEN: ${formatKfenError(r.error)}`);
-    if (gameStatus(r.value).result !== 'ongoing') throw new UsageError(`openings file '${path}' line ${i + 1}: the game is already over`);
+    if (!r.ok) return bad(`openings file '${path}' line ${i + 1}: bad KFEN: ${formatKfenError(r.error)}`);
+    if (gameStatus(r.value).result !== 'ongoing') return bad(`openings file '${path}' line ${i + 1}: the game is already over`);
     out.push(toKfen(r.value));
-  });
-  if (out.length === 0) throw new UsageError(`openings file '${path}' holds no KFEN lines`);
-  return out;
+  }
+  if (out.length === 0) return bad(`openings file '${path}' holds no KFEN lines`);
+  return ok(out);
 }
 
 export type OpeningSource =
@@ -129,23 +143,34 @@ export interface Opening {
 
 /** Openings by index, deterministic for a source and a seed. */
 export class OpeningBook {
-  private readonly lines: string[] = [];
-  private readonly perm: number[] = [];
+  private readonly perm: number[];
   private readonly cache = new Map<number, Opening>();
 
-  constructor(readonly source: OpeningSource, readonly edition: EditionId, readonly seed: number) {
-    if (source.kind === 'file') {
-      this.lines = readOpeningFile(source.path, edition);
-      this.perm = this.lines.map((_, i) => i);
-      if (source.order === 'random') {
-        const rng = makeRng(itemSeed(seed, -1));
-        for (let i = this.perm.length - 1; i > 0; i--) {
-          const j = Math.floor(rng() * (i + 1));
-          [this.perm[i], this.perm[j]] = [this.perm[j], this.perm[i]];
-        }
+  /** The book of a source: its file read and checked, or its setups checked against the edition. */
+  static open(source: OpeningSource, edition: EditionId, seed: number): Result<OpeningBook, MatchConfigError> {
+    if (source.kind === 'setups') {
+      const bases = setupPositions(edition, source.setups);
+      return bases.ok ? ok(new OpeningBook(source, edition, seed, [], bases.value)) : bases;
+    }
+    const lines = readOpeningFile(source.path, edition);
+    return lines.ok ? ok(new OpeningBook(source, edition, seed, lines.value, [])) : lines;
+  }
+
+  private constructor(
+    readonly source: OpeningSource,
+    readonly edition: EditionId,
+    readonly seed: number,
+    private readonly lines: string[],
+    /** The setups' start positions, for a `setups` source. */
+    private readonly bases: Position[],
+  ) {
+    this.perm = lines.map((_, i) => i);
+    if (source.kind === 'file' && source.order === 'random') {
+      const rng = makeRng(itemSeed(seed, -1));
+      for (let i = this.perm.length - 1; i > 0; i--) {
+        const j = Math.floor(rng() * (i + 1));
+        [this.perm[i], this.perm[j]] = [this.perm[j], this.perm[i]];
       }
-    } else {
-      for (const s of source.setups) setupPosition(edition, s); // validates the names
     }
   }
 
@@ -164,9 +189,9 @@ export class OpeningBook {
     let base: Position;
     let label: string;
     if (src.kind === 'setups') {
-      const setup = src.setups[index % src.setups.length];
-      base = setupPosition(this.edition, setup);
-      label = setup;
+      const k = index % src.setups.length;
+      base = this.bases[k].clone();
+      label = src.setups[k];
     } else {
       const k = this.perm[(src.start - 1 + index) % this.perm.length];
       const r = parseKfen(this.lines[k], this.edition);
@@ -189,9 +214,11 @@ export interface GenfensOptions {
 }
 
 /** `n` distinct openings (setups in turn, random plies, filtered), as KFEN lines. */
-export function genfens(n: number, o: GenfensOptions): string[] {
+export function genfens(n: number, o: GenfensOptions): Result<string[], MatchConfigError> {
   const rng = makeRng(o.seed);
-  const bases = o.setups.map((s) => setupPosition(o.edition, s));
+  const positions = setupPositions(o.edition, o.setups);
+  if (!positions.ok) return positions;
+  const bases = positions.value;
   const seen = new Set<string>();
   const out: string[] = [];
   let misses = 0;
@@ -208,5 +235,5 @@ export function genfens(n: number, o: GenfensOptions): string[] {
     seen.add(kfen);
     out.push(kfen);
   }
-  return out;
+  return ok(out);
 }

@@ -11,7 +11,8 @@
  *   `nodes=50000`   a fixed node count (`go nodes 50000`)
  * A clock (`tc`) may be combined with `depth` or `nodes` (both are then sent in `go`).
  */
-import { UsageError } from '../cli/args';
+import { err, ok, type Result } from '../core/result';
+import { MatchConfigError } from './errors';
 
 export interface TimeControl {
   /** Moves per period; 0 = the whole game (sudden death). */
@@ -22,7 +23,7 @@ export interface TimeControl {
   incMs: number;
 }
 
-export interface SearchLimits {
+export interface EngineLimits {
   tc?: TimeControl;
   /** Fixed time per move (`st=`), milliseconds. */
   movetimeMs?: number;
@@ -40,19 +41,21 @@ function parseSeconds(text: string): number {
   return Math.round(Number(text) * 1000);
 }
 
-/** Parses `moves/seconds+increment` (moves and increment optional). Throws UsageError. */
-export function parseTimeControl(text: string): TimeControl {
+const bad = (message: string): { ok: false; error: MatchConfigError } => err(new MatchConfigError(message));
+
+/** Parses `moves/seconds+increment` (moves and increment optional). */
+export function parseTimeControl(text: string): Result<TimeControl, MatchConfigError> {
   const t = text.trim();
   const m = /^(?:(\d+)\/)?([^+/]+)(?:\+([^+/]+))?$/.exec(t);
-  if (!m) throw new UsageError(`bad time control '${text}' (expected moves/seconds+increment, e.g. 40/60+0.6 or 10+0.1)`);
+  if (!m) return bad(`bad time control '${text}' (expected moves/seconds+increment, e.g. 40/60+0.6 or 10+0.1)`);
   const moves = m[1] === undefined ? 0 : Number(m[1]);
   const baseMs = parseSeconds(m[2]);
   const incMs = m[3] === undefined ? 0 : parseSeconds(m[3]);
-  if (Number.isNaN(baseMs)) throw new UsageError(`bad time control '${text}': '${m[2]}' is not a number of seconds`);
-  if (Number.isNaN(incMs)) throw new UsageError(`bad time control '${text}': increment '${m[3]}' is not a number of seconds`);
-  if (m[1] !== undefined && moves < 1) throw new UsageError(`bad time control '${text}': moves per period must be at least 1`);
-  if (baseMs <= 0 && incMs <= 0) throw new UsageError(`bad time control '${text}': no time at all`);
-  return { moves, baseMs, incMs };
+  if (Number.isNaN(baseMs)) return bad(`bad time control '${text}': '${m[2]}' is not a number of seconds`);
+  if (Number.isNaN(incMs)) return bad(`bad time control '${text}': increment '${m[3]}' is not a number of seconds`);
+  if (m[1] !== undefined && moves < 1) return bad(`bad time control '${text}': moves per period must be at least 1`);
+  if (baseMs <= 0 && incMs <= 0) return bad(`bad time control '${text}': no time at all`);
+  return ok({ moves, baseMs, incMs });
 }
 
 function secondsText(ms: number): string {
@@ -65,55 +68,67 @@ export function formatTimeControl(tc: TimeControl): string {
 }
 
 /** Parses a positive number of seconds for `st=` into milliseconds. */
-export function parseMoveTime(text: string): number {
+export function parseMoveTime(text: string): Result<number, MatchConfigError> {
   const ms = parseSeconds(text.trim());
-  if (!(ms > 0)) throw new UsageError(`bad move time '${text}' (seconds per move, e.g. st=0.5)`);
-  return ms;
+  if (!(ms > 0)) return bad(`bad move time '${text}' (seconds per move, e.g. st=0.5)`);
+  return ok(ms);
 }
 
-function positiveInt(key: string, text: string, max: number): number {
+function positiveInt(key: string, text: string, max: number): Result<number, MatchConfigError> {
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > max) {
-    throw new UsageError(`${key}= must be a whole number from 1 to ${max}, not '${text}'`);
+    return bad(`${key}= must be a whole number from 1 to ${max}, not '${text}'`);
   }
-  return Number(text);
+  return ok(Number(text));
 }
 
 /**
- * Applies one `key=value` limit (tc, st, depth, nodes) to `limits`. Returns false when the key is
- * not a limit.
+ * Applies one `key=value` limit (tc, st, depth, nodes) to `limits`. The value is false when the
+ * key is not a limit; `limits` is left as it was when the value is bad.
  */
-export function applyLimit(limits: SearchLimits, key: string, value: string): boolean {
+export function applyLimit(limits: EngineLimits, key: string, value: string): Result<boolean, MatchConfigError> {
   switch (key) {
-    case 'tc':
+    case 'tc': {
       if (value === 'inf' || value === 'infinite') {
         delete limits.tc;
-        return true;
+        return ok(true);
       }
-      limits.tc = parseTimeControl(value);
+      const tc = parseTimeControl(value);
+      if (!tc.ok) return tc;
+      limits.tc = tc.value;
       delete limits.movetimeMs; // the later of tc= and st= wins (an engine's own over -each)
-      return true;
-    case 'st':
-      limits.movetimeMs = parseMoveTime(value);
+      return ok(true);
+    }
+    case 'st': {
+      const ms = parseMoveTime(value);
+      if (!ms.ok) return ms;
+      limits.movetimeMs = ms.value;
       delete limits.tc;
-      return true;
-    case 'depth':
-      limits.depth = positiveInt('depth', value, 1000);
-      return true;
-    case 'nodes':
-      limits.nodes = positiveInt('nodes', value, Number.MAX_SAFE_INTEGER);
-      return true;
+      return ok(true);
+    }
+    case 'depth': {
+      const n = positiveInt('depth', value, 1000);
+      if (!n.ok) return n;
+      limits.depth = n.value;
+      return ok(true);
+    }
+    case 'nodes': {
+      const n = positiveInt('nodes', value, Number.MAX_SAFE_INTEGER);
+      if (!n.ok) return n;
+      limits.nodes = n.value;
+      return ok(true);
+    }
     default:
-      return false;
+      return ok(false);
   }
 }
 
 /** True when the limits end every search (a clock, a move time, a depth or a node count). */
-export function hasLimit(l: SearchLimits): boolean {
+export function hasLimit(l: EngineLimits): boolean {
   return l.tc !== undefined || l.movetimeMs !== undefined || l.depth !== undefined || l.nodes !== undefined;
 }
 
 /** The limits as text, for the TimeControl tag: `10+0.1`, `st=0.5`, `depth=8`, `10+0.1 nodes=5000`. */
-export function describeLimits(l: SearchLimits): string {
+export function describeLimits(l: EngineLimits): string {
   const parts: string[] = [];
   if (l.tc) parts.push(formatTimeControl(l.tc));
   if (l.movetimeMs !== undefined) parts.push(`st=${secondsText(l.movetimeMs)}`);
@@ -123,7 +138,7 @@ export function describeLimits(l: SearchLimits): string {
 }
 
 /** A player's clock under a time control. Times are kept in milliseconds (fractional). */
-export class Clock {
+export class PlayerClock {
   remainingMs: number;
   /** Moves completed by this player in the game. */
   moves = 0;
@@ -157,13 +172,13 @@ export class Clock {
  * The `go` command for the side to move (`side` 0 = first player, whose clock is `wtime`).
  * `clocks[i]` is undefined for a player without a clock.
  */
-export function goCommand(limits: SearchLimits, side: number, clocks: readonly (Clock | undefined)[]): string {
+export function goForMove(limits: EngineLimits, side: number, clocks: readonly (PlayerClock | undefined)[]): string {
   const parts = ['go'];
   if (limits.tc) {
     // A player without a clock (mixed limits) is shown the mover's time.
     const own = clocks[side];
-    const ms = (c: Clock | undefined): number => Math.max(1, Math.floor((c ?? own)?.remainingMs ?? 1));
-    const inc = (c: Clock | undefined): number => (c ? c.tc.incMs : 0);
+    const ms = (c: PlayerClock | undefined): number => Math.max(1, Math.floor((c ?? own)?.remainingMs ?? 1));
+    const inc = (c: PlayerClock | undefined): number => (c ? c.tc.incMs : 0);
     const [w, b] = clocks;
     parts.push(`wtime ${ms(w)}`, `btime ${ms(b)}`, `winc ${Math.round(inc(w))}`, `binc ${Math.round(inc(b))}`);
     const mtg = clocks[side]?.movesToGo();
@@ -181,7 +196,7 @@ export function goCommand(limits: SearchLimits, side: number, clocks: readonly (
  * How long the runner waits for `bestmove` before it stops the engine: the time left on the
  * clock (or the move time) plus the margin; undefined for depth/node searches (no time limit).
  */
-export function moveDeadlineMs(limits: SearchLimits, clock: Clock | undefined, marginMs: number): number | undefined {
+export function moveDeadlineMs(limits: EngineLimits, clock: PlayerClock | undefined, marginMs: number): number | undefined {
   if (limits.tc && clock) return Math.max(0, clock.remainingMs) + marginMs;
   if (limits.movetimeMs !== undefined) return limits.movetimeMs + marginMs;
   return undefined;

@@ -7,18 +7,16 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
-import { UsageError } from '../cli/args';
+import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from './config';
 import { EngineProcess, type EngineSpec } from './engine';
+import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from './errors';
 import { playGame, type GameOutcome } from './game';
 import { OpeningBook } from './openings';
-import { parseRecords, recordPlayers, recordVariant, serializeRecord, type GameRecord } from './record';
+import { parseRecords, recordPlayers, recordVariant, serializeRecord, type GameRecord } from '../core/record';
 import { Standings, encounterLines, standingsLines } from './report';
 import { Schedule, type ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
-
-/** An engine could not be started: the run cannot go on (reported as a one-line error). */
-export class EngineStartError extends UsageError {}
 
 export type StopReason = 'done' | 'sprt' | 'interrupted' | 'fault';
 
@@ -77,23 +75,38 @@ function fmtDuration(ms: number): string {
   return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : m > 0 ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`;
 }
 
-/** Starts an engine and does the handshake; returns it, or throws EngineStartError. */
+/** Starts an engine and does the handshake; returns it, or throws EngineStartError (MatchInterrupted on an abort). */
 async function startEngine(spec: EngineSpec, cfg: MatchConfig, signal?: AbortSignal): Promise<EngineProcess> {
   const e = new EngineProcess(spec);
   e.start();
-  const err = await e.handshake(cfg.variant, cfg.startTimeoutMs, signal);
-  if (err !== undefined) {
+  const problem = await e.handshake(cfg.variant, cfg.startTimeoutMs, signal);
+  if (problem !== undefined) {
     e.kill();
-    if (err === 'aborted') throw new EngineStartError('interrupted while starting the engines');
-    const cmd = [spec.cmd, ...spec.args].join(' ');
-    throw new EngineStartError(`engine '${spec.name}' cannot start: ${err} (command: ${cmd})`);
+    if (problem === 'aborted') throw new MatchInterrupted();
+    throw new EngineStartError(spec.name, e.commandText, problem);
   }
   return e;
 }
 
-export async function runMatch(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary> {
+/**
+ * Plays a run. A bad setting found on the way (the openings or record file, -anchor, -resume) is a
+ * MatchConfigError and nothing is played; an engine that cannot start is an EngineStartError.
+ */
+export async function runMatch(cfg: MatchConfig, opts: RunOptions): Promise<Result<MatchSummary, MatchError>> {
+  try {
+    return ok(await playRun(cfg, opts));
+  } catch (e) {
+    if (e instanceof MatchConfigError || e instanceof EngineStartError || e instanceof MatchInterrupted) return err(e);
+    throw e;
+  }
+}
+
+/** The run itself; it throws the errors that runMatch returns. */
+async function playRun(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary> {
   const ed = EDITIONS[cfg.variant];
-  const book = new OpeningBook(cfg.openings, cfg.variant, cfg.srand);
+  const opened = OpeningBook.open(cfg.openings, cfg.variant, cfg.srand);
+  if (!opened.ok) throw opened.error;
+  const book = opened.value;
   const schedule = new Schedule(cfg.engines.length, cfg.tournament, cfg.games, cfg.rounds);
   const progress = opts.progress;
   let barShown = false;
@@ -111,7 +124,7 @@ export async function runMatch(cfg: MatchConfig, opts: RunOptions): Promise<Matc
     try {
       closeSync(openSync(outPath, 'a'));
     } catch (e) {
-      throw new UsageError(`cannot write the record file '${outPath}': ${(e as Error).message}`);
+      throw new MatchConfigError(`cannot write the record file '${outPath}': ${(e as Error).message}`);
     }
   }
 
@@ -151,7 +164,7 @@ export async function runMatch(cfg: MatchConfig, opts: RunOptions): Promise<Matc
   if (cfg.anchor !== undefined) {
     anchor = names.indexOf(cfg.anchor);
     if (anchor < 0) {
-      await fail(new UsageError(`-anchor ${cfg.anchor}: no engine has that name (${names.join(', ')})`));
+      await fail(new MatchConfigError(`-anchor ${cfg.anchor}: no engine has that name (${names.join(', ')})`));
     }
   }
 
@@ -181,13 +194,13 @@ export async function runMatch(cfg: MatchConfig, opts: RunOptions): Promise<Matc
         const g = schedule.game(idx);
         const [p0, p1] = recordPlayers(rec);
         if (recordVariant(rec) !== cfg.variant || p0 !== names[g.first] || p1 !== names[g.second]) {
-          await fail(new UsageError(
+          await fail(new MatchConfigError(
             `-resume ${cfg.resume}: game ${rec.tags.get('Round')} is ${p0} vs ${p1} (${recordVariant(rec)}), but this run ` +
               `schedules ${names[g.first]} vs ${names[g.second]} (${cfg.variant}) there: resume with the same engines and flags`,
           ));
         }
         if (rec.tags.get('KFEN') !== book.get(g.openingIndex).kfen) {
-          await fail(new UsageError(
+          await fail(new MatchConfigError(
             `-resume ${cfg.resume}: game ${rec.tags.get('Round')} started from another opening than this run gives it: ` +
               'resume with the same -openings and -srand',
           ));

@@ -1,5 +1,6 @@
 /** Time management: how long to think for sudden death, increment, moves-to-go and movetime. */
-export interface Clock {
+/** The time fields of `go` for the side to move. */
+export interface GoTimeParams {
   /** Remaining time of the side to move, ms (undefined = no clock). */
   time?: number;
   inc?: number;
@@ -14,7 +15,7 @@ export interface TimeBudget {
   maximumMs: number;
 }
 
-export function timeBudget(clock: Clock, moveOverhead: number): TimeBudget {
+export function timeBudget(clock: GoTimeParams, moveOverhead: number): TimeBudget {
   if (clock.movetime !== undefined) {
     const t = Math.max(1, clock.movetime - moveOverhead);
     return { optimumMs: t * 2, maximumMs: t };

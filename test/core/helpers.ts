@@ -1,7 +1,7 @@
 /** Shared helpers for the rules-core tests (not a test file itself). */
 import {
   MAX_MOVES, Position, SQUARES, formatKfenError, formatMove, parseKfen, parseMove, parseSquare,
-  squareName, type EditionId, type RuleOptions,
+  squareName, type EditionId, type Result, type RuleOptions,
 } from '../../src/core/index';
 
 export const ALL_SETUPS: ReadonlyArray<{ edition: EditionId; setup: 'classic' | 'imhotep' | 'dynasty' }> = [
@@ -143,4 +143,10 @@ export function moveList(pos: Position): number[] {
   const buf = new Int32Array(MAX_MOVES);
   const n = pos.generate(buf, 0);
   return Array.from(buf.subarray(0, n));
+}
+
+/** The value of a Result the test expects to be ok; throws with the error otherwise. */
+export function unwrap<T, E>(r: Result<T, E>): T {
+  if (!r.ok) throw new Error(`expected ok, got ${r.error instanceof Error ? r.error.message : JSON.stringify(r.error)}`);
+  return r.value;
 }

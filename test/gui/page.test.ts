@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KILL, setupKfen, squareName } from '../../src/core/index';
 import { parseInfo, parseOption } from '../../src/gui/page/engine';
 import { Game } from '../../src/gui/page/game';
-import { exportGame, importGame } from '../../src/gui/page/record';
+import { exportGame, formatImportError, importGame } from '../../src/gui/page/record';
 
 const CLASSIC = setupKfen('khet2', 'classic') as string;
 
@@ -75,7 +75,7 @@ describe('game records', () => {
     expect(text).toContain('[Termination "unterminated"]');
     expect(text).toContain('1. c1d2 a4a3 {+0.12/7 1.500s} 2. j5- *');
     const r = importGame(text);
-    expect(r).toMatchObject({ ok: true, edition: 'khet2', startKfen: CLASSIC, moves: ['c1d2', 'a4a3', 'j5-'], result: '*' });
+    expect(r).toMatchObject({ ok: true, value: { edition: 'khet2', startKfen: CLASSIC, moves: ['c1d2', 'a4a3', 'j5-'], result: '*' } });
   });
 
   it('names Deflexion players Gold and Silver', () => {
@@ -85,14 +85,17 @@ describe('game records', () => {
     });
     expect(text).toContain('[Gold "A"]');
     expect(text).toContain('[Silver "B"]');
-    expect(importGame(text)).toMatchObject({ ok: true, edition: 'deflexion', result: '1-0' });
+    expect(importGame(text)).toMatchObject({ ok: true, value: { edition: 'deflexion', result: '1-0' } });
   });
 
   it('reads bare moves and reports illegal ones', () => {
-    expect(importGame('1. c1d2 a4a3')).toMatchObject({ ok: true, moves: ['c1d2', 'a4a3'], result: '*' });
+    expect(importGame('1. c1d2 a4a3')).toMatchObject({ ok: true, value: { moves: ['c1d2', 'a4a3'], result: '*' } });
     const bad = importGame('[Variant "khet2"]\n\n1. c1d2 c1d2 *');
-    expect(bad.ok).toBe(false);
-    expect(importGame('[Variant "chess"]\n\n*')).toMatchObject({ ok: false });
-    expect(importGame('')).toMatchObject({ ok: false });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'replay', error: { kind: 'move', ply: 1, move: 'c1d2' } } });
+    if (!bad.ok) expect(formatImportError(bad.error)).toMatch(/^move 2 \(c1d2\): /);
+    const chess = importGame('[Variant "chess"]\n\n*');
+    expect(chess).toEqual({ ok: false, error: { kind: 'variant', variant: 'chess' } });
+    if (!chess.ok) expect(formatImportError(chess.error)).toBe("unknown variant 'chess'");
+    expect(importGame('')).toEqual({ ok: false, error: { kind: 'no game' } });
   });
 });

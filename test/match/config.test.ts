@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/args';
-import { DEFAULT_SEED, parseMatchArgs } from '../../src/match/config';
-import { defaultName, splitWords } from '../../src/match/engine';
+import { DEFAULT_SEED, parseMatchArgs as parseResult } from '../../src/match/config';
+import { defaultName } from '../../src/match/engine';
+import { MatchConfigError } from '../../src/match/errors';
+import { unwrap } from '../core/helpers';
 import { Schedule } from '../../src/match/schedule';
+
+const parseMatchArgs = (argv: string[]) => unwrap(parseResult(argv));
 
 describe('command line', () => {
   it('cutechess/fastchess flags', () => {
@@ -17,9 +20,9 @@ describe('command line', () => {
     ]);
     expect(c.engines).toHaveLength(2);
     const [a, b] = c.engines;
-    expect(a).toMatchObject({ name: 'new', nameGiven: true, cmd: './new/thoth', args: [], options: [['Threads', '1'], ['Hash', '32']], timeMarginMs: 20 });
+    expect(a).toMatchObject({ name: 'new', nameGiven: true, command: ['./new/thoth'], options: [['Threads', '1'], ['Hash', '32']], timeMarginMs: 20 });
     expect(a.limits).toEqual({ tc: { moves: 40, baseMs: 60000, incMs: 600 } });
-    expect(b).toMatchObject({ name: 'cli', nameGiven: false, cmd: 'node', args: ['old/cli.js', '--flag', 'two words'], dir: '/tmp', timeMarginMs: 50 });
+    expect(b).toMatchObject({ name: 'cli', nameGiven: false, command: ['node', 'old/cli.js', '--flag', 'two words'], dir: '/tmp', timeMarginMs: 50 });
     expect(b.limits).toEqual({ movetimeMs: 500 }); // its own st= replaces -each tc=
     expect(c).toMatchObject({
       rounds: 50, games: 2, concurrency: 1, variant: 'khet1', srand: 7, recover: true, pgnout: 'out.pgn', drawScore: 0.4, ratingInterval: 5,
@@ -56,16 +59,25 @@ describe('command line', () => {
     [['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-drawscore', '2'], /drawscore/],
     [['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-resign', 'movecount=3'], /score=/],
     [['rounds', '3'], /expected a flag/],
+    [['-engine', 'cmd=node "x', 'tc=1', '-engine', 'cmd=b', 'tc=1'], /-engine #1 cmd=: unclosed " quote/],
+    [['-engine', 'cmd=a', "args='x", 'tc=1', '-engine', 'cmd=b', 'tc=1'], /-engine #1: args=: unclosed ' quote/],
+    [['-engine', 'cmd=  ', 'tc=1', '-engine', 'cmd=b', 'tc=1'], /no cmd=/],
   ])('rejects %j', (argv, msg) => {
-    expect(() => parseMatchArgs(argv as string[])).toThrow(UsageError);
-    expect(() => parseMatchArgs(argv as string[])).toThrow(msg);
+    const r = parseResult(argv as string[]);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toBeInstanceOf(MatchConfigError);
+      expect(r.error.message).toMatch(msg);
+    }
   });
 
-  it('splits command words and names engines', () => {
-    expect(splitWords(`a "b c" 'd e' f\\ g ""`)).toEqual(['a', 'b c', 'd e', 'f g', '']);
-    expect(defaultName({ cmd: 'node --import tsx engines/foo.ts', args: [] })).toBe('foo');
-    expect(defaultName({ cmd: '/usr/bin/stockfish', args: [] })).toBe('stockfish');
-    expect(defaultName({ cmd: 'node', args: ['dist/cli.js'] })).toBe('cli');
+  it('splits cmd= and args= like a shell would, and names engines', () => {
+    const c = parseMatchArgs(['-engine', `cmd=node --import tsx "my dir/foo.ts"`, `args=a\\ b 'c d' ""`, '-engine', 'cmd=b', '-each', 'tc=1']);
+    expect(c.engines[0].command).toEqual(['node', '--import', 'tsx', 'my dir/foo.ts', 'a b', 'c d', '']);
+    expect(c.engines[0].name).toBe('foo');
+    expect(defaultName(['node', '--import', 'tsx', 'engines/foo.ts'])).toBe('foo');
+    expect(defaultName(['/usr/bin/stockfish'])).toBe('stockfish');
+    expect(defaultName(['node', 'dist/cli.js'])).toBe('cli');
   });
 });
 

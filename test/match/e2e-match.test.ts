@@ -3,18 +3,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gameStatus } from '../../src/core/index';
-import { parseRecords, recordPlayers, replayRecord, serializeRecord, type GameRecord } from '../../src/match/record';
+import { formatReplayError, parseRecords, recordPlayers, replayRecord, serializeRecord, type GameRecord } from '../../src/core/record';
 import { fake, run, tempDir } from './helpers';
 
 /** Every record replays legally, and a normal end agrees with the rules. */
 function checkRecords(games: GameRecord[]): void {
   for (const g of games) {
     const rep = replayRecord(g);
-    expect(rep.ok, rep.ok ? '' : rep.error).toBe(true);
+    expect(rep.ok, rep.ok ? '' : formatReplayError(rep.error)).toBe(true);
     if (!rep.ok) continue;
     expect(g.tags.get('PlyCount')).toBe(String(g.moves.length));
     if (g.tags.get('Termination') === 'normal') {
-      const st = gameStatus(rep.position);
+      const st = gameStatus(rep.value.position);
       expect(st.result).not.toBe('ongoing');
       expect(g.result).toBe(st.result === 'draw' ? '1/2-1/2' : st.winner === 0 ? '1-0' : '0-1');
     }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gameStatus } from '../../src/core/index';
-import { parseRecords, recordPlayers, replayRecord } from '../../src/match/record';
+import { parseRecords, recordPlayers, replayRecord } from '../../src/core/record';
 import { ROOT, fake, run, tempDir } from './helpers';
 
 const CLI = join(ROOT, 'dist/cli.js');
@@ -53,7 +53,7 @@ describe.skipIf(!canPlay)('Thoth in a match', () => {
         expect(['normal', 'adjudication']).toContain(g.tags.get('Termination'));
         const rep = replayRecord(g);
         expect(rep.ok).toBe(true);
-        if (rep.ok && g.tags.get('Termination') === 'normal') expect(gameStatus(rep.position).result).not.toBe('ongoing');
+        if (rep.ok && g.tags.get('Termination') === 'normal') expect(gameStatus(rep.value.position).result).not.toBe('ongoing');
         // Thoth's moves carry its score and depth.
         const thothSide = recordPlayers(g)[0] === 'thoth' ? 0 : 1;
         const own = g.moves.filter((_, i) => i % 2 === thothSide);

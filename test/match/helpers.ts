@@ -32,15 +32,18 @@ export function fake(name: string, args = '', extra: string[] = []): string[] {
   return ['-engine', 'cmd=node', `args=${fakeEngineScript()} ${args}`.trim(), `name=${name}`, ...extra];
 }
 
-/** Runs a match in-process; returns the summary and the output lines. */
+/** Runs a match in-process; returns the summary and the output lines, or throws the run's MatchError. */
 export async function run(argv: string[], signal?: AbortSignal, onLine?: (l: string) => void): Promise<{ summary: MatchSummary; lines: string[] }> {
   const lines: string[] = [];
-  const summary = await runMatch(parseMatchArgs(argv), {
+  const cfg = parseMatchArgs(argv);
+  if (!cfg.ok) throw cfg.error;
+  const r = await runMatch(cfg.value, {
     write: (l) => {
       lines.push(l);
       onLine?.(l);
     },
     signal,
   });
-  return { summary, lines };
+  if (!r.ok) throw r.error;
+  return { summary: r.value, lines };
 }

@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETUPS, gameStatus, legalMoves, parseKfen, toKfen } from '../../src/core/index';
-import { UsageError } from '../../src/cli/args';
-import { genfensCommand } from '../../src/cli/genfens';
+import { MatchConfigError } from '../../src/match/errors';
 import { OpeningBook, canHitPharaoh, genfens, isLostStart, makeRng, randomOpening, readOpeningFile, setupPosition } from '../../src/match/openings';
+import { unwrap } from '../core/helpers';
 import { tempDir } from './helpers';
 
 function pos(kfen: string, v: 'khet2' | 'khet1' | 'deflexion' = 'khet2') {
@@ -37,7 +37,7 @@ describe('openings', () => {
 
   it('detects a Pharaoh hit in one for either side', () => {
     // Dynasty: j3j2 makes Silver shoot its own Pharaoh, not Red's; make a position where Silver can hit Red's.
-    const p = setupPosition('khet2', 'classic');
+    const p = unwrap(setupPosition('khet2', 'classic'));
     expect(canHitPharaoh(p, 0)).toBe(false);
     // Find a short random line that gives someone a hit (exists in practice) and check the filter sees it.
     const rng = makeRng(7);
@@ -74,47 +74,52 @@ describe('openings', () => {
 
   it('an opening book gives the same opening for an index every time', () => {
     const src = { kind: 'setups' as const, setups: ['classic' as const, 'dynasty' as const], plies: 3 };
-    const b1 = new OpeningBook(src, 'khet2', 42);
-    const b2 = new OpeningBook(src, 'khet2', 42);
-    const b3 = new OpeningBook(src, 'khet2', 43);
+    const b1 = unwrap(OpeningBook.open(src, 'khet2', 42));
+    const b2 = unwrap(OpeningBook.open(src, 'khet2', 42));
+    const b3 = unwrap(OpeningBook.open(src, 'khet2', 43));
     const list = [0, 1, 2, 3, 4].map((i) => b1.get(i).kfen);
     expect([0, 1, 2, 3, 4].map((i) => b2.get(i).kfen)).toEqual(list);
     expect([0, 1, 2, 3, 4].map((i) => b3.get(i).kfen)).not.toEqual(list);
     expect(new Set(list).size).toBe(5);
     expect(b1.get(1).label).toMatch(/^dynasty \+3 plies: \S+ \S+ \S+$/);
     expect(pos(list[0]).side).toBe(1); // 3 plies: Red to move
+    expect(OpeningBook.open({ kind: 'setups', setups: ['dynasty'], plies: 0 }, 'deflexion', 1)).toMatchObject({
+      ok: false, error: { message: 'deflexion has no dynasty setup (it has classic, imhotep)' },
+    });
   });
 
   it('openings from a file: sequential, random, start=, extra plies', () => {
     const dir = tempDir();
     const file = join(dir, 'o.kfen');
-    const lines = genfens(5, { seed: 3, plies: 2, edition: 'khet2', setups: ['classic'] });
+    const lines = unwrap(genfens(5, { seed: 3, plies: 2, edition: 'khet2', setups: ['classic'] }));
     writeFileSync(file, `# a comment\n\n${lines.join('\n')}\ninfo string genfens ${SETUPS.khet2.imhotep}\n`);
-    expect(readOpeningFile(file, 'khet2')).toEqual([...lines, SETUPS.khet2.imhotep]);
-    const seq = new OpeningBook({ kind: 'file', path: file, order: 'sequential', start: 2, plies: 0 }, 'khet2', 1);
+    expect(readOpeningFile(file, 'khet2')).toEqual({ ok: true, value: [...lines, SETUPS.khet2.imhotep] });
+    const seq = unwrap(OpeningBook.open({ kind: 'file', path: file, order: 'sequential', start: 2, plies: 0 }, 'khet2', 1));
     expect(seq.get(0).kfen).toBe(lines[1]);
     expect(seq.get(5).kfen).toBe(lines[0]); // wraps around
-    const rnd = new OpeningBook({ kind: 'file', path: file, order: 'random', start: 1, plies: 0 }, 'khet2', 1);
+    const rnd = unwrap(OpeningBook.open({ kind: 'file', path: file, order: 'random', start: 1, plies: 0 }, 'khet2', 1));
     expect(new Set([0, 1, 2, 3, 4, 5].map((i) => rnd.get(i).kfen)).size).toBe(6);
-    const plus = new OpeningBook({ kind: 'file', path: file, order: 'sequential', start: 1, plies: 2 }, 'khet2', 1);
+    const plus = unwrap(OpeningBook.open({ kind: 'file', path: file, order: 'sequential', start: 1, plies: 2 }, 'khet2', 1));
     expect(plus.get(0).kfen).not.toBe(lines[0]);
     expect(plus.get(0).label).toMatch(/^o\.kfen#1 \+2 plies: \S+ \S+$/);
 
     writeFileSync(file, `${lines[0]}\nnot a kfen\n`);
-    expect(() => readOpeningFile(file, 'khet2')).toThrow(/line 2: bad KFEN/);
-    expect(() => readOpeningFile(join(dir, 'missing'), 'khet2')).toThrow(UsageError);
+    const bad = readOpeningFile(file, 'khet2');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.message).toMatch(/line 2: bad KFEN/);
+    const missing = readOpeningFile(join(dir, 'missing'), 'khet2');
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.error).toBeInstanceOf(MatchConfigError);
   });
 
-  it('genfens: distinct valid lines; the command', async () => {
-    const lines = genfens(40, { seed: 9, plies: 4, edition: 'khet1', setups: ['classic', 'imhotep', 'dynasty'] });
+  it('genfens: distinct valid lines', () => {
+    const lines = unwrap(genfens(40, { seed: 9, plies: 4, edition: 'khet1', setups: ['classic', 'imhotep', 'dynasty'] }));
     expect(new Set(lines).size).toBe(40);
     for (const l of lines) checkStart(l, 'khet1');
-    const out: string[] = [];
-    await genfensCommand(['5', '--seed', '9', '--plies', '4', '--variant', 'khet1', '--setup', 'all'], (s) => out.push(s));
-    expect(out).toEqual(lines.slice(0, 5));
-    await expect(genfensCommand(['x'], () => {})).rejects.toThrow(UsageError);
-    await expect(genfensCommand(['3', '--variant', 'deflexion', '--setup', 'dynasty'], () => {})).rejects.toThrow(/no dynasty/);
     // With no plies there are only as many distinct starts as setups: duplicates then come.
-    expect(genfens(3, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] })).toEqual([SETUPS.khet2.classic, SETUPS.khet2.classic, SETUPS.khet2.classic]);
+    expect(genfens(3, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] })).toEqual({
+      ok: true, value: [SETUPS.khet2.classic, SETUPS.khet2.classic, SETUPS.khet2.classic],
+    });
+    expect(genfens(3, { seed: 1, plies: 0, edition: 'deflexion', setups: ['dynasty'] }).ok).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/args';
+import { MatchConfigError } from '../../src/match/errors';
 import {
-  Clock, applyLimit, describeLimits, formatTimeControl, goCommand, moveDeadlineMs, parseMoveTime, parseTimeControl,
-  type SearchLimits,
+  PlayerClock, applyLimit, describeLimits, formatTimeControl, goForMove, moveDeadlineMs, parseMoveTime, parseTimeControl,
+  type EngineLimits,
 } from '../../src/match/timecontrol';
+import { unwrap } from '../core/helpers';
 
 describe('parseTimeControl', () => {
   it.each([
@@ -17,40 +18,43 @@ describe('parseTimeControl', () => {
     ['0+1', { moves: 0, baseMs: 0, incMs: 1000 }],
     [' 5+0.05 ', { moves: 0, baseMs: 5000, incMs: 50 }],
   ])('%s', (text, want) => {
-    expect(parseTimeControl(text)).toEqual(want);
+    expect(parseTimeControl(text)).toEqual({ ok: true, value: want });
   });
 
   it.each(['', 'abc', '10+', '+0.1', '0/10', '40/', '10+0.1+1', '-5', '10+x', '1:90:00', '0', '0+0'])('rejects %j', (text) => {
-    expect(() => parseTimeControl(text)).toThrow(UsageError);
+    const r = parseTimeControl(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toBeInstanceOf(MatchConfigError);
   });
 
   it('formats back to the canonical text', () => {
-    for (const t of ['40/60+0.6', '10+0.1', '60', '40/60', '0.5+0.01']) expect(formatTimeControl(parseTimeControl(t))).toBe(t);
-    expect(formatTimeControl(parseTimeControl('1:30+1'))).toBe('90+1');
+    for (const t of ['40/60+0.6', '10+0.1', '60', '40/60', '0.5+0.01']) expect(formatTimeControl(unwrap(parseTimeControl(t)))).toBe(t);
+    expect(formatTimeControl(unwrap(parseTimeControl('1:30+1')))).toBe('90+1');
   });
 });
 
 describe('limits', () => {
   it('st=, depth=, nodes=, tc=', () => {
-    const l: SearchLimits = {};
-    expect(applyLimit(l, 'st', '0.5')).toBe(true);
-    expect(applyLimit(l, 'depth', '7')).toBe(true);
-    expect(applyLimit(l, 'nodes', '5000')).toBe(true);
-    expect(applyLimit(l, 'name', 'x')).toBe(false);
+    const l: EngineLimits = {};
+    expect(applyLimit(l, 'st', '0.5')).toEqual({ ok: true, value: true });
+    expect(applyLimit(l, 'depth', '7')).toEqual({ ok: true, value: true });
+    expect(applyLimit(l, 'nodes', '5000')).toEqual({ ok: true, value: true });
+    expect(applyLimit(l, 'name', 'x')).toEqual({ ok: true, value: false });
     expect(l).toEqual({ movetimeMs: 500, depth: 7, nodes: 5000 });
     expect(describeLimits(l)).toBe('st=0.5 depth=7 nodes=5000');
     applyLimit(l, 'tc', 'inf');
     expect(l.tc).toBeUndefined();
-    expect(() => applyLimit(l, 'depth', '0')).toThrow(UsageError);
-    expect(() => applyLimit(l, 'nodes', '1e5')).toThrow(UsageError);
-    expect(() => parseMoveTime('0')).toThrow(UsageError);
+    expect(applyLimit(l, 'depth', '0')).toMatchObject({ ok: false, error: { message: "depth= must be a whole number from 1 to 1000, not '0'" } });
+    expect(applyLimit(l, 'nodes', '1e5')).toMatchObject({ ok: false });
+    expect(l).toEqual({ movetimeMs: 500, depth: 7, nodes: 5000 }); // untouched by the bad values
+    expect(parseMoveTime('0')).toMatchObject({ ok: false, error: { message: "bad move time '0' (seconds per move, e.g. st=0.5)" } });
     expect(describeLimits({})).toBe('-');
   });
 });
 
-describe('Clock', () => {
+describe('PlayerClock', () => {
   it('sudden death with increment', () => {
-    const c = new Clock(parseTimeControl('10+0.1'));
+    const c = new PlayerClock(unwrap(parseTimeControl('10+0.1')));
     expect(c.movesToGo()).toBeUndefined();
     expect(c.charge(1000)).toBe(true);
     expect(c.remainingMs).toBeCloseTo(9100, 9);
@@ -60,13 +64,13 @@ describe('Clock', () => {
   });
 
   it('a time margin lets the clock go a little past zero', () => {
-    const c = new Clock(parseTimeControl('1'));
+    const c = new PlayerClock(unwrap(parseTimeControl('1')));
     expect(c.charge(1040, 50)).toBe(true);
     expect(c.charge(20, 50)).toBe(false);
   });
 
   it('moves per period: movestogo counts down and the period repeats', () => {
-    const c = new Clock(parseTimeControl('3/6+0.5'));
+    const c = new PlayerClock(unwrap(parseTimeControl('3/6+0.5')));
     expect(c.movesToGo()).toBe(3);
     c.charge(1000);
     expect(c.movesToGo()).toBe(2);
@@ -77,22 +81,22 @@ describe('Clock', () => {
   });
 
   it('go commands', () => {
-    const tc = parseTimeControl('40/60+0.6');
-    const clocks = [new Clock(tc), new Clock(tc)];
+    const tc = unwrap(parseTimeControl('40/60+0.6'));
+    const clocks = [new PlayerClock(tc), new PlayerClock(tc)];
     clocks[1].charge(1234.7);
-    expect(goCommand({ tc }, 1, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 39');
-    expect(goCommand({ tc, depth: 5 }, 0, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 40 depth 5');
-    expect(goCommand({ movetimeMs: 500 }, 0, [undefined, undefined])).toBe('go movetime 500');
-    expect(goCommand({ depth: 3 }, 0, [undefined, undefined])).toBe('go depth 3');
-    expect(goCommand({ nodes: 1000 }, 1, [undefined, undefined])).toBe('go nodes 1000');
-    expect(goCommand({}, 1, [undefined, undefined])).toBe('go infinite');
+    expect(goForMove({ tc }, 1, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 39');
+    expect(goForMove({ tc, depth: 5 }, 0, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 40 depth 5');
+    expect(goForMove({ movetimeMs: 500 }, 0, [undefined, undefined])).toBe('go movetime 500');
+    expect(goForMove({ depth: 3 }, 0, [undefined, undefined])).toBe('go depth 3');
+    expect(goForMove({ nodes: 1000 }, 1, [undefined, undefined])).toBe('go nodes 1000');
+    expect(goForMove({}, 1, [undefined, undefined])).toBe('go infinite');
     // A player without a clock is shown the mover's time.
-    expect(goCommand({ tc }, 0, [clocks[0], undefined])).toBe('go wtime 60000 btime 60000 winc 600 binc 0 movestogo 40');
+    expect(goForMove({ tc }, 0, [clocks[0], undefined])).toBe('go wtime 60000 btime 60000 winc 600 binc 0 movestogo 40');
   });
 
   it('deadlines', () => {
-    const tc = parseTimeControl('1+0.1');
-    const c = new Clock(tc);
+    const tc = unwrap(parseTimeControl('1+0.1'));
+    const c = new PlayerClock(tc);
     expect(moveDeadlineMs({ tc }, c, 25)).toBe(1025);
     expect(moveDeadlineMs({ movetimeMs: 300 }, undefined, 10)).toBe(310);
     expect(moveDeadlineMs({ depth: 4 }, undefined, 10)).toBeUndefined();

@@ -1,6 +1,6 @@
 /** Time management: never more than the remaining time minus the overhead; never flags at 1 s + 0.01 s. */
 import { describe, expect, it } from 'vitest';
-import { timeBudget, type Clock } from '../../src/search/timeman';
+import { timeBudget, type GoTimeParams } from '../../src/search/timeman';
 
 const TIMES = [1, 5, 9, 10, 11, 15, 20, 50, 100, 200, 500, 999, 1000, 1010, 3000, 10_000, 60_000, 600_000, 10_800_000];
 const INCS = [undefined, 0, 10, 100, 1000, 5000];
@@ -20,7 +20,7 @@ describe('timeBudget', () => {
       for (const inc of INCS) {
         for (const movesToGo of MTGS) {
           for (const overhead of OVERHEADS) {
-            const clock: Clock = { time, inc, movesToGo };
+            const clock: GoTimeParams = { time, inc, movesToGo };
             const b = timeBudget(clock, overhead);
             const what = `${JSON.stringify(clock)} overhead ${overhead}: ${JSON.stringify(b)}`;
             if (!Number.isInteger(b.maximumMs) || !Number.isInteger(b.optimumMs)) faults.push(`${what}: not whole milliseconds`);

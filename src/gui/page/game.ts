@@ -61,7 +61,7 @@ export class Game {
   /** Plays a legal move at the end of the game. */
   play(move: number): PlyInfo {
     const pos = this.positionAt(this.plies.length);
-    const info = describeMove(pos, move);
+    const info = playPly(pos, move);
     this.plies.push(info);
     return info;
   }
@@ -114,7 +114,7 @@ export class Game {
 }
 
 /** What a legal move does in `pos` (the position is left after the move). */
-export function describeMove(pos: Position, move: number): PlyInfo {
+export function playPly(pos: Position, move: number): PlyInfo {
   const ed = pos.edition;
   const side = pos.side;
   const text = formatMove(move);

@@ -9,8 +9,8 @@ import {
 } from '../../core/index';
 import { BoardView, pieceSvg, type Arrow, type TargetKind } from './board';
 import { EngineClient, type InfoLine } from './engine';
-import { Game, describeMove, type PlyInfo } from './game';
-import { exportGame, importGame } from './record';
+import { Game, playPly, type PlyInfo } from './game';
+import { exportGame, formatImportError, importGame } from './record';
 
 type Mode = 'engine' | 'humans' | 'analysis';
 
@@ -43,7 +43,7 @@ const BASE_LEVELS: Level[] = [
 
 // ---- clocks --------------------------------------------------------------------------------
 
-class Clock {
+class GameClocks {
   readonly remaining: [number, number];
   running = -1;
   private since = 0;
@@ -97,7 +97,7 @@ const app = {
   stackTop: false,
   cursor: -1,
   bannerClosed: false,
-  clock: null as Clock | null,
+  clock: null as GameClocks | null,
   analysing: true,
   multipv: 3,
   lines: [] as InfoLine[],
@@ -260,7 +260,7 @@ function levelById(id: string): Level {
   return app.levels.find((l) => l.id === id) ?? app.levels[0];
 }
 
-function goCommand(level: Level): string {
+function levelGoCommand(level: Level): string {
   if (level.go !== 'clock') return level.go;
   const c = app.clock;
   if (!c) return 'go movetime 2000';
@@ -287,7 +287,7 @@ function maybeEngineMove(): void {
   engine.search({
     options: engineOptions(opts),
     position: app.game.positionCommand(asked),
-    go: goCommand(level),
+    go: levelGoCommand(level),
     onInfo: (i) => {
       if (i.multipv === 1) app.thinking = i;
       scheduleRender();
@@ -400,7 +400,7 @@ function newGame(edition: EditionId, kfen: string, moves: string[] = []): void {
   if (tc && app.mode !== 'analysis') {
     const [base, inc] = tc.split('+').map(Number);
     // The clocks start with the first move.
-    app.clock = new Clock(base * 1000, inc * 1000);
+    app.clock = new GameClocks(base * 1000, inc * 1000);
     if (!g.over && g.length > 0) app.clock.start(g.positionAt(g.length).side);
   }
   if (app.mode === 'engine') {
@@ -518,7 +518,7 @@ function previewMoves(): { pos: Position; last: PlyInfo | null; played: string[]
     if (pos.winner >= 0) break;
     const m = parseMove(pos, line.pv[i]);
     if (!m.ok) break;
-    last = describeMove(pos, m.value);
+    last = playPly(pos, m.value);
     played.push(line.pv[i]);
   }
   return { pos, last, played };
@@ -909,8 +909,9 @@ function exportRecord(): string {
 }
 
 function importRecord(text: string): void {
-  const r = importGame(text);
-  if (!r.ok) return ioMessage(`Cannot import: ${r.error}`, true);
+  const imported = importGame(text);
+  if (!imported.ok) return ioMessage(`Cannot import: ${formatImportError(imported.error)}`, true);
+  const r = imported.value;
   ($('sel-edition') as HTMLSelectElement).value = r.edition;
   fillSetupAndSides();
   newGame(r.edition, r.startKfen, r.moves);

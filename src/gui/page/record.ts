@@ -1,13 +1,12 @@
 /**
- * Game records for the page, in the tournament runner's format (src/match/record.ts, which is
- * pure TypeScript and runs in the browser too): the page exports what `thoth match` writes and
- * imports what it reads.
+ * Game records for the page, in the format of src/core/record.ts: the page exports what
+ * `thoth match` writes and imports what it reads.
  */
+import { SETUPS, err, ok, type EditionId, type Result } from '../../core/index';
 import {
-  RESULT_TOKENS, makeRecord, parseRecords, pgnDate, recordVariant, replayRecord, serializeRecord, type MoveRecord,
-  type ResultToken, type Termination,
-} from '../../match/record';
-import { SETUPS, type EditionId } from '../../core/index';
+  RESULT_TOKENS, formatReplayError, makeRecord, parseRecords, pgnDate, recordVariant, replayRecord, serializeRecord,
+  type MoveRecord, type ReplayError, type ResultToken, type Termination,
+} from '../../core/record';
 
 export type { MoveRecord };
 
@@ -41,40 +40,49 @@ export function exportGame(g: ExportInput): string {
   return serializeRecord(rec);
 }
 
-export type ImportResult =
-  | {
-      ok: true;
-      edition: EditionId;
-      startKfen: string;
-      moves: string[];
-      result: ResultToken;
-      termination: string;
-      reason?: string;
-    }
-  | { ok: false; error: string };
+export interface ImportedGame {
+  edition: EditionId;
+  startKfen: string;
+  moves: string[];
+  result: ResultToken;
+  termination: string;
+  reason?: string;
+}
+
+export type ImportError = { kind: 'no game' } | { kind: 'variant'; variant: string } | { kind: 'replay'; error: ReplayError };
+
+export function formatImportError(e: ImportError): string {
+  switch (e.kind) {
+    case 'no game':
+      return 'no game found';
+    case 'variant':
+      return `unknown variant '${e.variant}'`;
+    case 'replay':
+      return formatReplayError(e.error);
+  }
+}
 
 /** Reads the first game of a record text; its moves are checked against the rules. */
-export function importGame(text: string): ImportResult {
+export function importGame(text: string): Result<ImportedGame, ImportError> {
   let parsed = parseRecords(text);
   if (parsed.games.length === 0 && text.trim() !== '') {
     // Moves pasted without a result token: read them as an unfinished game.
     parsed = parseRecords(`${text.trim()}\n*\n`);
   }
   const rec = parsed.games[0];
-  if (!rec) return { ok: false, error: 'no game found' };
+  if (!rec) return err({ kind: 'no game' });
   const v = rec.tags.get('Variant');
-  if (v !== undefined && recordVariant(rec) !== v) return { ok: false, error: `unknown variant '${v}'` };
+  if (v !== undefined && recordVariant(rec) !== v) return err({ kind: 'variant', variant: v });
   const edition = recordVariant(rec);
   const replay = replayRecord(rec);
-  if (!replay.ok) return { ok: false, error: replay.error };
+  if (!replay.ok) return err({ kind: 'replay', error: replay.error });
   const startKfen = (rec.tags.get('KFEN') ?? SETUPS[edition].classic ?? '').trim().split(/\s+/).join(' ');
-  return {
-    ok: true,
+  return ok({
     edition,
     startKfen,
     moves: rec.moves.map((m) => m.move),
     result: RESULT_TOKENS.includes(rec.result) ? rec.result : '*',
     termination: rec.tags.get('Termination') ?? 'normal',
     reason: rec.tags.get('Reason'),
-  };
+  });
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorPosition, setupKfen, toKfen, type Position } from '../../src/core/index';
 import {
   Engine, assertBuilt, checkBestmove, classifyMoves, median, parseInfo, positionOf, rng, sleep, startEngine,
-} from './engine';
+} from './helpers';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 const IMHOTEP = setupKfen('khet2', 'imhotep')!;

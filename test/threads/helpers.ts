@@ -1,7 +1,7 @@
 /**
- * Helpers for the parallel-search tests (not a test file itself): the built engine
- * (`node dist/cli.js`) as a child process read line by line, and in-process positions to check
- * its moves against.
+ * Helpers for the tests of the engine with several search threads (not a test file itself): the
+ * built engine (`node dist/cli.js`) as a child process read line by line, and in-process positions
+ * to check its moves against.
  */
 import { Engine as ProtocolEngine } from '../protocol/engine';
 import { formatMove, legalMoves, parseMove, type Position } from '../../src/core/index';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SETUPS, toKfen } from '../../src/core/index';
 import {
-  formatScore, makeRecord, parseMoveComment, parseRecord, parseRecords, recordPlayers, recordVariant, replayRecord,
-  serializeRecord, type GameRecord, type MoveRecord,
-} from '../../src/match/record';
+  formatRecordSyntaxError, formatReplayError, formatScore, makeRecord, parseMoveComment, parseRecord, parseRecords, recordPlayers,
+  recordVariant, replayRecord, serializeRecord, type GameRecord, type MoveRecord,
+} from '../../src/core/record';
+import { unwrap as value } from './helpers';
 
 const CLASSIC = SETUPS.khet2.classic!;
 
@@ -48,12 +49,11 @@ describe('record format', () => {
 
   it('round-trips: parse(serialize(r)) equals r', () => {
     const r = sample();
-    const back = parseRecord(serializeRecord(r));
-    expect(back).toBeDefined();
-    expect([...back!.tags]).toEqual([...r.tags]);
-    expect(back!.moves).toEqual(r.moves);
-    expect(back!.result).toBe(r.result);
-    expect(serializeRecord(back!)).toBe(serializeRecord(r));
+    const back = value(parseRecord(serializeRecord(r)));
+    expect([...back.tags]).toEqual([...r.tags]);
+    expect(back.moves).toEqual(r.moves);
+    expect(back.result).toBe(r.result);
+    expect(serializeRecord(back)).toBe(serializeRecord(r));
   });
 
   it('round-trips many games in one file, and long games wrap', () => {
@@ -80,13 +80,13 @@ describe('record format', () => {
     const r = sample({ variant: 'deflexion', kfen: SETUPS.deflexion.classic!, moves: [] });
     const text = serializeRecord(r);
     expect(text).toContain('[Gold "thoth-new"]\n[Silver "thoth old"]');
-    const back = parseRecord(text)!;
+    const back = value(parseRecord(text));
     expect(recordVariant(back)).toBe('deflexion');
     expect(recordPlayers(back)).toEqual(['thoth-new', 'thoth old']);
   });
 
   it('reads White/Black and a missing Variant', () => {
-    const back = parseRecord('[White "a"]\n[Black "b"]\n\n1. j4i4 0-1\n')!;
+    const back = value(parseRecord('[White "a"]\n[Black "b"]\n\n1. j4i4 0-1\n'));
     expect(recordVariant(back)).toBe('khet2');
     expect(recordPlayers(back)).toEqual(['a', 'b']);
     expect(back.moves).toEqual([{ move: 'j4i4' }]);
@@ -114,20 +114,31 @@ describe('record format', () => {
     expect(m2).toEqual({ move: 'y', comment: 'book' });
     expect(formatScore({ scoreCp: -5 })).toBe('-0.05');
     expect(formatScore({ mate: 0 })).toBe('+M0');
-    const g = parseRecord('; a comment line\n[Event "e"]\n\n1. j4i4 {+0.10/2 0.5s} ; trailing\n a4a3 1/2-1/2\n')!;
+    const g = value(parseRecord('; a comment line\n[Event "e"]\n\n1. j4i4 {+0.10/2 0.5s} ; trailing\n a4a3 1/2-1/2\n'));
     expect(g.moves).toEqual([{ move: 'j4i4', scoreCp: 10, depth: 2, timeMs: 500 }, { move: 'a4a3' }]);
   });
 
   it('replays a record with the rules core', () => {
     const r = sample({ moves: [{ move: 'j4i4' }, { move: 'a4a3' }, { move: 'c1L' }] });
-    const rep = replayRecord(r);
-    expect(rep.ok).toBe(true);
-    if (rep.ok) {
-      expect(rep.moves).toHaveLength(3);
-      expect(toKfen(rep.position)).not.toBe(CLASSIC);
-    }
+    const rep = value(replayRecord(r));
+    expect(rep.moves).toHaveLength(3);
+    expect(toKfen(rep.position)).not.toBe(CLASSIC);
     const bad = replayRecord(sample({ moves: [{ move: 'j4i4' }, { move: 'j4i3' }] }));
-    expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.ply).toBe(1);
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'move', ply: 1, move: 'j4i3' } });
+    if (!bad.ok) expect(formatReplayError(bad.error)).toMatch(/^move 2 \(j4i3\): ./);
+    const badKfen = replayRecord(sample({ kfen: 'nonsense', moves: [] }));
+    expect(badKfen).toMatchObject({ ok: false, error: { kind: 'kfen', ply: 0 } });
+    if (!badKfen.ok) expect(formatReplayError(badKfen.error)).toMatch(/^bad KFEN tag: ./);
+  });
+
+  it('errors are values: garbage is skipped and reported, no game is an error', () => {
+    const p = parseRecords('[Event "a"]\n[Bad tag\n\n1. j4i4 *\n');
+    expect(p.games).toHaveLength(1);
+    expect(p.errors).toEqual([{ kind: 'tag', index: 12, message: 'bad tag line' }]);
+    expect(formatRecordSyntaxError(p.errors[0])).toBe('bad tag line at character 13');
+    const q = parseRecords('1. j4i4\n[Event "b"]\n\n*\n');
+    expect(q.errors.map(formatRecordSyntaxError)).toEqual(['game 1 has no result token']);
+    expect(parseRecord('')).toEqual({ ok: false, error: { kind: 'no game', index: -1, message: 'no game found' } });
+    expect(parseRecord('[Oops\n')).toMatchObject({ ok: false, error: { kind: 'tag', index: 0 } });
   });
 });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
 import { SearchPool, type GoRequest } from '../../src/protocol/search-pool';
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
-import { positionOf, sleep } from './engine';
+import { positionOf } from './engine';
+import { sleep } from '../threads/helpers';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 

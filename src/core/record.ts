@@ -1,6 +1,8 @@
 /**
  * Game records: the PGN-like text `thoth match` writes (`-pgnout`), the GUI imports and exports,
- * and `thoth analyse --game` reads.
+ * `thoth analyse --game` and tools/tune.ts read. It lives next to the rules because all of them
+ * share it; like the rest of src/core it is pure (the GUI page bundles it). Parsing never throws:
+ * problems are typed values ({@link RecordSyntaxError}, {@link ReplayError}).
  *
  * ```
  * [Event "Thoth match"]
@@ -45,7 +47,12 @@
  * comment text is kept as a free comment. The result token ends the game. `;` starts a comment to
  * the end of the line. Games are separated by a blank line.
  */
-import { EDITIONS, SETUPS, isEditionId, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
+import { EDITIONS, isEditionId, type EditionId } from './editions';
+import { parseKfen } from './kfen';
+import { parseMove } from './notation';
+import type { Position } from './position';
+import { err, ok, type Result } from './result';
+import { SETUPS } from './setups';
 
 export type ResultToken = '1-0' | '0-1' | '1/2-1/2' | '*';
 export const RESULT_TOKENS: readonly ResultToken[] = ['1-0', '0-1', '1/2-1/2', '*'];
@@ -72,9 +79,6 @@ export interface GameRecord {
   moves: MoveRecord[];
   result: ResultToken;
 }
-
-/** The canonical order of the known tags; `{first}`/`{second}` are the colour names. */
-const TAG_ORDER = ['Event', 'Site', 'Date', 'Round', '{first}', '{second}', 'Result', 'Variant', 'KFEN', 'TimeControl', 'Termination', 'Reason', 'PlyCount', 'Opening'];
 
 /** The edition a record is for (its `Variant` tag; `khet2` when missing or unknown). */
 export function recordVariant(rec: GameRecord): EditionId {
@@ -208,14 +212,26 @@ export function serializeRecord(rec: GameRecord): string {
 // Reading
 // ---------------------------------------------------------------------------------------------
 
+/** A problem in a record text: a malformed tag line, moves without a result token, no game at all. */
+export interface RecordSyntaxError {
+  kind: 'tag' | 'no result' | 'no game';
+  /** Character offset in the text where the fault is, or -1. */
+  index: number;
+  message: string;
+}
+
+export function formatRecordSyntaxError(e: RecordSyntaxError): string {
+  return e.index >= 0 ? `${e.message} at character ${e.index + 1}` : e.message;
+}
+
 export interface ParsedRecords {
   games: GameRecord[];
   /** Character offset just past the last complete game (its result token and the blank lines after it). */
   end: number;
   /** True when text after `end` holds the start of an unfinished game (an interrupted write). */
   incomplete: boolean;
-  /** Problems found (skipped garbage), for messages. */
-  errors: string[];
+  /** Problems found (garbage that was skipped). */
+  errors: RecordSyntaxError[];
 }
 
 const SCORE_RE = /^([+-]?)(?:M(\d+)|(\d+(?:\.\d+)?))(?:\/(\d+))?$/;
@@ -254,7 +270,7 @@ const TAG_RE = /\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]/y;
 /** Parses every game in a record text. Tolerant: garbage is skipped and reported in `errors`. */
 export function parseRecords(text: string): ParsedRecords {
   const games: GameRecord[] = [];
-  const errors: string[] = [];
+  const errors: RecordSyntaxError[] = [];
   let end = 0;
   let cur: GameRecord | undefined;
   let i = 0;
@@ -271,12 +287,12 @@ export function parseRecords(text: string): ParsedRecords {
       const m = TAG_RE.exec(text);
       if (!m) {
         const eol = text.indexOf('\n', i);
-        errors.push(`bad tag line at character ${i + 1}`);
+        errors.push({ kind: 'tag', index: i, message: 'bad tag line' });
         i = eol < 0 ? n : eol + 1;
         continue;
       }
       if (cur && cur.moves.length > 0) {
-        errors.push(`game ${games.length + 1} has no result token`);
+        errors.push({ kind: 'no result', index: -1, message: `game ${games.length + 1} has no result token` });
         cur = undefined;
       }
       if (!cur) cur = startGame();
@@ -321,33 +337,46 @@ export function parseRecords(text: string): ParsedRecords {
   return { games, end, incomplete, errors };
 }
 
-/** Parses a text expected to hold exactly one game. */
-export function parseRecord(text: string): GameRecord | undefined {
-  return parseRecords(text).games[0];
+/** The first game of a record text. */
+export function parseRecord(text: string): Result<GameRecord, RecordSyntaxError> {
+  const parsed = parseRecords(text);
+  const game = parsed.games[0];
+  if (game !== undefined) return ok(game);
+  return err(parsed.errors[0] ?? { kind: 'no game', index: -1, message: 'no game found' });
 }
 
-/**
- * Replays a record's moves from its KFEN with the rules core. Returns the final position and the
- * moves as integers, or the first problem (bad KFEN, illegal move, move after the game ended).
- */
-export function replayRecord(rec: GameRecord): { ok: true; position: Position; moves: number[] } | { ok: false; error: string; ply: number } {
+/** Why a record's moves cannot be replayed: its KFEN tag, or the move at `ply` (from 0). */
+export interface ReplayError {
+  kind: 'kfen' | 'move';
+  ply: number;
+  /** The move text as written, for `kind: 'move'`. */
+  move?: string;
+  message: string;
+}
+
+export function formatReplayError(e: ReplayError): string {
+  return e.kind === 'kfen' ? `bad KFEN tag: ${e.message}` : `move ${e.ply + 1} (${e.move}): ${e.message}`;
+}
+
+export interface Replay {
+  /** The position after the last move (its undo stack holds every move). */
+  position: Position;
+  moves: number[];
+}
+
+/** Replays a record's moves from its KFEN with the rules core. */
+export function replayRecord(rec: GameRecord): Result<Replay, ReplayError> {
   const variant = recordVariant(rec);
   const kfen = rec.tags.get('KFEN');
   const r = parseKfen(kfen ?? SETUPS[variant].classic ?? '', variant);
-  if (!r.ok) return { ok: false, error: `bad KFEN tag: ${r.error.message}`, ply: 0 };
+  if (!r.ok) return err({ kind: 'kfen', ply: 0, message: r.error.message });
   const pos = r.value;
   const moves: number[] = [];
   for (let k = 0; k < rec.moves.length; k++) {
     const m = parseMove(pos, rec.moves[k].move);
-    if (!m.ok) return { ok: false, error: `move ${k + 1} (${rec.moves[k].move}): ${m.error.message}`, ply: k };
+    if (!m.ok) return err({ kind: 'move', ply: k, move: rec.moves[k].move, message: m.error.message });
     pos.make(m.value);
     moves.push(m.value);
   }
-  return { ok: true, position: pos, moves };
-}
-
-/** Tags in the canonical order for an edition (used by tools that rebuild a record). */
-export function canonicalTagOrder(variant: EditionId): string[] {
-  const [first, second] = EDITIONS[variant].colorNames;
-  return TAG_ORDER.map((t) => (t === '{first}' ? first : t === '{second}' ? second : t));
+  return ok({ position: pos, moves });
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { EDITIONS, SETUPS, parseKfen, parseMove, toKfen, type EditionId, type Position } from '../../src/core/index';
 import { RecordError, loadGame, markFor } from '../../src/analysis/game';
-import { comparable, describeMove, firstPlayerView, mateMoves, scoreSentence, scoreText } from '../../src/analysis/words';
+import { comparable, moveInWords, firstPlayerView, mateMoves, scoreSentence, scoreText } from '../../src/analysis/words';
 import { renderBoard } from '../../src/analysis/board';
 import { MATE } from '../../src/search/search';
 
@@ -16,12 +16,12 @@ function say(pos: Position, text: string): string {
   const m = parseMove(pos, text);
   if (!m.ok) throw new Error(m.error.message);
   const before = toKfen(pos);
-  const s = describeMove(pos, m.value, text).sentence;
+  const s = moveInWords(pos, m.value, text).sentence;
   expect(toKfen(pos)).toBe(before); // left unchanged
   return s;
 }
 
-describe('describeMove', () => {
+describe('moveInWords', () => {
   const classic = position(SETUPS.khet2.classic!);
 
   it('says what steps, turns and swaps do and what the shot removes', () => {

@@ -1,0 +1,29 @@
+/**
+ * The tournament runner's errors. Its functions return them as values (`Result`); the caller
+ * (the command line) words them and picks the exit code.
+ */
+
+/** A bad setting of a run (a flag, an engine setting, a time control, an openings or record file): nothing is played. */
+export class MatchConfigError extends Error {
+  override name = 'MatchConfigError';
+}
+
+/** An engine could not be started (it cannot be run, it exits, or it does not finish the handshake): the run cannot begin. */
+export class EngineStartError extends Error {
+  override name = 'EngineStartError';
+
+  constructor(readonly engine: string, readonly command: string, readonly reason: string) {
+    super(`engine '${engine}' cannot start: ${reason} (command: ${command})`);
+  }
+}
+
+/** The run was interrupted (Ctrl-C) while its engines were starting. */
+export class MatchInterrupted extends Error {
+  override name = 'MatchInterrupted';
+
+  constructor() {
+    super('interrupted while starting the engines');
+  }
+}
+
+export type MatchError = MatchConfigError | EngineStartError | MatchInterrupted;
