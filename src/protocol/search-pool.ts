@@ -155,7 +155,7 @@ export class SearchPool {
     this.newGame++;
     const words = this.ttBuffer.byteLength >> 2;
     const n = this.threadCount;
-    const chunk = Math.ceil(words / n / 12) * 12;
+    const chunk = Math.ceil(words / n / 16) * 16; // whole buckets
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < n; i++) {
       const from = Math.min(words, i * chunk);

@@ -67,10 +67,10 @@ describe('SearchPool (in-process)', () => {
 
   it('clear() zeroes every word of the table, split over the threads (3 threads, an odd size)', async () => {
     await pool.setThreads(3);
-    // ~0.01 MB: 218 buckets, 2616 words; split in chunks of whole entries
+    // ~0.01 MB: 163 buckets of 16 words, 2608 words; split in chunks of whole buckets
     pool.resize(0.01);
     const words = pool.table.words;
-    expect(words.length).toBe(2616);
+    expect(words.length).toBe(2608);
     words.fill(-1);
     await pool.clear();
     const left = words.findIndex((w) => w !== 0);
