@@ -78,7 +78,9 @@ function prepare() {
 
 /** One `bench` run: { nodes, ms, nps }. */
 function bench(dir) {
-  const args = [path.join(dir, 'dist', 'cli.js'), 'bench', String(opts.depth)];
+  // the exit hook reports the process's CPU time: on a busy machine, nodes per CPU second are
+  // steadier than nodes per wall-clock second
+  const args = ['--require', path.join(ROOT, 'bench', 'cpu-usage.cjs'), path.join(dir, 'dist', 'cli.js'), 'bench', String(opts.depth)];
   if (opts.threads > 1) args.push(String(opts.threads));
   const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
   const grab = (label) => {
@@ -86,6 +88,9 @@ function bench(dir) {
     return m ? Number(m[1]) : NaN;
   };
   const out = { nodes: grab('Nodes searched'), ms: grab('Total time \\(ms\\)'), nps: grab('Nodes/second') };
+  const cpu = /THOTH-BENCH-CPU (\d+) (\d+)/.exec(r.stderr ?? '');
+  out.cpuMs = cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) / 1000) : NaN;
+  out.cpuNps = Math.round((out.nodes * 1000) / out.cpuMs);
   if (r.status !== 0 || Number.isNaN(out.nodes)) {
     process.stderr.write(`compare: bench failed in ${dir}\n${r.stderr ?? ''}\n`);
     process.exit(1);
@@ -110,14 +115,18 @@ for (let i = 0; i < opts.runs; i++) {
   for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
     const r = bench(b.dir);
     b.runs.push(r);
-    say(`  run ${i + 1}  ${b.name.padEnd(28)} nodes ${String(r.nodes).padStart(10)}  time ${String(r.ms).padStart(7)} ms  ${String(r.nps).padStart(9)} nodes/s`);
+    say(`  run ${i + 1}  ${b.name.padEnd(28)} nodes ${String(r.nodes).padStart(10)}  time ${String(r.ms).padStart(7)} ms  ${String(r.nps).padStart(9)} nodes/s  (CPU ${r.cpuMs} ms, ${r.cpuNps} nodes per CPU second)`);
   }
 }
 say();
-const [a, b] = builds.map((x) => ({ ms: median(x.runs.map((r) => r.ms)), nps: median(x.runs.map((r) => r.nps)), nodes: x.runs[0].nodes }));
-say(`median  ${builds[0].name.padEnd(28)} nodes ${a.nodes}  time ${a.ms} ms  ${a.nps} nodes/s`);
-say(`median  ${builds[1].name.padEnd(28)} nodes ${b.nodes}  time ${b.ms} ms  ${b.nps} nodes/s`);
+const [a, b] = builds.map((x) => ({
+  ms: median(x.runs.map((r) => r.ms)), nps: median(x.runs.map((r) => r.nps)), nodes: x.runs[0].nodes,
+  cpuMs: median(x.runs.map((r) => r.cpuMs)), cpuNps: median(x.runs.map((r) => r.cpuNps)),
+}));
+say(`median  ${builds[0].name.padEnd(28)} nodes ${a.nodes}  time ${a.ms} ms  ${a.nps} nodes/s  (CPU ${a.cpuMs} ms, ${a.cpuNps} nodes per CPU second)`);
+say(`median  ${builds[1].name.padEnd(28)} nodes ${b.nodes}  time ${b.ms} ms  ${b.nps} nodes/s  (CPU ${b.cpuMs} ms, ${b.cpuNps} nodes per CPU second)`);
 say(`ratio   nodes/second ${(a.nps / b.nps).toFixed(2)}x   time ${(b.ms / a.ms).toFixed(2)}x faster`);
+say(`ratio   by CPU time: nodes per CPU second ${(a.cpuNps / b.cpuNps).toFixed(2)}x   CPU time ${(b.cpuMs / a.cpuMs).toFixed(2)}x less`);
 if (!opts.keep) {
   try {
     git('worktree', 'remove', '--force', scratch);

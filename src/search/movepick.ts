@@ -75,6 +75,11 @@ export class MovePicker {
   private readonly staticKill: Int32Array;
   /** The outcome of the move `next` returned last, per ply. */
   readonly lastOutcome: Int8Array;
+  /**
+   * Per ply: only a few moves will be tried (late-move pruning applies), so moves are picked one
+   * by one to the end instead of sorting the rest.
+   */
+  private readonly pickOnly: Uint8Array;
 
   private pos!: Position;
   private history!: History;
@@ -95,16 +100,19 @@ export class MovePicker {
     this.counter = new Int32Array(maxPly);
     this.staticKill = new Int32Array(maxPly);
     this.lastOutcome = new Int8Array(maxPly);
+    this.pickOnly = new Uint8Array(maxPly);
   }
 
   /**
    * Starts the moves of the node at `ply`. `mask` holds our beam at mask[ply * 3 ..] and
-   * `staticKill` the square it takes now (or -1); `counterMove` is 0 when not used.
+   * `staticKill` the square it takes now (or -1); `counterMove` is 0 when not used; `fewMoves`
+   * when late-move pruning will cut the list short.
    */
   init(
     pos: Position, history: History, mask: Int32Array, ply: number, ttMove: number, staticKill: number,
-    counterMove: number,
+    counterMove: number, fewMoves = false,
   ): void {
+    this.pickOnly[ply] = fewMoves ? 1 : 0;
     this.pos = pos;
     this.history = history;
     this.mask = mask;
@@ -354,7 +362,7 @@ export class MovePicker {
   /** The first few moves of a stage are picked one by one; then the rest is sorted once. */
   private pickOrSort(ply: number, i: number, end: number): void {
     const k = i - this.stageStart[ply];
-    if (k < PICK_FIRST) this.pick(i, end);
+    if (k < PICK_FIRST || this.pickOnly[ply] === 1) this.pick(i, end);
     else if (k === PICK_FIRST) this.sortRest(i, end);
   }
 

@@ -20,6 +20,8 @@ export const MATE_BOUND = MATE - 1000;
 export const INF = 32500;
 export const MAX_PLY = 128;
 const QS_MAX = 8;
+/** The depth of a quiescence entry in the table (a main-search entry is at least 1 deep). */
+const DEPTH_QS = 0;
 /** Quiescence answers checks only this many plies deep. */
 const QS_CHECK_MAX = 3;
 const SKIP_SIZE = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -369,6 +371,7 @@ export class Searcher {
 
   private search(depth: number, alpha: number, beta: number, ply: number, pvNode: boolean): number {
     const pos = this.pos;
+    this.tt.prefetch(pos.keyLo);
     this.pvLen[ply] = ply;
     if (ply > this.seldepth) this.seldepth = ply;
     // draws in the tree
@@ -429,12 +432,12 @@ export class Searcher {
     const prev = pos.ply > 0 ? pos.moveAt(pos.ply - 1) : 0;
     const counterMove = this.features.counterMove && prev !== 0 ? history.counter(us, prev) : 0;
     const picker = this.picker;
-    picker.init(pos, history, beams.ourMask, ply, ttMove, beams.ourKill[ply], counterMove);
+    const lmpLimit = this.features.lmp && !pvNode && !inCheck && depth <= 3 ? 5 + 3 * depth * depth : 1 << 30;
+    picker.init(pos, history, beams.ourMask, ply, ttMove, beams.ourKill[ply], counterMove, lmpLimit < 64);
     let best = -INF;
     let bestMove = 0;
     const alphaOrig = alpha;
     let moveCount = 0;
-    const lmpLimit = this.features.lmp && !pvNode && !inCheck && depth <= 3 ? 5 + 3 * depth * depth : 1 << 30;
     let quietCount = 0;
     const qBase = ply * QUIETS_MAX;
     const childMask = (ply + 1) * 3;
@@ -527,6 +530,7 @@ export class Searcher {
    * touches either beam when in check). The node's beams come from its parent (beams.ts).
    */
   private qsearch(alpha: number, beta: number, ply: number, qply: number): number {
+    this.tt.prefetch(this.pos.keyLo);
     this.beams.afterMove(this.pos, ply);
     return this.qsearchNode(alpha, beta, ply, qply);
   }
@@ -542,6 +546,18 @@ export class Searcher {
     }
     if (this.stopped) return 0;
     if (ply >= MAX_PLY - 2) return evaluate(pos);
+    // the table: a cutoff from any earlier search of this position, or at least its evaluation
+    const tt = this.tt;
+    let ttEval = NO_EVAL;
+    if (tt.probe(pos.keyLo, pos.keyHi)) {
+      let s = tt.hitScore;
+      if (s >= MATE_BOUND) s -= ply;
+      else if (s <= -MATE_BOUND) s += ply;
+      const b = tt.hitBound;
+      if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
+      ttEval = tt.hitEval;
+    }
+    const alphaOrig = alpha;
     const beams = this.beams;
     const inCheck = beams.inCheck(pos, ply);
     const us = pos.side;
@@ -567,14 +583,19 @@ export class Searcher {
       }
     }
     let best = -INF;
+    let staticEval = NO_EVAL;
     if (!inCheck) {
-      best = this.staticEval(ply);
-      if (best >= beta) return best;
+      staticEval = ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);
+      best = staticEval;
+      if (best >= beta) {
+        if (ttEval === NO_EVAL) tt.store(pos.keyLo, pos.keyHi, 0, BOUND_LOWER, best, DEPTH_QS, staticEval);
+        return best;
+      }
       if (best > alpha) alpha = best;
       if (qply >= QS_MAX) return best;
     } else if (qply >= QS_CHECK_MAX) {
       // chains of checks would explode: stop answering them (the evaluation counts the threat)
-      return this.staticEval(ply);
+      return ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);
     }
     let end: number;
     if (inCheck) {
@@ -615,6 +636,7 @@ export class Searcher {
       end = n;
     }
     const childMask = (ply + 1) * 3;
+    let bestMove = 0;
     for (let i = start; i < end; i++) {
       const m = moves[i];
       let score: number;
@@ -629,6 +651,7 @@ export class Searcher {
       if (this.stopped) return 0;
       if (score > best) {
         best = score;
+        bestMove = m;
         if (score > alpha) {
           alpha = score;
           if (score >= beta) break;
@@ -636,7 +659,12 @@ export class Searcher {
       }
     }
     // in check with no answer: the enemy hits our Pharaoh next move
-    if (best === -INF) return -(MATE - ply - 2);
+    if (best === -INF) best = -(MATE - ply - 2);
+    const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+    let stored = best;
+    if (stored >= MATE_BOUND) stored += ply;
+    else if (stored <= -MATE_BOUND) stored -= ply;
+    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, stored, DEPTH_QS, staticEval);
     return best;
   }
 }

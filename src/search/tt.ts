@@ -57,6 +57,17 @@ export class TranspositionTable {
     this.age = (this.age + 1) & 63;
   }
 
+  /** Loaded words are folded in here, so that a prefetch is not optimised away. */
+  private sink = 0;
+
+  /**
+   * Starts loading the key's bucket into the cache, so that a probe a little later does not
+   * wait for memory (call it as soon as a position's key is known).
+   */
+  prefetch(keyLo: number): void {
+    this.sink ^= this.words[this.bucketOf(keyLo) + 1];
+  }
+
   private bucketOf(keyLo: number): number {
     // the high half of keyLo × buckets: a bucket index without a division
     return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296) * BUCKET_WORDS;
