@@ -20,8 +20,6 @@ export const MATE_BOUND = MATE - 1000;
 export const INF = 32500;
 export const MAX_PLY = 128;
 const QS_MAX = 8;
-/** The depth of a quiescence entry in the table (a main-search entry is at least 1 deep). */
-const DEPTH_QS = 0;
 /** Quiescence answers checks only this many plies deep. */
 const QS_CHECK_MAX = 3;
 const SKIP_SIZE = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -530,7 +528,6 @@ export class Searcher {
    * touches either beam when in check). The node's beams come from its parent (beams.ts).
    */
   private qsearch(alpha: number, beta: number, ply: number, qply: number): number {
-    this.tt.prefetch(this.pos.keyLo);
     this.beams.afterMove(this.pos, ply);
     return this.qsearchNode(alpha, beta, ply, qply);
   }
@@ -546,18 +543,6 @@ export class Searcher {
     }
     if (this.stopped) return 0;
     if (ply >= MAX_PLY - 2) return evaluate(pos);
-    // the table: a cutoff from any earlier search of this position, or at least its evaluation
-    const tt = this.tt;
-    let ttEval = NO_EVAL;
-    if (tt.probe(pos.keyLo, pos.keyHi)) {
-      let s = tt.hitScore;
-      if (s >= MATE_BOUND) s -= ply;
-      else if (s <= -MATE_BOUND) s += ply;
-      const b = tt.hitBound;
-      if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
-      ttEval = tt.hitEval;
-    }
-    const alphaOrig = alpha;
     const beams = this.beams;
     const inCheck = beams.inCheck(pos, ply);
     const us = pos.side;
@@ -583,19 +568,14 @@ export class Searcher {
       }
     }
     let best = -INF;
-    let staticEval = NO_EVAL;
     if (!inCheck) {
-      staticEval = ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);
-      best = staticEval;
-      if (best >= beta) {
-        if (ttEval === NO_EVAL) tt.store(pos.keyLo, pos.keyHi, 0, BOUND_LOWER, best, DEPTH_QS, staticEval);
-        return best;
-      }
+      best = this.staticEval(ply);
+      if (best >= beta) return best;
       if (best > alpha) alpha = best;
       if (qply >= QS_MAX) return best;
     } else if (qply >= QS_CHECK_MAX) {
       // chains of checks would explode: stop answering them (the evaluation counts the threat)
-      return ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);
+      return this.staticEval(ply);
     }
     let end: number;
     if (inCheck) {
@@ -636,7 +616,6 @@ export class Searcher {
       end = n;
     }
     const childMask = (ply + 1) * 3;
-    let bestMove = 0;
     for (let i = start; i < end; i++) {
       const m = moves[i];
       let score: number;
@@ -651,7 +630,6 @@ export class Searcher {
       if (this.stopped) return 0;
       if (score > best) {
         best = score;
-        bestMove = m;
         if (score > alpha) {
           alpha = score;
           if (score >= beta) break;
@@ -659,12 +637,7 @@ export class Searcher {
       }
     }
     // in check with no answer: the enemy hits our Pharaoh next move
-    if (best === -INF) best = -(MATE - ply - 2);
-    const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    let stored = best;
-    if (stored >= MATE_BOUND) stored += ply;
-    else if (stored <= -MATE_BOUND) stored -= ply;
-    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, stored, DEPTH_QS, staticEval);
+    if (best === -INF) return -(MATE - ply - 2);
     return best;
   }
 }
