@@ -16,19 +16,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'usage: node bench/ab.mjs [--base REV] [--rounds N] [--depth D]';
-const opts = { base: '0b53221', rounds: 5, depth: 6 };
+const USAGE = 'usage: node bench/ab.mjs [--base REV] [--rounds N] [--depth D | --perft D]';
+const opts = { base: '0b53221', rounds: 5, depth: 6, perft: 0 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   const v = argv[i + 1];
   if (a === '-h' || a === '--help') {
-    process.stdout.write(`${USAGE}\n  --base REV   the other build (default 0b53221)\n  --rounds N   rounds (default 5)\n  --depth D    bench depth (default 6)\n`);
+    process.stdout.write(`${USAGE}\n  --base REV   the other build (default 0b53221)\n  --rounds N   rounds (default 5)\n  --depth D    bench depth (default 6)\n  --perft D    perft(D) of Khet 2.0 Classic instead of the bench\n`);
     process.exit(0);
   } else if (a === '--base' && v !== undefined) {
     opts.base = v;
     i++;
-  } else if ((a === '--rounds' || a === '--depth') && v !== undefined && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 99) {
+  } else if ((a === '--rounds' || a === '--depth' || a === '--perft') && v !== undefined && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 99) {
     opts[a.slice(2)] = Number(v);
     i++;
   } else {
@@ -52,17 +52,47 @@ mkdirSync(baseTree);
 execFileSync('sh', ['-c', `git -C "${ROOT}" archive ${sha} src | tar -x -C "${baseTree}"`]);
 
 async function load(tree, name) {
-  const entry = path.join(tree, 'src', 'search', 'bench.ts');
+  const entry = path.join(tree, 'src', opts.perft > 0 ? 'core/index.ts' : 'search/bench.ts');
   if (!existsSync(entry)) throw new Error(`no src/search/bench.ts in ${tree}`);
   const out = path.join(tmp, `${name}.mjs`);
   await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
   return import(pathToFileURL(out).href);
 }
 
+/** perft(D) of Khet 2.0 Classic by both builds, alternating, one run each per round. */
+async function perftRounds(A, B, say) {
+  const kfen = A.setupKfen('khet2', 'classic');
+  const pos = (mod) => {
+    const r = mod.parseKfen(kfen, 'khet2');
+    if (!r.ok) throw new Error('bad KFEN');
+    return r.value;
+  };
+  const pa = pos(A);
+  const pb = pos(B);
+  const ta = [];
+  const tb = [];
+  say(`perft(${opts.perft}) of Khet 2.0 Classic, ${opts.rounds} rounds; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  for (let i = 0; i < opts.rounds; i++) {
+    for (const k of i % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+      const t0 = performance.now();
+      const n = k === 'a' ? A.perft(pa, opts.perft) : B.perft(pb, opts.perft);
+      (k === 'a' ? ta : tb).push(performance.now() - t0);
+      if (k === 'a' && i === 0) say(`  nodes ${n}`);
+    }
+    say(`  round ${i + 1}  this ${ta[i].toFixed(0).padStart(6)} ms  base ${tb[i].toFixed(0).padStart(6)} ms  ratio ${(tb[i] / ta[i]).toFixed(2)}`);
+  }
+  const med = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  say(`median: this ${med(ta).toFixed(0)} ms, base ${med(tb).toFixed(0)} ms, ${(med(tb) / med(ta)).toFixed(2)}x faster`);
+}
+
 try {
   const A = await load(ROOT, 'this');
   const B = await load(baseTree, 'base');
   const say = (s = '') => process.stdout.write(`${s}\n`);
+  if (opts.perft > 0) {
+    await perftRounds(A, B, say);
+    process.exit(0);
+  }
   const quiet = () => {};
   say(`bench depth ${opts.depth}, ${opts.rounds} rounds in one process; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const runs = { a: [], b: [] };

@@ -56,6 +56,53 @@ function pushTargets(out: Int32Array, n: number, w: number, x: number, fromAndTy
   return n;
 }
 
+/** Squares of file a and of file j, as 3-word masks. */
+const NOT_A0 = ~0x40100401;
+const NOT_A1 = ~0x10040100;
+const NOT_A2 = ~0x40;
+const NOT_J0 = ~0x20080200;
+const NOT_J1 = ~0x08020080;
+const NOT_J2 = ~0x8020;
+
+/**
+ * The number of (mover, free square) pairs one king step apart: the movers (p) shifted in each
+ * of the 8 directions, on the free squares (f). Files a and j are masked before a sideways
+ * shift so that no step wraps round the board's edge.
+ */
+function stepCount(p0: number, p1: number, p2: number, f0: number, f1: number, f2: number): number {
+  // movers that may step east (not on file j) and west (not on file a)
+  const e0 = p0 & NOT_J0;
+  const e1 = p1 & NOT_J1;
+  const e2 = p2 & NOT_J2;
+  const w0 = p0 & NOT_A0;
+  const w1 = p1 & NOT_A1;
+  const w2 = p2 & NOT_A2;
+  let acc = 0;
+  // N (+10), NE (+11 from e), E (+1 from e), NW (+9 from w)
+  acc += popcount3(p0 << 10 & f0, ((p1 << 10) | (p0 >>> 22)) & f1, ((p2 << 10) | (p1 >>> 22)) & f2);
+  acc += popcount3(e0 << 11 & f0, ((e1 << 11) | (e0 >>> 21)) & f1, ((e2 << 11) | (e1 >>> 21)) & f2);
+  acc += popcount3(e0 << 1 & f0, ((e1 << 1) | (e0 >>> 31)) & f1, ((e2 << 1) | (e1 >>> 31)) & f2);
+  acc += popcount3(w0 << 9 & f0, ((w1 << 9) | (w0 >>> 23)) & f1, ((w2 << 9) | (w1 >>> 23)) & f2);
+  // S (−10), SW (−11 from w), W (−1 from w), SE (−9 from e)
+  acc += popcount3(((p0 >>> 10) | (p1 << 22)) & f0, ((p1 >>> 10) | (p2 << 22)) & f1, (p2 >>> 10) & f2);
+  acc += popcount3(((w0 >>> 11) | (w1 << 21)) & f0, ((w1 >>> 11) | (w2 << 21)) & f1, (w2 >>> 11) & f2);
+  acc += popcount3(((w0 >>> 1) | (w1 << 31)) & f0, ((w1 >>> 1) | (w2 << 31)) & f1, (w2 >>> 1) & f2);
+  acc += popcount3(((e0 >>> 9) | (e1 << 23)) & f0, ((e1 >>> 9) | (e2 << 23)) & f1, (e2 >>> 9) & f2);
+  return acc;
+}
+
+/** popcount(a) + popcount(b) + popcount(c), sharing the last steps of the bit count. */
+function popcount3(a: number, b: number, c: number): number {
+  a = a - ((a >>> 1) & 0x55555555);
+  b = b - ((b >>> 1) & 0x55555555);
+  c = c - ((c >>> 1) & 0x55555555);
+  // 4-bit fields of at most 4 each: three of them add up to at most 12
+  let x = (a & 0x33333333) + ((a >>> 2) & 0x33333333) + (b & 0x33333333) + ((b >>> 2) & 0x33333333) +
+    (c & 0x33333333) + ((c >>> 2) & 0x33333333);
+  x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f);
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
 export class Position {
   readonly edition: Edition;
   readonly rules: RuleOptions;
@@ -75,6 +122,8 @@ export class Position {
   winner = -1;
   /** Square of each colour's Pharaoh, or -1. */
   readonly pharaohSq = new Int32Array([-1, -1]);
+  /** Each colour's Scarabs (Djeds): scarabs[colour * 3 .. + 2] (they are never removed). */
+  readonly scarabs = new Int32Array(6);
   /** Number of pieces per colour and kind: counts[colour * 8 + kind]. */
   readonly counts = new Int32Array(16);
   /** Moves made since the position was set up; index into the history arrays. */
@@ -91,6 +140,8 @@ export class Position {
   private readonly reserved: Int32Array;
   private readonly swapWith: Uint8Array;
   private readonly pharaohRotation: boolean;
+  /** Every kind of the edition but Sphinx, Pharaoh and Scarab may be swapped with (countSwapsBulk). */
+  private readonly swapsBulk: boolean;
 
   constructor(edition: Edition | EditionId = 'khet2', rules: RuleOptions = DEFAULT_RULES) {
     this.edition = typeof edition === 'string' ? EDITIONS[edition] : edition;
@@ -102,6 +153,9 @@ export class Position {
     this.reserved = ed.reserved;
     this.swapWith = Uint8Array.from(ed.swapWith.map((b) => (b ? 1 : 0)));
     this.pharaohRotation = rules.pharaohRotation;
+    this.swapsBulk = [PYRAMID, ANUBIS, OBELISK, STACK, SPHINX, PHARAOH, SCARAB].every(
+      (k) => !ed.kinds[k] || ed.swapWith[k] === (k !== SPHINX && k !== PHARAOH && k !== SCARAB),
+    );
     this.grow(256);
   }
 
@@ -129,10 +183,12 @@ export class Position {
     this.bb.fill(0);
     this.pharaohSq.fill(-1);
     this.counts.fill(0);
+    this.scarabs.fill(0);
     for (let sq = 0; sq < SQUARES; sq++) {
       const p = this.board[sq];
       if (p !== 0) {
         this.counts[(p >> 5) * 8 + kindOf(p)]++;
+        if (kindOf(p) === SCARAB) this.scarabs[colorOf(p) * 3 + (sq >> 5)] |= 1 << (sq & 31);
         if (kindOf(p) === PHARAOH) this.pharaohSq[colorOf(p)] = sq;
         const bit = 1 << (sq & 31);
         this.bb[colorOf(p) * 3 + (sq >> 5)] |= bit;
@@ -162,6 +218,7 @@ export class Position {
     this.winner = o.winner;
     this.pharaohSq.set(o.pharaohSq);
     this.counts.set(o.counts);
+    this.scarabs.set(o.scarabs);
     if (this.cap < o.cap) this.grow(o.cap);
     this.undo.set(o.undo.subarray(0, o.ply * U_SIZE));
     this.keysLo.set(o.keysLo.subarray(0, o.ply + 1));
@@ -424,8 +481,36 @@ export class Position {
     const res = this.reserved;
     const f0 = ~(bb[6] | res[cb]);
     const f1 = ~(bb[7] | res[cb + 1]);
-    const f2 = ~(bb[8] | res[cb + 2]);
-    let n = 0;
+    const f2 = ~(bb[8] | res[cb + 2]) & 0xffff;
+    let p0 = bb[cb];
+    let p1 = bb[cb + 1];
+    let p2 = bb[cb + 2];
+    if (this.sphinx) {
+      // the Sphinx never steps
+      const s = this.laserSq[us];
+      if (s < 32) p0 &= ~(1 << s);
+      else if (s < 64) p1 &= ~(1 << (s - 32));
+      else p2 &= ~(1 << (s - 64));
+    }
+    // every step of every piece at once: the movers shifted one square in each direction,
+    // landing on free squares
+    let n = stepCount(p0, p1, p2, f0, f1, f2);
+    const c = this.counts;
+    const o = us * 8;
+    n += 2 * (c[o + PYRAMID] + c[o + ANUBIS]) + c[o + SCARAB] + (this.sphinx ? 1 : 0) +
+      (this.pharaohRotation ? c[o + PHARAOH] : 0);
+    // swaps: each Scarab's neighbours that it may swap with, as bitboards
+    for (let w = 0; w < 3; w++) {
+      let x = this.scarabs[cb + w];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        const from = (w << 5) + 31 - Math.clz32(low);
+        n += this.swapsBulk ? this.countSwapsBulk(from, us) : this.countSwaps(from, us);
+      }
+    }
+    if (c[o + OBELISK] + c[o + STACK] === 0) return n;
+    // stacking, and the top obelisk's own steps, piece by piece
     for (let w = 0; w < 3; w++) {
       let x = bb[cb + w];
       while (x !== 0) {
@@ -433,34 +518,52 @@ export class Position {
         x ^= low;
         const from = (w << 5) + 31 - Math.clz32(low);
         const kind = (b[from] >> 2) & 7;
-        if (kind === SPHINX) {
-          n++;
-          continue;
-        }
-        const nb = from * 3;
-        const steps =
-          popcount(NEIGHBOURS[nb] & f0) + popcount(NEIGHBOURS[nb + 1] & f1) + popcount(NEIGHBOURS[nb + 2] & f2);
-        switch (kind) {
-          case PYRAMID:
-          case ANUBIS:
-            n += steps + 2;
-            break;
-          case SCARAB:
-            n += steps + 1 + this.countSwaps(from, us);
-            break;
-          case PHARAOH:
-            n += this.pharaohRotation ? steps + 1 : steps;
-            break;
-          case OBELISK:
-            n += steps + this.countOwnSingles(from, us);
-            break;
-          case STACK:
-            n += 2 * steps + this.countOwnSingles(from, us);
-            break;
+        if (kind === OBELISK) {
+          n += this.countOwnSingles(from, us);
+        } else if (kind === STACK) {
+          const nb = from * 3;
+          n += popcount(NEIGHBOURS[nb] & f0) + popcount(NEIGHBOURS[nb + 1] & f1) + popcount(NEIGHBOURS[nb + 2] & f2) +
+            this.countOwnSingles(from, us);
         }
       }
     }
     return n;
+  }
+
+  /**
+   * The swaps of the Scarab on `from`: its occupied neighbours, minus the pieces no Scarab swaps
+   * with (Pharaohs, Scarabs, Sphinxes: swapsBulk says these are all of them in this edition),
+   * minus squares `us` may not enter, minus the pieces that may not stand on `from`.
+   */
+  private countSwapsBulk(from: number, us: number): number {
+    const bb = this.bb;
+    const res = this.reserved;
+    const sc = this.scarabs;
+    const fw = from >> 5;
+    const fb = 1 << (from & 31);
+    // a piece of a colour for which `from` is reserved cannot be pushed there
+    const ok0 = (res[fw] & fb) === 0 ? -1 : 0;
+    const ok1 = (res[3 + fw] & fb) === 0 ? -1 : 0;
+    const nb = from * 3;
+    const u = us * 3;
+    let x0 = NEIGHBOURS[nb] & ~res[u] & ((bb[0] & ok0) | (bb[3] & ok1)) & ~(sc[0] | sc[3]);
+    let x1 = NEIGHBOURS[nb + 1] & ~res[u + 1] & ((bb[1] & ok0) | (bb[4] & ok1)) & ~(sc[1] | sc[4]);
+    let x2 = NEIGHBOURS[nb + 2] & ~res[u + 2] & ((bb[2] & ok0) | (bb[5] & ok1)) & ~(sc[2] | sc[5]);
+    for (let c = 0; c < 2; c++) {
+      const k = this.pharaohSq[c];
+      if (k >= 0) {
+        if (k < 32) x0 &= ~(1 << k);
+        else if (k < 64) x1 &= ~(1 << (k - 32));
+        else x2 &= ~(1 << (k - 64));
+      }
+      if (this.sphinx) {
+        const q = this.laserSq[c];
+        if (q < 32) x0 &= ~(1 << q);
+        else if (q < 64) x1 &= ~(1 << (q - 32));
+        else x2 &= ~(1 << (q - 64));
+      }
+    }
+    return popcount3(x0, x1, x2);
   }
 
   private countSwaps(from: number, us: number): number {
@@ -504,6 +607,12 @@ export class Position {
     const w = sq >> 5;
     this.bb[c * 3 + w] ^= bit;
     this.bb[6 + w] ^= bit;
+  }
+
+  /** A Scarab of colour `c` moved between `a` and `b` (either way). */
+  private moveScarab(c: number, a: number, b: number): void {
+    this.scarabs[c * 3 + (a >> 5)] ^= 1 << (a & 31);
+    this.scarabs[c * 3 + (b >> 5)] ^= 1 << (b & 31);
   }
 
   /** A swap between colours: each colour's bitboard loses one square and gains the other. */
@@ -763,6 +872,7 @@ export class Position {
         this.toggle(us, from);
         this.toggle(us, to);
         if (((p >> 2) & 7) === PHARAOH) this.pharaohSq[us] = to;
+        else if (((p >> 2) & 7) === SCARAB) this.moveScarab(us, from, to);
         break;
       }
       case SWAP: {
@@ -773,6 +883,7 @@ export class Position {
         lo ^= ZOBRIST_LO[p * SQUARES + from] ^ ZOBRIST_LO[p * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + from];
         hi ^= ZOBRIST_HI[p * SQUARES + from] ^ ZOBRIST_HI[p * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + from];
         if (q >> 5 !== us) this.swapColours(us, q >> 5, from, to);
+        this.moveScarab(us, from, to);
         break;
       }
       case ROT_CW:
@@ -929,6 +1040,7 @@ export class Position {
         this.toggle(us, from);
         this.toggle(us, to);
         if (((b[from] >> 2) & 7) === PHARAOH) this.pharaohSq[us] = from;
+        else if (((b[from] >> 2) & 7) === SCARAB) this.moveScarab(us, from, to);
         break;
       case SWAP: {
         const p = b[to];
@@ -936,6 +1048,7 @@ export class Position {
         b[from] = p;
         b[to] = q;
         if (q >> 5 !== us) this.swapColours(us, q >> 5, from, to);
+        this.moveScarab(us, from, to);
         break;
       }
       case ROT_CW:
