@@ -112,6 +112,9 @@ function bbFault(p: Position): string | null {
     wantBB[6 + (s >> 5)] |= bit;
   }
   for (let i = 0; i < 9; i++) if (wantBB[i] !== p.bb[i]) return `bb[${i}] does not match the board`;
+  wantBB.fill(0);
+  for (let s = 0; s < 80; s++) if (kindOf(p.board[s]) === SCARAB) wantBB[(p.board[s] >> 5) * 3 + (s >> 5)] |= 1 << (s & 31);
+  for (let i = 0; i < 6; i++) if (wantBB[i] !== p.scarabs[i]) return `scarabs[${i}] does not match the board`;
   return null;
 }
 
