@@ -5,14 +5,14 @@
  * words; only thread 0 manages time and streams `info` lines.
  */
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS, MATE_BOUND } from '../search/search';
 import { formatMove, setupKfen } from '../core/index';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
 import { TranspositionTable } from '../search/tt';
 import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
-import { workerFile } from '../threads/worker-file';
+import { workerPool } from '../threads/pool';
 
 export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
 
@@ -73,7 +73,7 @@ export class SearchPool {
   constructor(threads: number, hashMb: number) {
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
-    this.pool = this.createPool(threads);
+    this.pool = workerPool('search-worker', threads);
     this.ready = this.warm(this.pool, threads);
   }
 
@@ -105,19 +105,6 @@ export class SearchPool {
     await Promise.all(jobs);
   }
 
-  private createPool(threads: number): Piscina {
-    const wf = workerFile('search-worker');
-    const pool = new Piscina({
-      filename: wf.filename,
-      execArgv: wf.execArgv,
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Infinity,
-      concurrentTasksPerWorker: 1,
-    });
-    return pool;
-  }
-
   get threads(): number {
     return this.threadCount;
   }
@@ -137,7 +124,7 @@ export class SearchPool {
     await this.stragglers;
     const old = this.pool;
     this.threadCount = n;
-    this.pool = this.createPool(n);
+    this.pool = workerPool('search-worker', n);
     this.newGame++;
     await old.destroy();
     this.ready = this.warm(this.pool, n);
