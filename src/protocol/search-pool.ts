@@ -2,17 +2,17 @@
  * The search threads: a piscina pool of persistent workers (created at start-up and when
  * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
  * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
- * words; only thread 0 manages time and streams `info` lines.
+ * words; only thread 0 manages time and streams its reports (SearchInfo objects).
  */
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
-import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS, MATE_BOUND } from '../search/search';
 import { formatMove, setupKfen } from '../core/index';
+import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS, MATE_BOUND, type SearchInfo } from '../search/search';
+import { TranspositionTable } from '../search/tt';
+import { workerPool } from '../threads/pool';
+import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
-import { TranspositionTable } from '../search/tt';
-import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
-import { workerPool } from '../threads/pool';
 
 export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
 
@@ -154,7 +154,7 @@ export class SearchPool {
   }
 
   /** Starts a search on every thread; resolves when all have stopped, with the voted move. */
-  async start(go: GoRequest, ponder: boolean, onInfo: (line: string) => void): Promise<SearchDone> {
+  async start(go: GoRequest, ponder: boolean, onInfo: (info: SearchInfo) => void): Promise<SearchDone> {
     if (this.running) throw new Error('a search is already running');
     this.running = true;
     this.stopRequested = false;
@@ -167,11 +167,11 @@ export class SearchPool {
     Atomics.store(this.nodeCounter, 0, 0n);
     this.age = (this.age + 1) & 63;
     const channel = new MessageChannel();
-    // Thread 0 ends its stream with a null message: then every info line has been delivered.
+    // Thread 0 ends its stream with a null message: then every report has been delivered.
     const closed = new Promise<void>((resolve) => {
-      channel.port1.on('message', (line: string | null) => {
-        if (line === null) resolve();
-        else onInfo(line);
+      channel.port1.on('message', (info: SearchInfo | null) => {
+        if (info === null) resolve();
+        else onInfo(info);
       });
     });
     try {

@@ -12,6 +12,7 @@ import { DEFAULT_FEATURES, DEFAULT_LIMITS, MAX_PLY, type SearchFeatures, type Se
 import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
+import { formatInfo } from './info';
 import { FEATURE_OPTIONS, MAX_THREADS, OPTIONS, checkOptionValue, findOption, optionLine } from './options';
 import { SearchPool, type SearchDone } from './search-pool';
 
@@ -443,7 +444,7 @@ export class UciEngine {
         received: Date.now(),
       },
       ponder,
-      (line) => this.write(line),
+      (info) => this.write(formatInfo(info)),
     );
     const fallback = formatMove(legalMoves(pos)[0]);
     void done.then((d) => this.finish(d, fallback));

@@ -74,7 +74,7 @@ describe('go', () => {
     expect(scoreLines(r.lines).length).toBeGreaterThan(0);
     expect(r.ms).toBeLessThan(5000);
     // iterations are reported when complete: none of them went far past the budget
-    for (const l of scoreLines(r.lines)) expect(Number(/ nodes (\d+) /.exec(l)![1]), l).toBeLessThanOrEqual(20_000 + 4096);
+    for (const l of scoreLines(r.lines)) expect(parseInfo(l)!.nodes, l).toBeLessThanOrEqual(20_000 + 4096);
   });
 
   it('go movetime T: bestmove within T (plus a little)', async () => {
