@@ -2,35 +2,17 @@
  * The UCI-like protocol (see protocol.md). The main thread reads commands and writes lines;
  * searches run in the search thread, so `stop` and `isready` are answered at once.
  */
-import {
-  EDITIONS, divide, formatKfenError, formatMove, gameStatus, isSetupName, keyHex, legalMoves, parseKfen, parseMove,
-  pieceText, setupKfen, setupsOf, toKfen, type EditionId, type Position,
-} from '../core/index';
+import { divide, formatMove, gameStatus, keyHex, legalMoves, parseMove, pieceText, toKfen } from '../core/index';
 import { BENCH_DEPTH, BENCH_POSITIONS, runBench } from '../search/bench';
 import { TERM_NAMES, evaluate } from '../search/evaluate';
-import { DEFAULT_FEATURES, DEFAULT_LIMITS, MAX_PLY, type SearchFeatures, type SearchLimits } from '../search/search';
+import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
 import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
 import { formatInfo } from './info';
-import { FEATURE_OPTIONS, MAX_THREADS, OPTIONS, checkOptionValue, findOption, optionLine } from './options';
+import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
+import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
 import { SearchPool, type SearchDone } from './search-pool';
-
-export interface EngineOptions {
-  hash: number;
-  threads: number;
-  multiPV: number;
-  ponder: boolean;
-  moveOverhead: number;
-  variant: EditionId;
-  pharaohRotation: boolean;
-  noRemovalDraw: number;
-  features: SearchFeatures;
-  skillLevel: number;
-  limitStrength: boolean;
-  elo: number;
-  random: boolean;
-}
 
 const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help']);
 const KNOWN = new Set([
@@ -42,21 +24,8 @@ export function isKnownCommand(word: string): boolean {
   return KNOWN.has(word);
 }
 
-interface PositionState {
-  startKfen: string;
-  moves: string[];
-  pos: Position;
-}
-
 export class UciEngine {
-  private opts: EngineOptions = {
-    hash: 16, threads: 1, multiPV: 1, ponder: false, moveOverhead: 10, variant: 'khet2', pharaohRotation: false, noRemovalDraw: 100,
-    features: { ...DEFAULT_FEATURES },
-    skillLevel: 20,
-    limitStrength: false,
-    elo: 2400,
-    random: false,
-  };
+  private readonly options: EngineOptions;
   private state: PositionState;
   private pool: SearchPool;
   private queue: string[] = [];
@@ -72,8 +41,27 @@ export class UciEngine {
   private onQuit: () => void = () => {};
 
   constructor(private readonly write: (line: string) => void) {
-    this.state = this.startState('khet2');
-    this.pool = new SearchPool(this.opts.threads, this.opts.hash);
+    this.options = createOptions({
+      resizeHash: (mb) => this.pool.resize(mb),
+      clearHash: () => this.waitFor(this.pool.clear()),
+      setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
+      variantChanged: (variant, previous) => {
+        if (variant !== previous) this.state = startPosition(variant, this.rules());
+      },
+      pharaohRotationChanged: (on, previous) => {
+        if (on === previous) return;
+        // Replay the position under the new rules; fall back to the start when a move no longer exists.
+        const replay = buildPosition(this.state.startKfen, this.state.moves, this.options.variant.value, this.rules());
+        if (replay.ok) {
+          this.state = replay.value;
+        } else {
+          this.state = startPosition(this.options.variant.value, this.rules());
+          this.write(`info string position reset to the start: ${replay.error.message}`);
+        }
+      },
+    });
+    this.state = startPosition(this.options.variant.value, this.rules());
+    this.pool = new SearchPool(this.options.threads.value, this.options.hash.value);
     this.waitFor(this.pool.ready);
   }
 
@@ -82,11 +70,8 @@ export class UciEngine {
     this.onQuit = f;
   }
 
-  private startState(variant: EditionId): PositionState {
-    const kfen = setupKfen(variant, 'classic')!;
-    const r = parseKfen(kfen, variant, { pharaohRotation: this.opts?.pharaohRotation ?? false });
-    if (!r.ok) throw new Error(`bad built-in setup: ${r.error.message}`);
-    return { startKfen: kfen, moves: [], pos: r.value };
+  private rules(): { pharaohRotation: boolean } {
+    return { pharaohRotation: this.options.pharaohRotation.value };
   }
 
   private error(msg: string): void {
@@ -228,7 +213,7 @@ export class UciEngine {
   private handshake(cmd: string): void {
     this.write(`id name Thoth ${VERSION}`);
     this.write(`id author ${AUTHOR}`);
-    for (const o of OPTIONS) this.write(optionLine(o));
+    for (const o of this.options.all) this.write(optionLine(o.spec));
     this.write(`${cmd}ok`);
   }
 
@@ -238,126 +223,16 @@ export class UciEngine {
     const vi = args.indexOf('value');
     const name = (vi >= 0 ? args.slice(1, vi) : args.slice(1)).join(' ');
     const value = vi >= 0 ? args.slice(vi + 1).join(' ') : undefined;
-    const spec = findOption(name);
-    if (!spec) return this.error(`setoption: unknown option '${name}'`);
-    const v = checkOptionValue(spec, value);
-    if (!v.ok) return this.error(`setoption: ${v.error}`);
-    switch (spec.name) {
-      case 'Hash':
-        this.opts.hash = v.value as number;
-        this.pool.resize(this.opts.hash);
-        break;
-      case 'Clear Hash':
-        this.waitFor(this.pool.clear());
-        break;
-      case 'Threads':
-        this.opts.threads = v.value as number;
-        this.waitFor(this.pool.setThreads(this.opts.threads));
-        break;
-      case 'MultiPV':
-        this.opts.multiPV = v.value as number;
-        break;
-      case 'Ponder':
-        this.opts.ponder = v.value as boolean;
-        break;
-      case 'Move Overhead':
-        this.opts.moveOverhead = v.value as number;
-        break;
-      case 'UCI_Variant': {
-        const ed = v.value as EditionId;
-        if (ed !== this.opts.variant) {
-          this.opts.variant = ed;
-          this.state = this.startState(ed);
-        }
-        break;
-      }
-      case 'PharaohRotation':
-        if (this.opts.pharaohRotation !== v.value) {
-          this.opts.pharaohRotation = v.value as boolean;
-          // Replay the position under the new rules; fall back to the start when a move no longer exists.
-          const replay = this.buildState(this.state.startKfen, this.state.moves);
-          if (typeof replay === 'string') {
-            this.state = this.startState(this.opts.variant);
-            this.write(`info string position reset to the start: ${replay}`);
-          } else {
-            this.state = replay;
-          }
-        }
-        break;
-      case 'NoRemovalDraw':
-        this.opts.noRemovalDraw = v.value as number;
-        break;
-      case 'Skill Level':
-        this.opts.skillLevel = v.value as number;
-        break;
-      case 'UCI_LimitStrength':
-        this.opts.limitStrength = v.value as boolean;
-        break;
-      case 'UCI_Elo':
-        this.opts.elo = v.value as number;
-        break;
-      case 'Random':
-        this.opts.random = v.value as boolean;
-        break;
-      default: {
-        const feature = FEATURE_OPTIONS[spec.name];
-        if (feature !== undefined) this.opts.features[feature] = v.value as boolean;
-        break;
-      }
-    }
-  }
-
-  /** A position from a KFEN and moves, or an error message. */
-  private buildState(kfen: string, moves: string[]): PositionState | string {
-    const r = parseKfen(kfen, this.opts.variant, { pharaohRotation: this.opts.pharaohRotation });
-    if (!r.ok) return `bad KFEN: ${formatKfenError(r.error)}`;
-    const pos = r.value;
-    const played: string[] = [];
-    for (let i = 0; i < moves.length; i++) {
-      if (pos.winner >= 0) return `move ${i + 1} '${moves[i]}': the game is already over`;
-      const m = parseMove(pos, moves[i]);
-      if (!m.ok) return `move ${i + 1}: ${m.error.message}`;
-      pos.make(m.value);
-      played.push(formatMove(m.value));
-    }
-    return { startKfen: kfen, moves: played, pos };
+    const option = this.options.find(name);
+    if (!option) return this.error(`setoption: unknown option '${name}'`);
+    const r = option.set(value);
+    if (!r.ok) this.error(`setoption: ${formatOptionError(r.error)}`);
   }
 
   private position(args: string[]): void {
-    if (args.length === 0) return this.error('position: expected startpos, setup <name>, kfen <KFEN> or fen <KFEN>');
-    let i = 0;
-    let kfen: string;
-    const kind = args[0];
-    if (kind === 'startpos') {
-      kfen = setupKfen(this.opts.variant, 'classic')!;
-      i = 1;
-    } else if (kind === 'setup' || isSetupName(kind)) {
-      const name = kind === 'setup' ? args[1] : kind;
-      if (name === undefined || !isSetupName(name)) {
-        return this.error(`position: unknown setup '${name ?? ''}' (classic, imhotep or dynasty)`);
-      }
-      const k = setupKfen(this.opts.variant, name);
-      if (k === undefined) {
-        return this.error(`position: ${EDITIONS[this.opts.variant].name} has no ${name} setup (it has ${setupsOf(this.opts.variant).join(', ')})`);
-      }
-      kfen = k;
-      i = kind === 'setup' ? 2 : 1;
-    } else if (kind === 'kfen' || kind === 'fen') {
-      const end = args.indexOf('moves');
-      const fields = args.slice(1, end < 0 ? args.length : end);
-      kfen = fields.join(' ');
-      i = end < 0 ? args.length : end;
-    } else {
-      return this.error(`position: expected startpos, setup <name>, kfen <KFEN> or fen <KFEN>, not '${kind}'`);
-    }
-    let moves: string[] = [];
-    if (i < args.length) {
-      if (args[i] !== 'moves') return this.error(`position: unexpected '${args[i]}' (expected 'moves')`);
-      moves = args.slice(i + 1);
-    }
-    const st = this.buildState(kfen, moves);
-    if (typeof st === 'string') return this.error(`position: ${st}; position unchanged`);
-    this.state = st;
+    const r = parsePosition(args, this.options.variant.value, this.rules());
+    if (!r.ok) return this.error(formatPositionError(r.error));
+    this.state = r.value;
   }
 
   private go(args: string[]): void {
@@ -402,7 +277,7 @@ export class UciEngine {
     }
     if (perftDepth !== undefined) return this.perft([String(perftDepth)]);
 
-    const status = gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw });
+    const status = gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value });
     if (status.result !== 'ongoing' || legalMoves(pos).length === 0) {
       this.write(`info string game over: ${status.text}`);
       this.write('bestmove (none)');
@@ -415,7 +290,7 @@ export class UciEngine {
     const inc = num.get(us === 0 ? 'winc' : 'binc') ?? num.get(us === 0 ? 'p1inc' : 'p2inc');
     const budget = infinite
       ? { optimumMs: 0, maximumMs: 0 }
-      : timeBudget({ time, inc, movesToGo: num.get('movestogo'), movetime: num.get('movetime') }, this.opts.moveOverhead);
+      : timeBudget({ time, inc, movesToGo: num.get('movestogo'), movetime: num.get('movetime') }, this.options.moveOverhead.value);
     const depth = num.get('depth');
     const limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] } = {
       ...DEFAULT_LIMITS,
@@ -425,22 +300,22 @@ export class UciEngine {
       optimumMs: budget.optimumMs,
       maximumMs: budget.maximumMs,
       searchMoves,
-      multiPV: this.opts.multiPV,
-      noRemovalLimit: this.opts.noRemovalDraw,
+      multiPV: this.options.multiPV.value,
+      noRemovalLimit: this.options.noRemovalDraw.value,
     };
     this.searching = true;
     this.holdBestmove = infinite || ponder;
     this.heldBestmove = undefined;
     const done = this.pool.start(
       {
-        edition: this.opts.variant,
-        pharaohRotation: this.opts.pharaohRotation,
+        edition: this.options.variant.value,
+        pharaohRotation: this.options.pharaohRotation.value,
         kfen: this.state.startKfen,
         moves: this.state.moves,
         limits,
-        features: { ...this.opts.features },
-        skill: this.opts.limitStrength ? skillFromElo(this.opts.elo) : this.opts.skillLevel,
-        random: this.opts.random && !this.opts.ponder,
+        features: this.options.features(),
+        skill: this.options.limitStrength.value ? skillFromElo(this.options.elo.value) : this.options.skillLevel.value,
+        random: this.options.random.value && !this.options.ponder.value,
         received: Date.now(),
       },
       ponder,
@@ -518,7 +393,7 @@ export class UciEngine {
     this.write(`Variant: ${ed.id} (${ed.name}), ${ed.colorNames[pos.side]} to move`);
     this.write(`KFEN: ${toKfen(pos)}`);
     this.write(`Key: ${keyHex(pos.keyLo, pos.keyHi)}`);
-    this.write(`Status: ${gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw }).text}`);
+    this.write(`Status: ${gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value }).text}`);
   }
 
   private evalCommand(): void {
@@ -552,7 +427,7 @@ export class UciEngine {
       this.write(`Nodes/second    : ${r.nps}`);
     };
     if (threads === 1) {
-      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.opts.features));
+      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.options.features()));
       return;
     }
     // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures
@@ -568,7 +443,7 @@ export class UciEngine {
           const d = await pool.start(
             {
               edition, pharaohRotation: false, kfen, moves: [], received: Date.now(),
-              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] }, features: { ...this.opts.features },
+              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] }, features: this.options.features(),
             },
             false,
             () => {},
@@ -607,7 +482,7 @@ export class UciEngine {
 
   private query(args: string[]): void {
     const pos = this.state.pos;
-    const status = gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw });
+    const status = gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value });
     switch (args[0]) {
       case 'gameover':
         this.write(`response ${status.result !== 'ongoing'}`);
