@@ -64,11 +64,14 @@ export class SearchPool {
   private newGame = 0;
   private running = false;
   private stopRequested = false;
+  private ponderhitRequested = false;
   /** Helpers of the last search that may still be finishing (awaited before the next one). */
   private stragglers: Promise<unknown> = Promise.resolve();
   private results = new Int32Array(new SharedArrayBuffer(4 * 4 * 64));
   /** Resolves when every worker of the current pool has run its warm-up search. */
   ready: Promise<void>;
+  /** The stop word of the warm-up searches. */
+  private warmControl = new Int32Array(new SharedArrayBuffer(16));
 
   constructor(threads: number, hashMb: number) {
     this.threadCount = threads;
@@ -80,9 +83,11 @@ export class SearchPool {
   /**
    * Runs a short search on every worker, on a scratch table, so that the first real search
    * starts with loaded, compiled code (a cold worker answers `stop` several times slower).
+   * `interruptWarmup` cuts it short.
    */
   private async warm(pool: Piscina, threads: number): Promise<void> {
-    const control = new SharedArrayBuffer(16);
+    this.warmControl = new Int32Array(new SharedArrayBuffer(16));
+    const control = this.warmControl.buffer as SharedArrayBuffer;
     const nodes = new SharedArrayBuffer(8);
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < threads; i++) {
@@ -103,6 +108,11 @@ export class SearchPool {
       jobs.push(pool.run(task));
     }
     await Promise.all(jobs);
+  }
+
+  /** Ends the warm-up searches now (a `go` is waiting: its clock is running). */
+  interruptWarmup(): void {
+    Atomics.store(this.warmControl, CTRL_STOP, 1);
   }
 
   get threads(): number {
@@ -158,12 +168,13 @@ export class SearchPool {
     if (this.running) throw new Error('a search is already running');
     this.running = true;
     this.stopRequested = false;
+    this.ponderhitRequested = false;
     await this.stragglers;
     if (this.results.length < this.threadCount * 4) this.results = new Int32Array(new SharedArrayBuffer(16 * this.threadCount));
     this.results.fill(0); // no worker is running: stale slots of the last search go
-    // a `stop` that came while the last helpers were finishing still counts
+    // a `stop` or `ponderhit` that came while the last helpers were finishing still counts
     Atomics.store(this.control, CTRL_STOP, this.stopRequested ? 1 : 0);
-    Atomics.store(this.control, CTRL_PONDER, ponder ? 1 : 0);
+    Atomics.store(this.control, CTRL_PONDER, ponder && !this.ponderhitRequested ? 1 : 0);
     Atomics.store(this.nodeCounter, 0, 0n);
     this.age = (this.age + 1) & 63;
     const channel = new MessageChannel();
@@ -238,6 +249,7 @@ export class SearchPool {
   }
 
   ponderhit(): void {
+    this.ponderhitRequested = true;
     Atomics.store(this.control, CTRL_PONDER, 0);
   }
 

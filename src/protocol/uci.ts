@@ -2,33 +2,47 @@
  * The UCI-like protocol (see protocol.md). The main thread reads commands and writes lines;
  * searches run in the search thread, so `stop` and `isready` are answered at once.
  */
-import { divide, formatMove, gameStatus, keyHex, legalMoves, parseMove, pieceText, toKfen } from '../core/index';
+import { divide, formatMove, gameStatus, keyHex, legalMoves, pieceText, toKfen } from '../core/index';
 import { BENCH_DEPTH, BENCH_POSITIONS, runBench } from '../search/bench';
 import { TERM_NAMES, evaluate } from '../search/evaluate';
 import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
 import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
+import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
 import { formatInfo } from './info';
 import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
 import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
 import { SearchPool, type SearchDone } from './search-pool';
 
-const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help']);
+const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help', 'debug']);
+/** Answered at once during a search, but after other work that is still going on. */
+const WAITS_FOR_WORK = new Set(['isready', 'uci', 'ugi', 'uki']);
 const KNOWN = new Set([
   'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
-  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft',
+  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft', 'debug',
 ]);
 
 export function isKnownCommand(word: string): boolean {
   return KNOWN.has(word);
 }
 
+/** A command waiting its turn. */
+interface Queued {
+  line: string;
+  /** Date.now() when it arrived (a `go`'s clock starts then); undefined: when it runs. */
+  received?: number;
+  /** A `stop` came while this `go` waited: it answers at once. */
+  stopped?: boolean;
+  /** Date.now() of a `ponderhit` that came while this `go ponder` waited: it is a normal search from then. */
+  ponderhit?: number;
+}
+
 export class UciEngine {
   private readonly options: EngineOptions;
   private state: PositionState;
   private pool: SearchPool;
-  private queue: string[] = [];
+  private queue: Queued[] = [];
   private searching = false;
   /** A command other than a search is still working (clearing the table, resizing the pool). */
   private blocked = false;
@@ -38,6 +52,8 @@ export class UciEngine {
   private quitting = false;
   /** `quit` or end of input arrived: searches stop at once, queued commands still run. */
   private quitRequested = false;
+  /** `debug on`: extra `info string debug: …` lines. */
+  private debugMode = false;
   private onQuit: () => void = () => {};
 
   constructor(private readonly write: (line: string) => void) {
@@ -78,15 +94,20 @@ export class UciEngine {
     this.write(`info string error: ${msg}`);
   }
 
+  private debug(msg: string): void {
+    if (this.debugMode) this.write(`info string debug: ${msg}`);
+  }
+
   /** Feeds one input line. */
   input(line: string): void {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const cmd = trimmed.split(/\s+/)[0];
     if (this.quitting) return;
-    // readyok at once during a search (UCI); after other unfinished work, when it is done
-    if (cmd === 'isready' && !this.searching && (this.queue.length > 0 || this.blocked)) {
-      this.queue.push(trimmed);
+    // readyok at once during a search (UCI); after other unfinished work (the warm-up at start,
+    // clearing the table …), when it is done. The handshake too: after uciok the engine is warm.
+    if (WAITS_FOR_WORK.has(cmd) && !this.searching && (this.queue.length > 0 || this.blocked)) {
+      this.queue.push({ line: trimmed });
       return;
     }
     if (cmd === 'quit') {
@@ -94,10 +115,13 @@ export class UciEngine {
       return;
     }
     if (IMMEDIATE.has(cmd)) {
-      this.execute(trimmed);
+      this.execute({ line: trimmed });
       return;
     }
-    this.queue.push(trimmed);
+    // The clock of a go runs from now: a warm-up search must not take its time.
+    if (cmd === 'go') this.pool.interruptWarmup();
+    if (this.searching || this.blocked) this.debug(`'${cmd}' waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
+    this.queue.push({ line: trimmed, received: Date.now() });
     this.pump();
   }
 
@@ -108,19 +132,21 @@ export class UciEngine {
   private requestQuit(): void {
     if (this.quitRequested || this.quitting) return;
     this.quitRequested = true;
+    this.pool.interruptWarmup();
     if (this.searching) this.stop();
-    this.queue.push('quit');
+    this.queue.push({ line: 'quit' });
     this.pump();
   }
 
   /**
    * Feeds a command that waits for everything before it (command-line arguments: a `go` there
-   * runs to its end before the next argument, and the final `quit` waits for it).
+   * runs to its end before the next argument, and the final `quit` waits for it). A `go`'s clock
+   * starts when it runs.
    */
   inputInOrder(line: string): void {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#') || this.quitting) return;
-    this.queue.push(trimmed);
+    this.queue.push({ line: trimmed });
     this.pump();
   }
 
@@ -131,13 +157,12 @@ export class UciEngine {
 
   private pump(): void {
     while (this.queue.length > 0 && !this.searching && !this.blocked && !this.quitting) {
-      const line = this.queue.shift()!;
-      this.execute(line);
+      this.execute(this.queue.shift()!);
     }
   }
 
-  private execute(line: string): void {
-    const tokens = line.split(/\s+/);
+  private execute(q: Queued): void {
+    const tokens = q.line.split(/\s+/);
     const cmd = tokens[0];
     const args = tokens.slice(1);
     try {
@@ -149,6 +174,9 @@ export class UciEngine {
           break;
         case 'isready':
           this.write('readyok');
+          break;
+        case 'debug':
+          this.debugCommand(args);
           break;
         case 'setoption':
           this.setoption(args);
@@ -162,12 +190,14 @@ export class UciEngine {
           this.position(args);
           break;
         case 'go':
-          this.go(args);
+          this.go(args, q);
           break;
         case 'stop':
+          for (const w of this.waitingGos()) w.stopped = true;
           this.stop();
           break;
         case 'ponderhit':
+          for (const w of this.waitingGos()) w.ponderhit ??= Date.now();
           this.ponderhit();
           break;
         case 'quit':
@@ -217,6 +247,14 @@ export class UciEngine {
     this.write(`${cmd}ok`);
   }
 
+  /** `debug on|off` (UCI). */
+  private debugCommand(args: string[]): void {
+    if (args.length !== 1 || (args[0] !== 'on' && args[0] !== 'off')) {
+      return this.error(`debug: expected 'debug on' or 'debug off', not 'debug ${args.join(' ')}'`);
+    }
+    this.debugMode = args[0] === 'on';
+  }
+
   private setoption(args: string[]): void {
     // setoption name <id...> [value <x...>]
     if (args[0] !== 'name') return this.error("setoption: expected 'setoption name <id> [value <x>]'");
@@ -235,74 +273,49 @@ export class UciEngine {
     this.state = r.value;
   }
 
-  private go(args: string[]): void {
+  private go(args: string[], q: Queued): void {
     const pos = this.state.pos;
-    const num = new Map<string, number>();
-    let infinite = false;
-    let ponder = false;
-    let perftDepth: number | undefined;
-    const searchMoves: string[] = [];
-    const NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'p1time', 'p2time', 'p1inc', 'p2inc', 'depth', 'nodes', 'mate', 'movetime']);
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (NUMERIC.has(a)) {
-        const v = args[i + 1];
-        if (v === undefined || !/^-?\d+$/.test(v)) {
-          this.error(`go: '${a}' needs a whole number, not '${v ?? ''}'`);
-          if (v !== undefined && !NUMERIC.has(v)) i++;
-          continue;
-        }
-        num.set(a, Number(v));
-        i++;
-      } else if (a === 'infinite') {
-        infinite = true;
-      } else if (a === 'ponder') {
-        ponder = true;
-      } else if (a === 'perft') {
-        const v = args[i + 1];
-        if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 20) {
-          return this.error(`go perft: depth must be a whole number from 1 to 20, not '${v ?? ''}'`);
-        }
-        perftDepth = Number(v);
-        i++;
-      } else if (a === 'searchmoves') {
-        for (i = i + 1; i < args.length; i++) {
-          const m = parseMove(pos, args[i]);
-          if (m.ok) searchMoves.push(formatMove(m.value));
-          else this.error(`go searchmoves: ${m.error.message}`);
-        }
-      } else {
-        this.error(`go: unknown token '${a}' ignored`);
-      }
-    }
-    if (perftDepth !== undefined) return this.perft([String(perftDepth)]);
+    const parsed = parseGo(args, pos);
+    if (!parsed.ok) return this.error(formatGoError(parsed.error));
+    const { numbers: num, infinite, searchMoves, perft } = parsed.value;
+    if (perft !== undefined) return this.perft([String(perft)]);
+    // The clock starts when the go arrived, or at a ponderhit that came while it waited; a
+    // ponder search's clock starts at its ponderhit (the search sees it).
+    const ponder = parsed.value.ponder && q.ponderhit === undefined;
+    const received = ponder ? Date.now() : (q.ponderhit ?? q.received ?? Date.now());
 
-    const status = gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value });
+    const noRemovalDraw = this.options.noRemovalDraw.value;
+    const status = gameStatus(pos, { noRemovalLimit: noRemovalDraw });
     if (status.result !== 'ongoing' || legalMoves(pos).length === 0) {
       this.write(`info string game over: ${status.text}`);
       this.write('bestmove (none)');
       return;
     }
     const us = pos.side;
-    let time = num.get(us === 0 ? 'wtime' : 'btime') ?? num.get(us === 0 ? 'p1time' : 'p2time');
+    let time = num[us === 0 ? 'wtime' : 'btime'] ?? num[us === 0 ? 'p1time' : 'p2time'];
     // A clock for the other side only (as fastchess's compliance check sends): no time for us.
-    if (time === undefined && ['wtime', 'btime', 'p1time', 'p2time'].some((k) => num.has(k))) time = 0;
-    const inc = num.get(us === 0 ? 'winc' : 'binc') ?? num.get(us === 0 ? 'p1inc' : 'p2inc');
+    if (time === undefined && (['wtime', 'btime', 'p1time', 'p2time'] as const).some((k) => num[k] !== undefined)) time = 0;
+    const inc = num[us === 0 ? 'winc' : 'binc'] ?? num[us === 0 ? 'p1inc' : 'p2inc'];
     const budget = infinite
       ? { optimumMs: 0, maximumMs: 0 }
-      : timeBudget({ time, inc, movesToGo: num.get('movestogo'), movetime: num.get('movetime') }, this.options.moveOverhead.value);
-    const depth = num.get('depth');
+      : timeBudget({ time, inc, movesToGo: num.movestogo, movetime: num.movetime }, this.options.moveOverhead.value);
+    const depth = num.depth;
     const limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] } = {
       ...DEFAULT_LIMITS,
       depth: depth !== undefined ? Math.max(1, Math.min(depth, MAX_PLY - 8)) : DEFAULT_LIMITS.depth,
-      nodes: Math.max(0, num.get('nodes') ?? 0),
-      mate: Math.max(0, num.get('mate') ?? 0),
+      nodes: num.nodes ?? 0,
+      mate: num.mate ?? 0,
       optimumMs: budget.optimumMs,
       maximumMs: budget.maximumMs,
       searchMoves,
       multiPV: this.options.multiPV.value,
-      noRemovalLimit: this.options.noRemovalDraw.value,
+      noRemovalLimit: noRemovalDraw,
     };
+    const started = Date.now();
+    this.debug(
+      `go: ${args.join(' ') || '(no limits)'}: optimum ${budget.optimumMs} ms, maximum ${budget.maximumMs} ms (0 = none), ` +
+        `${this.pool.threads} thread(s), hash ${this.options.hash.value} MB, started ${started - received} ms after it arrived`,
+    );
     this.searching = true;
     this.holdBestmove = infinite || ponder;
     this.heldBestmove = undefined;
@@ -316,18 +329,19 @@ export class UciEngine {
         features: this.options.features(),
         skill: this.options.limitStrength.value ? skillFromElo(this.options.elo.value) : this.options.skillLevel.value,
         random: this.options.random.value && !this.options.ponder.value,
-        received: Date.now(),
+        received,
       },
       ponder,
       (info) => this.write(formatInfo(info)),
     );
     const fallback = formatMove(legalMoves(pos)[0]);
-    void done.then((d) => this.finish(d, fallback));
-    if (this.quitRequested) this.stop(); // a go queued before quit: answer at once
+    void done.then((d) => this.finish(d, fallback, started));
+    if (this.quitRequested || q.stopped) this.stop(); // stopped while it waited: answer at once
   }
 
-  private finish(d: SearchDone, fallback: string): void {
+  private finish(d: SearchDone, fallback: string, started: number): void {
     if (d.error) this.error(d.error);
+    this.debug(`search done: ${Date.now() - started} ms, ${d.nodes} nodes, depth ${d.depth}`);
     const best = d.best !== '' ? d.best : fallback;
     const line = `bestmove ${best}${d.ponder !== '' && d.best !== '' ? ` ponder ${d.ponder}` : ''}`;
     if (this.holdBestmove && !this.quitting) {
@@ -337,6 +351,11 @@ export class UciEngine {
     this.write(line);
     this.searching = false;
     this.pump();
+  }
+
+  /** The `go` commands still waiting their turn (behind a search, the warm-up, a table clear …). */
+  private waitingGos(): Queued[] {
+    return this.queue.filter((w) => w.line.split(/\s+/)[0] === 'go');
   }
 
   private stop(): void {
@@ -408,6 +427,7 @@ export class UciEngine {
   private bench(args: string[]): void {
     let depth = BENCH_DEPTH;
     let threads = 1;
+    if (args.length > 2) return this.error(`bench: unexpected '${args[2]}' (bench [depth [threads]])`);
     if (args[0] !== undefined) {
       if (!/^\d+$/.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 30) {
         return this.error(`bench: depth must be a whole number from 1 to 30, not '${args[0]}'`);
@@ -463,9 +483,10 @@ export class UciEngine {
 
   private perft(args: string[]): void {
     const v = args[0];
-    if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 20) {
-      return this.error(`perft: depth must be a whole number from 1 to 20, not '${v ?? ''}'`);
+    if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_PERFT_DEPTH) {
+      return this.error(`perft: depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not '${v ?? ''}'`);
     }
+    if (args.length > 1) return this.error(`perft: unexpected '${args[1]}' (perft <depth>)`);
     const t0 = performance.now();
     const lines = divide(this.state.pos, Number(v));
     let total = 0;
@@ -509,6 +530,7 @@ export class UciEngine {
       '  go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
       '  go perft <depth>           perft per root move',
       '  stop | ponderhit | quit',
+      '  debug on|off               extra info string diagnostics',
       '  d                          show the board, KFEN and key',
       '  eval                       the evaluation, term by term',
       `  bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`,
