@@ -159,6 +159,13 @@ export class UciEngine {
     while (this.queue.length > 0 && !this.searching && !this.blocked && !this.quitting) {
       this.execute(this.queue.shift()!);
     }
+    // A search has started: isready and the handshake are answered at once during a search,
+    // also when they were waiting for it to start.
+    if (this.searching && this.queue.some((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]))) {
+      const now = this.queue.filter((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]));
+      this.queue = this.queue.filter((q) => !now.includes(q));
+      for (const q of now) this.execute(q);
+    }
   }
 
   private execute(q: Queued): void {

@@ -191,6 +191,17 @@ describe('go', () => {
     checkBestmove((await e.waitFor(/^bestmove /, 2000)).text, pos);
   });
 
+  it('isready that waited for a go to start (behind ucinewgame) is answered while the search runs', async () => {
+    const pos = await position('position startpos', positionOf(CLASSIC));
+    e.send('ucinewgame');
+    e.send('go infinite');
+    const ls = await e.command('isready', /^readyok$/, 2000);
+    expect(ls.filter((l) => l.startsWith('bestmove'))).toEqual([]);
+    e.send('stop');
+    checkBestmove((await e.waitFor(/^bestmove /, 2000)).text, pos);
+    expect((await e.sync()).filter((l) => l.startsWith('bestmove'))).toEqual([]);
+  });
+
   it('go ponder + ponderhit: no bestmove before ponderhit, then the clock applies', async () => {
     e.send('setoption name Ponder value true');
     // Silver played c1d2 and expects h8g7: ponder on it
