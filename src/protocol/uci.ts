@@ -114,7 +114,8 @@ export class UciEngine {
       this.requestQuit();
       return;
     }
-    if (IMMEDIATE.has(cmd)) {
+    // An unknown command changes nothing: its error need not wait for a search to end.
+    if (IMMEDIATE.has(cmd) || !KNOWN.has(cmd)) {
       this.execute({ line: trimmed });
       return;
     }

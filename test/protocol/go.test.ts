@@ -202,6 +202,18 @@ describe('go', () => {
     expect((await e.sync()).filter((l) => l.startsWith('bestmove'))).toEqual([]);
   });
 
+  it('an unknown command during a search is answered at once; the search goes on', async () => {
+    const pos = await position('position startpos', positionOf(CLASSIC));
+    e.send('go infinite');
+    await e.waitFor(/^info depth 2 /, 5000);
+    const ls = await e.command('flip', /^info string error: /, 1000);
+    expect(ls[ls.length - 1]).toMatch(/unknown command 'flip'/);
+    expect(ls.filter((l) => l.startsWith('bestmove'))).toEqual([]);
+    e.send('stop');
+    checkBestmove((await e.waitFor(/^bestmove /, 2000)).text, pos);
+    expect((await e.sync()).filter((l) => l.startsWith('bestmove') || l.startsWith('info string'))).toEqual([]);
+  });
+
   it('go ponder + ponderhit: no bestmove before ponderhit, then the clock applies', async () => {
     e.send('setoption name Ponder value true');
     // Silver played c1d2 and expects h8g7: ponder on it
