@@ -18,13 +18,13 @@ const depth = arg('depth', 8);
 const threads = arg('threads', 2);
 const count = arg('positions', 20);
 
-// the bench positions, from the source
+// the bench positions and the info-line parser, from the source
 const dir = mkdtempSync(join(tmpdir(), 'thoth-smp-'));
 await build({
-  stdin: { contents: "export { BENCH_POSITIONS } from './src/search/bench';", resolveDir: root, loader: 'ts' },
+  stdin: { contents: "export { BENCH_POSITIONS } from './src/search/bench'; export { parseInfo } from './src/protocol/info';", resolveDir: root, loader: 'ts' },
   bundle: true, platform: 'node', format: 'esm', outfile: join(dir, 'pos.mjs'), logLevel: 'warning',
 });
-const { BENCH_POSITIONS } = await import(join(dir, 'pos.mjs'));
+const { BENCH_POSITIONS, parseInfo } = await import(join(dir, 'pos.mjs'));
 rmSync(dir, { recursive: true, force: true });
 // the middle games and tactical positions first, then setups, up to `count`
 const positions = [...BENCH_POSITIONS.slice(8), ...BENCH_POSITIONS.slice(0, 8)].slice(0, count);
@@ -68,9 +68,9 @@ async function run(t) {
     e.lines.length = 0;
     e.send(`go depth ${depth}`);
     await e.wait(/^bestmove/);
-    const last = e.lines.filter((l) => l.startsWith(`info depth ${depth} `)).pop() ?? e.lines.filter((l) => l.startsWith('info depth')).pop();
-    const f = (k) => Number(last.split(' ')[last.split(' ').indexOf(k) + 1]);
-    out.push({ ms: f('time'), nodes: f('nodes') });
+    const infos = e.lines.map(parseInfo).filter((r) => r.ok && r.value.depth !== undefined).map((r) => r.value);
+    const last = infos.filter((i) => i.depth === depth).pop() ?? infos.pop();
+    out.push({ ms: last.time, nodes: last.nodes });
   }
   e.quit();
   return out;

@@ -4,7 +4,7 @@
  * depth leaves MultiPV lines that are not comparable, so those are dropped).
  */
 import { legalMoves, type Position } from '../core/index';
-import { DEFAULT_LIMITS, MATE, MATE_BOUND, Searcher, type RootLine } from '../search/search';
+import { DEFAULT_LIMITS, MATE, MATE_BOUND, Searcher, scoreValue, type RootLine, type SearchInfo } from '../search/search';
 
 export interface AnalysisLimits {
   /** Fixed depth (plies); used when `timeMs` is 0. */
@@ -33,17 +33,6 @@ export interface Analysis {
   ms: number;
 }
 
-const INFO_RE = /^info depth (\d+) .*?multipv (\d+) score (cp|mate) (-?\d+).*? nodes (\d+) .*? time (\d+) pv (.*)$/;
-
-/** Reads the search's own `info` line into a progress report (display only). */
-function parseInfo(line: string, nodesBefore: number): Progress | undefined {
-  const m = INFO_RE.exec(line);
-  if (!m || m[2] !== '1') return undefined;
-  const v = Number(m[4]);
-  const score = m[3] === 'cp' ? v : v > 0 ? MATE - (2 * v - 1) : -(MATE - 2 * -v);
-  return { depth: Number(m[1]), score, pv: m[7].split(' ').filter(Boolean), nodes: nodesBefore + Number(m[5]), ms: Number(m[6]) };
-}
-
 /**
  * Analyses `pos` (left unchanged). `searchMoves` restricts the root moves (empty = all);
  * `onProgress` hears about each depth the search completes.
@@ -59,13 +48,10 @@ export function analysePosition(
   const base = { ...DEFAULT_LIMITS, multiPV: limits.multiPV, noRemovalLimit: limits.noRemovalLimit, searchMoves };
   let nodes = 0;
   let shown = 0;
-  const listen = (line: string): void => {
-    const p = parseInfo(line, nodes);
-    if (p && p.depth > shown) {
-      shown = p.depth;
-      p.ms = performance.now() - t0;
-      onProgress(p);
-    }
+  const listen = (info: SearchInfo): void => {
+    if (info.multipv !== 1 || info.depth <= shown) return;
+    shown = info.depth;
+    onProgress({ depth: info.depth, score: scoreValue(info.score), pv: info.pv, nodes: nodes + info.nodes, ms: performance.now() - t0 });
   };
   searcher.onInfo = listen;
   try {

@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId } from '../core/index';
+import { parseInfo } from '../protocol/info';
 import type { EngineProcess } from './engine';
 import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from '../core/record';
 import { PlayerClock, describeLimits, goForMove, moveDeadlineMs } from './timecontrol';
@@ -69,28 +70,18 @@ export interface InfoScore {
   depth?: number;
 }
 
-/** Reads `depth` and `score cp|mate` from an `info` line into `acc` (other lines are ignored). */
+/**
+ * Keeps the depth and score of an engine's `info` lines in `acc` (other lines, and the lines of
+ * other MultiPV lines than the best, are ignored).
+ */
 export function readInfo(line: string, acc: InfoScore): void {
-  if (!line.startsWith('info ')) return;
-  const t = line.split(/\s+/);
-  for (let i = 1; i < t.length; i++) {
-    const w = t[i];
-    if (w === 'string') return; // the rest is free text
-    if (w === 'depth' && /^\d+$/.test(t[i + 1] ?? '')) {
-      acc.depth = Number(t[++i]);
-    } else if (w === 'score') {
-      const kind = t[i + 1];
-      const v = t[i + 2] ?? '';
-      if (kind === 'cp' && /^[+-]?\d+$/.test(v)) {
-        acc.cp = Number(v);
-        acc.mate = undefined;
-        i += 2;
-      } else if (kind === 'mate' && /^[+-]?\d+$/.test(v)) {
-        acc.mate = Number(v);
-        acc.cp = undefined;
-        i += 2;
-      }
-    }
+  const r = parseInfo(line);
+  if (!r.ok || (r.value.multipv ?? 1) !== 1) return;
+  const { depth, score } = r.value;
+  if (depth !== undefined) acc.depth = depth;
+  if (score !== undefined) {
+    acc.cp = score.kind === 'cp' ? score.value : undefined;
+    acc.mate = score.kind === 'mate' ? score.value : undefined;
   }
 }
 

@@ -1,52 +1,48 @@
-/** The engine's options: names, types, defaults and the `option` lines of the handshake. */
+/**
+ * The engine's options, each declared once with its type, default, range and handler (as
+ * Stockfish's `options.add(name, Option(…, handler))`): the handshake's `option` lines, the
+ * checking of `setoption` values and their effect all come from the declaration.
+ */
+import { availableParallelism } from 'node:os';
+import { EDITION_IDS, type EditionId } from '../core/index';
+import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
-
-/** The developer switches: option name → search feature, in the handshake's order. */
-export const FEATURE_OPTIONS: Record<string, keyof SearchFeatures> = {
-  LMR: 'lmr',
-  Aspiration: 'aspiration',
-  NullMove: 'nullMove',
-  LMP: 'lmp',
-  HistoryMalus: 'historyMalus',
-  IIR: 'iir',
-  LMRLog: 'lmrLog',
-  CounterMove: 'counterMove',
-};
-
-export type OptionType = 'spin' | 'check' | 'combo' | 'button' | 'string';
-
-export interface OptionSpec {
-  name: string;
-  type: OptionType;
-  default?: string | number | boolean;
-  min?: number;
-  max?: number;
-  vars?: string[];
-}
-
-import { availableParallelism } from 'node:os';
 
 /** Threads: up to twice the machine's cores. */
 export const MAX_THREADS = Math.max(2, availableParallelism() * 2);
 
-export const OPTIONS: OptionSpec[] = [
-  { name: 'Hash', type: 'spin', default: 16, min: 1, max: 8192 },
-  { name: 'Clear Hash', type: 'button' },
-  { name: 'Threads', type: 'spin', default: 1, min: 1, max: MAX_THREADS },
-  { name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 256 },
-  { name: 'Ponder', type: 'check', default: false },
-  { name: 'Move Overhead', type: 'spin', default: 10, min: 0, max: 5000 },
-  { name: 'UCI_Variant', type: 'combo', default: 'khet2', vars: ['khet2', 'khet1', 'deflexion'] },
-  { name: 'PharaohRotation', type: 'check', default: false },
-  { name: 'NoRemovalDraw', type: 'spin', default: 100, min: 0, max: 100000 },
-  { name: 'Skill Level', type: 'spin', default: 20, min: 0, max: 20 },
-  { name: 'UCI_LimitStrength', type: 'check', default: false },
-  { name: 'UCI_Elo', type: 'spin', default: MAX_ELO, min: MIN_ELO, max: MAX_ELO },
-  { name: 'Random', type: 'check', default: false },
-  // Developer switches, so that matches can measure each search feature (defaults: DEFAULT_FEATURES).
-  ...Object.entries(FEATURE_OPTIONS).map(([name, f]): OptionSpec => ({ name, type: 'check', default: DEFAULT_FEATURES[f] })),
+/** The developer switches (option name, search feature), in the handshake's order. */
+const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> = [
+  ['LMR', 'lmr'],
+  ['Aspiration', 'aspiration'],
+  ['NullMove', 'nullMove'],
+  ['LMP', 'lmp'],
+  ['HistoryMalus', 'historyMalus'],
+  ['IIR', 'iir'],
+  ['LMRLog', 'lmrLog'],
+  ['CounterMove', 'counterMove'],
 ];
+
+/** An option as the handshake declares it. */
+export interface OptionSpec {
+  name: string;
+  type: 'spin' | 'check' | 'combo' | 'button';
+  default?: string | number | boolean;
+  min?: number;
+  max?: number;
+  vars?: readonly string[];
+}
+
+/** A `setoption` value the option does not take: `message` follows the option's name. */
+export interface OptionError {
+  option: string;
+  message: string;
+}
+
+export function formatOptionError(e: OptionError): string {
+  return `${e.option} ${e.message}`;
+}
 
 export function optionLine(o: OptionSpec): string {
   let s = `option name ${o.name} type ${o.type}`;
@@ -57,36 +53,151 @@ export function optionLine(o: OptionSpec): string {
   return s;
 }
 
-export function findOption(name: string): OptionSpec | undefined {
-  const n = name.toLowerCase();
-  return OPTIONS.find((o) => o.name.toLowerCase() === n);
+/** One option of the engine, as `setoption` sees it. */
+export interface EngineOption {
+  readonly spec: OptionSpec;
+  /** Checks the `value` text; when it is good, takes it and runs the handler. */
+  set(text: string | undefined): Result<void, OptionError>;
 }
 
-/** Checks a value against an option; returns the normalised value or an error message. */
-export function checkOptionValue(o: OptionSpec, value: string | undefined): { ok: true; value: string | number | boolean } | { ok: false; error: string } {
-  switch (o.type) {
-    case 'button':
-      return { ok: true, value: true };
-    case 'spin': {
-      if (value === undefined || !/^-?\d+$/.test(value)) return { ok: false, error: `${o.name} needs a whole number, not '${value ?? ''}'` };
-      const n = Number(value);
-      if (n < (o.min ?? -Infinity) || n > (o.max ?? Infinity)) {
-        return { ok: false, error: `${o.name} must be from ${o.min} to ${o.max}, not ${n}` };
-      }
-      return { ok: true, value: n };
+type Handler<T> = (value: T, previous: T) => void;
+
+/** An option with a value: the handler runs on every `setoption` that passes the check. */
+abstract class Valued<T> implements EngineOption {
+  value: T;
+  abstract readonly spec: OptionSpec;
+
+  constructor(
+    readonly name: string,
+    readonly defaultValue: T,
+    private readonly onChange: Handler<T> = () => {},
+  ) {
+    this.value = defaultValue;
+  }
+
+  /** The value of `text`, or what is wrong with it (after the option's name). */
+  protected abstract parse(text: string | undefined): Result<T, string>;
+
+  set(text: string | undefined): Result<void, OptionError> {
+    const r = this.parse(text);
+    if (!r.ok) return err({ option: this.name, message: r.error });
+    const previous = this.value;
+    this.value = r.value;
+    try {
+      this.onChange(r.value, previous);
+    } catch (e) {
+      this.value = previous; // a handler that failed changed nothing
+      throw e;
     }
-    case 'check': {
-      const v = value?.toLowerCase();
-      if (v !== 'true' && v !== 'false') return { ok: false, error: `${o.name} must be true or false, not '${value ?? ''}'` };
-      return { ok: true, value: v === 'true' };
-    }
-    case 'combo': {
-      const v = value?.toLowerCase();
-      const hit = o.vars?.find((x) => x.toLowerCase() === v);
-      if (!hit) return { ok: false, error: `${o.name} must be one of ${o.vars?.join(', ')}, not '${value ?? ''}'` };
-      return { ok: true, value: hit };
-    }
-    default:
-      return { ok: true, value: value ?? '' };
+    return ok(undefined);
   }
 }
+
+export class Spin extends Valued<number> {
+  readonly spec: OptionSpec;
+
+  constructor(name: string, defaultValue: number, readonly min: number, readonly max: number, onChange?: Handler<number>) {
+    super(name, defaultValue, onChange);
+    this.spec = { name, type: 'spin', default: defaultValue, min, max };
+  }
+
+  protected parse(text: string | undefined): Result<number, string> {
+    if (text === undefined || !/^-?\d+$/.test(text)) return err(`needs a whole number, not '${text ?? ''}'`);
+    const n = Number(text);
+    if (n < this.min || n > this.max) return err(`must be from ${this.min} to ${this.max}, not ${n}`);
+    return ok(n);
+  }
+}
+
+export class Check extends Valued<boolean> {
+  readonly spec: OptionSpec;
+
+  constructor(name: string, defaultValue: boolean, onChange?: Handler<boolean>) {
+    super(name, defaultValue, onChange);
+    this.spec = { name, type: 'check', default: defaultValue };
+  }
+
+  protected parse(text: string | undefined): Result<boolean, string> {
+    const v = text?.toLowerCase();
+    if (v !== 'true' && v !== 'false') return err(`must be true or false, not '${text ?? ''}'`);
+    return ok(v === 'true');
+  }
+}
+
+export class Combo<T extends string> extends Valued<T> {
+  readonly spec: OptionSpec;
+
+  constructor(name: string, defaultValue: T, readonly vars: readonly T[], onChange?: Handler<T>) {
+    super(name, defaultValue, onChange);
+    this.spec = { name, type: 'combo', default: defaultValue, vars };
+  }
+
+  protected parse(text: string | undefined): Result<T, string> {
+    const v = text?.toLowerCase();
+    const hit = this.vars.find((x) => x.toLowerCase() === v);
+    return hit === undefined ? err(`must be one of ${this.vars.join(', ')}, not '${text ?? ''}'`) : ok(hit);
+  }
+}
+
+/** An option without a value: setting it runs the handler (any value is ignored). */
+export class Button implements EngineOption {
+  readonly spec: OptionSpec;
+
+  constructor(readonly name: string, private readonly press: () => void) {
+    this.spec = { name, type: 'button' };
+  }
+
+  set(): Result<void, OptionError> {
+    this.press();
+    return ok(undefined);
+  }
+}
+
+/** What the options with an effect beyond their value do to the engine. */
+export interface OptionHost {
+  /** A new, empty table of this many MB. */
+  resizeHash(mb: number): void;
+  clearHash(): void;
+  setThreads(n: number): void;
+  variantChanged(variant: EditionId, previous: EditionId): void;
+  pharaohRotationChanged(on: boolean, previous: boolean): void;
+}
+
+/** The engine's options, in the handshake's order; the others read their values. */
+export function createOptions(host: OptionHost) {
+  const named = {
+    hash: new Spin('Hash', 16, 1, 8192, (mb) => host.resizeHash(mb)),
+    clearHash: new Button('Clear Hash', () => host.clearHash()),
+    threads: new Spin('Threads', 1, 1, MAX_THREADS, (n) => host.setThreads(n)),
+    multiPV: new Spin('MultiPV', 1, 1, 256),
+    ponder: new Check('Ponder', false),
+    moveOverhead: new Spin('Move Overhead', 10, 0, 5000),
+    variant: new Combo<EditionId>('UCI_Variant', 'khet2', EDITION_IDS, (v, was) => host.variantChanged(v, was)),
+    pharaohRotation: new Check('PharaohRotation', false, (on, was) => host.pharaohRotationChanged(on, was)),
+    noRemovalDraw: new Spin('NoRemovalDraw', 100, 0, 100000),
+    skillLevel: new Spin('Skill Level', 20, 0, 20),
+    limitStrength: new Check('UCI_LimitStrength', false),
+    elo: new Spin('UCI_Elo', MAX_ELO, MIN_ELO, MAX_ELO),
+    random: new Check('Random', false),
+  };
+  // Developer switches, so that matches can measure each search feature.
+  const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));
+  const all: readonly EngineOption[] = [...Object.values(named), ...features.map((f) => f.option)];
+  return {
+    ...named,
+    all,
+    /** The search switches as set. */
+    features(): SearchFeatures {
+      const f = { ...DEFAULT_FEATURES };
+      for (const { key, option } of features) f[key] = option.value;
+      return f;
+    },
+    /** The option of that name (names are case-insensitive). */
+    find(name: string): EngineOption | undefined {
+      const n = name.toLowerCase();
+      return all.find((o) => o.spec.name.toLowerCase() === n);
+    },
+  };
+}
+
+export type EngineOptions = ReturnType<typeof createOptions>;

@@ -2,17 +2,17 @@
  * The search threads: a piscina pool of persistent workers (created at start-up and when
  * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
  * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
- * words; only thread 0 manages time and streams `info` lines.
+ * words; only thread 0 manages time and streams its reports (SearchInfo objects).
  */
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
-import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS, MATE_BOUND } from '../search/search';
+import type { Piscina } from 'piscina';
 import { formatMove, setupKfen } from '../core/index';
+import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS, MATE_BOUND, type SearchInfo } from '../search/search';
+import { TranspositionTable } from '../search/tt';
+import { workerPool } from '../threads/pool';
+import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
-import { TranspositionTable } from '../search/tt';
-import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
-import { workerFile } from '../threads/worker-file';
 
 export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
 
@@ -64,25 +64,30 @@ export class SearchPool {
   private newGame = 0;
   private running = false;
   private stopRequested = false;
+  private ponderhitRequested = false;
   /** Helpers of the last search that may still be finishing (awaited before the next one). */
   private stragglers: Promise<unknown> = Promise.resolve();
   private results = new Int32Array(new SharedArrayBuffer(4 * 4 * 64));
   /** Resolves when every worker of the current pool has run its warm-up search. */
   ready: Promise<void>;
+  /** The stop word of the warm-up searches. */
+  private warmControl = new Int32Array(new SharedArrayBuffer(16));
 
   constructor(threads: number, hashMb: number) {
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
-    this.pool = this.createPool(threads);
+    this.pool = workerPool('search-worker', threads);
     this.ready = this.warm(this.pool, threads);
   }
 
   /**
    * Runs a short search on every worker, on a scratch table, so that the first real search
    * starts with loaded, compiled code (a cold worker answers `stop` several times slower).
+   * `interruptWarmup` cuts it short.
    */
   private async warm(pool: Piscina, threads: number): Promise<void> {
-    const control = new SharedArrayBuffer(16);
+    this.warmControl = new Int32Array(new SharedArrayBuffer(16));
+    const control = this.warmControl.buffer as SharedArrayBuffer;
     const nodes = new SharedArrayBuffer(8);
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < threads; i++) {
@@ -105,17 +110,9 @@ export class SearchPool {
     await Promise.all(jobs);
   }
 
-  private createPool(threads: number): Piscina {
-    const wf = workerFile('search-worker');
-    const pool = new Piscina({
-      filename: wf.filename,
-      execArgv: wf.execArgv,
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Infinity,
-      concurrentTasksPerWorker: 1,
-    });
-    return pool;
+  /** Ends the warm-up searches now (a `go` is waiting: its clock is running). */
+  interruptWarmup(): void {
+    Atomics.store(this.warmControl, CTRL_STOP, 1);
   }
 
   get threads(): number {
@@ -137,7 +134,7 @@ export class SearchPool {
     await this.stragglers;
     const old = this.pool;
     this.threadCount = n;
-    this.pool = this.createPool(n);
+    this.pool = workerPool('search-worker', n);
     this.newGame++;
     await old.destroy();
     this.ready = this.warm(this.pool, n);
@@ -167,24 +164,25 @@ export class SearchPool {
   }
 
   /** Starts a search on every thread; resolves when all have stopped, with the voted move. */
-  async start(go: GoRequest, ponder: boolean, onInfo: (line: string) => void): Promise<SearchDone> {
+  async start(go: GoRequest, ponder: boolean, onInfo: (info: SearchInfo) => void): Promise<SearchDone> {
     if (this.running) throw new Error('a search is already running');
     this.running = true;
     this.stopRequested = false;
+    this.ponderhitRequested = false;
     await this.stragglers;
     if (this.results.length < this.threadCount * 4) this.results = new Int32Array(new SharedArrayBuffer(16 * this.threadCount));
     this.results.fill(0); // no worker is running: stale slots of the last search go
-    // a `stop` that came while the last helpers were finishing still counts
+    // a `stop` or `ponderhit` that came while the last helpers were finishing still counts
     Atomics.store(this.control, CTRL_STOP, this.stopRequested ? 1 : 0);
-    Atomics.store(this.control, CTRL_PONDER, ponder ? 1 : 0);
+    Atomics.store(this.control, CTRL_PONDER, ponder && !this.ponderhitRequested ? 1 : 0);
     Atomics.store(this.nodeCounter, 0, 0n);
     this.age = (this.age + 1) & 63;
     const channel = new MessageChannel();
-    // Thread 0 ends its stream with a null message: then every info line has been delivered.
+    // Thread 0 ends its stream with a null message: then every report has been delivered.
     const closed = new Promise<void>((resolve) => {
-      channel.port1.on('message', (line: string | null) => {
-        if (line === null) resolve();
-        else onInfo(line);
+      channel.port1.on('message', (info: SearchInfo | null) => {
+        if (info === null) resolve();
+        else onInfo(info);
       });
     });
     try {
@@ -251,6 +249,7 @@ export class SearchPool {
   }
 
   ponderhit(): void {
+    this.ponderhitRequested = true;
     Atomics.store(this.control, CTRL_PONDER, 0);
   }
 

@@ -2,63 +2,47 @@
  * The UCI-like protocol (see protocol.md). The main thread reads commands and writes lines;
  * searches run in the search thread, so `stop` and `isready` are answered at once.
  */
-import {
-  EDITIONS, divide, formatKfenError, formatMove, gameStatus, isSetupName, keyHex, legalMoves, parseKfen, parseMove,
-  pieceText, setupKfen, setupsOf, toKfen, type EditionId, type Position,
-} from '../core/index';
+import { divide, formatMove, gameStatus, keyHex, legalMoves, pieceText, toKfen } from '../core/index';
 import { BENCH_DEPTH, BENCH_POSITIONS, runBench } from '../search/bench';
 import { TERM_NAMES, evaluate } from '../search/evaluate';
-import { DEFAULT_FEATURES, DEFAULT_LIMITS, MAX_PLY, type SearchFeatures, type SearchLimits } from '../search/search';
+import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
 import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
-import { FEATURE_OPTIONS, MAX_THREADS, OPTIONS, checkOptionValue, findOption, optionLine } from './options';
+import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
+import { formatInfo } from './info';
+import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
+import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
 import { SearchPool, type SearchDone } from './search-pool';
 
-export interface EngineOptions {
-  hash: number;
-  threads: number;
-  multiPV: number;
-  ponder: boolean;
-  moveOverhead: number;
-  variant: EditionId;
-  pharaohRotation: boolean;
-  noRemovalDraw: number;
-  features: SearchFeatures;
-  skillLevel: number;
-  limitStrength: boolean;
-  elo: number;
-  random: boolean;
-}
-
-const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help']);
+const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help', 'debug']);
+/** Answered at once during a search, but after other work that is still going on. */
+const WAITS_FOR_WORK = new Set(['isready', 'uci', 'ugi', 'uki']);
 const KNOWN = new Set([
   'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
-  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft',
+  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft', 'debug',
 ]);
 
 export function isKnownCommand(word: string): boolean {
   return KNOWN.has(word);
 }
 
-interface PositionState {
-  startKfen: string;
-  moves: string[];
-  pos: Position;
+/** A command waiting its turn. */
+interface Queued {
+  line: string;
+  /** Date.now() when it arrived (a `go`'s clock starts then); undefined: when it runs. */
+  received?: number;
+  /** A `stop` came while this `go` waited: it answers at once. */
+  stopped?: boolean;
+  /** Date.now() of a `ponderhit` that came while this `go ponder` waited: it is a normal search from then. */
+  ponderhit?: number;
 }
 
 export class UciEngine {
-  private opts: EngineOptions = {
-    hash: 16, threads: 1, multiPV: 1, ponder: false, moveOverhead: 10, variant: 'khet2', pharaohRotation: false, noRemovalDraw: 100,
-    features: { ...DEFAULT_FEATURES },
-    skillLevel: 20,
-    limitStrength: false,
-    elo: 2400,
-    random: false,
-  };
+  private readonly options: EngineOptions;
   private state: PositionState;
   private pool: SearchPool;
-  private queue: string[] = [];
+  private queue: Queued[] = [];
   private searching = false;
   /** A command other than a search is still working (clearing the table, resizing the pool). */
   private blocked = false;
@@ -68,11 +52,32 @@ export class UciEngine {
   private quitting = false;
   /** `quit` or end of input arrived: searches stop at once, queued commands still run. */
   private quitRequested = false;
+  /** `debug on`: extra `info string debug: …` lines. */
+  private debugMode = false;
   private onQuit: () => void = () => {};
 
   constructor(private readonly write: (line: string) => void) {
-    this.state = this.startState('khet2');
-    this.pool = new SearchPool(this.opts.threads, this.opts.hash);
+    this.options = createOptions({
+      resizeHash: (mb) => this.pool.resize(mb),
+      clearHash: () => this.waitFor(this.pool.clear()),
+      setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
+      variantChanged: (variant, previous) => {
+        if (variant !== previous) this.state = startPosition(variant, this.rules());
+      },
+      pharaohRotationChanged: (on, previous) => {
+        if (on === previous) return;
+        // Replay the position under the new rules; fall back to the start when a move no longer exists.
+        const replay = buildPosition(this.state.startKfen, this.state.moves, this.options.variant.value, this.rules());
+        if (replay.ok) {
+          this.state = replay.value;
+        } else {
+          this.state = startPosition(this.options.variant.value, this.rules());
+          this.write(`info string position reset to the start: ${replay.error.message}`);
+        }
+      },
+    });
+    this.state = startPosition(this.options.variant.value, this.rules());
+    this.pool = new SearchPool(this.options.threads.value, this.options.hash.value);
     this.waitFor(this.pool.ready);
   }
 
@@ -81,15 +86,16 @@ export class UciEngine {
     this.onQuit = f;
   }
 
-  private startState(variant: EditionId): PositionState {
-    const kfen = setupKfen(variant, 'classic')!;
-    const r = parseKfen(kfen, variant, { pharaohRotation: this.opts?.pharaohRotation ?? false });
-    if (!r.ok) throw new Error(`bad built-in setup: ${r.error.message}`);
-    return { startKfen: kfen, moves: [], pos: r.value };
+  private rules(): { pharaohRotation: boolean } {
+    return { pharaohRotation: this.options.pharaohRotation.value };
   }
 
   private error(msg: string): void {
     this.write(`info string error: ${msg}`);
+  }
+
+  private debug(msg: string): void {
+    if (this.debugMode) this.write(`info string debug: ${msg}`);
   }
 
   /** Feeds one input line. */
@@ -98,20 +104,25 @@ export class UciEngine {
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const cmd = trimmed.split(/\s+/)[0];
     if (this.quitting) return;
-    // readyok at once during a search (UCI); after other unfinished work, when it is done
-    if (cmd === 'isready' && !this.searching && (this.queue.length > 0 || this.blocked)) {
-      this.queue.push(trimmed);
+    // readyok at once during a search (UCI); after other unfinished work (the warm-up at start,
+    // clearing the table …), when it is done. The handshake too: after uciok the engine is warm.
+    if (WAITS_FOR_WORK.has(cmd) && !this.searching && (this.queue.length > 0 || this.blocked)) {
+      this.queue.push({ line: trimmed });
       return;
     }
     if (cmd === 'quit') {
       this.requestQuit();
       return;
     }
-    if (IMMEDIATE.has(cmd)) {
-      this.execute(trimmed);
+    // An unknown command changes nothing: its error need not wait for a search to end.
+    if (IMMEDIATE.has(cmd) || !KNOWN.has(cmd)) {
+      this.execute({ line: trimmed });
       return;
     }
-    this.queue.push(trimmed);
+    // The clock of a go runs from now: a warm-up search must not take its time.
+    if (cmd === 'go') this.pool.interruptWarmup();
+    if (this.searching || this.blocked) this.debug(`'${cmd}' waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
+    this.queue.push({ line: trimmed, received: Date.now() });
     this.pump();
   }
 
@@ -122,19 +133,21 @@ export class UciEngine {
   private requestQuit(): void {
     if (this.quitRequested || this.quitting) return;
     this.quitRequested = true;
+    this.pool.interruptWarmup();
     if (this.searching) this.stop();
-    this.queue.push('quit');
+    this.queue.push({ line: 'quit' });
     this.pump();
   }
 
   /**
    * Feeds a command that waits for everything before it (command-line arguments: a `go` there
-   * runs to its end before the next argument, and the final `quit` waits for it).
+   * runs to its end before the next argument, and the final `quit` waits for it). A `go`'s clock
+   * starts when it runs.
    */
   inputInOrder(line: string): void {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#') || this.quitting) return;
-    this.queue.push(trimmed);
+    this.queue.push({ line: trimmed });
     this.pump();
   }
 
@@ -145,13 +158,19 @@ export class UciEngine {
 
   private pump(): void {
     while (this.queue.length > 0 && !this.searching && !this.blocked && !this.quitting) {
-      const line = this.queue.shift()!;
-      this.execute(line);
+      this.execute(this.queue.shift()!);
+    }
+    // A search has started: isready and the handshake are answered at once during a search,
+    // also when they were waiting for it to start.
+    if (this.searching && this.queue.some((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]))) {
+      const now = this.queue.filter((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]));
+      this.queue = this.queue.filter((q) => !now.includes(q));
+      for (const q of now) this.execute(q);
     }
   }
 
-  private execute(line: string): void {
-    const tokens = line.split(/\s+/);
+  private execute(q: Queued): void {
+    const tokens = q.line.split(/\s+/);
     const cmd = tokens[0];
     const args = tokens.slice(1);
     try {
@@ -163,6 +182,9 @@ export class UciEngine {
           break;
         case 'isready':
           this.write('readyok');
+          break;
+        case 'debug':
+          this.debugCommand(args);
           break;
         case 'setoption':
           this.setoption(args);
@@ -176,12 +198,14 @@ export class UciEngine {
           this.position(args);
           break;
         case 'go':
-          this.go(args);
+          this.go(args, q);
           break;
         case 'stop':
+          for (const w of this.waitingGos()) w.stopped = true;
           this.stop();
           break;
         case 'ponderhit':
+          for (const w of this.waitingGos()) w.ponderhit ??= Date.now();
           this.ponderhit();
           break;
         case 'quit':
@@ -227,8 +251,16 @@ export class UciEngine {
   private handshake(cmd: string): void {
     this.write(`id name Thoth ${VERSION}`);
     this.write(`id author ${AUTHOR}`);
-    for (const o of OPTIONS) this.write(optionLine(o));
+    for (const o of this.options.all) this.write(optionLine(o.spec));
     this.write(`${cmd}ok`);
+  }
+
+  /** `debug on|off` (UCI). */
+  private debugCommand(args: string[]): void {
+    if (args.length !== 1 || (args[0] !== 'on' && args[0] !== 'off')) {
+      return this.error(`debug: expected 'debug on' or 'debug off', not 'debug ${args.join(' ')}'`);
+    }
+    this.debugMode = args[0] === 'on';
   }
 
   private setoption(args: string[]): void {
@@ -237,221 +269,87 @@ export class UciEngine {
     const vi = args.indexOf('value');
     const name = (vi >= 0 ? args.slice(1, vi) : args.slice(1)).join(' ');
     const value = vi >= 0 ? args.slice(vi + 1).join(' ') : undefined;
-    const spec = findOption(name);
-    if (!spec) return this.error(`setoption: unknown option '${name}'`);
-    const v = checkOptionValue(spec, value);
-    if (!v.ok) return this.error(`setoption: ${v.error}`);
-    switch (spec.name) {
-      case 'Hash':
-        this.opts.hash = v.value as number;
-        this.pool.resize(this.opts.hash);
-        break;
-      case 'Clear Hash':
-        this.waitFor(this.pool.clear());
-        break;
-      case 'Threads':
-        this.opts.threads = v.value as number;
-        this.waitFor(this.pool.setThreads(this.opts.threads));
-        break;
-      case 'MultiPV':
-        this.opts.multiPV = v.value as number;
-        break;
-      case 'Ponder':
-        this.opts.ponder = v.value as boolean;
-        break;
-      case 'Move Overhead':
-        this.opts.moveOverhead = v.value as number;
-        break;
-      case 'UCI_Variant': {
-        const ed = v.value as EditionId;
-        if (ed !== this.opts.variant) {
-          this.opts.variant = ed;
-          this.state = this.startState(ed);
-        }
-        break;
-      }
-      case 'PharaohRotation':
-        if (this.opts.pharaohRotation !== v.value) {
-          this.opts.pharaohRotation = v.value as boolean;
-          // Replay the position under the new rules; fall back to the start when a move no longer exists.
-          const replay = this.buildState(this.state.startKfen, this.state.moves);
-          if (typeof replay === 'string') {
-            this.state = this.startState(this.opts.variant);
-            this.write(`info string position reset to the start: ${replay}`);
-          } else {
-            this.state = replay;
-          }
-        }
-        break;
-      case 'NoRemovalDraw':
-        this.opts.noRemovalDraw = v.value as number;
-        break;
-      case 'Skill Level':
-        this.opts.skillLevel = v.value as number;
-        break;
-      case 'UCI_LimitStrength':
-        this.opts.limitStrength = v.value as boolean;
-        break;
-      case 'UCI_Elo':
-        this.opts.elo = v.value as number;
-        break;
-      case 'Random':
-        this.opts.random = v.value as boolean;
-        break;
-      default: {
-        const feature = FEATURE_OPTIONS[spec.name];
-        if (feature !== undefined) this.opts.features[feature] = v.value as boolean;
-        break;
-      }
-    }
-  }
-
-  /** A position from a KFEN and moves, or an error message. */
-  private buildState(kfen: string, moves: string[]): PositionState | string {
-    const r = parseKfen(kfen, this.opts.variant, { pharaohRotation: this.opts.pharaohRotation });
-    if (!r.ok) return `bad KFEN: ${formatKfenError(r.error)}`;
-    const pos = r.value;
-    const played: string[] = [];
-    for (let i = 0; i < moves.length; i++) {
-      if (pos.winner >= 0) return `move ${i + 1} '${moves[i]}': the game is already over`;
-      const m = parseMove(pos, moves[i]);
-      if (!m.ok) return `move ${i + 1}: ${m.error.message}`;
-      pos.make(m.value);
-      played.push(formatMove(m.value));
-    }
-    return { startKfen: kfen, moves: played, pos };
+    const option = this.options.find(name);
+    if (!option) return this.error(`setoption: unknown option '${name}'`);
+    const r = option.set(value);
+    if (!r.ok) this.error(`setoption: ${formatOptionError(r.error)}`);
   }
 
   private position(args: string[]): void {
-    if (args.length === 0) return this.error('position: expected startpos, setup <name>, kfen <KFEN> or fen <KFEN>');
-    let i = 0;
-    let kfen: string;
-    const kind = args[0];
-    if (kind === 'startpos') {
-      kfen = setupKfen(this.opts.variant, 'classic')!;
-      i = 1;
-    } else if (kind === 'setup' || isSetupName(kind)) {
-      const name = kind === 'setup' ? args[1] : kind;
-      if (name === undefined || !isSetupName(name)) {
-        return this.error(`position: unknown setup '${name ?? ''}' (classic, imhotep or dynasty)`);
-      }
-      const k = setupKfen(this.opts.variant, name);
-      if (k === undefined) {
-        return this.error(`position: ${EDITIONS[this.opts.variant].name} has no ${name} setup (it has ${setupsOf(this.opts.variant).join(', ')})`);
-      }
-      kfen = k;
-      i = kind === 'setup' ? 2 : 1;
-    } else if (kind === 'kfen' || kind === 'fen') {
-      const end = args.indexOf('moves');
-      const fields = args.slice(1, end < 0 ? args.length : end);
-      kfen = fields.join(' ');
-      i = end < 0 ? args.length : end;
-    } else {
-      return this.error(`position: expected startpos, setup <name>, kfen <KFEN> or fen <KFEN>, not '${kind}'`);
-    }
-    let moves: string[] = [];
-    if (i < args.length) {
-      if (args[i] !== 'moves') return this.error(`position: unexpected '${args[i]}' (expected 'moves')`);
-      moves = args.slice(i + 1);
-    }
-    const st = this.buildState(kfen, moves);
-    if (typeof st === 'string') return this.error(`position: ${st}; position unchanged`);
-    this.state = st;
+    const r = parsePosition(args, this.options.variant.value, this.rules());
+    if (!r.ok) return this.error(formatPositionError(r.error));
+    this.state = r.value;
   }
 
-  private go(args: string[]): void {
+  private go(args: string[], q: Queued): void {
     const pos = this.state.pos;
-    const num = new Map<string, number>();
-    let infinite = false;
-    let ponder = false;
-    let perftDepth: number | undefined;
-    const searchMoves: string[] = [];
-    const NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'p1time', 'p2time', 'p1inc', 'p2inc', 'depth', 'nodes', 'mate', 'movetime']);
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (NUMERIC.has(a)) {
-        const v = args[i + 1];
-        if (v === undefined || !/^-?\d+$/.test(v)) {
-          this.error(`go: '${a}' needs a whole number, not '${v ?? ''}'`);
-          if (v !== undefined && !NUMERIC.has(v)) i++;
-          continue;
-        }
-        num.set(a, Number(v));
-        i++;
-      } else if (a === 'infinite') {
-        infinite = true;
-      } else if (a === 'ponder') {
-        ponder = true;
-      } else if (a === 'perft') {
-        const v = args[i + 1];
-        if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 20) {
-          return this.error(`go perft: depth must be a whole number from 1 to 20, not '${v ?? ''}'`);
-        }
-        perftDepth = Number(v);
-        i++;
-      } else if (a === 'searchmoves') {
-        for (i = i + 1; i < args.length; i++) {
-          const m = parseMove(pos, args[i]);
-          if (m.ok) searchMoves.push(formatMove(m.value));
-          else this.error(`go searchmoves: ${m.error.message}`);
-        }
-      } else {
-        this.error(`go: unknown token '${a}' ignored`);
-      }
-    }
-    if (perftDepth !== undefined) return this.perft([String(perftDepth)]);
+    const parsed = parseGo(args, pos);
+    if (!parsed.ok) return this.error(formatGoError(parsed.error));
+    const { numbers: num, infinite, searchMoves, perft } = parsed.value;
+    if (perft !== undefined) return this.perft([String(perft)]);
+    // The clock starts when the go arrived, or at a ponderhit that came while it waited; a
+    // ponder search's clock starts at its ponderhit (the search sees it).
+    const ponder = parsed.value.ponder && q.ponderhit === undefined;
+    const received = ponder ? Date.now() : (q.ponderhit ?? q.received ?? Date.now());
 
-    const status = gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw });
+    const noRemovalDraw = this.options.noRemovalDraw.value;
+    const status = gameStatus(pos, { noRemovalLimit: noRemovalDraw });
     if (status.result !== 'ongoing' || legalMoves(pos).length === 0) {
       this.write(`info string game over: ${status.text}`);
       this.write('bestmove (none)');
       return;
     }
     const us = pos.side;
-    let time = num.get(us === 0 ? 'wtime' : 'btime') ?? num.get(us === 0 ? 'p1time' : 'p2time');
+    let time = num[us === 0 ? 'wtime' : 'btime'] ?? num[us === 0 ? 'p1time' : 'p2time'];
     // A clock for the other side only (as fastchess's compliance check sends): no time for us.
-    if (time === undefined && ['wtime', 'btime', 'p1time', 'p2time'].some((k) => num.has(k))) time = 0;
-    const inc = num.get(us === 0 ? 'winc' : 'binc') ?? num.get(us === 0 ? 'p1inc' : 'p2inc');
+    if (time === undefined && (['wtime', 'btime', 'p1time', 'p2time'] as const).some((k) => num[k] !== undefined)) time = 0;
+    const inc = num[us === 0 ? 'winc' : 'binc'] ?? num[us === 0 ? 'p1inc' : 'p2inc'];
     const budget = infinite
       ? { optimumMs: 0, maximumMs: 0 }
-      : timeBudget({ time, inc, movesToGo: num.get('movestogo'), movetime: num.get('movetime') }, this.opts.moveOverhead);
-    const depth = num.get('depth');
+      : timeBudget({ time, inc, movesToGo: num.movestogo, movetime: num.movetime }, this.options.moveOverhead.value);
+    const depth = num.depth;
     const limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] } = {
       ...DEFAULT_LIMITS,
       depth: depth !== undefined ? Math.max(1, Math.min(depth, MAX_PLY - 8)) : DEFAULT_LIMITS.depth,
-      nodes: Math.max(0, num.get('nodes') ?? 0),
-      mate: Math.max(0, num.get('mate') ?? 0),
+      nodes: num.nodes ?? 0,
+      mate: num.mate ?? 0,
       optimumMs: budget.optimumMs,
       maximumMs: budget.maximumMs,
       searchMoves,
-      multiPV: this.opts.multiPV,
-      noRemovalLimit: this.opts.noRemovalDraw,
+      multiPV: this.options.multiPV.value,
+      noRemovalLimit: noRemovalDraw,
     };
+    const started = Date.now();
+    this.debug(
+      `go: ${args.join(' ') || '(no limits)'}: optimum ${budget.optimumMs} ms, maximum ${budget.maximumMs} ms (0 = none), ` +
+        `${this.pool.threads} thread(s), hash ${this.options.hash.value} MB, started ${started - received} ms after it arrived`,
+    );
     this.searching = true;
     this.holdBestmove = infinite || ponder;
     this.heldBestmove = undefined;
     const done = this.pool.start(
       {
-        edition: this.opts.variant,
-        pharaohRotation: this.opts.pharaohRotation,
+        edition: this.options.variant.value,
+        pharaohRotation: this.options.pharaohRotation.value,
         kfen: this.state.startKfen,
         moves: this.state.moves,
         limits,
-        features: { ...this.opts.features },
-        skill: this.opts.limitStrength ? skillFromElo(this.opts.elo) : this.opts.skillLevel,
-        random: this.opts.random && !this.opts.ponder,
-        received: Date.now(),
+        features: this.options.features(),
+        skill: this.options.limitStrength.value ? skillFromElo(this.options.elo.value) : this.options.skillLevel.value,
+        random: this.options.random.value && !this.options.ponder.value,
+        received,
       },
       ponder,
-      (line) => this.write(line),
+      (info) => this.write(formatInfo(info)),
     );
     const fallback = formatMove(legalMoves(pos)[0]);
-    void done.then((d) => this.finish(d, fallback));
-    if (this.quitRequested) this.stop(); // a go queued before quit: answer at once
+    void done.then((d) => this.finish(d, fallback, started));
+    if (this.quitRequested || q.stopped) this.stop(); // stopped while it waited: answer at once
   }
 
-  private finish(d: SearchDone, fallback: string): void {
+  private finish(d: SearchDone, fallback: string, started: number): void {
     if (d.error) this.error(d.error);
+    this.debug(`search done: ${Date.now() - started} ms, ${d.nodes} nodes, depth ${d.depth}`);
     const best = d.best !== '' ? d.best : fallback;
     const line = `bestmove ${best}${d.ponder !== '' && d.best !== '' ? ` ponder ${d.ponder}` : ''}`;
     if (this.holdBestmove && !this.quitting) {
@@ -461,6 +359,11 @@ export class UciEngine {
     this.write(line);
     this.searching = false;
     this.pump();
+  }
+
+  /** The `go` commands still waiting their turn (behind a search, the warm-up, a table clear …). */
+  private waitingGos(): Queued[] {
+    return this.queue.filter((w) => w.line.split(/\s+/)[0] === 'go');
   }
 
   private stop(): void {
@@ -517,7 +420,7 @@ export class UciEngine {
     this.write(`Variant: ${ed.id} (${ed.name}), ${ed.colorNames[pos.side]} to move`);
     this.write(`KFEN: ${toKfen(pos)}`);
     this.write(`Key: ${keyHex(pos.keyLo, pos.keyHi)}`);
-    this.write(`Status: ${gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw }).text}`);
+    this.write(`Status: ${gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value }).text}`);
   }
 
   private evalCommand(): void {
@@ -532,6 +435,7 @@ export class UciEngine {
   private bench(args: string[]): void {
     let depth = BENCH_DEPTH;
     let threads = 1;
+    if (args.length > 2) return this.error(`bench: unexpected '${args[2]}' (bench [depth [threads]])`);
     if (args[0] !== undefined) {
       if (!/^\d+$/.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 30) {
         return this.error(`bench: depth must be a whole number from 1 to 30, not '${args[0]}'`);
@@ -551,7 +455,7 @@ export class UciEngine {
       this.write(`Nodes/second    : ${r.nps}`);
     };
     if (threads === 1) {
-      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.opts.features));
+      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.options.features()));
       return;
     }
     // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures
@@ -567,7 +471,7 @@ export class UciEngine {
           const d = await pool.start(
             {
               edition, pharaohRotation: false, kfen, moves: [], received: Date.now(),
-              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] }, features: { ...this.opts.features },
+              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] }, features: this.options.features(),
             },
             false,
             () => {},
@@ -587,9 +491,10 @@ export class UciEngine {
 
   private perft(args: string[]): void {
     const v = args[0];
-    if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 20) {
-      return this.error(`perft: depth must be a whole number from 1 to 20, not '${v ?? ''}'`);
+    if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_PERFT_DEPTH) {
+      return this.error(`perft: depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not '${v ?? ''}'`);
     }
+    if (args.length > 1) return this.error(`perft: unexpected '${args[1]}' (perft <depth>)`);
     const t0 = performance.now();
     const lines = divide(this.state.pos, Number(v));
     let total = 0;
@@ -606,7 +511,7 @@ export class UciEngine {
 
   private query(args: string[]): void {
     const pos = this.state.pos;
-    const status = gameStatus(pos, { noRemovalLimit: this.opts.noRemovalDraw });
+    const status = gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value });
     switch (args[0]) {
       case 'gameover':
         this.write(`response ${status.result !== 'ongoing'}`);
@@ -633,6 +538,7 @@ export class UciEngine {
       '  go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
       '  go perft <depth>           perft per root move',
       '  stop | ponderhit | quit',
+      '  debug on|off               extra info string diagnostics',
       '  d                          show the board, KFEN and key',
       '  eval                       the evaluation, term by term',
       `  bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`,

@@ -101,10 +101,46 @@ export interface SearchResult {
   lines: RootLine[];
 }
 
-export function scoreToText(score: number): string {
-  if (score >= MATE_BOUND) return `mate ${Math.ceil((MATE - score) / 2)}`;
-  if (score <= -MATE_BOUND) return `mate -${Math.ceil((MATE + score) / 2)}`;
-  return `cp ${score}`;
+/**
+ * A score as the protocol states it: centi-pyramids, or moves until a Pharaoh is hit (positive:
+ * the side to move hits the enemy's; negative: its own is hit).
+ */
+export type Score = { kind: 'cp'; value: number } | { kind: 'mate'; value: number };
+
+/** An aspiration window that failed leaves a bound, not the exact score. */
+export type Bound = 'exact' | 'lower' | 'upper';
+
+/**
+ * What the main search reports after each iteration, per MultiPV line: plain data (it crosses a
+ * MessagePort from the search thread); src/protocol/info.ts writes it as an `info` line.
+ */
+export interface SearchInfo {
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  score: Score;
+  bound: Bound;
+  /** Nodes of all threads. */
+  nodes: number;
+  nps: number;
+  /** Per mille of the first 1000 table entries used by this search. */
+  hashfull: number;
+  /** ms since the search started. */
+  time: number;
+  pv: string[];
+}
+
+/** The search's score (mates as MATE − plies) as the protocol states it. */
+export function scoreOf(score: number): Score {
+  if (score >= MATE_BOUND) return { kind: 'mate', value: Math.ceil((MATE - score) / 2) };
+  if (score <= -MATE_BOUND) return { kind: 'mate', value: -Math.ceil((MATE + score) / 2) };
+  return { kind: 'cp', value: score };
+}
+
+/** The inverse of scoreOf: a stated score as the search counts it. */
+export function scoreValue(s: Score): number {
+  if (s.kind === 'cp') return s.value;
+  return s.value > 0 ? MATE - (2 * s.value - 1) : -(MATE - 2 * -s.value);
 }
 
 export class Searcher {
@@ -113,7 +149,7 @@ export class Searcher {
   control: Int32Array;
   features: SearchFeatures = { ...DEFAULT_FEATURES };
   limits: SearchLimits = { ...DEFAULT_LIMITS };
-  onInfo: (line: string) => void = () => {};
+  onInfo: (info: SearchInfo) => void = () => {};
   /** Called after each completed iteration with the best move, its score and the depth. */
   onIteration: (move: number, score: number, depth: number) => void = () => {};
 
@@ -302,7 +338,7 @@ export class Searcher {
     for (let i = 0; i < rest.length; i++) this.rootLines[from + i] = rest[i];
   }
 
-  /** `info` lines for the first `multiPV` root lines. */
+  /** Reports the first `multiPV` root lines. */
   private report(multiPV: number): void {
     const ms = Math.max(1, Math.round(this.elapsed()));
     const nodes = this.totalNodes();
@@ -311,11 +347,18 @@ export class Searcher {
     for (let i = 0; i < multiPV; i++) {
       const l = this.rootLines[i];
       if (l.depth === 0) continue;
-      const bound = l.bound === BOUND_LOWER ? ' lowerbound' : l.bound === BOUND_UPPER ? ' upperbound' : '';
-      this.onInfo(
-        `info depth ${l.depth} seldepth ${Math.max(this.seldepth, l.depth)} multipv ${i + 1} score ${scoreToText(l.score)}${bound}` +
-          ` nodes ${nodes} nps ${nps} hashfull ${hashfull} time ${ms} pv ${l.pv.map(formatMove).join(' ')}`,
-      );
+      this.onInfo({
+        depth: l.depth,
+        seldepth: Math.max(this.seldepth, l.depth),
+        multipv: i + 1,
+        score: scoreOf(l.score),
+        bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
+        nodes,
+        nps,
+        hashfull,
+        time: ms,
+        pv: l.pv.map(formatMove),
+      });
     }
   }
 

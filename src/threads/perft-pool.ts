@@ -1,20 +1,12 @@
 /** Parallel perft: root moves split over piscina worker threads. */
-import { Piscina } from 'piscina';
 import { formatMove, legalMoves, toKfen, type DivideLine, type Position } from '../core/index';
 import type { PerftTask } from './perft-worker';
-import { workerFile } from './worker-file';
+import { workerPool } from './pool';
 
 /** Divide at `depth` from `pos`, with `threads` workers. */
 export async function parallelDivide(pos: Position, depth: number, threads: number): Promise<DivideLine[]> {
   const moves = pos.winner >= 0 ? [] : legalMoves(pos).map(formatMove);
-  const wf = workerFile('perft-worker');
-  const pool = new Piscina({
-    filename: wf.filename,
-    execArgv: wf.execArgv,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 1000,
-  });
+  const pool = workerPool('perft-worker', threads, 1000);
   try {
     // The history before the position is not needed for perft: start from its KFEN.
     const kfen = toKfen(pos);

@@ -2,8 +2,8 @@
  * A search thread of the piscina pool (one task = one thread's part of one `go`). Its Searcher
  * persists between tasks, so the JIT's work and the history tables survive between moves. The
  * transposition table lives in a SharedArrayBuffer shared by all threads; the search is stopped
- * through a shared control word. The main search (thread 0) streams `info` lines through a
- * MessagePort; only the main thread of the process writes them.
+ * through a shared control word. The main search (thread 0) streams its reports (SearchInfo
+ * objects) through a MessagePort; the main thread of the process formats and writes them.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index';
@@ -39,7 +39,7 @@ export interface SearchTask {
   features?: SearchFeatures;
   /** Date.now() when the main thread received `go`: the lag is taken off the time limits. */
   received: number;
-  /** Where thread 0 sends its `info` lines. */
+  /** Where thread 0 sends its reports (SearchInfo), then null when it is done. */
   port?: MessagePort;
   /** Playing strength 0–20 (20 = full; see src/search/skill.ts). */
   skill?: number;
@@ -121,7 +121,7 @@ export default function search(task: SearchTask): SearchTaskResult {
           Atomics.store(slots, base, seq + 2);
         }
       : () => {};
-    s.onInfo = port ? (line) => port.postMessage(line) : () => {};
+    s.onInfo = port ? (info) => port.postMessage(info) : () => {};
     const skill = task.skill ?? MAX_SKILL;
     const weak = main && skill < MAX_SKILL;
     const randomOpening = main && task.random === true && pos.moveNumber <= RANDOM_MOVES;

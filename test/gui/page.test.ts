@@ -1,21 +1,22 @@
-/** The page's logic that needs no browser: info parsing, the game model, records. */
+/** The page's logic that needs no browser: engine lines, the game model, records. */
 import { describe, expect, it } from 'vitest';
 import { KILL, setupKfen, squareName } from '../../src/core/index';
-import { parseInfo, parseOption } from '../../src/gui/page/engine';
+import { parseOption, pvInfo } from '../../src/gui/page/engine';
 import { Game } from '../../src/gui/page/game';
 import { exportGame, formatImportError, importGame } from '../../src/gui/page/record';
 
 const CLASSIC = setupKfen('khet2', 'classic') as string;
 
 describe('engine lines', () => {
-  it('parses info lines in Stockfish order', () => {
-    expect(parseInfo('info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 123456 nps 1000000 hashfull 12 time 123 pv c1b2 j5i4 c4+')).toEqual({
-      depth: 12, seldepth: 18, multipv: 2, cp: -35, bound: 'upper', nodes: 123456, nps: 1000000, time: 123, pv: ['c1b2', 'j5i4', 'c4+'],
+  it('shows info lines with a depth, a score and moves', () => {
+    expect(pvInfo('info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 123456 nps 1000000 hashfull 12 time 123 pv c1b2 j5i4 c4+')).toEqual({
+      depth: 12, seldepth: 18, multipv: 2, score: { kind: 'cp', value: -35 }, bound: 'upper', nodes: 123456, nps: 1000000, hashfull: 12, time: 123, pv: ['c1b2', 'j5i4', 'c4+'],
     });
-    expect(parseInfo('info depth 3 score mate -2 pv a8+')).toMatchObject({ depth: 3, multipv: 1, mate: -2, pv: ['a8+'] });
-    expect(parseInfo('info string hello pv x')).toBeNull();
-    expect(parseInfo('info depth 5 currmove c1b2 currmovenumber 3')).toBeNull();
-    expect(parseInfo('bestmove c1b2')).toBeNull();
+    expect(pvInfo('info depth 3 score mate -2 pv a8+')).toMatchObject({ depth: 3, multipv: 1, score: { kind: 'mate', value: -2 }, pv: ['a8+'] });
+    expect(pvInfo('info string hello pv x')).toBeNull();
+    expect(pvInfo('info depth 5 currmove c1b2 currmovenumber 3')).toBeNull();
+    expect(pvInfo('info depth 5 score cp 3 pv')).toBeNull();
+    expect(pvInfo('bestmove c1b2')).toBeNull();
   });
 
   it('parses option lines', () => {

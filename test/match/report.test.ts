@@ -94,5 +94,10 @@ describe('info lines', () => {
     readInfo('bestmove a1a2', acc);
     readInfo('info depth x score cp y', acc);
     expect(acc).toMatchObject({ cp: 12, depth: 4 });
+    // the second-best line of a MultiPV search is not the engine's score
+    readInfo('info depth 5 seldepth 7 multipv 2 score cp -300 nodes 900 pv b1b2', acc);
+    expect(acc).toMatchObject({ cp: 12, depth: 4 });
+    readInfo('info depth 5 seldepth 7 multipv 1 score cp 40 nodes 900 pv a1a2', acc);
+    expect(acc).toMatchObject({ cp: 40, depth: 5 });
   });
 });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import {
   formatKfenError, parseKfen, parseMove, setupKfen, type EditionId, type Position,
 } from '../../src/core/index';
+import { parseInfo as readInfo, type SearchInfo } from '../../src/protocol/info';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -266,16 +267,15 @@ export function checkBestmove(line: string, pos: Position): BestMove {
   return b;
 }
 
-/** The parsed fields of an `info … score …` line. */
-export interface InfoLine {
-  depth: number;
-  multipv: number;
-  score: { kind: 'cp' | 'mate'; value: number };
-  pv: string[];
-}
-
-export function parseInfo(line: string): InfoLine | undefined {
-  const m = /^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp|mate) (-?\d+)(?: (?:lowerbound|upperbound))? nodes (\d+) nps (\d+) hashfull (\d+) time (\d+) pv (.+)$/.exec(line);
-  if (!m) return undefined;
-  return { depth: Number(m[1]), multipv: Number(m[3]), score: { kind: m[4] as 'cp' | 'mate', value: Number(m[5]) }, pv: m[10].split(' ') };
+/**
+ * A search report as Thoth writes it, read with the protocol's parser (src/protocol/info.ts):
+ * undefined unless the line carries every field.
+ */
+export function parseInfo(line: string): SearchInfo | undefined {
+  const r = readInfo(line);
+  if (!r.ok) return undefined;
+  const { depth, seldepth, multipv, score, bound, nodes, nps, hashfull, time, pv } = r.value;
+  if (depth === undefined || seldepth === undefined || multipv === undefined || score === undefined || bound === undefined) return undefined;
+  if (nodes === undefined || nps === undefined || hashfull === undefined || time === undefined || pv === undefined || pv.length === 0) return undefined;
+  return { depth, seldepth, multipv, score, bound, nodes, nps, hashfull, time, pv };
 }

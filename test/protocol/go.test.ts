@@ -74,7 +74,7 @@ describe('go', () => {
     expect(scoreLines(r.lines).length).toBeGreaterThan(0);
     expect(r.ms).toBeLessThan(5000);
     // iterations are reported when complete: none of them went far past the budget
-    for (const l of scoreLines(r.lines)) expect(Number(/ nodes (\d+) /.exec(l)![1]), l).toBeLessThanOrEqual(20_000 + 4096);
+    for (const l of scoreLines(r.lines)) expect(parseInfo(l)!.nodes, l).toBeLessThanOrEqual(20_000 + 4096);
   });
 
   it('go movetime T: bestmove within T (plus a little)', async () => {
@@ -189,6 +189,29 @@ describe('go', () => {
     expect((await e.peekAfter(200)).filter((l) => l.startsWith('bestmove'))).toEqual([]);
     e.send('stop');
     checkBestmove((await e.waitFor(/^bestmove /, 2000)).text, pos);
+  });
+
+  it('isready that waited for a go to start (behind ucinewgame) is answered while the search runs', async () => {
+    const pos = await position('position startpos', positionOf(CLASSIC));
+    e.send('ucinewgame');
+    e.send('go infinite');
+    const ls = await e.command('isready', /^readyok$/, 2000);
+    expect(ls.filter((l) => l.startsWith('bestmove'))).toEqual([]);
+    e.send('stop');
+    checkBestmove((await e.waitFor(/^bestmove /, 2000)).text, pos);
+    expect((await e.sync()).filter((l) => l.startsWith('bestmove'))).toEqual([]);
+  });
+
+  it('an unknown command during a search is answered at once; the search goes on', async () => {
+    const pos = await position('position startpos', positionOf(CLASSIC));
+    e.send('go infinite');
+    await e.waitFor(/^info depth 2 /, 5000);
+    const ls = await e.command('flip', /^info string error: /, 1000);
+    expect(ls[ls.length - 1]).toMatch(/unknown command 'flip'/);
+    expect(ls.filter((l) => l.startsWith('bestmove'))).toEqual([]);
+    e.send('stop');
+    checkBestmove((await e.waitFor(/^bestmove /, 2000)).text, pos);
+    expect((await e.sync()).filter((l) => l.startsWith('bestmove') || l.startsWith('info string'))).toEqual([]);
   });
 
   it('go ponder + ponderhit: no bestmove before ponderhit, then the clock applies', async () => {

@@ -3,8 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS } from '../../src/core/index';
-import { OPTIONS, type OptionSpec } from '../../src/protocol/options';
+import { createOptions, optionLine, type OptionSpec } from '../../src/protocol/options';
 import { Engine, ROOT, assertBuilt, startEngine } from './engine';
+
+/** The declared options (the handlers are not run here: the engine process is what is tested). */
+const OPTIONS: OptionSpec[] = createOptions({
+  resizeHash: () => {}, clearHash: () => {}, setThreads: () => {}, variantChanged: () => {}, pharaohRotationChanged: () => {},
+}).all.map((o) => o.spec);
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -60,6 +65,8 @@ describe.each(['uci', 'ugi', 'uki'])('handshake %s', (cmd) => {
     const body = out.slice(2, -1);
     expect(body.length).toBeGreaterThan(0);
     for (const l of body) expect(l).toMatch(/^option name /);
+    // one line per declared option, in the declaration's order
+    expect(body).toEqual(OPTIONS.map(optionLine));
     const opts = body.map(parseOptionLine);
     for (const want of REQUIRED_OPTIONS) {
       const got = opts.find((o) => o.name === want.name);

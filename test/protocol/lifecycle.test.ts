@@ -67,6 +67,49 @@ describe('command-line arguments and process life', () => {
     }
   });
 
+  it('go movetime right after the handshake: the warm-up does not eat the move (the clock starts at go)', async () => {
+    // The engine warms its search threads at start; a go that arrives meanwhile must still get
+    // its full time and no more. Three fresh engines: each answer within the budget plus a
+    // margin for a loaded machine.
+    for (let i = 0; i < 3; i++) {
+      const e = new Engine();
+      try {
+        await e.command('uci', /^uciok$/, 10_000);
+        const t0 = e.send('go movetime 300');
+        const b = await e.waitFor(/^bestmove /, 5000);
+        const ms = b.at - t0;
+        expect(ms, `bestmove ${ms.toFixed(0)} ms after go movetime 300 (try ${i + 1})`).toBeLessThan(300 + 250);
+        expect(ms).toBeGreaterThan(200);
+      } finally {
+        e.kill();
+      }
+    }
+  });
+
+  it('stop or ponderhit right after go, while the go waits its turn (a table clear, a new pool) or starts, applies to that go', async () => {
+    for (const lines of [
+      ['go infinite', 'stop'],
+      ['setoption name Threads value 2', 'go infinite', 'stop'],
+      ['ucinewgame', 'go depth 30', 'stop'],
+      ['setoption name Ponder value true', 'go ponder wtime 400 btime 400', 'ponderhit'],
+      ['setoption name Ponder value true', 'ucinewgame', 'go ponder wtime 400 btime 400', 'ponderhit'],
+      ['setoption name Threads value 2', 'setoption name Ponder value true', 'go ponder wtime 400 btime 400', 'ponderhit'],
+    ]) {
+      const e = new Engine();
+      try {
+        await e.command('uci', /^uciok$/, 10_000);
+        for (const l of lines) e.send(l);
+        const b = await e.waitFor(/^bestmove /, 5000).catch((err: Error) => {
+          throw new Error(`${lines.join(', ')}: ${err.message}`);
+        });
+        expect(b.text, lines.join(', ')).toMatch(/^bestmove [a-j]\d/);
+        expect((await e.sync(10_000)).filter((l) => l.startsWith('bestmove')), lines.join(', ')).toEqual([]);
+      } finally {
+        e.kill();
+      }
+    }
+  });
+
   it('quit during a search: one bestmove, exit code 0, promptly', async () => {
     const e = await startEngine();
     try {

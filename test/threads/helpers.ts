@@ -6,7 +6,7 @@
 import { Engine as ProtocolEngine } from '../protocol/engine';
 import { formatMove, legalMoves, parseMove, type Position } from '../../src/core/index';
 
-export { CLI, ROOT, assertBuilt, positionOf, type Exit, type Line } from '../protocol/engine';
+export { CLI, ROOT, assertBuilt, parseInfo, positionOf, type Exit, type Line } from '../protocol/engine';
 
 /**
  * The protocol tests' engine driver; searches with several threads may take longer to answer
@@ -62,19 +62,6 @@ export function classifyMoves(pos: Position): { safe: string[]; suicide: string[
     (w < 0 ? safe : w === us ? win : suicide).push(formatMove(m));
   }
   return { safe, suicide, win };
-}
-
-export interface Info {
-  depth: number;
-  multipv: number;
-  nodes: number;
-  pv: string[];
-}
-
-export function parseInfo(line: string): Info | undefined {
-  const m = /^info depth (\d+) seldepth \d+ multipv (\d+) score (?:cp|mate) -?\d+(?: lowerbound| upperbound)? nodes (\d+) nps \d+ hashfull \d+ time \d+ pv (.+)$/.exec(line);
-  if (!m) return undefined;
-  return { depth: Number(m[1]), multipv: Number(m[2]), nodes: Number(m[3]), pv: m[4].split(' ') };
 }
 
 export function median(xs: number[]): number {

@@ -3,6 +3,7 @@
  * small search manager that keeps the protocol's rules (one `bestmove` per `go`; options only
  * while idle) so the rest of the page just asks for a search and gets its info and best move.
  */
+import { parseInfo, type InfoFields, type SearchInfo } from '../../protocol/info';
 import type { ClientMessage, EngineState, ServerMessage } from '../messages';
 
 export interface EngineOption {
@@ -14,79 +15,16 @@ export interface EngineOption {
   vars: string[];
 }
 
-/** One parsed `info` line with a principal variation. */
-export interface InfoLine {
-  depth: number;
-  seldepth?: number;
-  multipv: number;
-  /** Score from the side to move's view: centipawns, or mate in moves (negative: being mated). */
-  cp?: number;
-  mate?: number;
-  bound?: 'lower' | 'upper';
-  nodes?: number;
-  nps?: number;
-  time?: number;
-  pv: string[];
-}
+/** An `info` line with a principal variation and a score (what the page shows). */
+export type InfoLine = InfoFields & Pick<SearchInfo, 'depth' | 'multipv' | 'score' | 'pv'>;
 
-export function parseInfo(line: string): InfoLine | null {
-  const t = line.trim().split(/\s+/);
-  if (t[0] !== 'info') return null;
-  const info: InfoLine = { depth: 0, multipv: 1, pv: [] };
-  let sawDepth = false;
-  for (let i = 1; i < t.length; i++) {
-    const k = t[i];
-    const num = (): number => Number(t[++i]);
-    switch (k) {
-      case 'depth':
-        info.depth = num();
-        sawDepth = true;
-        break;
-      case 'seldepth':
-        info.seldepth = num();
-        break;
-      case 'multipv':
-        info.multipv = num();
-        break;
-      case 'score':
-        if (t[i + 1] === 'cp') info.cp = Number(t[i + 2]);
-        else if (t[i + 1] === 'mate') info.mate = Number(t[i + 2]);
-        i += 2;
-        break;
-      case 'lowerbound':
-        info.bound = 'lower';
-        break;
-      case 'upperbound':
-        info.bound = 'upper';
-        break;
-      case 'nodes':
-        info.nodes = num();
-        break;
-      case 'nps':
-        info.nps = num();
-        break;
-      case 'time':
-        info.time = num();
-        break;
-      case 'pv':
-        info.pv = t.slice(i + 1);
-        i = t.length;
-        break;
-      case 'string':
-        return null;
-      case 'hashfull':
-      case 'currmove':
-      case 'currmovenumber':
-      case 'tbhits':
-      case 'cpuload':
-        i++;
-        break;
-      default:
-        break;
-    }
-  }
-  if (!sawDepth || info.pv.length === 0 || (info.cp === undefined && info.mate === undefined)) return null;
-  return info;
+/** The line as the page shows it, or null when it has no depth, score or moves. */
+export function pvInfo(line: string): InfoLine | null {
+  const r = parseInfo(line);
+  if (!r.ok) return null;
+  const { depth, score, pv } = r.value;
+  if (depth === undefined || score === undefined || pv === undefined || pv.length === 0) return null;
+  return { ...r.value, depth, score, pv, multipv: r.value.multipv ?? 1 };
 }
 
 export function parseOption(line: string): EngineOption | null {
@@ -225,7 +163,7 @@ export class EngineClient {
       // Info belongs to the newest search sent (older ones have been stopped).
       const r = this.running[this.running.length - 1];
       if (this.running.length === 1 && r && !r.cancelled) {
-        const info = parseInfo(line);
+        const info = pvInfo(line);
         if (info) {
           r.req.onInfo?.(info);
           return;

@@ -314,7 +314,7 @@ function maybeEngineMove(): void {
       const ply = app.game.plies[asked];
       if (ply) {
         ply.engine = { timeMs: Math.round(performance.now() - askedAt) };
-        if (said) Object.assign(ply.engine, { depth: said.depth, ...(said.mate !== undefined ? { mate: said.mate } : { scoreCp: said.cp }) });
+        if (said) Object.assign(ply.engine, { depth: said.depth, ...(said.score.kind === 'mate' ? { mate: said.score.value } : { scoreCp: said.score.value }) });
       }
     },
   });
@@ -559,11 +559,11 @@ function scheduleRender(): void {
 /** Score from the first player's view, as text. */
 function scoreText(i: InfoLine, sideToMove: number): string {
   const sign = sideToMove === 0 ? 1 : -1;
-  if (i.mate !== undefined) {
-    const m = i.mate * sign;
+  if (i.score.kind === 'mate') {
+    const m = i.score.value * sign;
     return m > 0 ? `#${m}` : `#-${Math.abs(m)}`;
   }
-  const cp = (i.cp ?? 0) * sign;
+  const cp = i.score.value * sign;
   return `${cp > 0 ? '+' : cp < 0 ? '−' : ''}${(Math.abs(cp) / 100).toFixed(2)}`;
 }
 
