@@ -27,11 +27,10 @@ const KEYS = Object.keys(WEIGHTS) as Key[];
 /** Linear terms: f_i = evaluate(pos, unit_i) − evaluate(pos, 0). */
 const LINEAR: Key[] = [
   'pyramid', 'anubis', 'obelisk', 'stack', 'pharaohInBeam', 'pharaohMirrorLine', 'pharaohOpenLine', 'pharaohShelter',
-  'pharaohScarabNear', 'beamLength', 'pharaohThreatOnEnemy', 'pharaohThreatOnUs', 'pharaohEscape', 'anubisFacing',
-  'scarabNearBeam',
+  'pharaohScarabNear', 'beamLength', 'pharaohThreatOnUs', 'pharaohEscape',
 ];
 /** Weights that are fractions (steps of 0.01); the others move by whole centi-pyramids. */
-const FRACTIONS = new Set<Key>(['shotOnEnemy', 'shotOnOwn', 'enemyShotOnUs', 'beamLength', 'threatOnEnemy', 'threatOnUs']);
+const FRACTIONS = new Set<Key>(['shotOnEnemy', 'shotOnOwn', 'enemyShotOnUs', 'beamLength', 'threatOnUs']);
 /**
  * Bounds that keep the evaluation consistent with the search. A shot fired now removes the
  * piece, so the threat of one is worth less than the piece (below 1); a threat cannot be a
@@ -42,7 +41,6 @@ const BOUNDS: Partial<Record<Key, [number, number]>> = {
   shotOnEnemy: [0, 0.9],
   shotOnOwn: [0, 0.9],
   enemyShotOnUs: [0, 0.9],
-  threatOnEnemy: [0, 0.9],
   threatOnUs: [0, 0.9],
   pharaohInBeam: [0, 300],
 };
@@ -95,7 +93,6 @@ function main(): void {
   const feats: number[] = [];
   const ourShot: number[] = []; // +kind: enemy piece, −kind: own piece
   const theirShot: number[] = []; // kind of our piece the enemy beam takes (not the Pharaoh)
-  const ourThreat: number[] = []; // kind of the best enemy piece our beam threatens next turn
   const theirThreat: number[] = []; // kind of the best piece of ours the enemy beam threatens
   const labels: number[] = [];
   const evals: number[] = [];
@@ -127,8 +124,6 @@ function main(): void {
     }
     ourShot.push(o);
     theirShot.push(t);
-    const a = threatScan(pos, us, ok, WEIGHTS);
-    ourThreat.push(a >= 0 ? kindIndex(pos.board[a]) : 0);
     const d = threatScan(pos, us ^ 1, tk, WEIGHTS);
     theirThreat.push(d >= 0 ? kindIndex(pos.board[d]) : 0);
     labels.push(stm);
@@ -161,7 +156,6 @@ function main(): void {
   const F = Float64Array.from(feats);
   const O = Int8Array.from(ourShot);
   const T = Int8Array.from(theirShot);
-  const TO = Int8Array.from(ourThreat);
   const TU = Int8Array.from(theirThreat);
   const L = Float64Array.from(labels);
 
@@ -174,8 +168,6 @@ function main(): void {
     else if (o < 0) e -= w.shotOnOwn * values[-o];
     const t = T[i];
     if (t > 0) e -= w.enemyShotOnUs * values[t];
-    const a = TO[i];
-    if (a > 0) e += w.threatOnEnemy * values[a];
     const d = TU[i];
     if (d > 0) e -= w.threatOnUs * values[d];
     return e;

@@ -10,7 +10,7 @@
  *   on it or its shot removed a piece on it.
  * After a null move the board is unchanged: the two beams trade places.
  */
-import { PHARAOH, colorOf, kindOf, type Position } from '../core/index';
+import { PHARAOH, bbHas, colorOf, kindOf, moveFrom, moveTo, type Position } from '../core/index';
 
 export class Beams {
   /** Our beam's squares at each ply: ourMask[ply * 3 .. ply * 3 + 2]. */
@@ -56,13 +56,9 @@ export class Beams {
     else this.theirKill[ply] = pos.beamMask(pos.side ^ 1, this.theirMask, at);
     // our beam: the parent's enemy beam, unless the move or its shot touched it
     const pm = this.theirMask;
-    const from = m & 127;
-    const to = (m >>> 7) & 127;
-    if (
-      (pm[parent + (from >> 5)] & (1 << (from & 31))) !== 0 ||
-      (pm[parent + (to >> 5)] & (1 << (to & 31))) !== 0 ||
-      (t >= 0 && (pm[parent + (t >> 5)] & (1 << (t & 31))) !== 0)
-    ) {
+    const from = moveFrom(m);
+    const to = moveTo(m);
+    if (bbHas(pm, parent, from) || bbHas(pm, parent, to) || (t >= 0 && bbHas(pm, parent, t))) {
       this.ourKill[ply] = pos.beamMask(pos.side, this.ourMask, at);
     } else {
       this.copy(pm, parent, this.ourMask, at);

@@ -3,8 +3,8 @@
  * One table of named weights (WEIGHTS) so that tuning can change them.
  */
 import {
-  ANUBIS, NEIGHBOURS, OBELISK, PHARAOH, PYRAMID, REFLECT, SCARAB, SPHINX, STACK, fire, nextOccupied, popcount,
-  type Position,
+  ANUBIS, NEIGHBOURS, OBELISK, PHARAOH, PYRAMID, REFLECT, SCARAB, SPHINX, STACK, bbSet, colorOf, fire, kindOf, nextOccupied,
+  oriOf, popcount, type Position,
 } from '../core/index';
 
 export interface Weights {
@@ -33,30 +33,22 @@ export interface Weights {
   /** Side to move bonus. */
   tempo: number;
   /**
-   * Threats next turn: the fraction of the value of the best enemy piece our beam could take
-   * after one move of ours that turns our Sphinx, turns one of our mirrors on our beam, or moves
-   * one of our pieces off it (the piece the beam takes now is the shot term, not this).
+   * Threats next turn: the fraction of the value of the best of our pieces the enemy beam could
+   * take after one move of theirs that turns their Sphinx, turns one of their mirrors on their
+   * beam, or moves one of their pieces off it (the piece the beam takes now is the shot term).
+   * Our own threats are not counted: the search sees them (it is our move).
    */
-  threatOnEnemy: number;
-  /** The same for the enemy's beam against our pieces. */
   threatOnUs: number;
-  /** Such a move of ours would hit the enemy Pharaoh (we are to move: a win in one). */
-  pharaohThreatOnEnemy: number;
   /** Such a move of the enemy would hit our Pharaoh: we must parry it now. */
   pharaohThreatOnUs: number;
   /** Empty squares next to the Pharaoh that it may step to (its escape squares). */
   pharaohEscape: number;
-  /** Per Anubis whose shield faces the enemy's side of the board. */
-  anubisFacing: number;
-  /** Per Scarab next to the enemy beam's path (it can step or swap into it). */
-  scarabNearBeam: number;
 }
 
 /**
- * The weights: 30 % of the way from the first hand-set table to a logistic fit on game results
- * (tools/tune.ts; the full step lost, the partial step won +73 Elo: docs/strength.md); the
- * enemy-threat and escape-square terms about half of their own fit (+51 Elo); the terms at 0
- * are off (our own threats lost; the placement terms are not measured).
+ * The weights: part of the way from a hand-set table to a logistic fit on game results
+ * (tools/tune.ts): the whole way over-fitted in play. Each step was kept by a match
+ * (docs/strength.md).
  */
 export const WEIGHTS: Weights = {
   pyramid: 105,
@@ -73,13 +65,9 @@ export const WEIGHTS: Weights = {
   pharaohScarabNear: 68,
   beamLength: 3.4,
   tempo: 2,
-  threatOnEnemy: 0,
   threatOnUs: 0.45,
-  pharaohThreatOnEnemy: 0,
   pharaohThreatOnUs: 100,
   pharaohEscape: -12,
-  anubisFacing: 0,
-  scarabNearBeam: 0,
 };
 
 export const TERM_NAMES = ['material', 'shots', 'threats', 'pharaoh safety', 'pieces', 'beam', 'tempo'] as const;
@@ -88,7 +76,7 @@ const mask = new Int32Array(6);
 
 /** Value of a piece code for the material and shot terms. */
 export function pieceValue(p: number, w: Weights = WEIGHTS): number {
-  switch ((p >> 2) & 7) {
+  switch (kindOf(p)) {
     case PYRAMID:
       return w.pyramid;
     case ANUBIS:
@@ -116,7 +104,7 @@ for (let sq = 0; sq < 80; sq++) {
   for (let rr = Math.max(0, r - 2); rr <= Math.min(7, r + 2); rr++) {
     for (let ff = Math.max(0, f - 2); ff <= Math.min(9, f + 2); ff++) {
       const t = rr * 10 + ff;
-      ZONE2[sq * 3 + (t >> 5)] |= 1 << (t & 31);
+      bbSet(ZONE2, sq * 3, t);
     }
   }
 }
@@ -134,8 +122,8 @@ function pharaohSafety(pos: Position, color: number, w: Weights): number {
       continue;
     }
     const p = b[t];
-    const k = (p >> 2) & 7;
-    if (p >> 5 !== color && (k === PYRAMID || k === SCARAB)) v -= w.pharaohMirrorLine;
+    const k = kindOf(p);
+    if (colorOf(p) !== color && (k === PYRAMID || k === SCARAB)) v -= w.pharaohMirrorLine;
   }
   const nb = psq * 3;
   const own = popcount(NEIGHBOURS[nb] & pos.bb[color * 3]) + popcount(NEIGHBOURS[nb + 1] & pos.bb[color * 3 + 1]) +
@@ -148,7 +136,7 @@ function pharaohSafety(pos: Position, color: number, w: Weights): number {
     while (x !== 0) {
       const low = x & -x;
       x ^= low;
-      if (((b[(wd << 5) + 31 - Math.clz32(low)] >> 2) & 7) === SCARAB) v -= w.pharaohScarabNear;
+      if (kindOf(b[(wd << 5) + 31 - Math.clz32(low)]) === SCARAB) v -= w.pharaohScarabNear;
     }
   }
   return v;
@@ -162,8 +150,8 @@ let threatPharaoh = 0;
 function consider(b: Uint8Array, k: number, victim: number, now: number, w: Weights): void {
   if (k < 0 || k === now) return;
   const p = b[k];
-  if (p >> 5 !== victim) return;
-  if (((p >> 2) & 7) === PHARAOH) {
+  if (colorOf(p) !== victim) return;
+  if (kindOf(p) === PHARAOH) {
     threatPharaoh = 1;
     return;
   }
@@ -199,7 +187,7 @@ export function threatScan(pos: Position, color: number, now: number, w: Weights
   // without the change could come back to the square and go round for ever).
   if (ed.sphinx) {
     const p = b[sq];
-    dir = p & 3;
+    dir = oriOf(p);
     // the Sphinx's other legal side: N/W for the first player, S/E for the second
     const alt = color === 0 ? (dir === 0 ? 3 : 0) : dir === 2 ? 1 : 2;
     b[sq] = (p & ~3) | alt;
@@ -222,11 +210,11 @@ export function threatScan(pos: Position, color: number, now: number, w: Weights
     const bit = 1 << (t & 31);
     const wd = t >> 5;
     const first = (wd === 0 ? seen0 : wd === 1 ? seen1 : seen2) & bit;
-    if (p >> 5 === color && first === 0) {
+    if (colorOf(p) === color && first === 0) {
       if (wd === 0) seen0 |= bit;
       else if (wd === 1) seen1 |= bit;
       else seen2 |= bit;
-      const k = (p >> 2) & 7;
+      const k = kindOf(p);
       if (k === PYRAMID) {
         // turned either way, it may send the beam on (even when the beam now hits its back)
         const r1 = (p & ~3) | ((p + 1) & 3);
@@ -269,49 +257,16 @@ export function lastThreatPharaoh(): number {
   return threatPharaoh;
 }
 
-/** Facing of an Anubis towards the enemy's side: the first player's enemy is north (N = 0). */
-const ENEMY_SIDE = [0, 2];
-
-/**
- * Piece placement of `color`: Anubis shields facing the enemy, Scarabs next to the enemy beam
- * (`enemyBeam` at `at`), and the Pharaoh's escape squares.
- */
-function placement(pos: Position, color: number, enemyBeam: Int32Array, at: number, w: Weights): number {
-  let v = 0;
-  const b = pos.board;
-  const bb = pos.bb;
-  if (w.anubisFacing !== 0 || w.scarabNearBeam !== 0) {
-    const face = ENEMY_SIDE[color];
-    for (let wd = 0; wd < 3; wd++) {
-      let x = bb[color * 3 + wd];
-      while (x !== 0) {
-        const low = x & -x;
-        x ^= low;
-        const sq = (wd << 5) + 31 - Math.clz32(low);
-        const p = b[sq];
-        const k = (p >> 2) & 7;
-        if (k === ANUBIS) {
-          if ((p & 3) === face) v += w.anubisFacing;
-        } else if (k === SCARAB) {
-          const n = sq * 3;
-          if (((NEIGHBOURS[n] & enemyBeam[at]) | (NEIGHBOURS[n + 1] & enemyBeam[at + 1]) | (NEIGHBOURS[n + 2] & enemyBeam[at + 2])) !== 0) {
-            v += w.scarabNearBeam;
-          }
-        }
-      }
-    }
-  }
+/** The Pharaoh's escape squares of `color`: empty neighbours it may step to. */
+function escapeSquares(pos: Position, color: number): number {
   const psq = pos.pharaohSq[color];
-  if (w.pharaohEscape !== 0 && psq >= 0) {
-    const n = psq * 3;
-    const r = pos.edition.reserved;
-    const c = color * 3;
-    const free =
-      popcount(NEIGHBOURS[n] & ~bb[6] & ~r[c]) + popcount(NEIGHBOURS[n + 1] & ~bb[7] & ~r[c + 1]) +
-      popcount(NEIGHBOURS[n + 2] & ~bb[8] & ~r[c + 2]);
-    v += free * w.pharaohEscape;
-  }
-  return v;
+  if (psq < 0) return 0;
+  const bb = pos.bb;
+  const n = psq * 3;
+  const r = pos.edition.reserved;
+  const c = color * 3;
+  return popcount(NEIGHBOURS[n] & ~bb[6] & ~r[c]) + popcount(NEIGHBOURS[n + 1] & ~bb[7] & ~r[c + 1]) +
+    popcount(NEIGHBOURS[n + 2] & ~bb[8] & ~r[c + 2]);
 }
 
 /**
@@ -346,29 +301,24 @@ export function evaluateBeams(
   let shots = 0;
   if (ourKill >= 0) {
     const p = b[ourKill];
-    if (p >> 5 === them) shots += w.shotOnEnemy * pieceValue(p, w);
+    if (colorOf(p) === them) shots += w.shotOnEnemy * pieceValue(p, w);
     else shots -= w.shotOnOwn * pieceValue(p, w);
   }
   if (theirKill >= 0) {
     const p = b[theirKill];
-    if (p >> 5 === us) {
-      if (((p >> 2) & 7) === PHARAOH) shots -= w.pharaohInBeam;
+    if (colorOf(p) === us) {
+      if (kindOf(p) === PHARAOH) shots -= w.pharaohInBeam;
       else shots -= w.enemyShotOnUs * pieceValue(p, w);
     }
   }
   let threats = 0;
-  if (w.threatOnEnemy !== 0 || w.pharaohThreatOnEnemy !== 0) {
-    const k = threatScan(pos, us, ourKill, w);
-    if (k >= 0) threats += w.threatOnEnemy * threatValue;
-    threats += w.pharaohThreatOnEnemy * threatPharaoh;
-  }
   if (w.threatOnUs !== 0 || w.pharaohThreatOnUs !== 0) {
     const k = threatScan(pos, them, theirKill, w);
     if (k >= 0) threats -= w.threatOnUs * threatValue;
     threats -= w.pharaohThreatOnUs * threatPharaoh;
   }
   const safety = pharaohSafety(pos, us, w) - pharaohSafety(pos, them, w);
-  const pieces = placement(pos, us, theirMask, theirAt, w) - placement(pos, them, ourMask, ourAt, w);
+  const pieces = w.pharaohEscape * (escapeSquares(pos, us) - escapeSquares(pos, them));
   const beam = w.beamLength * (beamLength(ourMask, ourAt) - beamLength(theirMask, theirAt));
   const total = material + shots + threats + safety + pieces + beam + w.tempo;
   if (terms) {

@@ -13,7 +13,7 @@
  *
  * Everything lives in per-ply slices of preallocated arrays: no allocation per node.
  */
-import { MAX_MOVES, PHARAOH, colorOf, kindOf, type Position } from '../core/index';
+import { MAX_MOVES, PHARAOH, bbHas, colorOf, kindOf, moveFrom, moveTo, type Position } from '../core/index';
 import { pieceValue } from './evaluate';
 import type { History } from './history';
 
@@ -126,11 +126,7 @@ export class MovePicker {
 
   /** Whether `m` moves a piece on our beam or onto it. */
   private touches(ply: number, m: number): boolean {
-    const mask = this.mask;
-    const mb = ply * 3;
-    const from = m & 127;
-    const to = (m >>> 7) & 127;
-    return (mask[mb + (from >> 5)] & (1 << (from & 31))) !== 0 || (mask[mb + (to >> 5)] & (1 << (to & 31))) !== 0;
+    return bbHas(this.mask, ply * 3, moveFrom(m)) || bbHas(this.mask, ply * 3, moveTo(m));
   }
 
   /**

@@ -8,7 +8,7 @@
  *
  * Everything per node lives in preallocated typed arrays: the search allocates nothing.
  */
-import { MAX_MOVES, colorOf, formatMove, kindOf, moveFrom, moveTo, PHARAOH, type Position } from '../core/index';
+import { MAX_MOVES, PHARAOH, bbHas, colorOf, formatMove, kindOf, moveFrom, moveTo, type Position } from '../core/index';
 import { Beams } from './beams';
 import { evaluate, evaluateBeams, pieceValue } from './evaluate';
 import { History } from './history';
@@ -602,9 +602,7 @@ export class Searcher {
         const end = pos.generate(moves, start);
         for (let i = start; i < end; i++) {
           const m = moves[i];
-          const from = moveFrom(m);
-          const to = moveTo(m);
-          if ((mask[mb + (from >> 5)] & (1 << (from & 31))) === 0 && (mask[mb + (to >> 5)] & (1 << (to & 31))) === 0) {
+          if (!bbHas(mask, mb, moveFrom(m)) && !bbHas(mask, mb, moveTo(m))) {
             return MATE - ply - 1;
           }
         }
