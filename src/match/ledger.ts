@@ -1,0 +1,320 @@
+/**
+ * The accounts of a run, wherever its games are played: the games resumed from the record file,
+ * every finished game written to it at once (flushed game by game), the line per game, the
+ * standings and the summaries, the SPRT and fault decisions, the progress line and the last words.
+ * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { EDITIONS } from '../core/index';
+import { parseRecords, recordPlayers, recordVariant, serializeRecord, type GameRecord } from '../core/record';
+import type { MatchConfig } from './config';
+import { MatchConfigError } from './errors';
+import type { GameOutcome } from './game';
+import type { OpeningBook } from './openings';
+import { Standings, encounterLines, standingsLines } from './report';
+import type { Schedule, ScheduledGame } from './schedule';
+import { describeLimits } from './timecontrol';
+
+export type StopReason = 'done' | 'sprt' | 'interrupted' | 'fault';
+
+export interface FinishedGame {
+  game: ScheduledGame;
+  score: number;
+  record: GameRecord;
+  /** True when it came from the resume file. */
+  resumed: boolean;
+}
+
+export interface MatchSummary {
+  stop: StopReason;
+  /** Why the run stopped early (fault, interruption), in words. */
+  message?: string;
+  names: string[];
+  finished: FinishedGame[];
+  standings: Standings;
+  schedule: Schedule;
+}
+
+/** A decision to end the run, taken on a finished game. */
+export interface Halt {
+  reason: 'sprt' | 'fault';
+  message: string;
+  /** Abort the games in progress (the SPRT decided) rather than let them finish (a fault). */
+  abortGames: boolean;
+}
+
+/** Appends records and flushes them to disk one game at a time. */
+class RecordWriter {
+  private fd: number;
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'a');
+  }
+  append(rec: GameRecord): void {
+    writeSync(this.fd, serializeRecord(rec));
+    fsyncSync(this.fd);
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export function scoreOfResult(r: string): number | undefined {
+  return r === '1-0' ? 1 : r === '0-1' ? 0 : r === '1/2-1/2' ? 0.5 : undefined;
+}
+
+function fmtDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  const s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : m > 0 ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`;
+}
+
+/** The record file of a run: -pgnout, else the -resume file. */
+export function recordPath(cfg: MatchConfig): string | undefined {
+  return cfg.pgnout ?? cfg.resume;
+}
+
+/** Checks that the record file can be written (creating it); a MatchConfigError otherwise. */
+export function checkRecordFile(cfg: MatchConfig): void {
+  const outPath = recordPath(cfg);
+  if (outPath === undefined) return;
+  try {
+    closeSync(openSync(outPath, 'a'));
+  } catch (e) {
+    throw new MatchConfigError(`cannot write the record file '${outPath}': ${(e as Error).message}`);
+  }
+}
+
+/** Engine names: name= or the engine's id name (from `idNames`), made unique; written into the specs. */
+export function settleNames(cfg: MatchConfig, idNames: readonly (string | undefined)[]): string[] {
+  const names: string[] = [];
+  cfg.engines.forEach((spec, i) => {
+    const base = spec.nameGiven ? spec.name : idNames[i] ?? spec.name;
+    let name = base;
+    for (let k = 2; names.includes(name); k++) name = `${base}-${k}`;
+    names.push(name);
+    spec.name = name;
+  });
+  return names;
+}
+
+/** The index of -anchor among the names (0 without it); a MatchConfigError when no engine has that name. */
+export function anchorIndex(cfg: MatchConfig, names: readonly string[]): number {
+  if (cfg.anchor === undefined) return 0;
+  const i = names.indexOf(cfg.anchor);
+  if (i < 0) throw new MatchConfigError(`-anchor ${cfg.anchor}: no engine has that name (${names.join(', ')})`);
+  return i;
+}
+
+export class Ledger {
+  readonly standings: Standings;
+  readonly finished: FinishedGame[] = [];
+  /** Schedule indices of the finished games (resumed or played). */
+  readonly done = new Set<number>();
+  /** Games finished in this run (not resumed). */
+  playedHere = 0;
+  private writer?: RecordWriter;
+  private barShown = false;
+  private readonly t0 = performance.now();
+  /** The standings count at the last summary printed. */
+  private summarisedAt = -1;
+
+  constructor(
+    private readonly cfg: MatchConfig,
+    readonly names: string[],
+    readonly schedule: Schedule,
+    private readonly book: OpeningBook,
+    readonly anchor: number,
+    private readonly out: (line: string) => void,
+    /** Draw a progress line on this stream (a terminal). */
+    private readonly progress?: NodeJS.WriteStream,
+  ) {
+    this.standings = new Standings(names, schedule.encounters, schedule.paired);
+  }
+
+  /** Writes a line of output (clearing the progress line first). */
+  write(line: string): void {
+    this.clearBar();
+    this.out(line);
+  }
+
+  /**
+   * Counts the finished games of the -resume file (they are not played again), dropping an
+   * unfinished record at its end. Throws MatchConfigError when the file's games do not fit this
+   * run (other engines, variant or openings).
+   */
+  resume(path: string): void {
+    const cfg = this.cfg;
+    if (!existsSync(path) || readFileSync(path, 'utf8').trim() === '') {
+      this.write(`Note: ${path} holds no games yet: starting a new run`);
+      return;
+    }
+    const text = readFileSync(path, 'utf8');
+    const parsed = parseRecords(text);
+    if (parsed.incomplete && (cfg.pgnout === undefined || cfg.pgnout === path)) {
+      truncateSync(path, Buffer.byteLength(text.slice(0, parsed.end), 'utf8'));
+      this.write(`Note: dropped an unfinished game record at the end of ${path}`);
+    }
+    const names = this.names;
+    let ignored = 0;
+    for (const rec of parsed.games) {
+      const idx = this.schedule.indexOfTag(rec.tags.get('Round') ?? '');
+      const score = scoreOfResult(rec.result);
+      if (idx === undefined || score === undefined || this.done.has(idx)) {
+        ignored++;
+        continue;
+      }
+      const g = this.schedule.game(idx);
+      const [p0, p1] = recordPlayers(rec);
+      if (recordVariant(rec) !== cfg.variant || p0 !== names[g.first] || p1 !== names[g.second]) {
+        throw new MatchConfigError(
+          `-resume ${path}: game ${rec.tags.get('Round')} is ${p0} vs ${p1} (${recordVariant(rec)}), but this run ` +
+            `schedules ${names[g.first]} vs ${names[g.second]} (${cfg.variant}) there: resume with the same engines and flags`,
+        );
+      }
+      if (rec.tags.get('KFEN') !== this.book.get(g.openingIndex).kfen) {
+        throw new MatchConfigError(
+          `-resume ${path}: game ${rec.tags.get('Round')} started from another opening than this run gives it: ` +
+            'resume with the same -openings and -srand',
+        );
+      }
+      this.done.add(idx);
+      this.standings.add(g, score);
+      this.finished.push({ game: g, score, record: rec, resumed: true });
+    }
+    this.write(`Resumed ${this.done.size} finished games from ${path}${ignored > 0 ? ` (${ignored} records ignored)` : ''}`);
+  }
+
+  /** Opens the record file for appending (after {@link resume}). */
+  openRecords(): void {
+    const p = recordPath(this.cfg);
+    if (p !== undefined) this.writer = new RecordWriter(p);
+  }
+
+  closeRecords(): void {
+    this.writer?.close();
+    this.writer = undefined;
+  }
+
+  /** The plan in words: `Match: A vs B | Khet 2.0 | 10+0.1 | 400 games | openings: … | <where>`. */
+  planLine(where: string): void {
+    const cfg = this.cfg;
+    const total = this.schedule.total;
+    const lims = [...new Set(cfg.engines.map((s) => describeLimits(s.limits)))].join(' / ');
+    const op = cfg.openings.kind === 'setups' ? `setups ${cfg.openings.setups.join(',')} +${cfg.openings.plies} random plies` : `file ${cfg.openings.path} (${cfg.openings.order})`;
+    this.write(
+      `Match: ${this.names.join(' vs ')} | ${EDITIONS[cfg.variant].name} | ${lims} | ${Number.isFinite(total) ? `${total} games` : 'until SPRT decides'}` +
+        `${cfg.engines.length > 2 ? ` | ${cfg.tournament}` : ''} | openings: ${op} | ${where}`,
+    );
+  }
+
+  /** The summary block: cutechess lines per encounter (two engines or a gauntlet), standings for more. */
+  summaryLines(): string[] {
+    const cfg = this.cfg;
+    const lines: string[] = [];
+    const colors = EDITIONS[cfg.variant].colorNames;
+    if (cfg.engines.length === 2 || cfg.tournament === 'gauntlet') {
+      this.schedule.encounters.forEach((_, k) => lines.push(...encounterLines(this.standings, k, colors, cfg.engines.length === 2 ? cfg.sprt : undefined)));
+    }
+    if (cfg.engines.length > 2) {
+      if (lines.length > 0) lines.push('');
+      lines.push(...standingsLines(this.standings, this.anchor, cfg.drawScore));
+    }
+    return lines;
+  }
+
+  summary(): void {
+    this.summarisedAt = this.standings.finished;
+    for (const l of this.summaryLines()) this.write(l);
+  }
+
+  /** The SPRT's decision as a halt (a resumed run whose test had already decided plays nothing more). */
+  sprtHalt(): Halt | undefined {
+    const s = this.cfg.sprt;
+    const d = s ? this.standings.sprtDecision(s) : null;
+    return d ? { reason: 'sprt', message: `SPRT: ${d} was accepted`, abortGames: true } : undefined;
+  }
+
+  /**
+   * Counts a finished game: the record file, the line, the standings, the summary every
+   * -ratinginterval games. Returns a halt when the SPRT decides, or when an engine was lost and
+   * the run does not -recover. `where` is added to the game's line (e.g. the worker that played it).
+   */
+  add(g: ScheduledGame, o: GameOutcome, where = ''): Halt | undefined {
+    const cfg = this.cfg;
+    const names = this.names;
+    this.writer?.append(o.record);
+    this.done.add(g.index);
+    this.standings.add(g, o.score);
+    this.finished.push({ game: g, score: o.score, record: o.record, resumed: false });
+    this.playedHere++;
+    this.write(`Finished game ${g.index + 1} (${names[g.first]} vs ${names[g.second]}): ${o.record.result} {${o.reason}}${where}`);
+    if (cfg.ratingInterval > 0 && this.standings.finished % cfg.ratingInterval === 0) this.summary();
+    let halt = this.sprtHalt();
+    if (!halt && o.engineLost && !cfg.recover) {
+      const who = names[o.faultSide === 0 ? g.first : g.second];
+      halt = { reason: 'fault', message: `engine ${who}: ${o.termination} (${o.reason}); stopping the run (-recover restarts engines that fail)`, abortGames: false };
+    }
+    this.drawBar();
+    return halt;
+  }
+
+  /** The progress line, on a terminal. */
+  drawBar(): void {
+    const progress = this.progress;
+    if (!progress) return;
+    const n = this.finished.length;
+    const total = this.schedule.total;
+    const el = performance.now() - this.t0;
+    let text: string;
+    if (Number.isFinite(total)) {
+      const width = 30;
+      const fill = Math.round((width * n) / total);
+      const eta = this.playedHere > 0 ? ((total - n) * el) / this.playedHere : NaN;
+      text = `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${n}/${total} games, ${fmtDuration(el)} elapsed, ETA ${fmtDuration(eta)}`;
+    } else {
+      text = `${n} games, ${fmtDuration(el)} elapsed`;
+      if (this.cfg.sprt) text += `, LLR ${this.standings.llr(this.cfg.sprt).toFixed(2)}`;
+    }
+    progress.write(`\r\x1b[K${text}`);
+    this.barShown = true;
+  }
+
+  private clearBar(): void {
+    if (this.barShown && this.progress) this.progress.write('\r\x1b[K');
+    this.barShown = false;
+  }
+
+  /**
+   * The last words: the summary (unless the last game just printed it) and the line that says
+   * how the run ended. `detail` is added to an SPRT stop (what became of the games in progress).
+   */
+  end(stop: StopReason, message: string | undefined, detail = ''): MatchSummary {
+    this.clearBar();
+    if (!(this.summarisedAt === this.standings.finished && this.playedHere > 0)) this.summary();
+    const total = this.schedule.total;
+    const remaining = Number.isFinite(total) ? total - this.done.size : undefined;
+    const outPath = recordPath(this.cfg);
+    switch (stop) {
+      case 'done':
+        this.write('Finished match');
+        break;
+      case 'sprt':
+        this.write(`Finished match (${message}${detail})`);
+        break;
+      case 'interrupted':
+        this.write(
+          `Match interrupted after ${this.finished.length} games${remaining !== undefined ? `; ${remaining} still to play` : ''}` +
+            `${outPath ? ` (continue with -resume ${outPath})` : ''}`,
+        );
+        break;
+      case 'fault':
+        this.write(`Match stopped: ${message}`);
+        break;
+    }
+    return { stop, message, names: this.names, finished: this.finished, standings: this.standings, schedule: this.schedule };
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Where games are played: a slot is one lane of a run with its own engine processes (kept between
+ * games), and GameSlot.play is the one way a game of the schedule is played. The local runner
+ * plays one game at a time on each of its `-concurrency` slots; a worker of a distributed run plays
+ * a job's game pair on one of its slots with playPair. Both end in the same refereed, clocked and
+ * adjudicated game (game.ts), so a game is the same wherever it runs.
+ */
+import type { MatchConfig } from './config';
+import { EngineProcess, type EngineSpec } from './engine';
+import { EngineStartError, MatchInterrupted } from './errors';
+import { playGame, type GameOutcome } from './game';
+import type { Opening } from './openings';
+import type { ScheduledGame } from './schedule';
+
+/** What playing a game needs from a run's settings (plain data: a distributed run sends it to its workers). */
+export type GameSettings = Pick<
+  MatchConfig,
+  'engines' | 'variant' | 'noRemovalLimit' | 'adjudication' | 'pingTimeoutMs' | 'startTimeoutMs' | 'event' | 'recover'
+>;
+
+/** Starts an engine and does the handshake; returns it, or throws EngineStartError (MatchInterrupted on an abort). */
+export async function startEngine(
+  spec: EngineSpec,
+  s: Pick<GameSettings, 'variant' | 'startTimeoutMs'>,
+  signal?: AbortSignal,
+): Promise<EngineProcess> {
+  const e = new EngineProcess(spec);
+  e.start();
+  const problem = await e.handshake(s.variant, s.startTimeoutMs, signal);
+  if (problem !== undefined) {
+    e.kill();
+    if (problem === 'aborted') throw new MatchInterrupted();
+    throw new EngineStartError(spec.name, e.commandText, problem);
+  }
+  return e;
+}
+
+export class GameSlot {
+  /**
+   * @param names  the players' names by engine index (as in records and tables)
+   * @param note   receives a line when an engine is restarted
+   * @param engines engines already started (by engine index), which the slot then owns
+   */
+  constructor(
+    private readonly s: GameSettings,
+    private readonly names: readonly string[],
+    private readonly signal: AbortSignal,
+    private readonly note: (line: string) => void,
+    readonly engines = new Map<number, EngineProcess>(),
+  ) {}
+
+  /**
+   * Plays game `g` from `opening` with this slot's engines, starting those it lacks (and, with
+   * `recover`, restarting those that died). Resolves to undefined when the run was aborted; throws
+   * EngineStartError when an engine cannot start, MatchInterrupted on an abort while starting.
+   */
+  async play(g: ScheduledGame, opening: Opening): Promise<GameOutcome | undefined> {
+    const engines: EngineProcess[] = [];
+    for (const idx of [g.first, g.second]) {
+      let e = this.engines.get(idx);
+      if (!e || (!e.alive && this.s.recover)) {
+        if (e) this.note(`Restarting engine ${this.names[idx]} (${e.exitText()})`);
+        e = await startEngine(this.s.engines[idx], this.s, this.signal);
+        this.engines.set(idx, e);
+      }
+      engines.push(e);
+    }
+    return playGame({
+      engines: [engines[0], engines[1]],
+      names: [this.names[g.first], this.names[g.second]],
+      kfen: opening.kfen,
+      openingLabel: opening.label,
+      variant: this.s.variant,
+      noRemovalLimit: this.s.noRemovalLimit,
+      adjudication: this.s.adjudication,
+      pingTimeoutMs: this.s.pingTimeoutMs,
+      event: this.s.event,
+      round: g.roundTag,
+      signal: this.signal,
+    });
+  }
+
+  /** Forgets engines that are gone, so that the next game starts them afresh. */
+  dropDead(): void {
+    for (const [i, e] of this.engines) if (!e.alive) this.engines.delete(i);
+  }
+
+  /** Ends the engines: `quit` (or at once when `kill`). */
+  async close(kill: boolean): Promise<void> {
+    await Promise.all([...this.engines.values()].map((e) => (kill ? Promise.resolve(e.kill()) : e.quit())));
+    this.engines.clear();
+  }
+}
+
+export interface PlayedGame {
+  game: ScheduledGame;
+  outcome: GameOutcome;
+}
+
+/**
+ * Plays the games of one pair (the same opening, colours swapped; or a lone game) in turn on one
+ * slot. It stops early when the run is aborted (`aborted`), or after a game that lost an engine
+ * when the run does not `recover`: that run stops on the fault, as a local one does.
+ */
+export async function playPair(
+  slot: GameSlot,
+  games: readonly ScheduledGame[],
+  opening: Opening,
+  recover: boolean,
+): Promise<{ played: PlayedGame[]; aborted: boolean }> {
+  const played: PlayedGame[] = [];
+  for (const game of games) {
+    const outcome = await slot.play(game, opening);
+    if (!outcome) return { played, aborted: true };
+    played.push({ game, outcome });
+    if (outcome.engineLost && !recover) break;
+  }
+  return { played, aborted: false };
+}
