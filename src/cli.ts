@@ -9,6 +9,7 @@ import { GUI_USAGE, guiCommand } from './cli/gui';
 import { GENFENS_USAGE, genfensCommand } from './cli/genfens';
 import { MATCH_USAGE, matchCommand } from './cli/match';
 import { PERFT_USAGE, perftCommand } from './cli/perft';
+import { WORKER_USAGE, workerCommand } from './cli/worker';
 import { runProtocol } from './protocol/loop';
 import { VERSION } from './version';
 
@@ -24,7 +25,10 @@ Usage:
   ${ANALYSE_USAGE}
                               analysis for people: best moves in words, or a game annotated
   ${MATCH_USAGE}
-                              engine-vs-engine matches and tournaments (SPRT, Elo, records)
+                              engine-vs-engine matches and tournaments (SPRT, Elo, records);
+                              with -distributed, the games are played by workers (docs/distributed.md)
+  ${WORKER_USAGE}
+                              plays the game pairs of distributed matches
   ${GENFENS_USAGE}
                               KFEN openings for matches
   thoth help                  this text
@@ -36,6 +40,7 @@ type Subcommand = (argv: string[], write: (s: string) => void) => Promise<void>;
 const SUBCOMMANDS: Record<string, Subcommand> = {
   perft: perftCommand,
   match: matchCommand,
+  worker: workerCommand,
   genfens: genfensCommand,
   gui: guiCommand,
   analyse: analyseCommand,

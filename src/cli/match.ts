@@ -1,6 +1,9 @@
 /** `thoth match …`: the tournament runner (cutechess-cli / fastchess flags; see src/match). */
+import { runDistributed, type DistributedError } from '../distributed/coordinator';
+import { RedisUnreachable } from '../distributed/redis';
+import { BuildError } from '../distributed/builds';
 import { parseMatchArgs, MATCH_USAGE } from '../match/config';
-import { EngineStartError, MatchInterrupted, type MatchError } from '../match/errors';
+import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { runMatch } from '../match/tournament';
 import { CommandError, UsageError } from './args';
 
@@ -28,11 +31,12 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   try {
-    const r = await runMatch(cfg, {
+    const opts = {
       write,
       signal: ctrl.signal,
       progress: process.stderr.isTTY && process.stdout.isTTY ? process.stderr : undefined,
-    });
+    };
+    const r = cfg.distributed ? await runDistributed(cfg, opts) : await runMatch(cfg, opts);
     if (!r.ok) throw commandError(r.error);
   } finally {
     process.off('SIGINT', onSigint);
@@ -40,9 +44,12 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
   }
 }
 
-/** Exit codes: a bad setting is bad usage (2); an engine that cannot start is a failure (1); Ctrl-C while starting, 130. */
-function commandError(e: MatchError): CommandError {
-  if (e instanceof EngineStartError) return new CommandError(e.message, 1);
+/**
+ * Exit codes: a bad setting is bad usage (2); an engine that cannot start, an engine build that
+ * cannot be read, or a Redis that cannot be reached (or is lost) is a failure (1); Ctrl-C while starting, 130.
+ */
+function commandError(e: DistributedError): CommandError {
+  if (e instanceof EngineStartError || e instanceof RedisUnreachable || e instanceof BuildError) return new CommandError(e.message, 1);
   if (e instanceof MatchInterrupted) return new CommandError(e.message, 130);
   return new UsageError(e.message);
 }

@@ -56,6 +56,15 @@ export interface MatchConfig {
   startTimeoutMs: number;
   /** Notes for the user (e.g. concurrency lowered to the number of cores). */
   notes: string[];
+  /** `-distributed redis://HOST:PORT[/DB] [timeout=S]`: the games are played by workers (src/distributed). */
+  distributed?: DistributedSetting;
+}
+
+export interface DistributedSetting {
+  /** The Redis address as given (checked by src/distributed/redis.ts). */
+  url: string;
+  /** How long Redis may be unreachable before the coordinator gives up. */
+  redisTimeoutMs: number;
 }
 
 /** The fixed default seed (as fastchess has one): runs are reproducible unless -srand is given. */
@@ -70,7 +79,8 @@ export const MATCH_USAGE = `thoth match -engine cmd=<command> [args="…"] [name
               [-draw movenumber=N movecount=N score=CP] [-resign movecount=N score=CP [twosided=true]]
               [-maxplies N | -maxmoves N] [-noremoval PLIES] [-recover] [-timemargin ms]
               [-pgnout file] [-resume file] [-drawscore 0.4] [-ratinginterval N] [-anchor name]
-              [-event text] [-pingtimeout ms] [-starttimeout ms]`;
+              [-event text] [-pingtimeout ms] [-starttimeout ms]
+              [-distributed redis://HOST:PORT[/DB] [timeout=S]]   (the games are played by \`thoth worker\` processes)`;
 
 const FLAG_RE = /^--?[A-Za-z][A-Za-z0-9_-]*$/;
 
@@ -210,6 +220,7 @@ function parseFlags(argv: string[]): MatchConfig {
     notes: [],
   };
   let roundsGiven = false;
+  let concurrencyGiven = false;
   let globalMargin = 0;
   let openingsFlag: Flag | undefined;
   for (const f of flags) {
@@ -235,6 +246,7 @@ function parseFlags(argv: string[]): MatchConfig {
         break;
       case 'concurrency':
         cfg.concurrency = int('-concurrency', one(f), 1, 1024);
+        concurrencyGiven = true;
         break;
       case 'tournament': {
         const t = one(f);
@@ -341,6 +353,17 @@ function parseFlags(argv: string[]): MatchConfig {
       case 'starttimeout':
         cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000);
         break;
+      case 'distributed': {
+        const [url, ...rest] = f.values;
+        if (url === undefined) throw new MatchConfigError('-distributed needs a Redis address: redis://HOST:PORT[/DB]');
+        const d: DistributedSetting = { url, redisTimeoutMs: 10_000 };
+        for (const [k, v] of keyValues({ name: f.name, values: rest })) {
+          if (k === 'timeout') d.redisTimeoutMs = Math.round(num('-distributed timeout', v, 0.1, 3600) * 1000);
+          else throw new MatchConfigError(`-distributed: unknown setting '${k}' (timeout)`);
+        }
+        cfg.distributed = d;
+        break;
+      }
       default:
         throw new MatchConfigError(`unknown flag -${f.name}`);
     }
@@ -372,7 +395,9 @@ function parseFlags(argv: string[]): MatchConfig {
   cfg.openings = parseOpenings(openingsFlag, cfg.variant);
 
   const cores = availableParallelism();
-  if (cfg.concurrency > cores) {
+  if (cfg.distributed) {
+    if (concurrencyGiven) cfg.notes.push('-concurrency is ignored with -distributed: each worker plays `thoth worker --concurrency N` pairs at once');
+  } else if (cfg.concurrency > cores) {
     cfg.notes.push(`-concurrency ${cfg.concurrency} lowered to ${cores}, the number of cores`);
     cfg.concurrency = cores;
   }

@@ -241,9 +241,9 @@ export class Ledger {
   /**
    * Counts a finished game: the record file, the line, the standings, the summary every
    * -ratinginterval games. Returns a halt when the SPRT decides, or when an engine was lost and
-   * the run does not -recover. `where` is added to the game's line (e.g. the worker that played it).
+   * the run does not -recover.
    */
-  add(g: ScheduledGame, o: GameOutcome, where = ''): Halt | undefined {
+  add(g: ScheduledGame, o: GameOutcome): Halt | undefined {
     const cfg = this.cfg;
     const names = this.names;
     this.writer?.append(o.record);
@@ -251,7 +251,7 @@ export class Ledger {
     this.standings.add(g, o.score);
     this.finished.push({ game: g, score: o.score, record: o.record, resumed: false });
     this.playedHere++;
-    this.write(`Finished game ${g.index + 1} (${names[g.first]} vs ${names[g.second]}): ${o.record.result} {${o.reason}}${where}`);
+    this.write(`Finished game ${g.index + 1} (${names[g.first]} vs ${names[g.second]}): ${o.record.result} {${o.reason}}`);
     if (cfg.ratingInterval > 0 && this.standings.finished % cfg.ratingInterval === 0) this.summary();
     let halt = this.sprtHalt();
     if (!halt && o.engineLost && !cfg.recover) {

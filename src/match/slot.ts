@@ -53,14 +53,15 @@ export class GameSlot {
    * Plays game `g` from `opening` with this slot's engines, starting those it lacks (and, with
    * `recover`, restarting those that died). Resolves to undefined when the run was aborted; throws
    * EngineStartError when an engine cannot start, MatchInterrupted on an abort while starting.
+   * `signal` (the slot's by default) aborts this game.
    */
-  async play(g: ScheduledGame, opening: Opening): Promise<GameOutcome | undefined> {
+  async play(g: ScheduledGame, opening: Opening, signal = this.signal): Promise<GameOutcome | undefined> {
     const engines: EngineProcess[] = [];
     for (const idx of [g.first, g.second]) {
       let e = this.engines.get(idx);
       if (!e || (!e.alive && this.s.recover)) {
         if (e) this.note(`Restarting engine ${this.names[idx]} (${e.exitText()})`);
-        e = await startEngine(this.s.engines[idx], this.s, this.signal);
+        e = await startEngine(this.s.engines[idx], this.s, signal);
         this.engines.set(idx, e);
       }
       engines.push(e);
@@ -76,7 +77,7 @@ export class GameSlot {
       pingTimeoutMs: this.s.pingTimeoutMs,
       event: this.s.event,
       round: g.roundTag,
-      signal: this.signal,
+      signal,
     });
   }
 
@@ -99,7 +100,7 @@ export interface PlayedGame {
 
 /**
  * Plays the games of one pair (the same opening, colours swapped; or a lone game) in turn on one
- * slot. It stops early when the run is aborted (`aborted`), or after a game that lost an engine
+ * slot. It stops early when `signal` (or the slot's) aborts (`aborted`), or after a game that lost an engine
  * when the run does not `recover`: that run stops on the fault, as a local one does.
  */
 export async function playPair(
@@ -107,10 +108,11 @@ export async function playPair(
   games: readonly ScheduledGame[],
   opening: Opening,
   recover: boolean,
+  signal?: AbortSignal,
 ): Promise<{ played: PlayedGame[]; aborted: boolean }> {
   const played: PlayedGame[] = [];
   for (const game of games) {
-    const outcome = await slot.play(game, opening);
+    const outcome = await slot.play(game, opening, signal);
     if (!outcome) return { played, aborted: true };
     played.push({ game, outcome });
     if (outcome.engineLost && !recover) break;

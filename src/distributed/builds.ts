@@ -1,0 +1,337 @@
+/**
+ * Engine builds of a distributed run: every worker must play with exactly the builds the
+ * coordinator named, identified by a checksum of their files.
+ *
+ * - A **Thoth build** (a command running `dist/cli.js` or `bin/thoth.js` of a package named
+ *   `thoth`) is stored in Redis by the coordinator: package.json, bin/, dist/*.js and the
+ *   packages its code imports (piscina, ws and what they depend on), file by file, gzipped. A
+ *   worker unpacks it into its cache under the checksum, checks the checksum of what it wrote, and
+ *   runs `node <cache>/<checksum>/dist/cli.js`.
+ * - Any other engine is **files**: the command's words that name files (the program, a script),
+ *   which must exist on each worker at the same path (relative paths against `dir=` or the
+ *   worker's working directory) with the same checksum. Interpreters found on the PATH (`node`,
+ *   `python3`) are not part of it.
+ *
+ * The checksum is SHA-256 over the sorted `path, executable bit, SHA-256 of the content` of each
+ * file (paths relative to the package root; for files, the command word's position instead).
+ */
+import { createHash } from 'node:crypto';
+import { builtinModules } from 'node:module';
+import {
+  chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Redis } from 'ioredis';
+import { err, ok, type Result } from '../core/result';
+import type { EngineSpec } from '../match/engine';
+import { keys } from './redis';
+
+/** How a worker gets an engine, and the checksum it must match. */
+export type EngineBuild =
+  | { kind: 'thoth'; checksum: string; /** The command word that names the script, and the script relative to the package root. */ word: number; script: string; bytes: number }
+  | { kind: 'files'; checksum: string; /** The command words that name files. */ words: number[] };
+
+/** An engine whose build cannot be identified or obtained. */
+export class BuildError extends Error {
+  override name = 'BuildError';
+}
+
+const INTERPRETERS = /^(node|nodejs|bun|deno|python[0-9.]*|pypy3?|java|sh|bash)$/;
+
+export const shortSum = (checksum: string): string => checksum.slice(0, 12);
+
+function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A program name looked up on the PATH, or undefined. */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const p = path.join(dir, name);
+    if (isFile(p)) return p;
+  }
+  return undefined;
+}
+
+/** The file a command word names (the program through the PATH), or undefined when it names none. */
+function wordFile(spec: EngineSpec, i: number, cwd: string): string | undefined {
+  const w = spec.command[i];
+  if (i === 0 && !w.includes('/')) {
+    if (INTERPRETERS.test(w)) return undefined;
+    return onPath(w);
+  }
+  if (i === 0 && INTERPRETERS.test(path.basename(w))) return undefined;
+  const p = path.resolve(spec.dir ?? cwd, w);
+  return isFile(p) ? p : undefined;
+}
+
+/** The root of the Thoth package a file belongs to (package.json named thoth with dist/cli.js), or undefined. */
+function thothRoot(file: string): string | undefined {
+  let d = path.dirname(realpathSync(file));
+  for (let k = 0; k < 3; k++) {
+    const pj = path.join(d, 'package.json');
+    if (isFile(pj)) {
+      try {
+        const name = (JSON.parse(readFileSync(pj, 'utf8')) as { name?: unknown }).name;
+        if (name === 'thoth' && isFile(path.join(d, 'dist', 'cli.js')) && isFile(path.join(d, 'dist', 'search-worker.js'))) return d;
+      } catch {
+        // not a package.json we can read: not a Thoth build
+      }
+      return undefined;
+    }
+    d = path.dirname(d);
+  }
+  return undefined;
+}
+
+interface PackageFile {
+  rel: string;
+  exec: boolean;
+  data: Buffer;
+}
+
+function readPackageFile(root: string, rel: string): PackageFile {
+  const full = path.join(root, rel);
+  return { rel, exec: (statSync(full).mode & 0o111) !== 0, data: readFileSync(full) };
+}
+
+/** Every file under `dir` (relative to `root`), except nested node_modules. */
+function walk(root: string, dir: string, out: string[]): void {
+  for (const ent of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, ent.name);
+    if (ent.isDirectory()) {
+      if (ent.name !== 'node_modules') walk(root, rel, out);
+    } else if (ent.isFile()) {
+      out.push(rel);
+    }
+  }
+}
+
+/** Bare package names a bundle imports statically (`import … from "piscina"`); dynamic imports are loaded only when used. */
+export function staticImports(code: string): string[] {
+  const names = new Set<string>();
+  const re = /(?:^|\n)import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    const spec = m[1];
+    if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:')) continue;
+    const parts = spec.split('/');
+    const name = spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+    if (builtinModules.includes(name)) continue;
+    names.add(name);
+  }
+  return [...names];
+}
+
+/** The folder of package `name` as Node would find it from `fromDir` (walking up to `root`). */
+function packageDir(root: string, fromDir: string, name: string): string | undefined {
+  let d = fromDir;
+  for (;;) {
+    const p = path.join(d, 'node_modules', name);
+    if (isFile(path.join(p, 'package.json'))) return p;
+    if (d === root || path.dirname(d) === d) return undefined;
+    d = path.dirname(d);
+  }
+}
+
+/** The files of a Thoth build: package.json, bin/, dist/*.js, and the closure of the packages dist imports. */
+function thothPackageFiles(root: string): string[] {
+  const rels = ['package.json'];
+  if (existsSync(path.join(root, 'bin'))) walk(root, 'bin', rels);
+  const dist = readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).map((f) => path.join('dist', f));
+  rels.push(...dist);
+  const wanted = new Set<string>();
+  for (const f of dist) for (const n of staticImports(readFileSync(path.join(root, f), 'utf8'))) wanted.add(n);
+  const seen = new Set<string>();
+  const queue = [...wanted].map((name) => ({ name, from: root, optional: false }));
+  while (queue.length > 0) {
+    const { name, from, optional } = queue.shift()!;
+    const dir = packageDir(root, from, name);
+    if (!dir) {
+      if (optional) continue;
+      throw new BuildError(`the Thoth build at ${root} imports '${name}', which is not installed there (run npm ci)`);
+    }
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    walk(root, path.relative(root, dir), rels);
+    const pj = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const d of Object.keys(pj.dependencies ?? {})) queue.push({ name: d, from: dir, optional: false });
+    for (const d of Object.keys(pj.optionalDependencies ?? {})) queue.push({ name: d, from: dir, optional: true });
+  }
+  return rels.sort();
+}
+
+/** The checksum of a set of package files. */
+function packageChecksum(files: readonly PackageFile[]): string {
+  const lines = [...files].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)).map((f) => `${f.rel}\0${f.exec ? 'x' : '-'}\0${sha256(f.data)}\n`);
+  return sha256(lines.join(''));
+}
+
+function filesChecksum(paths: readonly { word: number; file: string }[]): string {
+  return sha256(paths.map((p) => `${p.word}\0${sha256(readFileSync(p.file))}\n`).join(''));
+}
+
+/** A build identified on the coordinator, with the files to store for a Thoth build. */
+export interface IdentifiedBuild {
+  build: EngineBuild;
+  /** What the build is, in words (for messages). */
+  text: string;
+  files?: PackageFile[];
+}
+
+/** Identifies an engine's build from its command (relative paths against `dir=` or `cwd`). */
+export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): Result<IdentifiedBuild, BuildError> {
+  try {
+    const words: { word: number; file: string }[] = [];
+    spec.command.forEach((_, i) => {
+      const f = wordFile(spec, i, cwd);
+      if (f !== undefined) words.push({ word: i, file: f });
+    });
+    for (const w of words) {
+      const root = thothRoot(w.file);
+      if (root === undefined) continue;
+      const files = thothPackageFiles(root).map((rel) => readPackageFile(root, rel));
+      const checksum = packageChecksum(files);
+      const bytes = files.reduce((n, f) => n + f.data.length, 0);
+      const script = path.relative(root, realpathSync(w.file));
+      return ok({
+        build: { kind: 'thoth', checksum, word: w.word, script, bytes },
+        text: `Thoth build ${shortSum(checksum)} (${root}, ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB)`,
+        files,
+      });
+    }
+    if (words.length === 0 && !INTERPRETERS.test(path.basename(spec.command[0] ?? ''))) {
+      return err(new BuildError(`engine '${spec.name}': its program '${spec.command[0] ?? ''}' is not found`));
+    }
+    const checksum = filesChecksum(words);
+    return ok({
+      build: { kind: 'files', checksum, words: words.map((w) => w.word) },
+      text: `files ${shortSum(checksum)} (${words.map((w) => w.file).join(', ') || 'no files'})`,
+    });
+  } catch (e) {
+    if (e instanceof BuildError) return err(e);
+    return err(new BuildError(`engine '${spec.name}': cannot read its files: ${(e as Error).message}`));
+  }
+}
+
+const MANIFEST = '\0manifest';
+
+interface Manifest {
+  files: { rel: string; exec: boolean }[];
+  bytes: number;
+}
+
+/** Stores a Thoth build in Redis (once: a build already there is left alone). */
+export async function storeBuild(redis: Redis, b: IdentifiedBuild): Promise<boolean> {
+  if (b.build.kind !== 'thoth' || !b.files) return false;
+  const key = keys.build(b.build.checksum);
+  if ((await redis.exists(key)) === 1) return false;
+  const tmp = `${key}:upload:${process.pid}`;
+  const manifest: Manifest = { files: b.files.map((f) => ({ rel: f.rel, exec: f.exec })), bytes: b.build.bytes };
+  const m = redis.multi();
+  m.del(tmp);
+  for (const f of b.files) m.hset(tmp, f.rel, gzipSync(f.data));
+  m.hset(tmp, MANIFEST, JSON.stringify(manifest));
+  m.rename(tmp, key);
+  await m.exec();
+  return true;
+}
+
+/** The folder of cached builds: --cache, else $XDG_CACHE_HOME/thoth/builds or ~/.cache/thoth/builds. */
+export function defaultCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'thoth', 'builds');
+}
+
+/** The checksum of an unpacked build folder (every file in it). */
+function folderChecksum(dir: string): string {
+  const rels: string[] = [];
+  const all = (d: string): void => {
+    for (const ent of readdirSync(path.join(dir, d), { withFileTypes: true })) {
+      const rel = path.join(d, ent.name);
+      if (ent.isDirectory()) all(rel);
+      else if (ent.isFile()) rels.push(rel);
+    }
+  };
+  all('');
+  return packageChecksum(rels.map((rel) => readPackageFile(dir, rel)));
+}
+
+/**
+ * A Thoth build in the worker's cache: checked when found, else fetched from Redis, unpacked,
+ * checked and moved into place. Returns its folder.
+ */
+export async function fetchBuild(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
+  const dir = path.join(cacheDir, checksum);
+  if (existsSync(dir)) {
+    if (folderChecksum(dir) === checksum) return ok(dir);
+    rmSync(dir, { recursive: true, force: true }); // damaged: fetch it again
+  }
+  const key = keys.build(checksum);
+  const raw = await redis.hgetallBuffer(key);
+  const manifestText = raw[MANIFEST]?.toString('utf8');
+  if (manifestText === undefined) {
+    return err(new BuildError(`Thoth build ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`));
+  }
+  const manifest = JSON.parse(manifestText) as Manifest;
+  mkdirSync(cacheDir, { recursive: true });
+  const tmp = mkdtempSync(path.join(cacheDir, `.unpack-${shortSum(checksum)}-`));
+  try {
+    for (const f of manifest.files) {
+      const data = raw[f.rel];
+      if (data === undefined || f.rel.split(/[\\/]/).includes('..') || path.isAbsolute(f.rel)) {
+        return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (file ${f.rel})`));
+      }
+      const out = path.join(tmp, f.rel);
+      mkdirSync(path.dirname(out), { recursive: true });
+      writeFileSync(out, gunzipSync(data));
+      chmodSync(out, f.exec ? 0o755 : 0o644);
+    }
+    const got = folderChecksum(tmp);
+    if (got !== checksum) return err(new BuildError(`Thoth build ${shortSum(checksum)}: the unpacked files have checksum ${shortSum(got)}`));
+    try {
+      renameSync(tmp, dir);
+    } catch (e) {
+      if (!existsSync(dir)) throw e; // else another worker on this machine was quicker
+    }
+    return ok(dir);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The engine as this worker runs it: a Thoth build from the cache (fetched when missing), or the
+ * files the command names, which must be here with the same checksum. A BuildError says why not.
+ */
+export async function localEngine(redis: Redis, spec: EngineSpec, build: EngineBuild, cacheDir: string): Promise<Result<EngineSpec, BuildError>> {
+  if (spec.dir !== undefined && !existsSync(spec.dir)) return err(new BuildError(`engine '${spec.name}': its folder dir=${spec.dir} does not exist here`));
+  if (build.kind === 'thoth') {
+    const dir = await fetchBuild(redis, build.checksum, cacheDir);
+    if (!dir.ok) return err(new BuildError(`engine '${spec.name}': ${dir.error.message}`));
+    const command = [...spec.command];
+    command[build.word] = path.join(dir.value, build.script);
+    return ok({ ...spec, command });
+  }
+  const words: { word: number; file: string }[] = [];
+  for (const i of build.words) {
+    const f = wordFile(spec, i, process.cwd());
+    if (f === undefined) return err(new BuildError(`engine '${spec.name}': '${spec.command[i]}' is not found here`));
+    words.push({ word: i, file: f });
+  }
+  const here = filesChecksum(words);
+  if (here !== build.checksum) {
+    return err(new BuildError(`engine '${spec.name}': ${words.map((w) => w.file).join(', ')} here has checksum ${shortSum(here)}, the run wants ${shortSum(build.checksum)}`));
+  }
+  return ok(spec);
+}

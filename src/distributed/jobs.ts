@@ -1,0 +1,86 @@
+/**
+ * What travels through Redis: a run's settings (read once by each worker), the job of one game
+ * pair, and the result a worker returns for it. All plain JSON; the pair's id is the job id of
+ * both the pair job and its result, so a pair is queued once and counted once.
+ */
+import type { GameRecord, MoveRecord, ResultToken, Termination } from '../core/record';
+import type { GameOutcome } from '../match/game';
+import type { Opening } from '../match/openings';
+import type { ScheduledGame } from '../match/schedule';
+import type { GameSettings } from '../match/slot';
+import type { EngineBuild } from './builds';
+
+/** A run as its workers see it: what a game needs, the names, and the build of each engine. */
+export interface RunSettings extends GameSettings {
+  names: string[];
+  builds: EngineBuild[];
+}
+
+/** A pair job: the games still to play of one pair (or a lone game), and their opening. */
+export interface PairJob {
+  games: ScheduledGame[];
+  opening: Opening;
+}
+
+/** A finished game as a worker reports it. */
+export interface GameResult {
+  index: number;
+  score: number;
+  termination: Termination;
+  reason: string;
+  faultSide: number;
+  engineLost: boolean;
+  record: { tags: [string, string][]; moves: MoveRecord[]; result: ResultToken };
+}
+
+/** A worker's result for a pair job. */
+export interface PairResult {
+  pair: string;
+  worker: string;
+  games: GameResult[];
+  /** Time the pair took on the worker. */
+  ms: number;
+}
+
+/** The job id of the pair whose first game has schedule index `first` (BullMQ: not a number, no ':'). */
+export const pairId = (first: number): string => `pair-${first + 1}`;
+
+export function gameResult(index: number, o: GameOutcome): GameResult {
+  const r: GameRecord = o.record;
+  return {
+    index,
+    score: o.score,
+    termination: o.termination,
+    reason: o.reason,
+    faultSide: o.faultSide,
+    engineLost: o.engineLost,
+    record: { tags: [...r.tags], moves: r.moves, result: r.result },
+  };
+}
+
+export function gameOutcome(r: GameResult): GameOutcome {
+  return {
+    score: r.score,
+    termination: r.termination,
+    reason: r.reason,
+    faultSide: r.faultSide,
+    engineLost: r.engineLost,
+    record: { tags: new Map(r.record.tags), moves: r.record.moves, result: r.record.result },
+  };
+}
+
+/** The games of a pair result that belong to `job` and are well-formed (a worker is trusted to play, not to be right). */
+export function checkResult(res: PairResult, scheduled: readonly number[]): GameResult[] {
+  return res.games.filter(
+    (g) =>
+      scheduled.includes(g.index) &&
+      (g.score === 0 || g.score === 0.5 || g.score === 1) &&
+      Array.isArray(g.record?.tags) &&
+      Array.isArray(g.record?.moves),
+  );
+}
+
+/** The schedule indices of the pair whose first game is `first` (the second when it shares the pair key). */
+export function pairGames(first: ScheduledGame, next: ScheduledGame | undefined): ScheduledGame[] {
+  return next && first.pairKey !== undefined && next.pairKey === first.pairKey ? [first, next] : [first];
+}

@@ -1,0 +1,175 @@
+/**
+ * The live summary of a distributed run, as plain data: the coordinator writes it to Redis as the
+ * results come in; `thoth match-status` prints it and the status page draws it.
+ */
+import type { Redis } from 'ioredis';
+import type { MatchConfig } from '../match/config';
+import type { Ledger } from '../match/ledger';
+import { sprtBounds } from '../match/stats';
+import { describeLimits } from '../match/timecontrol';
+import { keys } from './redis';
+
+export type RunState = 'running' | 'finished' | 'stopped' | 'interrupted' | 'lost';
+
+export interface EncounterStatus {
+  a: string;
+  b: string;
+  wins: number;
+  losses: number;
+  draws: number;
+  penta: number[];
+  /** Elo, its 95% error, normalized Elo and its error (pentanomial when pairs are complete). */
+  elo: number | null;
+  eloError: number | null;
+  nElo: number | null;
+  nEloError: number | null;
+  los: number | null;
+  drawRatio: number | null;
+}
+
+export interface SprtStatus {
+  elo0: number;
+  elo1: number;
+  alpha: number;
+  beta: number;
+  model: string;
+  llr: number | null;
+  lower: number;
+  upper: number;
+  decision: 'H0' | 'H1' | null;
+}
+
+export interface WorkerStatus {
+  id: string;
+  concurrency: number;
+  busy: number;
+  run: string | null;
+  pairs: number;
+}
+
+export interface RunStatus {
+  run: string;
+  state: RunState;
+  message?: string;
+  names: string[];
+  variant: string;
+  timeControl: string;
+  games: number;
+  /** Games in the run (null: until the SPRT decides). */
+  total: number | null;
+  pairsQueued: number;
+  pairsActive: number;
+  encounters: EncounterStatus[];
+  sprt: SprtStatus | null;
+  /** Ratings anchored on the first engine (or -anchor), with more than two engines. */
+  ratings: { name: string; elo: number | null; games: number; points: number }[];
+  /** The summary as a local run prints it. */
+  lines: string[];
+  refusals: Record<string, string>;
+  workers: WorkerStatus[];
+  started: number;
+  updated: number;
+}
+
+/** JSON cannot hold NaN or ±Infinity: they become null. */
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/** The summary of a ledger as plain data (the queue and worker fields are the caller's). */
+export function ledgerStatus(cfg: MatchConfig, ledger: Ledger): Pick<RunStatus, 'names' | 'variant' | 'timeControl' | 'games' | 'total' | 'encounters' | 'sprt' | 'ratings' | 'lines'> {
+  const st = ledger.standings;
+  const encounters = st.encounters.map((e, k): EncounterStatus => {
+    const done = e.total.wins + e.total.losses + e.total.draws > 0;
+    const s = done ? st.stats(k) : undefined;
+    return {
+      a: ledger.names[e.a],
+      b: ledger.names[e.b],
+      ...e.total,
+      penta: [...e.penta],
+      elo: s ? finite(s.elo) : null,
+      eloError: s ? finite(s.eloError) : null,
+      nElo: s ? finite(s.nElo) : null,
+      nEloError: s ? finite(s.nEloError) : null,
+      los: s ? finite(s.los) : null,
+      drawRatio: s ? finite(s.drawRatio) : null,
+    };
+  });
+  let sprt: SprtStatus | null = null;
+  if (cfg.sprt && cfg.engines.length === 2) {
+    const b = sprtBounds(cfg.sprt.alpha, cfg.sprt.beta);
+    sprt = { ...cfg.sprt, llr: finite(st.llr(cfg.sprt)), lower: b.lower, upper: b.upper, decision: st.sprtDecision(cfg.sprt) };
+  }
+  let ratings: RunStatus['ratings'] = [];
+  if (cfg.engines.length > 2) {
+    let r: number[];
+    try {
+      r = st.ratings(ledger.anchor);
+    } catch {
+      r = ledger.names.map(() => NaN);
+    }
+    ratings = ledger.names.map((name, i) => {
+      const t = st.playerTotal(i);
+      return { name, elo: finite(r[i]), games: t.wins + t.losses + t.draws, points: t.wins + t.draws / 2 };
+    });
+  }
+  const total = ledger.schedule.total;
+  return {
+    names: ledger.names,
+    variant: cfg.variant,
+    timeControl: [...new Set(cfg.engines.map((s) => describeLimits(s.limits)))].join(' / '),
+    games: ledger.finished.length,
+    total: Number.isFinite(total) ? total : null,
+    encounters,
+    sprt,
+    ratings,
+    lines: ledger.summaryLines(),
+  };
+}
+
+/** Live workers (heartbeats of the last 10 s). */
+export async function liveWorkers(redis: Redis): Promise<WorkerStatus[]> {
+  const now = Date.now();
+  await redis.zremrangebyscore(keys.workers, 0, now - 60_000);
+  const ids = await redis.zrangebyscore(keys.workers, now - 10_000, '+inf');
+  const out: WorkerStatus[] = [];
+  for (const id of ids) {
+    const h = await redis.hgetall(keys.worker(id));
+    if (!h.concurrency) continue;
+    out.push({ id, concurrency: Number(h.concurrency), busy: Number(h.busy ?? 0), run: h.run || null, pairs: Number(h.pairs ?? 0) });
+  }
+  return out;
+}
+
+/** Run ids, newest first. */
+export async function listRuns(redis: Redis): Promise<string[]> {
+  return redis.zrevrange(keys.runs, 0, -1);
+}
+
+/** A run's last status, or undefined. */
+export async function readStatus(redis: Redis, run: string): Promise<RunStatus | undefined> {
+  const text = await redis.get(keys.status(run));
+  if (text === null) return undefined;
+  const s = JSON.parse(text) as RunStatus;
+  s.workers = (await liveWorkers(redis)).filter((w) => w.run === run || w.run === null);
+  return s;
+}
+
+/** The LLR after each counted pair: [games, llr]. */
+export async function readLlrSeries(redis: Redis, run: string): Promise<[number, number][]> {
+  const items = await redis.lrange(keys.llr(run), 0, -1);
+  return items.map((t) => t.split(' ').map(Number) as [number, number]).filter(([g, l]) => Number.isFinite(g) && Number.isFinite(l));
+}
+
+/** The status in words, for `thoth match-status`. */
+export function statusLines(s: RunStatus): string[] {
+  const age = Math.round((Date.now() - s.updated) / 1000);
+  const lines = [
+    `Run ${s.run}: ${s.names.join(' vs ')} | ${s.variant} | ${s.timeControl} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
+    `Games ${s.games}${s.total !== null ? `/${s.total}` : ''} | pairs queued ${s.pairsQueued}, in progress ${s.pairsActive} | updated ${age} s ago`,
+  ];
+  const busy = s.workers.reduce((n, w) => n + w.busy, 0);
+  const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
+  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${w.id} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${w}: ${why}`);
+  lines.push(...s.lines);
+  return lines;
+}

@@ -1,0 +1,323 @@
+/**
+ * A worker of distributed runs (`thoth worker redis://…`): it serves one run at a time (the oldest
+ * running run with pairs waiting that it can play), plays its pair jobs on `concurrency` game slots
+ * with the same game code as a local run (slot.ts, game.ts), and returns each pair's games as a
+ * result job. Before it takes a run's jobs it gets every engine's exact build (a Thoth build from
+ * its cache or from Redis; other engines' files checked here) and starts each engine once; a run
+ * it cannot play that way it refuses, with the reason written to the run for the coordinator.
+ *
+ * BullMQ keeps the pairs safe: a job's lock is renewed while it is played, and a worker that dies
+ * (kill -9) loses its locks, so another worker's stalled-job check puts the pair back in the queue.
+ */
+import { hostname } from 'node:os';
+import type { Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { EngineStartError, MatchInterrupted } from '../match/errors';
+import { GameSlot, playPair, startEngine } from '../match/slot';
+import { localEngine, shortSum } from './builds';
+import { gameResult, type PairJob, type PairResult, type RunSettings } from './jobs';
+import { QUEUE_PREFIX, connectionOptions, keys, openRedis, type RedisAddress } from './redis';
+
+export interface WorkerOptions {
+  /** Pairs played at once (each on its own engine processes). */
+  concurrency: number;
+  cacheDir: string;
+  /** BullMQ's job lock; a pair whose worker stops renewing it for this long counts as stalled. */
+  lockDurationMs: number;
+  /** How often this worker looks for stalled pairs (of any worker). */
+  stalledIntervalMs: number;
+  /** Stalls a pair may have before it fails (and stops the run). */
+  maxStalledCount: number;
+  /** How often to look for runs when idle. */
+  pollMs: number;
+  write: (line: string) => void;
+  /** Aborting lets the pairs in progress finish, then the worker ends. */
+  signal: AbortSignal;
+  /** Aborting ends the pairs in progress at once (they are played again elsewhere). */
+  kill: AbortSignal;
+  /** Ends when no run has work (for tests and scripts) instead of waiting for runs. */
+  exitWhenIdle?: boolean;
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** Runs a worker until its signal is aborted. Throws RedisUnreachable when Redis cannot be reached at the start. */
+export async function runWorker(addr: RedisAddress, opts: WorkerOptions): Promise<void> {
+  const redis = await openRedis(addr);
+  redis.on('error', () => undefined);
+  const w = new RunWorker(addr, redis, opts);
+  try {
+    await w.loop();
+  } finally {
+    await w.close();
+  }
+}
+
+class RunWorker {
+  readonly id = `${hostname()}:${process.pid}`;
+  private busy = 0;
+  private pairs = 0;
+  private current: string | null = null;
+  /** Runs this worker cannot play, with the reason. */
+  private readonly refused = new Map<string, string>();
+  private readonly queues = new Map<string, Queue>();
+  private heartbeat?: NodeJS.Timeout;
+  private redisDown = false;
+
+  constructor(
+    private readonly addr: RedisAddress,
+    private readonly redis: Redis,
+    private readonly opts: WorkerOptions,
+  ) {}
+
+  private async beat(): Promise<void> {
+    const r = this.redis;
+    await r
+      .multi()
+      .hset(keys.worker(this.id), { concurrency: this.opts.concurrency, busy: this.busy, run: this.current ?? '', pairs: this.pairs })
+      .pexpire(keys.worker(this.id), 15_000)
+      .zadd(keys.workers, Date.now(), this.id)
+      .exec();
+  }
+
+  async loop(): Promise<void> {
+    const { opts } = this;
+    opts.write(`Worker ${this.id}: ${opts.concurrency} slots, builds cached in ${opts.cacheDir}`);
+    await this.beat();
+    this.heartbeat = setInterval(() => {
+      this.beat().then(
+        () => {
+          if (this.redisDown) opts.write('Redis is back');
+          this.redisDown = false;
+        },
+        () => {
+          if (!this.redisDown) opts.write(`Redis at ${this.addr.text} is unreachable; retrying`);
+          this.redisDown = true;
+        },
+      );
+    }, 2000);
+    let idleSaid = false;
+    while (!opts.signal.aborted) {
+      let run: string | undefined;
+      try {
+        run = await this.pickRun();
+      } catch {
+        await sleep(opts.pollMs, opts.signal);
+        continue;
+      }
+      if (run === undefined) {
+        if (opts.exitWhenIdle) break;
+        if (!idleSaid) opts.write('Waiting for a run with pairs to play');
+        idleSaid = true;
+        await sleep(opts.pollMs, opts.signal);
+        continue;
+      }
+      idleSaid = false;
+      await this.serve(run);
+    }
+  }
+
+  private queue(run: string): Queue {
+    let q = this.queues.get(run);
+    if (!q) {
+      // Created on demand; the module is loaded by then (serve and pickRun import it first).
+      q = new this.bull!.Queue(keys.pairsQueue(run), { connection: this.redis, prefix: QUEUE_PREFIX });
+      q.on('error', () => undefined);
+      this.queues.set(run, q);
+    }
+    return q;
+  }
+
+  private bull?: typeof import('bullmq');
+
+  /** The oldest running run with pairs waiting that this worker has not refused. */
+  private async pickRun(): Promise<string | undefined> {
+    this.bull ??= await import('bullmq');
+    const runs = await this.redis.zrange(keys.runs, '0', '-1');
+    for (const run of runs) {
+      if (this.refused.has(run)) continue;
+      if ((await this.redis.hget(keys.run(run), 'state')) !== 'running') continue;
+      const c = await this.queue(run).getJobCounts('waiting', 'prioritized');
+      if ((c.waiting ?? 0) + (c.prioritized ?? 0) > 0) return run;
+    }
+    return undefined;
+  }
+
+  /** Refuses a run: the reason goes to the run (the coordinator prints it) and to this worker's output. */
+  private async refuse(run: string, why: string): Promise<void> {
+    this.refused.set(run, why);
+    this.opts.write(`Refusing run ${run}: ${why}`);
+    await this.redis.hset(keys.refusals(run), this.id, why).catch(() => undefined);
+  }
+
+  /** Plays a run's pairs until the run ends, or it has no pairs waiting and another run has. */
+  private async serve(run: string): Promise<void> {
+    const { opts, redis } = this;
+    const text = await redis.hget(keys.run(run), 'settings');
+    if (text === null) return;
+    const settings = JSON.parse(text) as RunSettings;
+
+    // Exactly the builds the coordinator named, or no game at all.
+    const engines = [];
+    for (const [i, spec] of settings.engines.entries()) {
+      const local = await localEngine(redis, spec, settings.builds[i], opts.cacheDir);
+      if (!local.ok) return this.refuse(run, local.error.message);
+      engines.push(local.value);
+    }
+    const local: RunSettings = { ...settings, engines };
+    const check = new AbortController();
+    const onKillCheck = (): void => check.abort();
+    opts.kill.addEventListener('abort', onKillCheck, { once: true });
+    for (const spec of engines) {
+      try {
+        const e = await startEngine(spec, local, check.signal);
+        await e.quit(200);
+      } catch (e) {
+        opts.kill.removeEventListener('abort', onKillCheck);
+        if (e instanceof EngineStartError) return this.refuse(run, e.message);
+        if (e instanceof MatchInterrupted) return;
+        throw e;
+      }
+    }
+    opts.kill.removeEventListener('abort', onKillCheck);
+
+    this.current = run;
+    opts.write(`Serving run ${run}: ${settings.names.join(' vs ')} (${settings.builds.map((b, i) => `${settings.names[i]} ${b.kind === 'thoth' ? 'Thoth build' : 'files'} ${shortSum(b.checksum)}`).join(', ')})`);
+    const bull = this.bull ?? (this.bull = await import('bullmq'));
+    const connection = connectionOptions(this.addr);
+    const results = new bull.Queue(keys.resultsQueue(run), { connection: this.redis, prefix: QUEUE_PREFIX });
+    results.on('error', () => undefined);
+    const never = new AbortController();
+    const free: GameSlot[] = Array.from({ length: opts.concurrency }, () => new GameSlot(local, settings.names, never.signal, (l) => opts.write(l)));
+    let leave = false;
+
+    const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
+      const slot = free.pop();
+      if (!slot) throw new Error('no free game slot');
+      this.busy++;
+      const stop = new AbortController();
+      const abort = (): void => stop.abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      opts.kill.addEventListener('abort', abort, { once: true });
+      const t0 = Date.now();
+      try {
+        slot.dropDead();
+        const data = job.data as PairJob;
+        let r;
+        try {
+          r = await playPair(slot, data.games, data.opening, local.recover, stop.signal);
+        } catch (e) {
+          if (!(e instanceof EngineStartError || e instanceof MatchInterrupted)) throw e;
+          if (e instanceof EngineStartError) {
+            leave = true;
+            await this.refuse(run, e.message);
+          }
+          await slot.close(true);
+          await job.moveToWait(token);
+          throw new bull.WaitingError();
+        }
+        if (r.aborted) {
+          await slot.close(true);
+          if (opts.kill.aborted) {
+            // This worker is going away: the pair goes back to the queue for another worker.
+            await job.moveToWait(token);
+            throw new bull.WaitingError();
+          }
+          return { cancelled: true };
+        }
+        const result: PairResult = { pair: job.id!, worker: this.id, games: r.played.map((p) => gameResult(p.game.index, p.outcome)), ms: Date.now() - t0 };
+        await results.add('result', result, { jobId: job.id!, removeOnComplete: false });
+        this.pairs++;
+        opts.write(`Played ${job.id} of run ${run} (${r.played.map((p) => `${p.game.roundTag} ${p.outcome.record.result}`).join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        return { games: r.played.length };
+      } finally {
+        signal?.removeEventListener('abort', abort);
+        opts.kill.removeEventListener('abort', abort);
+        free.push(slot);
+        this.busy--;
+      }
+    };
+
+    const worker: Worker = new bull.Worker(keys.pairsQueue(run), processor, {
+      connection,
+      prefix: QUEUE_PREFIX,
+      concurrency: opts.concurrency,
+      lockDuration: opts.lockDurationMs,
+      stalledInterval: opts.stalledIntervalMs,
+      maxStalledCount: opts.maxStalledCount,
+      drainDelay: 1,
+      name: this.id,
+    });
+    worker.on('error', () => undefined);
+    worker.on('failed', (job, e) => {
+      if (job && e.name !== 'WaitingError') opts.write(`Pair ${job.id} failed here: ${e.message}`);
+    });
+
+    // The coordinator says stop (the SPRT decided): cancel the pairs in progress.
+    const sub = redis.duplicate();
+    sub.on('error', () => undefined);
+    const cancel = (): void => worker.cancelAllJobs('the run stopped');
+    await sub.subscribe(keys.control(run)).catch(() => undefined);
+    sub.on('message', cancel);
+
+    const onKill = (): void => worker.cancelAllJobs('the worker is stopping');
+    opts.kill.addEventListener('abort', onKill, { once: true });
+    try {
+      let idleSince: number | undefined;
+      while (!opts.signal.aborted && !leave) {
+        await sleep(opts.pollMs, opts.signal);
+        let state: string | null;
+        try {
+          state = await redis.hget(keys.run(run), 'state');
+        } catch {
+          continue; // Redis away: BullMQ reconnects; keep playing
+        }
+        if (state !== 'running') {
+          if (state !== null && state !== 'interrupted') cancel();
+          break;
+        }
+        if (this.busy > 0) {
+          idleSince = undefined;
+          continue;
+        }
+        idleSince ??= Date.now();
+        if (Date.now() - idleSince < 2 * opts.pollMs) continue;
+        const c = await this.queue(run).getJobCounts('waiting', 'prioritized').catch(() => undefined);
+        const waiting = c ? (c.waiting ?? 0) + (c.prioritized ?? 0) : 1;
+        if (waiting > 0) continue;
+        const other = await this.pickRun().catch(() => undefined);
+        if ((other !== undefined && other !== run) || opts.exitWhenIdle) break;
+      }
+    } finally {
+      opts.kill.removeEventListener('abort', onKill);
+      if (opts.signal.aborted && this.busy > 0) opts.write(`Finishing the ${this.busy} pairs in progress (Ctrl-C again to stop at once: they are played again elsewhere)`);
+      await worker.close();
+      sub.disconnect();
+      await results.close();
+      await Promise.all(free.map((s) => s.close(opts.kill.aborted)));
+      this.current = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await Promise.race([
+      (async () => {
+        await this.redis.zrem(keys.workers, this.id);
+        await this.redis.del(keys.worker(this.id));
+      })().catch(() => undefined),
+      sleep(1000),
+    ]);
+    for (const q of this.queues.values()) await Promise.race([q.close(), sleep(1000)]);
+    this.redis.disconnect();
+  }
+}
