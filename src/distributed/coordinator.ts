@@ -127,33 +127,35 @@ class Coordinator {
 
   private async play(): Promise<Result<MatchSummary, DistributedError>> {
     const { cfg, redis } = this;
-    const prepared = await prepareRun(cfg, this.opts, this.stop.signal);
+    // Before the -resume file is read: the builds identified (Thoth builds stored for the
+    // workers), the run's id, and its lock (a coordinator that died may still hold it a while).
+    const identified: IdentifiedBuild[] = [];
+    let settings: RunSettings | undefined;
+    const prepared = await prepareRun(cfg, this.opts, this.stop.signal, async (ledger) => {
+      for (const spec of cfg.engines) {
+        const b = identifyEngine(spec);
+        if (!b.ok) throw b.error;
+        identified.push(b.value);
+        if (await storeBuild(redis, b.value)) ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
+      }
+      settings = {
+        engines: cfg.engines,
+        variant: cfg.variant,
+        noRemovalLimit: cfg.noRemovalLimit,
+        adjudication: cfg.adjudication,
+        pingTimeoutMs: cfg.pingTimeoutMs,
+        startTimeoutMs: cfg.startTimeoutMs,
+        event: cfg.event,
+        recover: cfg.recover,
+        names: ledger.names,
+        builds: identified.map((b) => b.build),
+      };
+      this.run_ = runId(cfg, settings);
+      await this.takeLock(this.run_, (l) => ledger.write(l));
+    });
     await Promise.all([...prepared.engines.values()].map((e) => e.quit(200)));
     const { ledger, schedule, book } = prepared;
-
-    // The builds: identified by checksum; Thoth builds stored for the workers.
-    const identified: IdentifiedBuild[] = [];
-    for (const spec of cfg.engines) {
-      const b = identifyEngine(spec);
-      if (!b.ok) throw b.error;
-      identified.push(b.value);
-      if (await storeBuild(redis, b.value)) ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
-    }
-    const settings: RunSettings = {
-      engines: cfg.engines,
-      variant: cfg.variant,
-      noRemovalLimit: cfg.noRemovalLimit,
-      adjudication: cfg.adjudication,
-      pingTimeoutMs: cfg.pingTimeoutMs,
-      startTimeoutMs: cfg.startTimeoutMs,
-      event: cfg.event,
-      recover: cfg.recover,
-      names: ledger.names,
-      builds: identified.map((b) => b.build),
-    };
-    const run = runId(cfg, settings);
-    this.run_ = run;
-    await this.takeLock(run, (l) => ledger.write(l));
+    const run = this.run_;
 
     const { Queue, Worker, QueueEvents } = await import('bullmq');
     const connection = connectionOptions(this.addr);
@@ -169,7 +171,7 @@ class Coordinator {
       await this.forget(run);
     }
     const now = Date.now();
-    await redis.hset(keys.run(run), { settings: JSON.stringify(settings), state: 'running', coordinator: this.id });
+    await redis.hset(keys.run(run), { settings: JSON.stringify(settings!), state: 'running', coordinator: this.id });
     await redis.hsetnx(keys.run(run), 'started', String(now));
     await redis.zadd(keys.runs, 'NX', now, run);
     if (!known || cfg.resume === undefined) await redis.del(keys.llr(run), keys.refusals(run));
@@ -213,17 +215,13 @@ class Coordinator {
       for (const job of await pairs.getJobs(['failed'])) await job?.remove().catch(() => undefined);
     }
 
-    // Counting a result (the pair id is the key: a result for games already counted is dropped).
-    let duplicates = 0;
+    // Counting a result. The pair id is the key: BullMQ keeps one result per pair id, and games
+    // already counted (in the record file, or by a result seen before) are not counted again.
     let statusDirty = true;
     const count = (res: PairResult): void => {
       const scheduled = inflight.get(res.pair) ?? this.pairIndices(schedule, res.pair);
       for (const gr of checkResult(res, scheduled)) {
-        if (ledger.done.has(gr.index)) {
-          duplicates++;
-          continue;
-        }
-        if (stopping && cancelGames) continue;
+        if (ledger.done.has(gr.index) || (stopping && cancelGames)) continue;
         haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr)));
         if (cfg.sprt) void redis.rpush(keys.llr(run), `${ledger.finished.length} ${ledger.standings.llr(cfg.sprt)}`).catch(() => undefined);
       }
@@ -231,6 +229,7 @@ class Coordinator {
       statusDirty = true;
       wake();
     };
+    ledger.openRecords();
     if (known && cfg.resume !== undefined) {
       const stored = (await results.getJobs(['completed', 'waiting', 'active', 'delayed', 'prioritized', 'failed'])).filter((j) => j !== undefined);
       stored.sort((a, b) => a.timestamp - b.timestamp);
@@ -239,7 +238,6 @@ class Coordinator {
       if (ledger.finished.length > before) ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
       if (inflight.size > 0) ledger.write(`Resumed ${inflight.size} pairs still queued or being played`);
     }
-    ledger.openRecords();
     ledger.planLine(`distributed ${this.addr.text} (run ${run})`);
     const decided = ledger.sprtHalt();
     if (decided) halt(decided.reason, decided.message);
@@ -402,7 +400,6 @@ class Coordinator {
         for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)]) await redis.expire(k, KEEP_FINISHED_S);
       }
     }
-    if (duplicates > 0) ledger.write(`Note: ${duplicates} results of pairs already counted were dropped`);
     ledger.closeRecords();
     const summary = ledger.end(reason, stopMessage, detail);
     return lost ? err(lost) : ok(summary);

@@ -52,7 +52,13 @@ export interface PreparedRun {
  * game), the names settled, -anchor checked, and the -resume file counted. Throws the errors that
  * runMatch returns; on a throw, the engines started are ended.
  */
-export async function prepareRun(cfg: MatchConfig, opts: RunOptions, signal: AbortSignal): Promise<PreparedRun> {
+export async function prepareRun(
+  cfg: MatchConfig,
+  opts: RunOptions,
+  signal: AbortSignal,
+  /** Called with the ledger before the -resume file is read (a distributed run takes its lock there). */
+  beforeResume?: (ledger: Ledger) => Promise<void>,
+): Promise<PreparedRun> {
   const opened = OpeningBook.open(cfg.openings, cfg.variant, cfg.srand);
   if (!opened.ok) throw opened.error;
   const book = opened.value;
@@ -70,6 +76,7 @@ export async function prepareRun(cfg: MatchConfig, opts: RunOptions, signal: Abo
     if (failed) throw failed.reason;
     const names = settleNames(cfg, cfg.engines.map((_, i) => engines.get(i)?.idName));
     const ledger = new Ledger(cfg, names, schedule, book, anchorIndex(cfg, names), opts.write, opts.progress);
+    await beforeResume?.(ledger);
     if (cfg.resume !== undefined) ledger.resume(cfg.resume);
     if (cfg.variant !== 'khet2') {
       for (const [i, e] of engines) {
