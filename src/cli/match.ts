@@ -41,7 +41,14 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
+    // Connections to a Redis that went away keep retrying in the background: do not wait for them.
+    if (cfg.distributed) exitSoon();
   }
+}
+
+/** Ends the process a moment after the command (with the exit code the entry point sets), whatever is still open. */
+export function exitSoon(): void {
+  setTimeout(() => process.exit(), 1000).unref();
 }
 
 /**

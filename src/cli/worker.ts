@@ -4,6 +4,7 @@ import { defaultCacheDir } from '../distributed/builds';
 import { RedisUnreachable, parseRedisUrl } from '../distributed/redis';
 import { runWorker } from '../distributed/worker';
 import { CommandError, UsageError, intOption, parseArgs } from './args';
+import { exitSoon } from './match';
 
 export const WORKER_USAGE =
   'thoth worker redis://HOST:PORT[/DB] [--concurrency N] [--cache DIR] [--lock-duration MS] [--stalled-interval MS] ' +
@@ -58,5 +59,6 @@ export async function workerCommand(argv: string[], write: (s: string) => void):
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    exitSoon();
   }
 }

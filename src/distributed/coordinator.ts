@@ -183,6 +183,12 @@ class Coordinator {
     let stopping = false;
     let cancelGames = false;
     let lost: RedisUnreachable | undefined;
+    // Every wait on Redis in the loop ends when Redis is declared lost (commands to a Redis that
+    // is gone wait for it to come back).
+    let onLost: (e: RedisUnreachable) => void = () => undefined;
+    const lostSignal = new Promise<never>((_, reject) => (onLost = reject));
+    lostSignal.catch(() => undefined);
+    const guard = <T>(p: Promise<T>): Promise<T> => Promise.race([p, lostSignal]);
     let wake: () => void = () => undefined;
     const halt = (reason: StopReason, message?: string, abortGames = false): void => {
       if (stopping) return;
@@ -327,6 +333,7 @@ class Coordinator {
       else if (downSince === undefined) downSince = Date.now();
       else if (Date.now() - downSince > (cfg.distributed?.redisTimeoutMs ?? 10_000) && !lost) {
         lost = new RedisUnreachable(`lost Redis at ${this.addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`);
+        onLost(lost);
         halt('fault', `${lost.message}; the records so far are in ${recordPath(cfg) ?? 'no file (no -pgnout)'}`);
       }
     });
@@ -340,15 +347,15 @@ class Coordinator {
     while (!stopping && !isDone()) {
       if (redis.status === 'ready') {
         try {
-          await topUp();
+          await guard(topUp());
           if (statusDirty || Date.now() - lastStatus > 2000) {
             statusDirty = false;
             lastStatus = Date.now();
-            await checkRefusals();
-            await writeStatus('running');
+            await guard(checkRefusals());
+            await guard(writeStatus('running'));
           }
         } catch (e) {
-          if (redis.status === 'ready') throw e;
+          if (!lost && redis.status === 'ready') throw e;
         }
       }
       if (!stopping && !isDone()) await new Promise<void>((r) => {

@@ -78,7 +78,7 @@ export async function openRedis(a: RedisAddress, timeoutMs = 5000): Promise<Redi
   } catch (e) {
     r.disconnect();
     if (e instanceof RedisUnreachable) throw e;
-    throw new RedisUnreachable(`cannot reach Redis at ${a.text}: ${(e as Error).message}`);
+    throw new RedisUnreachable(`cannot reach Redis at ${a.text}: ${last || (e as Error).message}`);
   }
 }
 

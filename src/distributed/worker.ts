@@ -81,12 +81,14 @@ class RunWorker {
 
   private async beat(): Promise<void> {
     const r = this.redis;
-    await r
+    const sent = r
       .multi()
       .hset(keys.worker(this.id), { concurrency: this.opts.concurrency, busy: this.busy, run: this.current ?? '', pairs: this.pairs })
       .pexpire(keys.worker(this.id), 15_000)
       .zadd(keys.workers, Date.now(), this.id)
       .exec();
+    // A Redis that is away holds commands until it is back: say so after a while.
+    await Promise.race([sent, new Promise((_, reject) => setTimeout(() => reject(new Error('no answer')), 3000).unref())]);
   }
 
   async loop(): Promise<void> {

@@ -1,0 +1,169 @@
+/**
+ * Distributed matches end to end: a real redis-server, a coordinator and worker processes (the
+ * entry point through tsx, as a user runs them), fast deterministic fake engines. A worker killed
+ * with SIGKILL mid-pair, a coordinator killed and resumed, an SPRT stop, a worker that cannot get
+ * the build, a crashing engine, Redis unreachable or lost.
+ */
+import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRecords } from '../../src/core/record';
+import { fake, fakeEngineScript, run, tempDir } from '../match/helpers';
+import { REDIS_SERVER, ThothProcess, freePort, normalisedGames, startRedis, worker, type RedisInstance } from './helpers';
+
+/** The summary block at the end of a run's output (from its last `Score of` line). */
+function lastSummary(lines: string[]): string[] {
+  const i = lines.map((l) => l.startsWith('Score of')).lastIndexOf(true);
+  return lines.slice(i);
+}
+
+const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');
+const gameLines = (lines: string[]): string[] => lines.filter((l) => l.startsWith('Finished game ')).sort();
+
+describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
+  let redis: RedisInstance;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  const engines = (delay: number): string[] => [
+    ...fake('A', `--seed 1 --deterministic --delay ${delay}`),
+    ...fake('B', `--seed 2 --play random --deterministic --delay ${delay}`),
+    '-each', 'tc=10+0.1', '-ratinginterval', '0', '-maxplies', '40',
+  ];
+
+  it('three workers, one killed with SIGKILL mid-pair: every pair counted once, the same records and summary as a local run', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'dist.pgn');
+    const flags = [...engines(10), '-rounds', '8', '-srand', '7'];
+    const workers = [worker(redis.url), worker(redis.url), worker(redis.url)];
+    const coord = new ThothProcess(['match', ...flags, '-distributed', redis.url, '-pgnout', pgn]);
+    const victim = workers[0];
+    await victim.waitFor(/^Played pair-/m);
+    victim.kill('SIGKILL');
+    const code = await coord.exited;
+    for (const w of workers.slice(1)) w.kill('SIGINT');
+    await Promise.all(workers.map((w) => w.exited));
+    expect(code, coord.err).toBe(0);
+    const lines = outLines(coord);
+    expect(lines).toContainEqual(expect.stringMatching(/^Note: pair-\d+ stalled \(its worker stopped answering\); it goes back to the queue$/));
+    expect(lines[lines.length - 1]).toBe('Finished match');
+
+    const local = await run([...flags, '-concurrency', '2', '-pgnout', join(dir, 'local.pgn')]);
+    const dist = parseRecords(readFileSync(pgn, 'utf8')).games;
+    expect(dist.map((g) => g.tags.get('Round')).sort()).toEqual(local.summary.finished.map((f) => f.record.tags.get('Round')).sort());
+    expect(new Set(dist.map((g) => g.tags.get('Round'))).size).toBe(16);
+    expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')));
+    expect(gameLines(lines)).toEqual(gameLines(local.lines));
+    expect(lastSummary(lines)).toEqual(lastSummary(local.lines));
+  });
+
+  it('a coordinator killed with SIGKILL: -resume picks the run up from Redis and the record file', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'dist.pgn');
+    const flags = [...engines(10), '-rounds', '6', '-srand', '8', '-distributed', redis.url];
+    const workers = [worker(redis.url), worker(redis.url)];
+    const first = new ThothProcess(['match', ...flags, '-pgnout', pgn]);
+    await first.waitFor(/^Finished game /m);
+    first.kill('SIGKILL');
+    await first.exited;
+    // The workers go on meanwhile; the results wait in Redis.
+    await workers[0].waitFor(/^Played pair-(?:.|\n)*^Played pair-/m);
+    const second = new ThothProcess(['match', ...flags, '-resume', pgn]);
+    const code = await second.exited;
+    for (const w of workers) w.kill('SIGINT');
+    await Promise.all(workers.map((w) => w.exited));
+    expect(code, second.err).toBe(0);
+    expect(second.out).toMatch(/^Resumed \d+ (finished games from|more games from the workers' results in Redis)/m);
+    const local = await run([...flags.slice(0, -2), '-concurrency', '2', '-pgnout', join(dir, 'local.pgn')]);
+    expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')));
+    expect(lastSummary(outLines(second))).toEqual(lastSummary(local.lines));
+  });
+
+  it('SPRT: the run stops when the test decides; queued pairs removed, those in progress cancelled; a worker without the build refuses', async () => {
+    const dir = tempDir();
+    const other = tempDir();
+    // The engine given by a relative path: a worker in another folder finds another file there.
+    copyFileSync(fakeEngineScript(), join(dir, 'fake.mjs'));
+    copyFileSync(fakeEngineScript(), join(other, 'fake.mjs'));
+    appendFileSync(join(other, 'fake.mjs'), '\n// another build\n');
+    const pgn = join(dir, 'sprt.pgn');
+    const eng = (name: string, args: string): string[] => ['-engine', 'cmd=node', `args=fake.mjs ${args}`, `name=${name}`];
+    const refuser = worker(redis.url, [], other);
+    const workers = [worker(redis.url, [], dir), worker(redis.url, ['--concurrency', '2'], dir)];
+    const coord = new ThothProcess(
+      ['match', ...eng('good', '--seed 3 --deterministic --delay 5'), ...eng('bad', '--seed 4 --play random --deterministic --delay 5'),
+        '-each', 'tc=10+0.1', '-sprt', 'elo0=0', 'elo1=100', '-ratinginterval', '0', '-distributed', redis.url, '-pgnout', pgn],
+      dir,
+    );
+    const code = await coord.exited;
+    for (const w of [refuser, ...workers]) w.kill('SIGINT');
+    await Promise.all([refuser, ...workers].map((w) => w.exited));
+    expect(code, coord.err).toBe(0);
+    const lines = outLines(coord);
+    expect(lines[lines.length - 1]).toMatch(/^Finished match \(SPRT: H1 was accepted; \d+ queued pairs removed, \d+ pairs in progress cancelled\)$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^SPRT: llr [\d.]+ \([\d.]+%\), lbound -2\.94, ubound 2\.94 - H1 was accepted$/));
+    const n = gameLines(lines).length;
+    const games = parseRecords(readFileSync(pgn, 'utf8')).games;
+    expect(games).toHaveLength(n);
+    expect(new Set(games.map((g) => g.tags.get('Round'))).size).toBe(n);
+    expect(n).toBeLessThan(60);
+    expect(refuser.out).toMatch(/^Refusing run [0-9a-f]{12}: engine 'good': .*fake\.mjs here has checksum [0-9a-f]{12}, the run wants [0-9a-f]{12}$/m);
+    expect(refuser.out).not.toMatch(/^Played /m);
+    expect(lines).toContainEqual(expect.stringMatching(/^Note: worker \S+ refuses this run: engine 'good': .*here has checksum/));
+  });
+
+  it('a crashing engine on a worker is a fault result, and without -recover the run stops as a local one does', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'crash.pgn');
+    const w = worker(redis.url);
+    const coord = new ThothProcess([
+      'match', ...fake('crasher', '--mode crash --at 4'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '3',
+      '-openings', 'setups=classic', 'plies=0', '-distributed', redis.url, '-pgnout', pgn,
+    ]);
+    const code = await coord.exited;
+    w.kill('SIGINT');
+    await w.exited;
+    expect(code, coord.err).toBe(0);
+    expect(coord.out).toMatch(/^Finished game \d+ \((crasher vs ok|ok vs crasher)\): (1-0|0-1) \{.*engine crasher disconnects \(exit code 3\)\}$/m);
+    expect(coord.out).toMatch(/^Match stopped: engine crasher: abandoned \(.*\); stopping the run \(-recover restarts engines that fail\)$/m);
+    const games = parseRecords(readFileSync(pgn, 'utf8')).games;
+    expect(games.some((g) => g.tags.get('Termination') === 'abandoned')).toBe(true);
+  });
+
+  it('Redis unreachable: a clear error and exit code 1; Redis lost mid-run: the records so far are kept', async () => {
+    const nobody = await freePort();
+    const bad = new ThothProcess(['match', ...fake('A'), ...fake('B'), '-each', 'tc=10+0.1', '-distributed', `redis://127.0.0.1:${nobody}`]);
+    expect(await bad.exited).toBe(1);
+    expect(bad.err).toMatch(new RegExp(`^thoth match: cannot reach Redis at redis://127\\.0\\.0\\.1:${nobody}: .*\\n$`));
+    const badWorker = new ThothProcess(['worker', `redis://127.0.0.1:${nobody}`]);
+    expect(await badWorker.exited).toBe(1);
+    expect(badWorker.err).toMatch(/^thoth worker: cannot reach Redis at /);
+    const usage = new ThothProcess(['worker', 'http://127.0.0.1:1']);
+    expect(await usage.exited).toBe(2);
+
+    const own = await startRedis();
+    try {
+      const dir = tempDir();
+      const pgn = join(dir, 'lost.pgn');
+      const wk = worker(own.url);
+      const coord = new ThothProcess(['match', ...engines(20), '-rounds', '200', '-distributed', own.url, 'timeout=1', '-pgnout', pgn]);
+      await coord.waitFor(/^Finished game (?:.|\n)*^Finished game /m);
+      await own.stop();
+      const code = await coord.exited;
+      wk.kill('SIGKILL');
+      await wk.exited;
+      expect(code).toBe(1);
+      expect(coord.err).toMatch(/^thoth match: lost Redis at redis:\/\/127\.0\.0\.1:\d+ \(unreachable for \d+ s\)\n$/);
+      expect(coord.out).toMatch(/^Match stopped: lost Redis at .*; the records so far are in .*lost\.pgn$/m);
+      const n = gameLines(outLines(coord)).length;
+      expect(n).toBeGreaterThanOrEqual(2);
+      expect(parseRecords(readFileSync(pgn, 'utf8')).games).toHaveLength(n);
+    } finally {
+      await own.stop();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Shared helpers for the distributed tests: a real redis-server of their own (a free loopback
+ * port, a temporary folder, no persistence), and `thoth` commands run as child processes.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CLI_SOURCE, ROOT } from '../cli/helpers';
+
+/** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
+export function findRedisServer(): string | undefined {
+  if (existsSync('/usr/bin/redis-server')) return '/usr/bin/redis-server';
+  const r = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const p = r.stdout.trim();
+  return r.status === 0 && p !== '' ? p : undefined;
+}
+
+export const REDIS_SERVER = findRedisServer();
+if (!REDIS_SERVER) {
+  process.stderr.write('distributed tests skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n');
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = createConnection({ port, host: '127.0.0.1' });
+    let buf = '';
+    c.on('connect', () => c.write('PING\r\n'));
+    c.on('data', (d) => {
+      buf += d.toString();
+      if (buf.includes('\r\n')) {
+        c.destroy();
+        resolve(buf.startsWith('+PONG'));
+      }
+    });
+    c.on('error', () => resolve(false));
+  });
+}
+
+export interface RedisInstance {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a redis-server on a free loopback port with a temporary folder; stop() ends it and removes the folder. */
+export async function startRedis(): Promise<RedisInstance> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-redis-'));
+  const proc = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100 && !(await ping(port)); i++) await new Promise((r) => setTimeout(r, 50));
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const gone = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGKILL');
+        await gone;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+/**
+ * The built CLI when there is one (`npm test` builds it first; after changing src, run `npm run
+ * build` before these tests): it starts in a fraction of the time tsx needs, and these tests start
+ * many processes. Without dist/, the sources through tsx.
+ */
+const BUILT = path.join(ROOT, 'dist', 'cli.js');
+const COMMAND = existsSync(BUILT) ? [BUILT] : ['--import', TSX, CLI_SOURCE];
+
+/** A `thoth` command in a child process, with its output collected and waitable. */
+export class ThothProcess {
+  readonly proc: ChildProcess;
+  out = '';
+  err = '';
+  readonly exited: Promise<number | null>;
+  private waiters: { re: RegExp; resolve: () => void }[] = [];
+
+  constructor(args: string[], cwd = ROOT) {
+    // tsx by its path: the child may run in a folder without node_modules.
+    this.proc = spawn(process.execPath, [...COMMAND, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc.stdout!.on('data', (d) => {
+      this.out += d;
+      this.check();
+    });
+    this.proc.stderr!.on('data', (d) => (this.err += d));
+    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
+  }
+
+  private check(): void {
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.re.test(this.out)) return true;
+      w.resolve();
+      return false;
+    });
+  }
+
+  /** Resolves once the output matches `re` (rejects after `ms`). */
+  waitFor(re: RegExp, ms = 60_000): Promise<void> {
+    if (re.test(this.out)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`timeout waiting for ${re} in:\n${this.out}\n${this.err}`)), ms);
+      this.waiters.push({
+        re,
+        resolve: () => {
+          clearTimeout(t);
+          resolve();
+        },
+      });
+    });
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGKILL'): void {
+    this.proc.kill(signal);
+  }
+}
+
+/** A worker with short lock and stall intervals (so that a killed one's pair is taken again in about a second). */
+export function worker(url: string, extra: string[] = [], cwd?: string): ThothProcess {
+  return new ThothProcess(['worker', url, '--lock-duration', '1500', '--stalled-interval', '500', ...extra], cwd);
+}
+
+/** Games of a record text, each without its move times, sorted by Round (workers finish in any order). */
+export function normalisedGames(text: string): string[] {
+  return text
+    .split(/\n\n(?=\[Event )/)
+    .map((g) => g.trim().replace(/ \d+\.\d{3}s\}/g, '}'))
+    .filter((g) => g !== '')
+    .sort();
+}
+
+export { ROOT };
