@@ -10,6 +10,7 @@ import { GENFENS_USAGE, genfensCommand } from './cli/genfens';
 import { MATCH_USAGE, matchCommand } from './cli/match';
 import { PERFT_USAGE, perftCommand } from './cli/perft';
 import { WORKER_USAGE, workerCommand } from './cli/worker';
+import { STATS_USAGE, statsCommand } from './cli/stats';
 import { runProtocol } from './protocol/loop';
 import { VERSION } from './version';
 
@@ -29,6 +30,8 @@ Usage:
                               with -distributed, the games are played by workers (docs/distributed.md)
   ${WORKER_USAGE}
                               plays the game pairs of distributed matches
+  ${STATS_USAGE}
+                              the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged
   ${GENFENS_USAGE}
                               KFEN openings for matches
   thoth help                  this text
@@ -41,6 +44,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   perft: perftCommand,
   match: matchCommand,
   worker: workerCommand,
+  stats: statsCommand,
   genfens: genfensCommand,
   gui: guiCommand,
   analyse: analyseCommand,

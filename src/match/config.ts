@@ -185,6 +185,32 @@ function commandWords(text: string, where: string): string[] {
   return r.value;
 }
 
+function sprtSetting(f: Flag): SprtConfig {
+  const s: SprtConfig = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' };
+  for (const [k, v] of keyValues(f)) {
+    if (k === 'elo0') s.elo0 = num('-sprt elo0', v, -1000, 1000);
+    else if (k === 'elo1') s.elo1 = num('-sprt elo1', v, -1000, 1000);
+    else if (k === 'alpha') s.alpha = num('-sprt alpha', v, 1e-9, 0.5);
+    else if (k === 'beta') s.beta = num('-sprt beta', v, 1e-9, 0.5);
+    else if (k === 'model') {
+      if (v !== 'normalized' && v !== 'logistic') throw new MatchConfigError(`-sprt model must be normalized or logistic, not '${v}'`);
+      s.model = v;
+    } else throw new MatchConfigError(`-sprt: unknown setting '${k}' (elo0, elo1, alpha, beta, model)`);
+  }
+  if (!(s.elo1 > s.elo0)) throw new MatchConfigError('-sprt: elo1 must be greater than elo0');
+  return s;
+}
+
+/** Parses the words of `-sprt` (`elo0=0 elo1=5 …`), as `thoth match` does (also for `thoth stats`). */
+export function parseSprt(words: string[]): Result<SprtConfig, MatchConfigError> {
+  try {
+    return ok(sprtSetting({ name: 'sprt', values: words }));
+  } catch (e) {
+    if (e instanceof MatchConfigError) return err(e);
+    throw e;
+  }
+}
+
 /** Parses the `thoth match` arguments; a bad one is a MatchConfigError with a one-line message. */
 export function parseMatchArgs(argv: string[]): Result<MatchConfig, MatchConfigError> {
   try {
@@ -266,22 +292,9 @@ function parseFlags(argv: string[]): MatchConfig {
       case 'srand':
         cfg.srand = int('-srand', one(f), 0, 4294967295);
         break;
-      case 'sprt': {
-        const s: SprtConfig = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' };
-        for (const [k, v] of keyValues(f)) {
-          if (k === 'elo0') s.elo0 = num('-sprt elo0', v, -1000, 1000);
-          else if (k === 'elo1') s.elo1 = num('-sprt elo1', v, -1000, 1000);
-          else if (k === 'alpha') s.alpha = num('-sprt alpha', v, 1e-9, 0.5);
-          else if (k === 'beta') s.beta = num('-sprt beta', v, 1e-9, 0.5);
-          else if (k === 'model') {
-            if (v !== 'normalized' && v !== 'logistic') throw new MatchConfigError(`-sprt model must be normalized or logistic, not '${v}'`);
-            s.model = v;
-          } else throw new MatchConfigError(`-sprt: unknown setting '${k}' (elo0, elo1, alpha, beta, model)`);
-        }
-        if (!(s.elo1 > s.elo0)) throw new MatchConfigError('-sprt: elo1 must be greater than elo0');
-        cfg.sprt = s;
+      case 'sprt':
+        cfg.sprt = sprtSetting(f);
         break;
-      }
       case 'draw': {
         const d = { moveNumber: 0, moveCount: 1, score: 0 };
         for (const [k, v] of keyValues(f)) {

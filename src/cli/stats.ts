@@ -1,0 +1,58 @@
+/** `thoth stats FILE… [-sprt …] [-anchor NAME] [-drawscore X]`: the summary of record files (src/match/recorded.ts). */
+import { readFileSync } from 'node:fs';
+import { formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
+import { parseSprt, type SprtConfig } from '../match/config';
+import { summariseRecords } from '../match/recorded';
+import { CommandError, UsageError } from './args';
+
+export const STATS_USAGE = 'thoth stats FILE.pgn… [-sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=normalized|logistic]] [-anchor NAME] [-drawscore 0.5]';
+
+export async function statsCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-help')) {
+    write(`usage: ${STATS_USAGE}`);
+    return;
+  }
+  const files: string[] = [];
+  let sprt: SprtConfig | undefined;
+  let anchor: string | undefined;
+  let drawScore = 0.5;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-sprt' || a === '--sprt') {
+      const words: string[] = [];
+      while (i + 1 < argv.length && argv[i + 1].includes('=') && !argv[i + 1].startsWith('-')) words.push(argv[++i]);
+      const s = parseSprt(words);
+      if (!s.ok) throw new UsageError(s.error.message);
+      sprt = s.value;
+    } else if (a === '-anchor' || a === '--anchor') {
+      anchor = argv[++i];
+      if (anchor === undefined) throw new UsageError('-anchor needs a name');
+    } else if (a === '-drawscore' || a === '--drawscore') {
+      drawScore = Number(argv[++i]);
+      if (!(drawScore >= 0 && drawScore <= 1)) throw new UsageError(`-drawscore must be a number from 0 to 1, not '${argv[i] ?? ''}'`);
+    } else if (a.startsWith('-') && a !== '-') {
+      throw new UsageError(`unknown flag ${a}; usage: ${STATS_USAGE}`);
+    } else {
+      files.push(a);
+    }
+  }
+  if (files.length === 0) throw new UsageError(`usage: ${STATS_USAGE}`);
+  const games: GameRecord[][] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = readFileSync(f === '-' ? 0 : f, 'utf8');
+    } catch (e) {
+      throw new CommandError(`cannot read '${f}': ${(e as Error).message}`, 2);
+    }
+    const parsed = parseRecords(text);
+    for (const e of parsed.errors) write(`Note: ${f}: ${formatRecordSyntaxError(e)}`);
+    if (parsed.incomplete) write(`Note: ${f} ends with an unfinished game record (not counted)`);
+    games.push(parsed.games);
+  }
+  const s = summariseRecords(games, { sprt, anchor, drawScore });
+  if ('error' in s) throw new CommandError(s.error, 1);
+  for (const n of s.notes) write(`Note: ${n}`);
+  write(`Games: ${s.games} from ${files.length} file${files.length === 1 ? '' : 's'} (${s.pairs} pairs) | ${s.variant}`);
+  for (const l of s.lines) write(l);
+}

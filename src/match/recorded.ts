@@ -1,0 +1,139 @@
+/**
+ * The summary of finished games read back from record files (`thoth stats`), so that runs played
+ * in several places merge: W-L-D, game pairs (pentanomial), Elo and normalized Elo, the SPRT's LLR,
+ * with the same Standings and the same lines as a run.
+ *
+ * Pairs are found as the runner writes them: within one file, games `r.k` and `r.k+1` (k odd) of
+ * a round form a pair when they start from the same KFEN with the players' colours swapped. Any
+ * other game counts alone. A record that appears twice (the same text) counts once.
+ */
+import { EDITIONS, type EditionId } from '../core/index';
+import { recordPlayers, recordVariant, serializeRecord, type GameRecord } from '../core/record';
+import type { SprtConfig } from './config';
+import { scoreOfResult } from './ledger';
+import { Standings, encounterLines, standingsLines } from './report';
+import type { ScheduledGame } from './schedule';
+
+export interface RecordedSummary {
+  names: string[];
+  standings: Standings;
+  variant: EditionId;
+  /** Games counted, and pairs among them. */
+  games: number;
+  pairs: number;
+  /** Why some records were not counted (unfinished, repeated, another variant). */
+  notes: string[];
+  lines: string[];
+}
+
+export interface RecordedOptions {
+  sprt?: SprtConfig;
+  /** The engine whose rating is 0 (default: the first seen). */
+  anchor?: string;
+  drawScore: number;
+}
+
+/** The summary of the games of several record files (`files[i]` are the games of one file). */
+export function summariseRecords(files: readonly GameRecord[][], opts: RecordedOptions): RecordedSummary | { error: string } {
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  const games: { rec: GameRecord; file: number; score: number }[] = [];
+  let unfinished = 0;
+  let repeated = 0;
+  files.forEach((recs, file) => {
+    for (const rec of recs) {
+      const score = scoreOfResult(rec.result);
+      if (score === undefined) {
+        unfinished++;
+        continue;
+      }
+      const text = serializeRecord(rec);
+      if (seen.has(text)) {
+        repeated++;
+        continue;
+      }
+      seen.add(text);
+      games.push({ rec, file, score });
+    }
+  });
+  if (unfinished > 0) notes.push(`${unfinished} unfinished games (result *) not counted`);
+  if (repeated > 0) notes.push(`${repeated} records that appear twice counted once`);
+  if (games.length === 0) return { error: 'no finished games in these files' };
+  const variant = recordVariant(games[0].rec);
+  const other = games.filter((g) => recordVariant(g.rec) !== variant).length;
+  if (other > 0) notes.push(`${other} games of another variant than ${variant} not counted`);
+  const counted = games.filter((g) => recordVariant(g.rec) === variant);
+
+  const names: string[] = [];
+  const idOf = (n: string): number => {
+    let i = names.indexOf(n);
+    if (i < 0) i = names.push(n) - 1;
+    return i;
+  };
+  for (const g of counted) recordPlayers(g.rec).forEach(idOf);
+  const encounters: [number, number][] = [];
+  const encounterOf = (a: number, b: number): number => {
+    const [x, y] = a < b ? [a, b] : [b, a];
+    let k = encounters.findIndex(([p, q]) => p === x && q === y);
+    if (k < 0) k = encounters.push([x, y]) - 1;
+    return k;
+  };
+
+  // Pairs: r.(2j-1) and r.(2j) of one file with the same opening and the colours swapped.
+  const slot = new Map<string, { rec: GameRecord }[]>();
+  const pairSlot = (g: { rec: GameRecord; file: number }): string | undefined => {
+    const m = /^(\d+)\.(\d+)$/.exec(g.rec.tags.get('Round') ?? '');
+    return m ? `${g.file}:${m[1]}:${Math.floor((Number(m[2]) - 1) / 2)}` : undefined;
+  };
+  for (const g of counted) {
+    const key = pairSlot(g);
+    if (key !== undefined) slot.set(key, [...(slot.get(key) ?? []), g]);
+  }
+  const isPair = (list: { rec: GameRecord }[] | undefined): boolean => {
+    if (!list || list.length !== 2) return false;
+    const [a, b] = list.map((x) => x.rec);
+    const [a0, a1] = recordPlayers(a);
+    const [b0, b1] = recordPlayers(b);
+    return a.tags.get('KFEN') === b.tags.get('KFEN') && a0 === b1 && a1 === b0 && a0 !== a1;
+  };
+  let pairs = 0;
+  for (const list of slot.values()) if (isPair(list)) pairs++;
+
+  if (opts.anchor !== undefined && !names.includes(opts.anchor)) return { error: `-anchor ${opts.anchor}: no player has that name (${names.join(', ')})` };
+  if (opts.sprt && names.length !== 2) return { error: `-sprt needs the games of exactly two players (these files have ${names.length})` };
+  // Standings takes its encounters up front: find them all first.
+  for (const g of counted) {
+    const [p0, p1] = recordPlayers(g.rec);
+    encounterOf(idOf(p0), idOf(p1));
+  }
+  const standings = new Standings(names, encounters, pairs > 0);
+  counted.forEach((g, i) => {
+    const [p0, p1] = recordPlayers(g.rec);
+    const first = idOf(p0);
+    const second = idOf(p1);
+    const key = pairSlot(g);
+    const game: ScheduledGame = {
+      index: i,
+      round: 0,
+      inRound: 0,
+      encounter: encounterOf(first, second),
+      first,
+      second,
+      openingIndex: 0,
+      pairKey: key !== undefined && isPair(slot.get(key)) ? key : undefined,
+      roundTag: g.rec.tags.get('Round') ?? '',
+    };
+    standings.add(game, g.score);
+  });
+
+  const lines: string[] = [];
+  const colors = EDITIONS[variant].colorNames;
+  if (names.length === 2) {
+    lines.push(...encounterLines(standings, 0, colors, opts.sprt));
+  } else {
+    const anchor = opts.anchor !== undefined ? names.indexOf(opts.anchor) : 0;
+    encounters.forEach((_, k) => lines.push(...encounterLines(standings, k, colors)));
+    lines.push('', ...standingsLines(standings, anchor, opts.drawScore));
+  }
+  return { names, standings, variant, games: counted.length, pairs, notes, lines };
+}
