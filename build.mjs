@@ -38,3 +38,21 @@ await build({
   });
   cpSync('src/gui/static', 'dist/gui', { recursive: true });
 }
+
+// The status page of distributed runs (`thoth match-status … --page`), into dist/status/.
+{
+  const { cpSync, mkdirSync } = await import('node:fs');
+  mkdirSync('dist/status', { recursive: true });
+  await build({
+    entryPoints: ['src/distributed/page/main.ts'],
+    outfile: 'dist/status/app.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    sourcemap: true,
+    minify: true,
+    logLevel: 'warning',
+  });
+  cpSync('src/distributed/page/static', 'dist/status', { recursive: true });
+}

@@ -11,6 +11,7 @@ import { MATCH_USAGE, matchCommand } from './cli/match';
 import { PERFT_USAGE, perftCommand } from './cli/perft';
 import { WORKER_USAGE, workerCommand } from './cli/worker';
 import { STATS_USAGE, statsCommand } from './cli/stats';
+import { MATCH_STATUS_USAGE, matchStatusCommand } from './cli/match-status';
 import { runProtocol } from './protocol/loop';
 import { VERSION } from './version';
 
@@ -30,6 +31,8 @@ Usage:
                               with -distributed, the games are played by workers (docs/distributed.md)
   ${WORKER_USAGE}
                               plays the game pairs of distributed matches
+  ${MATCH_STATUS_USAGE}
+                              the live summary of a distributed match, or its page in a browser
   ${STATS_USAGE}
                               the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged
   ${GENFENS_USAGE}
@@ -45,6 +48,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   match: matchCommand,
   worker: workerCommand,
   stats: statsCommand,
+  'match-status': matchStatusCommand,
   genfens: genfensCommand,
   gui: guiCommand,
   analyse: analyseCommand,

@@ -53,7 +53,7 @@ const MIME: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-const SECURITY_HEADERS: Record<string, string> = {
+export const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
     "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
@@ -103,6 +103,9 @@ export function checkRequest(
 }
 
 const cookieName = (port: number): string => `thoth_gui_${port}`;
+
+/** The `Set-Cookie` value that lets a page served by this port show its token on later requests. */
+export const tokenCookie = (port: number, token: string): string => `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 
 /** Maps a request path to a file inside `root`, or null for anything suspicious. */
 export function resolveStatic(root: string, rawUrl: string): string | null {
@@ -167,7 +170,7 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
         'Content-Length': String(body.length),
       };
       if (path.extname(real) === '.html') {
-        headers['Set-Cookie'] = `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+        headers['Set-Cookie'] = tokenCookie(port, token);
       }
       res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : body);

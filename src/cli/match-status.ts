@@ -1,0 +1,78 @@
+/** `thoth match-status redis://… [RUN] [--follow] [--json] [--page [--port N]]`: the live summary of distributed runs. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStatusPage } from '../distributed/page';
+import { RedisUnreachable, openRedis, parseRedisUrl } from '../distributed/redis';
+import { listRuns, readLlrSeries, readStatus, statusLines } from '../distributed/status';
+import { CommandError, UsageError, intOption, parseArgs } from './args';
+import { exitSoon } from './match';
+
+export const MATCH_STATUS_USAGE = 'thoth match-status redis://HOST:PORT[/DB] [RUN] [--follow] [--json] [--page [--port N]]';
+
+/** dist/status/: the page's files (beside the bundle, or under the repository when run from the sources). */
+function statusPageDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const d of [path.join(here, 'status'), path.join(here, '..', '..', 'dist', 'status')]) if (existsSync(path.join(d, 'index.html'))) return d;
+  return path.join(here, 'status');
+}
+
+export async function matchStatusCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-help')) {
+    write(`usage: ${MATCH_STATUS_USAGE}`);
+    return;
+  }
+  const args = parseArgs(argv, ['port'], ['follow', 'json', 'page']);
+  if (args.positional.length < 1 || args.positional.length > 2) throw new UsageError(`usage: ${MATCH_STATUS_USAGE}`);
+  const addr = parseRedisUrl(args.positional[0]);
+  if (!addr.ok) throw new UsageError(addr.error.message);
+  const wanted = args.positional[1];
+  if (wanted !== undefined && !/^[0-9a-f]{12}$/.test(wanted)) throw new UsageError(`'${wanted}' is not a run id (12 hex digits, as thoth match -distributed prints)`);
+  const port = intOption(args, 'port', 0, 0, 65535);
+  let redis;
+  try {
+    redis = await openRedis(addr.value);
+  } catch (e) {
+    if (e instanceof RedisUnreachable) throw new CommandError(e.message, 1);
+    throw e;
+  }
+  try {
+    if (args.options.has('page')) {
+      const dir = statusPageDir();
+      if (!existsSync(path.join(dir, 'index.html'))) throw new UsageError(`the page's files are missing (${dir}); run \`npm run build\` first`);
+      const page = await startStatusPage(redis, { port, staticDir: dir, run: wanted });
+      write(`Status page: ${page.url}`);
+      write('Open the address above in a browser (it holds this server\'s secret token). Ctrl-C stops the server.');
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          void page.close().then(resolve, resolve);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      return;
+    }
+    const runs = await listRuns(redis);
+    const run = wanted ?? runs[0];
+    if (run === undefined) throw new CommandError(`no distributed run in Redis at ${addr.value.text}`, 1);
+    let last = 0;
+    for (;;) {
+      const s = await readStatus(redis, run);
+      if (!s) throw new CommandError(`run ${run} has no status in Redis at ${addr.value.text}${runs.length > 0 ? ` (runs: ${runs.join(', ')})` : ''}`, 1);
+      if (s.updated !== last) {
+        last = s.updated;
+        if (args.options.has('json')) write(JSON.stringify({ ...s, llr: await readLlrSeries(redis, run) }));
+        else {
+          for (const l of statusLines(s)) write(l);
+          if (!wanted && runs.length > 1) write(`Other runs: ${runs.slice(1).join(', ')}`);
+        }
+      }
+      if (!args.options.has('follow') || s.state !== 'running') break;
+      await new Promise((r) => setTimeout(r, 2000));
+      if (!args.options.has('json')) write('');
+    }
+  } finally {
+    redis.disconnect();
+    exitSoon();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The status page of distributed runs (`thoth match-status redis://… --page`): a small HTTP server
+ * on 127.0.0.1 with the GUI server's rules (a per-run token in the URL or its cookie, the Host and
+ * Origin checks, the same security headers), serving the page's files (dist/status/) and
+ * `/api/status`, the run's live status and LLR series as JSON.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fsp, realpathSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import { GUI_HOST, SECURITY_HEADERS, checkRequest, resolveStatic, tokenCookie } from '../gui/server';
+import { listRuns, readLlrSeries, readStatus } from './status';
+
+export interface StatusPage {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+function reply(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, ...extra });
+  res.end(body);
+}
+
+/** Serves the page; `run` is the run shown when the page does not name one (the newest otherwise). */
+export async function startStatusPage(redis: Redis, opts: { port: number; staticDir: string; run?: string; token?: string }): Promise<StatusPage> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const root = realpathSync(path.resolve(opts.staticDir));
+  let port = opts.port;
+
+  const api = async (url: URL): Promise<unknown> => {
+    const runs = await listRuns(redis);
+    const run = url.searchParams.get('run') ?? opts.run ?? runs[0];
+    if (run === undefined || !/^[0-9a-f]{12}$/.test(run)) return { runs, status: null, llr: [] };
+    return { runs, status: (await readStatus(redis, run)) ?? null, llr: await readLlrSeries(redis, run) };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const bad = checkRequest(req, port, token, false);
+    if (bad) return reply(res, bad.status, 'text/plain; charset=utf-8', `Forbidden: ${bad.reason}\n`);
+    if (req.method !== 'GET') return reply(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed\n', { Allow: 'GET' });
+    const url = new URL(req.url ?? '/', `http://${GUI_HOST}`);
+    if (url.pathname === '/api/status') {
+      try {
+        return reply(res, 200, 'application/json; charset=utf-8', JSON.stringify(await api(url)));
+      } catch (e) {
+        return reply(res, 503, 'application/json; charset=utf-8', JSON.stringify({ error: `Redis: ${(e as Error).message}` }));
+      }
+    }
+    const file = resolveStatic(root, req.url ?? '/');
+    if (!file || !(path.extname(file) in TYPES)) return reply(res, 404, 'text/plain; charset=utf-8', 'Not Found\n');
+    let body: Buffer;
+    try {
+      body = await fsp.readFile(file);
+    } catch {
+      return reply(res, 404, 'text/plain; charset=utf-8', 'Not Found\n');
+    }
+    const extra: Record<string, string> = path.extname(file) === '.html' ? { 'Set-Cookie': tokenCookie(port, token) } : {};
+    reply(res, 200, TYPES[path.extname(file)], body, extra);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) reply(res, 500, 'text/plain; charset=utf-8', 'Internal Server Error\n');
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, GUI_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  return {
+    url: `http://${GUI_HOST}:${port}/?token=${token}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
