@@ -263,7 +263,7 @@ class Coordinator {
       async (job) => {
         count(job.data as PairResult);
       },
-      { ...q, concurrency: 1, removeOnComplete: { count: 1_000_000 }, drainDelay: 1 },
+      { ...q, concurrency: 1, removeOnComplete: { count: 10_000 }, drainDelay: 1 },
     ));
     rw.on('error', () => undefined);
 
