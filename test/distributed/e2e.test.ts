@@ -114,6 +114,14 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     expect(refuser.out).toMatch(/^Refusing run [0-9a-f]{12}: engine 'good': .*fake\.mjs here has checksum [0-9a-f]{12}, the run wants [0-9a-f]{12}$/m);
     expect(refuser.out).not.toMatch(/^Played /m);
     expect(lines).toContainEqual(expect.stringMatching(/^Note: worker \S+ refuses this run: engine 'good': .*here has checksum/));
+    // The run's status, as match-status prints it.
+    const status = new ThothProcess(['match-status', redis.url]);
+    expect(await status.exited).toBe(0);
+    const st = outLines(status);
+    expect(st[0]).toMatch(/^Run [0-9a-f]{12}: good vs bad \| khet2 \| 10\+0\.1 \| finished \(SPRT: H1 was accepted\)$/);
+    expect(st[1]).toMatch(new RegExp(`^Games ${n} \\| pairs queued 0, in progress \\d+ \\| updated \\d+ s ago$`));
+    expect(st).toContainEqual(expect.stringMatching(/^Refused by \S+: engine 'good': /));
+    expect(st.slice(st.findIndex((l) => l.startsWith('Score of')))).toEqual(lastSummary(lines).slice(0, -1));
   });
 
   it('a crashing engine on a worker is a fault result, and without -recover the run stops as a local one does', async () => {
