@@ -20,14 +20,14 @@ await build({
   logLevel: 'warning',
 });
 
-// The browser GUI (`thoth gui`): the page's TypeScript bundled for the browser, and its static
-// files, into dist/gui/ (the only folder the GUI server serves).
-{
+// A page for the browser: its TypeScript bundled, and its static files, into one folder of dist/
+// (the only folder its server serves).
+async function browserPage(entry, staticDir, outDir) {
   const { cpSync, mkdirSync } = await import('node:fs');
-  mkdirSync('dist/gui', { recursive: true });
+  mkdirSync(outDir, { recursive: true });
   await build({
-    entryPoints: ['src/gui/page/main.ts'],
-    outfile: 'dist/gui/app.js',
+    entryPoints: [entry],
+    outfile: `${outDir}/app.js`,
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -36,23 +36,9 @@ await build({
     minify: true,
     logLevel: 'warning',
   });
-  cpSync('src/gui/static', 'dist/gui', { recursive: true });
+  cpSync(staticDir, outDir, { recursive: true });
 }
 
-// The status page of distributed runs (`thoth match-status … --page`), into dist/status/.
-{
-  const { cpSync, mkdirSync } = await import('node:fs');
-  mkdirSync('dist/status', { recursive: true });
-  await build({
-    entryPoints: ['src/distributed/page/main.ts'],
-    outfile: 'dist/status/app.js',
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    sourcemap: true,
-    minify: true,
-    logLevel: 'warning',
-  });
-  cpSync('src/distributed/page/static', 'dist/status', { recursive: true });
-}
+// The browser GUI (`thoth gui`), and the status page of distributed runs (`thoth match-status … --page`).
+await browserPage('src/gui/page/main.ts', 'src/gui/static', 'dist/gui');
+await browserPage('src/distributed/page/main.ts', 'src/distributed/page/static', 'dist/status');

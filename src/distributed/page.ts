@@ -9,7 +9,7 @@ import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { GUI_HOST, SECURITY_HEADERS, checkRequest, resolveStatic, tokenCookie } from '../gui/server';
+import { GUI_HOST, MIME, SECURITY_HEADERS, checkRequest, resolveStatic, tokenCookie } from '../gui/server';
 import { listRuns, readLlrSeries, readStatus } from './status';
 
 export interface StatusPage {
@@ -17,14 +17,6 @@ export interface StatusPage {
   port: number;
   close(): Promise<void>;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
 
 function reply(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
   res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, ...extra });
@@ -57,7 +49,7 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
       }
     }
     const file = resolveStatic(root, req.url ?? '/');
-    if (!file || !(path.extname(file) in TYPES)) return reply(res, 404, 'text/plain; charset=utf-8', 'Not Found\n');
+    if (!file || !(path.extname(file) in MIME)) return reply(res, 404, 'text/plain; charset=utf-8', 'Not Found\n');
     let body: Buffer;
     try {
       body = await fsp.readFile(file);
@@ -65,7 +57,7 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
       return reply(res, 404, 'text/plain; charset=utf-8', 'Not Found\n');
     }
     const extra: Record<string, string> = path.extname(file) === '.html' ? { 'Set-Cookie': tokenCookie(port, token) } : {};
-    reply(res, 200, TYPES[path.extname(file)], body, extra);
+    reply(res, 200, MIME[path.extname(file)], body, extra);
   };
 
   const server = createServer((req, res) => {
