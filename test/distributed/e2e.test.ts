@@ -115,7 +115,8 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     expect(refuser.out).not.toMatch(/^Played /m);
     expect(lines).toContainEqual(expect.stringMatching(/^Note: worker \S+ refuses this run: engine 'good': .*here has checksum/));
     // The run's status, as match-status prints it.
-    const status = new ThothProcess(['match-status', redis.url]);
+    const runId = /\(run ([0-9a-f]{12})\)$/m.exec(coord.out)?.[1] ?? '';
+    const status = new ThothProcess(['match-status', redis.url, runId]);
     expect(await status.exited).toBe(0);
     const st = outLines(status);
     expect(st[0]).toMatch(/^Run [0-9a-f]{12}: good vs bad \| khet2 \| 10\+0\.1 \| finished \(SPRT: H1 was accepted\)$/);
