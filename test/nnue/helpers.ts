@@ -1,0 +1,36 @@
+/** Shared helpers for the network tests (not a test file itself). */
+import { MAX_MOVES, Position, mulberry32, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
+import { ALL_SETUPS } from '../core/helpers';
+
+/**
+ * Positions of seeded random games from every setup: `perSetup` positions of each, a few plies
+ * apart, none with the game over.
+ */
+export function randomPositions(perSetup: number, seed = 1): Position[] {
+  const rand = mulberry32(seed);
+  const moves = new Int32Array(MAX_MOVES);
+  const out: Position[] = [];
+  for (const { edition, setup } of ALL_SETUPS) {
+    let pos = start(edition, setup);
+    let taken = 0;
+    while (taken < perSetup) {
+      const n = pos.generate(moves, 0);
+      pos.make(moves[(rand() >>> 0) % n]);
+      if (pos.winner >= 0 || pos.ply > 150) {
+        pos = start(edition, setup);
+        continue;
+      }
+      if ((rand() >>> 0) % 3 === 0) {
+        out.push(pos.clone());
+        taken++;
+      }
+    }
+  }
+  return out;
+}
+
+export function start(edition: EditionId, setup: 'classic' | 'imhotep' | 'dynasty'): Position {
+  const r = parseKfen(setupKfen(edition, setup) ?? '', edition);
+  if (!r.ok) throw new Error(`bad setup ${edition}/${setup}`);
+  return r.value;
+}
