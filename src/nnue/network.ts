@@ -1,0 +1,270 @@
+/**
+ * The network (docs/nnue.md): NUM_FEATURES → H feature transformer shared by both perspectives,
+ * [stm, nstm] concatenated, SCReLU, one output; the output times SCALE is centi-pyramids from the
+ * side to move's view. As floats for training, quantised (int16 weights) for play, the network
+ * file's reader and writer, and the exact integer inference the engine and the trainer share.
+ * Browser-safe: bytes in, bytes out; no I/O here.
+ */
+import type { Position } from '../core/position';
+import { err, ok, type Result } from '../core/result';
+import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from './features';
+
+export const QA = 255;
+export const QB = 64;
+export const DEFAULT_SCALE = 400;
+export const NETWORK_MAGIC = 'THOTHNN1';
+export const NETWORK_VERSION = 1;
+/** Float feature weights must stay within this so that they quantise to int16. */
+export const FT_WEIGHT_LIMIT = 32767 / QA;
+export const OUT_WEIGHT_LIMIT = 32767 / QB;
+/** The largest hidden layer a file may declare (a bound against absurd headers). */
+export const MAX_HIDDEN = 4096;
+const MAX_NAME_BYTES = 1 << 16;
+
+/**
+ * A float network: every parameter in one array (so an optimiser treats them alike), with views:
+ * ftWeights[f · H + j] (feature f's H weights contiguous), ftBias[H], outWeights[2H] (stm half
+ * first), outBias[1].
+ */
+export interface FloatNetwork {
+  readonly hidden: number;
+  readonly params: Float32Array;
+  readonly ftWeights: Float32Array;
+  readonly ftBias: Float32Array;
+  readonly outWeights: Float32Array;
+  readonly outBias: Float32Array;
+}
+
+/** A quantised network as the file holds it. */
+export interface Network {
+  readonly hidden: number;
+  /** Bit e set: trained for edition e (0 khet2, 1 khet1, 2 deflexion). */
+  readonly editions: number;
+  readonly scale: number;
+  readonly qa: number;
+  readonly qb: number;
+  /** Free text: the data, epochs, seed. */
+  readonly name: string;
+  readonly ftWeights: Int16Array;
+  readonly ftBias: Int16Array;
+  readonly outWeights: Int16Array;
+  /** In QA · QB units. */
+  readonly outBias: number;
+}
+
+export function floatNetworkSize(hidden: number): number {
+  return NUM_FEATURES * hidden + hidden + 2 * hidden + 1;
+}
+
+/** A float network of zeros over `params` (a fresh array by default). */
+export function floatNetwork(hidden: number, params = new Float32Array(floatNetworkSize(hidden))): FloatNetwork {
+  if (params.length !== floatNetworkSize(hidden)) throw new Error('parameter array of the wrong size');
+  const ft = NUM_FEATURES * hidden;
+  return {
+    hidden,
+    params,
+    ftWeights: params.subarray(0, ft),
+    ftBias: params.subarray(ft, ft + hidden),
+    outWeights: params.subarray(ft + hidden, ft + 3 * hidden),
+    outBias: params.subarray(ft + 3 * hidden, ft + 3 * hidden + 1),
+  };
+}
+
+/** The float network's raw output (before × SCALE) for the two perspectives' feature lists. */
+export function floatForward(
+  net: FloatNetwork, stm: ArrayLike<number>, stmCount: number, nstm: ArrayLike<number>, nstmCount: number,
+): number {
+  const H = net.hidden;
+  let out = net.outBias[0];
+  for (let half = 0; half < 2; half++) {
+    const feats = half === 0 ? stm : nstm;
+    const count = half === 0 ? stmCount : nstmCount;
+    for (let j = 0; j < H; j++) {
+      let a = net.ftBias[j];
+      for (let k = 0; k < count; k++) a += net.ftWeights[feats[k] * H + j];
+      a = a < 0 ? 0 : a > 1 ? 1 : a;
+      out += a * a * net.outWeights[half * H + j];
+    }
+  }
+  return out;
+}
+
+const clampInt16 = (x: number): number => (x > 32767 ? 32767 : x < -32767 ? -32767 : x);
+
+/** The quantised network of a float one (weights rounded to int16, clamped to its range). */
+export function quantise(net: FloatNetwork, meta: { scale: number; editions: number; name: string }): Network {
+  const H = net.hidden;
+  const ftWeights = new Int16Array(NUM_FEATURES * H);
+  for (let i = 0; i < ftWeights.length; i++) ftWeights[i] = clampInt16(Math.round(net.ftWeights[i] * QA));
+  const ftBias = new Int16Array(H);
+  for (let j = 0; j < H; j++) ftBias[j] = clampInt16(Math.round(net.ftBias[j] * QA));
+  const outWeights = new Int16Array(2 * H);
+  for (let j = 0; j < 2 * H; j++) outWeights[j] = clampInt16(Math.round(net.outWeights[j] * QB));
+  const outBias = Math.max(-2147483647, Math.min(2147483647, Math.round(net.outBias[0] * QA * QB)));
+  return { hidden: H, editions: meta.editions, scale: meta.scale, qa: QA, qb: QB, name: meta.name, ftWeights, ftBias, outWeights, outBias };
+}
+
+/** acc[at..at+H) = the bias plus the rows of the `count` features (the from-scratch refresh). */
+export function refreshAccumulator(net: Network, features: ArrayLike<number>, count: number, acc: Int32Array, at = 0): void {
+  const H = net.hidden;
+  const w = net.ftWeights;
+  for (let j = 0; j < H; j++) acc[at + j] = net.ftBias[j];
+  for (let k = 0; k < count; k++) {
+    const row = features[k] * H;
+    for (let j = 0; j < H; j++) acc[at + j] += w[row + j];
+  }
+}
+
+/** Adds feature f's row to the accumulator at acc[at..]. */
+export function addFeature(net: Network, acc: Int32Array, at: number, f: number): void {
+  const H = net.hidden;
+  const w = net.ftWeights;
+  const row = f * H;
+  for (let j = 0; j < H; j++) acc[at + j] += w[row + j];
+}
+
+/** Takes feature f's row off the accumulator at acc[at..]. */
+export function subFeature(net: Network, acc: Int32Array, at: number, f: number): void {
+  const H = net.hidden;
+  const w = net.ftWeights;
+  const row = f * H;
+  for (let j = 0; j < H; j++) acc[at + j] -= w[row + j];
+}
+
+/**
+ * The evaluation in centi-pyramids from the side to move's view, from the side to move's
+ * accumulator and the other side's, in exact integer arithmetic: every product and sum stays an
+ * integer below 2^53, so doubles compute it exactly (Int32 would overflow).
+ */
+export function forward(net: Network, stm: Int32Array, stmAt: number, nstm: Int32Array, nstmAt: number): number {
+  const H = net.hidden;
+  const qa = net.qa;
+  const w = net.outWeights;
+  let sum = 0;
+  for (let j = 0; j < H; j++) {
+    let x = stm[stmAt + j];
+    x = x < 0 ? 0 : x > qa ? qa : x;
+    sum += x * x * w[j];
+  }
+  for (let j = 0; j < H; j++) {
+    let x = nstm[nstmAt + j];
+    x = x < 0 ? 0 : x > qa ? qa : x;
+    sum += x * x * w[H + j];
+  }
+  const out = Math.trunc(sum / qa) + net.outBias;
+  return Math.trunc((out * net.scale) / (qa * net.qb));
+}
+
+let scratchFeatures = new Int32Array(MAX_ACTIVE);
+let scratchAcc = new Int32Array(0);
+
+/** The network's evaluation of `pos` computed from scratch (side to move's view, centi-pyramids). */
+export function evaluatePosition(net: Network, pos: Position): number {
+  const H = net.hidden;
+  if (scratchAcc.length < 2 * H) scratchAcc = new Int32Array(2 * H);
+  if (scratchFeatures.length < MAX_ACTIVE) scratchFeatures = new Int32Array(MAX_ACTIVE);
+  const us = pos.side;
+  let n = activeFeatures(pos, us, scratchFeatures);
+  refreshAccumulator(net, scratchFeatures, n, scratchAcc, 0);
+  n = activeFeatures(pos, us ^ 1, scratchFeatures);
+  refreshAccumulator(net, scratchFeatures, n, scratchAcc, H);
+  return forward(net, scratchAcc, 0, scratchAcc, H);
+}
+
+// --- The file (little-endian; docs/nnue.md) ---
+
+export type NetworkFileErrorKind = 'truncated' | 'magic' | 'version' | 'header' | 'size' | 'checksum' | 'name';
+
+export interface NetworkFileError {
+  kind: NetworkFileErrorKind;
+  message: string;
+}
+
+/** FNV-1a, 32 bits, of bytes[0..end). */
+export function fnv1a(bytes: Uint8Array, end = bytes.length): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+const HEADER_BYTES = 8 + 7 * 4 + 4; // magic, version … qb, name length
+
+function fileSize(hidden: number, nameBytes: number): number {
+  return HEADER_BYTES + nameBytes + 2 * (NUM_FEATURES * hidden + hidden + 2 * hidden) + 4 + 4;
+}
+
+/** The network as the bytes of a file. */
+export function writeNetwork(net: Network): Uint8Array {
+  const name = new TextEncoder().encode(net.name);
+  if (name.length > MAX_NAME_BYTES) throw new Error('network name too long');
+  const H = net.hidden;
+  const bytes = new Uint8Array(fileSize(H, name.length));
+  const v = new DataView(bytes.buffer);
+  let o = 0;
+  for (let i = 0; i < 8; i++) bytes[o++] = NETWORK_MAGIC.charCodeAt(i);
+  for (const x of [NETWORK_VERSION, net.editions, NUM_FEATURES, H, net.scale, net.qa, net.qb, name.length]) {
+    v.setUint32(o, x, true);
+    o += 4;
+  }
+  bytes.set(name, o);
+  o += name.length;
+  for (const arr of [net.ftWeights, net.ftBias, net.outWeights]) {
+    for (let i = 0; i < arr.length; i++) {
+      v.setInt16(o, arr[i], true);
+      o += 2;
+    }
+  }
+  v.setInt32(o, net.outBias, true);
+  o += 4;
+  v.setUint32(o, fnv1a(bytes, o), true);
+  return bytes;
+}
+
+const fail = (kind: NetworkFileErrorKind, message: string): { ok: false; error: NetworkFileError } => err({ kind, message });
+
+/** Reads a network file; refuses (never throws) what is not one written by writeNetwork. */
+export function readNetwork(bytes: Uint8Array): Result<Network, NetworkFileError> {
+  const magicLen = Math.min(8, bytes.length);
+  for (let i = 0; i < magicLen; i++) {
+    if (bytes[i] !== NETWORK_MAGIC.charCodeAt(i)) return fail('magic', `not a Thoth network file (it does not start with ${NETWORK_MAGIC})`);
+  }
+  if (bytes.length < HEADER_BYTES) return fail('truncated', `truncated: ${bytes.length} bytes, shorter than the header`);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u32 = (at: number): number => v.getUint32(at, true);
+  const version = u32(8);
+  if (version !== NETWORK_VERSION) return fail('version', `unknown format version ${version} (this build reads ${NETWORK_VERSION})`);
+  const [editions, inputs, hidden, scale, qa, qb, nameLen] = [12, 16, 20, 24, 28, 32, 36].map(u32);
+  if (inputs !== NUM_FEATURES) return fail('header', `the network has ${inputs} inputs, this build's features are ${NUM_FEATURES}`);
+  if (hidden < 1 || hidden > MAX_HIDDEN) return fail('header', `hidden layer of ${hidden} neurons (1 to ${MAX_HIDDEN})`);
+  if (editions === 0 || (editions & ~7) !== 0) return fail('header', `edition flags ${editions} (bits 0 to 2, at least one)`);
+  if (scale < 1 || scale > 100_000) return fail('header', `output scale ${scale} (1 to 100000)`);
+  if (qa < 1 || qa > 1023 || qb < 1 || qb > 1023) return fail('header', `quantisation factors ${qa}, ${qb} (1 to 1023)`);
+  if (nameLen > MAX_NAME_BYTES) return fail('header', `name of ${nameLen} bytes (at most ${MAX_NAME_BYTES})`);
+  const size = fileSize(hidden, nameLen);
+  if (bytes.length < size) return fail('truncated', `truncated: ${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
+  if (bytes.length > size) return fail('size', `${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
+  const sum = u32(size - 4);
+  if (fnv1a(bytes, size - 4) !== sum) return fail('checksum', 'bad checksum: the file is damaged');
+  let name: string;
+  try {
+    name = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
+  } catch {
+    return fail('name', 'the name is not UTF-8');
+  }
+  let o = HEADER_BYTES + nameLen;
+  const int16s = (n: number): Int16Array => {
+    const a = new Int16Array(n);
+    for (let i = 0; i < n; i++, o += 2) a[i] = v.getInt16(o, true);
+    return a;
+  };
+  const ftWeights = int16s(NUM_FEATURES * hidden);
+  const ftBias = int16s(hidden);
+  const outWeights = int16s(2 * hidden);
+  const outBias = v.getInt32(o, true);
+  return ok({ hidden, editions, scale, qa, qb, name, ftWeights, ftBias, outWeights, outBias });
+}
+
+/** A reader's refusal in words, for `info string error: …` and the command line. */
+export function formatNetworkError(e: NetworkFileError): string {
+  return `network file refused: ${e.message}`;
+}
