@@ -6,6 +6,7 @@ const entries = [
   { in: 'src/cli.ts', out: 'cli' },
   { in: 'src/threads/perft-worker.ts', out: 'perft-worker' },
   { in: 'src/threads/search-worker.ts', out: 'search-worker' },
+  { in: 'src/threads/datagen-worker.ts', out: 'datagen-worker' },
 ];
 
 await build({

@@ -5,6 +5,7 @@
  */
 import { ANALYSE_USAGE, analyseCommand } from './cli/analyse';
 import { CommandError } from './cli/args';
+import { DATAGEN_USAGE, datagenCommand } from './cli/datagen';
 import { GUI_USAGE, guiCommand } from './cli/gui';
 import { GENFENS_USAGE, genfensCommand } from './cli/genfens';
 import { MATCH_USAGE, matchCommand } from './cli/match';
@@ -37,6 +38,8 @@ Usage:
                               the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged
   ${GENFENS_USAGE}
                               KFEN openings for matches
+  ${DATAGEN_USAGE}
+                              training data for the network by self-play (docs/nnue.md)
   thoth help                  this text
   thoth --version             the version
 `;
@@ -53,6 +56,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   gui: guiCommand,
   analyse: analyseCommand,
   analyze: analyseCommand,
+  datagen: datagenCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

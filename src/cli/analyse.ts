@@ -14,6 +14,7 @@ import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } f
 import { Searcher } from '../search/search';
 import { BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../search/tt';
 import { UsageError, intOption, parseArgs, type ParsedArgs } from './args';
+import { ProgressLine } from './progress';
 import { POSITION_MULTI, POSITION_VALUED, positionFromArgs } from './position-args';
 
 export const ANALYSE_USAGE =
@@ -25,36 +26,6 @@ const DEFAULT_DEPTH = 8;
 const DEFAULT_THRESHOLD = 100;
 /** Losses above this count as this much in the average (one lost game is not 100 mistakes). */
 const LOSS_CAP = 1000;
-
-/** The progress line: overwritten in place on a terminal, plain lines otherwise. */
-class ProgressLine {
-  private readonly tty: boolean;
-  private last = '';
-  private dirty = false;
-
-  constructor(private readonly out: NodeJS.WriteStream, private readonly enabled: boolean) {
-    this.tty = out.isTTY === true;
-  }
-
-  /** Shows `text`; a `minor` update (a new depth in a long job) is not repeated as a plain line. */
-  show(text: string, minor = false): void {
-    if (!this.enabled || text === this.last || (minor && !this.tty)) return;
-    this.last = text;
-    if (this.tty) {
-      const width = Math.max(20, (this.out.columns || 80) - 1);
-      this.out.write(`\r${text.length > width ? text.slice(0, width - 1) + '…' : text}\x1b[K`);
-      this.dirty = true;
-    } else {
-      this.out.write(`${text}\n`);
-    }
-  }
-
-  clear(): void {
-    if (this.dirty) this.out.write('\r\x1b[K');
-    this.dirty = false;
-    this.last = '';
-  }
-}
 
 function progressText(p: Progress, side: number, ed: Edition): string {
   return `depth ${p.depth}  ${scoreText(firstPlayerView(p.score, side))} for ${ed.colorNames[0]}  best ${p.pv[0] ?? '-'}` +

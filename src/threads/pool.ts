@@ -1,12 +1,12 @@
 /**
- * The piscina pools of worker threads (the search threads, parallel perft): a fixed number of
- * threads running one worker entry point, `dist/<name>.js` when running from the build, or the
+ * The piscina pools of worker threads (the search threads, parallel perft, datagen's games): a
+ * fixed number of threads running one worker entry point, `dist/<name>.js` when running from the build, or the
  * TypeScript source (loaded through tsx) when running from `src/` (tests, tsx).
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 
-export type WorkerName = 'search-worker' | 'perft-worker';
+export type WorkerName = 'search-worker' | 'perft-worker' | 'datagen-worker';
 
 /**
  * A pool of exactly `threads` workers. `idleTimeout` is how long an idle thread lives (Infinity:

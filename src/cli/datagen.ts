@@ -1,0 +1,277 @@
+/**
+ * `thoth datagen --out FILE …`: training data for the network by self-play (docs/nnue.md). Games
+ * run on worker threads (src/threads/datagen-worker.ts), one game per thread at a time; this
+ * thread drops duplicate positions and appends each finished game to the file. The file is
+ * resumable: run the same command again and it goes on from what the file holds.
+ */
+import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { EDITION_IDS, Position, isEditionId, type EditionId } from '../core/index';
+import { DEFAULT_SEED } from '../match/config';
+import { DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader, scanData, type DataSummary } from '../nnue/data';
+import { DEFAULT_DATAGEN, datagenSetups, type DatagenSettings, type GameEnd, type GameTask, type PlayedGame } from '../nnue/datagen';
+import { KeySet } from '../nnue/keyset';
+import { workerPool } from '../threads/pool';
+import { CommandError, UsageError, intOption, parseArgs } from './args';
+import { ProgressLine } from './progress';
+
+export const DATAGEN_USAGE =
+  'thoth datagen --out FILE [--positions N] [--games N] [--nodes N] [--variant khet2|khet1|deflexion|all] [--threads N] ' +
+  '[--seed S] [--random-plies N] [--skip-plies N] [--max-score CP] [--decided-score CP] [--decided-plies N] ' +
+  '[--max-plies N] [--no-removal N] [--hash MB] [--no-dedup] [--quiet]';
+
+const d = DEFAULT_DATAGEN;
+const HELP = `usage: ${DATAGEN_USAGE}
+
+Self-play games for training the network; every quiet position (not in check, no shot that
+removes an enemy piece) is written with its search score and the game's result. The format is
+described in docs/nnue.md. Run the same command again to go on: the file is appended to, and
+its positions count towards the targets.
+
+  --out FILE          the data file (created, or appended to)
+  --positions N       stop when the file holds N positions (default 1000000)
+  --games N           stop when the file holds N games (default: no limit)
+  --nodes N           node budget per move (default ${d.nodes})
+  --variant V         khet2, khet1, deflexion or all (default all: the 8 setups in turn)
+  --threads N         games at once, one worker thread each (default: the number of cores)
+  --seed S            seed of the random openings (default ${DEFAULT_SEED})
+  --random-plies N    random plies from the setup before a game (default ${d.randomPlies})
+  --skip-plies N      keep no position before this ply, counted from the setup (default ${d.skipPlies})
+  --max-score CP      keep no position scored beyond ±CP (default ${d.maxScore}; mate scores never)
+  --decided-score CP  adjudicate a win once the score stays beyond ±CP ... (default 0: off)
+  --decided-plies N   ... for N plies in a row (default ${d.decidedPlies})
+  --max-plies N       a game this long (from the setup) is a draw (default ${d.maxPlies})
+  --no-removal N      the no-removal draw in plies, 0 = off (default ${d.noRemoval})
+  --hash MB           transposition table per thread, cleared before each game (default ${d.hashMb})
+  --no-dedup          keep positions that are already in the file
+  --quiet             no progress line`;
+
+/** Keys of the same board in different editions must differ. */
+const EDITION_SALT = [0, 0x5bd1e995, 0x27d4eb2f];
+
+interface Tally {
+  games: number;
+  positions: number;
+  searched: number;
+  early: number;
+  notQuiet: number;
+  score: number;
+  duplicates: number;
+  results: [number, number, number];
+  ends: Map<GameEnd, number>;
+}
+
+export async function datagenCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    write(HELP);
+    return;
+  }
+  const args = parseArgs(
+    argv,
+    ['out', 'positions', 'games', 'nodes', 'variant', 'threads', 'seed', 'random-plies', 'skip-plies', 'max-score',
+      'decided-score', 'decided-plies', 'max-plies', 'no-removal', 'hash'],
+    ['no-dedup', 'quiet'],
+  );
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (usage: ${DATAGEN_USAGE})`);
+  const out = args.options.get('out')?.[0];
+  if (out === undefined || out === '') throw new UsageError(`--out FILE is needed (usage: ${DATAGEN_USAGE})`);
+  const variant = args.options.get('variant')?.[0] ?? 'all';
+  if (variant !== 'all' && !isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
+  const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
+  const settings: DatagenSettings = {
+    nodes: intOption(args, 'nodes', d.nodes, 1, 100_000_000),
+    randomPlies: intOption(args, 'random-plies', d.randomPlies, 0, 100),
+    skipPlies: intOption(args, 'skip-plies', d.skipPlies, 0, 10_000),
+    maxScore: intOption(args, 'max-score', d.maxScore, 0, 32000),
+    decidedScore: intOption(args, 'decided-score', d.decidedScore, 0, 32000),
+    decidedPlies: intOption(args, 'decided-plies', d.decidedPlies, 1, 1000),
+    maxPlies: intOption(args, 'max-plies', d.maxPlies, 1, 10_000),
+    noRemoval: intOption(args, 'no-removal', d.noRemoval, 0, 10_000),
+    hashMb: intOption(args, 'hash', d.hashMb, 1, 1024),
+  };
+  const positionsTarget = intOption(args, 'positions', 1_000_000, 1, 2_000_000_000);
+  const gamesTarget = intOption(args, 'games', 0, 0, 2_000_000_000) || Infinity;
+  const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
+  const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
+  const dedup = !args.options.has('no-dedup');
+  const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
+
+  const keys = new KeySet(1 << 16);
+  const have = openDataFile(out, dedup ? keys : undefined, (s) => process.stderr.write(`thoth datagen: ${s}\n`));
+  if (have.positions >= positionsTarget || have.games >= gamesTarget) {
+    write(`${out} already holds ${have.positions} positions of ${have.games} games: nothing to do`);
+    return;
+  }
+
+  const setups = datagenSetups(editions);
+  const tally: Tally = {
+    games: 0, positions: 0, searched: 0, early: 0, notQuiet: 0, score: 0, duplicates: 0, results: [0, 0, 0], ends: new Map(),
+  };
+  const done = (): boolean => have.positions + tally.positions >= positionsTarget || have.games + tally.games >= gamesTarget;
+  const fd = openSync(out, 'a');
+  const pool = workerPool('datagen-worker', threads, 1000);
+  const t0 = performance.now();
+  let nextGame = have.lastGame + 1;
+  let started = 0;
+  let stopping = false;
+  let failure: Error | undefined;
+  let interrupts = 0;
+  let destroyed: Promise<void> | undefined;
+  const destroyPool = (): Promise<void> => (destroyed ??= pool.destroy());
+
+  const show = (): void => {
+    const s = (performance.now() - t0) / 1000;
+    const rate = tally.positions / Math.max(s, 1e-3);
+    const total = have.positions + tally.positions;
+    const eta = rate > 0 && Number.isFinite(positionsTarget) ? ` ETA ${duration((positionsTarget - total) / rate)}` : '';
+    progress.show(
+      `datagen: ${total.toLocaleString('en')}/${positionsTarget.toLocaleString('en')} positions, ` +
+        `${(have.games + tally.games).toLocaleString('en')} games, ${rate.toFixed(0)} positions/s,${eta}`,
+      true,
+    );
+  };
+  const ticker = setInterval(show, 1000);
+  ticker.unref();
+
+  const finished = new Promise<void>((resolve) => {
+    let running = 0;
+    const launch = (): void => {
+      while (!stopping && !done() && running < threads + 1 && have.games + started < gamesTarget) {
+        const game = nextGame++;
+        const { edition, setup } = setups[game % setups.length];
+        const task: GameTask = { game, seed, edition, setup, settings };
+        running++;
+        started++;
+        (pool.run(task) as Promise<PlayedGame>).then(
+          (g) => {
+            if (!stopping) append(g);
+          },
+          (e: unknown) => {
+            if (!stopping) {
+              failure = e instanceof Error ? e : new Error(String(e));
+              stopping = true;
+            }
+          },
+        ).finally(() => {
+          running--;
+          if (done()) stopping = true;
+          launch();
+          if (running === 0) resolve();
+        });
+      }
+      if (running === 0) resolve();
+    };
+    launch();
+  });
+
+  const append = (g: PlayedGame): void => {
+    const block = new Uint8Array(GAME_HEADER_BYTES + g.records.length);
+    let at = GAME_HEADER_BYTES;
+    let kept = 0;
+    for (let k = 0; k < g.ends.length; k++) {
+      const from = k === 0 ? 0 : g.ends[k - 1];
+      if (dedup && !keys.add(g.keys[2 * k], g.keys[2 * k + 1] ^ EDITION_SALT[g.edition])) {
+        tally.duplicates++;
+        continue;
+      }
+      block.set(g.records.subarray(from, g.ends[k]), at);
+      at += g.ends[k] - from;
+      kept++;
+    }
+    encodeGameHeader(g.game, g.edition, g.result, kept, block, 0);
+    writeSync(fd, block, 0, at);
+    tally.games++;
+    tally.positions += kept;
+    tally.searched += g.searched;
+    tally.early += g.skipped.early;
+    tally.notQuiet += g.skipped.notQuiet;
+    tally.score += g.skipped.score;
+    tally.results[g.result]++;
+    tally.ends.set(g.end, (tally.ends.get(g.end) ?? 0) + 1);
+    if (done()) stopping = true;
+  };
+
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    progress.clear();
+    process.stderr.write('\nInterrupted: the games in progress are dropped; run the same command again to go on\n');
+    stopping = true;
+    void destroyPool();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  try {
+    await finished;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    clearInterval(ticker);
+    progress.clear();
+    closeSync(fd);
+    await destroyPool();
+  }
+  if (failure) throw new CommandError(`a game failed: ${failure.message}`);
+
+  const secs = (performance.now() - t0) / 1000;
+  const pct = (x: number): string => `${((100 * x) / Math.max(1, tally.searched)).toFixed(1)} %`;
+  write(
+    `Wrote ${tally.positions} positions of ${tally.games} games to ${out} in ${secs.toFixed(1)} s ` +
+      `(${(tally.positions / Math.max(secs, 1e-3)).toFixed(1)} positions/s, ${threads} thread${threads === 1 ? '' : 's'}, ` +
+      `${settings.nodes} nodes per move); the file holds ${have.positions + tally.positions} positions of ${have.games + tally.games} games`,
+  );
+  write(
+    `Searched ${tally.searched} positions: kept ${pct(tally.positions)}; left out: before ply ${settings.skipPlies} ${pct(tally.early)}, ` +
+      `not quiet ${pct(tally.notQuiet)}, score ${pct(tally.score)}, duplicates ${pct(tally.duplicates)}`,
+  );
+  const ends = [...tally.ends].map(([k, v]) => `${k} ${v}`).join(', ');
+  write(`Games: first player won ${tally.results[2]}, drawn ${tally.results[1]}, lost ${tally.results[0]}; ended by ${ends || 'none'}`);
+}
+
+/**
+ * Checks the file for appending and returns what it holds (the keys of its positions go into
+ * `keys`). A new or empty file gets the header; an unfinished last game (a run that was killed)
+ * is cut off; anything else that is wrong with the file stops the command, which never appends
+ * to a file it cannot read.
+ */
+function openDataFile(path: string, keys: KeySet | undefined, note: (s: string) => void): DataSummary {
+  const empty: DataSummary = { games: 0, positions: 0, lastGame: -1, validBytes: DATA_HEADER_BYTES };
+  let size = 0;
+  try {
+    size = existsSync(path) ? statSync(path).size : 0;
+    if (size === 0) {
+      const fd = openSync(path, 'w');
+      writeSync(fd, dataHeader());
+      closeSync(fd);
+      return empty;
+    }
+    const positions = EDITION_IDS.map((id) => new Position(id));
+    const scan = scanData(readFileSync(path), keys && ((r) => {
+      const p = positions[r.edition];
+      p.setup(r.board, r.side);
+      keys.add(p.keyLo, p.keyHi ^ EDITION_SALT[r.edition]);
+    }));
+    if (!scan.error) return scan.summary;
+    if (scan.error.kind !== 'truncated') throw new CommandError(`${path}: ${scan.error.message}; not appending to it`);
+    if (scan.summary.validBytes === 0) {
+      truncateSync(path, 0);
+      const fd = openSync(path, 'w');
+      writeSync(fd, dataHeader());
+      closeSync(fd);
+      return empty;
+    }
+    note(`${path}: ${scan.error.message}; ${size - scan.summary.validBytes} bytes of it dropped`);
+    truncateSync(path, scan.summary.validBytes);
+    return scan.summary;
+  } catch (e) {
+    if (e instanceof CommandError) throw e;
+    throw new CommandError(`cannot use '${path}': ${(e as Error).message}`);
+  }
+}
+
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s % 60).padStart(2, '0')}s`;
+}
