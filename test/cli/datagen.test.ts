@@ -1,0 +1,75 @@
+/** `thoth datagen` as a user runs it: the entry point in a child process, worker threads and all. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dataHeader, encodeGameHeader, scanData, type DataSummary } from '../../src/nnue/data';
+import { runThoth } from './helpers';
+
+const dir = mkdtempSync(join(tmpdir(), 'thoth-datagen-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Small, short games on one thread. */
+const SMALL = ['--threads', '1', '--nodes', '100', '--max-plies', '30', '--skip-plies', '8', '--variant', 'khet2', '--quiet'];
+
+function summary(path: string): { summary: DataSummary; games: number[] } {
+  const games = new Set<number>();
+  const s = scanData(readFileSync(path), (r) => games.add(r.game));
+  expect(s.error).toBeUndefined();
+  return { summary: s.summary, games: [...games].sort((a, b) => a - b) };
+}
+
+describe('thoth datagen', () => {
+  it('writes a readable file, goes on from it, and cuts off an unfinished last game', async () => {
+    const path = join(dir, 'a.bin');
+    const first = await runThoth(['datagen', '--out', path, '--positions', '12', ...SMALL]);
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/^Wrote \d+ positions of \d+ games to .*a\.bin in [\d.]+ s/);
+    const a = summary(path);
+    expect(a.summary.positions).toBeGreaterThanOrEqual(12);
+    const before = readFileSync(path);
+
+    const second = await runThoth(['datagen', '--out', path, '--positions', String(a.summary.positions + 10), ...SMALL]);
+    expect(second.code).toBe(0);
+    const b = summary(path);
+    expect(b.summary.positions).toBeGreaterThanOrEqual(a.summary.positions + 10);
+    const after = readFileSync(path);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true); // appended, nothing rewritten
+    expect(b.summary.lastGame).toBeGreaterThan(a.summary.lastGame); // new games, not the same ones again
+
+    // a run killed halfway through writing a game: the next run drops that game and goes on
+    writeFileSync(path, after.subarray(0, after.length - 5));
+    const third = await runThoth(['datagen', '--out', path, '--games', String(b.summary.games + 1), ...SMALL]);
+    expect(third.code).toBe(0);
+    expect(third.err).toMatch(/unfinished: the file was cut short; \d+ bytes of it dropped/);
+    expect(summary(path).summary.games).toBe(b.summary.games + 1);
+  });
+
+  it('refuses bad options (exit 2) and a file it cannot append to (exit 1), leaving it as it was', async () => {
+    const foreign = join(dir, 'notes.txt');
+    writeFileSync(foreign, 'my notes, not training data\n');
+    const full = join(dir, 'full.bin');
+    const game = new Uint8Array(8);
+    encodeGameHeader(0, 0, 1, 0, game, 0);
+    writeFileSync(full, Buffer.concat([dataHeader(), game]));
+    const [noOut, badNodes, badVariant, stray, notData, help, done] = await Promise.all([
+      runThoth(['datagen']),
+      runThoth(['datagen', '--out', join(dir, 'x.bin'), '--nodes', 'lots']),
+      runThoth(['datagen', '--out', join(dir, 'x.bin'), '--variant', 'chess']),
+      runThoth(['datagen', 'out.bin']),
+      runThoth(['datagen', '--out', foreign, ...SMALL]),
+      runThoth(['datagen', '--help']),
+      runThoth(['datagen', '--out', full, '--games', '1', ...SMALL]),
+    ]);
+    expect(noOut).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --out FILE is needed/) });
+    expect(badNodes).toMatchObject({ code: 2, err: "thoth datagen: --nodes must be a whole number, not 'lots'\n" });
+    expect(badVariant).toMatchObject({ code: 2, err: "thoth datagen: unknown variant 'chess' (khet2, khet1, deflexion or all)\n" });
+    expect(stray).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: unexpected argument 'out.bin'/) });
+    expect(notData.code).toBe(1);
+    expect(notData.err).toMatch(/notes\.txt: not a Thoth training data file .*; not appending to it\n$/);
+    expect(readFileSync(foreign, 'utf8')).toBe('my notes, not training data\n');
+    expect(done).toMatchObject({ code: 0, out: expect.stringMatching(/full\.bin already holds 0 positions of 1 games: nothing to do/) });
+    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^usage: thoth datagen --out FILE/) });
+  });
+});
