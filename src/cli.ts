@@ -13,6 +13,7 @@ import { PERFT_USAGE, perftCommand } from './cli/perft';
 import { WORKER_USAGE, workerCommand } from './cli/worker';
 import { STATS_USAGE, statsCommand } from './cli/stats';
 import { MATCH_STATUS_USAGE, matchStatusCommand } from './cli/match-status';
+import { TRAIN_USAGE, trainCommand } from './cli/train';
 import { runProtocol } from './protocol/loop';
 import { VERSION } from './version';
 
@@ -40,6 +41,8 @@ Usage:
                               KFEN openings for matches
   ${DATAGEN_USAGE}
                               training data for the network by self-play (docs/nnue.md)
+  ${TRAIN_USAGE}
+                              trains the network on datagen's files; writes the network file
   thoth help                  this text
   thoth --version             the version
 `;
@@ -57,6 +60,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   analyse: analyseCommand,
   analyze: analyseCommand,
   datagen: datagenCommand,
+  train: trainCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -57,7 +57,7 @@ export function floatNetworkSize(hidden: number): number {
 }
 
 /** A float network of zeros over `params` (a fresh array by default). */
-export function floatNetwork(hidden: number, params = new Float32Array(floatNetworkSize(hidden))): FloatNetwork {
+export function floatNetwork(hidden: number, params: Float32Array = new Float32Array(floatNetworkSize(hidden))): FloatNetwork {
   if (params.length !== floatNetworkSize(hidden)) throw new Error('parameter array of the wrong size');
   const ft = NUM_FEATURES * hidden;
   return {

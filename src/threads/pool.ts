@@ -1,9 +1,13 @@
 /**
  * The piscina pools of worker threads (the search threads, parallel perft, datagen's games): a
- * fixed number of threads running one worker entry point, `dist/<name>.js` when running from the build, or the
- * TypeScript source (loaded through tsx) when running from `src/` (tests, tsx).
+ * fixed number of threads running one worker entry point, `dist/<name>.js` when running from the
+ * build, or the TypeScript source (loaded through tsx) when running from `src/` (tests, tsx).
+ * And single worker threads outside a pool (the trainer's).
  */
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 
 export type WorkerName = 'search-worker' | 'perft-worker' | 'datagen-worker';
@@ -22,5 +26,24 @@ export function workerPool(name: WorkerName, threads: number, idleTimeout = Infi
     maxThreads: threads,
     idleTimeout,
     concurrentTasksPerWorker: 1,
+  });
+}
+
+/**
+ * A plain worker thread on entry point `name`, outside a pool. From the source the thread first
+ * registers tsx and then imports the entry point: a plain worker's entry point is loaded before
+ * `--import tsx` in its execArgv would take effect.
+ */
+export function startWorker(name: 'train-worker', workerData: unknown): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(fileURLToPath(new URL(`./${name}.js`, here)), { workerData });
+  const require = createRequire(here);
+  const pkg = require.resolve('tsx/package.json');
+  const exports = (require(pkg) as { exports: Record<string, { import: { default: string } }> }).exports;
+  const api = pathToFileURL(join(dirname(pkg), exports['./esm/api'].import.default)).href;
+  const entry = new URL(`./${name}.ts`, here).href;
+  return new Worker(`import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, {
+    eval: true,
+    workerData,
   });
 }

@@ -1,0 +1,146 @@
+/**
+ * `thoth train --out net.nnue DATA…`: fits the network to datagen's files (src/nnue/train.ts)
+ * and writes the quantised network file. A validation split of whole games is held out and its
+ * loss printed after every epoch; a seed makes a run repeat exactly (the same file, byte for byte).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
+import { DEFAULT_SEED } from '../match/config';
+import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork } from '../nnue/network';
+import { startTrainThreads } from '../nnue/train-threads';
+import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../nnue/train';
+import { CommandError, UsageError, intOption, parseArgs, type ParsedArgs } from './args';
+import { ProgressLine } from './progress';
+
+export const TRAIN_USAGE =
+  'thoth train --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X] [--lr-drop N] [--lr-gamma X] [--lambda X] ' +
+  '[--val X] [--seed S] [--scale N] [--threads N] [--quiet] DATA…';
+
+const HELP = `usage: ${TRAIN_USAGE}
+
+Trains the network on the positions of datagen's files (docs/nnue.md) and writes the quantised
+network file. The loss is the squared error between sigmoid(output · SCALE / ${LOGISTIC_K}) and
+λ · sigmoid(score / ${LOGISTIC_K}) + (1 − λ) · result; the optimiser is Adam.
+
+  DATA…          one or more data files from thoth datagen
+  --out FILE     the network file to write
+  --hidden N     neurons per perspective (default 128)
+  --epochs N     passes over the training positions (default 10)
+  --batch N      positions per optimiser step (default 4096)
+  --lr X         Adam's learning rate (default 0.001)
+  --lr-drop N    multiply the rate by --lr-gamma after every N epochs (default: 70 % of --epochs)
+  --lr-gamma X   (default 0.1)
+  --lambda X     weight of the search score against the game result in the target (default 0.8)
+  --val X        share of the games held out for validation (default 0.05)
+  --seed S       seed of the initial weights, the order and the split (default ${DEFAULT_SEED})
+  --scale N      centi-pyramids per unit of output (default ${DEFAULT_SCALE})
+  --threads N    threads computing each batch's gradient (default: the number of cores)
+  --quiet        no progress line`;
+
+function numberOption(args: ParsedArgs, name: string, def: number, min: number, max: number): number {
+  const v = args.options.get(name)?.[0];
+  if (v === undefined) return def;
+  if (!/^-?(\d+\.?\d*|\.\d+)(e-?\d+)?$/i.test(v)) throw new UsageError(`--${name} must be a number, not '${v}'`);
+  const x = Number(v);
+  if (!(x >= min && x <= max)) throw new UsageError(`--${name} must be from ${min} to ${max}, not ${v}`);
+  return x;
+}
+
+export async function trainCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    write(HELP);
+    return;
+  }
+  const args = parseArgs(
+    argv,
+    ['out', 'hidden', 'epochs', 'batch', 'lr', 'lr-drop', 'lr-gamma', 'lambda', 'val', 'seed', 'scale', 'threads'],
+    ['quiet'],
+  );
+  const out = args.options.get('out')?.[0];
+  if (out === undefined || out === '') throw new UsageError(`--out FILE is needed (usage: ${TRAIN_USAGE})`);
+  if (args.positional.length === 0) throw new UsageError(`no data files given (usage: ${TRAIN_USAGE})`);
+  const epochs = intOption(args, 'epochs', 10, 1, 10_000);
+  const settings: TrainSettings = {
+    hidden: intOption(args, 'hidden', 128, 1, MAX_HIDDEN),
+    epochs,
+    batch: intOption(args, 'batch', 4096, 1, 1 << 24),
+    lr: numberOption(args, 'lr', 0.001, 1e-9, 10),
+    lrDrop: intOption(args, 'lr-drop', Math.max(1, Math.round(epochs * 0.7)), 1, 10_000),
+    lrGamma: numberOption(args, 'lr-gamma', 0.1, 0, 1),
+    lambda: numberOption(args, 'lambda', 0.8, 0, 1),
+    seed: intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295),
+    scale: intOption(args, 'scale', DEFAULT_SCALE, 1, 100_000),
+  };
+  const valFraction = numberOption(args, 'val', 0.05, 0, 0.9);
+  const threads = intOption(args, 'threads', availableParallelism(), 1, 64);
+  const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
+
+  const t0 = performance.now();
+  const sources = args.positional.map((path) => {
+    try {
+      return { name: path, bytes: new Uint8Array(readFileSync(path)) };
+    } catch (e) {
+      throw new CommandError(`cannot read '${path}': ${(e as Error).message}`);
+    }
+  });
+  progress.show('train: reading the data', true);
+  const loaded = loadTrainingData(sources, valFraction, settings.seed);
+  progress.clear();
+  if (!loaded.ok) throw new CommandError(`${loaded.error.source}: ${loaded.error.error.message}`);
+  const { data, files } = loaded.value;
+  for (const f of files) if (f.warning) process.stderr.write(`thoth train: ${f.name}: ${f.warning}\n`);
+  const trainer = new Trainer(data, settings);
+  if (trainer.trainIdx.length === 0) throw new CommandError('no training positions in the data');
+  write(
+    `Data: ${data.count} positions of ${files.reduce((n, f) => n + f.games, 0)} games from ${files.length} file(s) ` +
+      `read in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${trainer.trainIdx.length} for training, ` +
+      `${trainer.valIdx.length} for validation; ${(data.feats.length / Math.max(1, data.count)).toFixed(1)} features a position`,
+  );
+  write(
+    `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
+      `every ${settings.lrDrop} epochs), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+  );
+  const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
+  if (trainer.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${files.reduce((n, f) => n + f.games, 0)} games is none)`);
+  else write(`Validation loss before training ${loss(trainer.validationLoss())} (predicting the mean target: ${loss(trainer.constantLoss())})`);
+
+  const splitter = threads > 1 ? await startTrainThreads(trainer, threads) : undefined;
+  let shown = 0;
+  const onBatch = (done: number, total: number): void => {
+    const now = performance.now();
+    if (now - shown < 500) return;
+    shown = now;
+    progress.show(`train: epoch ${trainer.epoch}/${epochs}, ${((100 * done) / total).toFixed(0)} %`, true);
+  };
+  try {
+    for (let e = 1; e <= epochs; e++) {
+      const r = await trainer.runEpoch(splitter, onBatch);
+      progress.clear();
+      write(
+        `epoch ${r.epoch}/${epochs}: train loss ${loss(r.trainLoss)}, val loss ${loss(r.valLoss)}, ` +
+          `${r.seconds.toFixed(1)} s, ${Math.round(r.positionsPerSecond)} positions/s, lr ${r.lr}`,
+      );
+    }
+  } finally {
+    progress.clear();
+    await splitter?.close();
+  }
+
+  const name =
+    `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${epochs} seed=${settings.seed} ` +
+    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}`;
+  const q = quantise(trainer.net, { scale: settings.scale, editions: data.editions, name });
+  const bytes = writeNetwork(q);
+  try {
+    writeFileSync(out, bytes);
+  } catch (e) {
+    throw new CommandError(`cannot write '${out}': ${(e as Error).message}`);
+  }
+  const check = quantisationError(trainer.net, q, data, trainer.valIdx.length > 0 ? trainer.valIdx : trainer.trainIdx);
+  write(
+    `Quantised: evaluations differ from the float network's by ${check.mean.toFixed(2)} cp on average ` +
+      `(largest ${check.max.toFixed(0)} cp; mean |evaluation| ${check.meanAbsEval.toFixed(0)} cp)`,
+  );
+  write(`Wrote ${out} (${bytes.length} bytes): ${name}`);
+}

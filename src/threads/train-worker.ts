@@ -1,0 +1,30 @@
+/** Worker of `thoth train`: computes its share of each batch's gradient (see src/nnue/train-threads.ts). */
+import { parentPort, workerData } from 'node:worker_threads';
+import { batchGradient, type Kernel } from '../nnue/train';
+import {
+  CTRL_DONE, CTRL_FAILED, CTRL_GENERATION, CTRL_RANGES, CTRL_STOP, type TrainWorkerData,
+} from '../nnue/train-threads';
+
+const d = workerData as TrainWorkerData;
+const kernel: Kernel = {
+  hidden: d.hidden, params: d.params, feats: d.feats, offsets: d.offsets, side: d.side, target: d.target,
+  logitScale: d.logitScale, scratch: new Float32Array(4 * d.hidden),
+};
+const ctrl = d.ctrl;
+let generation = Atomics.load(ctrl, CTRL_GENERATION);
+parentPort?.postMessage('ready');
+for (;;) {
+  Atomics.wait(ctrl, CTRL_GENERATION, generation);
+  generation = Atomics.load(ctrl, CTRL_GENERATION);
+  if (Atomics.load(ctrl, CTRL_STOP) !== 0) break;
+  try {
+    d.grads.fill(0);
+    const from = ctrl[CTRL_RANGES + 2 * d.index];
+    const to = ctrl[CTRL_RANGES + 2 * d.index + 1];
+    d.losses[d.index] = from < to ? batchGradient(kernel, d.order, from, to, d.grads) : 0;
+  } catch {
+    Atomics.store(ctrl, CTRL_FAILED, 1);
+  }
+  Atomics.add(ctrl, CTRL_DONE, 1);
+  Atomics.notify(ctrl, CTRL_DONE);
+}
