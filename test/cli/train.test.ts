@@ -1,0 +1,67 @@
+/** `thoth train` as a user runs it: the entry point in a child process, its worker thread and all. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readNetwork } from '../../src/nnue/network';
+import { runThoth } from './helpers';
+
+const FIXTURE = fileURLToPath(new URL('../nnue/fixtures/selfplay.bin', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'thoth-train-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SMALL = ['--hidden', '8', '--epochs', '2', '--batch', '256', '--seed', '3', '--quiet'];
+
+describe('thoth train', () => {
+  it('trains on a data file and writes a network file that reads back; the same command writes the same file', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => join(dir, `${n}.nnue`));
+    const [one, two, single] = await Promise.all([
+      runThoth(['train', '--out', a, '--threads', '2', ...SMALL, FIXTURE]),
+      runThoth(['train', '--out', b, '--threads', '2', ...SMALL, FIXTURE]),
+      runThoth(['train', '--out', c, '--threads', '1', ...SMALL, FIXTURE]),
+    ]);
+    expect(one.err).toBe('');
+    expect(one.code).toBe(0);
+    const lines = one.out.trim().split('\n');
+    expect(lines[0]).toMatch(/^Data: 2546 positions of 47 games from 1 file\(s\) read in [\d.]+ s: \d+ for training, \d+ for validation/);
+    expect(lines[1]).toMatch(/^Network: 8 hidden × 2 perspectives; batch 256, .* seed 3, 2 threads$/);
+    expect(lines[2]).toMatch(/^Validation loss before training 0\.\d{6} \(predicting the mean target: 0\.\d{6}\)$/);
+    expect(lines[3]).toMatch(/^epoch 1\/2: train loss 0\.\d{6}, val loss 0\.\d{6}, [\d.]+ s, \d+ positions\/s, lr 0\.001$/);
+    expect(lines[4]).toMatch(/^epoch 2\/2: /);
+    expect(lines[5]).toMatch(/^Quantised: evaluations differ from the float network's by [\d.]+ cp on average/);
+    expect(lines[6]).toMatch(/^Wrote .*a\.nnue \(\d+ bytes\): data=selfplay\.bin positions=2546 epochs=2 seed=3 hidden=8 /);
+    const net = readNetwork(new Uint8Array(readFileSync(a)));
+    expect(net.ok && { hidden: net.value.hidden, editions: net.value.editions, scale: net.value.scale }).toEqual({ hidden: 8, editions: 7, scale: 400 });
+    // the same command: the same network, byte for byte
+    expect(two.code).toBe(0);
+    expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
+    // one thread adds the gradient's terms in another order: the same losses but for rounding
+    const losses = (out: string): number[] => [...out.matchAll(/loss (0\.\d+)/g)].map((m) => Number(m[1]));
+    expect(losses(single.out)).toHaveLength(4);
+    losses(single.out).forEach((x, i) => expect(x).toBeCloseTo(losses(one.out)[i], 4));
+  });
+
+  it('refuses bad options (exit 2) and files that are not training data (exit 1)', async () => {
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'my notes\n');
+    const out = join(dir, 'x.nnue');
+    const [noOut, noData, badLambda, badLr, foreign, missing, help] = await Promise.all([
+      runThoth(['train', FIXTURE]),
+      runThoth(['train', '--out', out]),
+      runThoth(['train', '--out', out, '--lambda', '2', FIXTURE]),
+      runThoth(['train', '--out', out, '--lr', 'fast', FIXTURE]),
+      runThoth(['train', '--out', out, notes]),
+      runThoth(['train', '--out', out, join(dir, 'nothing.bin')]),
+      runThoth(['train', '--help']),
+    ]);
+    expect(noOut).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: --out FILE is needed/) });
+    expect(noData).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: no data files given/) });
+    expect(badLambda).toMatchObject({ code: 2, err: 'thoth train: --lambda must be from 0 to 1, not 2\n' });
+    expect(badLr).toMatchObject({ code: 2, err: "thoth train: --lr must be a number, not 'fast'\n" });
+    expect(foreign).toMatchObject({ code: 1, err: expect.stringMatching(/notes\.txt: not a Thoth training data file/) });
+    expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': ENOENT/) });
+    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^usage: thoth train --out FILE/) });
+    expect(() => readFileSync(out)).toThrow(); // nothing was written
+  });
+});
