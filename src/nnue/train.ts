@@ -156,6 +156,8 @@ export interface Kernel {
   logitScale: number;
   /** 4H floats of scratch. */
   scratch: Float32Array;
+  /** The rows of a position's features: stm, nstm, stm, … (2 · MAX_ACTIVE). */
+  rows: Int32Array;
 }
 
 /**
@@ -174,6 +176,7 @@ export function batchGradient(k: Kernel, order: Uint32Array, from: number, to: n
   const accN = k.scratch.subarray(H, 2 * H);
   const dS = k.scratch.subarray(2 * H, 3 * H);
   const dN = k.scratch.subarray(3 * H, 4 * H);
+  const rows = k.rows;
   const r = k.logitScale;
   let loss = 0;
   for (let t = from; t < to; t++) {
@@ -181,15 +184,20 @@ export function batchGradient(k: Kernel, order: Uint32Array, from: number, to: n
     const white = k.side[i] === 0;
     const a = offsets[i];
     const b = offsets[i + 1];
+    const n = b - a;
+    for (let q = 0; q < n; q++) {
+      const f0 = feats[a + q];
+      const f1 = FLIP[f0];
+      rows[2 * q] = (white ? f0 : f1) * H;
+      rows[2 * q + 1] = (white ? f1 : f0) * H;
+    }
     for (let j = 0; j < H; j++) {
       accS[j] = p[biasAt + j];
       accN[j] = p[biasAt + j];
     }
-    for (let q = a; q < b; q++) {
-      const f0 = feats[q];
-      const f1 = FLIP[f0];
-      const rowS = (white ? f0 : f1) * H;
-      const rowN = (white ? f1 : f0) * H;
+    for (let q = 0; q < n; q++) {
+      const rowS = rows[2 * q];
+      const rowN = rows[2 * q + 1];
       for (let j = 0; j < H; j++) {
         accS[j] += p[rowS + j];
         accN[j] += p[rowN + j];
@@ -228,11 +236,9 @@ export function batchGradient(k: Kernel, order: Uint32Array, from: number, to: n
       }
       grads[biasAt + j] += dS[j] + dN[j];
     }
-    for (let q = a; q < b; q++) {
-      const f0 = feats[q];
-      const f1 = FLIP[f0];
-      const rowS = (white ? f0 : f1) * H;
-      const rowN = (white ? f1 : f0) * H;
+    for (let q = 0; q < n; q++) {
+      const rowS = rows[2 * q];
+      const rowN = rows[2 * q + 1];
       for (let j = 0; j < H; j++) {
         grads[rowS + j] += dS[j];
         grads[rowN + j] += dN[j];
@@ -355,6 +361,7 @@ export class Trainer {
     return {
       hidden: this.settings.hidden, params, feats: d.feats, offsets: d.offsets, side: d.side, target: this.target,
       logitScale: this.settings.scale / LOGISTIC_K, scratch: new Float32Array(4 * this.settings.hidden),
+      rows: new Int32Array(2 * MAX_ACTIVE),
     };
   }
 

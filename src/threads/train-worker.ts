@@ -1,5 +1,6 @@
 /** Worker of `thoth train`: computes its share of each batch's gradient (see src/nnue/train-threads.ts). */
 import { parentPort, workerData } from 'node:worker_threads';
+import { MAX_ACTIVE } from '../nnue/features';
 import { batchGradient, type Kernel } from '../nnue/train';
 import {
   CTRL_DONE, CTRL_FAILED, CTRL_GENERATION, CTRL_RANGES, CTRL_STOP, type TrainWorkerData,
@@ -8,7 +9,7 @@ import {
 const d = workerData as TrainWorkerData;
 const kernel: Kernel = {
   hidden: d.hidden, params: d.params, feats: d.feats, offsets: d.offsets, side: d.side, target: d.target,
-  logitScale: d.logitScale, scratch: new Float32Array(4 * d.hidden),
+  logitScale: d.logitScale, scratch: new Float32Array(4 * d.hidden), rows: new Int32Array(2 * MAX_ACTIVE),
 };
 const ctrl = d.ctrl;
 let generation = Atomics.load(ctrl, CTRL_GENERATION);
