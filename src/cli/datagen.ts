@@ -15,10 +15,10 @@ import { workerPool } from '../threads/pool';
 import { CommandError, UsageError, intOption, parseArgs } from './args';
 import { ProgressLine } from './progress';
 
-export const DATAGEN_USAGE =
-  'thoth datagen --out FILE [--positions N] [--games N] [--nodes N] [--variant khet2|khet1|deflexion|all] [--threads N] ' +
-  '[--seed S] [--random-plies N] [--skip-plies N] [--max-score CP] [--decided-score CP] [--decided-plies N] ' +
-  '[--max-plies N] [--no-removal N] [--hash MB] [--no-dedup] [--quiet]';
+export const DATAGEN_USAGE = `thoth datagen --out FILE [--positions N] [--games N] [--nodes N] [--variant khet2|khet1|deflexion|all]
+              [--threads N] [--seed S] [--random-plies N] [--skip-plies N] [--max-score CP]
+              [--decided-score CP] [--decided-plies N] [--max-plies N] [--no-removal N] [--hash MB]
+              [--no-dedup] [--quiet]`;
 
 const d = DEFAULT_DATAGEN;
 const HELP = `usage: ${DATAGEN_USAGE}
@@ -72,9 +72,9 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
       'decided-score', 'decided-plies', 'max-plies', 'no-removal', 'hash'],
     ['no-dedup', 'quiet'],
   );
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (usage: ${DATAGEN_USAGE})`);
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
   const out = args.options.get('out')?.[0];
-  if (out === undefined || out === '') throw new UsageError(`--out FILE is needed (usage: ${DATAGEN_USAGE})`);
+  if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth datagen --help)');
   const variant = args.options.get('variant')?.[0] ?? 'all';
   if (variant !== 'all' && !isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
   const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];

@@ -13,9 +13,8 @@ import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSet
 import { CommandError, UsageError, intOption, parseArgs, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
 
-export const TRAIN_USAGE =
-  'thoth train --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X] [--lr-drop N] [--lr-gamma X] [--lambda X] ' +
-  '[--val X] [--seed S] [--scale N] [--threads N] [--quiet] DATA…';
+export const TRAIN_USAGE = `thoth train --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X] [--lr-drop N] [--lr-gamma X]
+              [--lambda X] [--val X] [--seed S] [--scale N] [--threads N] [--quiet] DATA…`;
 
 const HELP = `usage: ${TRAIN_USAGE}
 
@@ -58,8 +57,8 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     ['quiet'],
   );
   const out = args.options.get('out')?.[0];
-  if (out === undefined || out === '') throw new UsageError(`--out FILE is needed (usage: ${TRAIN_USAGE})`);
-  if (args.positional.length === 0) throw new UsageError(`no data files given (usage: ${TRAIN_USAGE})`);
+  if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth train --help)');
+  if (args.positional.length === 0) throw new UsageError('no data files given (see thoth train --help)');
   const epochs = intOption(args, 'epochs', 10, 1, 10_000);
   const settings: TrainSettings = {
     hidden: intOption(args, 'hidden', 128, 1, MAX_HIDDEN),
