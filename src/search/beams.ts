@@ -19,18 +19,32 @@ export class Beams {
   readonly ourKill: Int32Array;
   readonly theirMask: Int32Array;
   readonly theirKill: Int32Array;
+  /** The piece each beam would kill at each ply (0: none), for the network's inputs. */
+  readonly ourKillPiece: Int32Array;
+  readonly theirKillPiece: Int32Array;
 
   constructor(maxPly: number) {
     this.ourMask = new Int32Array(maxPly * 3 + 3);
     this.ourKill = new Int32Array(maxPly + 1);
     this.theirMask = new Int32Array(maxPly * 3 + 3);
     this.theirKill = new Int32Array(maxPly + 1);
+    this.ourKillPiece = new Int32Array(maxPly + 1);
+    this.theirKillPiece = new Int32Array(maxPly + 1);
+  }
+
+  /** The pieces the two beams at `ply` would kill, as the board is now. */
+  private victims(pos: Position, ply: number): void {
+    const o = this.ourKill[ply];
+    const t = this.theirKill[ply];
+    this.ourKillPiece[ply] = o >= 0 ? pos.board[o] : 0;
+    this.theirKillPiece[ply] = t >= 0 ? pos.board[t] : 0;
   }
 
   /** Traces both beams of `pos` from scratch into slot `ply`. */
   trace(pos: Position, ply: number): void {
     this.ourKill[ply] = pos.beamMask(pos.side, this.ourMask, ply * 3);
     this.theirKill[ply] = pos.beamMask(pos.side ^ 1, this.theirMask, ply * 3);
+    this.victims(pos, ply);
   }
 
   /**
@@ -48,6 +62,8 @@ export class Beams {
       this.ourKill[ply] = this.theirKill[ply - 1];
       this.copy(this.ourMask, parent, this.theirMask, at);
       this.theirKill[ply] = this.ourKill[ply - 1];
+      this.ourKillPiece[ply] = this.theirKillPiece[ply - 1];
+      this.theirKillPiece[ply] = this.ourKillPiece[ply - 1];
       return;
     }
     // the enemy's beam: the shot just fired, which runs on where it removed a whole piece
@@ -64,6 +80,7 @@ export class Beams {
       this.copy(pm, parent, this.ourMask, at);
       this.ourKill[ply] = this.theirKill[ply - 1];
     }
+    this.victims(pos, ply);
   }
 
   private copy(src: Int32Array, from: number, dst: Int32Array, to: number): void {

@@ -13,6 +13,8 @@ import { Beams } from './beams';
 import { evaluate, evaluateBeams, pieceValue } from './evaluate';
 import { History } from './history';
 import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
+import { NnueStack } from './nnue';
+import { evaluatePosition, type Network } from '../nnue/network';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
 
 export const MATE = 32000;
@@ -175,6 +177,8 @@ export class Searcher {
   private readonly beams = new Beams(MAX_PLY);
   /** Quiet moves tried at each node, for the history malus. */
   private readonly quiets = new Int32Array(MAX_PLY * QUIETS_MAX);
+  /** The network's accumulators when the evaluation is the network's (setNetwork). */
+  private nnue: NnueStack | null = null;
   /** The quiescence search's move lists. */
   private readonly qmoves = new Int32Array(MAX_PLY * MAX_MOVES);
   /** The values of the pieces the quiescence search's shots take. */
@@ -191,6 +195,17 @@ export class Searcher {
   /** Forgets killers and history (a new game). */
   clearHistory(): void {
     this.history.clear();
+  }
+
+  /** The evaluation: the network's (NNUE) when one is given, the hand-written one for null. */
+  setNetwork(net: Network | null): void {
+    if (net === null) this.nnue = null;
+    else if (this.nnue === null || this.nnue.net !== net) this.nnue = new NnueStack(net, MAX_PLY);
+  }
+
+  /** The network in use, or null for the hand-written evaluation. */
+  get network(): Network | null {
+    return this.nnue === null ? null : this.nnue.net;
   }
 
   private now(): number {
@@ -247,6 +262,7 @@ export class Searcher {
     const n = pos.generate(this.qmoves, 0);
     let rootMoves: number[] = Array.from(this.qmoves.subarray(0, n));
     this.beams.trace(pos, 0);
+    if (this.nnue !== null) this.nnue.refresh(pos, 0);
     if (limits.searchMoves.length > 0) {
       const allowed = rootMoves.filter((m) => limits.searchMoves.includes(m));
       if (allowed.length > 0) rootMoves = allowed;
@@ -329,6 +345,7 @@ export class Searcher {
     this.pollCounter = 0;
     this.completedDepth = 1;
     this.beams.trace(pos, 0);
+    if (this.nnue !== null) this.nnue.refresh(pos, 0);
     return this.qsearchNode(-INF, INF, 0, 0);
   }
 
@@ -372,6 +389,7 @@ export class Searcher {
       const line = this.rootLines[i];
       const m = line.move;
       pos.makeTraced(m, this.beams.theirMask, 3);
+      if (this.nnue !== null) this.nnue.recordMove(pos, 1);
       this.nodes++;
       let score: number;
       if (pos.winner >= 0) {
@@ -407,6 +425,7 @@ export class Searcher {
 
   private staticEval(ply: number): number {
     const b = this.beams;
+    if (this.nnue !== null) return this.nnue.evaluate(b, ply);
     return evaluateBeams(this.pos, b.ourKill[ply], b.ourMask, ply * 3, b.theirKill[ply], b.theirMask, ply * 3);
   }
 
@@ -422,7 +441,7 @@ export class Searcher {
     if (alpha < -MATE + ply) alpha = -MATE + ply;
     if (beta > MATE - ply - 1) beta = MATE - ply - 1;
     if (alpha >= beta) return alpha;
-    if (ply >= MAX_PLY - 2) return evaluate(pos);
+    if (ply >= MAX_PLY - 2) return this.nnue !== null ? evaluatePosition(this.nnue.net, pos) : evaluate(pos);
     if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
 
     if (++this.pollCounter >= 1024) {
@@ -459,6 +478,7 @@ export class Searcher {
       if (depth >= 3 && staticEval >= beta && Math.abs(beta) < MATE_BOUND && pos.moveAt(pos.ply - 1) !== 0) {
         const r = 3 + (depth >> 2);
         pos.makeNull();
+        if (this.nnue !== null) this.nnue.recordNull(pos, ply + 1);
         this.nodes++;
         const s = -this.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
         pos.unmakeNull();
@@ -495,6 +515,7 @@ export class Searcher {
       }
       moveCount++;
       const t = pos.makeTraced(m, beams.theirMask, childMask);
+      if (this.nnue !== null) this.nnue.recordMove(pos, ply + 1);
       this.nodes++;
       const quiet = t < 0 || colorOf(pos.killedPieceAt(pos.ply - 1)) === us;
       let score: number;
@@ -585,7 +606,7 @@ export class Searcher {
       this.checkStop();
     }
     if (this.stopped) return 0;
-    if (ply >= MAX_PLY - 2) return evaluate(pos);
+    if (ply >= MAX_PLY - 2) return this.nnue !== null ? evaluatePosition(this.nnue.net, pos) : evaluate(pos);
     const beams = this.beams;
     const inCheck = beams.inCheck(pos, ply);
     const us = pos.side;
@@ -661,6 +682,7 @@ export class Searcher {
       const m = moves[i];
       let score: number;
       pos.makeTraced(m, beams.theirMask, childMask);
+      if (this.nnue !== null) this.nnue.recordMove(pos, ply + 1);
       this.nodes++;
       if (pos.winner >= 0) {
         score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
