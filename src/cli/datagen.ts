@@ -14,10 +14,11 @@ import { KeySet } from '../nnue/keyset';
 import { workerPool } from '../threads/pool';
 import { CommandError, UsageError, intOption, parseArgs } from './args';
 import { ProgressLine } from './progress';
+import { loadNetworkFile } from '../protocol/network-file';
 
 export const DATAGEN_USAGE = `thoth datagen --out FILE [--positions N] [--games N] [--nodes N] [--variant khet2|khet1|deflexion|all]
               [--threads N] [--seed S] [--random-plies N] [--skip-plies N] [--max-score CP]
-              [--decided-score CP] [--decided-plies N] [--max-plies N] [--no-removal N] [--hash MB]
+              [--decided-score CP] [--decided-plies N] [--max-plies N] [--no-removal N] [--hash MB] [--net FILE]
               [--no-dedup] [--quiet]`;
 
 const d = DEFAULT_DATAGEN;
@@ -43,6 +44,8 @@ its positions count towards the targets.
   --max-plies N       a game this long (from the setup) is a draw (default ${d.maxPlies})
   --no-removal N      the no-removal draw in plies, 0 = off (default ${d.noRemoval})
   --hash MB           transposition table per thread, cleared before each game (default ${d.hashMb})
+  --net FILE          search with this network (NNUE; \`default\`: the shipped one) instead of the
+                      hand-written evaluation
   --no-dedup          keep positions that are already in the file
   --quiet             no progress line`;
 
@@ -69,7 +72,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   const args = parseArgs(
     argv,
     ['out', 'positions', 'games', 'nodes', 'variant', 'threads', 'seed', 'random-plies', 'skip-plies', 'max-score',
-      'decided-score', 'decided-plies', 'max-plies', 'no-removal', 'hash'],
+      'decided-score', 'decided-plies', 'max-plies', 'no-removal', 'hash', 'net'],
     ['no-dedup', 'quiet'],
   );
   if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
@@ -89,6 +92,12 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     noRemoval: intOption(args, 'no-removal', d.noRemoval, 0, 10_000),
     hashMb: intOption(args, 'hash', d.hashMb, 1, 1024),
   };
+  const netFile = args.options.get('net')?.[0];
+  if (netFile !== undefined) {
+    const r = loadNetworkFile(netFile);
+    if (!r.ok) throw new CommandError(`--net: ${r.error}`);
+    settings.network = r.value.bytes;
+  }
   const positionsTarget = intOption(args, 'positions', 1_000_000, 1, 2_000_000_000);
   const gamesTarget = intOption(args, 'games', 0, 0, 2_000_000_000) || Infinity;
   const threads = intOption(args, 'threads', availableParallelism(), 1, 256);

@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, MATE_BOUND, Searcher, type SearchLimits } from '../sear
 import { TranspositionTable } from '../search/tt';
 import { DRAW, LOSS, MAX_POSITION_BYTES, WIN, encodePosition } from './data';
 import { editionIndex } from './features';
+import { NetworkCache } from './network';
 
 export interface DatagenSettings {
   /** Node budget per move. */
@@ -31,6 +32,8 @@ export interface DatagenSettings {
   decidedPlies: number;
   /** Transposition table per thread, MB (cleared before each game). */
   hashMb: number;
+  /** The network file's bytes when the searches use a network (NNUE), else the hand-written evaluation. */
+  network?: SharedArrayBuffer;
 }
 
 export const DEFAULT_DATAGEN: DatagenSettings = {
@@ -107,6 +110,8 @@ export class GamePlayer {
     this.searcher = new Searcher(this.tt);
   }
 
+  private readonly networks = new NetworkCache();
+
   play(task: GameTask): PlayedGame {
     const s = task.settings;
     const edition = editionIndex(task.edition);
@@ -122,6 +127,7 @@ export class GamePlayer {
     const pos = opening.position;
     this.tt.clear();
     this.searcher.clearHistory();
+    this.searcher.setNetwork(s.network === undefined ? null : this.networks.get(s.network));
     const limits: SearchLimits = { ...DEFAULT_LIMITS, nodes: s.nodes, noRemovalLimit: s.noRemoval };
     let count = 0;
     let bytes = 0;

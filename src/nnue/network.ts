@@ -268,3 +268,26 @@ export function readNetwork(bytes: Uint8Array): Result<Network, NetworkFileError
 export function formatNetworkError(e: NetworkFileError): string {
   return `network file refused: ${e.message}`;
 }
+
+/**
+ * The parsed network of a file's bytes, parsed again only when the bytes change (by length and
+ * stored checksum): a thread receives the same bytes as a new SharedArrayBuffer object with every
+ * task. The bytes were checked when they were loaded; bad ones here are a programming error.
+ */
+export class NetworkCache {
+  private net: Network | null = null;
+  private key = '';
+
+  get(bytes: ArrayBufferLike): Network {
+    const view = new Uint8Array(bytes);
+    const n = view.length;
+    const key = `${n}:${n >= 4 ? (view[n - 4] | (view[n - 3] << 8) | (view[n - 2] << 16) | (view[n - 1] << 24)) >>> 0 : 0}`;
+    if (this.net === null || key !== this.key) {
+      const r = readNetwork(view);
+      if (!r.ok) throw new Error(`network: ${formatNetworkError(r.error)}`);
+      this.net = r.value;
+      this.key = key;
+    }
+    return this.net;
+  }
+}

@@ -8,6 +8,7 @@ import { EDITION_IDS, type EditionId } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
+import { DEFAULT_EVAL_FILE } from './network-file';
 
 /** Threads: up to twice the machine's cores. */
 export const MAX_THREADS = Math.max(2, availableParallelism() * 2);
@@ -27,7 +28,7 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
 /** An option as the handshake declares it. */
 export interface OptionSpec {
   name: string;
-  type: 'spin' | 'check' | 'combo' | 'button';
+  type: 'spin' | 'check' | 'combo' | 'button' | 'string';
   default?: string | number | boolean;
   min?: number;
   max?: number;
@@ -139,6 +140,28 @@ export class Combo<T extends string> extends Valued<T> {
   }
 }
 
+/**
+ * A text option. `check` may refuse a value (the message follows the option's name) before the
+ * handler sees it; an empty value is `<empty>` in the protocol.
+ */
+export class Str extends Valued<string> {
+  readonly spec: OptionSpec;
+
+  constructor(
+    name: string, defaultValue: string, onChange?: Handler<string>,
+    private readonly check: (text: string) => Result<void, string> = () => ok(undefined),
+  ) {
+    super(name, defaultValue, onChange);
+    this.spec = { name, type: 'string', default: defaultValue };
+  }
+
+  protected parse(text: string | undefined): Result<string, string> {
+    const v = text === undefined || text === '<empty>' ? '' : text;
+    const c = this.check(v);
+    return c.ok ? ok(v) : err(c.error);
+  }
+}
+
 /** An option without a value: setting it runs the handler (any value is ignored). */
 export class Button implements EngineOption {
   readonly spec: OptionSpec;
@@ -161,6 +184,10 @@ export interface OptionHost {
   setThreads(n: number): void;
   variantChanged(variant: EditionId, previous: EditionId): void;
   pharaohRotationChanged(on: boolean, previous: boolean): void;
+  /** Reads and checks a network file; on success it is the network from now on. */
+  loadNetwork(file: string): Result<void, string>;
+  /** Whether a network is loaded (UseNNUE's default). */
+  hasNetwork(): boolean;
 }
 
 /** The engine's options, in the handshake's order; the others read their values. */
@@ -179,6 +206,9 @@ export function createOptions(host: OptionHost) {
     limitStrength: new Check('UCI_LimitStrength', false),
     elo: new Spin('UCI_Elo', MAX_ELO, MIN_ELO, MAX_ELO),
     random: new Check('Random', false),
+    // the evaluation: the network (NNUE) in EvalFile, or the hand-written one
+    useNNUE: new Check('UseNNUE', host.hasNetwork()),
+    evalFile: new Str('EvalFile', DEFAULT_EVAL_FILE, undefined, (file) => host.loadNetwork(file)),
   };
   // Developer switches, so that matches can measure each search feature.
   const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));

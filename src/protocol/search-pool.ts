@@ -14,7 +14,7 @@ import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
 
-export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
+export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'tableId' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
 
 export interface SearchDone {
   best: string;
@@ -60,6 +60,8 @@ export class SearchPool {
   readonly control = new Int32Array(new SharedArrayBuffer(16));
   private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
   private ttBuffer: SharedArrayBuffer;
+  /** Names the current table for the workers (see SearchTask.tableId). */
+  private tableId = 0;
   private age = 0;
   private newGame = 0;
   private running = false;
@@ -94,6 +96,7 @@ export class SearchPool {
       const task: SearchTask = {
         threadIndex: 1, // a helper: no time management, no info lines
         tt: TranspositionTable.allocate(1),
+        tableId: -1,
         control,
         nodes,
         age: 0,
@@ -144,6 +147,7 @@ export class SearchPool {
   /** A new, empty table of `mb` megabytes. */
   resize(mb: number): void {
     this.ttBuffer = TranspositionTable.allocate(mb);
+    this.tableId++;
   }
 
   /** Empties the table (split over the threads) and the history tables. */
@@ -192,6 +196,7 @@ export class SearchPool {
           ...go,
           threadIndex: i,
           tt: this.ttBuffer,
+          tableId: this.tableId,
           control: this.control.buffer as SharedArrayBuffer,
           nodes: this.nodeCounter.buffer as SharedArrayBuffer,
           age: this.age,

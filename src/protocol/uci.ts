@@ -5,12 +5,15 @@
 import { divide, formatMove, gameStatus, keyHex, legalMoves, pieceText, toKfen } from '../core/index';
 import { BENCH_DEPTH, BENCH_POSITIONS, runBench } from '../search/bench';
 import { TERM_NAMES, evaluate } from '../search/evaluate';
+import { evaluatePosition } from '../nnue/network';
+import { ok, err } from '../core/result';
 import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
 import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
 import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
 import { formatInfo } from './info';
+import { DEFAULT_EVAL_FILE, loadNetworkFile, type LoadedNetwork } from './network-file';
 import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
 import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
 import { SearchPool, type SearchDone } from './search-pool';
@@ -55,9 +58,20 @@ export class UciEngine {
   /** `debug on`: extra `info string debug: …` lines. */
   private debugMode = false;
   private onQuit: () => void = () => {};
+  /** The network of EvalFile (null: none could be read; the hand-written evaluation is used). */
+  private network: LoadedNetwork | null;
 
   constructor(private readonly write: (line: string) => void) {
+    const shipped = loadNetworkFile(DEFAULT_EVAL_FILE);
+    this.network = shipped.ok ? shipped.value : null;
     this.options = createOptions({
+      hasNetwork: () => this.network !== null,
+      loadNetwork: (file) => {
+        const r = loadNetworkFile(file);
+        if (!r.ok) return err(`${r.error}; the network in use is unchanged`);
+        this.network = r.value;
+        return ok(undefined);
+      },
       resizeHash: (mb) => this.pool.resize(mb),
       clearHash: () => this.waitFor(this.pool.clear()),
       setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
@@ -335,6 +349,7 @@ export class UciEngine {
         moves: this.state.moves,
         limits,
         features: this.options.features(),
+        network: this.evalNetwork()?.bytes,
         skill: this.options.limitStrength.value ? skillFromElo(this.options.elo.value) : this.options.skillLevel.value,
         random: this.options.random.value && !this.options.ponder.value,
         received,
@@ -423,13 +438,28 @@ export class UciEngine {
     this.write(`Status: ${gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value }).text}`);
   }
 
+  /** The network the search uses: EvalFile's when UseNNUE is on, else none. */
+  private evalNetwork(): LoadedNetwork | null {
+    return this.options.useNNUE.value ? this.network : null;
+  }
+
   private evalCommand(): void {
     const pos = this.state.pos;
     const terms: number[] = [];
     const total = evaluate(pos, undefined, terms);
     this.write(`info string evaluation from ${pos.edition.colorNames[pos.side]}'s point of view (side to move), centi-pyramids`);
-    for (let i = 0; i < TERM_NAMES.length; i++) this.write(`info string ${TERM_NAMES[i].padEnd(16)} ${terms[i].toFixed(1)}`);
-    this.write(`info string ${'total'.padEnd(16)} ${total}`);
+    this.write('info string hand-written evaluation, term by term:');
+    for (let i = 0; i < TERM_NAMES.length; i++) this.write(`info string   ${TERM_NAMES[i].padEnd(16)} ${terms[i].toFixed(1)}`);
+    this.write(`info string   ${'total'.padEnd(16)} ${total}`);
+    if (this.network === null) {
+      this.write('info string network: none loaded (EvalFile)');
+    } else {
+      const n = this.network;
+      const use = this.options.useNNUE.value ? 'in use' : 'not in use: UseNNUE is false';
+      this.write(`info string network ${n.source} (${n.net.hidden} hidden, ${use}): ${evaluatePosition(n.net, pos)}`);
+    }
+    const used = this.evalNetwork();
+    this.write(`info string the search uses: ${used === null ? `the hand-written evaluation, ${total}` : `the network, ${evaluatePosition(used.net, pos)}`}`);
   }
 
   private bench(args: string[]): void {
@@ -455,7 +485,7 @@ export class UciEngine {
       this.write(`Nodes/second    : ${r.nps}`);
     };
     if (threads === 1) {
-      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.options.features()));
+      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.options.features(), this.evalNetwork()?.net ?? null));
       return;
     }
     // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures
@@ -472,6 +502,7 @@ export class UciEngine {
             {
               edition, pharaohRotation: false, kfen, moves: [], received: Date.now(),
               limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] }, features: this.options.features(),
+              network: this.evalNetwork()?.bytes,
             },
             false,
             () => {},

@@ -5,6 +5,7 @@
 import { formatMove, parseKfen, SETUPS, type EditionId } from '../core/index';
 import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures } from './search';
 import { TranspositionTable } from './tt';
+import type { Network } from '../nnue/network';
 
 export const BENCH_DEPTH = 6;
 
@@ -56,7 +57,7 @@ export interface BenchResult {
 /** Searches each position to `depth` on one thread, with the given search feature switches. */
 export function runBench(
   depth: number, write: (line: string) => void, positions: BenchPosition[] = BENCH_POSITIONS,
-  features: SearchFeatures = DEFAULT_FEATURES,
+  features: SearchFeatures = DEFAULT_FEATURES, network: Network | null = null,
 ): BenchResult {
   let nodes = 0;
   const t0 = performance.now();
@@ -64,6 +65,7 @@ export function runBench(
   // without allocating (and faulting in) 16 MB per position.
   const searcher = new Searcher(new TranspositionTable(16));
   searcher.features = { ...features };
+  searcher.setNetwork(network);
   for (let i = 0; i < positions.length; i++) {
     const { edition, kfen } = positions[i];
     const r = parseKfen(kfen, edition);

@@ -10,6 +10,7 @@ import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index'
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
 import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth } from '../search/skill';
 import { TranspositionTable } from '../search/tt';
+import { NetworkCache } from '../nnue/network';
 
 /** With `Random`, moves up to this move number are chosen among lines within RANDOM_MARGIN cp. */
 const RANDOM_MOVES = 6;
@@ -18,6 +19,11 @@ const RANDOM_MARGIN = 25;
 export interface SearchTask {
   threadIndex: number;
   tt: SharedArrayBuffer;
+  /**
+   * Names the table and the control words: the same number, the same buffers (the pool's
+   * current ones; a new number after `Hash` changes; −1 for a scratch table).
+   */
+  tableId: number;
   /** Int32 control words: [0] stop, [1] pondering. */
   control: SharedArrayBuffer;
   /** BigInt64 node counter shared by all threads. */
@@ -37,6 +43,8 @@ export interface SearchTask {
   moves: string[];
   limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] };
   features?: SearchFeatures;
+  /** The bytes of the network file when the evaluation is the network's (parsed once per buffer). */
+  network?: SharedArrayBuffer;
   /** Date.now() when the main thread received `go`: the lag is taken off the time limits. */
   received: number;
   /** Where thread 0 sends its reports (SearchInfo), then null when it is done. */
@@ -58,19 +66,23 @@ export interface SearchTaskResult {
 }
 
 let searcher: Searcher | undefined;
-let ttBuffer: SharedArrayBuffer | undefined;
-let controlBuffer: SharedArrayBuffer | undefined;
+
+/** Networks parsed from the bytes the pool sends (the same buffer for every search). */
+/** Networks parsed from the bytes the pool sends (the same bytes for every search). */
+const networks = new NetworkCache();
+/** The tableId the searcher's table and control words belong to. */
+let searcherTable = -2;
 let lastNewGame = -1;
 
 export default function search(task: SearchTask): SearchTaskResult {
   const control = new Int32Array(task.control);
   try {
-    if (!searcher || ttBuffer !== task.tt || controlBuffer !== task.control) {
+    // (a SharedArrayBuffer arrives as a new object with every task, so the pool names its buffers)
+    if (!searcher || searcherTable !== task.tableId) {
       const old = searcher;
       searcher = new Searcher(new TranspositionTable(task.tt), control);
       if (old) searcher.features = old.features;
-      ttBuffer = task.tt;
-      controlBuffer = task.control;
+      searcherTable = task.tableId;
     }
     const s = searcher;
     if (task.newGame !== lastNewGame) {
@@ -101,6 +113,7 @@ export default function search(task: SearchTask): SearchTaskResult {
       multiPV: main ? task.limits.multiPV : 1,
     };
     s.features = task.features ?? { ...DEFAULT_FEATURES };
+    s.setNetwork(task.network === undefined ? null : networks.get(task.network));
     s.threadIndex = task.threadIndex;
     s.searchAge = task.age;
     s.sharedNodes = new BigInt64Array(task.nodes);

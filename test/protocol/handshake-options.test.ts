@@ -1,14 +1,16 @@
 /** The built engine: handshakes (uci, ugi, uki) and every option of `setoption`. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS } from '../../src/core/index';
+import { ok } from '../../src/core/result';
 import { createOptions, optionLine, type OptionSpec } from '../../src/protocol/options';
 import { Engine, ROOT, assertBuilt, startEngine } from './engine';
 
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
 const OPTIONS: OptionSpec[] = createOptions({
   resizeHash: () => {}, clearHash: () => {}, setThreads: () => {}, variantChanged: () => {}, pharaohRotationChanged: () => {},
+  loadNetwork: () => ok(undefined), hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
 }).all.map((o) => o.spec);
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -104,6 +106,9 @@ function validValues(o: OptionSpec): Array<string | undefined> {
       if (o.name === 'Threads') return [...new Set([o.min!, Math.min(2, o.max!), Number(o.default)])].map(String);
       return [...vals].map(String);
     }
+    case 'string':
+      // EvalFile: the shipped network, when the package has one (another file: test/protocol/eval-file.test.ts)
+      return existsSync(path.join(ROOT, 'nets', 'default.nnue')) ? [String(o.default)] : [];
     default:
       return ['x'];
   }
@@ -132,6 +137,7 @@ describe('setoption', () => {
     }
     // back to the defaults
     for (const o of OPTIONS) {
+      if (o.type === 'string' && validValues(o).length === 0) continue;
       if (o.default !== undefined) expect(await answer(`setoption name ${o.name} value ${String(o.default)}`)).toEqual([]);
     }
   });

@@ -101,14 +101,18 @@ describe('position', () => {
     expect(out[out.length - 1]).toBe('Status: Red to move');
   });
 
-  it('eval: one info string line per term and a total', async () => {
+  it('eval: the hand-written terms and total, the network, and which one the search uses', async () => {
     await expectNoOutput('position startpos');
-    const out = await e.command('eval', /^info string total\s+-?\d+$/);
+    const out = await e.command('eval', /^info string the search uses: /);
     expect(out[0]).toMatch(/^info string evaluation/);
-    const terms = out.slice(1, -1);
+    expect(out[1]).toMatch(/^info string hand-written evaluation/);
+    const total = out.findIndex((l) => /^info string\s+total\s+-?\d+$/.test(l));
+    const terms = out.slice(2, total);
     expect(terms.length).toBeGreaterThanOrEqual(3);
-    for (const l of terms) expect(l).toMatch(/^info string \S.*\s-?\d+(\.\d+)?$/);
+    for (const l of terms) expect(l).toMatch(/^info string\s+\S.*\s-?\d+(\.\d+)?$/);
     expect(terms.some((l) => /material/.test(l))).toBe(true);
+    expect(out[total + 1]).toMatch(/^info string network/);
+    expect(out[out.length - 1]).toMatch(/^info string the search uses: (the hand-written evaluation|the network), -?\d+$/);
     expect(await e.sync()).toEqual([]);
   });
 

@@ -1,0 +1,79 @@
+/**
+ * The built engine and its network (NNUE): `setoption name EvalFile value <path>` loads a network
+ * file; a missing, foreign or damaged file gives `info string error: …` and the engine keeps the
+ * network it had; `UseNNUE` chooses between the network and the hand-written evaluation, and
+ * `eval` shows both.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/core/index';
+import { NUM_FEATURES } from '../../src/nnue/features';
+import { floatNetwork, quantise, writeNetwork } from '../../src/nnue/network';
+import { Engine, assertBuilt, startEngine } from './engine';
+
+describe('EvalFile and UseNNUE', () => {
+  let e: Engine;
+  let dir: string;
+  let good: string;
+  beforeAll(async () => {
+    assertBuilt();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'thoth-evalfile-'));
+    // a small network of random weights
+    const rand = mulberry32(9);
+    const f = floatNetwork(8);
+    for (let i = 0; i < NUM_FEATURES * 8; i++) f.ftWeights[i] = (((rand() >>> 0) / 4294967296) - 0.5) * 0.5;
+    for (let j = 0; j < 16; j++) f.outWeights[j] = (((rand() >>> 0) / 4294967296) - 0.5) * 4;
+    const bytes = writeNetwork(quantise(f, { scale: 400, editions: 7, name: 'eval-file test' }));
+    good = path.join(dir, 'random.nnue');
+    writeFileSync(good, bytes);
+    writeFileSync(path.join(dir, 'cut.nnue'), bytes.subarray(0, bytes.length - 100));
+    writeFileSync(path.join(dir, 'foreign.nnue'), 'not a network\n');
+    e = await startEngine();
+  });
+  afterAll(() => {
+    e?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const evalLines = async (): Promise<string[]> => e.command('eval', /^info string the search uses: /);
+
+  it('a good file: loaded silently, eval shows it, and the search uses it', async () => {
+    e.send(`setoption name EvalFile value ${good}`);
+    expect(await e.sync()).toEqual([]);
+    e.send('setoption name UseNNUE value true');
+    expect(await e.sync()).toEqual([]);
+    e.send('position startpos');
+    const out = await evalLines();
+    expect(out.find((l) => l.startsWith('info string network'))).toMatch(new RegExp(`network ${good.replace(/[.\\/]/g, '\\$&')} \\(8 hidden, in use\\): -?\\d+`));
+    expect(out[out.length - 1]).toMatch(/^info string the search uses: the network, -?\d+$/);
+    e.send('go depth 3');
+    const ls = (await e.collect(/^bestmove /, 10_000)).map((l) => l.text);
+    expect(ls.filter((l) => l.startsWith('info string error'))).toEqual([]);
+    expect(ls[ls.length - 1]).toMatch(/^bestmove \S+/);
+  });
+
+  it.each([
+    ['a missing file', 'nope.nnue', /cannot read .*nope\.nnue.*no such file/],
+    ['a foreign file', 'foreign.nnue', /not a network file Thoth can use/],
+    ['a file cut short', 'cut.nnue', /not a network file Thoth can use/],
+  ])('%s: an error, and the network in use is kept', async (_what, name, why) => {
+    e.send(`setoption name EvalFile value ${path.join(dir, name)}`);
+    const out = await e.sync();
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^info string error: setoption: EvalFile /);
+    expect(out[0]).toMatch(why);
+    expect(out[0]).toMatch(/the network in use is unchanged$/);
+    const ev = await evalLines();
+    expect(ev.find((l) => l.startsWith('info string network'))).toContain(good);
+  });
+
+  it('UseNNUE false: the search uses the hand-written evaluation; the network is still shown', async () => {
+    e.send('setoption name UseNNUE value false');
+    expect(await e.sync()).toEqual([]);
+    const out = await evalLines();
+    expect(out.find((l) => l.startsWith('info string network'))).toMatch(/not in use: UseNNUE is false/);
+    expect(out[out.length - 1]).toMatch(/^info string the search uses: the hand-written evaluation, -?\d+$/);
+  });
+});
