@@ -6,10 +6,12 @@
 import type { SprtConfig } from './config';
 import type { ScheduledGame } from './schedule';
 import {
-  fitRatings, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, pentanomialIndex, pentanomialStats,
-  points, sprtBounds, sprtDecision, sprtLLR, trinomialStats, type MatchStats, type Pentanomial, type RatedGame,
-  type SprtDecision, type Trinomial,
+  fitRatings, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, pentanomialIndex, points,
+  sprtBounds, sprtDecision, type MatchStats, type RatedGame, type SprtDecision, type Trinomial,
 } from './stats';
+import {
+  encounterLLR, encounterStats, summarizeEncounter, type EncounterCounts, type EncounterSummary, type StandingRow,
+} from './summary';
 
 const zero = (): Trinomial => ({ wins: 0, losses: 0, draws: 0 });
 
@@ -22,17 +24,9 @@ function addScore(t: Trinomial, s: number): void {
 const games = (t: Trinomial): number => t.wins + t.losses + t.draws;
 
 /** Results of one encounter, from the point of view of its first engine. */
-export interface EncounterResults {
+export interface EncounterResults extends EncounterCounts {
   a: number;
   b: number;
-  total: Trinomial;
-  /** A as the first player (Silver / Gold), and as the second. */
-  asFirst: Trinomial;
-  asSecond: Trinomial;
-  /** The first player's results, whoever it was. */
-  firstPlayer: Trinomial;
-  /** Complete game pairs. */
-  penta: Pentanomial;
 }
 
 export class Standings {
@@ -93,33 +87,43 @@ export class Standings {
 
   /** Statistics of an encounter: pentanomial when there are complete pairs, else per game. */
   stats(enc = 0): MatchStats & { penta: boolean } {
-    const e = this.encounters[enc];
-    const tri = trinomialStats(e.total);
-    const pairsDone = e.penta.reduce((x, y) => x + y, 0);
-    if (this.pairs && pairsDone > 0) {
-      const p = pentanomialStats(e.penta);
-      return { ...p, drawRatio: tri.drawRatio, penta: true };
-    }
-    return { ...tri, penta: false };
+    return encounterStats(this.encounters[enc], this.pairs);
   }
 
-  /**
-   * The SPRT log-likelihood ratio of an encounter (pairs when games come in pairs). NaN (no
-   * decision yet) while a hypothesis lies outside what the results so far can express, e.g. after
-   * a few pairs that all scored the same.
-   */
+  /** The SPRT log-likelihood ratio of an encounter (NaN while no decision can be expressed yet). */
   llr(s: SprtConfig, enc = 0): number {
+    return encounterLLR(this.encounters[enc], this.pairs, s);
+  }
+
+  /** An encounter's results as data (what the text and the JSON report are made from). */
+  summary(enc = 0, sprt?: SprtConfig): EncounterSummary {
     const e = this.encounters[enc];
-    try {
-      return this.pairs ? sprtLLR(e.penta, s.elo0, s.elo1, s.model) : sprtLLR(e.total, s.elo0, s.elo1, s.model);
-    } catch (err) {
-      if (err instanceof RangeError) return NaN;
-      throw err;
-    }
+    return summarizeEncounter(e, [this.names[e.a], this.names[e.b]], { pairs: this.pairs, sprt });
   }
 
   sprtDecision(s: SprtConfig, enc = 0): SprtDecision {
     return sprtDecision(this.llr(s, enc), sprtBounds(s.alpha, s.beta));
+  }
+
+  /** The standings, best first: points (draws worth `drawScore`), then rating. */
+  table(anchor: number, drawScore: number): StandingRow[] {
+    let ratings: number[];
+    try {
+      ratings = this.ratings(anchor);
+    } catch {
+      ratings = this.names.map(() => NaN);
+    }
+    const order = this.names.map((_, i) => i);
+    const pts = order.map((i) => points(this.playerTotal(i), drawScore));
+    order.sort((x, y) => pts[y] - pts[x] || ratings[y] - ratings[x] || x - y);
+    return order.map((i, r) => {
+      const t = this.playerTotal(i);
+      const g = games(t);
+      return {
+        rank: r + 1, index: i, name: this.names[i], elo: ratings[i], anchor: i === anchor, games: g,
+        wins: t.wins, losses: t.losses, draws: t.draws, points: pts[i], score: g > 0 ? points(t) / g : NaN,
+      };
+    });
   }
 
   /** Maximum-likelihood ratings anchored on player `anchor` (at 0). */
@@ -141,19 +145,21 @@ function subLine(label: string, t: Trinomial): string {
 
 /** The cutechess-style block for one encounter (and the SPRT line when a test runs). */
 export function encounterLines(st: Standings, enc: number, colorNames: readonly [string, string], sprt?: SprtConfig): string[] {
-  const e = st.encounters[enc];
-  const A = st.names[e.a];
-  const B = st.names[e.b];
-  const lines = [formatScoreLine(A, B, e.total)];
-  if (games(e.total) === 0) return lines;
-  lines.push(subLine(`${A} playing ${colorNames[0]}`, e.asFirst));
-  lines.push(subLine(`${A} playing ${colorNames[1]}`, e.asSecond));
-  lines.push(subLine(`${colorNames[0]} vs ${colorNames[1]}`, e.firstPlayer));
-  const s = st.stats(enc);
+  return summaryLines(st.summary(enc, sprt), colorNames);
+}
+
+/** The cutechess-style text of an encounter's summary. */
+export function summaryLines(s: EncounterSummary, colorNames: readonly [string, string]): string[] {
+  const [A, B] = s.players;
+  const lines = [formatScoreLine(A, B, s)];
+  if (s.games === 0) return lines;
+  lines.push(subLine(`${A} playing ${colorNames[0]}`, s.asFirst));
+  lines.push(subLine(`${A} playing ${colorNames[1]}`, s.asSecond));
+  lines.push(subLine(`${colorNames[0]} vs ${colorNames[1]}`, s.firstPlayer));
   lines.push(cute(formatEloLine(s)));
-  lines.push(cute(`Normalized Elo: ${s.nElo.toFixed(1)} +/- ${s.nEloError.toFixed(1)} (${s.penta ? 'pentanomial' : 'per game'})`));
-  if (st.pairs) lines.push(formatPentanomialLine(e.penta));
-  if (sprt) lines.push(cute(formatSprtLine(st.llr(sprt, enc), sprtBounds(sprt.alpha, sprt.beta))));
+  lines.push(cute(`Normalized Elo: ${s.nElo.toFixed(1)} +/- ${s.nEloError.toFixed(1)} (${s.model === 'pentanomial' ? 'pentanomial' : 'per game'})`));
+  if (s.pentanomial) lines.push(formatPentanomialLine(s.pentanomial));
+  if (s.sprt) lines.push(cute(formatSprtLine(s.sprt.llr, { lower: s.sprt.lower, upper: s.sprt.upper })));
   return lines;
 }
 
@@ -164,28 +170,20 @@ function pad(s: string, n: number, right = false): string {
 /** Standings with ratings (anchored) and a cross table, for more than two engines. */
 export function standingsLines(st: Standings, anchor: number, drawScore: number): string[] {
   const n = st.names.length;
-  let ratings: number[];
-  try {
-    ratings = st.ratings(anchor);
-  } catch {
-    ratings = st.names.map(() => NaN);
-  }
-  const order = st.names.map((_, i) => i);
-  const pts = order.map((i) => points(st.playerTotal(i), drawScore));
-  order.sort((x, y) => pts[y] - pts[x] || ratings[y] - ratings[x] || x - y);
+  const rows = st.table(anchor, drawScore);
   const w = Math.max(4, ...st.names.map((s) => s.length));
   const lines: string[] = [];
   lines.push(`${pad('Rank', 5)}${pad('Name', w + 2)}${pad('Elo', 8, true)}${pad('Games', 8, true)}${pad('Points', 9, true)}${pad('Score', 8, true)}${pad('Draws', 8, true)}`);
-  order.forEach((i, r) => {
-    const t = st.playerTotal(i);
-    const g = games(t);
-    const elo = i === anchor ? '0.0*' : Number.isFinite(ratings[i]) ? (ratings[i] >= 0 ? '+' : '') + ratings[i].toFixed(1) : cute(String(ratings[i]));
+  for (const r of rows) {
+    const g = r.games;
+    const elo = r.anchor ? '0.0*' : Number.isFinite(r.elo) ? (r.elo >= 0 ? '+' : '') + r.elo.toFixed(1) : cute(String(r.elo));
     lines.push(
-      `${pad(String(r + 1), 5)}${pad(st.names[i], w + 2)}${pad(elo, 8, true)}${pad(String(g), 8, true)}` +
-        `${pad(pts[i].toFixed(1), 9, true)}${pad(g > 0 ? ((100 * points(t)) / g).toFixed(1) + '%' : '-', 8, true)}` +
-        `${pad(g > 0 ? ((100 * t.draws) / g).toFixed(1) + '%' : '-', 8, true)}`,
+      `${pad(String(r.rank), 5)}${pad(r.name, w + 2)}${pad(elo, 8, true)}${pad(String(g), 8, true)}` +
+        `${pad(r.points.toFixed(1), 9, true)}${pad(g > 0 ? (100 * r.score).toFixed(1) + '%' : '-', 8, true)}` +
+        `${pad(g > 0 ? ((100 * r.draws) / g).toFixed(1) + '%' : '-', 8, true)}`,
     );
-  });
+  }
+  const order = rows.map((r) => r.index);
   lines.push(`* anchor: ${st.names[anchor]} (ratings: maximum likelihood over all games, draws = 1/2${drawScore !== 0.5 ? `; points: draws = ${drawScore}` : ''})`);
   if (n > 2) {
     lines.push('');
