@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { EDITIONS } from '../src/core/index';
-import { parseRecords, recordVariant } from '../src/core/record';
+import { parseRecords, recordStart, recordVariant } from '../src/core/record';
 
 interface Args {
   files: string[];
@@ -94,7 +94,7 @@ function main(): void {
       if (r === '*' || (term !== 'normal' && term !== 'adjudication')) continue;
       const first = r === '1-0' ? 1 : r === '0-1' ? 0 : 0.5;
       // Who moved first: the side to move in the record's KFEN.
-      const kfenSide = (rec.tags.get('KFEN') ?? '').trim().split(/\s+/)[1];
+      const kfenSide = (recordStart(rec) ?? '').trim().split(/\s+/)[1];
       const firstMoverIsFirstPlayer = kfenSide !== EDITIONS[recordVariant(rec)].sideChars[1];
       const samples: GameSamples = { cp: [], y: [] };
       rec.moves.forEach((m, i) => {

@@ -6,7 +6,7 @@ import {
   SETUPS, formatMove, gameStatus, isEditionId, parseKfen, parseMove, formatKfenError,
   type EditionId, type GameStatus, type Position,
 } from '../core/index';
-import { formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
+import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
 import { comparable, moveInWords, type MoveWords } from './words';
@@ -49,7 +49,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
     if (variant !== undefined && variant !== tag) throw new RecordError(`the record is a ${tag} game, not ${variant}`);
     edition = tag;
   }
-  const kfen = record.tags.get('KFEN') ?? SETUPS[edition].classic ?? '';
+  const kfen = recordStart(record) ?? SETUPS[edition].classic ?? '';
   const r = parseKfen(kfen, edition, { pharaohRotation });
   if (!r.ok) throw new RecordError(`bad KFEN tag: ${formatKfenError(r.error)}`);
   const start = r.value;

@@ -9,6 +9,7 @@ import {
 } from '../core/index';
 import { renderBoard } from '../analysis/board';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/engine';
+import { recordPlayers, recordReason, recordStart } from '../core/record';
 import { RecordError, annotateGame, loadGame, type PlyAnnotation } from '../analysis/game';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { Searcher } from '../search/search';
@@ -182,12 +183,14 @@ function annotate(
 ): void {
   const ed = game.start.edition;
   const [first, second] = ed.colorNames;
-  const tags = game.record.tags;
-  const players = [tags.get(first) ?? tags.get('White'), tags.get(second) ?? tags.get('Black')];
+  const rec = game.record;
+  const players = recordPlayers(rec);
+  const reason = recordReason(rec);
+  const start = recordStart(rec);
   write(game.gamesInFile > 1 ? `Game ${index} of ${game.gamesInFile} in ${file}` : `Game: ${file}`);
-  if (players[0] !== undefined || players[1] !== undefined) write(`${first}: ${players[0] ?? '?'}, ${second}: ${players[1] ?? '?'}`);
-  write(`${ed.name} (${ed.id}), ${game.moves.length} move${game.moves.length === 1 ? '' : 's'}, result ${game.record.result}${tags.has('Reason') ? ` (${tags.get('Reason')})` : ''}`);
-  write(`Start: ${tags.has('KFEN') ? tags.get('KFEN') : `the classic setup, ${toKfen(game.start)}`}`);
+  if (players[0] !== '?' || players[1] !== '?') write(`${first}: ${players[0]}, ${second}: ${players[1]}`);
+  write(`${ed.name} (${ed.id}), ${game.moves.length} move${game.moves.length === 1 ? '' : 's'}, result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
+  write(`Start: ${start ?? `the classic setup, ${toKfen(game.start)}`}`);
   write('');
   write(`Each move: the score before it and after it, from the mover's point of view (+1.00 = a Pyramid ahead, +M2 = hits the Pharaoh in 2 moves),`);
   write(`the engine's choice where it differs; ? = loses ${(threshold / 100).toFixed(2)} or more against the engine's choice, ?? = ${((3 * threshold) / 100).toFixed(2)} or more. ${limitsText(limits)[0].toUpperCase()}${limitsText(limits).slice(1)}.`);

@@ -1,51 +1,59 @@
 /**
- * Game records: the PGN-like text `thoth match` writes (`-pgnout`), the GUI imports and exports,
- * `thoth analyse --game` and tools/tune.ts read. It lives next to the rules because all of them
- * share it; like the rest of src/core it is pure (the GUI page bundles it). Parsing never throws:
- * problems are typed values ({@link RecordSyntaxError}, {@link ReplayError}).
+ * Game records in PGN: what `thoth match` writes (`-pgnout`), the GUI imports and exports,
+ * `thoth analyse --game` reads and annotates, tools/tune.ts learns from. It lives next to the
+ * rules because all of them share it; like the rest of src/core it is pure (the GUI page bundles
+ * it). Parsing never throws: problems are typed values ({@link RecordSyntaxError}, {@link ReplayError}).
  *
  * ```
  * [Event "Thoth match"]
+ * [Site "?"]
  * [Date "2025.02.03"]
  * [Round "3.2"]
- * [Silver "thoth-new"]
- * [Red "thoth-old"]
+ * [White "thoth-new"]
+ * [Black "thoth-old"]
  * [Result "1-0"]
+ * [SetUp "1"]
+ * [FEN "xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1"]
  * [Variant "khet2"]
  * [KFEN "xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1"]
  * [TimeControl "10+0.1"]
  * [Termination "normal"]
- * [Reason "Silver wins: the Red Pharaoh was hit"]
  * [PlyCount "5"]
  *
  * 1. j4i4 {+0.35/12 0.520s} f8f7 {-0.20/11 0.480s} 2. c4d5 {+M1/3 0.100s} d7c7 {-M1/2 0.090s}
- * 3. e4+ {+M1/1 0.010s} 1-0
+ * 3. e4+ {+M1/1 0.010s} {Silver wins: the Red Pharaoh was hit} 1-0
  * ```
  *
- * Tags: one per line, `[Name "value"]`, value with `\"` and `\\` escaped. Any tag may appear; the
- * runner writes, in this order:
- * - `Event`, `Date` (`YYYY.MM.DD`), `Round` (`round.game`, both from 1: the game's place in the
- *   run's schedule; `-resume` relies on it);
- * - the players, under the edition's colour names: `Silver` (first player) and `Red` in Khet 2.0
- *   and 1.0, `Gold` (first player) and `Silver` in Deflexion (`White`/`Black` are read too);
+ * Tags, in this order (the Seven Tag Roster first, so rating tools such as BayesElo, Ordo and
+ * pgn-extract see the players and the result):
+ * - `Event`, `Site`, `Date` (`YYYY.MM.DD`), `Round` (`round.game`, both from 1: the game's place
+ *   in the run's schedule; `-resume` relies on it);
+ * - `White`: the first player (Silver in Khet 2.0 and 1.0, Gold in Deflexion); `Black`: the second
+ *   (Red; Silver in Deflexion);
  * - `Result`: `1-0` the first player won, `0-1` the second, `1/2-1/2` a draw, `*` unfinished;
- * - `Variant`: `khet2` (default when missing), `khet1` or `deflexion`;
- * - `KFEN`: the position the game started from (the opening); side to move is in it;
- * - `TimeControl`: `40/60+0.6`, `10+0.1`, `st=0.5`, `depth=8`, `nodes=5000` (two values joined by
- *   ` / ` when the players had different limits);
+ * - `SetUp "1"` and `FEN`: the position the game started from, as a KFEN (side to move in it);
+ * - `Variant`: `khet2` (default when missing), `khet1` or `deflexion`; `KFEN`: the start again;
+ * - `TimeControl`: `40/60+0.6`, `10+0.1`, `st=0.5`, `depth=8`, `nodes=5000`; when the players had
+ *   different limits, `WhiteTimeControl` and `BlackTimeControl` instead (as cutechess writes);
  * - `Termination`: `normal` (Pharaoh hit, repetition, no-removal limit), `adjudication`,
- *   `time forfeit`, `illegal move`, `abandoned` (engine crashed or quit), `stalled` (engine stopped
- *   answering);
- * - `Reason`: the end in words; `PlyCount`: the number of moves in the movetext; `Opening`: where the
- *   start came from (e.g. `classic +4 plies`).
+ *   `time forfeit`, `illegal move`, `abandoned` (engine crashed or quit), `stalled` (engine
+ *   stopped answering); `PlyCount`; `Opening` (where the start came from, e.g. `classic +4 plies`).
+ * Any other tag is kept. Records Thoth wrote before name the players in tags named after the
+ * colours (`[Silver "…"]`, `[Red "…"]`; `Gold`/`Silver` in Deflexion), give the start only as
+ * `KFEN` and the end in words as a `Reason` tag: all of that is still read.
  *
- * Movetext: move numbers (`12.`, and `12...` when the second player moves first), moves in the
- * rulebook's notation (`e4d5`, `e4+`, `e4-`, `d1e2u`), each optionally followed by a comment
- * `{score/depth time}` from the engine that played it: score from the mover's point of view in
- * hundredths (`+0.35` = 35 cp; `+M3` / `-M3` = the mover hits the Pharaoh in 3 moves / is hit in
- * 3), search depth, time in seconds with an `s` (`{+0.35/12 0.520s}`; any part may be missing). Other
- * comment text is kept as a free comment. The result token ends the game. `;` starts a comment to
- * the end of the line. Games are separated by a blank line.
+ * Movetext: move numbers (`12.`, and `12...` when the second player moves, e.g. first or after a
+ * variation), moves in the rulebook's notation (`e4d5`, `e4+` and `e4-` are rotations, not checks;
+ * `d1e2u`), each optionally followed by NAGs (`$2`) and a comment `{score/depth time}` from the engine
+ * that played it: score from the mover's point of view in hundredths (`+0.35` = 35 centi-pyramids;
+ * `+M3` / `-M3` = the mover hits the Pharaoh in 3 moves / is hit in 3), search depth, time in
+ * seconds with an `s` (`{+0.35/12 0.520s}`; any part may be missing). Other comment text is kept as
+ * a free comment. `( … )` after a move holds an alternative to it (variations nest). The comment
+ * just before the result says how the game ended. The result token ends the game.
+ *
+ * The reader also takes what other tools write: `!`, `?`, `!!`, `??`, `!?`, `?!` after a move
+ * (read as the NAGs $1–$6), `;` comments to the end of the line, `%` lines (skipped), `<…>`
+ * (skipped), move numbers glued to moves (`1.j4i4`). Games are separated by a blank line.
  */
 import { EDITIONS, isEditionId, type EditionId } from './editions';
 import { parseKfen } from './kfen';
@@ -62,7 +70,7 @@ export type Termination = 'normal' | 'adjudication' | 'time forfeit' | 'illegal 
 export interface MoveRecord {
   /** The move text as played (`e4d5`, `e4+`, `d1e2u`). */
   move: string;
-  /** Engine score in centipawns, mover's point of view. */
+  /** Engine score in centi-pyramids, mover's point of view. */
   scoreCp?: number;
   /** Engine mate score in moves (positive: the mover wins), instead of `scoreCp`. */
   mate?: number;
@@ -71,6 +79,12 @@ export interface MoveRecord {
   timeMs?: number;
   /** Free comment text (anything in the braces that is not score/depth/time). */
   comment?: string;
+  /** A comment before the move, where no move precedes it (the start of a game or a variation). */
+  before?: string;
+  /** Numeric annotation glyphs: 1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`, 6 `?!`, … */
+  nags?: number[];
+  /** Alternatives to this move: each a line of moves from the position before it. */
+  variations?: MoveRecord[][];
 }
 
 export interface GameRecord {
@@ -78,6 +92,8 @@ export interface GameRecord {
   tags: Map<string, string>;
   moves: MoveRecord[];
   result: ResultToken;
+  /** The comment just before the result: how the game ended, in words. */
+  ending?: string;
 }
 
 /** The edition a record is for (its `Variant` tag; `khet2` when missing or unknown). */
@@ -86,48 +102,113 @@ export function recordVariant(rec: GameRecord): EditionId {
   return isEditionId(v) ? v : 'khet2';
 }
 
-/** The players' names: [first player, second player]. */
+/** The players' names: [first player, second player] (`White`/`Black`, or the colours' tags of older records). */
 export function recordPlayers(rec: GameRecord): [string, string] {
   const [a, b] = EDITIONS[recordVariant(rec)].colorNames;
-  return [rec.tags.get(a) ?? rec.tags.get('White') ?? '?', rec.tags.get(b) ?? rec.tags.get('Black') ?? '?'];
+  return [rec.tags.get('White') ?? rec.tags.get(a) ?? '?', rec.tags.get('Black') ?? rec.tags.get(b) ?? '?'];
+}
+
+/** The KFEN the game started from (`FEN` or `KFEN`), or undefined (the classic setup). */
+export function recordStart(rec: GameRecord): string | undefined {
+  return rec.tags.get('FEN') ?? rec.tags.get('KFEN');
+}
+
+/** How the game ended, in words (the comment before the result, or an older record's `Reason` tag). */
+export function recordReason(rec: GameRecord): string | undefined {
+  return rec.ending ?? rec.tags.get('Reason');
+}
+
+/** The time control of each player: [first, second] (equal when one `TimeControl` tag holds both). */
+export function recordTimeControls(rec: GameRecord): [string, string] | undefined {
+  const w = rec.tags.get('WhiteTimeControl');
+  const b = rec.tags.get('BlackTimeControl');
+  if (w !== undefined && b !== undefined) return [w, b];
+  const t = rec.tags.get('TimeControl');
+  return t === undefined ? undefined : [t, t];
 }
 
 /**
- * A record with the tags in the canonical order. `players` are [first, second]; extra tags are
- * appended after the known ones.
+ * A record with the tags in the standard order. `players` are [first, second]; a time control is
+ * one for both or one per player; extra tags go after the known ones.
  */
 export function makeRecord(fields: {
   event: string;
+  site?: string;
   date: string;
   round: string;
   players: [string, string];
   result: ResultToken;
   variant: EditionId;
   kfen: string;
-  timeControl: string;
+  timeControl: string | [string, string];
   termination: Termination;
+  /** How the game ended, in words: written as the comment before the result. */
   reason?: string;
   opening?: string;
   extra?: [string, string][];
   moves: MoveRecord[];
 }): GameRecord {
-  const [first, second] = EDITIONS[fields.variant].colorNames;
   const tags = new Map<string, string>();
   tags.set('Event', fields.event);
+  tags.set('Site', fields.site ?? '?');
   tags.set('Date', fields.date);
   tags.set('Round', fields.round);
-  tags.set(first, fields.players[0]);
-  tags.set(second, fields.players[1]);
+  tags.set('White', fields.players[0]);
+  tags.set('Black', fields.players[1]);
   tags.set('Result', fields.result);
+  tags.set('SetUp', '1');
+  tags.set('FEN', fields.kfen);
   tags.set('Variant', fields.variant);
   tags.set('KFEN', fields.kfen);
-  tags.set('TimeControl', fields.timeControl);
+  const tc = fields.timeControl;
+  if (typeof tc === 'string' || tc[0] === tc[1]) {
+    tags.set('TimeControl', typeof tc === 'string' ? tc : tc[0]);
+  } else {
+    tags.set('WhiteTimeControl', tc[0]);
+    tags.set('BlackTimeControl', tc[1]);
+  }
   tags.set('Termination', fields.termination);
-  if (fields.reason !== undefined) tags.set('Reason', fields.reason);
   tags.set('PlyCount', String(fields.moves.length));
   if (fields.opening !== undefined) tags.set('Opening', fields.opening);
   for (const [k, v] of fields.extra ?? []) tags.set(k, v);
-  return { tags, moves: fields.moves, result: fields.result };
+  return { tags, moves: fields.moves, result: fields.result, ending: fields.reason };
+}
+
+/** Tags of the Seven Tag Roster and of the start position, in the order they are written. */
+const ROSTER = ['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result', 'SetUp', 'FEN', 'Variant', 'KFEN'];
+
+/**
+ * The same game with standard tags, whatever wrote it: the Seven Tag Roster first (`?` where
+ * unknown), the players under `White`/`Black` (the colours' tags of older records dropped),
+ * `SetUp`/`FEN`/`KFEN` when the start is known, an older `Reason` tag as the ending comment.
+ */
+export function standardRecord(rec: GameRecord): GameRecord {
+  const [first, second] = recordPlayers(rec);
+  const [c0, c1] = EDITIONS[recordVariant(rec)].colorNames;
+  const start = recordStart(rec);
+  const known = new Map<string, string | undefined>([
+    ['Event', rec.tags.get('Event') ?? '?'],
+    ['Site', rec.tags.get('Site') ?? '?'],
+    ['Date', rec.tags.get('Date') ?? '????.??.??'],
+    ['Round', rec.tags.get('Round') ?? '?'],
+    ['White', first],
+    ['Black', second],
+    ['Result', rec.result],
+    ['SetUp', start !== undefined ? '1' : undefined],
+    ['FEN', start],
+    ['Variant', rec.tags.get('Variant')],
+    ['KFEN', start],
+  ]);
+  const tags = new Map<string, string>();
+  for (const k of ROSTER) {
+    const v = known.get(k);
+    if (v !== undefined) tags.set(k, v);
+  }
+  for (const [k, v] of rec.tags) {
+    if (tags.has(k) || k === 'Reason' || ((k === c0 || k === c1) && !rec.tags.has(k === c0 ? 'White' : 'Black'))) continue;
+    tags.set(k, v);
+  }
+  return { tags, moves: rec.moves, result: rec.result, ending: recordReason(rec) };
 }
 
 /** `YYYY.MM.DD` of a date (local time), as PGN writes dates. */
@@ -142,6 +223,11 @@ export function pgnDate(d: Date = new Date()): string {
 
 function escapeTag(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/[\r\n]+/g, ' ');
+}
+
+/** Comment text that cannot close its braces early. */
+function commentText(s: string): string {
+  return s.replace(/[{}]/g, '').replace(/[\r\n]+/g, ' ').trim();
 }
 
 /** Score text: `+0.35`, `-1.20`, `0.00`, `+M3`, `-M2`. */
@@ -161,7 +247,7 @@ export function moveComment(m: MoveRecord): string | undefined {
   if (score !== undefined) parts.push(m.depth !== undefined ? `${score}/${m.depth}` : score);
   else if (m.depth !== undefined) parts.push(`/${m.depth}`);
   if (m.timeMs !== undefined) parts.push(`${(m.timeMs / 1000).toFixed(3)}s`);
-  if (m.comment !== undefined && m.comment !== '') parts.push(m.comment.replace(/[{}]/g, ''));
+  if (m.comment !== undefined && commentText(m.comment) !== '') parts.push(commentText(m.comment));
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
@@ -174,26 +260,49 @@ function kfenCounters(kfen: string | undefined, variant: EditionId): { side: num
   return { side, moveNumber: Number.isInteger(n) && n > 0 ? n : 1 };
 }
 
+/**
+ * The movetext units of a line (a unit is kept on one line when wrapping): move numbers, moves,
+ * NAGs, comments, variations. `side`/`moveNumber` are those of the line's first move.
+ */
+function lineUnits(line: readonly MoveRecord[], side: number, moveNumber: number, units: string[]): void {
+  let needNumber = true;
+  for (const m of line) {
+    if (m.before !== undefined && commentText(m.before) !== '') {
+      units.push(`{${commentText(m.before)}}`);
+      needNumber = true;
+    }
+    const parts: string[] = [];
+    if (side === 0) parts.push(`${moveNumber}.`);
+    else if (needNumber) parts.push(`${moveNumber}...`);
+    parts.push(m.move);
+    for (const n of m.nags ?? []) parts.push(`$${n}`);
+    const c = moveComment(m);
+    if (c !== undefined) parts.push(`{${c}}`);
+    units.push(parts.join(' '));
+    needNumber = false;
+    for (const v of m.variations ?? []) {
+      if (v.length === 0) continue;
+      const inner: string[] = [];
+      lineUnits(v, side, moveNumber, inner);
+      inner[0] = `(${inner[0]}`;
+      inner[inner.length - 1] = `${inner[inner.length - 1]})`;
+      units.push(...inner);
+      needNumber = true;
+    }
+    if (side === 1) moveNumber++;
+    side ^= 1;
+  }
+}
+
 /** Serializes one game: tags, a blank line, the movetext wrapped at 80 columns, a blank line. */
 export function serializeRecord(rec: GameRecord): string {
   const lines: string[] = [];
   for (const [k, v] of rec.tags) lines.push(`[${k} "${escapeTag(v)}"]`);
   lines.push('');
-  const variant = recordVariant(rec);
-  let { side, moveNumber } = kfenCounters(rec.tags.get('KFEN'), variant);
-  // Units (move number, move, comment) are kept on one line; lines wrap between units.
+  const { side, moveNumber } = kfenCounters(recordStart(rec), recordVariant(rec));
   const units: string[] = [];
-  rec.moves.forEach((m, i) => {
-    const parts: string[] = [];
-    if (side === 0) parts.push(`${moveNumber}.`);
-    else if (i === 0) parts.push(`${moveNumber}...`);
-    parts.push(m.move);
-    const c = moveComment(m);
-    if (c !== undefined) parts.push(`{${c}}`);
-    units.push(parts.join(' '));
-    if (side === 1) moveNumber++;
-    side ^= 1;
-  });
+  lineUnits(rec.moves, side, moveNumber, units);
+  if (rec.ending !== undefined && commentText(rec.ending) !== '') units.push(`{${commentText(rec.ending)}}`);
   units.push(rec.result);
   let line = '';
   for (const t of units) {
@@ -212,9 +321,9 @@ export function serializeRecord(rec: GameRecord): string {
 // Reading
 // ---------------------------------------------------------------------------------------------
 
-/** A problem in a record text: a malformed tag line, moves without a result token, no game at all. */
+/** A problem in a record text: a malformed tag line, moves without a result token, a stray `)`, no game at all. */
 export interface RecordSyntaxError {
-  kind: 'tag' | 'no result' | 'no game';
+  kind: 'tag' | 'no result' | 'variation' | 'no game';
   /** Character offset in the text where the fault is, or -1. */
   index: number;
   message: string;
@@ -245,14 +354,14 @@ export function parseMoveComment(text: string, m: MoveRecord): void {
     const s = SCORE_RE.exec(w);
     const d = DEPTH_ONLY_RE.exec(w);
     const t = TIME_RE.exec(w);
-    if (s && m.scoreCp === undefined && m.mate === undefined && free.length === 0) {
+    if (s && m.scoreCp === undefined && m.mate === undefined && free.length === 0 && m.comment === undefined) {
       const neg = s[1] === '-';
       if (s[2] !== undefined) m.mate = neg ? -Number(s[2]) : Number(s[2]);
       else m.scoreCp = (neg ? -1 : 1) * Math.round(Number(s[3]) * 100) + 0; // + 0: no -0
       if (s[4] !== undefined) m.depth = Number(s[4]);
-    } else if (d && m.depth === undefined && free.length === 0) {
+    } else if (d && m.depth === undefined && free.length === 0 && m.comment === undefined) {
       m.depth = Number(d[1]);
-    } else if (t && m.timeMs === undefined && free.length === 0) {
+    } else if (t && m.timeMs === undefined && free.length === 0 && m.comment === undefined) {
       m.timeMs = Math.round(Number(t[1]) * 1000);
     } else {
       free.push(w);
@@ -266,20 +375,115 @@ function unescapeTag(v: string): string {
 }
 
 const TAG_RE = /\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]/y;
+/** `!`, `?`, `!!`, `??`, `!?`, `?!` as NAGs. */
+const SUFFIX_NAGS: Record<string, number> = { '!': 1, '?': 2, '!!': 3, '??': 4, '!?': 5, '?!': 6 };
+/** Position judgements other tools write as symbols. */
+const SYMBOL_NAGS: Record<string, number> = {
+  '□': 7, '=': 10, '∞': 13, '+=': 14, '⩲': 14, '=+': 15, '⩱': 15, '±': 16, '+/-': 16, '∓': 17, '-/+': 17, '+-': 18, '-+': 19,
+};
+const TOKEN_END = /[\s{}[\]();$]/;
+
+/** The game being read: its lines (the main line and the open variations) and the comments seen. */
+interface Reading {
+  game: GameRecord;
+  /** The open lines, the main line first. */
+  lines: MoveRecord[][];
+  /** Comments after each move, block by block (the first may be the engine's score). */
+  comments: Map<MoveRecord, string[]>;
+  /** A comment before the next move of the innermost line, when no move precedes it there. */
+  pending?: string;
+  /** Movetext has begun: a tag now starts another game. */
+  inMoves: boolean;
+  /** The last thing read was a comment after the main line's last move (it may be the ending). */
+  commentLast: boolean;
+}
+
+function newReading(): Reading {
+  return { game: { tags: new Map(), moves: [], result: '*' }, lines: [], comments: new Map(), inMoves: false, commentLast: false };
+}
+
+/**
+ * Ends a game at its result token: comments become scores and words. The last comment after the
+ * last move is how the game ended when the move has a comment of its own before it, or when it is
+ * words only (no score, depth or time) in a finished game with a Termination tag (or it repeats
+ * the Reason tag of an older record).
+ */
+function finishGame(r: Reading): GameRecord {
+  const g = r.game;
+  const last = g.moves[g.moves.length - 1];
+  const blocks = last ? r.comments.get(last) : undefined;
+  if (last === undefined && r.pending !== undefined) {
+    g.ending = r.pending;
+  } else if (!r.commentLast) {
+    // something came between the last comment and the result
+  } else if (blocks && blocks.length >= 2) {
+    g.ending = blocks.pop();
+  } else if (blocks && blocks.length === 1) {
+    const probe: MoveRecord = { move: '' };
+    parseMoveComment(blocks[0], probe);
+    const wordsOnly = probe.scoreCp === undefined && probe.mate === undefined && probe.depth === undefined && probe.timeMs === undefined;
+    const finished = g.result !== '*' && g.tags.has('Termination');
+    if (blocks[0] === g.tags.get('Reason') || (wordsOnly && finished)) g.ending = blocks.pop();
+  }
+  for (const [m, bs] of r.comments) for (const b of bs) parseMoveComment(b, m);
+  return g;
+}
+
+/** The offset past the `)` that closes the variation opening at `i` (comments skipped), or the text's end. */
+function skipVariation(text: string, i: number): number {
+  let depth = 0;
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{') {
+      const close = text.indexOf('}', i + 1);
+      if (close < 0) return text.length;
+      i = close;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')' && --depth === 0) {
+      return i + 1;
+    }
+  }
+  return text.length;
+}
 
 /** Parses every game in a record text. Tolerant: garbage is skipped and reported in `errors`. */
 export function parseRecords(text: string): ParsedRecords {
   const games: GameRecord[] = [];
   const errors: RecordSyntaxError[] = [];
   let end = 0;
-  let cur: GameRecord | undefined;
+  let r = newReading();
   let i = 0;
   const n = text.length;
-  const startGame = (): GameRecord => ({ tags: new Map(), moves: [], result: '*' });
+  const line = (): MoveRecord[] => {
+    if (r.lines.length === 0) r.lines.push(r.game.moves);
+    return r.lines[r.lines.length - 1];
+  };
+  const lastMove = (): MoveRecord | undefined => {
+    const l = line();
+    return l[l.length - 1];
+  };
+  const addNag = (nag: number): void => {
+    const m = lastMove();
+    if (m) (m.nags ??= []).push(nag);
+  };
+  let atLineStart = true;
   while (i < n) {
     const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+    if (c === '\n') {
+      atLineStart = true;
       i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\uFEFF') {
+      i++;
+      continue;
+    }
+    const lineStart = atLineStart;
+    atLineStart = false;
+    if (c === '%' && lineStart) {
+      const eol = text.indexOf('\n', i);
+      i = eol < 0 ? n : eol;
       continue;
     }
     if (c === '[') {
@@ -288,49 +492,120 @@ export function parseRecords(text: string): ParsedRecords {
       if (!m) {
         const eol = text.indexOf('\n', i);
         errors.push({ kind: 'tag', index: i, message: 'bad tag line' });
-        i = eol < 0 ? n : eol + 1;
+        i = eol < 0 ? n : eol;
         continue;
       }
-      if (cur && cur.moves.length > 0) {
+      if (r.inMoves) {
         errors.push({ kind: 'no result', index: -1, message: `game ${games.length + 1} has no result token` });
-        cur = undefined;
+        r = newReading();
       }
-      if (!cur) cur = startGame();
-      cur.tags.set(m[1], unescapeTag(m[2]));
+      r.game.tags.set(m[1], unescapeTag(m[2]));
       i = TAG_RE.lastIndex;
       continue;
     }
     if (c === ';') {
       const eol = text.indexOf('\n', i);
-      i = eol < 0 ? n : eol + 1;
+      i = eol < 0 ? n : eol;
       continue;
     }
     if (c === '{') {
       const close = text.indexOf('}', i + 1);
-      const body = close < 0 ? text.slice(i + 1) : text.slice(i + 1, close);
-      i = close < 0 ? n : close + 1;
       if (close < 0) break; // unterminated: the game is incomplete
-      if (cur && cur.moves.length > 0) parseMoveComment(body, cur.moves[cur.moves.length - 1]);
+      const body = text.slice(i + 1, close).replace(/\s+/g, ' ').trim();
+      i = close + 1;
+      r.inMoves = true;
+      if (body === '') continue;
+      const m = lastMove();
+      if (m) {
+        const blocks = r.comments.get(m);
+        if (blocks) blocks.push(body);
+        else r.comments.set(m, [body]);
+        r.commentLast = r.lines.length <= 1;
+      } else {
+        r.pending = r.pending === undefined ? body : `${r.pending} ${body}`;
+      }
+      continue;
+    }
+    if (c === '<') {
+      const close = text.indexOf('>', i + 1);
+      i = close < 0 ? n : close + 1;
+      continue;
+    }
+    if (c === '(' || c === ')' || c === '$') r.commentLast = false;
+    if (c === '(') {
+      r.inMoves = true;
+      const m = lastMove();
+      if (!m) {
+        // An alternative to nothing: skipped whole.
+        errors.push({ kind: 'variation', index: i, message: 'a variation before any move' });
+        i = skipVariation(text, i);
+        continue;
+      } else {
+        const v: MoveRecord[] = [];
+        (m.variations ??= []).push(v);
+        r.lines.push(v);
+        r.pending = undefined;
+      }
+      i++;
+      continue;
+    }
+    if (c === ')') {
+      if (r.lines.length > 1) r.lines.pop();
+      else errors.push({ kind: 'variation', index: i, message: "a ')' without its '('" });
+      r.pending = undefined;
+      i++;
+      continue;
+    }
+    if (c === '$') {
+      let j = i + 1;
+      while (j < n && text[j] >= '0' && text[j] <= '9') j++;
+      if (j > i + 1) addNag(Number(text.slice(i + 1, j)));
+      i = j;
+      continue;
+    }
+    if (c === '}' || c === ']') {
+      i++;
       continue;
     }
     let j = i;
-    while (j < n && !/[\s{[;]/.test(text[j])) j++;
+    while (j < n && !TOKEN_END.test(text[j])) j++;
     let tok = text.slice(i, j);
+    const at = i;
     i = j;
-    if (!cur) cur = startGame();
+    r.inMoves = true;
     if ((RESULT_TOKENS as readonly string[]).includes(tok)) {
-      cur.result = tok as ResultToken;
-      games.push(cur);
-      cur = undefined;
+      // A result cannot stand in a variation: one still open was never closed.
+      if (r.lines.length > 1) errors.push({ kind: 'variation', index: at, message: 'a variation not closed before the result' });
+      r.game.result = tok as ResultToken;
+      games.push(finishGame(r));
+      r = newReading();
       // Past the result token and the blank lines after it.
       while (i < n && /\s/.test(text[i])) i++;
       end = i;
+      atLineStart = true;
       continue;
     }
+    r.commentLast = false;
     const num = /^\d+\.+/.exec(tok);
     if (num) tok = tok.slice(num[0].length);
-    if (tok === '') continue;
-    cur.moves.push({ move: tok });
+    if (/^\d*\.*$/.test(tok)) continue; // a move number without its dot, or `...`
+    if (SYMBOL_NAGS[tok] !== undefined) {
+      addNag(SYMBOL_NAGS[tok]);
+      continue;
+    }
+    const suffix = /[!?]+$/.exec(tok);
+    if (suffix) tok = tok.slice(0, suffix.index);
+    if (tok === '') {
+      if (suffix && SUFFIX_NAGS[suffix[0]] !== undefined) addNag(SUFFIX_NAGS[suffix[0]]);
+      continue;
+    }
+    const m: MoveRecord = { move: tok };
+    if (r.pending !== undefined) {
+      m.before = r.pending;
+      r.pending = undefined;
+    }
+    line().push(m);
+    if (suffix && SUFFIX_NAGS[suffix[0]] !== undefined) addNag(SUFFIX_NAGS[suffix[0]]);
   }
   const rest = text.slice(end);
   const incomplete = rest.trim() !== '';
@@ -345,7 +620,7 @@ export function parseRecord(text: string): Result<GameRecord, RecordSyntaxError>
   return err(parsed.errors[0] ?? { kind: 'no game', index: -1, message: 'no game found' });
 }
 
-/** Why a record's moves cannot be replayed: its KFEN tag, or the move at `ply` (from 0). */
+/** Why a record's moves cannot be replayed: its start position, or the move at `ply` (from 0). */
 export interface ReplayError {
   kind: 'kfen' | 'move';
   ply: number;
@@ -364,11 +639,10 @@ export interface Replay {
   moves: number[];
 }
 
-/** Replays a record's moves from its KFEN with the rules core. */
+/** Replays a record's moves (the main line) from its start with the rules core. */
 export function replayRecord(rec: GameRecord): Result<Replay, ReplayError> {
   const variant = recordVariant(rec);
-  const kfen = rec.tags.get('KFEN');
-  const r = parseKfen(kfen ?? SETUPS[variant].classic ?? '', variant);
+  const r = parseKfen(recordStart(rec) ?? SETUPS[variant].classic ?? '', variant);
   if (!r.ok) return err({ kind: 'kfen', ply: 0, message: r.error.message });
   const pos = r.value;
   const moves: number[] = [];

@@ -106,7 +106,6 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
   const clocks = specs.map((s) => (s.limits.tc ? new PlayerClock(s.limits.tc) : undefined));
   const adj = g.adjudication;
   const [tc0, tc1] = specs.map((s) => describeLimits(s.limits));
-  const timeControl = tc0 === tc1 ? tc0 : `${tc0} / ${tc1}`;
 
   const finish = (score: number, termination: Termination, reason: string, faultSide = -1, engineLost = false): GameOutcome => {
     const result: ResultToken = score === 1 ? '1-0' : score === 0 ? '0-1' : '1/2-1/2';
@@ -118,7 +117,7 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
       result,
       variant: g.variant,
       kfen: g.kfen,
-      timeControl,
+      timeControl: [tc0, tc1],
       termination,
       reason,
       opening: g.openingLabel,

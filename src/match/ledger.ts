@@ -7,7 +7,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
-import { parseRecords, recordPlayers, recordVariant, serializeRecord, type GameRecord } from '../core/record';
+import { parseRecords, recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../core/record';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import type { GameOutcome } from './game';
@@ -175,7 +175,7 @@ export class Ledger {
             `schedules ${names[g.first]} vs ${names[g.second]} (${cfg.variant}) there: resume with the same engines and flags`,
         );
       }
-      if (rec.tags.get('KFEN') !== this.book.get(g.openingIndex).kfen) {
+      if (recordStart(rec) !== this.book.get(g.openingIndex).kfen) {
         throw new MatchConfigError(
           `-resume ${path}: game ${rec.tags.get('Round')} started from another opening than this run gives it: ` +
             'resume with the same -openings and -srand',

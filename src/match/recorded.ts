@@ -8,7 +8,7 @@
  * other game counts alone. A record that appears twice (the same text) counts once.
  */
 import { EDITIONS, type EditionId } from '../core/index';
-import { recordPlayers, recordVariant, serializeRecord, type GameRecord } from '../core/record';
+import { recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../core/record';
 import type { SprtConfig } from './config';
 import { scoreOfResult } from './ledger';
 import { Standings, encounterLines, standingsLines } from './report';
@@ -94,7 +94,7 @@ export function summariseRecords(files: readonly GameRecord[][], opts: RecordedO
     const [a, b] = list.map((x) => x.rec);
     const [a0, a1] = recordPlayers(a);
     const [b0, b1] = recordPlayers(b);
-    return a.tags.get('KFEN') === b.tags.get('KFEN') && a0 === b1 && a1 === b0 && a0 !== a1;
+    return recordStart(a) === recordStart(b) && a0 === b1 && a1 === b0 && a0 !== a1;
   };
   let pairs = 0;
   for (const list of slot.values()) if (isPair(list)) pairs++;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SETUPS, toKfen } from '../../src/core/index';
 import {
   formatRecordSyntaxError, formatReplayError, formatScore, makeRecord, parseMoveComment, parseRecord, parseRecords, recordPlayers,
-  recordVariant, replayRecord, serializeRecord, type GameRecord, type MoveRecord,
+  recordReason, recordStart, recordTimeControls, recordVariant, replayRecord, serializeRecord, standardRecord, type GameRecord,
+  type MoveRecord,
 } from '../../src/core/record';
 import { unwrap as value } from './helpers';
 
@@ -35,16 +36,27 @@ function sample(overrides: Partial<Parameters<typeof makeRecord>[0]> = {}): Game
 }
 
 describe('record format', () => {
-  it('writes the tags in order and the movetext with {score/depth time} comments', () => {
+  it('writes the Seven Tag Roster, the start as SetUp/FEN, and the movetext with {score/depth time} comments', () => {
     const text = serializeRecord(sample());
-    expect(text).toMatch(/^\[Event "Test \\"quoted\\" \\\\ event"\]\n\[Date "2025.02.03"\]\n\[Round "3.2"\]\n\[Silver "thoth-new"\]\n\[Red "thoth old"\]\n\[Result "1-0"\]\n\[Variant "khet2"\]\n\[KFEN "/);
-    expect(text).toContain('[TimeControl "10+0.1"]\n[Termination "normal"]\n[Reason "Silver wins: the Red Pharaoh was hit"]\n[PlyCount "7"]');
+    expect(text).toMatch(
+      /^\[Event "Test \\"quoted\\" \\\\ event"\]\n\[Site "\?"\]\n\[Date "2025.02.03"\]\n\[Round "3.2"\]\n\[White "thoth-new"\]\n\[Black "thoth old"\]\n\[Result "1-0"\]\n\[SetUp "1"\]\n\[FEN "/,
+    );
+    expect(text).toContain(`[FEN "${CLASSIC}"]\n[Variant "khet2"]\n[KFEN "${CLASSIC}"]\n[TimeControl "10+0.1"]\n[Termination "normal"]\n[PlyCount "7"]`);
+    expect(text).not.toContain('[Reason');
     expect(text).toContain('1. j4i4 {+0.35/12 0.520s} a4a3 {-0.20/11 0.480s} 2. c1+ {+M3/9 0.100s}');
     expect(text).toContain('a3a4 {-M2 0.090s}');
     expect(text).toContain('c1- {0.00/1}');
     expect(text).toContain('a4a3 {0.001s book}');
-    expect(text).toMatch(/4\. j1- 1-0\n\n$/);
+    expect(text).toMatch(/4\. j1-\s\{Silver wins: the Red Pharaoh was hit\} 1-0\n\n$/);
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+  });
+
+  it('time controls per side where they differ', () => {
+    const text = serializeRecord(sample({ timeControl: ['10+0.1', '5+0.05'] }));
+    expect(text).toContain('[WhiteTimeControl "10+0.1"]\n[BlackTimeControl "5+0.05"]');
+    expect(text).not.toContain('[TimeControl');
+    expect(recordTimeControls(value(parseRecord(text)))).toEqual(['10+0.1', '5+0.05']);
+    expect(serializeRecord(sample({ timeControl: ['depth=3', 'depth=3'] }))).toContain('[TimeControl "depth=3"]');
   });
 
   it('round-trips: parse(serialize(r)) equals r', () => {
@@ -53,7 +65,65 @@ describe('record format', () => {
     expect([...back.tags]).toEqual([...r.tags]);
     expect(back.moves).toEqual(r.moves);
     expect(back.result).toBe(r.result);
+    expect(back.ending).toBe('Silver wins: the Red Pharaoh was hit');
+    expect(recordReason(back)).toBe('Silver wins: the Red Pharaoh was hit');
     expect(serializeRecord(back)).toBe(serializeRecord(r));
+  });
+
+  it('round-trips NAGs, variations (nested), comments before moves, and suffixes read as NAGs', () => {
+    const moves: MoveRecord[] = [
+      { move: 'j4i4', before: 'a quiet start', scoreCp: 35, depth: 12, nags: [1] },
+      {
+        move: 'a4a3', nags: [4], scoreCp: -300, depth: 12, comment: 'loses a Pyramid',
+        variations: [
+          [{ move: 'a4b4', scoreCp: 20, depth: 12, nags: [3] }, { move: 'c1+', variations: [[{ move: 'c1-', before: 'or' }]] }, { move: 'b4b5' }],
+          [{ move: 'f8f7' }],
+        ],
+      },
+      { move: 'c1+', nags: [6, 14] },
+      { move: 'a3a4' },
+    ];
+    const r = sample({ moves });
+    const text = serializeRecord(r);
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      '{a quiet start} 1. j4i4 $1 {+0.35/12} a4a3 $4 {-3.00/12 loses a Pyramid} (1... a4b4 $3 {+0.20/12} 2. c1+ ' +
+        '({or} 2. c1-) 2... b4b5) (1... f8f7) 2. c1+ $6 $14 a3a4 {Silver wins: the Red Pharaoh was hit} 1-0',
+    );
+    const back = value(parseRecord(text));
+    expect(back.moves).toEqual(moves);
+    expect(serializeRecord(back)).toBe(text);
+    // What other tools write: suffixes, symbols, `;` and `%` lines, numbers glued to moves, `...`.
+    const foreign = value(parseRecord(
+      '% an escape line\n[White "x"]\n[Black "y"]\n\n1.j4i4!? a4a3?? ; to the end of the line\n2. c1+ +- 2... ... a3a4 {a} {b} (2... f8f7!) 1/2-1/2\n',
+    ));
+    expect(foreign.moves.map((m) => [m.move, m.nags])).toEqual([['j4i4', [5]], ['a4a3', [4]], ['c1+', [18]], ['a3a4', undefined]]);
+    expect(foreign.moves[3].comment).toBe('a b');
+    expect(foreign.moves[3].variations).toEqual([[{ move: 'f8f7', nags: [1] }]]);
+    expect(recordPlayers(foreign)).toEqual(['x', 'y']);
+  });
+
+  it('reads the records Thoth wrote before: players under the colours, KFEN, a Reason tag', () => {
+    const old = [
+      '[Event "Thoth match"]', '[Date "2026.12.01"]', '[Round "1.1"]', '[Silver "on"]', '[Red "off"]', '[Result "0-1"]',
+      '[Variant "khet2"]', `[KFEN "${CLASSIC}"]`, '[TimeControl "2+0.02"]', '[Termination "normal"]',
+      '[Reason "Red wins: the Silver Pharaoh was hit"]', '[PlyCount "2"]', '', '1. j4i4 {+0.32/5 0.072s} a4a3 {+0.19/4 0.063s} 0-1', '', '',
+    ].join('\n');
+    const rec = value(parseRecord(old));
+    expect(recordPlayers(rec)).toEqual(['on', 'off']);
+    expect(recordStart(rec)).toBe(CLASSIC);
+    expect(recordReason(rec)).toBe('Red wins: the Silver Pharaoh was hit');
+    expect(rec.moves[1]).toEqual({ move: 'a4a3', scoreCp: 19, depth: 4, timeMs: 63 });
+    expect(value(replayRecord(rec)).moves).toHaveLength(2);
+    const std = serializeRecord(standardRecord(rec));
+    expect(std).toMatch(/^\[Event "Thoth match"\]\n\[Site "\?"\]\n\[Date "2026.12.01"\]\n\[Round "1.1"\]\n\[White "on"\]\n\[Black "off"\]\n\[Result "0-1"\]\n\[SetUp "1"\]\n/);
+    expect(std).not.toMatch(/\[(Silver|Red|Reason) /);
+    expect(std.replace(/\s+/g, ' ')).toContain('a4a3 {+0.19/4 0.063s} {Red wins: the Silver Pharaoh was hit} 0-1');
+  });
+
+  it('a comment alone after the last move stays the move\'s, unless it repeats the Reason tag', () => {
+    expect(value(parseRecord('1. j4i4 {only words} 1-0')).ending).toBeUndefined();
+    expect(value(parseRecord('1. j4i4 {only words} 1-0')).moves[0].comment).toBe('only words');
+    expect(value(parseRecord('{no moves at all} 1-0')).ending).toBe('no moves at all');
   });
 
   it('round-trips many games in one file, and long games wrap', () => {
@@ -73,13 +143,14 @@ describe('record format', () => {
   it('second player first: 12... numbering', () => {
     const kfen = CLASSIC.replace(' s 0 1', ' r 3 12');
     const text = serializeRecord(sample({ kfen, moves: [{ move: 'a4a3' }, { move: 'j4i4' }, { move: 'a3a4' }] }));
-    expect(text).toContain('12... a4a3 13. j4i4 a3a4 1-0');
+    expect(text).toContain('12... a4a3 13. j4i4 a3a4 {Silver wins: the Red Pharaoh was hit} 1-0');
   });
 
-  it('Deflexion: Gold and Silver tags', () => {
+  it('Deflexion: White is Gold, the first player; older records\' Gold and Silver tags are read', () => {
     const r = sample({ variant: 'deflexion', kfen: SETUPS.deflexion.classic!, moves: [] });
     const text = serializeRecord(r);
-    expect(text).toContain('[Gold "thoth-new"]\n[Silver "thoth old"]');
+    expect(text).toContain('[White "thoth-new"]\n[Black "thoth old"]');
+    expect(recordPlayers(value(parseRecord('[Variant "deflexion"]\n[Gold "g"]\n[Silver "s"]\n\n*')))).toEqual(['g', 's']);
     const back = value(parseRecord(text));
     expect(recordVariant(back)).toBe('deflexion');
     expect(recordPlayers(back)).toEqual(['thoth-new', 'thoth old']);
@@ -91,6 +162,8 @@ describe('record format', () => {
     expect(recordPlayers(back)).toEqual(['a', 'b']);
     expect(back.moves).toEqual([{ move: 'j4i4' }]);
     expect(back.result).toBe('0-1');
+    expect(value(parseRecord('[FEN "x y"]\n\n*')).tags.get('FEN')).toBe('x y');
+    expect(recordStart(value(parseRecord('[FEN "a"]\n[KFEN "b"]\n\n*')))).toBe('a');
   });
 
   it('an interrupted write: the unfinished last game is reported, not returned', () => {
@@ -140,5 +213,11 @@ describe('record format', () => {
     expect(q.errors.map(formatRecordSyntaxError)).toEqual(['game 1 has no result token']);
     expect(parseRecord('')).toEqual({ ok: false, error: { kind: 'no game', index: -1, message: 'no game found' } });
     expect(parseRecord('[Oops\n')).toMatchObject({ ok: false, error: { kind: 'tag', index: 0 } });
+    const v = parseRecords('1. j4i4 ) (a4a3 1-0\n\n1. j4i4 *\n');
+    expect(v.errors.map(formatRecordSyntaxError)).toEqual([
+      "a ')' without its '(' at character 9", 'a variation not closed before the result at character 17',
+    ]);
+    expect(v.games.map((g) => g.moves)).toEqual([[{ move: 'j4i4', variations: [[{ move: 'a4a3' }]] }], [{ move: 'j4i4' }]]);
+    expect(parseRecords('( 1. j4i4 ) *').errors.map(formatRecordSyntaxError)).toEqual(['a variation before any move at character 1']);
   });
 });

@@ -297,7 +297,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await page.click('#card-io summary');
     await page.click('#rec-export');
     const rec = await page.inputValue('#record');
-    for (const tag of ['Event', 'Date', 'Round', 'Silver', 'Red', 'Result', 'Variant', 'KFEN', 'TimeControl', 'Termination']) {
+    for (const tag of ['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result', 'SetUp', 'FEN', 'Variant', 'KFEN', 'TimeControl', 'Termination']) {
       expect(rec).toMatch(new RegExp(`^\\[${tag} "[^"]*"\\]$`, 'm'));
     }
     expect(rec).toContain(`[KFEN "${CLASSIC}"]`);

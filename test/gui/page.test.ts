@@ -71,8 +71,8 @@ describe('game records', () => {
       termination: 'unterminated',
       moves: [{ move: 'c1d2' }, { move: 'a4a3', scoreCp: 12, depth: 7, timeMs: 1500 }, { move: 'j5-' }],
     });
-    expect(text).toContain('[Silver "Human"]');
-    expect(text).toContain('[Red "Thoth 0.1.0"]');
+    expect(text).toContain('[White "Human"]');
+    expect(text).toContain('[Black "Thoth 0.1.0"]');
     expect(text).toContain('[Termination "unterminated"]');
     expect(text).toContain('1. c1d2 a4a3 {+0.12/7 1.500s} 2. j5- *');
     const r = importGame(text);
@@ -84,8 +84,8 @@ describe('game records', () => {
     const text = exportGame({
       edition: 'deflexion', startKfen: kfen, players: ['A', 'B'], result: '1-0', timeControl: '-', termination: 'normal', moves: [],
     });
-    expect(text).toContain('[Gold "A"]');
-    expect(text).toContain('[Silver "B"]');
+    expect(text).toContain('[White "A"]');
+    expect(text).toContain('[Black "B"]');
     expect(importGame(text)).toMatchObject({ ok: true, value: { edition: 'deflexion', result: '1-0' } });
   });
 

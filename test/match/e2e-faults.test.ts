@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecords, recordPlayers } from '../../src/core/record';
+import { parseRecords, recordPlayers, recordReason } from '../../src/core/record';
 import { EngineStartError } from '../../src/match/errors';
 import { fake, run, tempDir } from './helpers';
 
@@ -12,7 +12,7 @@ function faultsOf(summary: Awaited<ReturnType<typeof run>>['summary'], bad: stri
     const [p0] = recordPlayers(f.record);
     const badFirst = p0 === bad;
     const lost = f.record.result === (badFirst ? '0-1' : '1-0');
-    return { lost, termination: f.record.tags.get('Termination')!, reason: f.record.tags.get('Reason')! };
+    return { lost, termination: f.record.tags.get('Termination')!, reason: recordReason(f.record)! };
   });
 }
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gameStatus } from '../../src/core/index';
-import { formatReplayError, parseRecords, recordPlayers, replayRecord, serializeRecord, type GameRecord } from '../../src/core/record';
+import { formatReplayError, parseRecords, recordPlayers, recordReason, replayRecord, serializeRecord, type GameRecord } from '../../src/core/record';
 import { fake, run, tempDir } from './helpers';
 
 /** Every record replays legally, and a normal end agrees with the rules. */
@@ -106,7 +106,7 @@ describe('matches between fake engines', () => {
     ]);
     for (const f of resign.summary.finished) {
       expect(f.record.tags.get('Termination')).toBe('adjudication');
-      expect(f.record.tags.get('Reason')).toMatch(/resigns by adjudication/);
+      expect(recordReason(f.record)).toMatch(/resigns by adjudication/);
       const pessimistFirst = recordPlayers(f.record)[0] === 'pessimist';
       expect(f.record.result).toBe(pessimistFirst ? '0-1' : '1-0');
       expect(f.record.moves.length).toBeLessThanOrEqual(6);
@@ -127,7 +127,7 @@ describe('matches between fake engines', () => {
         capped++;
         expect(f.record.moves).toHaveLength(6);
         expect(f.record.result).toBe('1/2-1/2');
-        expect(f.record.tags.get('Reason')).toBe('Draw by adjudication: 6 plies played');
+        expect(recordReason(f.record)).toBe('Draw by adjudication: 6 plies played');
       } else {
         expect(f.record.moves.length).toBeLessThan(6);
       }
@@ -145,7 +145,7 @@ describe('matches between fake engines', () => {
       const games = parseRecords(readFileSync(pgn, 'utf8')).games;
       expect(games.map((g) => g.tags.get('Variant'))).toEqual([v, v, v, v]);
       checkRecords(games);
-      if (v === 'deflexion') expect(serializeRecord(games[0])).toMatch(/\[Gold "(a|b)"\]\n\[Silver "(a|b)"\]/);
+      if (v === 'deflexion') expect(serializeRecord(games[0])).toMatch(/\[White "(a|b)"\]\n\[Black "(a|b)"\]/);
     }
   });
 

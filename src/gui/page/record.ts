@@ -4,7 +4,8 @@
  */
 import { SETUPS, err, ok, type EditionId, type Result } from '../../core/index';
 import {
-  RESULT_TOKENS, formatReplayError, makeRecord, parseRecords, pgnDate, recordVariant, replayRecord, serializeRecord,
+  RESULT_TOKENS, formatReplayError, makeRecord, parseRecords, pgnDate, recordReason, recordStart, recordVariant, replayRecord,
+  serializeRecord,
   type MoveRecord, type ReplayError, type ResultToken, type Termination,
 } from '../../core/record';
 
@@ -76,13 +77,13 @@ export function importGame(text: string): Result<ImportedGame, ImportError> {
   const edition = recordVariant(rec);
   const replay = replayRecord(rec);
   if (!replay.ok) return err({ kind: 'replay', error: replay.error });
-  const startKfen = (rec.tags.get('KFEN') ?? SETUPS[edition].classic ?? '').trim().split(/\s+/).join(' ');
+  const startKfen = (recordStart(rec) ?? SETUPS[edition].classic ?? '').trim().split(/\s+/).join(' ');
   return ok({
     edition,
     startKfen,
     moves: rec.moves.map((m) => m.move),
     result: RESULT_TOKENS.includes(rec.result) ? rec.result : '*',
     termination: rec.tags.get('Termination') ?? 'normal',
-    reason: rec.tags.get('Reason'),
+    reason: recordReason(rec),
   });
 }
