@@ -1,67 +1,84 @@
 /**
  * The one entry point. `thoth <subcommand> ...` runs a tool (perft, match, ...); no arguments
- * start the engine's protocol loop on stdin/stdout; any other arguments are run as protocol
- * commands, then the engine quits.
+ * start the engine's protocol loop on stdin/stdout; arguments that start with a protocol command
+ * (`thoth bench`, `thoth "position setup dynasty" d`) are run as protocol commands, then the engine
+ * quits. Anything else is a mistyped command: exit code 2 with a hint.
+ *
+ * Exit codes: 0 the work finished; 1 it failed (an engine could not start, a match stopped on a
+ * fault); 2 bad usage; 130 interrupted.
  */
-import { ANALYSE_USAGE, analyseCommand } from './cli/analyse';
-import { CommandError } from './cli/args';
-import { DATAGEN_USAGE, datagenCommand } from './cli/datagen';
-import { GUI_USAGE, guiCommand } from './cli/gui';
-import { GENFENS_USAGE, genfensCommand } from './cli/genfens';
-import { MATCH_USAGE, matchCommand } from './cli/match';
-import { PERFT_USAGE, perftCommand } from './cli/perft';
-import { WORKER_USAGE, workerCommand } from './cli/worker';
-import { STATS_USAGE, statsCommand } from './cli/stats';
-import { MATCH_STATUS_USAGE, matchStatusCommand } from './cli/match-status';
-import { TRAIN_USAGE, trainCommand } from './cli/train';
+import { didYouMean } from './core/suggest';
+import { ANALYSE_SPEC, analyseCommand } from './cli/analyse';
+import { CommandError, EXIT, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
+import { DATAGEN_SPEC, datagenCommand } from './cli/datagen';
+import { GENFENS_SPEC, genfensCommand } from './cli/genfens';
+import { GUI_SPEC, guiCommand } from './cli/gui';
+import { MATCH_HELP, matchCommand } from './cli/match';
+import { MATCH_STATUS_SPEC, matchStatusCommand } from './cli/match-status';
+import { PERFT_SPEC, perftCommand } from './cli/perft';
+import { STATS_HELP, statsCommand } from './cli/stats';
+import { TRAIN_SPEC, trainCommand } from './cli/train';
+import { WORKER_SPEC, workerCommand } from './cli/worker';
 import { runProtocol } from './protocol/loop';
+import { KNOWN_COMMANDS, isKnownCommand } from './protocol/uci';
 import { VERSION } from './version';
 
-const HELP = `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).
+type Run = (argv: string[], write: (s: string) => void) => Promise<void>;
 
-Usage:
-  thoth                       start the engine (UCI-like protocol on stdin/stdout; see protocol.md)
-  thoth <command> ...         run protocol commands, then quit: thoth bench [depth [threads]],
-                              thoth "position setup dynasty" d, thoth "go perft 4"
-  ${PERFT_USAGE}
-  ${GUI_USAGE}
-                              the browser GUI: play, two players, analysis (127.0.0.1 only)
-  ${ANALYSE_USAGE}
-                              analysis for people: best moves in words, or a game annotated
-  ${MATCH_USAGE}
-                              engine-vs-engine matches and tournaments (SPRT, Elo, records);
-                              with -distributed, the games are played by workers (docs/distributed.md)
-  ${WORKER_USAGE}
-                              plays the game pairs of distributed matches
-  ${MATCH_STATUS_USAGE}
-                              the live summary of a distributed match, or its page in a browser
-  ${STATS_USAGE}
-                              the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged
-  ${GENFENS_USAGE}
-                              KFEN openings for matches
-  ${DATAGEN_USAGE}
-                              training data for the network by self-play (docs/nnue.md)
-  ${TRAIN_USAGE}
-                              trains the network on datagen's files; writes the network file
-  thoth help                  this text
-  thoth --version             the version
-`;
+interface Subcommand {
+  run: Run;
+  /** The `--help` text. */
+  help: string;
+  /** The line in `thoth help`. */
+  usage: string;
+  summary: string;
+}
 
-type Subcommand = (argv: string[], write: (s: string) => void) => Promise<void>;
+const fromSpec = (spec: CommandSpec, run: Run, summary: string): Subcommand => ({ run, help: helpText(spec), usage: usageLine(spec), summary });
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
-  perft: perftCommand,
-  match: matchCommand,
-  worker: workerCommand,
-  stats: statsCommand,
-  'match-status': matchStatusCommand,
-  genfens: genfensCommand,
-  gui: guiCommand,
-  analyse: analyseCommand,
-  analyze: analyseCommand,
-  datagen: datagenCommand,
-  train: trainCommand,
+  perft: fromSpec(PERFT_SPEC, perftCommand, 'perft / divide from any position'),
+  analyse: fromSpec(ANALYSE_SPEC, analyseCommand, 'the best moves of a position in words, or a review of a game'),
+  match: {
+    run: matchCommand, help: MATCH_HELP, usage: 'thoth match -engine … -engine … [flags]',
+    summary: 'engine-vs-engine matches and tournaments (SPRT, Elo, records); -distributed: played by workers',
+  },
+  worker: fromSpec(WORKER_SPEC, workerCommand, 'plays the game pairs of distributed matches'),
+  'match-status': fromSpec(MATCH_STATUS_SPEC, matchStatusCommand, 'the live summary of a distributed match, or its page'),
+  stats: { run: statsCommand, help: STATS_HELP, usage: 'thoth stats FILE.pgn… [flags]', summary: 'the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged' },
+  genfens: fromSpec(GENFENS_SPEC, genfensCommand, 'KFEN openings for matches'),
+  gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
+  datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
+  train: fromSpec(TRAIN_SPEC, trainCommand, 'trains the network on datagen\'s files; writes the network file'),
 };
+/** Other spellings. */
+const ALIASES: Record<string, string> = { analyze: 'analyse' };
+
+function mainHelp(): string {
+  const rows: [string, string][] = [
+    ['thoth', 'the engine: the UCI-like protocol on stdin/stdout (protocol.md)'],
+    ['thoth bench [depth [threads]]', 'the deterministic benchmark (a protocol command; any of them can be given)'],
+    ['thoth "position setup dynasty" d', 'protocol commands as arguments, then quit'],
+    ...Object.values(SUBCOMMANDS).map((s): [string, string] => [s.usage, s.summary]),
+    ['thoth help [command]', 'this text, or a command\'s options (also: thoth <command> --help)'],
+    ['thoth --version', 'the version'],
+  ];
+  const w = Math.max(...rows.map(([a]) => a.length)) + 2;
+  return [
+    `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).`,
+    '',
+    'Usage:',
+    ...rows.map(([a, b]) => `  ${a.padEnd(w)}${b}`),
+    '',
+    'Exit codes: 0 done, 1 failed (an engine could not start, a match stopped on a fault), 2 bad usage, 130 interrupted.',
+    '',
+  ].join('\n');
+}
+
+/** The words `thoth <word>` understands, for "did you mean". */
+function knownWords(): string[] {
+  return [...Object.keys(SUBCOMMANDS), ...Object.keys(ALIASES), ...KNOWN_COMMANDS, 'help', '--help', '--version', 'version'];
+}
 
 async function main(argv: string[]): Promise<number> {
   const write = (s: string): void => {
@@ -69,18 +86,33 @@ async function main(argv: string[]): Promise<number> {
   };
   const [cmd, ...rest] = argv;
   if (cmd === 'help' || cmd === '--help' || cmd === '-h') {
-    process.stdout.write(HELP);
-    return 0;
+    const topic = rest[0];
+    if (topic === undefined) {
+      process.stdout.write(mainHelp());
+      return EXIT.ok;
+    }
+    const sub = SUBCOMMANDS[ALIASES[topic] ?? topic];
+    if (sub) {
+      process.stdout.write(sub.help);
+      return EXIT.ok;
+    }
+    process.stderr.write(`thoth help: no command '${topic}'${didYouMean(topic, Object.keys(SUBCOMMANDS))}\n`);
+    return EXIT.usage;
   }
-  if (cmd === '--version' || cmd === 'version') {
+  if (cmd === '--version' || cmd === 'version' || cmd === '-V') {
     write(`Thoth ${VERSION}`);
-    return 0;
+    return EXIT.ok;
   }
-  const sub = cmd === undefined ? undefined : SUBCOMMANDS[cmd];
+  const name = cmd === undefined ? undefined : ALIASES[cmd] ?? cmd;
+  const sub = name === undefined ? undefined : SUBCOMMANDS[name];
   if (sub) {
+    if (wantsHelp(rest)) {
+      process.stdout.write(sub.help);
+      return EXIT.ok;
+    }
     try {
-      await sub(rest, write);
-      return 0;
+      await sub.run(rest, write);
+      return EXIT.ok;
     } catch (e) {
       if (e instanceof CommandError) {
         process.stderr.write(`thoth ${cmd}: ${e.message}\n`);
@@ -89,13 +121,19 @@ async function main(argv: string[]): Promise<number> {
       throw e;
     }
   }
+  if (cmd !== undefined && !isKnownCommand(cmd.trim().split(/\s+/)[0])) {
+    const word = cmd.trim().split(/\s+/)[0];
+    const what = word.startsWith('-') ? 'option' : 'command';
+    process.stderr.write(`thoth: unknown ${what} '${word}'${didYouMean(word, knownWords())}; thoth help lists the commands\n`);
+    return EXIT.usage;
+  }
   await runProtocol(argv);
-  return 0;
+  return EXIT.ok;
 }
 
 // A reader that goes away (`thoth perft 5 | head -1`) ends the program quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
+  if (e.code === 'EPIPE') process.exit(EXIT.ok);
   throw e;
 });
 
@@ -105,6 +143,6 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     process.stderr.write(`thoth: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.failure;
   },
 );

@@ -9,7 +9,8 @@ import {
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
-import { comparable, moveInWords, type MoveWords } from './words';
+import { reviewGame, type GameReview, type ReviewOptions, type Score } from './review';
+import { comparable, isMateScore, mateMoves, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
   record: GameRecord;
@@ -72,8 +73,6 @@ export function moveLabel(pos: Position): string {
   return `${pos.moveNumber}${pos.side === 0 ? '.' : '...'}`;
 }
 
-export type Mark = '' | '?' | '??';
-
 export interface PlyAnnotation {
   /** Index of the move in the game, from 0. */
   index: number;
@@ -90,7 +89,6 @@ export interface PlyAnnotation {
   playedScore: number;
   /** How much worse the played move is than the best, in centi-pyramids (mates count 10000). */
   loss: number;
-  mark: Mark;
   depth: number;
   nodes: number;
 }
@@ -103,12 +101,6 @@ export interface GameAnnotation {
   finalAnalysis?: Analysis;
 }
 
-export function markFor(loss: number, threshold: number): Mark {
-  if (loss >= 3 * threshold) return '??';
-  if (loss >= threshold) return '?';
-  return '';
-}
-
 /**
  * Annotates every move. `onProgress(index, progress)` hears about the search of move `index`
  * (index = moves.length for the final position).
@@ -117,7 +109,6 @@ export function annotateGame(
   searcher: Searcher,
   game: LoadedGame,
   limits: AnalysisLimits,
-  threshold: number,
   onProgress: (index: number, p: Progress | undefined) => void = () => {},
 ): GameAnnotation {
   const pos = game.start.clone();
@@ -148,7 +139,6 @@ export function annotateGame(
       bestPv: top.pv,
       playedScore,
       loss,
-      mark: markFor(loss, threshold),
       depth: a.depth,
       nodes,
     });
@@ -161,4 +151,17 @@ export function annotateGame(
     finalAnalysis = analysePosition(searcher, pos, one, [], (p) => onProgress(game.moves.length, p));
   }
   return { plies, final: pos, finalStatus, finalAnalysis };
+}
+
+/** A search score (side to move's view, mates as MATE − plies) as review data: centi-pyramids or moves to a hit. */
+export function reviewScore(s: number): Score {
+  return isMateScore(s) ? { mate: mateMoves(s) } : { cp: s };
+}
+
+/** The review of an annotated game: win chances, judgements, accuracy per side. */
+export function reviewAnnotation(a: GameAnnotation, opts: ReviewOptions = {}): GameReview {
+  return reviewGame(
+    a.plies.map((p) => ({ side: p.side as 0 | 1, before: reviewScore(p.bestScore), after: reviewScore(p.playedScore) })),
+    opts,
+  );
 }

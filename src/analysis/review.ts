@@ -71,7 +71,19 @@ export interface GameReview {
 export const WIN_CHANCE_K = 0.0028;
 
 /** Win-chance drops (0–1) from which a move is an inaccuracy, a mistake, a blunder. */
-export const THRESHOLDS = { inaccuracy: 0.05, mistake: 0.1, blunder: 0.15 } as const;
+export interface Thresholds {
+  inaccuracy: number;
+  mistake: number;
+  blunder: number;
+}
+
+export const THRESHOLDS: Readonly<Thresholds> = { inaccuracy: 0.05, mistake: 0.1, blunder: 0.15 };
+
+export interface ReviewOptions {
+  /** The win-chance curve's slope (default {@link WIN_CHANCE_K}). */
+  k?: number;
+  thresholds?: Thresholds;
+}
 
 /** Scores beyond this count as this much in the centi-pyramid loss. */
 export const CP_CAP = 1000;
@@ -99,10 +111,10 @@ export function moveAccuracy(drop: number): number {
   return Math.max(0, Math.min(100, a));
 }
 
-export function judge(drop: number): Judgement | null {
-  if (drop >= THRESHOLDS.blunder) return 'blunder';
-  if (drop >= THRESHOLDS.mistake) return 'mistake';
-  if (drop >= THRESHOLDS.inaccuracy) return 'inaccuracy';
+export function judge(drop: number, t: Thresholds = THRESHOLDS): Judgement | null {
+  if (drop >= t.blunder) return 'blunder';
+  if (drop >= t.mistake) return 'mistake';
+  if (drop >= t.inaccuracy) return 'inaccuracy';
   return null;
 }
 
@@ -141,13 +153,14 @@ function gameAccuracy(plies: PlyReview[], mine: PlyReview[], wins: number[]): nu
   return (weighted + harmonic) / 2;
 }
 
-/** Reviews a game from its moves' scores. `k` is the win-chance curve's slope (the fitted one by default). */
-export function reviewGame(evals: readonly PlyEval[], k = WIN_CHANCE_K): GameReview {
+/** Reviews a game from its moves' scores (with the fitted curve and lichess's thresholds unless told otherwise). */
+export function reviewGame(evals: readonly PlyEval[], opts: ReviewOptions = {}): GameReview {
+  const k = opts.k ?? WIN_CHANCE_K;
   const plies: PlyReview[] = evals.map((e, ply) => {
     const winBefore = winChance(e.before, k);
     const winAfter = winChance(e.after, k);
     const drop = Math.max(0, winBefore - winAfter);
-    const judgement = judge(drop);
+    const judgement = judge(drop, opts.thresholds);
     const [mark, nag] = judgement ? MARKS[judgement] : (['', 0] as const);
     return {
       ply,
@@ -162,12 +175,7 @@ export function reviewGame(evals: readonly PlyEval[], k = WIN_CHANCE_K): GameRev
       nag,
     };
   });
-  // The first player's win chance through the game: before each move, and after the last.
-  const wins = plies.map((p) => (p.side === 0 ? p.winBefore : 1 - p.winBefore));
-  if (plies.length > 0) {
-    const last = plies[plies.length - 1];
-    wins.push(last.side === 0 ? last.winAfter : 1 - last.winAfter);
-  }
+  const wins = firstPlayerWinChances(plies);
   const side = (s: 0 | 1): SideReview => {
     const mine = plies.filter((p) => p.side === s);
     const count = (j: Judgement): number => mine.filter((p) => p.judgement === j).length;
@@ -181,6 +189,16 @@ export function reviewGame(evals: readonly PlyEval[], k = WIN_CHANCE_K): GameRev
     };
   };
   return { plies, sides: [side(0), side(1)] };
+}
+
+/** The first player's win chance through a game: before each move, and after the last (plies + 1 values). */
+export function firstPlayerWinChances(plies: readonly PlyReview[]): number[] {
+  const wins = plies.map((p) => (p.side === 0 ? p.winBefore : 1 - p.winBefore));
+  if (plies.length > 0) {
+    const last = plies[plies.length - 1];
+    wins.push(last.side === 0 ? last.winAfter : 1 - last.winAfter);
+  }
+  return wins;
 }
 
 /**

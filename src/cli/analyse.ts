@@ -1,32 +1,64 @@
 /**
  * `thoth analyse`: analysis for people. The best moves of a position with scores, principal
- * variations and plain words, under a board diagram; or, with `--game`, every move of a game
- * annotated. The search runs in this process and blocks; a progress line goes to stderr.
+ * variations and plain words, under a board diagram; or, with `--game`, a review of a game: every
+ * move scored against the engine's choice, judged by the drop in win chance (?!, ?, ??), an
+ * accuracy per side, and on request the annotated record (`--out`), a graph (`--graph`) and JSON
+ * (`--json`). The search runs in this process and blocks; on a terminal a progress line goes to stderr.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, closeSync, openSync } from 'node:fs';
 import {
   formatMove, gameStatus, isEditionId, legalMoves, toKfen, type Edition, type EditionId, type Position,
 } from '../core/index';
+import { recordPlayers, recordReason, recordStart, serializeRecord } from '../core/record';
+import { annotatedRecord } from '../analysis/annotated';
 import { renderBoard } from '../analysis/board';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/engine';
-import { recordPlayers, recordReason, recordStart } from '../core/record';
-import { RecordError, annotateGame, loadGame, type PlyAnnotation } from '../analysis/game';
+import { RecordError, annotateGame, loadGame, reviewAnnotation, reviewScore, type GameAnnotation, type LoadedGame, type PlyAnnotation } from '../analysis/game';
+import { evalGraphSvg, type GraphMark } from '../analysis/graph';
+import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
+import { jsonLine } from '../match/summary';
 import { Searcher } from '../search/search';
 import { BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../search/tt';
-import { UsageError, intOption, parseArgs, type ParsedArgs } from './args';
+import { VERSION } from '../version';
+import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
-import { POSITION_MULTI, POSITION_VALUED, positionFromArgs } from './position-args';
-
-export const ANALYSE_USAGE =
-  'thoth analyse [--variant khet2|khet1|deflexion] [--kfen "<kfen>" | --setup classic|imhotep|dynasty --moves m1 m2 ...] ' +
-  '[--depth N | --time S] [--multipv K] [--game <record file> [--index N] [--threshold CP]] [--hash MB] [--no-removal PLIES] ' +
-  '[--pharaoh-rotation] [--quiet]';
+import { POSITION_OPTIONS, positionFromArgs } from './position-args';
 
 const DEFAULT_DEPTH = 8;
-const DEFAULT_THRESHOLD = 100;
-/** Losses above this count as this much in the average (one lost game is not 100 mistakes). */
-const LOSS_CAP = 1000;
+/** The inaccuracy threshold in win-chance points; a mistake is twice it, a blunder three times. */
+const DEFAULT_THRESHOLD = Math.round(THRESHOLDS.inaccuracy * 100);
+
+export const ANALYSE_SPEC: CommandSpec = {
+  name: 'analyse',
+  summary:
+    'The best moves of a position, with scores, principal variations and what each move does in words; or, with ' +
+    '--game, a review of a recorded game: each move against the engine\'s choice at the same depth, judged by how much it ' +
+    'drops the mover\'s win chance (?! inaccuracy, ? mistake, ?? blunder), and per side an accuracy and the counts.',
+  options: [
+    ...POSITION_OPTIONS,
+    { name: 'depth', value: 'N', help: 'search depth per position', default: String(DEFAULT_DEPTH) },
+    { name: 'time', value: 'S', help: 'seconds per position instead of a depth (e.g. 5 or 0.5)' },
+    { name: 'multipv', value: 'K', help: 'the K best moves (not with --game)', default: '1' },
+    { name: 'game', value: 'FILE', help: 'review a game from a record file (PGN, e.g. thoth match -pgnout)' },
+    { name: 'index', value: 'N', help: 'which game of the file', default: '1' },
+    {
+      name: 'threshold', value: 'PCT',
+      help: 'win-chance drop (in points) that makes an inaccuracy; a mistake is twice it, a blunder three times', default: String(DEFAULT_THRESHOLD),
+    },
+    { name: 'out', value: 'FILE', help: 'with --game: write the annotated record ({+0.35/12} comments, NAGs, the better line)' },
+    { name: 'graph', value: 'FILE', help: 'with --game: draw the win chance over the game as an SVG' },
+    { name: 'json', help: 'one JSON object on stdout instead of the text' },
+    { name: 'hash', value: 'MB', help: 'transposition table size', default: '64' },
+    { name: 'no-removal', value: 'PLIES', help: 'plies without a removal that draw (0 = off)', default: '100' },
+    { name: 'quiet', help: 'no progress line' },
+  ],
+  notes: [
+    'Scores are in centi-pyramids shown as hundredths (+1.00 = a Pyramid ahead); +M2 = hits the Pharaoh in 2 moves.',
+    'Examples: thoth analyse --setup imhotep --multipv 3 --depth 9',
+    '          thoth analyse --game games.pgn --index 4 --out reviewed.pgn --graph eval.svg',
+  ],
+};
 
 function progressText(p: Progress, side: number, ed: Edition): string {
   return `depth ${p.depth}  ${scoreText(firstPlayerView(p.score, side))} for ${ed.colorNames[0]}  best ${p.pv[0] ?? '-'}` +
@@ -53,23 +85,36 @@ function scoreWithBound(s: number, bound: number): string {
   return bound === BOUND_LOWER ? `>=${t}` : bound === BOUND_UPPER ? `<=${t}` : t;
 }
 
+/** Checks that an output file can be written, before the work (and without emptying it). */
+function checkWritable(file: string, what: string): void {
+  try {
+    closeSync(openSync(file, 'a'));
+  } catch (e) {
+    throw new UsageError(`cannot write the ${what} '${file}': ${fileErrorText(e)}`);
+  }
+}
+
+function writeOut(file: string, what: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new UsageError(`cannot write the ${what} '${file}': ${fileErrorText(e)}`);
+  }
+}
+
 export async function analyseCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  const args = parseArgs(
-    argv,
-    [...POSITION_VALUED, 'depth', 'time', 'multipv', 'game', 'threshold', 'hash', 'index', 'no-removal'],
-    ['pharaoh-rotation', 'quiet'],
-    POSITION_MULTI,
-  );
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (usage: ${ANALYSE_USAGE})`);
+  const args = parseArgs(argv, ANALYSE_SPEC);
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (thoth analyse --help)`);
   if (args.options.has('depth') && args.options.has('time')) throw new UsageError('give --depth or --time, not both');
   const timeMs = timeOption(args);
   const depth = intOption(args, 'depth', DEFAULT_DEPTH, 1, 100);
   const multiPV = intOption(args, 'multipv', 1, 1, 256);
-  const threshold = intOption(args, 'threshold', DEFAULT_THRESHOLD, 1, 100000);
+  const threshold = intOption(args, 'threshold', DEFAULT_THRESHOLD, 1, 33);
   const hash = intOption(args, 'hash', 64, 1, 4096);
   const index = intOption(args, 'index', 1, 1, 1000000);
   const noRemovalLimit = intOption(args, 'no-removal', 100, 0, 100000);
   const pharaohRotation = args.options.has('pharaoh-rotation');
+  const json = args.options.has('json');
   // `thoth analyse … | head`: a closed pipe ends the output quietly.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
@@ -82,9 +127,9 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
 
   const gameFile = args.options.get('game')?.[0];
   if (gameFile === undefined) {
-    for (const o of ['threshold', 'index']) if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
+    for (const o of ['threshold', 'index', 'out', 'graph']) if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
     const pos = positionFromArgs(args, pharaohRotation);
-    analyseOne(newSearcher(), pos, limits, progress, write);
+    analyseOne(newSearcher(), pos, limits, progress, write, json);
     return;
   }
   for (const o of ['kfen', 'setup', 'moves']) {
@@ -97,18 +142,46 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   try {
     text = readFileSync(gameFile, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new UsageError(`cannot read game record '${gameFile}': ${why}`);
+    throw new UsageError(`cannot read game record '${gameFile}': ${fileErrorText(e)}`);
   }
-  let game;
+  let game: LoadedGame;
   try {
     game = loadGame(text, index, v as EditionId | undefined, pharaohRotation);
   } catch (e) {
     if (e instanceof RecordError) throw new UsageError(`${gameFile}: ${e.message}`);
     throw e;
   }
-  annotate(newSearcher(), game, limits, threshold, progress, write, gameFile, index);
+  const out = args.options.get('out')?.[0];
+  const graph = args.options.get('graph')?.[0];
+  if (out !== undefined) checkWritable(out, 'annotated record');
+  if (graph !== undefined) checkWritable(graph, 'graph');
+
+  const ed = game.start.edition;
+  const total = game.moves.length;
+  let annotation: GameAnnotation;
+  try {
+    annotation = annotateGame(newSearcher(), game, limits, (k, p) => {
+      const what = k < total ? `move ${k + 1}/${total} (${game.texts[k]})` : 'final position';
+      const side = (game.start.side + k) & 1;
+      progress.show(p ? `analysing ${what}: ${progressText(p, side, ed)}` : `analysing ${what}`, p !== undefined);
+    });
+  } finally {
+    progress.clear();
+  }
+  const t = threshold / 100;
+  const review = reviewAnnotation(annotation, { thresholds: { inaccuracy: t, mistake: 2 * t, blunder: 3 * t } });
+  if (out !== undefined) {
+    const annotator = `Thoth ${VERSION} (${limitsText(limits)})`;
+    writeOut(out, 'annotated record', serializeRecord(annotatedRecord(game, annotation, review, annotator)));
+  }
+  if (graph !== undefined) writeOut(graph, 'graph', gameGraph(game, annotation, review));
+  if (json) {
+    write(jsonLine(gameJson(game, annotation, review, limits, gameFile, index)));
+    return;
+  }
+  printReview(game, annotation, review, limits, threshold, write, gameFile, index);
+  if (out !== undefined) write(`Annotated record written to ${out}`);
+  if (graph !== undefined) write(`Graph written to ${graph}`);
 }
 
 function limitsText(limits: AnalysisLimits): string {
@@ -116,12 +189,17 @@ function limitsText(limits: AnalysisLimits): string {
 }
 
 /** The K best moves of one position. */
-function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, progress: ProgressLine, write: (s: string) => void): void {
+function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, progress: ProgressLine, write: (s: string) => void, json: boolean): void {
   const ed = pos.edition;
-  for (const l of renderBoard(pos)) write(l);
-  write('');
   const status = gameStatus(pos, { noRemovalLimit: limits.noRemovalLimit });
+  const base = { variant: ed.id, kfen: toKfen(pos), sideToMove: ed.colorNames[pos.side] };
   if (status.result !== 'ongoing') {
+    if (json) {
+      write(jsonLine({ ...base, status: status.result, text: status.text, lines: [] }));
+      return;
+    }
+    for (const l of renderBoard(pos)) write(l);
+    write('');
     write(`The game is over: ${status.text}.`);
     return;
   }
@@ -132,6 +210,25 @@ function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, p
   } finally {
     progress.clear();
   }
+  if (json) {
+    write(jsonLine({
+      ...base,
+      status: 'ongoing',
+      depth: a.depth,
+      nodes: a.nodes,
+      timeMs: Math.round(a.ms),
+      lines: a.lines.map((l) => ({
+        move: formatMove(l.move),
+        score: reviewScore(l.score),
+        bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
+        pv: l.pv.map(formatMove),
+        words: moveInWords(pos, l.move, formatMove(l.move)).sentence,
+      })),
+    }));
+    return;
+  }
+  for (const l of renderBoard(pos)) write(l);
+  write('');
   const first = ed.colorNames[0];
   const nLegal = legalMoves(pos).length;
   write(
@@ -166,17 +263,17 @@ function verdictText(p: PlyAnnotation): string {
   return `loses ${(p.loss / 100).toFixed(2)}; ${better}`;
 }
 
-function markedText(p: PlyAnnotation): string {
-  return `${p.text}${p.mark}`;
-}
+const pct = (x: number): string => `${Math.round(100 * x)}%`;
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
-/** Every move of a game, then a summary. */
-function annotate(
-  searcher: Searcher,
-  game: ReturnType<typeof loadGame>,
+/** Every move of a game, then a summary per side. */
+function printReview(
+  game: LoadedGame,
+  a: GameAnnotation,
+  review: GameReview,
   limits: AnalysisLimits,
   threshold: number,
-  progress: ProgressLine,
   write: (s: string) => void,
   file: string,
   index: number,
@@ -189,65 +286,129 @@ function annotate(
   const start = recordStart(rec);
   write(game.gamesInFile > 1 ? `Game ${index} of ${game.gamesInFile} in ${file}` : `Game: ${file}`);
   if (players[0] !== '?' || players[1] !== '?') write(`${first}: ${players[0]}, ${second}: ${players[1]}`);
-  write(`${ed.name} (${ed.id}), ${game.moves.length} move${game.moves.length === 1 ? '' : 's'}, result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
+  write(`${ed.name} (${ed.id}), ${plural(game.moves.length, 'move')}, result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
   write(`Start: ${start ?? `the classic setup, ${toKfen(game.start)}`}`);
   write('');
   write(`Each move: the score before it and after it, from the mover's point of view (+1.00 = a Pyramid ahead, +M2 = hits the Pharaoh in 2 moves),`);
-  write(`the engine's choice where it differs; ? = loses ${(threshold / 100).toFixed(2)} or more against the engine's choice, ?? = ${((3 * threshold) / 100).toFixed(2)} or more. ${limitsText(limits)[0].toUpperCase()}${limitsText(limits).slice(1)}.`);
+  write(`the mover's win chance before -> after, and the engine's choice where it differs. Marks by the drop in win chance:`);
+  write(`?! inaccuracy ${threshold} points or more, ? mistake ${2 * threshold} or more, ?? blunder ${3 * threshold} or more. ${cap(limitsText(limits))}.`);
   write('');
-  const total = game.moves.length;
-  let result;
-  try {
-    result = annotateGame(searcher, game, limits, threshold, (k, p) => {
-      const what = k < total ? `move ${k + 1}/${total} (${game.texts[k]})` : 'final position';
-      const side = (game.start.side + k) & 1;
-      progress.show(p ? `analysing ${what}: ${progressText(p, side, ed)}` : `analysing ${what}`, p !== undefined);
-    });
-  } finally {
-    progress.clear();
-  }
-  const labelW = Math.max(4, ...result.plies.map((p) => p.label.length));
-  const moveW = Math.max(5, ...result.plies.map((p) => markedText(p).length));
+  const marked = (i: number): string => `${a.plies[i].text}${review.plies[i].mark}`;
+  const labelW = Math.max(4, ...a.plies.map((p) => p.label.length));
+  const moveW = Math.max(5, ...a.plies.map((_, i) => marked(i).length));
   const nameW = Math.max(first.length, second.length);
-  write(`${''.padStart(labelW)} ${'move'.padEnd(moveW)} ${'mover'.padEnd(nameW)} ${'before'.padStart(6)} -> ${'after'.padStart(6)}  engine`);
-  for (const p of result.plies) {
+  write(`${''.padStart(labelW)} ${'move'.padEnd(moveW)} ${'mover'.padEnd(nameW)} ${'before'.padStart(6)} -> ${'after'.padStart(6)}  ${'win chance'.padEnd(11)}  engine`);
+  a.plies.forEach((p, i) => {
+    const r = review.plies[i];
     const who = ed.colorNames[p.side].padEnd(nameW);
     const scores = `${scoreText(p.bestScore).padStart(6)} -> ${scoreText(p.playedScore).padStart(6)}`;
-    const verdict = verdictText(p);
-    write(`${p.label.padStart(labelW)} ${markedText(p).padEnd(moveW)} ${who} ${scores}  ${verdict}`);
-    const w = p.words;
-    if (w.killedSq >= 0 || p.mark !== '') write(`${' '.repeat(labelW + 1)}${w.sentence}.`);
-  }
+    const wins = `${pct(r.winBefore).padStart(4)} -> ${pct(r.winAfter).padStart(4)}`;
+    write(`${p.label.padStart(labelW)} ${marked(i).padEnd(moveW)} ${who} ${scores}  ${wins}  ${verdictText(p)}`);
+    if (p.words.killedSq >= 0 || r.judgement) write(`${' '.repeat(labelW + 1)}${p.words.sentence}.`);
+  });
   write('');
-  write(`Summary (${limitsText(limits)}, threshold ${(threshold / 100).toFixed(2)}; losses count at most ${(LOSS_CAP / 100).toFixed(2)} each in the average):`);
-  for (const side of [0, 1]) {
-    const mine = result.plies.filter((p) => p.side === side);
-    const name = ed.colorNames[side];
-    const label = `${name}${players[side] !== undefined ? ` (${players[side]})` : ''}`;
-    if (mine.length === 0) {
+  write(`Summary (${limitsText(limits)}):`);
+  for (const side of [0, 1] as const) {
+    const s = review.sides[side];
+    const label = `${ed.colorNames[side]}${players[side] !== '?' ? ` (${players[side]})` : ''}`;
+    if (s.moves === 0) {
       write(`  ${label}: no moves`);
       continue;
     }
-    const best = mine.filter((p) => p.loss === 0).length;
-    const q = mine.filter((p) => p.mark === '?');
-    const qq = mine.filter((p) => p.mark === '??');
-    const avg = mine.reduce((s, p) => s + Math.min(p.loss, LOSS_CAP), 0) / mine.length;
     write(
-      `  ${label}: ${mine.length} move${mine.length === 1 ? '' : 's'}, ${best} as good as the engine's (${Math.round((100 * best) / mine.length)}%), ` +
-        `${q.length} mistake${q.length === 1 ? '' : 's'} (?), ${qq.length} blunder${qq.length === 1 ? '' : 's'} (??), ` +
-        `average loss ${(avg / 100).toFixed(2)}`,
+      `  ${label}: accuracy ${s.accuracy.toFixed(1)}%, ${plural(s.moves, 'move')}, ` +
+        `${counted(s.inaccuracies, 'inaccuracy', 'inaccuracies')} (?!), ${counted(s.mistakes, 'mistake', 'mistakes')} (?), ` +
+        `${counted(s.blunders, 'blunder', 'blunders')} (??), average loss ${(s.averageCpLoss / 100).toFixed(2)}`,
     );
-    const bad = mine.filter((p) => p.mark !== '');
-    if (bad.length > 0) write(`    ${bad.map((p) => `${p.label}${markedText(p)} (better ${formatMove(p.best)})`).join(', ')}`);
+    const bad = a.plies.map((p, i) => [p, review.plies[i]] as const).filter(([p, r]) => p.side === side && r.judgement);
+    if (bad.length > 0) write(`    ${bad.map(([p, r]) => `${p.label}${p.text}${r.mark} (better ${formatMove(p.best)})`).join(', ')}`);
   }
-  const fin = result.final;
-  if (result.finalAnalysis) {
-    const top = result.finalAnalysis.lines[0];
+  const fin = a.final;
+  if (a.finalAnalysis) {
+    const top = a.finalAnalysis.lines[0];
     const s = firstPlayerView(top.score, fin.side);
     write(`  Final position: ${ed.colorNames[fin.side]} to move, ${scoreText(s)} (${first}'s view): ${scoreSentence(s, ed)}; best ${formatMove(top.move)} (pv: ${top.pv.slice(0, 8).map(formatMove).join(' ')})`);
   } else {
-    write(`  Final position: ${result.finalStatus.text}.`);
+    write(`  Final position: ${a.finalStatus.text}.`);
   }
   write('');
   for (const l of renderBoard(fin)) write(l);
+}
+
+const cap = (s: string): string => s[0].toUpperCase() + s.slice(1);
+
+/** The review as one JSON object. */
+function gameJson(game: LoadedGame, a: GameAnnotation, review: GameReview, limits: AnalysisLimits, file: string, index: number): unknown {
+  const ed = game.start.edition;
+  const rec = game.record;
+  const players = recordPlayers(rec);
+  const ply = (p: PlyAnnotation, r: PlyReview): unknown => ({
+    ply: p.index,
+    label: p.label,
+    side: ed.colorNames[p.side],
+    move: p.text,
+    best: formatMove(p.best),
+    bestScore: reviewScore(p.bestScore),
+    playedScore: reviewScore(p.playedScore),
+    bestPv: p.bestPv.map(formatMove),
+    winBefore: round(r.winBefore),
+    winAfter: round(r.winAfter),
+    drop: round(r.drop),
+    accuracy: round(r.accuracy, 1),
+    cpLoss: r.cpLoss,
+    judgement: r.judgement,
+    mark: r.mark || null,
+    nag: r.nag || null,
+    depth: p.depth,
+    nodes: p.nodes,
+  });
+  return {
+    file,
+    index,
+    variant: ed.id,
+    white: players[0],
+    black: players[1],
+    result: rec.result,
+    reason: recordReason(rec) ?? null,
+    start: toKfen(game.start),
+    limits: limits.timeMs > 0 ? { timeMs: limits.timeMs } : { depth: limits.depth },
+    winChanceK: WIN_CHANCE_K,
+    plies: a.plies.map((p, i) => ply(p, review.plies[i])),
+    sides: review.sides.map((s, i) => ({
+      color: ed.colorNames[i],
+      player: players[i],
+      ...s,
+      accuracy: round(s.accuracy, 1),
+      averageCpLoss: round(s.averageCpLoss, 1),
+    })),
+    final: a.finalAnalysis
+      ? { status: 'ongoing', sideToMove: ed.colorNames[a.final.side], score: reviewScore(a.finalAnalysis.lines[0].score), best: formatMove(a.finalAnalysis.lines[0].move) }
+      : { status: a.finalStatus.result, text: a.finalStatus.text },
+  };
+}
+
+function round(x: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** The win-chance graph of a reviewed game. */
+function gameGraph(game: LoadedGame, a: GameAnnotation, review: GameReview): string {
+  const ed = game.start.edition;
+  const [p0, p1] = recordPlayers(game.record);
+  const marks: GraphMark[] = [];
+  a.plies.forEach((p, i) => {
+    const r = review.plies[i];
+    if (r.mark !== '') marks.push({ ply: i, mark: r.mark, text: `${p.label} ${p.text}${r.mark} (better ${formatMove(p.best)})` });
+  });
+  const s = review.sides;
+  const acc = (i: 0 | 1): string => (s[i].moves > 0 ? ` ${s[i].accuracy.toFixed(0)}%` : '');
+  return evalGraphSvg({
+    wins: firstPlayerWinChances(review.plies),
+    marks,
+    title: `${ed.colorNames[0]} ${p0}${acc(0)} vs ${ed.colorNames[1]} ${p1}${acc(1)}, ${game.record.result}`,
+    colorNames: ed.colorNames,
+    firstMoveNumber: game.start.moveNumber,
+    firstSide: game.start.side as 0 | 1,
+  });
 }

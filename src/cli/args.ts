@@ -1,7 +1,10 @@
 /**
- * Small helpers for the subcommands' arguments. A subcommand that cannot go on throws a
- * CommandError; the entry point (src/cli.ts) prints its message and exits with its code.
+ * The subcommands' arguments: each subcommand declares its options (name, value, default, help)
+ * once, and the parser, the `--help` text and the "did you mean" hints come from that table. A
+ * subcommand that cannot go on throws a CommandError; the entry point (src/cli.ts) prints its
+ * message and exits with its code.
  */
+import { didYouMean } from '../core/suggest';
 
 /** The command failed although it was used rightly (e.g. an engine would not start): exit code 1 by default. */
 export class CommandError extends Error {
@@ -17,6 +20,81 @@ export class UsageError extends CommandError {
   }
 }
 
+/** Exit codes, as scripts read them. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+/** One option of a subcommand. */
+export interface OptionSpec {
+  /** `depth` for `--depth`. */
+  name: string;
+  /** Placeholder of its value (`N`, `FILE`); none for a flag. */
+  value?: string;
+  /** Takes every following word that is not an option (`--moves a b c`). */
+  multi?: boolean;
+  /** What it does, in a few words. */
+  help: string;
+  /** Its default, as shown in the help. */
+  default?: string;
+}
+
+/** A subcommand as the help and the parser see it. */
+export interface CommandSpec {
+  name: string;
+  /** Positional arguments, as shown in the usage line (`<depth>`). */
+  positional?: string;
+  /** One line: what it does. */
+  summary: string;
+  options: OptionSpec[];
+  /** Lines after the options: examples, notes. */
+  notes?: string[];
+}
+
+/** `thoth perft <depth> [options]`. */
+export function usageLine(spec: CommandSpec): string {
+  return `thoth ${spec.name}${spec.positional ? ` ${spec.positional}` : ''}${spec.options.length > 0 ? ' [options]' : ''}`;
+}
+
+/** Words wrapped to lines of at most `width` characters, each after `indent`. */
+export function wrap(text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(/\s+/).filter(Boolean)) {
+    if (line !== '' && indent.length + line.length + 1 + w.length > width) {
+      lines.push(indent + line);
+      line = w;
+    } else {
+      line = line === '' ? w : `${line} ${w}`;
+    }
+  }
+  if (line !== '') lines.push(indent + line);
+  return lines;
+}
+
+/** The `--help` text of a subcommand: usage, summary, every option with its default. */
+export function helpText(spec: CommandSpec): string {
+  const lines = [`Usage: ${usageLine(spec)}`, '', ...wrap(spec.summary, 100)];
+  if (spec.options.length > 0) {
+    lines.push('', 'Options:');
+    const left = spec.options.map((o) => `  --${o.name}${o.value ? ` ${o.value}${o.multi ? ' …' : ''}` : ''}`);
+    left.push('  -h, --help');
+    const width = Math.min(36, Math.max(...left.map((l) => l.length)) + 2);
+    const texts = spec.options.map((o) => `${o.help}${o.default !== undefined ? ` (default: ${o.default})` : ''}`);
+    texts.push('this text');
+    left.forEach((l, i) => {
+      const body = wrap(texts[i], 100, ' '.repeat(width));
+      if (l.length + 2 > width) lines.push(l, ...body);
+      else lines.push(l.padEnd(width) + body[0].trimStart(), ...body.slice(1));
+    });
+  }
+  if (spec.notes) lines.push('', ...spec.notes);
+  return lines.join('\n') + '\n';
+}
+
+/** True when the arguments ask for help (`--help`, `-h`, `-help`). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.some((a) => a === '--help' || a === '-h' || a === '-help');
+}
+
 /** Splits `--name value` / `--flag` options from positional arguments. */
 export interface ParsedArgs {
   positional: string[];
@@ -24,30 +102,38 @@ export interface ParsedArgs {
 }
 
 /**
- * Parses arguments. `valued` lists options that take values; `multi` those that take every
- * following non-option word (like `--moves a b c`). Others are flags.
+ * Parses arguments against a subcommand's options. An unknown option is a UsageError naming the
+ * closest known one; a valued option without a value too.
  */
-export function parseArgs(argv: string[], valued: string[], flags: string[], multi: string[] = []): ParsedArgs {
+export function parseArgs(argv: string[], spec: CommandSpec): ParsedArgs {
   const positional: string[] = [];
   const options = new Map<string, string[]>();
+  const byName = new Map(spec.options.map((o) => [o.name, o]));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a.startsWith('--')) {
+    if (a.startsWith('--') && a.length > 2) {
       const eq = a.indexOf('=');
       const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
-      if (multi.includes(name)) {
+      const o = byName.get(name);
+      if (!o) {
+        throw new UsageError(`unknown option --${name}${didYouMean(name, [...byName.keys()], '--')}; thoth ${spec.name} --help lists the options`);
+      }
+      if (o.multi) {
         const vals: string[] = eq >= 0 ? a.slice(eq + 1).split(/\s+/).filter(Boolean) : [];
         while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) vals.push(...argv[++i].split(/\s+/).filter(Boolean));
         options.set(name, vals);
-      } else if (valued.includes(name)) {
+      } else if (o.value) {
         const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-        if (v === undefined) throw new UsageError(`--${name} needs a value`);
+        if (v === undefined) throw new UsageError(`--${name} needs a value (${o.value})`);
         options.set(name, [v]);
-      } else if (flags.includes(name)) {
-        options.set(name, []);
       } else {
-        throw new UsageError(`unknown option --${name}`);
+        if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+        options.set(name, []);
       }
+    } else if (/^-[A-Za-z]/.test(a)) {
+      const name = a.replace(/^-+/, '');
+      const hint = byName.has(name) ? ` (did you mean '--${name}'?)` : didYouMean(name, [...byName.keys()], '--');
+      throw new UsageError(`unknown option ${a}${hint}; thoth ${spec.name} --help lists the options`);
     } else {
       positional.push(a);
     }
@@ -62,4 +148,26 @@ export function intOption(args: ParsedArgs, name: string, def: number, min: numb
   const n = Number(v);
   if (n < min || n > max) throw new UsageError(`--${name} must be from ${min} to ${max}, not ${n}`);
   return n;
+}
+
+/** A file-system error in words: `no such file or directory`, `permission denied`, … */
+export function fileErrorText(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EROFS':
+      return 'read-only file system';
+    default:
+      return e instanceof Error ? e.message : String(e);
+  }
 }

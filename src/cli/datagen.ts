@@ -12,42 +12,40 @@ import { DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader, sca
 import { DEFAULT_DATAGEN, datagenSetups, type DatagenSettings, type GameEnd, type GameTask, type PlayedGame } from '../nnue/datagen';
 import { KeySet } from '../nnue/keyset';
 import { workerPool } from '../threads/pool';
-import { CommandError, UsageError, intOption, parseArgs } from './args';
+import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine } from './progress';
 import { loadNetworkFile } from '../protocol/network-file';
 
-export const DATAGEN_USAGE = `thoth datagen --out FILE [--positions N] [--games N] [--nodes N] [--variant khet2|khet1|deflexion|all]
-              [--threads N] [--seed S] [--random-plies N] [--skip-plies N] [--max-score CP]
-              [--decided-score CP] [--decided-plies N] [--max-plies N] [--no-removal N] [--hash MB] [--net FILE]
-              [--no-dedup] [--quiet]`;
-
 const d = DEFAULT_DATAGEN;
-const HELP = `usage: ${DATAGEN_USAGE}
 
-Self-play games for training the network; every quiet position (not in check, no shot that
-removes an enemy piece) is written with its search score and the game's result. The format is
-described in docs/nnue.md. Run the same command again to go on: the file is appended to, and
-its positions count towards the targets.
-
-  --out FILE          the data file (created, or appended to)
-  --positions N       stop when the file holds N positions (default 1000000)
-  --games N           stop when the file holds N games (default: no limit)
-  --nodes N           node budget per move (default ${d.nodes})
-  --variant V         khet2, khet1, deflexion or all (default all: the 8 setups in turn)
-  --threads N         games at once, one worker thread each (default: the number of cores)
-  --seed S            seed of the random openings (default ${DEFAULT_SEED})
-  --random-plies N    random plies from the setup before a game (default ${d.randomPlies})
-  --skip-plies N      keep no position before this ply, counted from the setup (default ${d.skipPlies})
-  --max-score CP      keep no position scored beyond ±CP (default ${d.maxScore}; mate scores never)
-  --decided-score CP  adjudicate a win once the score stays beyond ±CP ... (default 0: off)
-  --decided-plies N   ... for N plies in a row (default ${d.decidedPlies})
-  --max-plies N       a game this long (from the setup) is a draw (default ${d.maxPlies})
-  --no-removal N      the no-removal draw in plies, 0 = off (default ${d.noRemoval})
-  --hash MB           transposition table per thread, cleared before each game (default ${d.hashMb})
-  --net FILE          search with this network (NNUE; \`default\`: the shipped one) instead of the
-                      hand-written evaluation
-  --no-dedup          keep positions that are already in the file
-  --quiet             no progress line`;
+export const DATAGEN_SPEC: CommandSpec = {
+  name: 'datagen',
+  positional: '--out FILE',
+  summary:
+    'Self-play games for training the network; every quiet position (not in check, no shot that removes an enemy ' +
+    'piece) is written with its search score and the game\'s result. The format is described in docs/nnue.md. Run the ' +
+    'same command again to go on: the file is appended to, and its positions count towards the targets.',
+  options: [
+    { name: 'out', value: 'FILE', help: 'the data file (created, or appended to)' },
+    { name: 'positions', value: 'N', help: 'stop when the file holds N positions', default: '1000000' },
+    { name: 'games', value: 'N', help: 'stop when the file holds N games', default: 'no limit' },
+    { name: 'nodes', value: 'N', help: 'node budget per move', default: String(d.nodes) },
+    { name: 'variant', value: 'V', help: 'khet2, khet1, deflexion or all (all: the 8 setups in turn)', default: 'all' },
+    { name: 'threads', value: 'N', help: 'games at once, one worker thread each', default: 'the number of cores' },
+    { name: 'seed', value: 'S', help: 'seed of the random openings', default: String(DEFAULT_SEED) },
+    { name: 'random-plies', value: 'N', help: 'random plies from the setup before a game', default: String(d.randomPlies) },
+    { name: 'skip-plies', value: 'N', help: 'keep no position before this ply, counted from the setup', default: String(d.skipPlies) },
+    { name: 'max-score', value: 'CP', help: 'keep no position scored beyond ±CP (mate scores never)', default: String(d.maxScore) },
+    { name: 'decided-score', value: 'CP', help: 'adjudicate a win once the score stays beyond ±CP … (0: off)', default: '0' },
+    { name: 'decided-plies', value: 'N', help: '… for N plies in a row', default: String(d.decidedPlies) },
+    { name: 'max-plies', value: 'N', help: 'a game this long (from the setup) is a draw', default: String(d.maxPlies) },
+    { name: 'no-removal', value: 'N', help: 'the no-removal draw in plies, 0 = off', default: String(d.noRemoval) },
+    { name: 'hash', value: 'MB', help: 'transposition table per thread, cleared before each game', default: String(d.hashMb) },
+    { name: 'net', value: 'FILE', help: 'search with this network (NNUE; `default`: the shipped one) instead of the hand-written evaluation' },
+    { name: 'no-dedup', help: 'keep positions that are already in the file' },
+    { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
+  ],
+};
 
 /** Keys of the same board in different editions must differ. */
 const EDITION_SALT = [0, 0x5bd1e995, 0x27d4eb2f];
@@ -65,16 +63,7 @@ interface Tally {
 }
 
 export async function datagenCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    write(HELP);
-    return;
-  }
-  const args = parseArgs(
-    argv,
-    ['out', 'positions', 'games', 'nodes', 'variant', 'threads', 'seed', 'random-plies', 'skip-plies', 'max-score',
-      'decided-score', 'decided-plies', 'max-plies', 'no-removal', 'hash', 'net'],
-    ['no-dedup', 'quiet'],
-  );
+  const args = parseArgs(argv, DATAGEN_SPEC);
   if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth datagen --help)');

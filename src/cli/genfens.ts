@@ -3,35 +3,73 @@
  * openings as KFEN lines (setups in turn, P random plies each, starts that are already lost left
  * out), for `thoth match -openings file=…`.
  */
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { setupsOf, isEditionId, isSetupName, type SetupName } from '../core/index';
-import { writeFileSync } from 'node:fs';
-import { genfens } from '../match/openings';
 import { DEFAULT_SEED } from '../match/config';
-import { UsageError, intOption, parseArgs } from './args';
+import { genfens } from '../match/openings';
+import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
+import { VARIANT_OPTION } from './position-args';
+import { ProgressLine } from './progress';
 
-export const GENFENS_USAGE =
-  'thoth genfens <N> [--seed S] [--plies P] [--variant khet2|khet1|deflexion] [--setup classic,imhotep,dynasty|all] [--out FILE]';
+export const GENFENS_SPEC: CommandSpec = {
+  name: 'genfens',
+  positional: '<N>',
+  summary:
+    'Writes N distinct opening positions, one KFEN per line, for `thoth match -openings file=…`: the setups in turn, ' +
+    'each followed by random plies; starts that are already lost are left out. The same seed gives the same lines.',
+  options: [
+    { name: 'seed', value: 'S', help: 'seed of the random plies', default: String(DEFAULT_SEED) },
+    { name: 'plies', value: 'P', help: 'random plies after the setup', default: '4' },
+    VARIANT_OPTION,
+    { name: 'setup', value: 'classic,imhotep,dynasty|all', help: 'the setups to start from', default: 'all' },
+    { name: 'out', value: 'FILE', help: 'write the lines to FILE instead of stdout' },
+  ],
+  notes: ['On a terminal a progress line on stderr counts the lines made.', 'Example: thoth genfens 1000 --plies 6 --out book.kfen'],
+};
 
 export async function genfensCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  const args = parseArgs(argv, ['seed', 'plies', 'variant', 'setup', 'setups', 'out'], []);
-  if (args.positional.length !== 1 || !/^\d+$/.test(args.positional[0])) throw new UsageError(`usage: ${GENFENS_USAGE}`);
+  // `--setups` is an alias that older scripts use.
+  const args = parseArgs(argv.map((a) => (a === '--setups' ? '--setup' : a.replace(/^--setups=/, '--setup='))), GENFENS_SPEC);
+  if (args.positional.length !== 1 || !/^\d+$/.test(args.positional[0])) {
+    throw new UsageError(`usage: thoth genfens <N> [options] (a number of openings${args.positional.length > 0 ? `, not '${args.positional.join(' ')}'` : ''}; thoth genfens --help)`);
+  }
   const n = Number(args.positional[0]);
   if (n < 1 || n > 10_000_000) throw new UsageError(`N must be from 1 to 10000000, not ${n}`);
   const variant = args.options.get('variant')?.[0] ?? 'khet2';
   if (!isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1 or deflexion)`);
-  const setupText = args.options.get('setup')?.[0] ?? args.options.get('setups')?.[0] ?? 'all';
+  const setupText = args.options.get('setup')?.[0] ?? 'all';
   const setups = setupText === 'all' ? setupsOf(variant) : setupText.split(',').map((s) => s.trim());
   for (const s of setups) {
     if (!isSetupName(s)) throw new UsageError(`unknown setup '${s}' (classic, imhotep, dynasty or all)`);
   }
   const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
   const plies = intOption(args, 'plies', 4, 0, 200);
-  const made = genfens(n, { seed, plies, edition: variant, setups: setups as SetupName[] });
+  const out = args.options.get('out')?.[0];
+  // The output file is tried before the work (without emptying it), so that a bad path costs nothing.
+  if (out !== undefined) {
+    try {
+      closeSync(openSync(out, 'a'));
+    } catch (e) {
+      throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
+    }
+  }
+  const progress = new ProgressLine(process.stderr);
+  let made;
+  try {
+    made = genfens(n, {
+      seed, plies, edition: variant, setups: setups as SetupName[], onProgress: (k, total) => progress.show(`genfens: ${k}/${total} openings`),
+    });
+  } finally {
+    progress.clear();
+  }
   if (!made.ok) throw new UsageError(made.error.message);
   const lines = made.value;
-  const out = args.options.get('out')?.[0];
   if (out !== undefined) {
-    writeFileSync(out, lines.join('\n') + '\n');
+    try {
+      writeFileSync(out, lines.join('\n') + '\n');
+    } catch (e) {
+      throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
+    }
     write(`Wrote ${lines.length} openings to ${out}`);
   } else {
     for (const l of lines) write(l);

@@ -4,10 +4,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startGuiServer, type GuiServer } from '../gui/server';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
-import { UsageError, intOption, parseArgs } from './args';
+import { UsageError, intOption, parseArgs, type CommandSpec } from './args';
 
-export const GUI_USAGE = 'thoth gui [--port N] [--engine "<command>"] [--verbose]';
 export const DEFAULT_GUI_PORT = 7700;
+
+export const GUI_SPEC: CommandSpec = {
+  name: 'gui',
+  summary:
+    'The browser GUI: play Thoth, two players on one board, or analysis. Serves the page on 127.0.0.1 only and ' +
+    'prints its address with this run\'s secret token; Ctrl-C stops it.',
+  options: [
+    { name: 'port', value: 'N', help: 'the port (0 = any free port; a busy default port falls back to a free one)', default: String(DEFAULT_GUI_PORT) },
+    { name: 'engine', value: '"<command>"', help: 'the engine to run (split like a POSIX shell would, without a shell)', default: 'node dist/cli.js' },
+    { name: 'verbose', help: 'print the protocol traffic on stderr' },
+  ],
+};
 
 /** The folder of this code: dist/ when bundled, src/cli/ under tsx. */
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,8 +47,8 @@ export function defaultStaticDir(): string {
 }
 
 export async function guiCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  const args = parseArgs(argv, ['port', 'engine'], ['verbose']);
-  if (args.positional.length > 0) throw new UsageError(`unexpected '${args.positional[0]}'; usage: ${GUI_USAGE}`);
+  const args = parseArgs(argv, GUI_SPEC);
+  if (args.positional.length > 0) throw new UsageError(`unexpected '${args.positional[0]}' (thoth gui --help)`);
   const portGiven = args.options.has('port');
   const port = intOption(args, 'port', DEFAULT_GUI_PORT, 0, 65535);
   let engine: string[];
@@ -67,6 +78,7 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' && !portGiven) server = await start(0);
     else if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use (try --port 0 for any free port)`);
+    else if (code === 'EACCES') throw new UsageError(`port ${port} needs privileges (try a port above 1023, or --port 0)`);
     else throw e;
   }
   write(`Thoth GUI: ${server.url}`);

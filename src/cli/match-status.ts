@@ -5,10 +5,23 @@ import { fileURLToPath } from 'node:url';
 import { startStatusPage } from '../distributed/page';
 import { RedisUnreachable, openRedis, parseRedisUrl } from '../distributed/redis';
 import { listRuns, readLlrSeries, readStatus, statusLines } from '../distributed/status';
-import { CommandError, UsageError, intOption, parseArgs } from './args';
+import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { exitSoon } from './match';
 
-export const MATCH_STATUS_USAGE = 'thoth match-status redis://HOST:PORT[/DB] [RUN] [--follow] [--json] [--page [--port N]]';
+export const MATCH_STATUS_SPEC: CommandSpec = {
+  name: 'match-status',
+  positional: 'redis://HOST:PORT[/DB] [RUN]',
+  summary:
+    'The live summary of a distributed match (thoth match -distributed): workers, queue, the summary lines; RUN is ' +
+    'the run id the match printed (default: the newest run).',
+  options: [
+    { name: 'follow', help: 'print it again as the run goes on, until it ends' },
+    { name: 'json', help: 'the status as one JSON object per print' },
+    { name: 'page', help: 'serve a status page on 127.0.0.1 (standings, Elo, workers, the LLR over the games)' },
+    { name: 'port', value: 'N', help: 'the page\'s port (0 = any free port)', default: '0' },
+  ],
+  notes: ['See docs/distributed.md.'],
+};
 
 /** dist/status/: the page's files (beside the bundle, or under the repository when run from the sources). */
 function statusPageDir(): string {
@@ -18,12 +31,10 @@ function statusPageDir(): string {
 }
 
 export async function matchStatusCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-help')) {
-    write(`usage: ${MATCH_STATUS_USAGE}`);
-    return;
+  const args = parseArgs(argv, MATCH_STATUS_SPEC);
+  if (args.positional.length < 1 || args.positional.length > 2) {
+    throw new UsageError('usage: thoth match-status redis://HOST:PORT[/DB] [RUN] [options] (thoth match-status --help)');
   }
-  const args = parseArgs(argv, ['port'], ['follow', 'json', 'page']);
-  if (args.positional.length < 1 || args.positional.length > 2) throw new UsageError(`usage: ${MATCH_STATUS_USAGE}`);
   const addr = parseRedisUrl(args.positional[0]);
   if (!addr.ok) throw new UsageError(addr.error.message);
   const wanted = args.positional[1];

@@ -2,19 +2,69 @@
 import { runDistributed, type DistributedError } from '../distributed/coordinator';
 import { RedisUnreachable } from '../distributed/redis';
 import { BuildError } from '../distributed/builds';
-import { parseMatchArgs, MATCH_USAGE } from '../match/config';
+import { DEFAULT_SEED, parseMatchArgs } from '../match/config';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { runMatch } from '../match/tournament';
-import { CommandError, UsageError } from './args';
+import { CommandError, EXIT, UsageError } from './args';
 
-export { MATCH_USAGE };
+/** `thoth match --help`: every flag, with its default. */
+export const MATCH_HELP = `Usage: thoth match -engine cmd=<command> [settings] -engine cmd=<command> [settings] [flags]
+
+Plays engines against each other (any engine speaking Thoth's UCI-like protocol) and does the
+statistics, with cutechess-cli / fastchess flags: single dash, each followed by its values.
+
+Engines:
+  -engine cmd=… [args="…"] [name=…] [dir=…] [option.X=Y …] [tc=…|st=…|depth=…|nodes=…] [timemargin=ms]
+                        an engine (at least two); name defaults to the engine's id name
+  -each …               settings for every engine (an engine's own settings win)
+  tc=40/60+0.6 | tc=10+0.1 | tc=60 | tc=1:30+1   moves/seconds+increment; st=0.5 seconds a move;
+                        depth=N; nodes=N (a clock can be combined with depth/nodes)
+Schedule:
+  -rounds N             rounds (default 1; with -sprt and no -rounds: until the test decides)
+  -games N / -repeat    games per encounter per round (default 2: a pair, the same opening with colours swapped)
+  -concurrency N        games at once (default 1; at most the number of cores)
+  -tournament roundrobin|gauntlet   with more than two engines (default roundrobin)
+  -variant khet2|khet1|deflexion    (default khet2)
+  -openings setups=classic,imhotep,dynasty plies=N   a setup in turn plus N random plies (default setups=classic plies=4)
+  -openings file=book.kfen order=random|sequential [start=N] [plies=N]   one KFEN per line (default order=sequential)
+  -srand S              seed of the openings (default ${DEFAULT_SEED}: runs repeat)
+Statistics:
+  -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]   sequential test (defaults shown)
+  -ratinginterval N     a summary every N games (default 10; 0 = at the end only)
+  -drawscore X          draw points in the standings (default 0.5; ratings always use 1/2)
+  -anchor name          the engine whose rating is 0 (default: the first)
+Game end:
+  -draw movenumber=N movecount=N score=CP      adjudicate a draw (defaults 0, 1, 0)
+  -resign movecount=N score=CP [twosided=true] adjudicate a loss (movecount default 1)
+  -maxplies N | -maxmoves N                    a draw after N plies / moves (default: none)
+  -noremoval PLIES      the no-removal draw rule (default 100; 0 = off)
+  -timemargin ms        how far past zero a clock may go (default 0)
+  -recover              restart an engine that crashed or stalled and go on (default: stop the run)
+  -pingtimeout ms       time to answer isready / stop (default 10000)
+  -starttimeout ms      time to start and finish the handshake (default 10000)
+Output:
+  -pgnout FILE          append every finished game to FILE (PGN, flushed game by game)
+  -resume FILE          continue an interrupted run with the same flags; new games are appended
+  -report json=FILE     append a JSON line per finished game and per summary to FILE
+  -event text           the records' Event tag (default "Thoth match")
+  -site text            the records' Site tag (default "?")
+Distributed:
+  -distributed redis://HOST:PORT[/DB] [timeout=S]   the games are played by \`thoth worker\` processes on any
+                        machine (Redis may be unreachable for timeout seconds, default 10; docs/distributed.md)
+  -h, --help            this text
+
+Exit codes: 0 the run finished (or the SPRT decided); 1 it stopped on a fault (an engine crashed,
+stalled or could not start; Redis lost); 2 bad flags or settings; 130 interrupted (Ctrl-C; the records so far
+are written, -resume plays the rest).
+
+Example:
+  thoth match -engine cmd="node dist/cli.js" name=new -engine cmd="node old/dist/cli.js" name=old \\
+    -each tc=10+0.1 option.Hash=16 -openings setups=classic,imhotep,dynasty plies=4 \\
+    -sprt elo0=0 elo1=5 -concurrency 2 -pgnout games.pgn -report json=games.jsonl
+`;
 
 export async function matchCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  if (argv.length === 0 || argv.includes('-help') || argv.includes('--help')) {
-    if (argv.length === 0) throw new UsageError(`usage: ${MATCH_USAGE.split('\n')[0]} … (thoth help)`);
-    write(MATCH_USAGE);
-    return;
-  }
+  if (argv.length === 0) throw new UsageError('give at least two -engine cmd=… (thoth match --help lists the flags)');
   const parsed = parseMatchArgs(argv);
   if (!parsed.ok) throw new UsageError(parsed.error.message);
   const cfg = parsed.value;
@@ -24,7 +74,7 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
   let interrupts = 0;
   const onSigint = (): void => {
     interrupts++;
-    if (interrupts > 1) process.exit(130);
+    if (interrupts > 1) process.exit(EXIT.interrupted);
     process.stderr.write('\nInterrupted: stopping the games in progress (Ctrl-C again to quit at once)\n');
     ctrl.abort();
   };
@@ -38,6 +88,9 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
     };
     const r = cfg.distributed ? await runDistributed(cfg, opts) : await runMatch(cfg, opts);
     if (!r.ok) throw commandError(r.error);
+    // The results are written; the exit code says whether the work finished.
+    if (r.value.stop === 'fault') throw new CommandError(`the run stopped: ${r.value.message ?? 'a fault'}`, EXIT.failure);
+    if (r.value.stop === 'interrupted') throw new CommandError(`interrupted after ${r.value.finished.length} games`, EXIT.interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
@@ -56,7 +109,7 @@ export function exitSoon(): void {
  * cannot be read, or a Redis that cannot be reached (or is lost) is a failure (1); Ctrl-C while starting, 130.
  */
 function commandError(e: DistributedError): CommandError {
-  if (e instanceof EngineStartError || e instanceof RedisUnreachable || e instanceof BuildError) return new CommandError(e.message, 1);
-  if (e instanceof MatchInterrupted) return new CommandError(e.message, 130);
+  if (e instanceof EngineStartError || e instanceof RedisUnreachable || e instanceof BuildError) return new CommandError(e.message, EXIT.failure);
+  if (e instanceof MatchInterrupted) return new CommandError(e.message, EXIT.interrupted);
   return new UsageError(e.message);
 }

@@ -1,11 +1,19 @@
-/** The position options shared by commands: --variant, --setup, --kfen, --moves. */
+/** The position options shared by commands: --variant, --setup, --kfen, --moves, --pharaoh-rotation. */
 import {
   formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, setupKfen, setupsOf, type EditionId, type Position,
 } from '../core/index';
-import { UsageError, type ParsedArgs } from './args';
+import { UsageError, type OptionSpec, type ParsedArgs } from './args';
 
-export const POSITION_VALUED = ['variant', 'setup', 'kfen'];
-export const POSITION_MULTI = ['moves'];
+export const VARIANT_OPTION: OptionSpec = { name: 'variant', value: 'khet2|khet1|deflexion', help: 'the edition', default: 'khet2' };
+export const PHARAOH_ROTATION_OPTION: OptionSpec = { name: 'pharaoh-rotation', help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)' };
+
+export const POSITION_OPTIONS: OptionSpec[] = [
+  VARIANT_OPTION,
+  { name: 'setup', value: 'classic|imhotep|dynasty', help: 'the starting setup', default: 'classic' },
+  { name: 'kfen', value: '"<kfen>"', help: 'start from this position instead of a setup' },
+  { name: 'moves', value: 'm1 m2', multi: true, help: 'moves played from the start (rulebook notation: e4d5, e4+, d1e2u)' },
+  PHARAOH_ROTATION_OPTION,
+];
 
 export function positionFromArgs(args: ParsedArgs, pharaohRotation = false): Position {
   const variant = args.options.get('variant')?.[0] ?? 'khet2';

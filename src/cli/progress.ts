@@ -1,26 +1,28 @@
-/** A progress line on stderr for the long-running commands (analyse, datagen, train). */
-
-/** The progress line: overwritten in place on a terminal, plain lines otherwise. */
+/**
+ * The progress line of long jobs (perft, genfens, a game's analysis): one line on stderr,
+ * overwritten in place, shown only when stderr is a terminal, so pipes and files get the results
+ * alone.
+ */
 export class ProgressLine {
-  private readonly tty: boolean;
+  private readonly enabled: boolean;
   private last = '';
   private dirty = false;
+  private shownAt = 0;
 
-  constructor(private readonly out: NodeJS.WriteStream, private readonly enabled: boolean) {
-    this.tty = out.isTTY === true;
+  constructor(private readonly out: NodeJS.WriteStream = process.stderr, enabled = true) {
+    this.enabled = enabled && out.isTTY === true;
   }
 
-  /** Shows `text`; a `minor` update (a new depth in a long job) is not repeated as a plain line. */
+  /** Shows `text`; a `minor` update (within a long step) is dropped when the last one is under 100 ms old. */
   show(text: string, minor = false): void {
-    if (!this.enabled || text === this.last || (minor && !this.tty)) return;
+    if (!this.enabled || text === this.last) return;
+    const now = performance.now();
+    if (minor && now - this.shownAt < 100) return;
     this.last = text;
-    if (this.tty) {
-      const width = Math.max(20, (this.out.columns || 80) - 1);
-      this.out.write(`\r${text.length > width ? text.slice(0, width - 1) + '…' : text}\x1b[K`);
-      this.dirty = true;
-    } else {
-      this.out.write(`${text}\n`);
-    }
+    this.shownAt = now;
+    const width = Math.max(20, (this.out.columns || 80) - 1);
+    this.out.write(`\r${text.length > width ? text.slice(0, width - 1) + '…' : text}\x1b[K`);
+    this.dirty = true;
   }
 
   clear(): void {
@@ -28,4 +30,14 @@ export class ProgressLine {
     this.dirty = false;
     this.last = '';
   }
+}
+
+/** Seconds as `42s`, `3m05s`, `1h02m`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  const s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : m > 0 ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`;
 }

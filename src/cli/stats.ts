@@ -5,13 +5,23 @@ import { parseSprt, type SprtConfig } from '../match/config';
 import { summariseRecords } from '../match/recorded';
 import { CommandError, UsageError } from './args';
 
-export const STATS_USAGE = 'thoth stats FILE.pgn… [-sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=normalized|logistic]] [-anchor NAME] [-drawscore 0.5]';
+const STATS_USAGE = 'thoth stats FILE.pgn… [-sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=normalized|logistic]] [-anchor NAME] [-drawscore 0.5]';
+
+/** `thoth stats --help`. */
+export const STATS_HELP = `Usage: ${STATS_USAGE}
+
+The summary of the games in record files (thoth match -pgnout, from one or several places; '-' reads
+stdin): W-L-D, game pairs (pentanomial), Elo and normalized Elo with their errors, the SPRT's LLR,
+with the same lines as a run. A record that appears twice counts once.
+
+Flags:
+  -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]   the test's LLR and bounds
+  -anchor NAME          the engine whose rating is 0 (default: the first seen)
+  -drawscore X          draw points in the standings (default 0.5)
+  -h, --help            this text
+`;
 
 export async function statsCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-help')) {
-    write(`usage: ${STATS_USAGE}`);
-    return;
-  }
   const files: string[] = [];
   let sprt: SprtConfig | undefined;
   let anchor: string | undefined;

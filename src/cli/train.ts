@@ -10,32 +10,32 @@ import { DEFAULT_SEED } from '../match/config';
 import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork } from '../nnue/network';
 import { startTrainThreads } from '../nnue/train-threads';
 import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../nnue/train';
-import { CommandError, UsageError, intOption, parseArgs, type ParsedArgs } from './args';
+import { CommandError, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
 
-export const TRAIN_USAGE = `thoth train --out FILE [--hidden N] [--epochs N] [--batch N] [--lr X] [--lr-drop N] [--lr-gamma X]
-              [--lambda X] [--val X] [--seed S] [--scale N] [--threads N] [--quiet] DATA…`;
-
-const HELP = `usage: ${TRAIN_USAGE}
-
-Trains the network on the positions of datagen's files (docs/nnue.md) and writes the quantised
-network file. The loss is the squared error between sigmoid(output · SCALE / ${LOGISTIC_K}) and
-λ · sigmoid(score / ${LOGISTIC_K}) + (1 − λ) · result; the optimiser is Adam.
-
-  DATA…          one or more data files from thoth datagen
-  --out FILE     the network file to write
-  --hidden N     neurons per perspective (default 128)
-  --epochs N     passes over the training positions (default 10)
-  --batch N      positions per optimiser step (default 4096)
-  --lr X         Adam's learning rate (default 0.001)
-  --lr-drop N    multiply the rate by --lr-gamma after every N epochs (default: 70 % of --epochs)
-  --lr-gamma X   (default 0.1)
-  --lambda X     weight of the search score against the game result in the target (default 0.8)
-  --val X        share of the games held out for validation (default 0.05)
-  --seed S       seed of the initial weights, the order and the split (default ${DEFAULT_SEED})
-  --scale N      centi-pyramids per unit of output (default ${DEFAULT_SCALE})
-  --threads N    threads computing each batch's gradient (default: the number of cores)
-  --quiet        no progress line`;
+export const TRAIN_SPEC: CommandSpec = {
+  name: 'train',
+  positional: '--out FILE DATA…',
+  summary:
+    'Trains the network on the positions of datagen\'s files (DATA…, docs/nnue.md) and writes the quantised network ' +
+    `file. The loss is the squared error between sigmoid(output · SCALE / ${LOGISTIC_K}) and λ · sigmoid(score / ${LOGISTIC_K}) ` +
+    '+ (1 − λ) · result; the optimiser is Adam.',
+  options: [
+    { name: 'out', value: 'FILE', help: 'the network file to write' },
+    { name: 'hidden', value: 'N', help: 'neurons per perspective', default: '128' },
+    { name: 'epochs', value: 'N', help: 'passes over the training positions', default: '10' },
+    { name: 'batch', value: 'N', help: 'positions per optimiser step', default: '4096' },
+    { name: 'lr', value: 'X', help: 'Adam\'s learning rate', default: '0.001' },
+    { name: 'lr-drop', value: 'N', help: 'multiply the rate by --lr-gamma after every N epochs', default: '70 % of --epochs' },
+    { name: 'lr-gamma', value: 'X', help: 'the factor of --lr-drop', default: '0.1' },
+    { name: 'lambda', value: 'X', help: 'weight of the search score against the game result in the target', default: '0.8' },
+    { name: 'val', value: 'X', help: 'share of the games held out for validation', default: '0.05' },
+    { name: 'seed', value: 'S', help: 'seed of the initial weights, the order and the split', default: String(DEFAULT_SEED) },
+    { name: 'scale', value: 'N', help: 'centi-pyramids per unit of output', default: String(DEFAULT_SCALE) },
+    { name: 'threads', value: 'N', help: 'threads computing each batch\'s gradient', default: 'the number of cores' },
+    { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
+  ],
+};
 
 function numberOption(args: ParsedArgs, name: string, def: number, min: number, max: number): number {
   const v = args.options.get(name)?.[0];
@@ -47,15 +47,7 @@ function numberOption(args: ParsedArgs, name: string, def: number, min: number, 
 }
 
 export async function trainCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    write(HELP);
-    return;
-  }
-  const args = parseArgs(
-    argv,
-    ['out', 'hidden', 'epochs', 'batch', 'lr', 'lr-drop', 'lr-gamma', 'lambda', 'val', 'seed', 'scale', 'threads'],
-    ['quiet'],
-  );
+  const args = parseArgs(argv, TRAIN_SPEC);
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth train --help)');
   if (args.positional.length === 0) throw new UsageError('no data files given (see thoth train --help)');

@@ -3,20 +3,29 @@ import { availableParallelism } from 'node:os';
 import { defaultCacheDir } from '../distributed/builds';
 import { RedisUnreachable, parseRedisUrl } from '../distributed/redis';
 import { runWorker } from '../distributed/worker';
-import { CommandError, UsageError, intOption, parseArgs } from './args';
+import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { exitSoon } from './match';
 
-export const WORKER_USAGE =
-  'thoth worker redis://HOST:PORT[/DB] [--concurrency N] [--cache DIR] [--lock-duration MS] [--stalled-interval MS] ' +
-  '[--max-stalled N] [--exit-when-idle]';
+export const WORKER_SPEC: CommandSpec = {
+  name: 'worker',
+  positional: 'redis://HOST:PORT[/DB]',
+  summary:
+    'Plays the game pairs of distributed matches (thoth match -distributed) from the Redis at that address, on any ' +
+    'machine; Thoth builds are fetched from Redis into a cache. Ctrl-C finishes the pairs in progress, twice stops at once.',
+  options: [
+    { name: 'concurrency', value: 'N', help: 'game pairs at once (at most the number of cores)', default: '1' },
+    { name: 'cache', value: 'DIR', help: 'where engine builds from Redis are unpacked', default: 'a folder under the user cache' },
+    { name: 'lock-duration', value: 'MS', help: 'how long a pair stays this worker\'s without a sign of life', default: '30000' },
+    { name: 'stalled-interval', value: 'MS', help: 'how often stalled pairs are looked for', default: '30000' },
+    { name: 'max-stalled', value: 'N', help: 'stalls before a pair is given up', default: '3' },
+    { name: 'exit-when-idle', help: 'exit when the queue is empty (for scripts and tests)' },
+  ],
+  notes: ['See docs/distributed.md.'],
+};
 
 export async function workerCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-help')) {
-    write(`usage: ${WORKER_USAGE}`);
-    return;
-  }
-  const args = parseArgs(argv, ['concurrency', 'cache', 'lock-duration', 'stalled-interval', 'max-stalled'], ['exit-when-idle']);
-  if (args.positional.length !== 1) throw new UsageError(`usage: ${WORKER_USAGE}`);
+  const args = parseArgs(argv, WORKER_SPEC);
+  if (args.positional.length !== 1) throw new UsageError('give the Redis address: thoth worker redis://HOST:PORT[/DB] (thoth worker --help)');
   const addr = parseRedisUrl(args.positional[0]);
   if (!addr.ok) throw new UsageError(addr.error.message);
   const cores = availableParallelism();

@@ -41,8 +41,8 @@ export interface DivideLine {
   nodes: number;
 }
 
-/** Perft per root move (Stockfish's `go perft` / divide). */
-export function divide(pos: Position, depth: number): DivideLine[] {
+/** Perft per root move (Stockfish's `go perft` / divide); `onLine` hears of each root move as it is counted. */
+export function divide(pos: Position, depth: number, onLine?: (line: DivideLine, index: number, total: number) => void): DivideLine[] {
   const buf = new Int32Array(MAX_MOVES);
   const n = pos.winner >= 0 ? 0 : pos.generate(buf, 0);
   const out: DivideLine[] = [];
@@ -50,7 +50,9 @@ export function divide(pos: Position, depth: number): DivideLine[] {
     pos.make(buf[i]);
     const nodes = depth <= 1 ? 1 : pos.winner >= 0 ? 0 : perft(pos, depth - 1);
     pos.unmake();
-    out.push({ move: formatMove(buf[i]), nodes });
+    const line = { move: formatMove(buf[i]), nodes };
+    out.push(line);
+    onLine?.(line, i, n);
   }
   return out;
 }

@@ -146,6 +146,7 @@ class Coordinator {
         pingTimeoutMs: cfg.pingTimeoutMs,
         startTimeoutMs: cfg.startTimeoutMs,
         event: cfg.event,
+        site: cfg.site,
         recover: cfg.recover,
         names: ledger.names,
         builds: identified.map((b) => b.build),

@@ -11,6 +11,7 @@ import { isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } fr
 import { err, ok, type Result } from '../core/result';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine';
+import { didYouMean } from '../core/suggest';
 import { MatchConfigError } from './errors';
 import type { Adjudication } from './game';
 import type { OpeningSource } from './openings';
@@ -54,6 +55,10 @@ export interface MatchConfig {
   anchor?: string;
   pingTimeoutMs: number;
   startTimeoutMs: number;
+  /** `-report json=FILE`: a JSON line per finished game and per summary, appended to FILE. */
+  jsonReport?: string;
+  /** The records' Site tag. */
+  site?: string;
   /** Notes for the user (e.g. concurrency lowered to the number of cores). */
   notes: string[];
   /** `-distributed redis://HOST:PORT[/DB] [timeout=S]`: the games are played by workers (src/distributed). */
@@ -79,8 +84,15 @@ export const MATCH_USAGE = `thoth match -engine cmd=<command> [args="…"] [name
               [-draw movenumber=N movecount=N score=CP] [-resign movecount=N score=CP [twosided=true]]
               [-maxplies N | -maxmoves N] [-noremoval PLIES] [-recover] [-timemargin ms]
               [-pgnout file] [-resume file] [-drawscore 0.4] [-ratinginterval N] [-anchor name]
-              [-event text] [-pingtimeout ms] [-starttimeout ms]
+              [-event text] [-site text] [-pingtimeout ms] [-starttimeout ms] [-report json=FILE]
               [-distributed redis://HOST:PORT[/DB] [timeout=S]]   (the games are played by \`thoth worker\` processes)`;
+
+/** Every flag `thoth match` knows (for "did you mean"). */
+export const MATCH_FLAGS = [
+  'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
+  'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'drawscore', 'ratinginterval',
+  'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'report', 'distributed',
+];
 
 const FLAG_RE = /^--?[A-Za-z][A-Za-z0-9_-]*$/;
 
@@ -377,8 +389,19 @@ function parseFlags(argv: string[]): MatchConfig {
         cfg.distributed = d;
         break;
       }
+      case 'site':
+        cfg.site = f.values.join(' ');
+        break;
+      case 'report':
+        for (const [k, v] of keyValues(f)) {
+          if (k !== 'json') throw new MatchConfigError(`-report: unknown format '${k}' (json=FILE)`);
+          if (v === '') throw new MatchConfigError('-report json= needs a file name');
+          cfg.jsonReport = v;
+        }
+        if (f.values.length === 0) throw new MatchConfigError('-report needs json=FILE');
+        break;
       default:
-        throw new MatchConfigError(`unknown flag -${f.name}`);
+        throw new MatchConfigError(`unknown flag -${f.name}${didYouMean(f.name, MATCH_FLAGS, '-')}; thoth match --help lists the flags`);
     }
   }
 

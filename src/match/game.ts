@@ -47,6 +47,8 @@ export interface GameSetup {
   adjudication: Adjudication;
   pingTimeoutMs: number;
   event: string;
+  /** The records' Site tag (`?` when not given). */
+  site?: string;
   round: string;
   signal?: AbortSignal;
 }
@@ -111,6 +113,7 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
     const result: ResultToken = score === 1 ? '1-0' : score === 0 ? '0-1' : '1/2-1/2';
     const record = makeRecord({
       event: g.event,
+      site: g.site,
       date: pgnDate(),
       round: g.round,
       players: g.names,

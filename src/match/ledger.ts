@@ -12,9 +12,11 @@ import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import type { GameOutcome } from './game';
 import type { OpeningBook } from './openings';
+import { JsonReport, type SummaryLine } from './json-report';
 import { Standings, encounterLines, standingsLines } from './report';
 import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
+import { VERSION } from '../version';
 
 export type StopReason = 'done' | 'sprt' | 'interrupted' | 'fault';
 
@@ -63,7 +65,8 @@ export function scoreOfResult(r: string): number | undefined {
   return r === '1-0' ? 1 : r === '0-1' ? 0 : r === '1/2-1/2' ? 0.5 : undefined;
 }
 
-function fmtDuration(ms: number): string {
+/** A duration as `42s`, `3m05s`, `1h02m` (also the command line's progress lines). */
+export function fmtDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
   const s = Math.round(ms / 1000);
   const h = Math.floor(s / 3600);
@@ -77,14 +80,15 @@ export function recordPath(cfg: MatchConfig): string | undefined {
   return cfg.pgnout ?? cfg.resume;
 }
 
-/** Checks that the record file can be written (creating it); a MatchConfigError otherwise. */
+/** Checks that the record file and the JSON report can be written (creating them); a MatchConfigError otherwise. */
 export function checkRecordFile(cfg: MatchConfig): void {
-  const outPath = recordPath(cfg);
-  if (outPath === undefined) return;
-  try {
-    closeSync(openSync(outPath, 'a'));
-  } catch (e) {
-    throw new MatchConfigError(`cannot write the record file '${outPath}': ${(e as Error).message}`);
+  for (const [what, path] of [['record file', recordPath(cfg)], ['report file', cfg.jsonReport]] as const) {
+    if (path === undefined) continue;
+    try {
+      closeSync(openSync(path, 'a'));
+    } catch (e) {
+      throw new MatchConfigError(`cannot write the ${what} '${path}': ${(e as Error).message}`);
+    }
   }
 }
 
@@ -117,6 +121,8 @@ export class Ledger {
   /** Games finished in this run (not resumed). */
   playedHere = 0;
   private writer?: RecordWriter;
+  /** `-report json=FILE`. */
+  private report?: JsonReport;
   private barShown = false;
   private readonly t0 = performance.now();
   /** The standings count at the last summary printed. */
@@ -188,10 +194,11 @@ export class Ledger {
     this.write(`Resumed ${this.done.size} finished games from ${path}${ignored > 0 ? ` (${ignored} records ignored)` : ''}`);
   }
 
-  /** Opens the record file for appending (after {@link resume}). */
+  /** Opens the record file and the JSON report for appending (after {@link resume}). */
   openRecords(): void {
     const p = recordPath(this.cfg);
     if (p !== undefined) this.writer = new RecordWriter(p);
+    if (this.cfg.jsonReport !== undefined) this.report = JsonReport.open(this.cfg.jsonReport);
   }
 
   closeRecords(): void {
@@ -209,6 +216,31 @@ export class Ledger {
       `Match: ${this.names.join(' vs ')} | ${EDITIONS[cfg.variant].name} | ${lims} | ${Number.isFinite(total) ? `${total} games` : 'until SPRT decides'}` +
         `${cfg.engines.length > 2 ? ` | ${cfg.tournament}` : ''} | openings: ${op} | ${where}`,
     );
+    this.report?.write({
+      type: 'start',
+      version: VERSION,
+      date: new Date().toISOString(),
+      engines: this.names,
+      variant: cfg.variant,
+      limits: cfg.engines.map((s) => describeLimits(s.limits)),
+      games: Number.isFinite(total) ? total : null,
+      sprt: cfg.sprt && cfg.engines.length === 2 ? { ...cfg.sprt } : null,
+      openings: op,
+      where,
+      resumed: this.done.size,
+    });
+  }
+
+  /** The summary as data (what the JSON report writes): every encounter, and the standings with more than two engines. */
+  summaryData(final: boolean): SummaryLine {
+    const cfg = this.cfg;
+    return {
+      type: 'summary',
+      final,
+      games: this.standings.finished,
+      encounters: this.schedule.encounters.map((_, k) => this.standings.summary(k, cfg.engines.length === 2 ? cfg.sprt : undefined)),
+      standings: cfg.engines.length > 2 ? this.standings.table(this.anchor, cfg.drawScore) : null,
+    };
   }
 
   /** The summary block: cutechess lines per encounter (two engines or a gauntlet), standings for more. */
@@ -228,6 +260,7 @@ export class Ledger {
 
   summary(): void {
     this.summarisedAt = this.standings.finished;
+    this.report?.write(this.summaryData(false));
     for (const l of this.summaryLines()) this.write(l);
   }
 
@@ -247,6 +280,7 @@ export class Ledger {
     const cfg = this.cfg;
     const names = this.names;
     this.writer?.append(o.record);
+    this.report?.write(JsonReport.gameLine(g.index + 1, o.record, o.score));
     this.done.add(g.index);
     this.standings.add(g, o.score);
     this.finished.push({ game: g, score: o.score, record: o.record, resumed: false });
@@ -315,6 +349,9 @@ export class Ledger {
         this.write(`Match stopped: ${message}`);
         break;
     }
+    this.report?.write({ ...this.summaryData(true), stop, message: message ?? null });
+    this.report?.close();
+    this.report = undefined;
     return { stop, message, names: this.names, finished: this.finished, standings: this.standings, schedule: this.schedule };
   }
 }

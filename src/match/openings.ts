@@ -211,6 +211,8 @@ export interface GenfensOptions {
   plies: number;
   edition: EditionId;
   setups: SetupName[];
+  /** Hears of the lines made so far, now and then. */
+  onProgress?: (done: number, n: number) => void;
 }
 
 /** `n` distinct openings (setups in turn, random plies, filtered), as KFEN lines. */
@@ -234,6 +236,7 @@ export function genfens(n: number, o: GenfensOptions): Result<string[], MatchCon
     misses = 0;
     seen.add(kfen);
     out.push(kfen);
+    if (o.onProgress && out.length % 1000 === 0) o.onProgress(out.length, n);
   }
   return ok(out);
 }

@@ -15,7 +15,7 @@ import type { ScheduledGame } from './schedule';
 /** What playing a game needs from a run's settings (plain data: a distributed run sends it to its workers). */
 export type GameSettings = Pick<
   MatchConfig,
-  'engines' | 'variant' | 'noRemovalLimit' | 'adjudication' | 'pingTimeoutMs' | 'startTimeoutMs' | 'event' | 'recover'
+  'engines' | 'variant' | 'noRemovalLimit' | 'adjudication' | 'pingTimeoutMs' | 'startTimeoutMs' | 'event' | 'site' | 'recover'
 >;
 
 /** Starts an engine and does the handshake; returns it, or throws EngineStartError (MatchInterrupted on an abort). */
@@ -76,6 +76,7 @@ export class GameSlot {
       adjudication: this.s.adjudication,
       pingTimeoutMs: this.s.pingTimeoutMs,
       event: this.s.event,
+      site: this.s.site,
       round: g.roundTag,
       signal,
     });

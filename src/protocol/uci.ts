@@ -30,6 +30,9 @@ export function isKnownCommand(word: string): boolean {
   return KNOWN.has(word);
 }
 
+/** The protocol's command words (for the command line's "did you mean"). */
+export const KNOWN_COMMANDS: readonly string[] = [...KNOWN];
+
 /** A command waiting its turn. */
 interface Queued {
   line: string;

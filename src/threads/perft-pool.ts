@@ -3,15 +3,28 @@ import { formatMove, legalMoves, toKfen, type DivideLine, type Position } from '
 import type { PerftTask } from './perft-worker';
 import { workerPool } from './pool';
 
-/** Divide at `depth` from `pos`, with `threads` workers. */
-export async function parallelDivide(pos: Position, depth: number, threads: number): Promise<DivideLine[]> {
+/**
+ * Divide at `depth` from `pos`, with `threads` workers; `onLine` hears of each root move when it
+ * and every move before it are counted (so in the order of the result).
+ */
+export async function parallelDivide(
+  pos: Position,
+  depth: number,
+  threads: number,
+  onLine?: (line: DivideLine, index: number, total: number) => void,
+): Promise<DivideLine[]> {
   const moves = pos.winner >= 0 ? [] : legalMoves(pos).map(formatMove);
   const pool = workerPool('perft-worker', threads, 1000);
   try {
     // The history before the position is not needed for perft: start from its KFEN.
     const kfen = toKfen(pos);
-    const counts = await Promise.all(
-      moves.map((mv) => {
+    const counts: (number | undefined)[] = moves.map(() => undefined);
+    let next = 0;
+    const flush = (): void => {
+      for (; next < moves.length && counts[next] !== undefined; next++) onLine?.({ move: moves[next], nodes: counts[next]! }, next, moves.length);
+    };
+    await Promise.all(
+      moves.map((mv, i) => {
         const task: PerftTask = {
           kfen,
           edition: pos.edition.id,
@@ -19,10 +32,13 @@ export async function parallelDivide(pos: Position, depth: number, threads: numb
           moves: [mv],
           depth: depth - 1,
         };
-        return pool.run(task) as Promise<number>;
+        return (pool.run(task) as Promise<number>).then((c) => {
+          counts[i] = c;
+          flush();
+        });
       }),
     );
-    return moves.map((move, i) => ({ move, nodes: counts[i] }));
+    return moves.map((move, i) => ({ move, nodes: counts[i]! }));
   } finally {
     await pool.destroy();
   }

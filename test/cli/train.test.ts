@@ -61,7 +61,7 @@ describe('thoth train', () => {
     expect(badLr).toMatchObject({ code: 2, err: "thoth train: --lr must be a number, not 'fast'\n" });
     expect(foreign).toMatchObject({ code: 1, err: expect.stringMatching(/notes\.txt: not a Thoth training data file/) });
     expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': ENOENT/) });
-    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^usage: thoth train --out FILE/) });
+    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth train --out FILE DATA… [^]*--epochs N +passes over the training positions \(default: 10\)/) });
     expect(() => readFileSync(out)).toThrow(); // nothing was written
   });
 });
