@@ -291,7 +291,7 @@ function printReview(
   write('');
   write(`Each move: the score before it and after it, from the mover's point of view (+1.00 = a Pyramid ahead, +M2 = hits the Pharaoh in 2 moves),`);
   write(`the mover's win chance before -> after, and the engine's choice where it differs. Marks by the drop in win chance:`);
-  write(`?! inaccuracy ${threshold} points or more, ? mistake ${2 * threshold} or more, ?? blunder ${3 * threshold} or more. ${cap(limitsText(limits))}.`);
+  write(`?! inaccuracy ${plural(threshold, 'point')} or more, ? mistake ${2 * threshold} or more, ?? blunder ${3 * threshold} or more. ${cap(limitsText(limits))}.`);
   write('');
   const marked = (i: number): string => `${a.plies[i].text}${review.plies[i].mark}`;
   const labelW = Math.max(4, ...a.plies.map((p) => p.label.length));

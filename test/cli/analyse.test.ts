@@ -102,9 +102,9 @@ describe('thoth analyse: one position', () => {
     expect(r.stdout).toContain('Silver to move');
     expect(r.stdout).toContain(`KFEN: ${SETUPS.khet2.classic}`);
     expect(r.stdout).toContain("from Silver's (the first player's) point of view");
-    // progress goes to stderr, never to stdout
+    // the progress line is for terminals only: a pipe gets the results alone
     expect(r.stdout).not.toContain('thinking');
-    expect(r.stderr).toMatch(/thinking: depth 3 /);
+    expect(r.stderr).toBe('');
   });
 
   it('reports a mate in 1 in plain words', () => {
@@ -197,13 +197,13 @@ describe('thoth analyse --game', () => {
     expect(played).toEqual(['f4g5', 'c7c6', 'c5+', 'a4-', 'g5h5', 'h8g7']);
     for (const l of rows) {
       // before -> after, then the verdict
-      expect(l).toMatch(/ [+-]?(\d+\.\d\d|M\d+) +-> +[+-]?(\d+\.\d\d|M\d+)  (best|as good as \S+|.*better \S+ \()/);
+      expect(l).toMatch(/ [+-]?(\d+\.\d\d|M\d+) +-> +[+-]?(\d+\.\d\d|M\d+) +\d+% -> +\d+%  (best|as good as \S+|.*better \S+ \()/);
     }
     // the swap on move 5 removes a piece: said in words
     expect(r.stdout).toContain('Silver swaps the Scarab on g5 with the Red Pyramid on h5; the shot removes the Red Pyramid on g3.');
-    expect(r.stdout).toContain('Summary (depth 2, threshold 1.00;');
-    expect(r.stdout).toMatch(/^ {2}Silver \(alice\): 3 moves, \d as good as the engine's/m);
-    expect(r.stdout).toMatch(/^ {2}Red \(bob\): 3 moves, /m);
+    expect(r.stdout).toContain('Summary (depth 2):');
+    expect(r.stdout).toMatch(/^ {2}Silver \(alice\): accuracy \d+\.\d%, 3 moves, \d+ inaccurac(y|ies) \(\?!\), \d+ mistakes? \(\?\), \d+ blunders? \(\?\?\), average loss \d+\.\d\d$/m);
+    expect(r.stdout).toMatch(/^ {2}Red \(bob\): accuracy \d+\.\d%, 3 moves, /m);
     expect(r.stdout).toMatch(/Final position: Silver to move/);
     expect(r.stdout).toContain('KFEN: ');
   });
@@ -214,7 +214,8 @@ describe('thoth analyse --game', () => {
     const r = analyse('--game', file, '--depth', '3', '--quiet');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^ +1\. e1d1\?\? +Silver +\+M1 -> .*misses the win; better j8\+ \(\+M1/m);
-    expect(r.stdout).toMatch(/Silver: 2 moves, .*1 blunder \(\?\?\)/);
+    expect(r.stdout).toMatch(/Silver: accuracy [\d.]+%, 2 moves, .*1 blunder \(\?\?\)/);
+    expect(r.stdout).toMatch(/^ +1\. e1d1\?\? +Silver +\+M1 -> +\+\d\.\d\d +100% -> +\d+%/m);
     expect(r.stdout).toContain('1.e1d1?? (better j8+)');
   });
 
@@ -224,7 +225,10 @@ describe('thoth analyse --game', () => {
     const r = analyse('--game', file, '--depth', '2', '--threshold', '1', '--quiet');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('3 moves, result *');
-    expect(r.stdout).toContain('? = loses 0.01 or more');
+    expect(r.stdout).toContain('?! inaccuracy 1 point or more, ? mistake 2 or more, ?? blunder 3 or more');
+    const old = analyse('--game', file, '--depth', '2', '--threshold', '100');
+    expect(old.status).toBe(2);
+    expect(old.stderr).toBe('thoth analyse: --threshold must be from 1 to 33, not 100\n');
   });
 
   it('exits 2 with a clear message for a missing or malformed record', async () => {
@@ -251,7 +255,7 @@ describe('thoth analyse --game', () => {
 
     const m = await missing;
     expect(m.status).toBe(2);
-    expect(m.stderr).toMatch(/^thoth analyse: cannot read game record '.*nope\.pgn': no such file\n$/);
+    expect(m.stderr).toMatch(/^thoth analyse: cannot read game record '.*nope\.pgn': no such file or directory\n$/);
     const badRuns = await Promise.all(bad);
     badRuns.forEach((r, i) => {
       const [text, re] = cases[i];

@@ -1,13 +1,14 @@
 /**
  * `thoth match` as a user runs it: the entry point (src/cli.ts, through tsx) in a child process.
- * Its exit codes (2 for a bad setting, 1 for an engine that cannot start) and Ctrl-C.
+ * Its exit codes (2 for a bad setting, 1 for an engine that cannot start or a run stopped by a
+ * fault, 130 for Ctrl-C, after the records so far are written) and its JSON report.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecords } from '../../src/core/record';
-import { fakeEngineScript, tempDir } from '../match/helpers';
+import { parseRecords, recordPlayers } from '../../src/core/record';
+import { fake, fakeEngineScript, tempDir } from '../match/helpers';
 import { CLI_SOURCE, ROOT, runThoth, type CommandRun } from './helpers';
 
 const thothMatch = (args: string[]): Promise<CommandRun> => runThoth(['match', ...args]);
@@ -21,7 +22,7 @@ describe('thoth match on the command line', () => {
       thothMatch(['-engine', 'cmd=/nonexistent', 'tc=1', '-engine', 'cmd=/nonexistent', 'tc=1']),
     ]);
     expect(noTc).toMatchObject({ code: 2, err: 'thoth match: -engine #1 has no time control (tc=, st=, depth= or nodes=, or give them with -each)\n' });
-    expect(bogus).toMatchObject({ code: 2, err: 'thoth match: unknown flag -bogus\n' });
+    expect(bogus).toMatchObject({ code: 2, err: 'thoth match: unknown flag -bogus; thoth match --help lists the flags\n' });
     expect(quote).toMatchObject({ code: 2, err: 'thoth match: -engine #1 cmd=: unclosed " quote (opened at character 6)\n' });
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/^thoth match: engine 'nonexistent' cannot start: cannot run '\/nonexistent': .*ENOENT \(command: \/nonexistent\)\n$/);
@@ -50,11 +51,61 @@ describe('thoth match on the command line', () => {
       });
       child.on('exit', (c) => resolve(c));
     });
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(err).toContain('Interrupted');
+    expect(err).toMatch(/thoth match: interrupted after \d+ games\n$/);
     expect(out).toMatch(/Score of A vs B: /);
     expect(out).toMatch(/Match interrupted after (\d+) games/);
     const n = Number(/Match interrupted after (\d+) games/.exec(out)![1]);
     expect(parseRecords(readFileSync(pgn, 'utf8')).games).toHaveLength(n);
+  });
+
+  it('a run stopped by a fault: the results and records so far, then exit code 1', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'g.pgn');
+    const r = await thothMatch([...fake('crasher', '--mode crash --at 3'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '3', '-pgnout', pgn]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^Match stopped: engine crasher: abandoned/m);
+    expect(r.out).toMatch(/^Score of crasher vs ok: /m);
+    expect(r.err).toMatch(/^thoth match: the run stopped: engine crasher: abandoned .*\n$/);
+    expect(parseRecords(readFileSync(pgn, 'utf8')).games.length).toBeGreaterThan(0);
+  });
+
+  it('-report json=FILE: a start line, a line per game, summaries with W-L-D, pentanomial, Elo, nElo, LLR and decision', async () => {
+    const dir = tempDir();
+    const report = join(dir, 'r.jsonl');
+    const pgn = join(dir, 'g.pgn');
+    const r = await thothMatch([
+      ...fake('a', '--seed 1'), ...fake('b', '--seed 2'), '-each', 'tc=10+0.1', '-rounds', '2', '-ratinginterval', '2',
+      '-sprt', 'elo0=0', 'elo1=10', '-rounds', '2', '-report', 'json=' + report, '-pgnout', pgn, '-site', 'here',
+    ]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'start', engines: ['a', 'b'], variant: 'khet2', limits: ['10+0.1', '10+0.1'], games: 4, concurrency: 1, resumed: 0 });
+    expect(lines[0].sprt).toEqual({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: 'normalized' });
+    const games = lines.filter((l) => l.type === 'game');
+    const records = parseRecords(readFileSync(pgn, 'utf8')).games;
+    expect(games).toHaveLength(4);
+    games.forEach((g, i) => {
+      const rec = records[i];
+      expect(g).toMatchObject({ game: i + 1, white: recordPlayers(rec)[0], black: recordPlayers(rec)[1], result: rec.result, plies: rec.moves.length });
+      expect(rec.tags.get('Site')).toBe('here');
+    });
+    const summaries = lines.filter((l) => l.type === 'summary');
+    expect(summaries.map((s) => [s.games, s.final])).toEqual([[2, false], [4, false], [4, true]]);
+    const last = summaries[2];
+    expect(last.stop).toBe('done');
+    const e = last.encounters[0];
+    const wins = games.reduce((n, g) => n + ((g.white === 'a' ? g.score : 1 - g.score) === 1 ? 1 : 0), 0);
+    expect(e).toMatchObject({ players: ['a', 'b'], games: 4, wins, model: 'pentanomial' });
+    expect(e.wins + e.losses + e.draws).toBe(4);
+    expect(e.pentanomial.reduce((x: number, y: number) => x + y, 0)).toBe(2);
+    for (const k of ['elo', 'eloError', 'nElo', 'nEloError', 'los']) expect(e[k] === null || typeof e[k] === 'number', k).toBe(true);
+    expect(e.sprt).toMatchObject({ elo0: 0, elo1: 10, lower: expect.closeTo(-2.944, 3), upper: expect.closeTo(2.944, 3) });
+    expect(['H0', 'H1', null]).toContain(e.sprt.decision);
+    // The text summary says the same.
+    expect(r.out).toContain(`Score of a vs b: ${e.wins} - ${e.losses} - ${e.draws}`);
+    expect(r.out).toContain(`Ptnml(0-2): [${e.pentanomial.join(', ')}]`);
   });
 });

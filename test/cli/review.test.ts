@@ -1,0 +1,116 @@
+/**
+ * Game review through the built CLI (`node dist/cli.js analyse --game …`): the annotated record
+ * (NAGs, the better line as a variation) read back by Thoth and by a PGN parser others wrote, the
+ * SVG graph checked by an XML validator, the JSON parsed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, split } from '@mliebelt/pgn-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETUPS } from '../../src/core/index';
+import { parseRecord, parseRecords, recordPlayers, recordReason, serializeRecord } from '../../src/core/record';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+/** Silver to move hits the Red Pharaoh with j8+; e1d1 misses it. */
+const SILVER_MATE_IN_1 = 'xv4k3P>/10/10/10/10/10/10/4K4X^ s 0 1';
+
+function thoth(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The games of a PGN text as @mliebelt/pgn-parser splits them, and each one's tags as it parses them. */
+function otherTags(text: string): Record<string, unknown>[] {
+  return split(text, { startRule: 'games' }).map((g) => (parse(g.tags, { startRule: 'tags' }) as { tags: Record<string, unknown> }).tags);
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'thoth-review-'));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('thoth analyse --game: the review as files and data', () => {
+  it('--out, --graph and --json: the blunder marked ?? ($4) with the better line, a well-formed SVG, JSON that parses', () => {
+    const game = join(dir, 'blunder.pgn');
+    writeFileSync(game, [
+      '[Event "review test"]', '[White "alice"]', '[Black "bob"]', '[Result "1-0"]', '[SetUp "1"]', `[FEN "${SILVER_MATE_IN_1}"]`,
+      '[Termination "normal"]', '', '1. e1d1 f8f7 2. j8i7 {Silver resigns? no: the record just ends} *', '',
+    ].join('\n'));
+    const out = join(dir, 'annotated.pgn');
+    const svg = join(dir, 'eval.svg');
+    const r = thoth('analyse', '--game', game, '--depth', '3', '--out', out, '--graph', svg, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ white: 'alice', black: 'bob', variant: 'khet2', result: '*', limits: { depth: 3 } });
+    expect(json.plies).toHaveLength(3);
+    expect(json.plies[0]).toMatchObject({ move: 'e1d1', best: 'j8+', bestScore: { mate: 1 }, judgement: 'blunder', mark: '??', nag: 4, winBefore: 1 });
+    expect(json.sides[0]).toMatchObject({ color: 'Silver', player: 'alice', moves: 2, blunders: 1 });
+    expect(json.sides[0].accuracy).toBeLessThan(json.sides[1].accuracy);
+
+    const text = readFileSync(out, 'utf8');
+    const rec = parseRecord(text);
+    if (!rec.ok) throw new Error(rec.error.message);
+    const a = rec.value;
+    expect(recordPlayers(a)).toEqual(['alice', 'bob']);
+    expect(a.tags.get('Annotator')).toBe('Thoth 0.1.0 (depth 3)');
+    expect(a.moves[0]).toMatchObject({ move: 'e1d1', nags: [4], depth: 3, comment: 'Blunder: j8+ was best' });
+    expect(a.moves[0].variations?.[0][0]).toMatchObject({ move: 'j8+', mate: 1, depth: 3 });
+    expect(a.moves[2].comment).toBe('Silver resigns? no: the record just ends');
+    expect(text).toMatch(/1\. e1d1 \$4 \{\+\d\.\d\d\/3 Blunder: j8\+ was best\} \(1\. j8\+ \{\+M1\/3\}\) 1\.\.\. f8f7/);
+    // Round trip: what Thoth wrote, Thoth reads back to the same text, and reviews again.
+    expect(serializeRecord(a)).toBe(text);
+    const again = thoth('analyse', '--game', out, '--depth', '2', '--quiet');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('Silver: alice, Red: bob');
+
+    // A PGN parser others wrote finds the game and reads its tags (its move grammar is chess's: a-h only).
+    expect(otherTags(text)).toMatchObject([{ White: 'alice', Black: 'bob', Result: '*', SetUp: '1', FEN: SILVER_MATE_IN_1 }]);
+    const svgText = readFileSync(svg, 'utf8');
+    expect(XMLValidator.validate(svgText)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false }).parse(svgText);
+    expect(doc.svg['@_xmlns']).toBe('http://www.w3.org/2000/svg');
+    const dots = [doc.svg.circle].flat().filter((c: { title?: string }) => c.title);
+    expect(dots.map((c: { title: string }) => c.title)).toEqual(['1. e1d1?? (better j8+)']);
+    expect(String(doc.svg.polyline['@_points']).split(' ')).toHaveLength(4);
+  });
+
+  it('reads what other tools write: NAGs, !? suffixes, variations, ; comments and % lines', () => {
+    const game = join(dir, 'foreign.pgn');
+    writeFileSync(game, [
+      '% written by some other tool',
+      '[Event "?"]', '[White "x"]', '[Black "y"]', '[Result "*"]', '',
+      '1. f4g5!? $1 {a comment} (1. j4i4 c7c6 (1... a4a3) 2. c5+) 1... c7c6?! ; to the end of the line',
+      '2. c5+ *', '',
+    ].join('\n'));
+    const r = thoth('analyse', '--game', game, '--depth', '1', '--quiet');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Khet 2.0 (khet2), 3 moves, result *');
+    expect(r.stdout).toMatch(/^ +1\. f4g5/m);
+    expect(r.stdout).toMatch(/^ *1\.\.\. c7c6/m);
+    expect(r.stdout).toMatch(/^ +2\. c5\+/m);
+  });
+});
+
+describe('records read by a PGN parser others wrote', () => {
+  it('@mliebelt/pgn-parser sees the Seven Tag Roster and SetUp/FEN of every game Thoth writes', () => {
+    const games = [1, 2].map((i) => serializeRecord({
+      tags: new Map([['Event', 'e'], ['Site', '?'], ['Date', '2026.01.02'], ['Round', `${i}`], ['White', `w${i}`], ['Black', `b${i}`], ['Result', '1-0'], ['SetUp', '1'], ['FEN', SETUPS.khet2.classic!], ['Variant', 'khet2'], ['Termination', 'normal']]),
+      moves: [{ move: 'j4i4', scoreCp: 35, depth: 5, nags: [1], variations: [[{ move: 'f4g5' }]] }, { move: 'a4a3' }],
+      result: '1-0',
+      ending: 'Silver wins: the Red Pharaoh was hit',
+    })).join('');
+    const ours = parseRecords(games);
+    expect(ours.games.map(recordReason)).toEqual(['Silver wins: the Red Pharaoh was hit', 'Silver wins: the Red Pharaoh was hit']);
+    expect(otherTags(games)).toMatchObject([1, 2].map((i) => ({ White: `w${i}`, Black: `b${i}`, Result: '1-0', SetUp: '1', FEN: SETUPS.khet2.classic })));
+  });
+});
