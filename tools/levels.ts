@@ -8,12 +8,17 @@
  *   npx tsx tools/levels.ts [--levels 0,2,4,6,8,10,13,16,20] [--games 24] [--limit nodes=50000]
  *                           [--top 2400] [--engine "node dist/cli.js"] [--concurrency 2]
  *
- * `--limit` is the match's limit per move (`nodes=N` does not depend on the machine's load,
+ * Each match writes its JSON report (`-report json=FILE`, in a temporary folder); the link is read
+ * from its final summary line. `--limit` is the match's limit per move (`nodes=N` does not depend on the machine's load,
  * `tc=2+0.02` does). A score of 0 or 1 is counted as half a game from it (the gap is then a
  * lower bound, shown with `≥`). A link at or below zero (noise between close levels) is counted as
  * +10, so that the table rises with the level.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SummaryLine } from '../src/match/json-report';
 
 interface Args {
   levels: number[];
@@ -48,6 +53,13 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
+/** The last summary line of a `thoth match -report json=FILE` report (see src/match/json-report.ts). */
+function finalSummary(file: string): SummaryLine | undefined {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const summaries = lines.map((l) => JSON.parse(l) as { type: string }).filter((x): x is SummaryLine => x.type === 'summary');
+  return summaries.find((x) => x.final) ?? summaries[summaries.length - 1];
+}
+
 /** The smallest gap counted between neighbouring levels. */
 const MIN_LINK = 10;
 
@@ -66,6 +78,7 @@ export function eloOf(score: number, games: number): { elo: number; bound: boole
 
 function main(): void {
   const a = parseArgs(process.argv.slice(2));
+  const tmp = mkdtempSync(join(tmpdir(), 'thoth-levels-'));
   const links: Array<{ weak: number; strong: number; w: number; l: number; d: number; elo: number; bound: boolean }> = [];
   for (let i = 1; i < a.levels.length; i++) {
     const weak = a.levels[i - 1];
@@ -78,11 +91,12 @@ function main(): void {
       '-openings', 'setups=classic,imhotep,dynasty', 'plies=4',
       '-rounds', String(a.games / 2), '-games', '2', '-concurrency', String(a.concurrency),
     ];
-    const r = spawnSync('node', args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-    // the match reports its score as it goes: the last report is the final one
-    const m = [...(r.stdout ?? '').matchAll(/Score of \S+ vs \S+: (\d+) - (\d+) - (\d+)/g)].pop();
-    if (r.status !== 0 || !m) fail(`the match level ${strong} vs level ${weak} failed:\n${r.stderr}${r.stdout}`);
-    const [w, l, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const report = join(tmp, `level${strong}-vs-level${weak}.jsonl`);
+    const r = spawnSync('node', [...args, '-report', `json=${report}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (r.status !== 0) fail(`the match level ${strong} vs level ${weak} failed (exit code ${r.status}):\n${r.stderr}`);
+    const last = finalSummary(report);
+    if (!last) fail(`the match level ${strong} vs level ${weak} wrote no final summary to ${report}:\n${r.stderr}`);
+    const { wins: w, losses: l, draws: d } = last.encounters[0];
     const n = w + l + d;
     const measured = eloOf((w + d / 2) / n, n);
     // the table must rise with the level (UCI_Elo interpolates in it)
