@@ -14,3 +14,4 @@ export * from './perft';
 export * from './game';
 export * from './result';
 export * from './symmetry';
+export * from './record';

@@ -4,7 +4,8 @@ import type { EditionId } from './editions';
 export type SetupName = 'classic' | 'imhotep' | 'dynasty';
 export const SETUP_NAMES: readonly SetupName[] = ['classic', 'imhotep', 'dynasty'];
 
-export const SETUPS: Readonly<Record<EditionId, Partial<Record<SetupName, string>>>> = {
+/** Every edition has the classic setup; Deflexion has no Dynasty. */
+export const SETUPS: Readonly<Record<EditionId, { readonly classic: string } & Partial<Record<SetupName, string>>>> = {
   khet2: {
     classic: 'xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1',
     imhotep: 'xv3avkavs>2/10/3P<2p^3/p^Pv2P>s>2p>P</p>P<2S>p<2p^Pv/3Pv2p>3/10/2S>A^KA^3X^ s 0 1',
