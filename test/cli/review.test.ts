@@ -101,6 +101,21 @@ describe('thoth analyse --game: the review as files and data', () => {
   });
 });
 
+describe('thoth analyse --json for a position', () => {
+  it('one object: the K best lines with scores as {cp} or {mate}, PVs and words', () => {
+    const r = thoth('analyse', '--kfen', SILVER_MATE_IN_1, '--depth', '2', '--multipv', '2', '--json');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ variant: 'khet2', kfen: SILVER_MATE_IN_1, sideToMove: 'Silver', status: 'ongoing', depth: 2 });
+    expect(j.lines).toHaveLength(2);
+    expect(j.lines[0]).toMatchObject({ move: 'j8+', score: { mate: 1 }, bound: 'exact', pv: ['j8+'] });
+    expect(j.lines[0].words).toMatch(/the shot hits the Red Pharaoh on f8: Silver wins/);
+    expect(typeof j.lines[1].score.cp === 'number' || typeof j.lines[1].score.mate === 'number').toBe(true);
+  });
+});
+
 describe('records read by a PGN parser others wrote', () => {
   it('@mliebelt/pgn-parser sees the Seven Tag Roster and SetUp/FEN of every game Thoth writes', () => {
     const games = [1, 2].map((i) => serializeRecord({
