@@ -1,8 +1,12 @@
 /**
  * The progress line of long jobs (perft, genfens, a game's analysis): one line on stderr,
  * overwritten in place, shown only when stderr is a terminal, so pipes and files get the results
- * alone.
+ * alone. Durations are written as the match's progress bar writes them.
  */
+import { fmtDuration } from '../match/ledger';
+
+export { fmtDuration as formatDuration };
+
 export class ProgressLine {
   private readonly enabled: boolean;
   private last = '';
@@ -30,14 +34,4 @@ export class ProgressLine {
     this.dirty = false;
     this.last = '';
   }
-}
-
-/** Seconds as `42s`, `3m05s`, `1h02m`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms)) return '?';
-  const s = Math.round(ms / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : m > 0 ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`;
 }

@@ -37,7 +37,11 @@ export interface SprtSummary {
   decision: SprtDecision;
 }
 
-export interface EncounterSummary {
+/**
+ * An encounter's results. The Elo numbers are A's over B (see {@link MatchStats}): Elo and normalized
+ * Elo with their 95% errors, LOS in %, the draw ratio in % of games.
+ */
+export interface EncounterSummary extends Pick<MatchStats, 'elo' | 'eloError' | 'nElo' | 'nEloError' | 'los' | 'drawRatio'> {
   /** A and B. */
   players: [string, string];
   games: number;
@@ -54,13 +58,6 @@ export interface EncounterSummary {
   pentanomial: Pentanomial | null;
   /** What the Elo numbers come from: complete pairs, or single games. */
   model: 'pentanomial' | 'trinomial';
-  /** Elo of A over B with its 95% error, normalized Elo with its 95% error, LOS in %, draw ratio in % of games. */
-  elo: number;
-  eloError: number;
-  nElo: number;
-  nEloError: number;
-  los: number;
-  drawRatio: number;
   sprt: SprtSummary | null;
 }
 
