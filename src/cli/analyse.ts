@@ -297,7 +297,9 @@ function printReview(
   const labelW = Math.max(4, ...a.plies.map((p) => p.label.length));
   const moveW = Math.max(5, ...a.plies.map((_, i) => marked(i).length));
   const nameW = Math.max(first.length, second.length);
-  write(`${''.padStart(labelW)} ${'move'.padEnd(moveW)} ${'mover'.padEnd(nameW)} ${'before'.padStart(6)} -> ${'after'.padStart(6)}  ${'win chance'.padEnd(11)}  engine`);
+  if (a.plies.length > 0) {
+    write(`${''.padStart(labelW)} ${'move'.padEnd(moveW)} ${'mover'.padEnd(nameW)} ${'before'.padStart(6)} -> ${'after'.padStart(6)}  ${'win chance'.padEnd(11)}  engine`);
+  }
   a.plies.forEach((p, i) => {
     const r = review.plies[i];
     const who = ed.colorNames[p.side].padEnd(nameW);
