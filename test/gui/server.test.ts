@@ -333,9 +333,12 @@ describe('thoth gui on the command line', () => {
     }
   });
 
-  it('is listed in the help', () => {
+  it('is listed in the help, and its options in thoth gui --help', () => {
     const r = spawnSync(process.execPath, [CLI, 'help'], { encoding: 'utf8', timeout: 10000 });
-    expect(r.stdout).toContain('thoth gui [--port N] [--engine "<command>"]');
+    expect(r.stdout).toContain('thoth gui [options]');
+    const g = spawnSync(process.execPath, [CLI, 'gui', '--help'], { encoding: 'utf8', timeout: 10000 });
+    expect(g.stdout).toMatch(/--port N +the port [^]*\(default: 7700\)/);
+    expect(g.stdout).toContain('--engine "<command>"');
   });
 });
 
