@@ -75,18 +75,6 @@ export interface DistributedSetting {
 /** The fixed default seed (as fastchess has one): runs are reproducible unless -srand is given. */
 export const DEFAULT_SEED = 951356066;
 
-export const MATCH_USAGE = `thoth match -engine cmd=<command> [args="…"] [name=…] [dir=…] [option.X=Y …] [tc=…|st=…|depth=…|nodes=…] [timemargin=ms]
-              -engine … [-engine …] [-each <engine settings for all>]
-              [-rounds N] [-games 2] [-repeat] [-concurrency N] [-tournament roundrobin|gauntlet]
-              [-variant khet2|khet1|deflexion] [-srand S]
-              [-openings setups=classic,imhotep,dynasty plies=N | -openings file=<kfen lines> order=random|sequential [start=N] [plies=N]]
-              [-sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]]
-              [-draw movenumber=N movecount=N score=CP] [-resign movecount=N score=CP [twosided=true]]
-              [-maxplies N | -maxmoves N] [-noremoval PLIES] [-recover] [-timemargin ms]
-              [-pgnout file] [-resume file] [-drawscore 0.4] [-ratinginterval N] [-anchor name]
-              [-event text] [-site text] [-pingtimeout ms] [-starttimeout ms] [-report json=FILE]
-              [-distributed redis://HOST:PORT[/DB] [timeout=S]]   (the games are played by \`thoth worker\` processes)`;
-
 /** Every flag `thoth match` knows (for "did you mean"). */
 export const MATCH_FLAGS = [
   'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
