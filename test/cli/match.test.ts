@@ -76,13 +76,13 @@ describe('thoth match on the command line', () => {
     const report = join(dir, 'r.jsonl');
     const pgn = join(dir, 'g.pgn');
     const r = await thothMatch([
-      ...fake('a', '--seed 1'), ...fake('b', '--seed 2'), '-each', 'tc=10+0.1', '-rounds', '2', '-ratinginterval', '2',
+      ...fake('a', '--seed 1'), ...fake('b', '--seed 2', ['tc=5+0.05']), '-each', 'tc=10+0.1', '-rounds', '2', '-ratinginterval', '2',
       '-sprt', 'elo0=0', 'elo1=10', '-rounds', '2', '-report', 'json=' + report, '-pgnout', pgn, '-site', 'here',
     ]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'start', engines: ['a', 'b'], variant: 'khet2', limits: ['10+0.1', '10+0.1'], games: 4, concurrency: 1, resumed: 0 });
+    expect(lines[0]).toMatchObject({ type: 'start', engines: ['a', 'b'], variant: 'khet2', limits: ['10+0.1', '5+0.05'], games: 4, concurrency: 1, resumed: 0 });
     expect(lines[0].sprt).toEqual({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: 'normalized' });
     const games = lines.filter((l) => l.type === 'game');
     const records = parseRecords(readFileSync(pgn, 'utf8')).games;
@@ -91,6 +91,9 @@ describe('thoth match on the command line', () => {
       const rec = records[i];
       expect(g).toMatchObject({ game: i + 1, white: recordPlayers(rec)[0], black: recordPlayers(rec)[1], result: rec.result, plies: rec.moves.length });
       expect(rec.tags.get('Site')).toBe('here');
+      // The players' limits differ: one time control per side, as cutechess writes them.
+      const tc = (name: string): string => (name === 'a' ? '10+0.1' : '5+0.05');
+      expect([rec.tags.get('WhiteTimeControl'), rec.tags.get('BlackTimeControl'), rec.tags.get('TimeControl')]).toEqual([tc(g.white), tc(g.black), undefined]);
     });
     const summaries = lines.filter((l) => l.type === 'summary');
     expect(summaries.map((s) => [s.games, s.final])).toEqual([[2, false], [4, false], [4, true]]);
