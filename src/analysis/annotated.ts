@@ -5,14 +5,14 @@
  */
 import { formatMove } from '../core/index';
 import { standardRecord, type GameRecord, type MoveRecord } from '../core/record';
+import { scoreOf } from '../search/search';
 import type { GameAnnotation, LoadedGame } from './game';
-import { reviewScore } from './game';
 import type { GameReview, Score } from './review';
 
 const WORDS = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' } as const;
 
 function scored(move: string, s: Score, depth: number): MoveRecord {
-  return s.mate !== undefined ? { move, mate: s.mate, depth } : { move, scoreCp: s.cp, depth };
+  return s.kind === 'mate' ? { move, mate: s.value, depth } : { move, scoreCp: s.value, depth };
 }
 
 export function annotatedRecord(game: LoadedGame, a: GameAnnotation, review: GameReview, annotator: string): GameRecord {
@@ -21,7 +21,7 @@ export function annotatedRecord(game: LoadedGame, a: GameAnnotation, review: Gam
   const moves = a.plies.map((p, i): MoveRecord => {
     const orig = game.record.moves[i];
     const r = review.plies[i];
-    const m = scored(orig.move, reviewScore(p.playedScore), p.depth);
+    const m = scored(orig.move, scoreOf(p.playedScore), p.depth);
     if (orig.before !== undefined) m.before = orig.before;
     const words: string[] = [];
     if (r.judgement) {
@@ -33,7 +33,7 @@ export function annotatedRecord(game: LoadedGame, a: GameAnnotation, review: Gam
     const variations: MoveRecord[][] = [];
     if (r.judgement && p.best !== p.move && p.bestPv.length > 0) {
       const pv = p.bestPv.map((mv) => ({ move: formatMove(mv) }) as MoveRecord);
-      pv[0] = scored(pv[0].move, reviewScore(p.bestScore), p.depth);
+      pv[0] = scored(pv[0].move, scoreOf(p.bestScore), p.depth);
       variations.push(pv);
     }
     variations.push(...(orig.variations ?? []));

@@ -7,10 +7,10 @@ import {
   type EditionId, type GameStatus, type Position,
 } from '../core/index';
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
-import type { Searcher } from '../search/search';
+import { scoreOf, type Searcher } from '../search/search';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
-import { reviewGame, type GameReview, type ReviewOptions, type Score } from './review';
-import { comparable, isMateScore, mateMoves, moveInWords, type MoveWords } from './words';
+import { reviewGame, type GameReview, type ReviewOptions } from './review';
+import { comparable, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
   record: GameRecord;
@@ -153,15 +153,10 @@ export function annotateGame(
   return { plies, final: pos, finalStatus, finalAnalysis };
 }
 
-/** A search score (side to move's view, mates as MATE − plies) as review data: centi-pyramids or moves to a hit. */
-export function reviewScore(s: number): Score {
-  return isMateScore(s) ? { mate: mateMoves(s) } : { cp: s };
-}
-
 /** The review of an annotated game: win chances, judgements, accuracy per side. */
 export function reviewAnnotation(a: GameAnnotation, opts: ReviewOptions = {}): GameReview {
   return reviewGame(
-    a.plies.map((p) => ({ side: p.side as 0 | 1, before: reviewScore(p.bestScore), after: reviewScore(p.playedScore) })),
+    a.plies.map((p) => ({ side: p.side as 0 | 1, before: scoreOf(p.bestScore), after: scoreOf(p.playedScore) })),
     opts,
   );
 }

@@ -11,13 +11,14 @@
  * mistake, a blunder.
  */
 
-/** An engine score from one side's point of view: centi-pyramids, or a forced Pharaoh hit. */
-export interface Score {
-  /** Centi-pyramids (+100 = a Pyramid ahead). */
-  cp?: number;
-  /** Moves to a Pharaoh hit: positive, this side hits; negative (or 0), it is hit. Wins over `cp`. */
-  mate?: number;
-}
+import type { Score } from '../search/search';
+
+/**
+ * An engine score from one side's point of view, as the search reports it and the protocol's info
+ * lines carry it: `{ kind: 'cp', value }` in centi-pyramids (+100 = a Pyramid ahead), or
+ * `{ kind: 'mate', value }` in moves to a Pharaoh hit (positive: this side hits; negative: it is hit).
+ */
+export type { Score };
 
 /** One move of a game, as the engine scored it. Both scores are from the mover's point of view. */
 export interface PlyEval {
@@ -90,19 +91,18 @@ export const CP_CAP = 1000;
 
 /** The win chance (0–1) of a score, for the side whose score it is. */
 export function winChance(s: Score, k = WIN_CHANCE_K): number {
-  if (s.mate !== undefined) return s.mate > 0 ? 1 : 0;
-  return 1 / (1 + Math.exp(-k * (s.cp ?? 0)));
+  if (s.kind === 'mate') return s.value > 0 ? 1 : 0;
+  return 1 / (1 + Math.exp(-k * s.value));
 }
 
 /** The same score from the other side's point of view. */
 export function negateScore(s: Score): Score {
-  if (s.mate !== undefined) return { mate: -s.mate };
-  return { cp: -(s.cp ?? 0) };
+  return s.kind === 'mate' ? { kind: 'mate', value: -s.value } : { kind: 'cp', value: -s.value + 0 };
 }
 
 function cappedCp(s: Score): number {
-  if (s.mate !== undefined) return s.mate > 0 ? CP_CAP : -CP_CAP;
-  return Math.max(-CP_CAP, Math.min(CP_CAP, s.cp ?? 0));
+  if (s.kind === 'mate') return s.value > 0 ? CP_CAP : -CP_CAP;
+  return Math.max(-CP_CAP, Math.min(CP_CAP, s.value));
 }
 
 /** Move accuracy (0–100) of a win-chance drop (0–1): lichess's exponential, fitted on chess games. */

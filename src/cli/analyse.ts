@@ -13,12 +13,12 @@ import { recordPlayers, recordReason, recordStart, serializeRecord } from '../co
 import { annotatedRecord } from '../analysis/annotated';
 import { renderBoard } from '../analysis/board';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/engine';
-import { RecordError, annotateGame, loadGame, reviewAnnotation, reviewScore, type GameAnnotation, type LoadedGame, type PlyAnnotation } from '../analysis/game';
+import { RecordError, annotateGame, loadGame, reviewAnnotation, type GameAnnotation, type LoadedGame, type PlyAnnotation } from '../analysis/game';
 import { evalGraphSvg, type GraphMark } from '../analysis/graph';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/summary';
-import { Searcher } from '../search/search';
+import { Searcher, scoreOf } from '../search/search';
 import { BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../search/tt';
 import { VERSION } from '../version';
 import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
@@ -219,7 +219,7 @@ function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, p
       timeMs: Math.round(a.ms),
       lines: a.lines.map((l) => ({
         move: formatMove(l.move),
-        score: reviewScore(l.score),
+        score: scoreOf(l.score),
         bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
         pv: l.pv.map(formatMove),
         words: moveInWords(pos, l.move, formatMove(l.move)).sentence,
@@ -350,8 +350,8 @@ function gameJson(game: LoadedGame, a: GameAnnotation, review: GameReview, limit
     side: ed.colorNames[p.side],
     move: p.text,
     best: formatMove(p.best),
-    bestScore: reviewScore(p.bestScore),
-    playedScore: reviewScore(p.playedScore),
+    bestScore: scoreOf(p.bestScore),
+    playedScore: scoreOf(p.playedScore),
     bestPv: p.bestPv.map(formatMove),
     winBefore: round(r.winBefore),
     winAfter: round(r.winAfter),
@@ -384,7 +384,7 @@ function gameJson(game: LoadedGame, a: GameAnnotation, review: GameReview, limit
       averageCpLoss: round(s.averageCpLoss, 1),
     })),
     final: a.finalAnalysis
-      ? { status: 'ongoing', sideToMove: ed.colorNames[a.final.side], score: reviewScore(a.finalAnalysis.lines[0].score), best: formatMove(a.finalAnalysis.lines[0].move) }
+      ? { status: 'ongoing', sideToMove: ed.colorNames[a.final.side], score: scoreOf(a.finalAnalysis.lines[0].score), best: formatMove(a.finalAnalysis.lines[0].move) }
       : { status: a.finalStatus.result, text: a.finalStatus.text },
   };
 }

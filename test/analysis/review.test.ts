@@ -2,16 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   THRESHOLDS, WIN_CHANCE_K, evalsFromPositions, judge, moveAccuracy, reviewGame, winChance, type PlyEval,
 } from '../../src/analysis/review';
+import type { Score } from '../../src/analysis/review';
+
+const cp = (value: number): Score => ({ kind: 'cp', value });
+const mate = (value: number): Score => ({ kind: 'mate', value });
 
 describe('win chance', () => {
   it('is ½ at 0, symmetric, rises with the score, and is certain for a forced hit', () => {
-    expect(winChance({ cp: 0 })).toBe(0.5);
-    expect(winChance({ cp: 250 }) + winChance({ cp: -250 })).toBeCloseTo(1, 12);
-    expect(winChance({ cp: 100 })).toBeGreaterThan(0.5);
-    expect(winChance({ cp: 300 })).toBeGreaterThan(winChance({ cp: 100 }));
-    expect(winChance({ mate: 3 })).toBe(1);
-    expect(winChance({ mate: -2 })).toBe(0);
-    expect(winChance({ cp: 100 })).toBeCloseTo(1 / (1 + Math.exp(-WIN_CHANCE_K * 100)), 12);
+    expect(winChance(cp(0))).toBe(0.5);
+    expect(winChance(cp(250)) + winChance(cp(-250))).toBeCloseTo(1, 12);
+    expect(winChance(cp(100))).toBeGreaterThan(0.5);
+    expect(winChance(cp(300))).toBeGreaterThan(winChance(cp(100)));
+    expect(winChance(mate(3))).toBe(1);
+    expect(winChance(mate(-2))).toBe(0);
+    expect(winChance(cp(100))).toBeCloseTo(1 / (1 + Math.exp(-WIN_CHANCE_K * 100)), 12);
   });
 
   it('judgements and accuracy follow the drop', () => {
@@ -27,7 +31,7 @@ describe('win chance', () => {
 
 describe('reviewGame', () => {
   it('a game of best moves: 100% for both, nothing marked', () => {
-    const evals: PlyEval[] = [0, 1, 0, 1].map((s) => ({ side: s as 0 | 1, before: { cp: 20 }, after: { cp: 20 } }));
+    const evals: PlyEval[] = [0, 1, 0, 1].map((s) => ({ side: s as 0 | 1, before: cp(20), after: cp(20) }));
     const r = reviewGame(evals);
     expect(r.sides[0]).toMatchObject({ moves: 2, inaccuracies: 0, mistakes: 0, blunders: 0, averageCpLoss: 0 });
     expect(r.sides[0].accuracy).toBeCloseTo(100, 1);
@@ -36,16 +40,16 @@ describe('reviewGame', () => {
 
   it('marks the mover of a bad move, with its NAG, and counts it for that side only', () => {
     const evals: PlyEval[] = [
-      { side: 0, before: { cp: 0 }, after: { cp: 0 } },
-      { side: 1, before: { cp: 0 }, after: { cp: -80 } }, // small
-      { side: 0, before: { cp: 80 }, after: { cp: -300 } }, // large
-      { side: 1, before: { cp: 300 }, after: { mate: -2 } }, // walks into a forced hit
-      { side: 0, before: { mate: 2 }, after: { mate: 1 } },
+      { side: 0, before: cp(0), after: cp(0) },
+      { side: 1, before: cp(0), after: cp(-80) }, // small
+      { side: 0, before: cp(80), after: cp(-300) }, // large
+      { side: 1, before: cp(300), after: mate(-2) }, // walks into a forced hit
+      { side: 0, before: mate(2), after: mate(1) },
     ];
     const r = reviewGame(evals);
     const marks = r.plies.map((p) => [p.mark, p.nag]);
     expect(marks[0]).toEqual(['', 0]);
-    expect(r.plies[1].drop).toBeCloseTo(winChance({ cp: 0 }) - winChance({ cp: -80 }), 12);
+    expect(r.plies[1].drop).toBeCloseTo(winChance(cp(0)) - winChance(cp(-80)), 12);
     expect(marks[2]).toEqual(['??', 4]);
     expect(marks[3]).toEqual(['??', 4]);
     expect(marks[4]).toEqual(['', 0]);
@@ -56,10 +60,10 @@ describe('reviewGame', () => {
   });
 
   it('from the scores of the positions (side to move view), as a GUI has them', () => {
-    const evals = evalsFromPositions([{ cp: 10 }, { cp: -10 }, { cp: 300 }, { mate: -1 }], 0);
+    const evals = evalsFromPositions([cp(10), cp(-10), cp(300), mate(-1)], 0);
     expect(evals.map((e) => e.side)).toEqual([0, 1, 0]);
-    expect(evals[1]).toEqual({ side: 1, before: { cp: -10 }, after: { cp: -300 } });
-    expect(evals[2].after).toEqual({ mate: 1 });
+    expect(evals[1]).toEqual({ side: 1, before: cp(-10), after: cp(-300) });
+    expect(evals[2].after).toEqual(mate(1));
     const r = reviewGame(evals);
     expect(r.plies[1].judgement).not.toBeNull();
   });

@@ -1,7 +1,7 @@
 /** The plain-words side of `thoth analyse`: move descriptions, score texts, record loading. */
 import { describe, expect, it } from 'vitest';
 import { EDITIONS, SETUPS, parseKfen, parseMove, toKfen, type EditionId, type Position } from '../../src/core/index';
-import { RecordError, loadGame, reviewScore } from '../../src/analysis/game';
+import { RecordError, loadGame } from '../../src/analysis/game';
 import { comparable, moveInWords, firstPlayerView, mateMoves, scoreSentence, scoreText } from '../../src/analysis/words';
 import { renderBoard } from '../../src/analysis/board';
 import { MATE } from '../../src/search/search';
@@ -81,9 +81,6 @@ describe('scores in words', () => {
     expect(comparable(MATE - 1)).toBeGreaterThan(comparable(MATE - 3));
     expect(comparable(MATE - 3)).toBeGreaterThan(5000);
     expect(comparable(-(MATE - 2))).toBeLessThan(-5000);
-    expect(reviewScore(35)).toEqual({ cp: 35 });
-    expect(reviewScore(MATE - 3)).toEqual({ mate: 2 });
-    expect(reviewScore(-(MATE - 2))).toEqual({ mate: -1 });
   });
 });
 

@@ -52,7 +52,7 @@ describe('thoth analyse --game: the review as files and data', () => {
     const json = JSON.parse(r.stdout);
     expect(json).toMatchObject({ white: 'alice', black: 'bob', variant: 'khet2', result: '*', limits: { depth: 3 } });
     expect(json.plies).toHaveLength(3);
-    expect(json.plies[0]).toMatchObject({ move: 'e1d1', best: 'j8+', bestScore: { mate: 1 }, judgement: 'blunder', mark: '??', nag: 4, winBefore: 1 });
+    expect(json.plies[0]).toMatchObject({ move: 'e1d1', best: 'j8+', bestScore: { kind: 'mate', value: 1 }, judgement: 'blunder', mark: '??', nag: 4, winBefore: 1 });
     expect(json.sides[0]).toMatchObject({ color: 'Silver', player: 'alice', moves: 2, blunders: 1 });
     expect(json.sides[0].accuracy).toBeLessThan(json.sides[1].accuracy);
 
@@ -102,7 +102,7 @@ describe('thoth analyse --game: the review as files and data', () => {
 });
 
 describe('thoth analyse --json for a position', () => {
-  it('one object: the K best lines with scores as {cp} or {mate}, PVs and words', () => {
+  it('one object: the K best lines with scores as {kind, value}, PVs and words', () => {
     const r = thoth('analyse', '--kfen', SILVER_MATE_IN_1, '--depth', '2', '--multipv', '2', '--json');
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
@@ -110,9 +110,10 @@ describe('thoth analyse --json for a position', () => {
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ variant: 'khet2', kfen: SILVER_MATE_IN_1, sideToMove: 'Silver', status: 'ongoing', depth: 2 });
     expect(j.lines).toHaveLength(2);
-    expect(j.lines[0]).toMatchObject({ move: 'j8+', score: { mate: 1 }, bound: 'exact', pv: ['j8+'] });
+    expect(j.lines[0]).toMatchObject({ move: 'j8+', score: { kind: 'mate', value: 1 }, bound: 'exact', pv: ['j8+'] });
     expect(j.lines[0].words).toMatch(/the shot hits the Red Pharaoh on f8: Silver wins/);
-    expect(typeof j.lines[1].score.cp === 'number' || typeof j.lines[1].score.mate === 'number').toBe(true);
+    expect(['cp', 'mate']).toContain(j.lines[1].score.kind);
+    expect(typeof j.lines[1].score.value).toBe('number');
   });
 });
 
