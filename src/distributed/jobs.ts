@@ -30,7 +30,7 @@ export interface GameResult {
   reason: string;
   faultSide: number;
   engineLost: boolean;
-  record: { tags: [string, string][]; moves: MoveRecord[]; result: ResultToken };
+  record: { tags: [string, string][]; moves: MoveRecord[]; result: ResultToken; ending?: string };
 }
 
 /** A worker's result for a pair job. */
@@ -54,7 +54,7 @@ export function gameResult(index: number, o: GameOutcome): GameResult {
     reason: o.reason,
     faultSide: o.faultSide,
     engineLost: o.engineLost,
-    record: { tags: [...r.tags], moves: r.moves, result: r.result },
+    record: { tags: [...r.tags], moves: r.moves, result: r.result, ending: r.ending },
   };
 }
 
@@ -65,7 +65,7 @@ export function gameOutcome(r: GameResult): GameOutcome {
     reason: r.reason,
     faultSide: r.faultSide,
     engineLost: r.engineLost,
-    record: { tags: new Map(r.record.tags), moves: r.record.moves, result: r.record.result },
+    record: { tags: new Map(r.record.tags), moves: r.record.moves, result: r.record.result, ending: r.record.ending },
   };
 }
 

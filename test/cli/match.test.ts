@@ -82,7 +82,7 @@ describe('thoth match on the command line', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'start', engines: ['a', 'b'], variant: 'khet2', limits: ['10+0.1', '5+0.05'], games: 4, concurrency: 1, resumed: 0 });
+    expect(lines[0]).toMatchObject({ type: 'start', engines: ['a', 'b'], variant: 'khet2', limits: ['10+0.1', '5+0.05'], games: 4, where: 'concurrency 1', resumed: 0 });
     expect(lines[0].sprt).toEqual({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: 'normalized' });
     const games = lines.filter((l) => l.type === 'game');
     const records = parseRecords(readFileSync(pgn, 'utf8')).games;

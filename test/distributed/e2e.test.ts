@@ -136,7 +136,9 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     const code = await coord.exited;
     w.kill('SIGINT');
     await w.exited;
-    expect(code, coord.err).toBe(0);
+    // A run stopped by a fault exits 1, after its records and summary, as a local one does.
+    expect(code, coord.err).toBe(1);
+    expect(coord.err).toMatch(/^thoth match: the run stopped: engine crasher: abandoned /m);
     expect(coord.out).toMatch(/^Finished game \d+ \((crasher vs ok|ok vs crasher)\): (1-0|0-1) \{.*engine crasher disconnects \(exit code 3\)\}$/m);
     expect(coord.out).toMatch(/^Match stopped: engine crasher: abandoned \(.*\); stopping the run \(-recover restarts engines that fail\)$/m);
     const games = parseRecords(readFileSync(pgn, 'utf8')).games;
