@@ -41,7 +41,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   analyse: fromSpec(ANALYSE_SPEC, analyseCommand, 'the best moves of a position in words, or a review of a game'),
   match: {
     run: matchCommand, help: MATCH_HELP, usage: 'thoth match -engine … -engine … [flags]',
-    summary: 'engine-vs-engine matches and tournaments (SPRT, Elo, records); -distributed: played by workers',
+    summary: 'matches and tournaments (SPRT, Elo, records); -distributed: on workers',
   },
   worker: fromSpec(WORKER_SPEC, workerCommand, 'plays the game pairs of distributed matches'),
   'match-status': fromSpec(MATCH_STATUS_SPEC, matchStatusCommand, 'the live summary of a distributed match, or its page'),
@@ -57,18 +57,20 @@ const ALIASES: Record<string, string> = { analyze: 'analyse' };
 function mainHelp(): string {
   const rows: [string, string][] = [
     ['thoth', 'the engine: the UCI-like protocol on stdin/stdout (protocol.md)'],
-    ['thoth bench [depth [threads]]', 'the deterministic benchmark (a protocol command; any of them can be given)'],
+    ['thoth bench [depth [threads]]', 'the deterministic benchmark (a protocol command)'],
     ['thoth "position setup dynasty" d', 'protocol commands as arguments, then quit'],
     ...Object.values(SUBCOMMANDS).map((s): [string, string] => [s.usage, s.summary]),
     ['thoth help [command]', 'this text, or a command\'s options (also: thoth <command> --help)'],
     ['thoth --version', 'the version'],
   ];
-  const w = Math.max(...rows.map(([a]) => a.length)) + 2;
+  // Long usages put their line of words under them.
+  const w = 36;
+  const row = ([a, b]: [string, string]): string[] => (a.length + 2 <= w ? [`  ${a.padEnd(w)}${b}`] : [`  ${a}`, `  ${''.padEnd(w)}${b}`]);
   return [
     `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).`,
     '',
     'Usage:',
-    ...rows.map(([a, b]) => `  ${a.padEnd(w)}${b}`),
+    ...rows.flatMap(row),
     '',
     'Exit codes: 0 done, 1 failed (an engine could not start, a match stopped on a fault), 2 bad usage, 130 interrupted.',
     '',
