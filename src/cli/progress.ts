@@ -1,7 +1,7 @@
 /**
- * The progress line of long jobs (perft, genfens, a game's analysis): one line on stderr,
- * overwritten in place, shown only when stderr is a terminal, so pipes and files get the results
- * alone. Durations are written as the match's progress bar writes them.
+ * The progress line of long jobs (perft, genfens, a game's analysis, datagen, train): one line on
+ * stderr, overwritten in place, shown only when stderr is a terminal, so pipes and files get the
+ * results alone. Durations are written as the match's progress bar writes them.
  */
 import { fmtDuration } from '../match/ledger';
 
