@@ -239,12 +239,7 @@ export class MovePicker {
       if (m === tt) continue;
       const t = pos.shotAfterPrepared(m);
       const out = t >= 0 ? shotOutcome(pos.probePiece, us) : OUT_NONE;
-      let s: number;
-      if (out === OUT_WIN) s = SCORE_WIN;
-      else if (out === OUT_CAPTURE) s = SCORE_CAPTURE + pieceValue(pos.probePiece);
-      else if (out === OUT_SUICIDE) s = SCORE_SUICIDE;
-      else if (out === OUT_OWN) s = SCORE_OWN_KILL + this.history.score(us, m);
-      else s = this.history.score(us, m);
+      const s = this.shotScore(out, out === OUT_CAPTURE ? pieceValue(pos.probePiece) : 0, us, m);
       if (out === OUT_WIN || out === OUT_CAPTURE) {
         // move the first non-taking move out of the way to keep the takers together
         if (w !== e) {
@@ -337,10 +332,7 @@ export class MovePicker {
         value = t >= 0 ? pieceValue(pos.probePiece) : 0;
       }
       let s: number;
-      if (out === OUT_WIN) s = SCORE_WIN;
-      else if (out === OUT_SUICIDE) s = SCORE_SUICIDE;
-      else if (out === OUT_CAPTURE) s = SCORE_CAPTURE + value;
-      else if (out === OUT_OWN) s = SCORE_OWN_KILL + this.history.score(us, m);
+      if (out !== OUT_NONE) s = this.shotScore(out, value, us, m);
       else if (m === k1) s = SCORE_KILLER1;
       else if (m === k2) s = SCORE_KILLER2;
       else if (m === cm) s = SCORE_COUNTER;
@@ -353,6 +345,26 @@ export class MovePicker {
     this.cur[ply] = base;
     this.stageStart[ply] = base;
     this.end[ply] = e;
+  }
+
+  /**
+   * The ordering score of a move by what its shot does: a win first, then the most valuable
+   * victim; a quiet move by its history; shooting our own pieces after every quiet move, our own
+   * Pharaoh last.
+   */
+  private shotScore(out: number, value: number, us: number, m: number): number {
+    switch (out) {
+      case OUT_WIN:
+        return SCORE_WIN;
+      case OUT_SUICIDE:
+        return SCORE_SUICIDE;
+      case OUT_CAPTURE:
+        return SCORE_CAPTURE + value;
+      case OUT_OWN:
+        return SCORE_OWN_KILL + this.history.score(us, m);
+      default:
+        return this.history.score(us, m);
+    }
   }
 
   /** The first few moves of a stage are picked one by one; then the rest is sorted once. */
