@@ -151,8 +151,16 @@ export function forward(net: Network, stm: Int32Array, stmAt: number, nstm: Int3
     x = x < 0 ? 0 : x > qa ? qa : x;
     sum += x * x * w[H + j];
   }
-  const out = Math.trunc(sum / qa) + net.outBias;
-  return Math.trunc((out * net.scale) / (qa * net.qb));
+  return outputOf(net, sum);
+}
+
+/**
+ * The evaluation from the forward pass's sum Σ screlu(acc) · w (an exact integer): divided by QA
+ * toward zero, the output bias added, scaled to centi-pyramids toward zero.
+ */
+export function outputOf(net: Network, sum: number): number {
+  const out = Math.trunc(sum / net.qa) + net.outBias;
+  return Math.trunc((out * net.scale) / (net.qa * net.qb));
 }
 
 let scratchFeatures = new Int32Array(MAX_ACTIVE);

@@ -1,0 +1,183 @@
+/**
+ * The network's hot loops behind one interface, in two builds with bit-for-bit the same results:
+ * WebAssembly SIMD (src/nnue/simd.wat, where the runtime has it) and plain JavaScript (the
+ * fallback). Each set owns a stack of accumulator pairs ("slots", one per ply of the search) and
+ * four lists of features that the caller fills before an update or a refresh.
+ * Browser-safe: no Node API.
+ */
+import { MAX_ACTIVE, NUM_FEATURES } from './features';
+import { forward, outputOf, refreshAccumulator, type Network } from './network';
+import { SIMD_WASM_BASE64 } from './simd-wasm';
+
+/**
+ * Entries per list. A move changes at most 4 pieces, 160 beam squares (both beams, gone and
+ * come) and 2 beam targets per perspective and sign; a position has at most MAX_ACTIVE features.
+ */
+export const LIST_CAPACITY = 256;
+if (MAX_ACTIVE > LIST_CAPACITY) throw new Error('LIST_CAPACITY below MAX_ACTIVE');
+
+/** The lists at lists[k · LIST_CAPACITY …]: k = ADD0, SUB0 (perspective 0), ADD1, SUB1 (perspective 1). */
+export const ADD0 = 0;
+export const SUB0 = LIST_CAPACITY;
+export const ADD1 = 2 * LIST_CAPACITY;
+export const SUB1 = 3 * LIST_CAPACITY;
+
+export type KernelKind = 'js' | 'simd';
+/** 'auto': SIMD where the runtime has it and the network's H is a multiple of 16, else JavaScript. */
+export type KernelChoice = 'auto' | KernelKind;
+
+export interface AccumulatorKernels {
+  readonly kind: KernelKind;
+  /** The four lists of feature indices; the kernels may overwrite what they were given. */
+  readonly lists: Int32Array;
+  /** The accumulators: acc[(slot · 2 + perspective) · H + j]. */
+  readonly acc: Int32Array;
+  /**
+   * Slot dst = slot src plus the rows of lists ADD0[0..nAdd0), ADD1[0..nAdd1) and minus those of
+   * SUB0[0..nSub0), SUB1[0..nSub1), for perspective 0 and 1 in turn.
+   */
+  update(src: number, dst: number, nAdd0: number, nSub0: number, nAdd1: number, nSub1: number): void;
+  /** Slot dst from scratch: the biases plus the rows of ADD0[0..n0) (perspective 0) and ADD1[0..n1) (1). */
+  refresh(dst: number, n0: number, n1: number): void;
+  /** The evaluation (network.ts's `forward`) of slot `slot` with `side` to move. */
+  forward(slot: number, side: number): number;
+}
+
+/** The kernels for `net` with `slots` accumulator pairs. */
+export function createKernels(net: Network, slots: number, choice: KernelChoice = 'auto'): AccumulatorKernels {
+  if (choice === 'js' || (choice === 'auto' && !(simdFits(net) && simdAvailable()))) return new JsKernels(net, slots);
+  if (!simdFits(net)) throw new Error(`the SIMD kernels need a hidden layer that is a multiple of 16, not ${net.hidden}`);
+  if (!simdAvailable()) throw new Error('this runtime has no WebAssembly SIMD');
+  return new SimdKernels(net, slots);
+}
+
+function simdFits(net: Network): boolean {
+  return net.hidden % 16 === 0;
+}
+
+// --- JavaScript ---
+
+class JsKernels implements AccumulatorKernels {
+  readonly kind = 'js';
+  readonly lists = new Int32Array(4 * LIST_CAPACITY);
+  readonly acc: Int32Array;
+  private readonly net: Network;
+  private readonly H: number;
+  private readonly add1 = this.lists.subarray(ADD1, ADD1 + LIST_CAPACITY);
+
+  constructor(net: Network, slots: number) {
+    this.net = net;
+    this.H = net.hidden;
+    this.acc = new Int32Array(slots * 2 * net.hidden);
+  }
+
+  update(src: number, dst: number, nAdd0: number, nSub0: number, nAdd1: number, nSub1: number): void {
+    const H = this.H;
+    const from = src * 2 * H;
+    const to = dst * 2 * H;
+    this.acc.copyWithin(to, from, from + 2 * H);
+    this.apply(to, ADD0, nAdd0, 1);
+    this.apply(to, SUB0, nSub0, -1);
+    this.apply(to + H, ADD1, nAdd1, 1);
+    this.apply(to + H, SUB1, nSub1, -1);
+  }
+
+  private apply(at: number, list: number, n: number, sign: number): void {
+    const H = this.H;
+    const acc = this.acc;
+    const w = this.net.ftWeights;
+    const L = this.lists;
+    for (let k = list; k < list + n; k++) {
+      const row = L[k] * H;
+      if (sign > 0) for (let j = 0; j < H; j++) acc[at + j] += w[row + j];
+      else for (let j = 0; j < H; j++) acc[at + j] -= w[row + j];
+    }
+  }
+
+  refresh(dst: number, n0: number, n1: number): void {
+    const at = dst * 2 * this.H;
+    refreshAccumulator(this.net, this.lists, n0, this.acc, at);
+    refreshAccumulator(this.net, this.add1, n1, this.acc, at + this.H);
+  }
+
+  forward(slot: number, side: number): number {
+    const H = this.H;
+    return forward(this.net, this.acc, (slot * 2 + side) * H, this.acc, (slot * 2 + (side ^ 1)) * H);
+  }
+}
+
+// --- WebAssembly SIMD ---
+
+interface SimdExports {
+  setup(H: number, weights: number, bias: number, out: number, lists: number, stride: number, qa: number): void;
+  update(src: number, dst: number, nAdd0: number, nSub0: number, nAdd1: number, nSub1: number): void;
+  refresh(dst: number, n0: number, n1: number): void;
+  forward(stm: number, nstm: number): number;
+}
+
+let simdBytes: Uint8Array<ArrayBuffer> | null = null;
+let simdModule: WebAssembly.Module | null = null;
+
+function wasmBytes(): Uint8Array<ArrayBuffer> {
+  if (simdBytes === null) {
+    const s = atob(SIMD_WASM_BASE64);
+    simdBytes = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) simdBytes[i] = s.charCodeAt(i);
+  }
+  return simdBytes;
+}
+
+/** Whether this runtime runs the SIMD kernels (it validates their module). */
+export function simdAvailable(): boolean {
+  return typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function' && WebAssembly.validate(wasmBytes());
+}
+
+const PAGE = 65536;
+
+class SimdKernels implements AccumulatorKernels {
+  readonly kind = 'simd';
+  readonly lists: Int32Array;
+  readonly acc: Int32Array;
+  private readonly net: Network;
+  private readonly ex: SimdExports;
+  private readonly accBase: number;
+  private readonly pairBytes: number;
+
+  constructor(net: Network, slots: number) {
+    const H = net.hidden;
+    // the layout of src/nnue/simd.wat; every part a multiple of 32 bytes (H is a multiple of 16)
+    const listBytes = 4 * LIST_CAPACITY * 4;
+    const weights = listBytes;
+    const bias = weights + NUM_FEATURES * H * 2;
+    const out = bias + H * 2;
+    const accBase = out + 2 * H * 2;
+    const end = accBase + slots * 2 * H * 4;
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(end / PAGE) });
+    simdModule ??= new WebAssembly.Module(wasmBytes());
+    this.ex = new WebAssembly.Instance(simdModule, { env: { memory } }).exports as unknown as SimdExports;
+    const buf = memory.buffer;
+    new Int16Array(buf, weights, NUM_FEATURES * H).set(net.ftWeights);
+    new Int16Array(buf, bias, H).set(net.ftBias);
+    new Int16Array(buf, out, 2 * H).set(net.outWeights);
+    this.lists = new Int32Array(buf, 0, 4 * LIST_CAPACITY);
+    this.acc = new Int32Array(buf, accBase, slots * 2 * H);
+    this.ex.setup(H, weights, bias, out, 0, LIST_CAPACITY * 4, net.qa);
+    this.net = net;
+    this.accBase = accBase;
+    this.pairBytes = 2 * H * 4;
+  }
+
+  update(src: number, dst: number, nAdd0: number, nSub0: number, nAdd1: number, nSub1: number): void {
+    this.ex.update(this.accBase + src * this.pairBytes, this.accBase + dst * this.pairBytes, nAdd0, nSub0, nAdd1, nSub1);
+  }
+
+  refresh(dst: number, n0: number, n1: number): void {
+    this.ex.refresh(this.accBase + dst * this.pairBytes, n0, n1);
+  }
+
+  forward(slot: number, side: number): number {
+    const at = this.accBase + slot * this.pairBytes;
+    const half = this.pairBytes >> 1;
+    return outputOf(this.net, this.ex.forward(at + side * half, at + (side ^ 1) * half));
+  }
+}
