@@ -6,7 +6,7 @@
  * Browser-safe: no Node API.
  */
 import { MAX_ACTIVE, NUM_FEATURES } from './features';
-import { forward, outputOf, refreshAccumulator, type Network } from './network';
+import { addFeature, forward, outputOf, refreshAccumulator, subFeature, type Network } from './network';
 import { SIMD_WASM_BASE64 } from './simd-wasm';
 
 /**
@@ -76,22 +76,11 @@ class JsKernels implements AccumulatorKernels {
     const from = src * 2 * H;
     const to = dst * 2 * H;
     this.acc.copyWithin(to, from, from + 2 * H);
-    this.apply(to, ADD0, nAdd0, 1);
-    this.apply(to, SUB0, nSub0, -1);
-    this.apply(to + H, ADD1, nAdd1, 1);
-    this.apply(to + H, SUB1, nSub1, -1);
-  }
-
-  private apply(at: number, list: number, n: number, sign: number): void {
-    const H = this.H;
-    const acc = this.acc;
-    const w = this.net.ftWeights;
-    const L = this.lists;
-    for (let k = list; k < list + n; k++) {
-      const row = L[k] * H;
-      if (sign > 0) for (let j = 0; j < H; j++) acc[at + j] += w[row + j];
-      else for (let j = 0; j < H; j++) acc[at + j] -= w[row + j];
-    }
+    const { net, acc, lists } = this;
+    for (let k = ADD0; k < ADD0 + nAdd0; k++) addFeature(net, acc, to, lists[k]);
+    for (let k = SUB0; k < SUB0 + nSub0; k++) subFeature(net, acc, to, lists[k]);
+    for (let k = ADD1; k < ADD1 + nAdd1; k++) addFeature(net, acc, to + H, lists[k]);
+    for (let k = SUB1; k < SUB1 + nSub1; k++) subFeature(net, acc, to + H, lists[k]);
   }
 
   refresh(dst: number, n0: number, n1: number): void {

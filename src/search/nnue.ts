@@ -8,21 +8,37 @@
  * null-move pruning) costs nothing, and a node that asks walks back to the nearest computed
  * ancestor and applies the changes of each ply after it.
  *
+ * The row additions and the forward pass run in the kernels of src/nnue/kernels.ts (WebAssembly
+ * SIMD where the runtime has it, else plain JavaScript; the same results either way): this class
+ * gathers a move's changed features into the kernels' lists and makes one call per ply.
+ *
  * Everything lives in preallocated arrays: nothing is allocated per node.
  */
 import { ROT_CCW, ROT_CW, ROTATED, SQUARES, STACK_ON, STEP, SWAP, UNSTACK, moveFrom, moveTo, moveType, type Position } from '../core/index';
-import { BEAM_SQUARE_BASE, MAX_ACTIVE, activeFeatures, beamTargetFeature, pieceFeature } from '../nnue/features';
-import { forward, refreshAccumulator, type Network } from '../nnue/network';
+import { BEAM_SQUARE_BASE, activeFeatures, beamTargetFeature, pieceFeature } from '../nnue/features';
+import { ADD0, ADD1, SUB0, SUB1, createKernels, type AccumulatorKernels, type KernelChoice, type KernelKind } from '../nnue/kernels';
+import type { Network } from '../nnue/network';
 import type { Beams } from './beams';
 
 /** Piece changes a move can make: a swap changes two squares, its shot a third. */
 const MAX_CHANGES = 4;
 
+let defaultKernels: KernelChoice = 'auto';
+
+/** The kernels a NnueStack takes when not told (benchmarks and tests compare the two). */
+export function setDefaultKernels(choice: KernelChoice): void {
+  defaultKernels = choice;
+}
+
+export { simdAvailable } from '../nnue/kernels';
+
 export class NnueStack {
   readonly net: Network;
-  private readonly H: number;
-  /** acc[(ply * 2 + perspective) * H + j] */
-  private readonly acc: Int32Array;
+  private readonly kernels: AccumulatorKernels;
+  /** The kernels' feature lists (a view). */
+  private readonly lists: Int32Array;
+  /** Perspective 1's list of a refresh, as an array of its own (activeFeatures writes from 0). */
+  private readonly lists1: Int32Array;
   private readonly computed: Uint8Array;
   /** Per ply: the squares whose piece the move into that ply changed, with the old and new piece. */
   private readonly changeCount: Int32Array;
@@ -31,12 +47,12 @@ export class NnueStack {
   private readonly changeNew: Int32Array;
   /** The colour to move at each ply. */
   private readonly sideAt: Uint8Array;
-  private readonly features = new Int32Array(MAX_ACTIVE);
 
-  constructor(net: Network, maxPly: number) {
+  constructor(net: Network, maxPly: number, kernels: KernelChoice = defaultKernels) {
     this.net = net;
-    this.H = net.hidden;
-    this.acc = new Int32Array((maxPly + 1) * 2 * net.hidden);
+    this.kernels = createKernels(net, maxPly + 1, kernels);
+    this.lists = this.kernels.lists;
+    this.lists1 = this.lists.subarray(ADD1, SUB1);
     this.computed = new Uint8Array(maxPly + 1);
     this.changeCount = new Int32Array(maxPly + 1);
     this.changeSq = new Int32Array((maxPly + 1) * MAX_CHANGES);
@@ -45,13 +61,16 @@ export class NnueStack {
     this.sideAt = new Uint8Array(maxPly + 1);
   }
 
+  /** Which kernels run: 'simd' (WebAssembly) or 'js'. */
+  get kind(): KernelKind {
+    return this.kernels.kind;
+  }
+
   /** The accumulators of `pos` at `ply`, from scratch (the root of a search). */
   refresh(pos: Position, ply: number): void {
-    const H = this.H;
-    for (let p = 0; p < 2; p++) {
-      const n = activeFeatures(pos, p, this.features);
-      refreshAccumulator(this.net, this.features, n, this.acc, (ply * 2 + p) * H);
-    }
+    const n0 = activeFeatures(pos, 0, this.lists);
+    const n1 = activeFeatures(pos, 1, this.lists1);
+    this.kernels.refresh(ply, n0, n1);
     this.computed[ply] = 1;
     this.sideAt[ply] = pos.side;
   }
@@ -122,29 +141,33 @@ export class NnueStack {
       while (this.computed[a] === 0) a--;
       for (let i = a + 1; i <= ply; i++) this.update(beams, i);
     }
-    const H = this.H;
-    const side = this.sideAt[ply];
-    return forward(this.net, this.acc, (ply * 2 + side) * H, this.acc, (ply * 2 + (side ^ 1)) * H);
+    return this.kernels.forward(ply, this.sideAt[ply]);
   }
 
-  /** acc[ply] = acc[ply − 1] + the changes of the move into ply (pieces, beams, beam targets). */
+  /**
+   * acc[ply] = acc[ply − 1] + the changes of the move into ply (pieces, beams, beam targets):
+   * the features that come are written to the kernels' ADD lists, those that go to the SUB lists,
+   * for perspective 0 and 1, and the kernels apply them in one call.
+   */
   private update(beams: Beams, ply: number): void {
-    const H = this.H;
-    const acc = this.acc;
-    const w = this.net.ftWeights;
-    const src = (ply - 1) * 2 * H;
-    const dst = ply * 2 * H;
-    acc.copyWithin(dst, src, src + 2 * H);
+    const L = this.lists;
+    let a0 = ADD0;
+    let s0 = SUB0;
+    let a1 = ADD1;
+    let s1 = SUB1;
     // pieces
     const base = ply * MAX_CHANGES;
     for (let c = 0; c < this.changeCount[ply]; c++) {
       const sq = this.changeSq[base + c];
       const old = this.changeOld[base + c];
       const now = this.changeNew[base + c];
-      for (let p = 0; p < 2; p++) {
-        const at = dst + p * H;
-        if (old !== 0) sub(acc, at, w, pieceFeature(old, sq, p) * H, H);
-        if (now !== 0) addRow(acc, at, w, pieceFeature(now, sq, p) * H, H);
+      if (old !== 0) {
+        L[s0++] = pieceFeature(old, sq, 0);
+        L[s1++] = pieceFeature(old, sq, 1);
+      }
+      if (now !== 0) {
+        L[a0++] = pieceFeature(now, sq, 0);
+        L[a1++] = pieceFeature(now, sq, 1);
       }
     }
     // beams: each colour's mask at the parent and here
@@ -155,6 +178,9 @@ export class NnueStack {
       const nm = color === side ? beams.ourMask : beams.theirMask;
       const pa = (ply - 1) * 3;
       const na = ply * 3;
+      // perspective 0 sees this beam as rel = color, perspective 1 as rel = color ^ 1, turned
+      const row0 = BEAM_SQUARE_BASE + color * SQUARES;
+      const row1 = BEAM_SQUARE_BASE + (color ^ 1) * SQUARES + SQUARES - 1;
       for (let wd = 0; wd < 3; wd++) {
         const was = pm[pa + wd];
         const now = nm[na + wd];
@@ -164,39 +190,32 @@ export class NnueStack {
           const low = gone & -gone;
           gone ^= low;
           const sq = (wd << 5) + 31 - Math.clz32(low);
-          for (let p = 0; p < 2; p++) sub(acc, dst + p * H, w, beamRow(color, sq, p) * H, H);
+          L[s0++] = row0 + sq;
+          L[s1++] = row1 - sq;
         }
         while (came !== 0) {
           const low = came & -came;
           came ^= low;
           const sq = (wd << 5) + 31 - Math.clz32(low);
-          for (let p = 0; p < 2; p++) addRow(acc, dst + p * H, w, beamRow(color, sq, p) * H, H);
+          L[a0++] = row0 + sq;
+          L[a1++] = row1 - sq;
         }
       }
       // the piece the beam would kill (the feature names the piece, not its square)
       const pk = color === prevSide ? beams.ourKillPiece[ply - 1] : beams.theirKillPiece[ply - 1];
       const nk = color === side ? beams.ourKillPiece[ply] : beams.theirKillPiece[ply];
       if (pk !== nk) {
-        for (let p = 0; p < 2; p++) {
-          if (pk !== 0) sub(acc, dst + p * H, w, beamTargetFeature(color, pk, p) * H, H);
-          if (nk !== 0) addRow(acc, dst + p * H, w, beamTargetFeature(color, nk, p) * H, H);
+        if (pk !== 0) {
+          L[s0++] = beamTargetFeature(color, pk, 0);
+          L[s1++] = beamTargetFeature(color, pk, 1);
+        }
+        if (nk !== 0) {
+          L[a0++] = beamTargetFeature(color, nk, 0);
+          L[a1++] = beamTargetFeature(color, nk, 1);
         }
       }
     }
+    this.kernels.update(ply - 1, ply, a0 - ADD0, s0 - SUB0, a1 - ADD1, s1 - SUB1);
     this.computed[ply] = 1;
   }
 }
-
-/** beamSquareFeature of src/nnue/features.ts, inlined for the hot loop. */
-function beamRow(color: number, sq: number, p: number): number {
-  return BEAM_SQUARE_BASE + (color ^ p) * SQUARES + (p === 1 ? SQUARES - 1 - sq : sq);
-}
-
-function addRow(acc: Int32Array, at: number, w: Int16Array, row: number, H: number): void {
-  for (let j = 0; j < H; j++) acc[at + j] += w[row + j];
-}
-
-function sub(acc: Int32Array, at: number, w: Int16Array, row: number, H: number): void {
-  for (let j = 0; j < H; j++) acc[at + j] -= w[row + j];
-}
-

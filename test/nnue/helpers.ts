@@ -1,5 +1,7 @@
 /** Shared helpers for the network tests (not a test file itself). */
 import { MAX_MOVES, Position, mulberry32, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
+import { NUM_FEATURES } from '../../src/nnue/features';
+import { floatNetwork, quantise, type Network } from '../../src/nnue/network';
 import { ALL_SETUPS } from '../core/helpers';
 
 /**
@@ -33,4 +35,16 @@ export function start(edition: EditionId, setup: 'classic' | 'imhotep' | 'dynast
   const r = parseKfen(setupKfen(edition, setup) ?? '', edition);
   if (!r.ok) throw new Error(`bad setup ${edition}/${setup}`);
   return r.value;
+}
+
+/** A quantised network of random weights: every feature matters, so a wrong update shows. */
+export function randomNetwork(hidden: number, seed: number): Network {
+  const rand = mulberry32(seed);
+  const f = floatNetwork(hidden);
+  const u = (): number => ((rand() >>> 0) / 4294967296) * 2 - 1;
+  for (let i = 0; i < NUM_FEATURES * hidden; i++) f.ftWeights[i] = u() * 0.4;
+  for (let j = 0; j < hidden; j++) f.ftBias[j] = u() * 0.3 + 0.2;
+  for (let j = 0; j < 2 * hidden; j++) f.outWeights[j] = u() * 2;
+  f.outBias[0] = u() * 0.1;
+  return quantise(f, { scale: 400, editions: 7, name: 'random test network' });
 }

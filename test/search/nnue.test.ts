@@ -6,37 +6,33 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_MOVES, formatMove, mulberry32, toKfen } from '../../src/core/index';
-import { NUM_FEATURES } from '../../src/nnue/features';
-import { evaluatePosition, floatNetwork, quantise, type Network } from '../../src/nnue/network';
+import { evaluatePosition } from '../../src/nnue/network';
 import { Beams } from '../../src/search/beams';
-import { NnueStack } from '../../src/search/nnue';
+import { NnueStack, setDefaultKernels, simdAvailable } from '../../src/search/nnue';
 import { DEFAULT_LIMITS, Searcher } from '../../src/search/search';
 import { TranspositionTable } from '../../src/search/tt';
 import { ALL_SETUPS } from '../core/helpers';
-import { start } from '../nnue/helpers';
-
-/** A network of random weights: every feature matters, so a wrong update shows. */
-function randomNetwork(hidden: number, seed: number): Network {
-  const rand = mulberry32(seed);
-  const f = floatNetwork(hidden);
-  const u = (): number => ((rand() >>> 0) / 4294967296) * 2 - 1;
-  for (let i = 0; i < NUM_FEATURES * hidden; i++) f.ftWeights[i] = u() * 0.4;
-  for (let j = 0; j < hidden; j++) f.ftBias[j] = u() * 0.3 + 0.2;
-  for (let j = 0; j < 2 * hidden; j++) f.outWeights[j] = u() * 2;
-  f.outBias[0] = u() * 0.1;
-  return quantise(f, { scale: 400, editions: 7, name: 'random test network' });
-}
+import { randomNetwork, start } from '../nnue/helpers';
 
 describe('NnueStack', () => {
   const net = randomNetwork(16, 5);
 
-  it.each(ALL_SETUPS)('$edition $setup: the incremental evaluation equals the one from scratch', ({ edition, setup }) => {
+  it('takes the SIMD kernels where the runtime has them (Node 20 does), else the JavaScript ones', () => {
+    expect(simdAvailable()).toBe(true);
+    expect(new NnueStack(net, 8).kind).toBe('simd');
+    expect(new NnueStack(net, 8, 'js').kind).toBe('js');
+    expect(new NnueStack(randomNetwork(24, 1), 8).kind).toBe('js'); // H not a multiple of 16
+  });
+
+  const cases = ALL_SETUPS.flatMap((s) => (['simd', 'js'] as const).map((kernels) => ({ ...s, kernels })));
+  it.each(cases)('$edition $setup, $kernels kernels: the incremental evaluation equals the one from scratch', ({ edition, setup, kernels }) => {
     const rand = mulberry32(edition.length * 31 + setup.length);
     const r = (n: number): number => (rand() >>> 0) % n;
     const pos = start(edition, setup);
     const maxPly = 40;
     const beams = new Beams(maxPly);
-    const stack = new NnueStack(net, maxPly);
+    const stack = new NnueStack(net, maxPly, kernels);
+    expect(stack.kind).toBe(kernels);
     const moves = new Int32Array(MAX_MOVES);
     let checked = 0;
     for (let game = 0; game < 12; game++) {
@@ -95,6 +91,16 @@ describe('NnueStack', () => {
     const b = s.run(pos, { ...DEFAULT_LIMITS, depth: 4 });
     expect(b.nodes).toBe(a.nodes);
     expect(b.best).toBe(a.best);
+    // the same search on the JavaScript kernels: the same evaluations, so the same tree
+    setDefaultKernels('js');
+    try {
+      const j = new Searcher(new TranspositionTable(1));
+      j.setNetwork(net);
+      const c = j.run(pos, { ...DEFAULT_LIMITS, depth: 4 });
+      expect([c.nodes, c.best, c.score]).toEqual([a.nodes, a.best, a.score]);
+    } finally {
+      setDefaultKernels('auto');
+    }
     // quiescence of a quiet start position: the network's own evaluation of it
     s.setNetwork(net);
     expect(Number.isFinite(s.quiesce(pos))).toBe(true);
