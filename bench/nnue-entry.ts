@@ -16,12 +16,23 @@ import { randomNetwork } from '../test/nnue/helpers';
 /** Whether this build has the SIMD kernels and this runtime runs them (false before them). */
 export const simdAvailable = (): boolean => typeof nnue.simdAvailable === 'function' && nnue.simdAvailable();
 // A build before the kernels (bench/nnue.mjs --base) has no choice: its one path is 'js'.
-const setDefaultKernels = (k: 'auto' | 'js' | 'simd'): void => {
+const setDefaultKernels = (k: 'auto' | Kernels): void => {
   if (typeof nnue.setDefaultKernels === 'function') nnue.setDefaultKernels(k);
 };
 
-/** hce: the hand-written evaluation; js, simd: the network with those kernels. */
-export type Variant = 'hce' | 'js' | 'simd';
+/** hce: the hand-written evaluation; js, simd, simd16: the network with those kernels. */
+export type Variant = 'hce' | 'js' | 'simd' | 'simd16';
+type Kernels = 'js' | 'simd' | 'simd16';
+
+/** Whether the kernels run here with the network in use (simd16 needs one whose accumulators fit int16). */
+export function kernelsRun(kind: Kernels): boolean {
+  try {
+    // a build before the kernels has one path, its JavaScript one, and no `kind`
+    return ((new nnue.NnueStack(net, 1, kind) as { kind?: string }).kind ?? 'js') === kind;
+  } catch {
+    return false;
+  }
+}
 
 let net: Network = randomNetwork(128, 7);
 
@@ -75,7 +86,7 @@ export function searchRound(variant: Variant, positions: BenchPosition[], depth:
 export type EvalVariant = 'walk' | Variant;
 
 const beams = new Beams(4);
-let stacks: { js: nnue.NnueStack; simd: nnue.NnueStack | null } | null = null;
+let stacks: Map<Kernels, nnue.NnueStack> | null = null;
 const moves = new Int32Array(MAX_MOVES);
 const evalPositions = MIDDLE_GAMES.map(position);
 
@@ -85,9 +96,9 @@ const evalPositions = MIDDLE_GAMES.map(position);
  * milliseconds and a checksum of the evaluations.
  */
 export function evalRound(variant: EvalVariant, reps: number): { evals: number; ms: number; sum: number } {
-  stacks ??= { js: new nnue.NnueStack(net, 4, 'js'), simd: simdAvailable() ? new nnue.NnueStack(net, 4, 'simd') : null };
-  const stack = variant === 'js' ? stacks.js : variant === 'simd' ? stacks.simd : null;
-  if ((variant === 'js' || variant === 'simd') && stack === null) throw new Error('no SIMD here');
+  stacks ??= new Map((['js', 'simd', 'simd16'] as const).filter(kernelsRun).map((k) => [k, new nnue.NnueStack(net, 4, k)]));
+  const stack = variant === 'hce' || variant === 'walk' ? null : stacks.get(variant) ?? null;
+  if (stack === null && variant !== 'hce' && variant !== 'walk') throw new Error(`no ${variant} kernels here`);
   let evals = 0;
   let sum = 0;
   const t0 = performance.now();

@@ -11,7 +11,8 @@
 // bench/nnue-entry.ts is bundled with esbuild and imported. Each round runs, in an order that
 // turns from round to round, so that every variant meets the same load:
 // - a search of the bench's 13 middle games to depth D with the hand-written evaluation (hce), the
-//   network with the plain JavaScript kernels (js) and with the WebAssembly SIMD ones (simd);
+//   network with the plain JavaScript kernels (js) and with the WebAssembly SIMD ones, i32
+//   accumulators (simd) and i16 ones (simd16, for a network whose accumulators fit);
 // - the evaluation alone: every move of those positions made, recorded, evaluated (one lazy
 //   update plus the forward pass) and taken back, `reps` times, and the same walk without the
 //   evaluation, whose time is taken off the others.
@@ -99,7 +100,7 @@ try {
   const netName = A.useNetwork(bytes);
   if (B) B.useNetwork(bytes);
   const simd = A.simdAvailable();
-  const variants = [['hce', A, 'hce'], ['js', A, 'js'], ...(simd ? [['simd', A, 'simd']] : []), ...(B ? [['base', B, 'js']] : [])];
+  const variants = [['hce', A, 'hce'], ['js', A, 'js'], ...['simd', 'simd16'].filter((k) => A.kernelsRun(k)).map((k) => [k, A, k]), ...(B ? [['base', B, 'js']] : [])];
   say(`NNUE bench: network ${netFile === 'random' ? 'random, ' : ''}${netName}`);
   say(`search depth ${opts.depth} of ${A.MIDDLE_GAMES.length} middle games, ${opts.rounds} rounds; WebAssembly SIMD ${simd ? 'available' : 'NOT available'}${B ? `; base ${baseSha.slice(0, 7)}` : ''}`);
   say(`load average at the start: ${load()}`);
@@ -136,15 +137,17 @@ try {
   const hce = median(search.hce.cpuNps);
   for (const [k] of variants) {
     const s = search[k];
-    say(`  ${k.padEnd(5)} ${String(s.nodes).padStart(9)} nodes  ${String(Math.round(median(s.nps))).padStart(8)} /s  ${String(Math.round(median(s.cpuNps))).padStart(8)} /CPU-s  ${(median(s.cpuNps) / hce).toFixed(2)}x`);
+    say(`  ${k.padEnd(6)} ${String(s.nodes).padStart(9)} nodes  ${String(Math.round(median(s.nps))).padStart(8)} /s  ${String(Math.round(median(s.cpuNps))).padStart(8)} /CPU-s  ${(median(s.cpuNps) / hce).toFixed(2)}x`);
   }
-  if (simd && search.js.nodes !== search.simd.nodes) say('  WARNING: js and simd searched different trees (their evaluations differ)');
-  if (simd && ev.js.sum !== ev.simd.sum) say('  WARNING: js and simd evaluations differ');
+  for (const [k] of variants.slice(2)) {
+    if (k !== 'base' && search[k].nodes !== search.js.nodes) say(`  WARNING: js and ${k} searched different trees (their evaluations differ)`);
+    if (k !== 'base' && ev[k].sum !== ev.js.sum) say(`  WARNING: js and ${k} evaluations differ`);
+  }
   say(`evaluation alone (${ev.walk.evals} evaluations a round; the walk without evaluation, ${median(ev.walk.cpu).toFixed(0)} ms CPU, taken off):`);
   for (const [k] of variants) {
     const wall = median(ev[k].ms.map((x, i) => x - ev.walk.ms[i]));
     const cpu = median(ev[k].cpu.map((x, i) => x - ev.walk.cpu[i]));
-    say(`  ${k.padEnd(5)} ${((wall * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns wall  ${((cpu * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns CPU  = ${Math.round(ev[k].evals / (cpu / 1000)).toLocaleString('en')} evaluations per CPU-second`);
+    say(`  ${k.padEnd(6)} ${((wall * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns wall  ${((cpu * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns CPU  = ${Math.round(ev[k].evals / (cpu / 1000)).toLocaleString('en')} evaluations per CPU-second`);
   }
   say(`load average at the end: ${load()}`);
 } finally {

@@ -28,6 +28,21 @@ export const NUM_FEATURES = EDITION_BASE + EDITION_IDS.length;
 export const MAX_ACTIVE = SQUARES + 2 * SQUARES + 2 + 1;
 
 /**
+ * EXCLUSIVE_GROUP[f]: a group of features of which at most one is active in a perspective at a
+ * time: the 34 piece features of one square (a square holds one piece; a stack is one state),
+ * each beam square alone (a beam's mask holds a square once), the 34 targets of one beam (a beam
+ * stops at one piece), the editions. MAX_ACTIVE groups in all. The bound on the accumulators that
+ * lets the SIMD kernels keep them in int16 (src/nnue/kernels.ts) rests on this.
+ */
+export const EXCLUSIVE_GROUP = new Uint16Array(NUM_FEATURES);
+{
+  for (let f = 0; f < BEAM_SQUARE_BASE; f++) EXCLUSIVE_GROUP[f] = f % SQUARES;
+  for (let f = BEAM_SQUARE_BASE; f < BEAM_TARGET_BASE; f++) EXCLUSIVE_GROUP[f] = SQUARES + f - BEAM_SQUARE_BASE;
+  for (let f = BEAM_TARGET_BASE; f < EDITION_BASE; f++) EXCLUSIVE_GROUP[f] = 3 * SQUARES + Math.floor((f - BEAM_TARGET_BASE) / (2 * PIECE_STATES));
+  for (let f = EDITION_BASE; f < NUM_FEATURES; f++) EXCLUSIVE_GROUP[f] = MAX_ACTIVE - 1;
+}
+
+/**
  * STATE[perspective * 64 + piece code]: the piece's state (0 … 16) as that perspective sees its
  * orientation, or -1 for a code that is no piece. Sphinx 0–3, Pharaoh 4, Pyramid 5–8, Anubis 9–12,
  * Scarab/Djed 13–14, Obelisk 15, stack 16.

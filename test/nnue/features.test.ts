@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_MOVES, PHARAOH, SCARAB, SQUARES, STACK, kindOf, mirrorPosition, tracePath, type Position,
+  MAX_MOVES, PHARAOH, PYRAMID, SCARAB, SQUARES, STACK, kindOf, mirrorPosition, tracePath, type Position,
 } from '../../src/core/index';
 import {
-  BEAM_SQUARE_BASE, BEAM_TARGET_BASE, EDITION_BASE, FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures, pieceDelta,
+  BEAM_SQUARE_BASE, BEAM_TARGET_BASE, EDITION_BASE, EXCLUSIVE_GROUP, FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures, pieceDelta,
   pieceFeature,
 } from '../../src/nnue/features';
 import { ALL_SETUPS, load, sq } from '../core/helpers';
@@ -89,6 +89,8 @@ describe('NNUE features', () => {
         expect(pieces.length).toBe(Array.from(pos.board).filter((p) => p !== 0).length);
         expect(f.filter((x) => x >= EDITION_BASE)).toHaveLength(1);
         targets += f.filter((x) => x >= BEAM_TARGET_BASE && x < EDITION_BASE).length;
+        // at most one feature of each exclusive group (the int16 kernels' bound rests on it)
+        expect(new Set(f.map((x) => EXCLUSIVE_GROUP[x])).size).toBe(f.length);
       }
       if (Array.from(pos.board).some((p) => kindOf(p) === STACK)) stacks++;
     }
@@ -102,6 +104,14 @@ describe('NNUE features', () => {
       seen.add(Math.floor(pieceFeature(code, 0, 0) / 80));
     }
     expect(seen.size).toBe(34);
+    // the groups: MAX_ACTIVE of them, a square's 34 piece states in one, the two beams' targets apart
+    expect(new Set(EXCLUSIVE_GROUP).size).toBe(MAX_ACTIVE);
+    expect(Math.max(...EXCLUSIVE_GROUP)).toBe(MAX_ACTIVE - 1);
+    const group = (f: number): number => EXCLUSIVE_GROUP[f];
+    expect(group(pieceFeature(PHARAOH << 2, 5, 0))).toBe(group(pieceFeature((1 << 5) | (PYRAMID << 2) | 3, 5, 0))); // two pieces on one square
+    expect(group(pieceFeature(PHARAOH << 2, 5, 0))).not.toBe(group(pieceFeature(PHARAOH << 2, 6, 0)));
+    expect(group(BEAM_TARGET_BASE)).toBe(group(BEAM_TARGET_BASE + 33));
+    expect(group(BEAM_TARGET_BASE + 34)).not.toBe(group(BEAM_TARGET_BASE + 33));
   });
 
   it('gives the piece changes of a move: the features before, minus what left, plus what came, are the features after', () => {
