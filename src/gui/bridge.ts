@@ -125,6 +125,22 @@ export class EngineBridge {
     }
   }
 
+  /**
+   * Ends the engine at once and starts it again, for the page `c` that drives it (the engine
+   * stopped answering). The page gets the new handshake when it is ready.
+   */
+  restart(c: BridgeClient): void {
+    if (this.client !== c) return;
+    const proc = this.proc;
+    this.proc = null;
+    this.clearTimer();
+    this.queue = [];
+    proc?.kill('SIGKILL');
+    this.opts.log?.('restarting the engine at the page\'s request');
+    this.start();
+    c.state();
+  }
+
   /** Sends one (already filtered) command from the page `c`. */
   send(c: BridgeClient, line: string): void {
     if (this.client !== c) return;

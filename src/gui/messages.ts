@@ -6,7 +6,9 @@
 /** Page → server. */
 export type ClientMessage =
   /** One protocol command for the engine; the server forwards only allowed commands. */
-  | { type: 'cmd'; line: string };
+  | { type: 'cmd'; line: string }
+  /** The engine stopped answering: end its process and start it again. */
+  | { type: 'restart' };
 
 /** The engine process as the server sees it. */
 export type EngineState = 'starting' | 'ready' | 'failed' | 'exited';

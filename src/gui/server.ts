@@ -97,7 +97,8 @@ export function checkRequest(
     if (!hosts.some((h) => origin === `http://${h}`)) return { status: 403, reason: 'foreign Origin' };
   }
   const url = new URL(req.url ?? '/', `http://${host}`);
-  const given = url.searchParams.get('token') ?? cookieValue(req, cookieName(port));
+  // An empty `?token=` counts as none: the cookie from an earlier visit then lets the page in.
+  const given = url.searchParams.get('token') || cookieValue(req, cookieName(port));
   if (!sameToken(given, token)) return { status: 403, reason: 'missing or wrong token' };
   return null;
 }
@@ -217,6 +218,7 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
         return out({ type: 'refused', line: '', reason: 'not JSON' });
       }
       const m = msg as { type?: unknown; line?: unknown };
+      if (m.type === 'restart') return bridge.restart(client);
       if (m.type !== 'cmd') return out({ type: 'refused', line: '', reason: 'unknown message' });
       const f = filterCommand(m.line);
       if (!f.ok) return out({ type: 'refused', line: typeof m.line === 'string' ? m.line.slice(0, 200) : '', reason: f.error.reason });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMove, legalMoves, moveFrom, moveType, ROT_CCW, ROT_CW, setupKfen, squareName, toKfen } from '../../src/core/index';
-import { Game } from '../../src/gui/page/game';
+import { addMoves, mainline, newTree, positionAt, type GameTree } from '../../src/gui/page/tree';
 import { CHROMIUM, CHROMIUM_ARGS, FAKE_ENGINE, OUT, realEngineWorks, startGui, type RunningGui } from './helpers';
 
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -90,11 +90,19 @@ async function drag(page: Page, from: string, to: string): Promise<void> {
   await page.mouse.up();
 }
 
+/** The game of `moves` from `kfen` as the core plays it (throws on an illegal move). */
+function coreGame(kfen: string, moves: string[]): GameTree {
+  const t = newTree('khet2', kfen);
+  if (!t.ok) throw new Error(t.error);
+  const r = addMoves(t.value, [], moves);
+  if (!r.ok) throw new Error(`${moves[r.error.index]}: ${r.error.message}`);
+  return r.value.tree;
+}
+
 /** Legal destinations (steps, swaps) of the piece on `sq` according to the core. */
 function coreTargets(kfen: string, moves: string[], sq: string): string[] {
-  const g = new Game('khet2', kfen);
-  for (const m of moves) g.playText(m);
-  const pos = g.positionAt(g.length);
+  const g = coreGame(kfen, moves);
+  const pos = positionAt(g, new Array<number>(moves.length).fill(0));
   return legalMoves(pos)
     .filter((m) => squareName(moveFrom(m)) === sq && moveType(m) !== ROT_CW && moveType(m) !== ROT_CCW)
     .map((m) => formatMove(m).slice(2, 4))
@@ -115,7 +123,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
     it('plays moves by clicking and dragging; the engine answers; the beam is drawn; illegal moves are impossible', async () => {
       const { ctx, page, errors } = await open(gui);
       expect(await page.textContent('#engine-status')).toMatch(expectName);
-      await page.selectOption('#sel-level', 'd1');
+      await page.selectOption('#sel-level', '1');
       await shot(page, `${label}-start`);
 
       // The opponent's pieces cannot be picked up.
@@ -144,13 +152,11 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       await waitMoves(page, 2);
       const m1 = await movesText(page);
       expect(m1[0]).toBe('c1d2');
-      const g = new Game('khet2', CLASSIC);
-      g.playText(m1[0]);
-      g.playText(m1[1]); // throws if the engine's move were illegal
+      const g = coreGame(CLASSIC, m1.slice(0, 2)); // throws if the engine's move were illegal
       // The beam of the engine's (Red's) laser, exactly as the core traces it.
-      await page.waitForSelector('#layer-beam polyline.beam-core');
+      await page.waitForSelector('#layer-beam[data-side="1"] polyline.beam-core');
       const beamPath = await page.getAttribute('#layer-beam', 'data-path');
-      expect(beamPath).toBe(g.plies[1].beam.steps.map((s) => squareName(s.square)).join(' '));
+      expect(beamPath).toBe(mainline(g)[1].ply.beam.steps.map((s) => squareName(s.square)).join(' '));
       expect(beamPath?.startsWith('a8')).toBe(true);
 
       // A rotation with the on-board button, then a move by dragging.
@@ -162,8 +168,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       await waitMoves(page, 6);
       const all = await movesText(page);
       expect(all[4]).toBe('d2d3');
-      for (const m of all.slice(2)) g.playText(m);
-      expect(await page.inputValue('#kfen')).toBe(toKfen(g.positionAt(g.length)));
+      expect(await page.inputValue('#kfen')).toBe(toKfen(positionAt(coreGame(CLASSIC, all), new Array<number>(all.length).fill(0))));
       await page.waitForTimeout(700);
       await shot(page, `${label}-after-moves`);
 
@@ -178,7 +183,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       const { ctx, page, errors } = await open(gui);
       await setMode(page, 'engine');
       await page.selectOption('#sel-side', '0');
-      await page.selectOption('#sel-level', 'd2');
+      await page.selectOption('#sel-level', '2');
       await loadKfen(page, RED_WINS_KFEN);
       await page.waitForSelector('#banner:not([hidden])', { timeout: 20000 });
       expect(await page.textContent('#banner-title')).toBe('Red wins · Thoth won');
@@ -303,20 +308,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     expect(rec).toContain(`[KFEN "${CLASSIC}"]`);
     expect(rec).toContain('[Variant "khet2"]');
     expect(rec).toContain('[TimeControl "60+1"]');
-    expect(rec).toMatch(/\n\n1\. c1d2 a4a3 2\. j5- \*\n+$/);
+    // Each move with the mover's clock after it.
+    expect(rec).toMatch(/\n\n1\. c1d2 \{\[%clk 0:01:01\]\} a4a3 \{\[%clk 0:0[01]:\d\d\]\} 2\. j5- \{\[%clk 0:0[01]:\d\d\]\} \*\n+$/);
     expect(await page.isVisible('#rec-download')).toBe(true);
 
     // Back through the list and forward again.
     await page.click('#moves .mv[data-ply="1"]');
-    const g = new Game('khet2', CLASSIC);
-    g.playText('c1d2');
-    expect(await page.inputValue('#kfen')).toBe(g.kfenAt(1));
+    expect(await page.inputValue('#kfen')).toBe(toKfen(positionAt(coreGame(CLASSIC, ['c1d2']), [0])));
     await page.click('#nav-first');
     expect(await page.inputValue('#kfen')).toBe(CLASSIC);
     await page.click('#nav-last');
 
-    // A new game, then the record brings the moves back.
+    // A new game (confirmed: it abandons the one in progress), then the record brings the moves back.
     await page.click('#btn-new');
+    await page.click('#dialog-yes');
     expect(await moveCount(page)).toBe(0);
     await page.fill('#record', rec);
     await page.click('#rec-import');

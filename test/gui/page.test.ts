@@ -1,9 +1,18 @@
-/** The page's logic that needs no browser: engine lines, the game model, records. */
+/** The page's logic that needs no browser: info parsing, the game tree, records. */
 import { describe, expect, it } from 'vitest';
 import { KILL, setupKfen, squareName } from '../../src/core/index';
 import { parseOption, pvInfo } from '../../src/gui/page/engine';
-import { Game } from '../../src/gui/page/game';
 import { exportGame, formatImportError, importGame } from '../../src/gui/page/record';
+import { addMoves, deleteNode, mainline, newTree, positionAt, positionCommand, type GameTree } from '../../src/gui/page/tree';
+
+/** A tree with `moves` played on the main line. */
+function game(edition: 'khet2' | 'khet1', kfen: string, moves: string[]): GameTree {
+  const t = newTree(edition, kfen);
+  if (!t.ok) throw new Error(t.error);
+  const r = addMoves(t.value, [], moves);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.tree;
+}
 
 const CLASSIC = setupKfen('khet2', 'classic') as string;
 
@@ -28,33 +37,29 @@ describe('engine lines', () => {
   });
 });
 
-describe('the game model', () => {
+describe('the game tree', () => {
   it('records the beam of each move, with the removed piece', () => {
-    const g = new Game('khet2', CLASSIC);
     // Silver's j4i3 sends the beam j1 j2 j3 j4... and removes a piece (rulebook §7.2: j4i3x).
-    const p = g.playText('j4i3');
+    const g = game('khet2', CLASSIC, ['j4i3']);
+    const p = mainline(g)[0].ply;
     expect(p.side).toBe(0);
     expect(p.killedSq).toBeGreaterThanOrEqual(0);
     const last = p.beam.steps[p.beam.steps.length - 1];
     expect(last.out).toBe(KILL);
     expect(squareName(last.square)).toBe(squareName(p.killedSq));
     expect(p.beam.steps[0].square).toBe(9); // from the Sphinx on j1
-    expect(g.positionAt(1).board[p.killedSq]).toBe(0);
-    expect(g.positionCommand(1)).toBe(`position kfen ${CLASSIC} moves j4i3`);
-    g.truncate(0);
-    expect(g.length).toBe(0);
+    expect(positionAt(g, [0]).board[p.killedSq]).toBe(0);
+    expect(positionCommand(g, [0])).toBe(`position kfen ${CLASSIC} moves j4i3`);
+    expect(mainline(deleteNode(g, [0]))).toHaveLength(0);
   });
 
   it('knows when a Pharaoh hit ends the game', () => {
-    const g = new Game('khet2', 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1');
-    g.playText('j1+');
-    expect(g.over).toBe(true);
-    expect(g.result()).toMatchObject({ result: '1-0', termination: 'normal' });
+    const g = game('khet2', 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1', ['j1+']);
+    expect(positionAt(g, [0]).winner).toBe(0);
   });
 
   it('traces fixed lasers from the board edge (Khet 1.0)', () => {
-    const g = new Game('khet1', setupKfen('khet1', 'classic') as string);
-    const p = g.playText('c1b2');
+    const p = mainline(game('khet1', setupKfen('khet1', 'classic') as string, ['c1b2']))[0].ply;
     expect(p.laser).toEqual({ square: 9, dir: 0, strikeFirst: true });
     expect(p.beam.steps.map((s) => squareName(s.square)).slice(0, 4)).toEqual(['j1', 'j2', 'j3', 'j4']);
   });
@@ -69,14 +74,36 @@ describe('game records', () => {
       result: '*',
       timeControl: '300+3',
       termination: 'unterminated',
-      moves: [{ move: 'c1d2' }, { move: 'a4a3', scoreCp: 12, depth: 7, timeMs: 1500 }, { move: 'j5-' }],
+      moves: [{ text: 'c1d2', side: 0 }, { text: 'a4a3', side: 1, engine: { scoreCp: 12, depth: 7, timeMs: 1500 } }, { text: 'j5-', side: 0 }],
     });
     expect(text).toContain('[White "Human"]');
     expect(text).toContain('[Black "Thoth 0.1.0"]');
     expect(text).toContain('[Termination "unterminated"]');
     expect(text).toContain('1. c1d2 a4a3 {+0.12/7 1.500s} 2. j5- *');
     const r = importGame(text);
-    expect(r).toMatchObject({ ok: true, value: { edition: 'khet2', startKfen: CLASSIC, moves: ['c1d2', 'a4a3', 'j5-'], result: '*' } });
+    expect(r).toMatchObject({ ok: true, value: { edition: 'khet2', startKfen: CLASSIC, result: '*' } });
+    if (r.ok) expect(r.value.moves.map((m) => m.text)).toEqual(['c1d2', 'a4a3', 'j5-']);
+  });
+
+  it('keeps an imported game\'s tags and comments, and writes clocks', () => {
+    const r = importGame(
+      '[Event "Club night"]\n[Silver "Alice"]\n[Red "Bob"]\n[Annotator "Carol"]\n[Variant "khet2"]\n[TimeControl "60+1"]\n\n' +
+        '1. c1d2 {[%clk 0:01:00] a quiet start} a4a3 {+0.12/7 1.500s} *\n',
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.moves[0]).toEqual({ text: 'c1d2', comment: 'a quiet start', clockMs: 60000 });
+    expect(r.value.moves[1]).toEqual({ text: 'a4a3', engine: { scoreCp: 12, depth: 7, timeMs: 1500 } });
+    const text = exportGame({
+      edition: 'khet2', startKfen: CLASSIC, players: ['Human (Silver)', 'Human (Red)'], result: '*', timeControl: '60+1',
+      termination: 'unterminated', tags: r.value.tags,
+      moves: [
+        { text: 'c1d2', side: 0, comment: 'a quiet start', clocks: [60000, 60000] },
+        { text: 'a4a3', side: 1, engine: { scoreCp: 12, depth: 7, timeMs: 1500 }, clocks: [60000, 58200] },
+      ],
+    });
+    for (const tag of ['[Event "Club night"]', '[Silver "Alice"]', '[Red "Bob"]', '[Annotator "Carol"]']) expect(text).toContain(tag);
+    expect(text).toContain('1. c1d2 {[%clk 0:01:00] a quiet start} a4a3 {+0.12/7 1.500s [%clk 0:00:58]} *');
   });
 
   it('names Deflexion players Gold and Silver', () => {
@@ -90,7 +117,7 @@ describe('game records', () => {
   });
 
   it('reads bare moves and reports illegal ones', () => {
-    expect(importGame('1. c1d2 a4a3')).toMatchObject({ ok: true, value: { moves: ['c1d2', 'a4a3'], result: '*' } });
+    expect(importGame('1. c1d2 a4a3')).toMatchObject({ ok: true, value: { moves: [{ text: 'c1d2' }, { text: 'a4a3' }], result: '*' } });
     const bad = importGame('[Variant "khet2"]\n\n1. c1d2 c1d2 *');
     expect(bad).toMatchObject({ ok: false, error: { kind: 'replay', error: { kind: 'move', ply: 1, move: 'c1d2' } } });
     if (!bad.ok) expect(formatImportError(bad.error)).toMatch(/^move 2 \(c1d2\): /);

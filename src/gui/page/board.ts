@@ -5,14 +5,15 @@
  */
 import {
   ANUBIS, BLOCK, KILL, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, oriOf, squareName,
-  type Edition, type Position,
+  type BeamPath, type Edition, type Position,
 } from '../../core/index';
-import type { PlyInfo } from './game';
+import type { LaserSource, PlyInfo } from './game';
+import type { TargetKind } from './selection';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SQ = 100;
 
-export type TargetKind = 'step' | 'swap' | 'stack';
+export type { TargetKind };
 
 export interface Arrow {
   from: number;
@@ -35,6 +36,10 @@ export interface BoardModel {
   cursor: number;
   /** The beam to draw (the last move's), and an id so it animates once. */
   beam: { ply: PlyInfo; id: string } | null;
+  /** Both lasers' paths in the shown position (the "show both lasers" option). */
+  lasers: { side: number; beam: BeamPath; laser: LaserSource }[];
+  /** Where the shot of the move under the pointer would go, before it is played. */
+  aim: PlyInfo | null;
   arrows: Arrow[];
   interactive: boolean;
   /** The move to animate (once per id): a slide, a swap, or a turn. */
@@ -47,6 +52,8 @@ export interface BoardEvents {
   click(sq: number): void;
   drop(from: number, to: number): void;
   rotate(dir: '+' | '-'): void;
+  /** The pointer is over a target square, a rotate button, or neither (null). */
+  aim(target: number | '+' | '-' | null): void;
 }
 
 const el = <K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, cls?: string): SVGElementTagNameMap[K] => {
@@ -149,7 +156,10 @@ export function pieceSvg(p: number, size = 28): string {
 
 export class BoardView {
   readonly svg: SVGSVGElement;
-  private readonly layers: Record<'squares' | 'marks' | 'pieces' | 'beam' | 'arrows' | 'fx' | 'hit' | 'controls', SVGGElement>;
+  private readonly layers: Record<'squares' | 'marks' | 'pieces' | 'fx' | 'lasers' | 'beam' | 'aim' | 'arrows' | 'hit' | 'controls', SVGGElement>;
+  /** The tooltip of each square (on the top layer, where the pointer is). */
+  private readonly hitTitles: SVGTitleElement[] = [];
+  private aimed: number | '+' | '-' | null = null;
   private model: BoardModel | null = null;
   private beamId = '';
   private motionId = '';
@@ -181,7 +191,9 @@ export class BoardView {
       marks: mk('marks'),
       pieces: mk('pieces'),
       fx: mk('fx'),
+      lasers: mk('lasers'),
       beam: mk('beam'),
+      aim: mk('aim'),
       arrows: mk('arrows'),
       hit: mk('hit'),
       controls: mk('controls'),
@@ -191,6 +203,7 @@ export class BoardView {
     this.svg.addEventListener('pointermove', (e) => this.onMove(e));
     this.svg.addEventListener('pointerup', (e) => this.onUp(e));
     this.svg.addEventListener('pointercancel', () => this.endDrag());
+    this.svg.addEventListener('pointerleave', () => this.setAim(null));
     this.svg.addEventListener('contextmenu', (e) => e.preventDefault());
   }
 
@@ -214,11 +227,16 @@ export class BoardView {
       this.squaresKey = key;
       this.drawSquares(ed, m.flipped);
       this.layers.fx.replaceChildren();
+      // A new board (edition, side): the old beam goes, whatever comes next.
+      this.layers.beam.replaceChildren();
+      this.layers.beam.removeAttribute('data-path');
       this.beamId = '';
     }
     this.drawMarks(m);
     this.drawPieces(m);
     this.drawBeam(m);
+    this.drawLasers(m);
+    this.drawAim(m);
     this.drawArrows(m);
     this.drawControls(m);
     this.svg.classList.toggle('interactive', m.interactive);
@@ -229,6 +247,7 @@ export class BoardView {
     const hit = this.layers.hit;
     g.replaceChildren();
     hit.replaceChildren();
+    this.hitTitles.length = 0;
     g.appendChild(el('rect', { x: -10, y: -10, width: 1020, height: 820, rx: 14 }, 'frame'));
     for (let sq = 0; sq < 80; sq++) {
       const [x, y] = this.xy(sq, flipped);
@@ -238,6 +257,9 @@ export class BoardView {
       g.appendChild(el('rect', { x, y, width: SQ, height: SQ }, cls));
       if (r0 || r1) g.appendChild(this.reservedMark(r1 ? 0 : 1, x, y));
       const h = el('rect', { x, y, width: SQ, height: SQ, 'data-square': squareName(sq) }, 'hit');
+      const title = el('title');
+      h.appendChild(title);
+      this.hitTitles[sq] = title;
       hit.appendChild(h);
     }
     if (!ed.sphinx) {
@@ -321,10 +343,22 @@ export class BoardView {
     return g;
   }
 
+  /** A square's tooltip: the piece on it, or whose reserved square it is. */
+  private squareTitle(m: BoardModel, sq: number): string {
+    const ed = m.pos.edition;
+    const p = m.pos.board[sq];
+    if (p !== 0) return `${pieceTitle(p, ed)} on ${squareName(sq)}`;
+    const r0 = (ed.reserved[0 + (sq >> 5)] & (1 << (sq & 31))) !== 0;
+    const r1 = (ed.reserved[3 + (sq >> 5)] & (1 << (sq & 31))) !== 0;
+    return r0 || r1 ? `${squareName(sq)}: only ${ed.colorNames[r1 ? 0 : 1]} pieces may stand here` : squareName(sq);
+  }
+
   private drawPieces(m: BoardModel): void {
     const g = this.layers.pieces;
     g.replaceChildren();
     for (let sq = 0; sq < 80; sq++) {
+      const t = this.hitTitles[sq];
+      if (t) t.textContent = this.squareTitle(m, sq);
       const p = m.pos.board[sq];
       if (p === 0) continue;
       const n = this.pieceNode(p, sq, m.pos.edition);
@@ -349,6 +383,33 @@ export class BoardView {
     } else if (!mo) this.motionId = '';
   }
 
+  /** The polyline of a beam: its points and how it ends. */
+  private beamShape(path: BeamPath, laser: LaserSource): { points: string; end: 'kill' | 'block' | 'off'; at: [number, number] } {
+    const pts: [number, number][] = [];
+    const half = SQ / 2;
+    const flip = this.model?.flipped ? -1 : 1;
+    const dxy = (dir: number): [number, number] => [[0, 1, 0, -1][dir] * flip, [-1, 0, 1, 0][dir] * flip];
+    if (laser.strikeFirst) {
+      // A laser fixed in the board's edge: the beam enters from outside.
+      const [cx, cy] = this.centre(laser.square);
+      const [dx, dy] = dxy(laser.dir);
+      pts.push([cx - dx * half, cy - dy * half]);
+    }
+    for (const s of path.steps) pts.push(this.centre(s.square));
+    const last = path.steps[path.steps.length - 1];
+    let end: 'kill' | 'block' | 'off' = 'off';
+    if (last) {
+      if (last.out === KILL) end = 'kill';
+      else if (last.out === BLOCK) end = 'block';
+      else {
+        const [cx, cy] = this.centre(last.square);
+        const [dx, dy] = dxy(last.out);
+        pts.push([cx + dx * half, cy + dy * half]);
+      }
+    }
+    return { points: pts.map(([x, y]) => `${x},${y}`).join(' '), end, at: pts[pts.length - 1] ?? [0, 0] };
+  }
+
   private drawBeam(m: BoardModel): void {
     const id = m.beam ? `${m.beam.id}/${m.flipped}` : '';
     if (id === this.beamId) return;
@@ -356,39 +417,23 @@ export class BoardView {
     this.beamId = id;
     const g = this.layers.beam;
     g.replaceChildren();
-    if (!m.beam) return;
+    if (!m.beam) {
+      g.removeAttribute('data-path');
+      g.removeAttribute('data-end');
+      g.removeAttribute('data-side');
+      return;
+    }
     const { ply } = m.beam;
-    const path = ply.beam;
-    const pts: [number, number][] = [];
-    const half = SQ / 2;
-    const flip = m.flipped ? -1 : 1;
-    const dxy = (dir: number): [number, number] => [[0, 1, 0, -1][dir] * flip, [-1, 0, 1, 0][dir] * flip];
-    if (ply.laser.strikeFirst) {
-      // A laser fixed in the board's edge: the beam enters from outside.
-      const [cx, cy] = this.centre(ply.laser.square);
-      const [dx, dy] = dxy(ply.laser.dir);
-      pts.push([cx - dx * half, cy - dy * half]);
-    }
-    for (const s of path.steps) pts.push(this.centre(s.square));
-    const last = path.steps[path.steps.length - 1];
-    let endKind = 'off';
-    if (last) {
-      if (last.out === KILL) endKind = 'kill';
-      else if (last.out === BLOCK) endKind = 'block';
-      else {
-        const [cx, cy] = this.centre(last.square);
-        const [dx, dy] = dxy(last.out);
-        pts.push([cx + dx * half, cy + dy * half]);
-      }
-    }
-    const pointsText = pts.map(([x, y]) => `${x},${y}`).join(' ');
-    g.setAttribute('data-path', path.steps.map((s) => squareName(s.square)).join(' '));
-    g.setAttribute('data-end', endKind === 'kill' ? `kill ${squareName(path.killed)}` : endKind);
-    g.setAttribute('class', fresh ? 'beam fresh' : 'beam');
-    g.appendChild(el('polyline', { points: pointsText, pathLength: 1 }, 'beam-glow'));
-    g.appendChild(el('polyline', { points: pointsText, pathLength: 1 }, 'beam-core'));
-    const [ex, ey] = pts[pts.length - 1];
-    if (endKind === 'kill') {
+    const shape = this.beamShape(ply.beam, ply.laser);
+    g.setAttribute('data-path', ply.beam.steps.map((s) => squareName(s.square)).join(' '));
+    g.setAttribute('data-end', shape.end === 'kill' ? `kill ${squareName(ply.beam.killed)}` : shape.end);
+    g.setAttribute('data-side', String(ply.side));
+    g.setAttribute('class', `beam side${ply.side}${fresh ? ' fresh' : ''}`);
+    if (shape.end === 'kill' && ply.killedSq >= 0) g.appendChild(this.killMark(ply.killedSq, ply.killedPiece, m.pos.edition));
+    g.appendChild(el('polyline', { points: shape.points, pathLength: 1 }, 'beam-glow'));
+    g.appendChild(el('polyline', { points: shape.points, pathLength: 1 }, 'beam-core'));
+    const [ex, ey] = shape.at;
+    if (shape.end === 'kill') {
       // The CSS animation sets `transform`, so the position goes on a wrapper.
       const at = el('g', { transform: `translate(${ex},${ey})` });
       const burst = el('g', {}, 'burst');
@@ -397,9 +442,48 @@ export class BoardView {
       at.appendChild(burst);
       g.appendChild(at);
       if (fresh && ply.killedSq >= 0) this.showLeaving(ply.killedSq, ply.killedPiece, m.pos.edition);
-    } else if (endKind === 'block') {
+    } else if (shape.end === 'block') {
       g.appendChild(el('circle', { cx: ex, cy: ey, r: 12 }, 'spark'));
     }
+  }
+
+  /** Where a removed piece stood while its shot is on show: its ghost, crossed out. */
+  private killMark(sq: number, piece: number, ed: Edition): SVGGElement {
+    const shown = kindOf(piece) === STACK ? piece - 4 : piece;
+    const n = this.pieceNode(shown, sq, ed);
+    n.setAttribute('class', `kill-mark p${colorOf(shown)}`);
+    n.setAttribute('data-killed', squareName(sq));
+    n.querySelector('title')!.textContent = `${pieceTitle(shown, ed)} on ${squareName(sq)}: removed by the laser`;
+    const cross = el('path', { d: 'M -30 -30 L 30 30 M 30 -30 L -30 30' }, 'kill-cross');
+    n.appendChild(cross);
+    return n;
+  }
+
+  /** Both lasers' paths in the shown position, thin and dashed. */
+  private drawLasers(m: BoardModel): void {
+    const g = this.layers.lasers;
+    g.replaceChildren();
+    for (const l of m.lasers) {
+      const shape = this.beamShape(l.beam, l.laser);
+      const line = el('polyline', { points: shape.points }, `laser-path side${l.side}`);
+      line.setAttribute('data-side', String(l.side));
+      line.setAttribute('data-path', l.beam.steps.map((s) => squareName(s.square)).join(' '));
+      g.appendChild(line);
+      if (shape.end === 'kill') g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 30 }, `laser-target side${l.side}`));
+    }
+  }
+
+  /** The shot of the move under the pointer: dashed, with the piece it would remove ringed. */
+  private drawAim(m: BoardModel): void {
+    const g = this.layers.aim;
+    g.replaceChildren();
+    g.removeAttribute('data-path');
+    if (!m.aim) return;
+    const shape = this.beamShape(m.aim.beam, m.aim.laser);
+    g.setAttribute('data-path', m.aim.beam.steps.map((s) => squareName(s.square)).join(' '));
+    g.setAttribute('data-end', shape.end === 'kill' ? `kill ${squareName(m.aim.beam.killed)}` : shape.end);
+    g.appendChild(el('polyline', { points: shape.points }, 'aim-path'));
+    if (shape.end === 'kill') g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 40 }, `aim-target${colorOf(m.aim.killedPiece) === m.aim.side ? ' own' : ''}`));
   }
 
   /** The removed piece, drawn where it stood, fading and rising away. */
@@ -446,16 +530,18 @@ export class BoardView {
     if (m.selected < 0 || !m.interactive) return;
     const [x, y] = this.xy(m.selected);
     const button = (dir: '+' | '-', bx: number): void => {
-      const b = el('g', { transform: `translate(${bx},${y + 18})`, 'data-rot': dir, role: 'button', tabindex: -1 }, 'rot-btn');
+      const b = el('g', { transform: `translate(${bx},${y + 20})`, 'data-rot': dir, role: 'button', tabindex: -1 }, 'rot-btn');
       const title = el('title');
       title.textContent = dir === '+' ? 'Rotate clockwise (+ or ])' : 'Rotate counter-clockwise (- or [)';
-      const icon = el('g', { transform: dir === '+' ? '' : 'scale(-1,1)' });
-      icon.innerHTML = '<circle r="17"/><path d="M 0 -9 A 9 9 0 1 1 -9 0"/><polygon points="-9,-6 -14.5,2.5 -3.5,2.5"/>';
+      // The icon is drawn for clockwise; mirrored it turns the other way.
+      const icon = el('g', { transform: dir === '+' ? 'scale(1.2)' : 'scale(-1.2,1.2)' });
+      icon.innerHTML = '<circle class="pad" r="28"/><circle r="17"/><path d="M 0 -9 A 9 9 0 1 1 -9 0"/><polygon points="-9,-6 -14.5,2.5 -3.5,2.5"/>';
       b.append(title, icon);
+      b.addEventListener('pointerenter', () => this.setAim(dir));
       g.appendChild(b);
     };
-    if (m.rotations.ccw) button('-', x + 18);
-    if (m.rotations.cw) button('+', x + SQ - 18);
+    if (m.rotations.ccw) button('-', x + 20);
+    if (m.rotations.cw) button('+', x + SQ - 20);
   }
 
   // ---- pointer handling ----------------------------------------------------------------------
@@ -496,8 +582,19 @@ export class BoardView {
     this.svg.setPointerCapture?.(e.pointerId);
   }
 
+  private setAim(t: number | '+' | '-' | null): void {
+    if (t === this.aimed) return;
+    this.aimed = t;
+    this.events.aim(t);
+  }
+
   private onMove(e: PointerEvent): void {
     const d = this.drag;
+    if (this.model && (!d || d.moved) && !(e.target as Element).closest?.('[data-rot]')) {
+      const [px, py] = this.svgPoint(e);
+      const sq = this.squareAt(px, py);
+      this.setAim(sq >= 0 && this.model.targets.has(sq) ? sq : null);
+    }
     if (!d || d.pointer !== e.pointerId || !this.model) return;
     if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 6) return;
     if (!d.moved) {

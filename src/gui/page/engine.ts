@@ -1,10 +1,14 @@
 /**
- * The page's side of the engine: a WebSocket to the GUI server, the engine's handshake, and a
- * small search manager that keeps the protocol's rules (one `bestmove` per `go`; options only
- * while idle) so the rest of the page just asks for a search and gets its info and best move.
+ * The page's side of the engine: a link that carries protocol lines (a WebSocket to the GUI
+ * server, or the engine running inside the page in the static build), the engine's handshake,
+ * and a small search manager that keeps the protocol's rules (one `bestmove` per `go`; options
+ * only while idle), so the rest of the page asks for a search and gets its info and best move.
+ *
+ * An engine that does not answer `stop` with `bestmove` within STOP_TIMEOUT_MS is reported as
+ * unresponsive (the page offers a restart) instead of being waited for forever.
  */
 import { parseInfo, type InfoFields, type SearchInfo } from '../../protocol/info';
-import type { ClientMessage, EngineState, ServerMessage } from '../messages';
+import type { EngineState } from '../messages';
 
 export interface EngineOption {
   name: string;
@@ -41,6 +45,77 @@ export function parseOption(line: string): EngineOption | null {
   return o;
 }
 
+/** What a link reports to the client. */
+export interface LinkEvents {
+  /** The engine's state and handshake (on connection and whenever they change). */
+  hello(state: EngineState, engine: string, handshake: string[], message: string): void;
+  line(text: string): void;
+  refused(line: string, reason: string): void;
+  /** Another page took the engine. */
+  superseded(): void;
+  /** The link is gone (the server stopped). */
+  closed(): void;
+}
+
+/** A way to the engine: the GUI server's WebSocket, or an engine inside the page. */
+export interface EngineLink {
+  open(events: LinkEvents): void;
+  send(line: string): void;
+  /** Starts the engine afresh (it stopped answering). */
+  restart(): void;
+  /** What the page calls the place its engine runs, for messages. */
+  readonly where: 'server' | 'page';
+}
+
+/** The GUI server's engine, over its WebSocket. */
+export class WebSocketLink implements EngineLink {
+  readonly where = 'server';
+  private ws: WebSocket | null = null;
+  constructor(private readonly url: string) {}
+
+  open(ev: LinkEvents): void {
+    this.ws?.close();
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    let superseded = false;
+    ws.onclose = () => {
+      if (this.ws === ws && !superseded) ev.closed();
+    };
+    ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
+      let m: import('../messages').ServerMessage;
+      try {
+        m = JSON.parse(String(e.data));
+      } catch {
+        return;
+      }
+      switch (m.type) {
+        case 'hello':
+          return ev.hello(m.state, m.engine, m.handshake, m.message ?? '');
+        case 'line':
+          return ev.line(m.line);
+        case 'refused':
+          return ev.refused(m.line, m.reason);
+        case 'superseded':
+          superseded = true;
+          return ev.superseded();
+      }
+    };
+  }
+
+  private post(m: import('../messages').ClientMessage): void {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m));
+  }
+
+  send(line: string): void {
+    this.post({ type: 'cmd', line });
+  }
+
+  restart(): void {
+    this.post({ type: 'restart' });
+  }
+}
+
 export interface SearchRequest {
   /** setoption lines (name → value) to apply before the search; sent only when changed. */
   options: Record<string, string>;
@@ -48,6 +123,8 @@ export interface SearchRequest {
   position: string;
   /** The `go …` command. */
   go: string;
+  /** After this long the search is told to stop (a safety net: the engine should stop itself). */
+  deadlineMs?: number;
   onInfo?: (info: InfoLine) => void;
   onBestmove?: (move: string, ponder: string | undefined) => void;
 }
@@ -55,9 +132,14 @@ export interface SearchRequest {
 interface Running {
   req: SearchRequest;
   cancelled: boolean;
+  stopSent: boolean;
+  timers: ReturnType<typeof setTimeout>[];
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'superseded';
+
+/** How long an engine may take to answer `stop` before the page calls it unresponsive. */
+export const STOP_TIMEOUT_MS = 3000;
 
 export class EngineClient {
   connection: ConnectionState = 'connecting';
@@ -65,6 +147,8 @@ export class EngineClient {
   name = '';
   command = '';
   message = '';
+  /** The engine did not answer `stop`: searches wait for a restart. */
+  unresponsive = false;
   options = new Map<string, EngineOption>();
   /** Called when the connection or the engine's state changes. */
   onStatus: () => void = () => {};
@@ -73,41 +157,54 @@ export class EngineClient {
   /** Called with commands the server refused. */
   onRefused: (line: string, reason: string) => void = () => {};
 
-  private ws: WebSocket | null = null;
   /** Searches sent and not yet answered, oldest first. */
   private running: Running[] = [];
   /** The next search, waiting for the engine to finish the running ones. */
   private next: SearchRequest | null = null;
   private sentOptions = new Map<string, string>();
+  private pendingNewGame = false;
 
-  constructor(private readonly url: string) {}
+  constructor(readonly link: EngineLink, readonly stopTimeoutMs = STOP_TIMEOUT_MS) {}
 
+  /** Connects (again: after another page took the engine, this takes it back). */
   connect(): void {
-    const ws = new WebSocket(this.url);
-    this.ws = ws;
-    ws.onopen = () => {
-      this.connection = 'open';
-      this.onStatus();
-    };
-    ws.onclose = () => {
-      if (this.connection !== 'superseded') this.connection = 'closed';
-      this.running = [];
-      this.next = null;
-      this.onStatus();
-    };
-    ws.onmessage = (ev) => {
-      let m: ServerMessage;
-      try {
-        m = JSON.parse(String(ev.data)) as ServerMessage;
-      } catch {
-        return;
-      }
-      this.onMessage(m);
-    };
+    this.connection = 'connecting';
+    this.reset();
+    this.link.open({
+      hello: (state, engine, handshake, message) => this.onHello(state, engine, handshake, message),
+      line: (l) => this.onLine(l),
+      refused: (l, r) => this.onRefused(l, r),
+      superseded: () => {
+        this.connection = 'superseded';
+        this.reset();
+        this.onStatus();
+      },
+      closed: () => {
+        this.connection = 'closed';
+        this.reset();
+        this.onStatus();
+      },
+    });
+  }
+
+  /** Restarts a stuck engine. */
+  restart(): void {
+    this.reset();
+    this.state = 'starting';
+    this.link.restart();
+    this.onStatus();
+  }
+
+  private reset(): void {
+    for (const r of this.running) for (const t of r.timers) clearTimeout(t);
+    this.running = [];
+    this.next = null;
+    this.sentOptions.clear();
+    this.unresponsive = false;
   }
 
   get ready(): boolean {
-    return this.connection === 'open' && this.state === 'ready';
+    return this.connection === 'open' && this.state === 'ready' && !this.unresponsive;
   }
 
   /** True while a search is running or waiting to start. */
@@ -115,46 +212,37 @@ export class EngineClient {
     return this.running.some((r) => !r.cancelled) || this.next !== null;
   }
 
-  private onMessage(m: ServerMessage): void {
-    switch (m.type) {
-      case 'hello': {
-        const wasReady = this.state === 'ready';
-        this.state = m.state;
-        this.command = m.engine;
-        this.message = m.message ?? '';
-        this.options.clear();
-        for (const l of m.handshake) {
-          if (l.startsWith('id name ')) this.name = l.slice(8).trim();
-          const o = parseOption(l);
-          if (o) this.options.set(o.name.toLowerCase(), o);
-        }
-        if (!wasReady || m.state !== 'ready') {
-          this.running = [];
-          this.sentOptions.clear();
-        }
-        this.onStatus();
-        if (m.state === 'ready') this.pump();
-        break;
-      }
-      case 'line':
-        this.onLine(m.line);
-        break;
-      case 'refused':
-        this.onRefused(m.line, m.reason);
-        break;
-      case 'superseded':
-        this.connection = 'superseded';
-        this.onStatus();
-        break;
+  private onHello(state: EngineState, engine: string, handshake: string[], message: string): void {
+    const wasReady = this.connection === 'open' && this.state === 'ready';
+    this.connection = 'open';
+    this.state = state;
+    this.command = engine;
+    this.message = message;
+    this.options.clear();
+    for (const l of handshake) {
+      if (l.startsWith('id name ')) this.name = l.slice(8).trim();
+      const o = parseOption(l);
+      if (o) this.options.set(o.name.toLowerCase(), o);
     }
+    if (!wasReady || state !== 'ready') {
+      this.reset();
+      this.pendingNewGame = true;
+    }
+    this.onStatus();
+    if (state === 'ready') this.pump();
   }
 
   private onLine(line: string): void {
     const first = line.trim().split(/\s+/)[0];
     if (first === 'bestmove') {
       const r = this.running.shift();
+      if (r) for (const t of r.timers) clearTimeout(t);
       const t = line.trim().split(/\s+/);
       const pi = t.indexOf('ponder');
+      if (this.unresponsive && this.running.length === 0) {
+        this.unresponsive = false;
+        this.onStatus();
+      }
       if (r && !r.cancelled) r.req.onBestmove?.(t[1], pi > 0 ? t[pi + 1] : undefined);
       this.pump();
       return;
@@ -175,15 +263,16 @@ export class EngineClient {
     this.onOther(line);
   }
 
-  send(line: string): void {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      const msg: ClientMessage = { type: 'cmd', line };
-      this.ws.send(JSON.stringify(msg));
-    }
+  private send(line: string): void {
+    this.link.send(line);
   }
 
   hasOption(name: string): boolean {
     return this.options.has(name.toLowerCase());
+  }
+
+  option(name: string): EngineOption | undefined {
+    return this.options.get(name.toLowerCase());
   }
 
   /** Starts a search, stopping (and forgetting) any running one. */
@@ -193,20 +282,27 @@ export class EngineClient {
     this.pump();
   }
 
-  /** Asks the running search to finish now; its best move is still delivered. */
-  stop(): void {
-    if (this.running.some((r) => !r.cancelled)) this.send('stop');
-  }
-
   /** Stops any search and drops its results. */
   cancel(): void {
     this.next = null;
-    let any = false;
     for (const r of this.running) {
-      if (!r.cancelled) any = true;
+      if (r.cancelled) continue;
       r.cancelled = true;
+      this.sendStop(r);
     }
-    if (any) this.send('stop');
+  }
+
+  private sendStop(r: Running): void {
+    if (r.stopSent) return;
+    r.stopSent = true;
+    this.send('stop');
+    r.timers.push(
+      setTimeout(() => {
+        if (!this.running.includes(r) || this.unresponsive) return;
+        this.unresponsive = true;
+        this.onStatus();
+      }, this.stopTimeoutMs),
+    );
   }
 
   /** A new game: the engine forgets what it learnt. */
@@ -215,7 +311,6 @@ export class EngineClient {
     this.pendingNewGame = true;
     this.pump();
   }
-  private pendingNewGame = false;
 
   private pump(): void {
     if (!this.ready || this.running.length > 0) return;
@@ -233,7 +328,9 @@ export class EngineClient {
       this.send(`setoption name ${name} value ${value}`);
     }
     this.send(req.position);
-    this.running.push({ req, cancelled: false });
+    const r: Running = { req, cancelled: false, stopSent: false, timers: [] };
+    this.running.push(r);
     this.send(req.go);
+    if (req.deadlineMs !== undefined) r.timers.push(setTimeout(() => this.sendStop(r), req.deadlineMs));
   }
 }

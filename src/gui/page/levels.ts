@@ -1,0 +1,52 @@
+/**
+ * Thoth's strength as a player picks it: Level 1 to 8, like lichess's levels. With an engine that
+ * offers `UCI_LimitStrength`/`UCI_Elo`, levels 1–7 are Elo ratings spread over the engine's range
+ * and level 8 is full strength; an engine without them plays levels 1–7 at a fixed depth. Every
+ * level uses the game's clock when there is one.
+ */
+
+export interface Level {
+  /** 1–8. */
+  n: number;
+  label: string;
+  /** `UCI_Elo` of a limited level; undefined at full strength or without the option. */
+  elo?: number;
+  /** The fixed depth of a level for an engine without `UCI_Elo`. */
+  depth?: number;
+}
+
+export const LEVEL_COUNT = 8;
+export const DEFAULT_LEVEL = 3;
+
+/** Thinking time a move gets without a clock (weak levels stop earlier: they search shallow). */
+export const MOVETIME_WITHOUT_CLOCK = 2000;
+
+export function levelsFor(elo: { min: number; max: number } | null): Level[] {
+  const out: Level[] = [];
+  for (let n = 1; n < LEVEL_COUNT; n++) {
+    if (elo) {
+      const e = Math.round((elo.min + ((elo.max - elo.min) * (n - 1)) / (LEVEL_COUNT - 1)) / 10) * 10;
+      out.push({ n, label: `Level ${n} · Elo ${e}`, elo: e });
+    } else {
+      out.push({ n, label: `Level ${n} · depth ${n}`, depth: n });
+    }
+  }
+  out.push({ n: LEVEL_COUNT, label: `Level ${LEVEL_COUNT} · full strength${elo ? ` (Elo ${elo.max})` : ''}` });
+  return out;
+}
+
+/** The options to set before Thoth's search at `level`. */
+export function levelOptions(level: Level, hasLimitStrength: boolean): Record<string, string> {
+  const o: Record<string, string> = { MultiPV: '1' };
+  if (hasLimitStrength) o.UCI_LimitStrength = level.elo !== undefined ? 'true' : 'false';
+  if (level.elo !== undefined) o.UCI_Elo = String(level.elo);
+  return o;
+}
+
+/** The `go` command at `level`, with the clocks (ms left, increment) when the game has them. */
+export function levelGoCommand(level: Level, clock: { left: [number, number]; incMs: number } | null): string {
+  if (level.depth !== undefined) return `go depth ${level.depth}`;
+  if (!clock) return `go movetime ${MOVETIME_WITHOUT_CLOCK}`;
+  const ms = (t: number): number => Math.max(1, Math.round(t));
+  return `go wtime ${ms(clock.left[0])} btime ${ms(clock.left[1])} winc ${clock.incMs} binc ${clock.incMs}`;
+}

@@ -1,0 +1,478 @@
+/**
+ * Drawing everything around the board from the state: players and clocks, the toolbar, the move
+ * list (with variations), the engine lines, the result strip, the status and the hint. Each
+ * function reads the state and writes its part of the DOM; none changes the state.
+ */
+import {
+  ANUBIS, EDITIONS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, gameStatus, kindOf, parseKfen, setupKfen,
+  setupsOf, type EditionId, type Position,
+} from '../../core/index';
+import { pieceSvg } from './board';
+import { clockText, timeLeft } from './clock';
+import type { Dom, PlayerBar } from './dom';
+import { evalText } from './evaluation';
+import type { EngineClient } from './engine';
+import { KEY_HELP } from './keys';
+import type { Level } from './levels';
+import { isStack } from './selection';
+import {
+  atEnd, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
+  viewPosition, type PageState,
+} from './state';
+import { childrenAt, isMainline, mainlineLength, nodeAt, pathKey, samePath, type GameTree, type MoveNode, type Path } from './tree';
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+/** Sets innerHTML only when it changed (keeps focus, hover and scrolling). */
+function setHtml(e: HTMLElement, html: string): boolean {
+  if (e.dataset.html === html) return false;
+  e.innerHTML = html;
+  e.dataset.html = html;
+  return true;
+}
+
+// ---- move numbers --------------------------------------------------------------------------
+
+export interface MoveLabel {
+  /** The move number as the list shows it. */
+  number: number;
+  side: number;
+  /** `15.` before a first-player move, `15…` before a second-player move. */
+  prefix: string;
+  text: string;
+}
+
+/** The number and side of the move that leads to `path`. */
+export function moveLabel(tree: GameTree, path: Path): MoveLabel | null {
+  const n = nodeAt(tree, path);
+  if (!n) return null;
+  const start = parseKfen(tree.startKfen, tree.edition);
+  const side0 = start.ok ? start.value.side : 0;
+  const num0 = start.ok ? start.value.moveNumber : 1;
+  const p = path.length - 1;
+  const side = (side0 + p) % 2;
+  const number = num0 + Math.floor((p + side0) / 2);
+  return { number, side, prefix: side === 0 ? `${number}.` : `${number}…`, text: n.ply.text };
+}
+
+/** How many moves (numbered as the list numbers them) the main line holds. */
+export function mainlineMoveCount(tree: GameTree): number {
+  const len = mainlineLength(tree);
+  if (len === 0) return 0;
+  return moveLabel(tree, new Array<number>(len).fill(0))?.number ?? 0;
+}
+
+// ---- players and clocks --------------------------------------------------------------------
+
+export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: number): void {
+  const pos = viewPosition(s);
+  const names = colorNames(s);
+  const lost: number[][] = [[], []];
+  let children = s.tree.children;
+  for (const i of s.path) {
+    const n = children[i];
+    if (!n) break;
+    if (n.ply.killedSq >= 0) {
+      const k = kindOf(n.ply.killedPiece) === STACK ? n.ply.killedPiece - 4 : n.ply.killedPiece;
+      lost[colorOf(k)].push(k);
+    }
+    children = n.children;
+  }
+  const bars: [PlayerBar, number][] = [
+    [dom.playerTop, s.flipped ? 0 : 1],
+    [dom.playerBottom, s.flipped ? 1 : 0],
+  ];
+  const over = isOver(s);
+  for (const [bar, c] of bars) {
+    bar.root.className = `player c${c}${pos.side === c && !(over && atEnd(s)) ? ' to-move' : ''}`;
+    const who = s.mode === 'engine' ? (c === s.humanSide ? 'You' : engineName ? engineName.split(' ')[0] : 'Thoth') : '';
+    bar.name.textContent = who ? `${who} · ${names[c]}` : names[c];
+    setHtml(bar.lost, lost[c].map((p) => pieceSvg(p, 20)).join(''));
+    renderClock(bar, s, c, now);
+  }
+}
+
+export function renderClocks(dom: Dom, s: PageState, now: number): void {
+  renderClock(dom.playerTop, s, s.flipped ? 0 : 1, now);
+  renderClock(dom.playerBottom, s, s.flipped ? 1 : 0, now);
+}
+
+function renderClock(bar: PlayerBar, s: PageState, c: number, now: number): void {
+  const clock = s.clock;
+  if (!clock || s.mode === 'analysis') {
+    bar.clock.hidden = true;
+    return;
+  }
+  const left = timeLeft(clock, c, now);
+  bar.clock.hidden = false;
+  const t = clockText(left);
+  if (bar.clock.textContent !== t) bar.clock.textContent = t;
+  bar.clock.classList.toggle('running', clock.running === c);
+  bar.clock.classList.toggle('low', left < 10000);
+}
+
+// ---- toolbar -------------------------------------------------------------------------------
+
+export function renderToolbar(dom: Dom, s: PageState, rot: { cw: boolean; ccw: boolean }): void {
+  const start = s.path.length === 0;
+  const previewing = s.preview !== null;
+  dom.navFirst.disabled = start && !previewing;
+  dom.navPrev.disabled = start && !previewing;
+  const more = childrenAt(s.tree, s.path).length > 0;
+  dom.navNext.disabled = !more && !previewing;
+  dom.navLast.disabled = !more && !previewing;
+  dom.rotCw.disabled = !rot.cw;
+  dom.rotCcw.disabled = !rot.ccw;
+  const over = isOver(s);
+  const playing = s.mode !== 'analysis';
+  dom.takeBack.hidden = !playing;
+  dom.takeBack.disabled = gameLength(s) === 0 || over;
+  dom.takeBack.title = over ? 'The game is over: no take-backs' : 'Take back (T)';
+  const pos = endPosition(s);
+  const mine = s.mode === 'humans' || pos.side === s.humanSide;
+  dom.resign.disabled = over || gameLength(s) === 0;
+  dom.draw.disabled = over || s.drawOffer !== null || gameLength(s) === 0;
+  dom.draw.textContent = s.drawOffer && s.mode === 'engine' ? '½ Offered' : '½ Draw';
+  const claim = playing && !over && mine ? drawClaim(pos) : null;
+  dom.claim.hidden = !claim;
+  dom.claim.title = claim ? `Claim a draw: ${claim.text}` : '';
+  for (const b of [dom.draw, dom.resign]) b.hidden = !playing;
+  const vpos = viewPosition(s);
+  const showStack = s.selected >= 0 && isStack(vpos, s.selected);
+  dom.stack.hidden = !showStack;
+  dom.stack.textContent = s.stackTop ? 'Top obelisk only' : 'Whole stack';
+  dom.stack.setAttribute('aria-pressed', String(s.stackTop));
+}
+
+// ---- the move list -------------------------------------------------------------------------
+
+function moveButton(tree: GameTree, path: Path, current: Path): string {
+  const n = nodeAt(tree, path) as MoveNode;
+  const p = n.ply;
+  const mark = p.killedSq >= 0 ? (kindOf(p.killedPiece) === PHARAOH ? '#' : '×') : '';
+  const main = isMainline(path);
+  const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
+  const ply = main ? ` data-ply="${path.length}"` : '';
+  const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${n.comment ? ` — ${n.comment}` : ''}`;
+  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}</button>`;
+}
+
+/** A variation (and the ones inside it) as inline text: `(12… d7d6 13. c1c2 (13. j1- …))`. */
+function variationHtml(tree: GameTree, first: Path, current: Path): string {
+  const parts: string[] = [];
+  let path = first;
+  let firstMove = true;
+  for (;;) {
+    const label = moveLabel(tree, path);
+    if (!label) break;
+    if (label.side === 0 || firstMove) parts.push(`<span class="vnum">${label.prefix}</span>`);
+    parts.push(moveButton(tree, path, current));
+    firstMove = false;
+    const kids = childrenAt(tree, path);
+    if (kids.length === 0) break;
+    for (let i = 1; i < kids.length; i++) parts.push(`<span class="var-nest">(${variationHtml(tree, [...path, i], current)})</span>`);
+    if (kids.length > 1) firstMove = true; // the number is repeated after a nested variation
+    path = [...path, 0];
+  }
+  return parts.join(' ');
+}
+
+export function renderMoves(dom: Dom, s: PageState): void {
+  const tree = s.tree;
+  const box = dom.moves;
+  const parts: string[] = [];
+  const len = mainlineLength(tree);
+  let pendingNum = '';
+  for (let i = 0; i < len; i++) {
+    const path = new Array<number>(i + 1).fill(0);
+    const label = moveLabel(tree, path) as MoveLabel;
+    if (label.side === 0) {
+      parts.push(`<span class="num">${label.number}.</span>`);
+      pendingNum = '';
+    } else if (i === 0 || pendingNum) {
+      parts.push(`<span class="num">${label.number}.</span><span class="mv empty">…</span>`);
+      pendingNum = '';
+    }
+    parts.push(moveButton(tree, path, s.path));
+    const siblings = childrenAt(tree, path.slice(0, -1));
+    const alternatives = siblings.length > 1;
+    if (alternatives) {
+      if (label.side === 0) parts.push('<span></span>');
+      const vars = siblings.slice(1).map((_, k) => `<div class="variation">(${variationHtml(tree, [...path.slice(0, -1), k + 1], s.path)})</div>`);
+      parts.push(`<div class="variations">${vars.join('')}</div>`);
+      if (label.side === 0) pendingNum = 'x';
+    } else if (label.side === 0 && i === len - 1) {
+      parts.push('<span></span>');
+    }
+  }
+  const r = gameResult(s);
+  if (r) parts.push(`<div class="result">${r.result} · ${escapeHtml(r.text)}</div>`);
+  if (len === 0 && !r) parts.push('<div class="muted empty-list">No moves yet.</div>');
+  setHtml(box, parts.join(''));
+  box.dataset.count = String(len);
+  scrollToCurrent(box);
+}
+
+/** Keeps the current move in view inside the list (not the page); the start scrolls to the top. */
+function scrollToCurrent(box: HTMLElement): void {
+  const cur = box.querySelector<HTMLElement>('.current');
+  if (!cur) {
+    box.scrollTop = 0;
+    return;
+  }
+  const top = cur.offsetTop - box.offsetTop;
+  if (top < box.scrollTop) box.scrollTop = Math.max(0, top - 4);
+  else if (top + cur.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + cur.offsetHeight - box.clientHeight + 4;
+}
+
+// ---- thinking and analysis -----------------------------------------------------------------
+
+export function pvText(pos: Position, pv: string[], limit = 12): string {
+  let num = pos.moveNumber;
+  let side = pos.side;
+  const words: string[] = [];
+  pv.slice(0, limit).forEach((m, i) => {
+    if (side === 0) words.push(`${num}.`);
+    else if (i === 0) words.push(`${num}…`);
+    words.push(m);
+    if (side === 1) num++;
+    side ^= 1;
+  });
+  if (pv.length > limit) words.push('…');
+  return words.join(' ');
+}
+
+function formatCount(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : String(n);
+}
+
+/** Thoth's thinking during play: only with the option on (it would give its plan away). */
+export function renderThinking(dom: Dom, s: PageState, thinkingNow: boolean): void {
+  let t = '';
+  if (s.mode === 'engine' && thinkingNow) {
+    const i = s.thinking;
+    const pos = endPosition(s);
+    if (s.settings.showThinking && i) {
+      t = `Thoth thinks · depth ${i.depth} · ${evalText({ kind: i.score.kind, value: pos.side === 0 ? i.score.value : -i.score.value })} · ${pvText(pos, i.pv, 4)}`;
+    } else t = 'Thoth thinks…';
+  }
+  if (dom.thinking.textContent !== t) dom.thinking.textContent = t;
+}
+
+export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, running: boolean): void {
+  dom.analysisCard.hidden = s.mode !== 'analysis';
+  if (dom.analysisCard.hidden) return;
+  const pos = viewPosition(s);
+  dom.analyse.textContent = s.analysing ? 'Stop' : 'Analyse';
+  dom.analyse.setAttribute('aria-pressed', String(s.analysing));
+  const over = gameStatus(pos).result !== 'ongoing';
+  const lines = shownLines(s);
+  dom.lines.dataset.state = running ? 'running' : 'stopped';
+  const first = lines[0];
+  dom.analysisInfo.textContent = over
+    ? 'the game is over here'
+    : !engine.ready
+      ? 'the engine is not ready'
+      : first
+        ? `depth ${first.depth}${first.nodes ? ` · ${formatCount(first.nodes)} nodes` : ''}${running ? '' : ' · stopped'}`
+        : running
+          ? 'thinking…'
+          : 'stopped';
+  const items = lines
+    .map((l, i) => {
+      const cls = `line${s.preview?.index === i ? ' previewing' : ''}`;
+      const e = evalText({ kind: l.score.kind, value: pos.side === 0 ? l.score.value : -l.score.value });
+      return `<li class="${cls}" data-line="${i}" tabindex="0" role="button" aria-label="Line ${i + 1}: preview it"><span class="score">${e}</span><span class="depth">d${l.depth}</span><span class="pv">${escapeHtml(pvText(pos, l.pv))}</span></li>`;
+    })
+    .join('');
+  setHtml(dom.lines, items);
+  dom.previewBar.hidden = !s.preview;
+  if (s.preview) {
+    const p = s.preview;
+    dom.previewText.textContent = `Line ${p.index + 1}, move ${p.k} of ${p.pv.length}: ${pvText(pos, p.pv.slice(0, p.k), 40)}`;
+  }
+  dom.variationTools.hidden = s.path.length === 0;
+  dom.promote.disabled = isMainline(s.path);
+}
+
+
+// ---- end of the game, offers, status, hint -------------------------------------------------
+
+export function renderBanner(dom: Dom, s: PageState): void {
+  const r = gameResult(s);
+  const show = r !== null && atEnd(s) && !s.bannerClosed && !s.preview && s.mode !== 'analysis';
+  dom.banner.hidden = !show;
+  if (!show || !r) return;
+  const names = colorNames(s);
+  const winner: number = r.result === '1-0' ? 0 : r.result === '0-1' ? 1 : -1;
+  let title = winner >= 0 ? `${names[winner]} wins` : 'Draw';
+  let text = r.text;
+  const last = nodeAt(s.tree, s.path)?.ply;
+  if (!s.ending && winner >= 0 && last && last.killedSq >= 0 && kindOf(last.killedPiece) === PHARAOH) {
+    const loser = winner ^ 1;
+    text =
+      last.side === loser
+        ? `The ${names[loser]} Pharaoh was hit by its own laser (${last.text}).`
+        : `${names[winner]}'s laser hit the ${names[loser]} Pharaoh on ${squareOf(last.killedSq)} (${last.text}).`;
+  }
+  if (s.mode === 'engine' && winner >= 0) title += winner === s.humanSide ? ' · you won!' : ' · Thoth won';
+  dom.banner.dataset.result = r.result;
+  dom.banner.dataset.winner = winner >= 0 ? names[winner] : 'draw';
+  dom.bannerTitle.textContent = title;
+  dom.bannerText.textContent = text;
+}
+
+function squareOf(sq: number): string {
+  return String.fromCharCode(97 + (sq % 10)) + String(((sq / 10) | 0) + 1);
+}
+
+/** A draw offered between two players: the other one answers. */
+export function renderOffer(dom: Dom, s: PageState): void {
+  const show = s.mode === 'humans' && s.drawOffer !== null && !isOver(s);
+  dom.offer.hidden = !show;
+  if (show && s.drawOffer) {
+    const names = colorNames(s);
+    dom.offerText.textContent = `${names[s.drawOffer.by]} offers a draw. ${names[s.drawOffer.by ^ 1]}:`;
+  }
+}
+
+export interface StatusView {
+  state: string;
+  text: string;
+  action: { label: string; kind: 'reclaim' | 'restart' | 'reload' } | null;
+}
+
+/** What the status pill says about the engine, and the one thing the person can do about it. */
+export function engineStatus(engine: EngineClient): StatusView {
+  const name = engine.name || 'Engine';
+  if (engine.connection === 'connecting') return { state: 'connecting', text: engine.link.where === 'page' ? 'Starting Thoth in this page…' : 'Connecting to the server…', action: null };
+  if (engine.connection === 'superseded') return { state: 'closed', text: 'Another tab is using the engine.', action: { label: 'Use it here', kind: 'reclaim' } };
+  if (engine.connection === 'closed') return { state: 'closed', text: 'The server is gone: two players still work; reload when it is back.', action: { label: 'Reconnect', kind: 'reclaim' } };
+  if (engine.unresponsive) return { state: 'failed', text: `${name} does not answer 'stop'.`, action: { label: 'Restart the engine', kind: 'restart' } };
+  if (engine.state === 'starting') return { state: 'starting', text: 'Starting the engine…', action: null };
+  if (engine.state === 'failed' || engine.state === 'exited') return { state: 'failed', text: `Engine unavailable: ${engine.message}`, action: { label: 'Restart the engine', kind: 'restart' } };
+  if (engine.busy) return { state: 'thinking', text: `${name} · thinking`, action: null };
+  return { state: 'ready', text: `${name} · ready`, action: null };
+}
+
+export function renderStatus(dom: Dom, engine: EngineClient): void {
+  const v = engineStatus(engine);
+  dom.status.dataset.state = v.state;
+  dom.status.textContent = v.text;
+  dom.status.title = engine.command ? `Engine: ${engine.command}` : '';
+  dom.statusAction.hidden = !v.action;
+  if (v.action) {
+    dom.statusAction.textContent = v.action.label;
+    dom.statusAction.dataset.kind = v.action.kind;
+  }
+}
+
+export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
+  const pos = viewPosition(s);
+  const names = colorNames(s);
+  let t = '';
+  if (s.message) t = s.message;
+  else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
+  else if (s.pendingReply || (s.holdUntil > 0 && s.mode === 'engine' && pos.side !== s.humanSide)) t = 'Your shot… (click or press a key to see Thoth’s reply)';
+  else if (isOver(s) && atEnd(s)) t = gameResult(s)?.text ?? '';
+  else if (!atEnd(s) && s.mode !== 'analysis') {
+    const l = moveLabel(s.tree, s.path);
+    const total = mainlineMoveCount(s.tree);
+    t = l
+      ? `You are looking at move ${l.number} (${names[l.side]}: ${l.text}) of ${total}: press End (or ») to return to the game.`
+      : `You are looking at the start: press End (or ») to return to the game.`;
+  } else if (s.mode === 'engine' && pos.side !== s.humanSide) t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
+  else if (s.mode === 'engine' && !s.engineAvailable) t = 'Thoth is not available here: your moves wait until it is.';
+  else if (s.selected >= 0) {
+    const k = kindOf(pos.board[s.selected]);
+    const word = k === SPHINX ? 'turn the Sphinx' : k === PYRAMID || k === ANUBIS || k === SCARAB ? 'pick a square or rotate' : 'pick a square';
+    t = `${squareOf(s.selected)} selected: ${word}.${k === STACK ? ' U switches between the whole stack and its top obelisk.' : ''}`;
+  } else if (humanMayMove(s)) t = `${names[pos.side]} to move: pick a piece.`;
+  else if (s.mode === 'analysis') t = 'The game is over in this position.';
+  if (dom.hint.textContent !== t) dom.hint.textContent = t;
+}
+
+export function renderIO(dom: Dom, kfen: string): void {
+  if (dom.kfen.dataset.shown !== kfen && document.activeElement !== dom.kfen) {
+    dom.kfen.value = kfen;
+    dom.kfen.dataset.shown = kfen;
+  }
+}
+
+export function ioMessage(dom: Dom, text: string, error = false): void {
+  dom.ioMsg.textContent = text;
+  dom.ioMsg.classList.toggle('error', error);
+}
+
+// ---- forms ---------------------------------------------------------------------------------
+
+function options(sel: HTMLSelectElement, items: [string, string][], value: string): void {
+  const key = items.map(([v, t]) => `${v}=${t}`).join('|');
+  if (sel.dataset.items !== key) {
+    sel.replaceChildren(
+      ...items.map(([v, t]) => {
+        const o = document.createElement('option');
+        o.value = v;
+        o.textContent = t;
+        return o;
+      }),
+    );
+    sel.dataset.items = key;
+  }
+  if (items.some(([v]) => v === value)) sel.value = value;
+}
+
+/** The form shows the settings (setups and colour names follow the edition). */
+export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
+  const st = s.settings;
+  dom.edition.value = st.edition;
+  options(dom.setup, setupsOf(st.edition).map((x) => [x, x[0].toUpperCase() + x.slice(1)]), st.setup);
+  const names = EDITIONS[st.edition].colorNames;
+  options(dom.side, [['0', `${names[0]} (moves first)`], ['1', names[1]], ['random', 'Random']], st.side);
+  options(dom.level, levels.map((l) => [String(l.n), l.label]), String(st.level));
+  dom.tc.value = st.tc;
+  dom.multipv.value = String(st.multipv);
+  dom.optThinking.checked = st.showThinking;
+  dom.optLasers.checked = st.showLasers;
+  dom.optAim.checked = st.shotPreview;
+  for (const r of dom.modes) r.checked = r.value === s.mode;
+  dom.body.dataset.mode = s.mode;
+  dom.body.className = `ed-${s.tree.edition}`;
+}
+
+// ---- help ----------------------------------------------------------------------------------
+
+const PIECE_WORDS: Record<number, string> = {
+  [PHARAOH]: 'Pharaoh — the king: hit it and its side loses.',
+  [SPHINX]: 'Sphinx — your laser; it turns but never moves.',
+  [PYRAMID]: 'Pyramid — one mirror; its other sides are hit.',
+  [SCARAB]: 'Scarab — two mirrors, never hit; it may swap places with a Pyramid or Anubis next to it.',
+  [ANUBIS]: 'Anubis — its shield (front) stops the beam; its other sides are hit.',
+  [OBELISK]: 'Obelisk — no mirror; stacked in two in Khet 1.0 (a hit takes the top one).',
+};
+
+/** The pieces of an edition, drawn, with what they do. */
+export function renderLegend(dom: Dom, edition: EditionId): void {
+  if (dom.legend.dataset.edition === edition) return;
+  const kfen = setupKfen(edition, 'classic');
+  const pos = kfen ? parseKfen(kfen, edition) : null;
+  const kinds = new Map<number, number>();
+  if (pos?.ok) for (const p of pos.value.board) if (p !== 0) kinds.set(kindOf(p) === STACK ? OBELISK : kindOf(p), kindOf(p) === STACK ? p - 4 : p);
+  const ed = EDITIONS[edition];
+  const rows = [...kinds.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, p]) => {
+      let words = PIECE_WORDS[k] ?? '';
+      if (k === SCARAB && ed.scarabLetter === 'D') words = words.replace('Scarab', 'Djed');
+      return `<div class="legend-row" data-kind="${k}">${pieceSvg(p, 30)}<span>${escapeHtml(words)}</span></div>`;
+    });
+  if (!ed.sphinx) rows.push(`<div class="legend-row" data-kind="laser"><span class="laser-swatch"></span><span>Lasers are fixed in the board's corners and fire along its edge.</span></div>`);
+  dom.legend.innerHTML = rows.join('');
+  dom.legend.dataset.edition = edition;
+}
+
+export function renderKeys(dom: Dom): void {
+  dom.keys.innerHTML = KEY_HELP.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('');
+}
