@@ -4,15 +4,15 @@
  * The suite runs against the fake engine (test/gui/fixtures) and, when the built engine answers
  * the handshake, against the real one started by default.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMove, legalMoves, moveFrom, moveType, ROT_CCW, ROT_CW, setupKfen, squareName, toKfen } from '../../src/core/index';
 import { addMoves, mainline, newTree, positionAt, type GameTree } from '../../src/gui/page/tree';
-import { CHROMIUM, CHROMIUM_ARGS, FAKE_ENGINE, OUT, realEngineWorks, startGui, type RunningGui } from './helpers';
+import {
+  HAVE_CHROMIUM, PHONE, click, closeBrowser, drag, loadKfen, moveCount, movesText, newGame, open as openPage, setMode, shot, targets,
+  waitMoves,
+} from './browser';
+import { CHROMIUM, FAKE_ENGINE, realEngineWorks, startGui, type RunningGui } from './helpers';
 
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) {
   console.warn(`GUI browser tests SKIPPED: ${CHROMIUM} is missing (Debian: apt-get install chromium).`);
 }
@@ -27,68 +27,9 @@ const SILVER_WINS_KFEN = 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1';
 /** The same turned round: Red to move; `a8+` hits the Silver Pharaoh on f2 via a2. */
 const RED_WINS_KFEN = 'x>9/5k4/10/10/10/10/p^4K4/9X^ r 0 1';
 
-const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(OUT, `gui-${name}.png`) });
+afterAll(closeBrowser);
 
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!HAVE_CHROMIUM) return;
-  mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-interface Opened {
-  ctx: BrowserContext;
-  page: Page;
-  errors: string[];
-}
-
-async function open(gui: RunningGui, viewport = { width: 1400, height: 900 }): Promise<Opened> {
-  const ctx = await browser.newContext({ viewport });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  await page.goto(gui.url);
-  await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
-  return { ctx, page, errors };
-}
-
-const click = (page: Page, sq: string): Promise<void> => page.click(`.hit[data-square=${sq}]`);
-const moveCount = async (page: Page): Promise<number> => Number(await page.getAttribute('#moves', 'data-count'));
-const waitMoves = (page: Page, n: number, timeout = 20000): Promise<unknown> =>
-  page.waitForFunction((k) => Number(document.getElementById('moves')?.dataset.count) >= k, n, { timeout });
-const movesText = (page: Page): Promise<string[]> => page.$$eval('#moves .mv[data-ply]', (bs) => bs.map((b) => (b.firstChild?.textContent ?? '').trim()));
-const targets = (page: Page): Promise<string[]> => page.$$eval('[data-target]', (ts) => ts.map((t) => t.getAttribute('data-target') ?? '').sort());
-
-async function setMode(page: Page, mode: 'engine' | 'humans' | 'analysis'): Promise<void> {
-  await page.check(`input[name=mode][value=${mode}]`);
-}
-
-async function loadKfen(page: Page, kfen: string): Promise<void> {
-  if (!(await page.isVisible('#kfen'))) await page.click('#card-io summary');
-  await page.fill('#kfen', kfen);
-  await page.evaluate(() => ((document.getElementById('io-msg') as HTMLElement).textContent = ''));
-  await page.click('#kfen-load');
-  await page.waitForSelector('#io-msg:has-text("Position loaded")');
-}
-
-async function drag(page: Page, from: string, to: string): Promise<void> {
-  const a = await page.locator(`.hit[data-square=${from}]`).boundingBox();
-  const b = await page.locator(`.hit[data-square=${to}]`).boundingBox();
-  if (!a || !b) throw new Error('no box');
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2 + 5, { steps: 2 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
-  await page.mouse.up();
-}
+const open = (gui: RunningGui, viewport?: { width: number; height: number }) => openPage(gui.url, { viewport });
 
 /** The game of `moves` from `kfen` as the core plays it (throws on an illegal move). */
 function coreGame(kfen: string, moves: string[]): GameTree {
@@ -286,7 +227,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     const { ctx, page, errors } = await open(gui);
     await setMode(page, 'humans');
     await page.selectOption('#sel-tc', '60+1');
-    await page.click('#btn-new');
+    await newGame(page);
     expect(await page.textContent('#player-top .clock')).toBe('1:00');
     await click(page, 'c1');
     await click(page, 'd2');
@@ -320,8 +261,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await page.click('#nav-last');
 
     // A new game (confirmed: it abandons the one in progress), then the record brings the moves back.
-    await page.click('#btn-new');
-    await page.click('#dialog-yes');
+    await newGame(page);
     expect(await moveCount(page)).toBe(0);
     await page.fill('#record', rec);
     await page.click('#rec-import');
@@ -369,7 +309,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     const { ctx, page, errors } = await open(gui);
     await setMode(page, 'humans');
     await page.selectOption('#sel-edition', 'khet1');
-    await page.click('#btn-new');
+    await newGame(page);
     expect(await page.getAttribute('body', 'class')).toBe('ed-khet1');
     await click(page, 'd1');
     expect(await page.isVisible('#btn-stack')).toBe(true);
@@ -388,7 +328,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
   });
 
   it('fits a phone-sized window', async () => {
-    const { ctx, page, errors } = await open(gui, { width: 390, height: 844 });
+    const { ctx, page, errors } = await open(gui, PHONE);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     const box = await page.locator('svg.board').boundingBox();
@@ -398,7 +338,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await waitMoves(page, 2);
     await page.waitForTimeout(600);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(OUT, 'gui-phone.png'), fullPage: true });
+    await shot(page, 'phone', true);
     expect(errors).toEqual([]);
     await ctx.close();
   });

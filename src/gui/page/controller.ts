@@ -164,7 +164,7 @@ export class PageController {
       this.job = null;
       this.finishedKey = '';
     }
-    const s = S.setEngineAvailable(this.s, this.engine.ready);
+    const s = S.setEngineAvailable(this.s, this.engine.ready, now());
     this.s = s;
     this.syncEngine();
     this.render();
@@ -370,6 +370,8 @@ export class PageController {
         : null,
     });
     this.dom.board.classList.toggle('previewing', s.preview !== null);
+    // Thoth's reply is held back while the person's shot is on show (tests wait for it).
+    this.dom.board.dataset.holding = s.pendingReply ? 'reply' : '';
     renderToolbar(this.dom, s, rot);
   }
 

@@ -132,8 +132,8 @@ export function renderToolbar(dom: Dom, s: PageState, rot: { cw: boolean; ccw: b
   dom.takeBack.title = over ? 'The game is over: no take-backs' : 'Take back (T)';
   const pos = endPosition(s);
   const mine = s.mode === 'humans' || pos.side === s.humanSide;
-  dom.resign.disabled = over || gameLength(s) === 0;
-  dom.draw.disabled = over || s.drawOffer !== null || gameLength(s) === 0;
+  dom.resign.disabled = over;
+  dom.draw.disabled = over || s.drawOffer !== null;
   dom.draw.textContent = s.drawOffer && s.mode === 'engine' ? '½ Offered' : '½ Draw';
   const claim = playing && !over && mine ? drawClaim(pos) : null;
   dom.claim.hidden = !claim;
@@ -459,7 +459,14 @@ export function renderLegend(dom: Dom, edition: EditionId): void {
   const kfen = setupKfen(edition, 'classic');
   const pos = kfen ? parseKfen(kfen, edition) : null;
   const kinds = new Map<number, number>();
-  if (pos?.ok) for (const p of pos.value.board) if (p !== 0) kinds.set(kindOf(p) === STACK ? OBELISK : kindOf(p), kindOf(p) === STACK ? p - 4 : p);
+  // The first player's pieces, as they stand at the start.
+  if (pos?.ok) {
+    for (const p of pos.value.board) {
+      if (p === 0 || colorOf(p) !== 0) continue;
+      const k = kindOf(p) === STACK ? OBELISK : kindOf(p);
+      if (!kinds.has(k)) kinds.set(k, kindOf(p) === STACK ? p - 4 : p);
+    }
+  }
   const ed = EDITIONS[edition];
   const rows = [...kinds.entries()]
     .sort((a, b) => a[0] - b[0])

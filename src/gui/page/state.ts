@@ -469,8 +469,19 @@ export function moveCursor(s: PageState, dFile: number, dRank: number): PageStat
 export const flip = (s: PageState): PageState => ({ ...s, flipped: !s.flipped });
 export const closeBanner = (s: PageState): PageState => ({ ...s, bannerClosed: true });
 export const setMessage = (s: PageState, message: string): PageState => ({ ...s, message });
-export const setEngineAvailable = (s: PageState, engineAvailable: boolean): PageState =>
-  s.engineAvailable === engineAvailable ? s : { ...s, engineAvailable, selected: engineAvailable ? s.selected : -1 };
+/**
+ * Thoth became available or went away (another tab took it, the server stopped). Against Thoth
+ * the clocks stand still meanwhile: nobody can move.
+ */
+export function setEngineAvailable(s: PageState, engineAvailable: boolean, now: number): PageState {
+  if (s.engineAvailable === engineAvailable) return s;
+  let clock = s.clock;
+  if (clock && s.mode === 'engine') {
+    if (!engineAvailable) clock = stopClock(clock, now);
+    else if (gameLength(s) > 0 && !isOver(s) && !s.pendingReply) clock = startClock(clock, endPosition(s).side, now);
+  }
+  return { ...s, engineAvailable, clock, selected: engineAvailable ? s.selected : -1 };
+}
 
 /** A click (or Enter) on a square: pick a piece, move it, or drop the selection. */
 export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number): PageState {

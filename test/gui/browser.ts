@@ -1,0 +1,105 @@
+/** The browser side of the GUI tests: one Chromium per test file, and what a person does on the page. */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
+
+export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+
+let browser: Browser | undefined;
+
+/** The file's browser (started on first use; `closeBrowser` in afterAll). */
+export async function theBrowser(): Promise<Browser> {
+  if (!browser) {
+    mkdirSync(OUT, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }
+  return browser;
+}
+
+export async function closeBrowser(): Promise<void> {
+  await browser?.close();
+  browser = undefined;
+}
+
+export interface Opened {
+  ctx: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+export const DESKTOP = { width: 1400, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A page's errors and console errors are collected (tests expect none). */
+export function watchErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+}
+
+/** Opens `url` in a fresh context and waits for the engine (`ready: false` does not wait). */
+export async function open(url: string, opts: { viewport?: { width: number; height: number }; ready?: boolean; clock?: boolean } = {}): Promise<Opened> {
+  const ctx = await (await theBrowser()).newContext({ viewport: opts.viewport ?? DESKTOP });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  watchErrors(page, errors);
+  if (opts.clock) await page.clock.install();
+  await page.goto(url);
+  if (opts.ready !== false) await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
+  return { ctx, page, errors };
+}
+
+export const shot = (page: Page, name: string, fullPage = false): Promise<Buffer> =>
+  page.screenshot({ path: path.join(OUT, `gui-${name}.png`), fullPage });
+export const click = (page: Page, sq: string): Promise<void> => page.click(`.hit[data-square=${sq}]`);
+export const moveCount = async (page: Page): Promise<number> => Number(await page.getAttribute('#moves', 'data-count'));
+export const waitMoves = (page: Page, n: number, timeout = 20000): Promise<unknown> =>
+  page.waitForFunction((k) => Number(document.getElementById('moves')?.dataset.count) >= k, n, { timeout });
+export const movesText = (page: Page): Promise<string[]> =>
+  page.$$eval('#moves .mv[data-ply]', (bs) => bs.map((b) => (b.firstChild?.textContent ?? '').trim()));
+export const targets = (page: Page): Promise<string[]> =>
+  page.$$eval('[data-target]', (ts) => ts.map((t) => t.getAttribute('data-target') ?? '').sort());
+
+export async function setMode(page: Page, mode: 'engine' | 'humans' | 'analysis'): Promise<void> {
+  await page.check(`input[name=mode][value=${mode}]`);
+}
+
+/** Answers yes when the page asks for a confirmation (abandoning a game, resigning). */
+export async function confirmIfAsked(page: Page): Promise<void> {
+  const yes = page.locator('#dialog-yes');
+  if ((await yes.count()) > 0 && (await yes.isVisible())) await yes.click();
+}
+
+export async function newGame(page: Page): Promise<void> {
+  await page.click('#btn-new');
+  await confirmIfAsked(page);
+}
+
+export async function loadKfen(page: Page, kfen: string): Promise<void> {
+  if (!(await page.isVisible('#kfen'))) await page.click('#card-io summary');
+  await page.fill('#kfen', kfen);
+  await page.evaluate(() => ((document.getElementById('io-msg') as HTMLElement).textContent = ''));
+  await page.click('#kfen-load');
+  await confirmIfAsked(page);
+  await page.waitForSelector('#io-msg:has-text("Position loaded")');
+}
+
+export async function drag(page: Page, from: string, to: string): Promise<void> {
+  const a = await page.locator(`.hit[data-square=${from}]`).boundingBox();
+  const b = await page.locator(`.hit[data-square=${to}]`).boundingBox();
+  if (!a || !b) throw new Error('no box');
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2 + 5, { steps: 2 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+  await page.mouse.up();
+}
+
+/** The centre of a square on screen. */
+export async function squareCentre(page: Page, sq: string): Promise<{ x: number; y: number }> {
+  const b = await page.locator(`.hit[data-square=${sq}]`).boundingBox();
+  if (!b) throw new Error(`no square ${sq}`);
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
