@@ -1,11 +1,14 @@
 // Builds dist/: the CLI and each worker as its own entry point (piscina loads workers by file
 // name, so they cannot be bundled into the CLI), the browser GUI, and the library (`thoth/core`:
 // dist/lib/core.js). Packages stay external. `node build.mjs --types` writes the library's type
-// declarations instead (dist/types/; `npm run prepare` does both).
+// declarations instead (dist/types/; `npm run prepare` does both); `node build.mjs --web` only
+// the static GUI (dist/web/).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path, { join } from 'node:path';
+
+const webOnly = process.argv.includes('--web');
 
 if (process.argv.includes('--types')) {
   // tsc with the library's settings: no DOM and no Node types, so the rules core is proven pure.
@@ -30,7 +33,7 @@ const entries = [
   { in: 'src/threads/train-worker.ts', out: 'train-worker' },
 ];
 
-await build({
+if (!webOnly) await build({
   entryPoints: entries,
   outdir: 'dist',
   bundle: true,
@@ -43,7 +46,7 @@ await build({
 });
 
 // The library: the rules core and the record format, for Node and browsers alike.
-await build({
+if (!webOnly) await build({
   entryPoints: ['src/core/index.ts'],
   outfile: 'dist/lib/core.js',
   bundle: true,
@@ -57,7 +60,6 @@ await build({
 // A page for the browser: its TypeScript bundled, and its static files, into one folder of dist/
 // (the only folder its server serves).
 async function browserPage(entry, staticDir, outDir) {
-  const { cpSync, mkdirSync } = await import('node:fs');
   mkdirSync(outDir, { recursive: true });
   await build({
     entryPoints: [entry],
@@ -74,5 +76,56 @@ async function browserPage(entry, staticDir, outDir) {
 }
 
 // The browser GUI (`thoth gui`), and the status page of distributed runs (`thoth match-status … --page`).
-await browserPage('src/gui/page/main.ts', 'src/gui/static', 'dist/gui');
-await browserPage('src/distributed/page/main.ts', 'src/distributed/page/static', 'dist/status');
+if (!webOnly) {
+  await browserPage('src/gui/page/main.ts', 'src/gui/static', 'dist/gui');
+  await browserPage('src/distributed/page/main.ts', 'src/distributed/page/static', 'dist/status');
+}
+
+// The static GUI (dist/web/): the same page with Thoth inside it, for any static host or file://.
+// The engine's protocol (src/protocol/uci.ts) runs in the page with the Web Worker pool of
+// src/web/search-pool.ts in place of the Node one, and `node:os` answered by src/web/os.ts. The
+// search worker is bundled first and put into the page as text (started from a Blob: a file://
+// page may not load worker files), and the page is a classic script (file:// refuses modules).
+{
+  const web = {
+    name: 'web',
+    setup(b) {
+      // Modules of the engine that need Node, replaced by the page's own (same exports).
+      for (const name of ['search-pool', 'network-file']) {
+        b.onResolve({ filter: new RegExp(`^\\./${name}$`) }, (args) =>
+          args.importer.startsWith(path.resolve('src', 'protocol')) ? { path: path.resolve(`src/web/${name}.ts`) } : undefined,
+        );
+      }
+      b.onResolve({ filter: /^node:os$/ }, () => ({ path: path.resolve('src/web/os.ts') }));
+    },
+  };
+  // The shipped network goes inside the page (a file:// page can read no other file), if it is small.
+  const netFile = 'nets/default.nnue';
+  let net = '';
+  try {
+    const bytes = readFileSync(netFile);
+    if (bytes.length <= 4 * 1024 * 1024) net = bytes.toString('base64');
+    else console.warn(`build: ${netFile} is over 4 MB: the static page uses the hand-written evaluation`);
+  } catch {
+    // no network shipped: the hand-written evaluation
+  }
+  const common = {
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: true, logLevel: 'warning', plugins: [web],
+    define: { __DEFAULT_NETWORK__: JSON.stringify(net) },
+  };
+  const worker = await build({ ...common, entryPoints: ['src/web/search-worker.ts'], write: false });
+  mkdirSync('dist/web', { recursive: true });
+  await build({
+    ...common,
+    entryPoints: ['src/web/main.ts'],
+    outfile: 'dist/web/app.js',
+    define: { ...common.define, __SEARCH_WORKER_SOURCE__: JSON.stringify(worker.outputFiles[0].text) },
+  });
+  for (const f of ['style.css', 'favicon.svg']) cpSync(path.join('src/gui/static', f), path.join('dist/web', f));
+  const html = readFileSync('src/gui/static/index.html', 'utf8').replace(
+    '<script type="module" src="app.js"></script>',
+    '<script defer src="app.js"></script>',
+  );
+  if (!html.includes('<script defer src="app.js">')) throw new Error('build: the page\'s script tag was not found');
+  writeFileSync('dist/web/index.html', html);
+}

@@ -45,7 +45,8 @@ export class TranspositionTable {
   /** A zeroed shared buffer of `mb` megabytes (at least one bucket). */
   static allocate(mb: number): SharedArrayBuffer {
     const bytes = Math.max(BUCKET_WORDS * 4, Math.floor(mb * 1024 * 1024 / (BUCKET_WORDS * 4)) * BUCKET_WORDS * 4);
-    return new SharedArrayBuffer(bytes);
+    // A web page without cross-origin isolation has no SharedArrayBuffer: one thread, a plain buffer.
+    return typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(bytes) : (new ArrayBuffer(bytes) as unknown as SharedArrayBuffer);
   }
 
   clear(): void {

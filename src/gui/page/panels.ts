@@ -353,8 +353,9 @@ export function engineStatus(engine: EngineClient): StatusView {
   if (engine.unresponsive) return { state: 'failed', text: `${name} does not answer 'stop'.`, action: { label: 'Restart the engine', kind: 'restart' } };
   if (engine.state === 'starting') return { state: 'starting', text: 'Starting the engine…', action: null };
   if (engine.state === 'failed' || engine.state === 'exited') return { state: 'failed', text: `Engine unavailable: ${engine.message}`, action: { label: 'Restart the engine', kind: 'restart' } };
-  if (engine.busy) return { state: 'thinking', text: `${name} · thinking`, action: null };
-  return { state: 'ready', text: `${name} · ready`, action: null };
+  const shown = engine.link.where === 'page' ? `${name} in this page` : name;
+  if (engine.busy) return { state: 'thinking', text: `${shown} · thinking`, action: null };
+  return { state: 'ready', text: `${shown} · ready`, action: null };
 }
 
 export function renderStatus(dom: Dom, engine: EngineClient): void {

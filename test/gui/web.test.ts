@@ -1,0 +1,123 @@
+/**
+ * The static build (dist/web/): the GUI with Thoth inside the page, no server. Played from
+ * file:// in Chromium against the engine in its Web Worker, and served with the cross-origin
+ * isolation headers, where the page shares memory with its workers (stop word, Lazy SMP).
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupKfen } from '../../src/core/index';
+import { addMoves, newTree } from '../../src/gui/page/tree';
+import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
+import { ROOT } from './helpers';
+
+const WEB = path.join(ROOT, 'dist', 'web');
+const FILE_URL = pathToFileURL(path.join(WEB, 'index.html')).href;
+
+afterAll(closeBrowser);
+
+/** Throws unless the moves are a legal game from the Classic setup of `edition`. */
+function checkLegal(edition: 'khet2' | 'khet1' | 'deflexion', moves: string[]): void {
+  const t = newTree(edition, setupKfen(edition, 'classic') as string);
+  if (!t.ok) throw new Error(t.error);
+  const r = addMoves(t.value, [], moves);
+  if (!r.ok) throw new Error(`move ${r.error.index + 1} (${moves[r.error.index]}): ${r.error.message}`);
+}
+
+/** Plays `n` moves as the person (a legal target of the first piece that has one) and waits for Thoth each time. */
+async function playMoves(page: Page, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const before = (await movesText(page)).length;
+    const pieces = await page.$$eval('#layer-pieces .piece.p0', (ps) => ps.map((p) => p.getAttribute('data-sq') ?? ''));
+    let moved = false;
+    for (const sq of pieces) {
+      await click(page, sq);
+      const ts = await page.$$eval('[data-target]', (t) => t.map((x) => x.getAttribute('data-target') ?? ''));
+      if (ts.length === 0) continue;
+      await click(page, ts[0]);
+      moved = true;
+      break;
+    }
+    expect(moved).toBe(true);
+    await waitMoves(page, before + 2, 30000);
+    if (!(await page.isHidden('#banner'))) return;
+  }
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
+  it('plays Thoth from file://, with no server, and analyses', async () => {
+    const { ctx, page, errors } = await open(FILE_URL);
+    expect(await page.textContent('#engine-status')).toMatch(/in this page · ready/);
+    expect(await page.getAttribute('#engine-status', 'title')).toMatch(/1 thread$/);
+    await page.selectOption('#sel-level', '2');
+    await playMoves(page, 3);
+    checkLegal('khet2', await movesText(page));
+    await page.waitForTimeout(300);
+    await shot(page, 'web-file');
+    // Analysis: lines, then a move stops the search (the worker is replaced) and a new one starts.
+    await setMode(page, 'analysis');
+    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 30000 });
+    await page.click('#nav-prev');
+    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 30000 });
+    await page.click('#btn-analyse');
+    await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 3000 });
+    expect(await page.locator('#lines .line').count()).toBe(3);
+    // Another edition, another game.
+    await setMode(page, 'engine');
+    await page.selectOption('#sel-edition', 'deflexion');
+    await page.click('#btn-new');
+    await page.click('#dialog-yes').catch(() => {});
+    await playMoves(page, 2);
+    checkLegal('deflexion', await movesText(page));
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  describe('served with cross-origin isolation', () => {
+    let server: Server;
+    let url = '';
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        const name = (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : path.basename(req.url ?? '');
+        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[path.extname(name)];
+        readFile(path.join(WEB, name)).then(
+          (body) => {
+            res.writeHead(200, {
+              'Content-Type': type ?? 'application/octet-stream',
+              'Cross-Origin-Opener-Policy': 'same-origin',
+              'Cross-Origin-Embedder-Policy': 'require-corp',
+            });
+            res.end(body);
+          },
+          () => {
+            res.writeHead(404);
+            res.end();
+          },
+        );
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const a = server.address();
+      url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`;
+    });
+    afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+    it('shares memory with its workers: threads search together and stop at once', async () => {
+      const { ctx, page, errors } = await open(url);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      expect(await page.getAttribute('#engine-status', 'title')).toMatch(/thread.* \(shared memory\)$/);
+      await page.selectOption('#sel-level', '1');
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await waitMoves(page, 2, 30000);
+      await setMode(page, 'analysis');
+      await page.waitForFunction(() => /depth [4-9]/.test(document.getElementById('an-info')?.textContent ?? ''), null, { timeout: 30000 });
+      await page.click('#btn-analyse');
+      await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 2000 });
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  });
+});
