@@ -103,3 +103,13 @@ export async function squareCentre(page: Page, sq: string): Promise<{ x: number;
   if (!b) throw new Error(`no square ${sq}`);
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
+
+/** Picks Thoth's strength by its label (`Level 3 · …`; level 8 was called "Full strength" once). */
+export async function pickLevel(page: Page, n: number): Promise<void> {
+  const value = await page.$$eval(
+    '#sel-level option',
+    (os, k) => os.find((o) => (o.textContent ?? '').startsWith(`Level ${k} `) || (k === 8 && /^Full strength/.test(o.textContent ?? '')))?.getAttribute('value') ?? '',
+    n,
+  );
+  await page.selectOption('#sel-level', value);
+}
