@@ -2,6 +2,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { setupKfen, type EditionId } from '../../src/core/index';
+import { addMoves, newTree } from '../../src/gui/page/tree';
 import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
 
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -112,4 +115,48 @@ export async function pickLevel(page: Page, n: number): Promise<void> {
     n,
   );
   await page.selectOption('#sel-level', value);
+}
+
+/** Throws unless the moves are a legal game from the Classic setup of `edition`. */
+export function checkLegal(edition: EditionId, moves: string[]): void {
+  const t = newTree(edition, setupKfen(edition, 'classic') as string);
+  if (!t.ok) throw new Error(t.error);
+  const r = addMoves(t.value, [], moves);
+  if (!r.ok) throw new Error(`move ${r.error.index + 1} (${moves[r.error.index]}): ${r.error.message}`);
+}
+
+/**
+ * Plays `n` moves against Thoth as a person would (the first own piece with a target square, to
+ * its first target) and waits for each reply; stops early when the game ends.
+ */
+export async function playMoves(page: Page, n: number): Promise<void> {
+  const side = (await page.$eval('#player-bottom', (e) => e.className)).includes('c1') ? 'p1' : 'p0';
+  for (let i = 0; i < n; i++) {
+    const before = (await movesText(page)).length;
+    const pieces = await page.$$eval(`#layer-pieces .piece.${side}`, (ps) => ps.map((p) => p.getAttribute('data-sq') ?? ''));
+    let moved = false;
+    for (const sq of pieces) {
+      await click(page, sq);
+      const ts = await page.$$eval('[data-target]', (t) => t.map((x) => x.getAttribute('data-target') ?? ''));
+      if (ts.length === 0) continue;
+      await click(page, ts[0]);
+      moved = true;
+      break;
+    }
+    expect(moved).toBe(true);
+    await waitMoves(page, before + 2, 30000);
+    if (!(await page.isHidden('#banner'))) return;
+  }
+}
+
+/** True when every strength label fits in its list without being cut off. */
+export function levelLabelsFit(page: Page): Promise<boolean> {
+  return page.$eval('#sel-level', (sel) => {
+    const s = sel as HTMLSelectElement;
+    const cs = getComputedStyle(s);
+    const g = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    g.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24;
+    return Array.from(s.options).every((o) => g.measureText(o.text).width <= room);
+  });
 }

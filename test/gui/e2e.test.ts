@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMove, legalMoves, moveFrom, moveType, ROT_CCW, ROT_CW, setupKfen, squareName, toKfen } from '../../src/core/index';
 import { addMoves, mainline, newTree, positionAt, type GameTree } from '../../src/gui/page/tree';
 import {
-  HAVE_CHROMIUM, PHONE, click, closeBrowser, drag, loadKfen, moveCount, movesText, newGame, open as openPage, setMode, shot, targets,
-  waitMoves,
+  HAVE_CHROMIUM, PHONE, checkLegal, click, closeBrowser, drag, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open as openPage, pickLevel,
+  playMoves, setMode, shot, targets, waitMoves,
 } from './browser';
 import { CHROMIUM, FAKE_ENGINE, realEngineWorks, startGui, type RunningGui } from './helpers';
 
@@ -64,7 +64,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
     it('plays moves by clicking and dragging; the engine answers; the beam is drawn; illegal moves are impossible', async () => {
       const { ctx, page, errors } = await open(gui);
       expect(await page.textContent('#engine-status')).toMatch(expectName);
-      await page.selectOption('#sel-level', '1');
+      await pickLevel(page, 1);
       await shot(page, `${label}-start`);
 
       // The opponent's pieces cannot be picked up.
@@ -120,11 +120,28 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       await ctx.close();
     });
 
+    it('plays Khet 1.0 and Deflexion too, at a fast level', async () => {
+      const { ctx, page, errors } = await open(gui);
+      expect(await page.$$eval('#sel-level option', (os) => os.map((o) => (o.textContent ?? '').slice(0, 7)))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Level ${n}`));
+      expect(await levelLabelsFit(page)).toBe(true);
+      await pickLevel(page, 1);
+      for (const edition of ['khet1', 'deflexion'] as const) {
+        await page.selectOption('#sel-edition', edition);
+        await newGame(page);
+        expect(await page.getAttribute('body', 'class')).toBe(`ed-${edition}`);
+        await playMoves(page, 3);
+        checkLegal(edition, await movesText(page));
+        await shot(page, `${label}-${edition}`);
+      }
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
     it('ends the game with a banner when the engine hits the Pharaoh', async () => {
       const { ctx, page, errors } = await open(gui);
       await setMode(page, 'engine');
       await page.selectOption('#sel-side', '0');
-      await page.selectOption('#sel-level', '2');
+      await pickLevel(page, 2);
       await loadKfen(page, RED_WINS_KFEN);
       await page.waitForSelector('#banner:not([hidden])', { timeout: 20000 });
       expect(await page.textContent('#banner-title')).toBe('Red wins · Thoth won');

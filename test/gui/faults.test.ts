@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen } from '../../src/core/index';
 import {
-  HAVE_CHROMIUM, PHONE, click, closeBrowser, loadKfen, moveCount, movesText, newGame, open, pickLevel, setMode, shot, squareCentre,
+  HAVE_CHROMIUM, PHONE, click, closeBrowser, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open, pickLevel, setMode, shot, squareCentre,
   waitMoves, watchErrors,
 } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
@@ -391,14 +391,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium
     const labels = await page.$$eval('#sel-level option', (os) => os.map((o) => o.textContent ?? ''));
     expect(labels.map((l) => l.slice(0, 7))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Level ${n}`));
     expect(labels[7]).toMatch(/full strength/);
-    const fits = await page.$eval('#sel-level', (sel) => {
-      const s = sel as HTMLSelectElement;
-      const cs = getComputedStyle(s);
-      const g = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
-      g.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-      const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24;
-      return Array.from(s.options).every((o) => g.measureText(o.text).width <= room);
-    });
+    const fits = await levelLabelsFit(page);
     expect(fits).toBe(true);
     expect(errors).toEqual([]);
     await ctx.close();

@@ -44,8 +44,8 @@ class Client {
   readonly opened: Promise<void>;
   readonly closed: Promise<{ code: number }>;
 
-  constructor(url: string, origin?: string) {
-    this.ws = new WebSocket(url, origin ? { origin } : {});
+  constructor(url: string, origin?: string, headers: Record<string, string> = {}) {
+    this.ws = new WebSocket(url, origin ? { origin, headers } : { headers });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
@@ -231,6 +231,19 @@ describe('the GUI server', () => {
     }
   });
 
+  it('lets a page in with the cookie of an earlier visit when its address has no token', async () => {
+    const cookie = `thoth_gui_${server.port}=${server.token}`;
+    expect((await get(server.port, '/', { Cookie: cookie })).status).toBe(200);
+    expect((await get(server.port, '/?token=', { Cookie: cookie })).status).toBe(200);
+    for (const url of [`ws://127.0.0.1:${server.port}/ws`, `ws://127.0.0.1:${server.port}/ws?token=`]) {
+      const c = new Client(url, origin, { Cookie: cookie });
+      await c.opened;
+      await c.wait((m) => m.type === 'hello');
+      c.ws.close();
+      await c.closed;
+    }
+  });
+
   it('replays the handshake and forwards only allowed commands', async () => {
     const c = new Client(wsUrl, origin);
     await c.opened;
@@ -321,6 +334,19 @@ describe('the GUI server', () => {
     } finally {
       await s.close();
     }
+  });
+  it('restarts the engine when the page asks (it stopped answering)', async () => {
+    const c = new Client(wsUrl, origin);
+    await c.opened;
+    await c.wait((m) => m.type === 'hello' && m.state === 'ready', 15000);
+    const uciBefore = readFileSync(logFile, 'utf8').split('\n').filter((l) => l === 'uci').length;
+    const seen = c.messages.length;
+    c.ws.send(JSON.stringify({ type: 'restart' }));
+    await c.wait((m) => m.type === 'hello' && m.state === 'starting' && c.messages.indexOf(m) >= seen);
+    await c.wait((m) => m.type === 'hello' && m.state === 'ready' && c.messages.indexOf(m) >= seen, 15000);
+    expect(readFileSync(logFile, 'utf8').split('\n').filter((l) => l === 'uci').length).toBe(uciBefore + 1);
+    c.ws.close();
+    await c.closed;
   });
 });
 

@@ -96,6 +96,18 @@ describe('playing against Thoth', () => {
     expect(t.message).toMatch(/game is over/);
   });
 
+  it('stops the clocks while Thoth is not available (another tab has it), and starts them again', () => {
+    let s = play(state({}, { tc: '60+1' }), ['c1d2'], 0);
+    s = S.engineMoved(s, 'a4a3', {}, 1000);
+    expect(s.clock?.running).toBe(0);
+    s = S.setEngineAvailable(s, false, 3000);
+    expect(s.clock?.running).toBe(-1);
+    expect(S.humanMayMove(s)).toBe(false);
+    s = S.setEngineAvailable(s, true, 60000);
+    expect(s.clock?.running).toBe(0);
+    expect(timeLeft(s.clock!, 0, 60000)).toBe(61000 - 2000);
+  });
+
   it('changes the person\'s side only with the next game once moves are made', () => {
     let s = play(state(), ['c1d2']);
     s = S.chooseSide(s, '1');

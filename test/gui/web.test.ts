@@ -7,45 +7,14 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupKfen } from '../../src/core/index';
-import { addMoves, newTree } from '../../src/gui/page/tree';
-import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
+import { HAVE_CHROMIUM, checkLegal, click, closeBrowser, movesText, newGame, open, playMoves, setMode, shot, waitMoves } from './browser';
 import { ROOT } from './helpers';
 
 const WEB = path.join(ROOT, 'dist', 'web');
 const FILE_URL = pathToFileURL(path.join(WEB, 'index.html')).href;
 
 afterAll(closeBrowser);
-
-/** Throws unless the moves are a legal game from the Classic setup of `edition`. */
-function checkLegal(edition: 'khet2' | 'khet1' | 'deflexion', moves: string[]): void {
-  const t = newTree(edition, setupKfen(edition, 'classic') as string);
-  if (!t.ok) throw new Error(t.error);
-  const r = addMoves(t.value, [], moves);
-  if (!r.ok) throw new Error(`move ${r.error.index + 1} (${moves[r.error.index]}): ${r.error.message}`);
-}
-
-/** Plays `n` moves as the person (a legal target of the first piece that has one) and waits for Thoth each time. */
-async function playMoves(page: Page, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    const before = (await movesText(page)).length;
-    const pieces = await page.$$eval('#layer-pieces .piece.p0', (ps) => ps.map((p) => p.getAttribute('data-sq') ?? ''));
-    let moved = false;
-    for (const sq of pieces) {
-      await click(page, sq);
-      const ts = await page.$$eval('[data-target]', (t) => t.map((x) => x.getAttribute('data-target') ?? ''));
-      if (ts.length === 0) continue;
-      await click(page, ts[0]);
-      moved = true;
-      break;
-    }
-    expect(moved).toBe(true);
-    await waitMoves(page, before + 2, 30000);
-    if (!(await page.isHidden('#banner'))) return;
-  }
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
   it('plays Thoth from file://, with no server, and analyses', async () => {
@@ -68,8 +37,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     // Another edition, another game.
     await setMode(page, 'engine');
     await page.selectOption('#sel-edition', 'deflexion');
-    await page.click('#btn-new');
-    await page.click('#dialog-yes').catch(() => {});
+    await newGame(page);
     await playMoves(page, 2);
     checkLegal('deflexion', await movesText(page));
     expect(errors).toEqual([]);
