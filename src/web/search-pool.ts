@@ -16,11 +16,10 @@
  *   searches are stopped this way.
  */
 import type { SearchDone, SearchPool as NodeSearchPool } from '../protocol/search-pool';
-import { CTRL_PONDER, CTRL_STOP } from '../search/search';
+import { CTRL_PONDER, CTRL_STOP, type SearchInfo } from '../search/search';
 import { TranspositionTable } from '../search/tt';
 import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
 import type { FromWorker, ToWorker } from './search-worker';
-import { parseInfo } from '../gui/page/engine';
 
 export type { SearchDone };
 
@@ -185,7 +184,7 @@ export class SearchPool implements PoolApi {
           if (m.kind === 'info') {
             const last = lastIteration(m.info);
             if (last) run.last = last;
-            (onInfo as (x: unknown) => void)(m.info);
+            onInfo(m.info);
           } else if (m.kind === 'done') this.finish(run, m.result);
         };
       } else {
@@ -224,6 +223,9 @@ export class SearchPool implements PoolApi {
     this.finish(run, { best: last?.best ?? '', ponder: last?.ponder ?? '', score: 0, depth: last?.depth ?? 0, nodes: 0 });
   }
 
+  /** Workers start cold here (no warm-up search to cut short). */
+  interruptWarmup(): void {}
+
   /** Pondering needs the shared stop and ponder words (the page does not ponder). */
   ponderhit(): void {
     if (this.control) Atomics.store(this.control, CTRL_PONDER, 0);
@@ -236,9 +238,8 @@ export class SearchPool implements PoolApi {
   }
 }
 
-/** The move of a completed iteration of the first line, from an info report. */
-function lastIteration(info: unknown): LastIteration | null {
-  const i = typeof info === 'string' ? parseInfo(info) : null;
-  if (!i || i.multipv !== 1 || (i.bound !== undefined && i.bound !== 'exact')) return null;
-  return { best: i.pv[0] ?? '', ponder: i.pv[1] ?? '', depth: i.depth };
+/** The move of a completed iteration of the first line, from the main thread's report. */
+function lastIteration(info: SearchInfo): LastIteration | null {
+  if (info.multipv !== 1 || info.bound !== 'exact' || info.pv.length === 0) return null;
+  return { best: info.pv[0], ponder: info.pv[1] ?? '', depth: info.depth };
 }

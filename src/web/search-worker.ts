@@ -5,8 +5,9 @@
  * and are shared by all threads; without it the worker keeps its own table, and the page stops a
  * search by ending the worker (src/web/search-pool.ts).
  */
-import search, { clear, type SearchTask } from '../threads/search-worker';
+import type { SearchInfo } from '../search/search';
 import { TranspositionTable } from '../search/tt';
+import search, { clear, type SearchTask } from '../threads/search-worker';
 
 /** Page → worker. */
 export type ToWorker =
@@ -16,7 +17,7 @@ export type ToWorker =
 /** Worker → page. */
 export type FromWorker =
   | { kind: 'ready' }
-  | { kind: 'info'; info: unknown }
+  | { kind: 'info'; info: SearchInfo }
   | { kind: 'done'; result: ReturnType<typeof search> }
   | { kind: 'cleared' };
 
@@ -42,7 +43,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   const local = m.task.tt ? null : ownBuffers(m.hashMb);
   if (local) new Int32Array(local.control).fill(0);
   // The info of the main thread goes straight to the page (it arrives while the search runs).
-  const port = { postMessage: (x: unknown) => (x === null ? undefined : post({ kind: 'info', info: x })), close: () => {} };
+  const port = { postMessage: (x: SearchInfo | null) => (x === null ? undefined : post({ kind: 'info', info: x })), close: () => {} };
   const task = {
     ...m.task,
     tt: m.task.tt ?? local!.tt,

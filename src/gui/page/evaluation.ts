@@ -3,16 +3,13 @@
  * bar, the graph and the lines read the same way whoever is to move).
  */
 
-/** A score as the protocol states it: from the side to move's view. */
-export interface Score {
-  kind: 'cp' | 'mate';
-  value: number;
-}
+import type { Score } from '../../protocol/info';
+
+/** A score as the protocol states it (src/protocol/info.ts): from the side to move's view. */
+export type { Score };
 
 /** An evaluation from the first player's view, with the depth it came from. */
-export interface Eval extends Score {
-  depth: number;
-}
+export type Eval = Score & { depth: number };
 
 export function evalOf(score: Score, sideToMove: number, depth: number): Eval {
   return { kind: score.kind, value: sideToMove === 0 ? score.value : -score.value, depth };
