@@ -15,10 +15,10 @@
  *   time, depth or node limit end by themselves; only `go infinite` (analysis) and cancelled
  *   searches are stopped this way.
  */
-import type { SearchDone, SearchPool as NodeSearchPool } from '../protocol/search-pool';
+import type { GoRequest, SearchDone, SearchPool as NodeSearchPool } from '../protocol/search-pool';
 import { CTRL_PONDER, CTRL_STOP, type SearchInfo } from '../search/search';
 import { TranspositionTable } from '../search/tt';
-import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
+import type { SearchTaskResult } from '../threads/search-worker';
 import type { FromWorker, ToWorker } from './search-worker';
 
 export type { SearchDone };
@@ -81,6 +81,8 @@ export class SearchPool implements PoolApi {
   private readonly nodes: BigInt64Array | null;
   private age = 0;
   private newGame = 0;
+  /** Names the table for the workers (SearchTask.tableId): a new one after `Hash` changes. */
+  private tableId = 0;
   private running: Running | null = null;
   /** Helpers of the last search still finishing (awaited before the next one). */
   private stragglers: Promise<unknown> = Promise.resolve();
@@ -126,6 +128,7 @@ export class SearchPool implements PoolApi {
 
   resize(mb: number): void {
     this.hashMb = mb;
+    this.tableId++;
     if (this.shared) this.tt = TranspositionTable.allocate(mb);
     else this.spawn(); // the worker's own table has the old size
   }
@@ -148,7 +151,7 @@ export class SearchPool implements PoolApi {
     });
   }
 
-  async start(go: Parameters<NodeSearchPool['start']>[0], ponder: boolean, onInfo: Parameters<NodeSearchPool['start']>[2]): Promise<SearchDone> {
+  async start(go: GoRequest, ponder: boolean, onInfo: Parameters<NodeSearchPool['start']>[2]): Promise<SearchDone> {
     if (this.running) throw new Error('a search is already running');
     let resolve!: (d: SearchDone) => void;
     const done = new Promise<SearchDone>((r) => (resolve = r));
@@ -169,8 +172,9 @@ export class SearchPool implements PoolApi {
         kind: 'search',
         hashMb: this.hashMb,
         task: {
-          ...(go as Omit<SearchTask, 'threadIndex' | 'tt' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>),
+          ...go,
           threadIndex: i,
+          tableId: this.tableId,
           age: this.age,
           newGame: this.newGame,
           ...(this.tt && this.control && this.nodes

@@ -1,0 +1,28 @@
+/**
+ * EvalFile in the static build: a page reads no files, so the shipped network travels inside
+ * the page (build.mjs puts nets/default.nnue in as base64 when there is one) and other paths are
+ * refused. Stands in for src/protocol/network-file.ts (build.mjs swaps the module).
+ */
+import type * as NodeNetworkFile from '../protocol/network-file';
+import { err, ok, type Result } from '../core/result';
+import { formatNetworkError, readNetwork } from '../nnue/network';
+
+export type LoadedNetwork = NodeNetworkFile.LoadedNetwork;
+
+export const DEFAULT_EVAL_FILE: typeof NodeNetworkFile.DEFAULT_EVAL_FILE = 'default';
+export const DEFAULT_NETWORK_FILE: typeof NodeNetworkFile.DEFAULT_NETWORK_FILE = 'default.nnue';
+
+/** The shipped network's bytes as base64 ('' when the build had none), put in by build.mjs. */
+declare const __DEFAULT_NETWORK__: string;
+
+export const loadNetworkFile: typeof NodeNetworkFile.loadNetworkFile = (file: string): Result<LoadedNetwork, string> => {
+  if (file !== DEFAULT_EVAL_FILE) return err(`cannot read '${file}': a page reads no files (only the shipped network)`);
+  if (__DEFAULT_NETWORK__ === '') return err('this build of the page has no network');
+  const raw = atob(__DEFAULT_NETWORK__);
+  const bytes = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(raw.length) : (new ArrayBuffer(raw.length) as unknown as SharedArrayBuffer);
+  const view = new Uint8Array(bytes);
+  for (let i = 0; i < raw.length; i++) view[i] = raw.charCodeAt(i);
+  const r = readNetwork(view);
+  if (!r.ok) return err(`the shipped network is not one Thoth can use: ${formatNetworkError(r.error)}`);
+  return ok({ net: r.value, bytes, source: file });
+};
