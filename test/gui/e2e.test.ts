@@ -293,6 +293,32 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await ctx.close();
   });
 
+  it('reviews a finished game: accuracy, marks on the moves, a graph to click', async () => {
+    const { ctx, page, errors } = await open(gui);
+    await setMode(page, 'humans');
+    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4'], ['a3', 'a4']]) {
+      await click(page, a);
+      await click(page, b);
+    }
+    await page.click('#btn-resign');
+    await page.click('#dialog-yes');
+    await page.click('#banner-review');
+    await page.waitForSelector('#card-analysis:not([hidden])');
+    await page.waitForSelector('#review .acc', { timeout: 20000 });
+    const acc = await page.$$eval('#review .acc', (as) => as.map((a) => a.textContent ?? ''));
+    expect(acc).toHaveLength(2);
+    for (const a of acc) expect(a).toMatch(/^\d+%$/);
+    // Silver's j4i4 removed its own Pyramid: the review marks it.
+    expect(await page.textContent('#moves .mv[data-ply="3"] .nag')).toMatch(/^\?[!?]?$/);
+    expect(await page.locator('#graph svg .dot').count()).toBe(5);
+    const g = await page.locator('#graph svg').boundingBox();
+    await page.mouse.click(g!.x + g!.width / 2, g!.y + g!.height / 2);
+    expect(await page.getAttribute('#moves .mv.current', 'data-ply')).toBe('2');
+    await shot(page, 'review');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   it('is usable from the keyboard', async () => {
     const { ctx, page, errors } = await open(gui);
     await setMode(page, 'humans');

@@ -443,7 +443,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium
     await setMode(page, 'humans');
     const moves = longGame(60);
     const record =
-      '[Event "Club night"]\n[Silver "Alice"]\n[Red "Bob"]\n[Annotator "Carol"]\n[Variant "khet2"]\n\n' +
+      '[Event "Club night"]\n[White "Alice"]\n[Black "Bob"]\n[Annotator "Carol"]\n[Variant "khet2"]\n\n' +
       moves.map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${m}${i === 3 ? ' {a fine move}' : ''}`).join(' ') + ' *\n';
     await page.click('#card-io summary');
     await page.fill('#record', record);
@@ -463,7 +463,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium
     expect(await page.$eval('#moves', (m) => m.scrollTop)).toBe(0);
     await page.click('#rec-export');
     const out = await page.inputValue('#record');
-    for (const tag of ['[Event "Club night"]', '[Silver "Alice"]', '[Red "Bob"]', '[Annotator "Carol"]']) expect(out).toContain(tag);
+    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Annotator "Carol"]']) expect(out).toContain(tag);
     expect(out).toContain('{a fine move}');
     expect(errors).toEqual([]);
     await ctx.close();

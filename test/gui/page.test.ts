@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { KILL, setupKfen, squareName } from '../../src/core/index';
 import { parseOption, pvInfo } from '../../src/gui/page/engine';
-import { exportGame, formatImportError, importGame } from '../../src/gui/page/record';
+import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from '../../src/gui/page/record';
+import * as S from '../../src/gui/page/state';
 import { addMoves, deleteNode, mainline, newTree, positionAt, positionCommand, type GameTree } from '../../src/gui/page/tree';
 
 /** A tree with `moves` played on the main line. */
@@ -102,7 +103,8 @@ describe('game records', () => {
         { text: 'a4a3', side: 1, engine: { scoreCp: 12, depth: 7, timeMs: 1500 }, clocks: [60000, 58200] },
       ],
     });
-    for (const tag of ['[Event "Club night"]', '[Silver "Alice"]', '[Red "Bob"]', '[Annotator "Carol"]']) expect(text).toContain(tag);
+    // An older record's colour tags name the players under White and Black.
+    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Annotator "Carol"]']) expect(text).toContain(tag);
     expect(text).toContain('1. c1d2 {[%clk 0:01:00] a quiet start} a4a3 {+0.12/7 1.500s [%clk 0:00:58]} *');
   });
 
@@ -125,5 +127,57 @@ describe('game records', () => {
     expect(chess).toEqual({ ok: false, error: { kind: 'variant', variant: 'chess' } });
     if (!chess.ok) expect(formatImportError(chess.error)).toBe("unknown variant 'chess'");
     expect(importGame('')).toEqual({ ok: false, error: { kind: 'no game' } });
+  });
+});
+
+describe('an imported game in the page', () => {
+  it('becomes a tree with its comments and clocks, keeps its result and tags, and is exported again with them', () => {
+    const r = importGame(
+      '[Event "Club night"]\n[Silver "Alice"]\n[Red "Bob"]\n[Variant "khet2"]\n[TimeControl "60+1"]\n[Termination "normal"]\n\n' +
+        '1. c1d2 {[%clk 0:01:00] a quiet start} a4a3 {[%clk 0:00:55]} {Red wins on time} 0-1\n',
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = importedTree(r.value);
+    expect(t.ok).toBe(true);
+    if (!t.ok) return;
+    expect(mainline(t.value.tree).map((n) => [n.ply.text, n.comment, n.clocks])).toEqual([
+      ['c1d2', 'a quiet start', [60000, 60000]],
+      ['a4a3', undefined, [60000, 55000]],
+    ]);
+    const base = { ...S.initialState({ ...S.DEFAULT_SETTINGS, tc: '60+1' }, () => 0), mode: 'humans' as const };
+    const s = loadImported(base, r.value, t.value, 0);
+    expect(S.gameResult(s)).toMatchObject({ result: '0-1' });
+    expect(s.clock?.remaining).toEqual([60000, 55000]);
+    expect(s.clock?.running).toBe(-1); // the game is over
+    const text = exportGame(exportInput(s, 'Thoth'));
+    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Result "0-1"]']) expect(text).toContain(tag);
+    expect(text).not.toContain('[Silver "Alice"]');
+    expect(text).toMatch(/1\. c1d2 \{\[%clk 0:01:00\] a quiet start\} a4a3 \{\[%clk 0:00:55\]\} \{Red wins on time\}\s+0-1/);
+  });
+});
+
+describe('variations and NAGs of a record', () => {
+  it('become the move tree, and are written back', () => {
+    const r = importGame('[Variant "khet2"]\n\n1. c1d2 $1 (1. j4i4?? {loses a Pyramid} 1... a4a3) 1... a4a3 (1... h4h3 2. d2d3 (2. d2c1)) 2. d2d3 *\n');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = importedTree(r.value);
+    expect(t.ok).toBe(true);
+    if (!t.ok) return;
+    const tree = t.value.tree;
+    expect(mainline(tree).map((n) => n.ply.text)).toEqual(['c1d2', 'a4a3', 'd2d3']);
+    expect(mainline(tree)[0].nags).toEqual([1]);
+    expect(tree.children.map((n) => n.ply.text)).toEqual(['c1d2', 'j4i4']);
+    expect(tree.children[1]).toMatchObject({ nags: [4], comment: 'loses a Pyramid' });
+    expect(tree.children[0].children.map((n) => n.ply.text)).toEqual(['a4a3', 'h4h3']);
+    expect(tree.children[0].children[1].children.map((n) => n.ply.text)).toEqual(['d2d3', 'd2c1']);
+    const base = { ...S.initialState({ ...S.DEFAULT_SETTINGS, tc: '' }, () => 0), mode: 'analysis' as const };
+    const text = exportGame(exportInput(loadImported(base, r.value, t.value, 0), 'Thoth'));
+    expect(text.replace(/\s+/g, ' ')).toContain('1. c1d2 $1 (1. j4i4 $4 {loses a Pyramid} a4a3) 1... a4a3 (1... h4h3 2. d2d3 (2. d2c1)) 2. d2d3 *');
+    // Read back, the same tree.
+    const again = importGame(text);
+    const t2 = again.ok ? importedTree(again.value) : null;
+    expect(t2?.ok && mainline(t2.value.tree).map((n) => n.ply.text)).toEqual(['c1d2', 'a4a3', 'd2d3']);
   });
 });

@@ -5,24 +5,25 @@
  * show), storage, and drawing the board and the panels.
  */
 import { EDITIONS, legalMoves, moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, SWAP, toKfen, type EditionId, type Position } from '../../core/index';
-import type { ResultToken } from '../../core/record';
 import { BoardView, type Arrow } from './board';
-import { restoreClock, timeControlText, timeLeft } from './clock';
+import { timeLeft } from './clock';
 import { lookUpDom, type Dom } from './dom';
 import type { EngineClient, InfoLine } from './engine';
 import { laserPath, playPly, type PlyInfo } from './game';
+import { graphIndexAt } from './graph';
 import { keyAction, type KeyAction } from './keys';
 import { levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
 import {
-  engineStatus, ioMessage, renderAnalysis, renderBanner, renderClocks, renderForm, renderHint, renderIO, renderKeys,
+  engineStatus, ioMessage, renderAnalysis, renderBanner, renderEvalBar, renderGraph, renderReview, renderClocks, renderForm, renderHint, renderIO, renderKeys,
   renderLegend, renderMoves, renderOffer, renderPlayers, renderStatus, renderThinking, renderToolbar,
 } from './panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
-import { formatImportError, importGame, exportGame } from './record';
+import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
+import * as R from './gamereview';
 import * as S from './state';
 import type { PageState, Settings } from './state';
-import { addMove, newTree, nodeAt, pathKey, positionCommand, type GameTree, type NodeExtra, type Path } from './tree';
+import { newTree, nodeAt, pathKey, positionCommand, type Path } from './tree';
 
 const now = (): number => performance.now();
 
@@ -46,7 +47,7 @@ function readJson(st: Storage | null, key: string): unknown {
 
 interface Job {
   key: string;
-  kind: 'play' | 'analyse';
+  kind: 'play' | 'analyse' | 'review';
 }
 
 export class PageController {
@@ -186,6 +187,12 @@ export class PageController {
       const key = `play|${this.gameSerial}|${positionCommand(s.tree, end)}`;
       return { key, kind: 'play', start: () => this.startPlay(key, end) };
     }
+    const next = R.nextReviewIndex(s);
+    if (s.mode === 'analysis' && next >= 0) {
+      const rk = s.review!.key;
+      const key = `review|${this.gameSerial}|${rk}|${next}`;
+      return { key, kind: 'review', start: () => this.startReviewStep(key, rk, next) };
+    }
     if (s.mode === 'analysis' && s.analysing) {
       const pos = S.viewPosition(s);
       if (legalMoves(pos).length === 0 || S.gameStatusOf(pos) !== 'ongoing') return null;
@@ -271,6 +278,36 @@ export class PageController {
       },
     });
     this.scheduleRender();
+  }
+
+  /** One position of a review: a short search, its score kept. */
+  private startReviewStep(key: string, reviewKey: string, index: number): void {
+    const s = this.s;
+    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1' };
+    if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
+    let last: InfoLine | null = null;
+    this.engine.search({
+      options: opts,
+      position: positionCommand(s.tree, new Array<number>(index).fill(0)),
+      go: `go movetime ${R.REVIEW_MOVETIME_MS}`,
+      deadlineMs: R.REVIEW_MOVETIME_MS + 5000,
+      onInfo: (i) => {
+        if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
+      },
+      onBestmove: () => {
+        if (this.job?.key !== key) return;
+        this.job = null;
+        this.finishedKey = key;
+        const said = last as InfoLine | null;
+        this.update((x) => R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }));
+      },
+    });
+    this.scheduleRender();
+  }
+
+  private startReview(): void {
+    this.finishedKey = '';
+    this.update((x) => R.startReview(S.setMode(x, 'analysis', now())));
   }
 
   /** Thoth's reply waits while the person's shot is on show; a timer shows it. */
@@ -385,6 +422,9 @@ export class PageController {
     renderMoves(d, s);
     renderThinking(d, s, this.job?.kind === 'play');
     renderAnalysis(d, s, this.engine, this.job?.kind === 'analyse' && this.engine.busy);
+    renderEvalBar(d, s);
+    renderGraph(d, s);
+    renderReview(d, s, this.engine.name);
     renderBanner(d, s);
     renderOffer(d, s);
     renderStatus(d, this.engine);
@@ -476,61 +516,12 @@ export class PageController {
   private importRecord(text: string): void {
     const imported = importGame(text);
     if (!imported.ok) return ioMessage(this.dom, `Cannot import: ${formatImportError(imported.error)}`, true);
-    const r = imported.value;
-    const t0 = newTree(r.edition, r.startKfen);
-    if (!t0.ok) return ioMessage(this.dom, `Cannot import: ${t0.error}`, true);
-    let tree: GameTree = t0.value;
-    let path: Path = [];
-    const tcTag = r.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '';
-    const base = /^(\d+(?:\.\d+)?)\+/.exec(tcTag);
-    let clocks: [number, number] | null = base ? [Number(base[1]) * 1000, Number(base[1]) * 1000] : null;
-    let pos = S.positionAtPath({ ...this.s, tree }, []);
-    for (const m of r.moves) {
-      const mv = parseMove(pos, m.text);
-      if (!mv.ok) return ioMessage(this.dom, `Cannot import: ${m.text}: ${mv.error.message}`, true);
-      const extra: NodeExtra = {};
-      if (m.engine) extra.engine = m.engine;
-      if (m.comment) extra.comment = m.comment;
-      if (m.clockMs !== undefined && clocks) {
-        clocks = [clocks[0], clocks[1]];
-        clocks[pos.side] = m.clockMs;
-        extra.clocks = clocks;
-      }
-      ({ tree, path } = addMove(tree, path, mv.value, extra));
-      pos.make(mv.value);
-    }
+    const g = imported.value;
+    const t = importedTree(g);
+    if (!t.ok) return ioMessage(this.dom, `Cannot import: ${t.error}`, true);
     void this.abandonThen('Importing a game', () => {
-      this.startGame((x) => {
-        const s0 = S.setSettings(x, { edition: r.edition });
-        let next = S.newGame(s0, tree, { now: now(), tags: r.tags });
-        if (!S.isOver(next) && r.result !== '*') {
-          next = { ...next, ending: { result: r.result, text: r.reason ?? `Result ${r.result} (${r.termination})`, termination: r.termination } };
-          if (next.clock) next = { ...next, clock: { ...next.clock, running: -1 } };
-        }
-        const last = nodeAt(tree, path);
-        if (next.clock && last?.clocks) next = { ...next, clock: restoreClock(next.clock, last.clocks, S.isOver(next) ? -1 : pos.side, now()) };
-        return next;
-      });
-      ioMessage(this.dom, `Game imported: ${r.moves.length} moves.`);
-    });
-  }
-
-  private exportRecord(): string {
-    const s = this.s;
-    const names = EDITIONS[s.tree.edition].colorNames;
-    const r = S.gameResult(s);
-    const who = (c: number): string => (s.mode === 'engine' ? (c === s.humanSide ? 'Human' : this.engine.name || 'Thoth') : `Human (${names[c]})`);
-    const moves = S.mainlineNodes(s).map((n) => ({ text: n.ply.text, side: n.ply.side, engine: n.engine, comment: n.comment, clocks: n.clocks }));
-    return exportGame({
-      edition: s.tree.edition,
-      startKfen: s.tree.startKfen,
-      players: [who(0), who(1)],
-      result: (r ? r.result : '*') as ResultToken,
-      timeControl: s.clock ? timeControlText(s.clock) : '-',
-      termination: r ? r.termination : 'unterminated',
-      reason: r?.text,
-      moves,
-      tags: s.tags,
+      this.startGame((x) => loadImported(x, g, t.value, now()));
+      ioMessage(this.dom, `Game imported: ${g.moves.length} moves.`);
     });
   }
 
@@ -628,7 +619,16 @@ export class PageController {
       d.board.focus();
     };
     d.bannerClose.onclick = () => this.closeBanner();
-    d.bannerReview.onclick = () => this.update((x) => S.setMode(x, 'analysis', now()));
+    d.bannerReview.onclick = () => this.startReview();
+    d.review.onclick = () => this.startReview();
+    d.graph.onclick = (e) => {
+      const svg = d.graph.querySelector('svg');
+      if (!svg) return;
+      const box = svg.getBoundingClientRect();
+      const n = S.gameLength(this.s) + 1;
+      const i = graphIndexAt((e.clientX - box.left) / Math.max(1, box.width), n);
+      this.update((x) => S.goTo(x, new Array<number>(i).fill(0)));
+    };
     for (const r of d.modes) {
       r.onchange = () => {
         if (r.checked) this.update((x) => S.setMode(x, r.value as S.Mode, now()));
@@ -676,7 +676,7 @@ export class PageController {
       );
     };
     d.recExport.onclick = () => {
-      const text = this.exportRecord();
+      const text = exportGame(exportInput(this.s, this.engine.name));
       d.record.value = text;
       const a = d.recDownload;
       if (a.href.startsWith('blob:')) URL.revokeObjectURL(a.href);

@@ -11,6 +11,8 @@ import { pieceSvg } from './board';
 import { clockText, timeLeft } from './clock';
 import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
+import { currentReview, gameReview, mainlineWins, reviewMarks, shownWin } from './gamereview';
+import { graphSvg, type GraphMark } from './graph';
 import type { EngineClient } from './engine';
 import { KEY_HELP } from './keys';
 import type { Level } from './levels';
@@ -148,15 +150,21 @@ export function renderToolbar(dom: Dom, s: PageState, rot: { cw: boolean; ccw: b
 
 // ---- the move list -------------------------------------------------------------------------
 
-function moveButton(tree: GameTree, path: Path, current: Path): string {
+/** The glyphs of the move NAGs ($1–$6). */
+const NAG_GLYPHS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
+
+function moveButton(tree: GameTree, path: Path, current: Path, judged = ''): string {
   const n = nodeAt(tree, path) as MoveNode;
   const p = n.ply;
   const mark = p.killedSq >= 0 ? (kindOf(p.killedPiece) === PHARAOH ? '#' : '×') : '';
+  const glyph = judged || (n.nags ?? []).map((x) => NAG_GLYPHS[x]).find(Boolean) || '';
+  const tone = glyph.startsWith('!') ? 'good' : glyph === '?!' || glyph === '!?' ? 'dubious' : 'bad';
+  const nag = glyph ? `<span class="nag nag-${tone}">${glyph}</span>` : '';
   const main = isMainline(path);
   const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
   const ply = main ? ` data-ply="${path.length}"` : '';
   const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${n.comment ? ` — ${n.comment}` : ''}`;
-  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}</button>`;
+  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
 }
 
 /** A variation (and the ones inside it) as inline text: `(12… d7d6 13. c1c2 (13. j1- …))`. */
@@ -184,6 +192,7 @@ export function renderMoves(dom: Dom, s: PageState): void {
   const box = dom.moves;
   const parts: string[] = [];
   const len = mainlineLength(tree);
+  const marks = reviewMarks(s);
   let pendingNum = '';
   for (let i = 0; i < len; i++) {
     const path = new Array<number>(i + 1).fill(0);
@@ -195,7 +204,7 @@ export function renderMoves(dom: Dom, s: PageState): void {
       parts.push(`<span class="num">${label.number}.</span><span class="mv empty">…</span>`);
       pendingNum = '';
     }
-    parts.push(moveButton(tree, path, s.path));
+    parts.push(moveButton(tree, path, s.path, marks.get(i)));
     const siblings = childrenAt(tree, path.slice(0, -1));
     const alternatives = siblings.length > 1;
     if (alternatives) {
@@ -210,9 +219,12 @@ export function renderMoves(dom: Dom, s: PageState): void {
   const r = gameResult(s);
   if (r) parts.push(`<div class="result">${r.result} · ${escapeHtml(r.text)}</div>`);
   if (len === 0 && !r) parts.push('<div class="muted empty-list">No moves yet.</div>');
-  setHtml(box, parts.join(''));
+  const changed = setHtml(box, parts.join(''));
   box.dataset.count = String(len);
-  scrollToCurrent(box);
+  // At the end of a finished game the result under the last move comes into view too.
+  if (r && atEnd(s)) {
+    if (changed) box.scrollTop = box.scrollHeight;
+  } else scrollToCurrent(box);
 }
 
 /** Keeps the current move in view inside the list (not the page); the start scrolls to the top. */
@@ -265,9 +277,10 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
   dom.analysisCard.hidden = s.mode !== 'analysis';
   if (dom.analysisCard.hidden) return;
   const pos = viewPosition(s);
+  const over = gameStatus(pos).result !== 'ongoing';
   dom.analyse.textContent = s.analysing ? 'Stop' : 'Analyse';
   dom.analyse.setAttribute('aria-pressed', String(s.analysing));
-  const over = gameStatus(pos).result !== 'ongoing';
+  dom.analyse.disabled = over;
   const lines = shownLines(s);
   dom.lines.dataset.state = running ? 'running' : 'stopped';
   const first = lines[0];
@@ -293,10 +306,64 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
     const p = s.preview;
     dom.previewText.textContent = `Line ${p.index + 1}, move ${p.k} of ${p.pv.length}: ${pvText(pos, p.pv.slice(0, p.k), 40)}`;
   }
+  dom.review.disabled = mainlineLength(s.tree) === 0 || currentReview(s) !== null;
   dom.variationTools.hidden = s.path.length === 0;
   dom.promote.disabled = isMainline(s.path);
 }
 
+
+// ---- the eval bar, the graph, the review ---------------------------------------------------
+
+/** The eval bar beside the board (analysis): the first player's win chance in the shown position. */
+export function renderEvalBar(dom: Dom, s: PageState): void {
+  const w = s.mode === 'analysis' ? shownWin(s) : null;
+  dom.evalbar.hidden = s.mode !== 'analysis';
+  if (dom.evalbar.hidden) return;
+  const fill = dom.evalbar.querySelector<HTMLElement>('.evalbar-fill');
+  const label = dom.evalbar.querySelector<HTMLElement>('.evalbar-text');
+  const shown = w ?? 0.5;
+  // The first player's share grows from the bottom when they sit at the bottom.
+  if (fill) {
+    fill.style.height = `${(100 * shown).toFixed(1)}%`;
+    fill.style.top = s.flipped ? '0' : '';
+    fill.style.bottom = s.flipped ? '' : '0';
+  }
+  const e = s.evals[pathKey(s.path)];
+  if (label) label.textContent = e ? evalText(e) : '';
+  dom.evalbar.dataset.win = w === null ? '' : shown.toFixed(3);
+}
+
+export function renderGraph(dom: Dom, s: PageState): void {
+  if (s.mode !== 'analysis' || mainlineLength(s.tree) === 0) {
+    setHtml(dom.graph, '');
+    return;
+  }
+  const wins = mainlineWins(s);
+  const onMain = isMainline(s.path);
+  const g = gameReview(s);
+  const marks: GraphMark[] = g ? g.plies.filter((p) => p.judgement).map((p) => ({ index: p.ply + 1, judgement: p.judgement! })) : [];
+  setHtml(dom.graph, wins.some((w) => w !== null) ? graphSvg(wins, onMain ? s.path.length : -1, marks) : '');
+}
+
+export function renderReview(dom: Dom, s: PageState, engineName: string): void {
+  const r = currentReview(s);
+  dom.reviewBox.hidden = s.mode !== 'analysis' || !r;
+  if (dom.reviewBox.hidden || !r) return;
+  const g = gameReview(s);
+  if (!g) {
+    const done = r.scores.filter((x) => x !== undefined).length;
+    setHtml(dom.reviewBox, `<div class="muted progress">${escapeHtml(engineName || 'Thoth')} reviews the game… ${done} of ${r.scores.length} positions</div>`);
+    return;
+  }
+  const names = colorNames(s);
+  const row = (c: 0 | 1): string => {
+    const x = g.sides[c];
+    const acc = Number.isNaN(x.accuracy) ? '–' : `${Math.round(x.accuracy)}%`;
+    const counts = `${x.blunders} blunder${x.blunders === 1 ? '' : 's'}, ${x.mistakes} mistake${x.mistakes === 1 ? '' : 's'}, ${x.inaccuracies} inaccurac${x.inaccuracies === 1 ? 'y' : 'ies'}`;
+    return `<span class="who">${escapeHtml(names[c])}</span><span class="counts" title="${counts}">${x.blunders} ?? · ${x.mistakes} ? · ${x.inaccuracies} ?!</span><span class="acc" data-side="${c}">${acc}</span>`;
+  };
+  setHtml(dom.reviewBox, `<span class="muted">Review</span><span class="muted">?? · ? · ?!</span><span class="muted">accuracy</span>${row(0)}${row(1)}`);
+}
 
 // ---- end of the game, offers, status, hint -------------------------------------------------
 

@@ -131,7 +131,7 @@ export function restoreGame(s: PageState, raw: unknown, now: number): Result<Pag
   let next: PageState = {
     ...s, mode, tree: tree.value, path, humanSide: raw.humanSide === 1 ? 1 : 0, ending, clock: null, tags,
     flipped: raw.flipped === true, selected: -1, stackTop: false, cursor: -1, aim: null, thinking: null, pendingReply: null, holdUntil: 0,
-    drawOffer: null, analysing: true, lines: [], linesFor: '', preview: null, evals: {}, message: '', bannerClosed: false,
+    drawOffer: null, analysing: true, lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
   const c = raw.clock;
   if (mode !== 'analysis' && isObj(c) && isNum(c.baseMs) && isNum(c.incMs) && Array.isArray(c.remaining) && c.remaining.length === 2 && c.remaining.every(isNum)) {

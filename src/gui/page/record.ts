@@ -1,17 +1,20 @@
 /**
- * Game records for the page, in the format of src/core/record.ts: the page exports what
- * `thoth match` writes and imports what it reads. An imported game keeps its tags (players,
- * event, …) and comments when it is exported again; clocks go into comments as `[%clk H:MM:SS]`
- * (the time left after the move), as lichess writes them.
+ * Game records for the page, in the PGN of src/core/record.ts: the page exports what `thoth
+ * match` writes and imports what it and other tools write. An imported game keeps its tags
+ * (players, event, …), comments, NAGs and variations (as the move tree's) when it is exported
+ * again; clocks go into comments as `[%clk H:MM:SS]` (the time left after the move), as lichess
+ * writes them, and a reviewed game's ?!/?/?? as NAGs.
  */
-import { SETUPS, err, ok, type EditionId, type Result } from '../../core/index';
+import { EDITIONS, SETUPS, err, ok, parseMove, type EditionId, type Result } from '../../core/index';
 import {
   RESULT_TOKENS, formatReplayError, makeRecord, parseRecords, pgnDate, recordReason, recordStart, recordVariant, replayRecord,
   serializeRecord,
   type MoveRecord, type ReplayError, type ResultToken, type Termination,
 } from '../../core/record';
-import { parsePgnClock, pgnClock } from './clock';
-import type { EngineNote } from './tree';
+import { parsePgnClock, pgnClock, restoreClock, timeControlText } from './clock';
+import * as S from './state';
+import { reviewNags } from './gamereview';
+import { addMove, childrenAt, isMainline, newTree, nodeAt, positionAt, type EngineNote, type GameTree, type NodeExtra, type Path } from './tree';
 
 export type { MoveRecord };
 
@@ -23,6 +26,9 @@ export interface ExportMove {
   comment?: string;
   /** Both clocks after the move (the mover's is written). */
   clocks?: readonly [number, number];
+  nags?: readonly number[];
+  /** Alternatives to this move, each a line from the position before it. */
+  variations?: ExportMove[][];
 }
 
 export interface ExportInput {
@@ -40,35 +46,46 @@ export interface ExportInput {
 }
 
 /** Tags the exported game states itself; an imported record's values for these are replaced. */
-const DERIVED_TAGS = new Set(['Result', 'Variant', 'KFEN', 'PlyCount', 'Termination', 'Reason']);
+const DERIVED_TAGS = new Set(['Result', 'SetUp', 'FEN', 'Variant', 'KFEN', 'PlyCount', 'Termination', 'Reason', 'White', 'Black']);
 const TERMINATIONS: readonly string[] = ['normal', 'adjudication', 'time forfeit', 'illegal move', 'abandoned', 'stalled'];
 
 const CLK_RE = /\[%clk\s+([0-9:.]+)\]/;
 
+function moveRecord(m: ExportMove): MoveRecord {
+  const r: MoveRecord = { move: m.text, ...(m.engine ?? {}) };
+  const words: string[] = [];
+  if (m.clocks) words.push(`[%clk ${pgnClock(m.clocks[m.side])}]`);
+  if (m.comment) words.push(m.comment);
+  if (words.length > 0) r.comment = words.join(' ');
+  if (m.nags && m.nags.length > 0) r.nags = [...m.nags];
+  if (m.variations && m.variations.length > 0) r.variations = m.variations.map((v) => v.map(moveRecord));
+  return r;
+}
+
 export function exportGame(g: ExportInput): string {
   const known = TERMINATIONS.includes(g.termination);
+  // The players of an imported record keep their names (White/Black, or an older record's colour tags).
+  const tags = new Map(g.tags ?? []);
+  const colours = EDITIONS[g.edition].colorNames;
+  const players: [string, string] = [
+    tags.get('White') ?? tags.get(colours[0]) ?? g.players[0],
+    tags.get('Black') ?? tags.get(colours[1]) ?? g.players[1],
+  ];
   const rec = makeRecord({
     event: 'Thoth GUI',
     date: pgnDate(),
     round: '-',
-    players: g.players,
+    players,
     result: g.result,
     variant: g.edition,
     kfen: g.startKfen,
     timeControl: g.timeControl,
     termination: known ? (g.termination as Termination) : 'normal',
     reason: g.reason,
-    moves: g.moves.map((m) => {
-      const r: MoveRecord = { move: m.text, ...(m.engine ?? {}) };
-      const words: string[] = [];
-      if (m.clocks) words.push(`[%clk ${pgnClock(m.clocks[m.side])}]`);
-      if (m.comment) words.push(m.comment);
-      if (words.length > 0) r.comment = words.join(' ');
-      return r;
-    }),
+    moves: g.moves.map(moveRecord),
   });
   if (!known) rec.tags.set('Termination', g.termination);
-  for (const [k, v] of g.tags ?? []) if (!DERIVED_TAGS.has(k)) rec.tags.set(k, v);
+  for (const [k, v] of tags) if (!DERIVED_TAGS.has(k) && !colours.includes(k)) rec.tags.set(k, v);
   return serializeRecord(rec);
 }
 
@@ -79,6 +96,9 @@ export interface ImportedMove {
   comment?: string;
   /** The mover's time left after the move, from `[%clk …]`. */
   clockMs?: number;
+  nags?: number[];
+  /** Alternatives to this move, each a line from the position before it. */
+  variations?: ImportedMove[][];
 }
 
 export interface ImportedGame {
@@ -119,6 +139,8 @@ function importMove(m: MoveRecord): ImportedMove {
     }
     if (comment !== '') out.comment = comment;
   }
+  if (m.nags && m.nags.length > 0) out.nags = [...m.nags];
+  if (m.variations && m.variations.length > 0) out.variations = m.variations.map((v) => v.map(importMove));
   return out;
 }
 
@@ -146,4 +168,102 @@ export function importGame(text: string): Result<ImportedGame, ImportError> {
     reason: recordReason(rec),
     tags: [...rec.tags.entries()],
   });
+}
+
+/**
+ * The imported game as a move tree: its variations, engine comments, free comments, NAGs, and the
+ * clocks of the main line (a `[%clk …]` gives the mover's time; the other clock keeps its last
+ * value, from the TimeControl tag's base at the start).
+ */
+export function importedTree(g: ImportedGame): Result<{ tree: GameTree; path: Path }, string> {
+  const t0 = newTree(g.edition, g.startKfen);
+  if (!t0.ok) return err(t0.error);
+  const base = /^(\d+(?:\.\d+)?)\+/.exec(g.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '');
+  const clocks: [number, number] | null = base ? [Number(base[1]) * 1000, Number(base[1]) * 1000] : null;
+  return addLine(t0.value, [], g.moves, clocks);
+}
+
+/** Adds a line of imported moves after `path` (the main line when `clocks` are given). */
+function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clocks: [number, number] | null): Result<{ tree: GameTree; path: Path }, string> {
+  const pos = positionAt(tree, path);
+  let t = tree;
+  let p = path;
+  for (const m of moves) {
+    const mv = parseMove(pos, m.text);
+    if (!mv.ok) return err(`${m.text}: ${mv.error.message}`);
+    const extra: NodeExtra = {};
+    if (m.engine) extra.engine = m.engine;
+    if (m.comment) extra.comment = m.comment;
+    if (m.nags) extra.nags = m.nags;
+    if (m.clockMs !== undefined && clocks) {
+      clocks = [clocks[0], clocks[1]];
+      clocks[pos.side] = m.clockMs;
+      extra.clocks = clocks;
+    }
+    const before = p;
+    ({ tree: t, path: p } = addMove(t, before, mv.value, extra));
+    for (const v of m.variations ?? []) {
+      const r = addLine(t, before, v, null);
+      if (!r.ok) return r;
+      t = r.value.tree;
+    }
+    pos.make(mv.value);
+  }
+  return ok({ tree: t, path: p });
+}
+
+/**
+ * A new game from an imported record: its tags kept for export, its result when the board does
+ * not decide it, and the clocks as the last `[%clk …]` left them.
+ */
+export function loadImported(s: S.PageState, g: ImportedGame, t: { tree: GameTree; path: Path }, now: number): S.PageState {
+  let next = S.newGame(S.setSettings(s, { edition: g.edition }), t.tree, { now, tags: g.tags });
+  if (!S.isOver(next) && g.result !== '*') {
+    next = { ...next, ending: { result: g.result, text: g.reason ?? `Result ${g.result} (${g.termination})`, termination: g.termination } };
+  }
+  const last = nodeAt(t.tree, t.path);
+  if (next.clock) {
+    const side = S.endPosition(next).side;
+    next = { ...next, clock: restoreClock(next.clock, last?.clocks ?? next.clock.remaining, S.isOver(next) || t.path.length === 0 ? -1 : side, now) };
+  }
+  return next;
+}
+
+/**
+ * The line that starts at `path`, each move with the other children of its parent as its
+ * variations; `nags` adds marks to main-line moves without their own (a review's).
+ */
+function exportLine(tree: GameTree, path: Path, nags: ReadonlyMap<number, number>): ExportMove[] {
+  const out: ExportMove[] = [];
+  for (let p = path; ; p = [...p, 0]) {
+    const n = nodeAt(tree, p);
+    if (!n) break;
+    const parent = p.slice(0, -1);
+    const first = p[p.length - 1] === 0;
+    const variations = first ? childrenAt(tree, parent).slice(1).map((_, k) => exportLine(tree, [...parent, k + 1], nags)) : [];
+    const review = isMainline(p) ? nags.get(p.length - 1) : undefined;
+    out.push({
+      text: n.ply.text, side: n.ply.side, engine: n.engine, comment: n.comment, clocks: n.clocks,
+      nags: n.nags ?? (review ? [review] : undefined), variations,
+    });
+  }
+  return out;
+}
+
+/** What an export of the shown game writes: the whole tree, the review's marks as NAGs. */
+export function exportInput(s: S.PageState, engineName: string): ExportInput {
+  const names = EDITIONS[s.tree.edition].colorNames;
+  const r = S.gameResult(s);
+  const who = (c: number): string => (s.mode === 'engine' ? (c === s.humanSide ? 'Human' : engineName || 'Thoth') : `Human (${names[c]})`);
+  return {
+    edition: s.tree.edition,
+    startKfen: s.tree.startKfen,
+    players: [who(0), who(1)],
+    result: r ? r.result : '*',
+    timeControl: s.clock ? timeControlText(s.clock) : '-',
+    termination: r ? r.termination : 'unterminated',
+    reason: r?.text,
+    moves: exportLine(s.tree, [0], reviewNags(s)),
+    tags: s.tags,
+  };
 }

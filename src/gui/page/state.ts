@@ -15,6 +15,7 @@ import {
 } from './clock';
 import { evalOf, type Eval, type Score } from './evaluation';
 import type { InfoLine } from './engine';
+import type { ReviewState } from './gamereview';
 import { playPly, type PlyInfo } from './game';
 import { isOwnMovable, rotationMove, targetsOf } from './selection';
 import {
@@ -106,6 +107,8 @@ export interface PageState {
   preview: Preview | null;
   /** Evaluations of positions by path key, first player's view. */
   evals: Readonly<Record<string, Eval>>;
+  /** Thoth's review of the main line (gamereview.ts). */
+  review: ReviewState | null;
   /** A message for the person (replaces the hint until the next action). */
   message: string;
   bannerClosed: boolean;
@@ -184,7 +187,7 @@ export function initialState(settings: Settings, random: () => number = Math.ran
     settings, mode: 'engine', tree: tree.value, path: [], humanSide, ending: null,
     clock: parseTimeControl(settings.tc), tags: [], flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
     aim: null, engineAvailable: false, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true,
-    lines: [], linesFor: '', preview: null, evals: {}, message: '', bannerClosed: false,
+    lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
 }
 
@@ -205,7 +208,7 @@ export function newGame(
     ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [],
     flipped: s.mode === 'engine' ? humanSide === 1 : s.flipped, selected: -1, stackTop: false, cursor: -1, aim: null,
     thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true, lines: [], linesFor: '',
-    preview: null, evals: {}, message: '', bannerClosed: false,
+    preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
   // The clocks start with the first move; a game loaded with moves has them running.
   if (clock && path.length > 0 && !isOver(next)) clock = startClock(clock, endPosition(next).side, opts.now);

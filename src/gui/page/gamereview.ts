@@ -1,0 +1,117 @@
+/**
+ * The review of a game in the page: Thoth scores every position of the main line, and the review
+ * logic `thoth analyse` uses (src/analysis/review.ts: win chance, ?!/?/??, accuracy) judges the
+ * moves. Also the win chances the eval bar and the graph show. Pure transitions and derived data.
+ */
+import { gameStatus } from '../../core/index';
+import { evalsFromPositions, reviewGame, winChance, type GameReview } from '../../analysis/review';
+import type { Score } from './evaluation';
+import { endPath, isOver, type PageState } from './state';
+import { mainline, pathKey, positionAt, type Path } from './tree';
+
+export interface ReviewState {
+  /** The main line it is for (its start and moves): a changed line makes it stale. */
+  key: string;
+  /** The score of each main-line position (index = moves played), side to move's view. */
+  scores: (Score | undefined)[];
+}
+
+/** How long Thoth looks at each position of a review. */
+export const REVIEW_MOVETIME_MS = 300;
+
+export const mainlineKey = (s: PageState): string => `${s.tree.startKfen}|${mainline(s.tree).map((n) => n.ply.text).join(' ')}`;
+
+const prefix = (n: number): Path => new Array<number>(n).fill(0);
+
+/** Starts a review of the main line; the final position of a finished game needs no engine. */
+export function startReview(s: PageState): PageState {
+  const len = endPath(s).length;
+  const scores: (Score | undefined)[] = new Array(len + 1).fill(undefined);
+  const last = positionAt(s.tree, prefix(len));
+  const st = gameStatus(last);
+  if (st.result === 'win') scores[len] = { kind: 'mate', value: st.winner === last.side ? 1 : 0 };
+  else if (st.result === 'draw') scores[len] = { kind: 'cp', value: 0 };
+  return { ...s, review: { key: mainlineKey(s), scores } };
+}
+
+/** The review of the current main line, or null (none, or the line changed since). */
+export function currentReview(s: PageState): ReviewState | null {
+  return s.review && s.review.key === mainlineKey(s) ? s.review : null;
+}
+
+/** The next position the engine must score, or -1 when the review is complete (or stale). */
+export function nextReviewIndex(s: PageState): number {
+  const r = currentReview(s);
+  if (!r) return -1;
+  return r.scores.findIndex((x) => x === undefined);
+}
+
+export function reviewScore(s: PageState, key: string, index: number, score: Score): PageState {
+  const r = s.review;
+  if (!r || r.key !== key || index < 0 || index >= r.scores.length) return s;
+  const scores = r.scores.slice();
+  scores[index] = score;
+  return { ...s, review: { ...r, scores } };
+}
+
+/** The judged moves and each side's accuracy, once every position is scored. */
+export function gameReview(s: PageState): GameReview | null {
+  const r = currentReview(s);
+  if (!r || r.scores.some((x) => x === undefined) || r.scores.length < 2) return null;
+  const first = positionAt(s.tree, []).side as 0 | 1;
+  return reviewGame(evalsFromPositions(r.scores as Score[], first));
+}
+
+/** The first player's win chance of a score given from the side to move's view. */
+export function firstPlayerWin(score: Score, sideToMove: number): number {
+  const w = winChance(score);
+  return sideToMove === 0 ? w : 1 - w;
+}
+
+/** The first player's win chance at each main-line position, where known (review, else analysis). */
+export function mainlineWins(s: PageState): (number | null)[] {
+  const len = endPath(s).length;
+  const r = currentReview(s);
+  const out: (number | null)[] = [];
+  for (let i = 0; i <= len; i++) {
+    const sc = r?.scores[i];
+    if (sc) {
+      out.push(firstPlayerWin(sc, positionAt(s.tree, prefix(i)).side));
+      continue;
+    }
+    const e = s.evals[pathKey(prefix(i))];
+    out.push(e ? winChance(e) : null);
+  }
+  return out;
+}
+
+/** The first player's win chance in the shown position, for the eval bar (null: not known). */
+export function shownWin(s: PageState): number | null {
+  const e = s.evals[pathKey(s.path)];
+  if (e) return winChance(e);
+  const r = currentReview(s);
+  const onMain = s.path.every((i) => i === 0);
+  const sc = r && onMain ? r.scores[s.path.length] : undefined;
+  if (sc) return firstPlayerWin(sc, positionAt(s.tree, s.path).side);
+  if (isOver(s) && s.path.length === endPath(s).length && onMain) {
+    const st = gameStatus(positionAt(s.tree, s.path));
+    return st.result === 'win' ? (st.winner === 0 ? 1 : 0) : 0.5;
+  }
+  return null;
+}
+
+/** The NAGs of reviewed moves ($6 ?!, $2 ?, $4 ??), by main-line move index. */
+export function reviewNags(s: PageState): Map<number, number> {
+  const g = gameReview(s);
+  const m = new Map<number, number>();
+  if (g) for (const p of g.plies) if (p.nag) m.set(p.ply, p.nag);
+  return m;
+}
+
+/** The marks of reviewed moves, by main-line move index (0 = the first move). */
+export function reviewMarks(s: PageState): Map<number, string> {
+  const g = gameReview(s);
+  const m = new Map<number, string>();
+  if (g) for (const p of g.plies) if (p.mark) m.set(p.ply, p.mark);
+  return m;
+}

@@ -1,0 +1,70 @@
+/** The page's game review and evaluation graph, without a browser. */
+import { describe, expect, it } from 'vitest';
+import { parseMove } from '../../src/core/index';
+import * as R from '../../src/gui/page/gamereview';
+import { graphIndexAt, graphSvg } from '../../src/gui/page/graph';
+import { exportInput } from '../../src/gui/page/record';
+import * as S from '../../src/gui/page/state';
+import { newTree } from '../../src/gui/page/tree';
+
+/** A two-player game of `texts` (from `kfen`, or the Classic setup). */
+function played(texts: string[], kfen?: string): S.PageState {
+  let s: S.PageState = { ...S.initialState(S.DEFAULT_SETTINGS, () => 0), mode: 'humans', engineAvailable: true };
+  if (kfen) {
+    const t = newTree('khet2', kfen);
+    if (!t.ok) throw new Error(t.error);
+    s = S.newGame(s, t.value, { now: 0 });
+  }
+  for (const t of texts) {
+    const m = parseMove(S.viewPosition(s), t);
+    if (!m.ok) throw new Error(m.error.message);
+    s = S.playMove(s, m.value, 0);
+  }
+  return s;
+}
+
+describe('the review of a game', () => {
+  it('scores each main-line position, then judges the moves with the shared review logic', () => {
+    let s = R.startReview(played(['c1d2', 'a4a3', 'j4i4']));
+    const key = s.review!.key;
+    expect(s.review!.scores).toHaveLength(4);
+    expect(R.nextReviewIndex(s)).toBe(0);
+    // Silver's j4i4 removes its own Pyramid: the score falls from Silver's view.
+    const scores: [number, number][] = [[0, 0], [1, 0], [2, 0], [3, 250]];
+    for (const [i, cp] of scores) s = R.reviewScore(s, key, i, { kind: 'cp', value: cp });
+    expect(R.nextReviewIndex(s)).toBe(-1);
+    const g = R.gameReview(s);
+    expect(g?.plies[2]).toMatchObject({ side: 0, mark: '??' });
+    expect(R.reviewMarks(s).get(2)).toBe('??');
+    expect(g?.sides[0].blunders).toBe(1);
+    // An export writes the marks as NAGs.
+    expect(exportInput(s, 'Thoth').moves.map((m) => m.nags)).toEqual([undefined, undefined, [4]]);
+    // The graph's win chances: the first player's view at each position.
+    const wins = R.mainlineWins(s);
+    expect(wins[0]).toBeCloseTo(0.5);
+    expect(wins[3]!).toBeLessThan(0.4); // Red to move, +250 for Red
+    // A changed main line makes the review stale.
+    const m = parseMove(S.viewPosition(s), 'a3a4');
+    expect(m.ok).toBe(true);
+    if (m.ok) expect(R.currentReview(S.playMove(s, m.value, 0))).toBeNull();
+  });
+
+  it('knows the end of a finished game without the engine', () => {
+    const s = R.startReview(played(['j1+'], 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1'));
+    expect(s.review!.scores[1]).toEqual({ kind: 'mate', value: 0 }); // Red to move, its Pharaoh hit
+    expect(R.nextReviewIndex(s)).toBe(0);
+    expect(R.shownWin(s)).toBe(1);
+  });
+});
+
+describe('the evaluation graph', () => {
+  it('draws known points, the shown position and the marks', () => {
+    const svg = graphSvg([0.5, null, 0.7, 0.2], 2, [{ index: 3, judgement: 'blunder' }]);
+    expect(svg.match(/class="dot"/g)).toHaveLength(3);
+    expect(svg).toContain('class="cursor-line" x1="400"');
+    expect(svg).toContain('class="mark-bad" data-index="3"');
+    expect(graphIndexAt(0, 4)).toBe(0);
+    expect(graphIndexAt(0.52, 4)).toBe(2);
+    expect(graphIndexAt(1.2, 4)).toBe(3);
+  });
+});
