@@ -1,8 +1,8 @@
 /**
  * Thoth's strength as a player picks it: Level 1 to 8, like lichess's levels. With an engine that
  * offers `UCI_LimitStrength`/`UCI_Elo`, levels 1–7 are Elo ratings spread over the engine's range
- * and level 8 is full strength; an engine without them plays levels 1–7 at a fixed depth. Every
- * level uses the game's clock when there is one.
+ * and level 8 is full strength; an engine without them plays levels 1–7 at a fixed depth. The Elo
+ * levels and level 8 play on the game's clock when there is one.
  */
 
 export interface Level {
@@ -16,7 +16,6 @@ export interface Level {
 }
 
 export const LEVEL_COUNT = 8;
-export const DEFAULT_LEVEL = 3;
 
 /** Thinking time a move gets without a clock (weak levels stop earlier: they search shallow). */
 export const MOVETIME_WITHOUT_CLOCK = 2000;

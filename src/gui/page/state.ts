@@ -20,7 +20,7 @@ import { playPly, type PlyInfo } from './game';
 import { isOwnMovable, rotationMove, targetsOf } from './selection';
 import {
   addMove, deleteNode, isMainline, lineEnd, mainlineEnd, newTree, nodeAt, pathExists, pathKey, positionAt, promote,
-  samePath, mainline, updateNode, type EngineNote, type GameTree, type MoveNode, type Path,
+  samePath, updateNode, type EngineNote, type GameTree, type Path,
 } from './tree';
 
 export type Mode = 'engine' | 'humans' | 'analysis';
@@ -122,7 +122,6 @@ export const atEnd = (s: PageState): boolean => samePath(s.path, endPath(s));
 export const viewPosition = (s: PageState): Position => positionAt(s.tree, s.path);
 export const endPosition = (s: PageState): Position => positionAt(s.tree, endPath(s));
 export const positionAtPath = (s: PageState, path: Path): Position => positionAt(s.tree, path);
-export const mainlineNodes = (s: PageState): MoveNode[] => mainline(s.tree);
 export const gameStatusOf = (pos: Position): GameStatus['result'] => gameStatus(pos).result;
 export const colorNames = (s: PageState): readonly [string, string] => EDITIONS[s.tree.edition].colorNames;
 
