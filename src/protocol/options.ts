@@ -20,9 +20,6 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
   ['NullMove', 'nullMove'],
   ['LMP', 'lmp'],
   ['HistoryMalus', 'historyMalus'],
-  ['IIR', 'iir'],
-  ['LMRLog', 'lmrLog'],
-  ['CounterMove', 'counterMove'],
 ];
 
 /** An option as the handshake declares it. */

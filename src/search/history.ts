@@ -1,6 +1,6 @@
 /**
- * What the search learns about quiet moves as it goes: the history (butterfly) table, killers
- * and counter moves. Indexed by a move's from square and its target (a square, or one of the two
+ * What the search learns about quiet moves as it goes: the history (butterfly) table and the
+ * killers. Indexed by a move's from square and its target (a square, or one of the two
  * turns), so the tables are small: 80 × 82 entries per side.
  */
 import { ROT_CCW, ROT_CW } from '../core/index';
@@ -23,8 +23,6 @@ export class History {
   readonly quiet = new Int32Array(2 * HISTORY_SIZE);
   /** Two killers per ply. */
   readonly killers: Int32Array;
-  /** Per side and previous move: the quiet move that refuted it. */
-  readonly counters = new Int32Array(2 * HISTORY_SIZE);
 
   constructor(maxPly: number) {
     this.killers = new Int32Array(maxPly * 2 + 2);
@@ -33,7 +31,6 @@ export class History {
   clear(): void {
     this.quiet.fill(0);
     this.killers.fill(0);
-    this.counters.fill(0);
   }
 
   /** At the start of a search: killers forgotten, history aged. */
@@ -67,13 +64,5 @@ export class History {
       this.killers[k + 1] = this.killers[k];
       this.killers[k] = m;
     }
-  }
-
-  counter(side: number, prev: number): number {
-    return this.counters[side * HISTORY_SIZE + historyIndex(prev)];
-  }
-
-  setCounter(side: number, prev: number, m: number): void {
-    this.counters[side * HISTORY_SIZE + historyIndex(prev)] = m;
   }
 }

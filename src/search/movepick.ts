@@ -5,7 +5,7 @@
  *   2. shots: only the moves that touch our beam can change what it takes; each is probed with
  *      Position.shotAfter and the ones that take an enemy piece (or the Pharaoh) come first, most
  *      valuable victim first;
- *   3. the two killers and the counter move, when legal and not shots;
+ *   3. the two killers, when legal and not shots;
  *   4. the rest, by history, with the touching moves that took nothing (and those that would
  *      shoot our own pieces, last) among them.
  * When our beam already takes a piece without any move (every move that leaves it alone shoots
@@ -29,7 +29,6 @@ const SCORE_WIN = 1 << 29;
 const SCORE_CAPTURE = 1 << 24;
 const SCORE_KILLER1 = 1 << 23;
 const SCORE_KILLER2 = (1 << 23) - 1;
-const SCORE_COUNTER = (1 << 23) - 2;
 const SCORE_OWN_KILL = -(1 << 24);
 const SCORE_SUICIDE = -(1 << 29);
 
@@ -43,12 +42,11 @@ const ST_GEN_SHOTS = 1;
 const ST_SHOTS = 2;
 const ST_KILLER1 = 3;
 const ST_KILLER2 = 4;
-const ST_COUNTER = 5;
-const ST_GEN_QUIETS = 6;
-const ST_QUIETS = 7;
-const ST_GEN_ALL = 8;
-const ST_ALL = 9;
-const ST_DONE = 10;
+const ST_GEN_QUIETS = 5;
+const ST_QUIETS = 6;
+const ST_GEN_ALL = 7;
+const ST_ALL = 8;
+const ST_DONE = 9;
 
 /** The outcome of a shot that takes piece `p` (0: nothing) for the side `us`. */
 export function shotOutcome(p: number, us: number): number {
@@ -71,7 +69,6 @@ export class MovePicker {
   private readonly ttMove: Int32Array;
   private readonly killer1: Int32Array;
   private readonly killer2: Int32Array;
-  private readonly counter: Int32Array;
   private readonly staticKill: Int32Array;
   /** The outcome of the move `next` returned last, per ply. */
   readonly lastOutcome: Int8Array;
@@ -97,7 +94,6 @@ export class MovePicker {
     this.ttMove = new Int32Array(maxPly);
     this.killer1 = new Int32Array(maxPly);
     this.killer2 = new Int32Array(maxPly);
-    this.counter = new Int32Array(maxPly);
     this.staticKill = new Int32Array(maxPly);
     this.lastOutcome = new Int8Array(maxPly);
     this.pickOnly = new Uint8Array(maxPly);
@@ -105,12 +101,12 @@ export class MovePicker {
 
   /**
    * Starts the moves of the node at `ply`. `mask` holds our beam at mask[ply * 3 ..] and
-   * `staticKill` the square it takes now (or -1); `counterMove` is 0 when not used; `fewMoves`
+   * `staticKill` the square it takes now (or -1); `fewMoves`
    * when late-move pruning will cut the list short.
    */
   init(
     pos: Position, history: History, mask: Int32Array, ply: number, ttMove: number, staticKill: number,
-    counterMove: number, fewMoves = false,
+    fewMoves = false,
   ): void {
     this.pickOnly[ply] = fewMoves ? 1 : 0;
     this.pos = pos;
@@ -121,7 +117,6 @@ export class MovePicker {
     this.staticKill[ply] = staticKill;
     this.killer1[ply] = history.killers[ply * 2];
     this.killer2[ply] = history.killers[ply * 2 + 1];
-    this.counter[ply] = counterMove;
   }
 
   /** Whether `m` moves a piece on our beam or onto it. */
@@ -173,23 +168,13 @@ export class MovePicker {
           break;
         }
         case ST_KILLER2: {
-          this.stage[ply] = ST_COUNTER;
+          this.stage[ply] = ST_GEN_QUIETS;
           const m = this.killer2[ply];
           if (m !== this.killer1[ply] && this.isQuietCandidate(ply, m)) {
             this.lastOutcome[ply] = OUT_NONE;
             return m;
           }
           if (m !== this.killer1[ply]) this.killer2[ply] = 0;
-          break;
-        }
-        case ST_COUNTER: {
-          this.stage[ply] = ST_GEN_QUIETS;
-          const m = this.counter[ply];
-          if (m !== this.killer1[ply] && m !== this.killer2[ply] && this.isQuietCandidate(ply, m)) {
-            this.lastOutcome[ply] = OUT_NONE;
-            return m;
-          }
-          if (m !== this.killer1[ply] && m !== this.killer2[ply]) this.counter[ply] = 0;
           break;
         }
         case ST_GEN_QUIETS:
@@ -218,7 +203,7 @@ export class MovePicker {
     }
   }
 
-  /** A killer or counter move worth trying in stage 3: legal, not the TT move, not a shot. */
+  /** A killer worth trying in stage 3: legal, not the TT move, not a shot. */
   private isQuietCandidate(ply: number, m: number): boolean {
     return m !== 0 && m !== this.ttMove[ply] && !this.touches(ply, m) && this.pos.isLegal(m);
   }
@@ -279,11 +264,10 @@ export class MovePicker {
     const tt = this.ttMove[ply];
     const k1 = this.killer1[ply];
     const k2 = this.killer2[ply];
-    const cm = this.counter[ply];
     let e = start;
     for (let i = start; i < n; i++) {
       const m = mv[i];
-      if (m === tt || m === k1 || m === k2 || m === cm) continue;
+      if (m === tt || m === k1 || m === k2) continue;
       if (this.touches(ply, m)) {
         // probed in stage 2: a taker was searched there; the others wait here
         let j = deferredFrom;
@@ -318,7 +302,6 @@ export class MovePicker {
     const tt = this.ttMove[ply];
     const k1 = this.killer1[ply];
     const k2 = this.killer2[ply];
-    const cm = this.counter[ply];
     let e = base;
     pos.prepareShots();
     for (let i = base; i < n; i++) {
@@ -335,7 +318,6 @@ export class MovePicker {
       if (out !== OUT_NONE) s = this.shotScore(out, value, us, m);
       else if (m === k1) s = SCORE_KILLER1;
       else if (m === k2) s = SCORE_KILLER2;
-      else if (m === cm) s = SCORE_COUNTER;
       else s = this.history.score(us, m);
       mv[e] = m;
       this.order[e] = s;

@@ -41,24 +41,12 @@ export interface SearchFeatures {
   lmp: boolean;
   /** History with a malus for the quiet moves tried before a cutoff, bounded by gravity. */
   historyMalus: boolean;
-  /** Internal iterative reduction: one ply less where the table has no move. */
-  iir: boolean;
-  /** LMR amounts from a logarithmic table of depth and move number (else the stepped rule). */
-  lmrLog: boolean;
-  /** Counter-move heuristic: the quiet move that last refuted the previous move is tried early. */
-  counterMove: boolean;
 }
 
 /** Defaults follow the matches logged in docs/strength.md: on when an SPRT accepted the feature. */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, iir: false, lmrLog: false, counterMove: false,
+  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true,
 };
-
-/** Late-move reductions by depth and move number: 0.5 + ln(depth)·ln(moves) / 2.25, in plies. */
-const LMR_TABLE = new Int8Array(64 * 256);
-for (let d = 1; d < 64; d++) {
-  for (let n = 1; n < 256; n++) LMR_TABLE[d * 256 + n] = Math.floor(0.5 + (Math.log(d) * Math.log(n)) / 2.25);
-}
 
 /** Quiet moves remembered per node for the history malus. */
 const QUIETS_MAX = 64;
@@ -486,15 +474,12 @@ export class Searcher {
         if (s >= beta) return s >= MATE_BOUND ? beta : s;
       }
     }
-    if (this.features.iir && depth >= 4 && ttMove === 0) depth--;
 
     const us = pos.side;
     const history = this.history;
-    const prev = pos.ply > 0 ? pos.moveAt(pos.ply - 1) : 0;
-    const counterMove = this.features.counterMove && prev !== 0 ? history.counter(us, prev) : 0;
     const picker = this.picker;
     const lmpLimit = this.features.lmp && !pvNode && !inCheck && depth <= 3 ? 5 + 3 * depth * depth : 1 << 30;
-    picker.init(pos, history, beams.ourMask, ply, ttMove, beams.ourKill[ply], counterMove, lmpLimit < 64);
+    picker.init(pos, history, beams.ourMask, ply, ttMove, beams.ourKill[ply], lmpLimit < 64);
     let best = -INF;
     let bestMove = 0;
     const alphaOrig = alpha;
@@ -527,14 +512,9 @@ export class Searcher {
       } else {
         let r = 0;
         if (this.features.lmr && depth >= 3 && moveCount > 3 && quiet && !inCheck) {
-          if (this.features.lmrLog) {
-            r = LMR_TABLE[Math.min(depth, 63) * 256 + Math.min(moveCount, 255)];
-            if (m === history.killers[ply * 2] || m === history.killers[ply * 2 + 1]) r--;
-          } else {
-            r = 1;
-            if (moveCount > 10) r++;
-            if (depth > 6 && moveCount > 20) r++;
-          }
+          r = 1;
+          if (moveCount > 10) r++;
+          if (depth > 6 && moveCount > 20) r++;
           if (pvNode && r > 0) r--;
           if (r > depth - 2) r = depth - 2;
           if (r < 0) r = 0;
@@ -562,7 +542,6 @@ export class Searcher {
           if (score >= beta) {
             if (quiet) {
               history.addKiller(ply, m);
-              if (this.features.counterMove && prev !== 0) history.setCounter(us, prev, m);
               if (this.features.historyMalus) {
                 const bonus = Math.min(32 * depth * depth, 4096);
                 history.update(us, m, bonus);

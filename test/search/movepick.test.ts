@@ -45,7 +45,7 @@ describe('MovePicker', () => {
           [m & 127, (m >>> 7) & 127].some((s) => (mask[PLY * 3 + (s >> 5)] & (1 << (s & 31))) !== 0);
         const shots = legal.filter(touching);
         const quiet = legal.filter((m) => !touching(m));
-        // killers, counter and table move drawn from: a shot, a quiet move, an illegal move, none
+        // killers and table move drawn from: a shot, a quiet move, an illegal move, none
         const pickAny = (): number => {
           const r = rand();
           if (r < 0.3 && shots.length > 0) return shots[Math.floor(rand() * shots.length)];
@@ -60,10 +60,9 @@ describe('MovePicker', () => {
           history.killers[PLY * 2] = pickAny();
           history.killers[PLY * 2 + 1] = pickAny();
           const tt = pickAny();
-          const counter = pickAny();
-          picker.init(pos, history, mask, PLY, tt, ourKill, counter);
+          picker.init(pos, history, mask, PLY, tt, ourKill);
           const got = drain(picker, PLY);
-          const where = `${toKfen(pos)} tt ${formatMove(tt)} killers ${formatMove(history.killers[PLY * 2])} ${formatMove(history.killers[PLY * 2 + 1])} counter ${formatMove(counter)}`;
+          const where = `${toKfen(pos)} tt ${formatMove(tt)} killers ${formatMove(history.killers[PLY * 2])} ${formatMove(history.killers[PLY * 2 + 1])}`;
           expect(got.map((g) => g.m).sort((a, b) => a - b), where).toEqual([...legal].sort((a, b) => a - b));
           // the reported outcome is the shot's (the first move's is not reported)
           for (let i = 1; i < got.length; i++) {
@@ -78,7 +77,7 @@ describe('MovePicker', () => {
           // skipQuiets after a quiet move: nothing but shots that take something may follow
           const cut = got.findIndex((g, i) => i > 0 && g.out === OUT_NONE);
           if (cut > 0) {
-            picker.init(pos, history, mask, PLY, tt, ourKill, counter);
+            picker.init(pos, history, mask, PLY, tt, ourKill);
             const some = drain(picker, PLY, cut + 1);
             expect(some.slice(cut + 1).every((g) => g.out === OUT_CAPTURE || g.out === OUT_WIN), where).toBe(true);
           }
