@@ -9,7 +9,7 @@ import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { GUI_HOST, MIME, SECURITY_HEADERS, checkRequest, resolveStatic, tokenCookie } from '../gui/server';
+import { GUI_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie } from '../gui/server';
 import { listRuns, readLlrSeries, readStatus } from './status';
 
 export interface StatusPage {
@@ -66,15 +66,7 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, GUI_HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const addr = server.address();
-  port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  port = await listenLoopback(server, opts.port);
   return {
     url: `http://${GUI_HOST}:${port}/?token=${token}`,
     port,

@@ -108,6 +108,19 @@ const cookieName = (port: number): string => `thoth_gui_${port}`;
 /** The `Set-Cookie` value that lets a page served by this port show its token on later requests. */
 export const tokenCookie = (port: number, token: string): string => `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 
+/** Starts `server` on the loopback address at `port` (0: any free one); the port it got. */
+export async function listenLoopback(server: Server, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, GUI_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  return typeof addr === 'object' && addr ? addr.port : port;
+}
+
 /** Maps a request path to a file inside `root`, or null for anything suspicious. */
 export function resolveStatic(root: string, rawUrl: string): string | null {
   const rawPath = rawUrl.split('?')[0].split('#')[0];
@@ -232,15 +245,7 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
   }
   const replacedClients = new Map<BridgeClient, () => void>();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, GUI_HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const addr = server.address();
-  port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  port = await listenLoopback(server, opts.port);
   bridge.start();
 
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/core/zobrist';
 import {
   NELO_SCALE,
   Z95,
@@ -36,14 +37,8 @@ function twoDecimals(actual: number, expected: number): void {
 
 /** Deterministic PRNG (mulberry32) for the randomised tests. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => (next() >>> 0) / 4294967296;
 }
 
 describe('Elo helpers', () => {

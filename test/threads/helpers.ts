@@ -5,6 +5,7 @@
  */
 import { Engine as ProtocolEngine } from '../protocol/engine';
 import { formatMove, legalMoves, parseMove, type Position } from '../../src/core/index';
+import { mulberry32 } from '../../src/core/zobrist';
 
 export { CLI, ROOT, assertBuilt, parseInfo, positionOf, type Exit, type Line } from '../protocol/engine';
 
@@ -72,14 +73,8 @@ export function median(xs: number[]): number {
 
 /** A small deterministic PRNG (mulberry32). */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => (next() >>> 0) / 4294967296;
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
