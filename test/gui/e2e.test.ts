@@ -157,7 +157,9 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       await setMode(page, 'analysis');
       await page.waitForSelector('#card-analysis:not([hidden])');
       await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });
-      await page.waitForSelector('#layer-arrows .arrow.best');
+      // attached, not 'visible': the arrow of a straight step is a line with no width, which
+      // Playwright counts as hidden
+      await page.waitForSelector('#layer-arrows .arrow.best', { state: 'attached' });
       expect(await page.textContent('#an-info')).toMatch(/depth \d+/);
       expect(await page.getAttribute('#engine-status', 'data-state')).toBe('thinking');
       const pv = (await page.textContent('#lines .line[data-line="0"] .pv')) ?? '';
