@@ -95,7 +95,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       expect(m1[0]).toBe('c1d2');
       const g = coreGame(CLASSIC, m1.slice(0, 2)); // throws if the engine's move were illegal
       // The beam of the engine's (Red's) laser, exactly as the core traces it.
-      await page.waitForSelector('#layer-beam[data-side="1"] polyline.beam-core');
+      await page.waitForSelector('#layer-beam[data-side="1"] polyline.beam-core', { state: 'attached' });
       const beamPath = await page.getAttribute('#layer-beam', 'data-path');
       expect(beamPath).toBe(mainline(g)[1].ply.beam.steps.map((s) => squareName(s.square)).join(' '));
       expect(beamPath?.startsWith('a8')).toBe(true);

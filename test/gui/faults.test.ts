@@ -113,14 +113,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium
     await setMode(page, 'humans');
     await click(page, 'c1');
     await click(page, 'd2');
-    await page.waitForSelector('#layer-beam polyline');
+    await page.waitForSelector('#layer-beam polyline', { state: 'attached' });
     await page.selectOption('#sel-edition', 'khet1');
     await newGame(page);
     expect(await page.getAttribute('body', 'class')).toBe('ed-khet1');
     expect(await page.locator('#layer-beam polyline').count()).toBe(0);
     await click(page, 'c1');
     await click(page, 'b2');
-    await page.waitForSelector('#layer-beam polyline');
+    await page.waitForSelector('#layer-beam polyline', { state: 'attached' });
     await loadKfen(page, SILVER_WINS_KFEN);
     expect(await page.locator('#layer-beam polyline').count()).toBe(0);
     expect(errors).toEqual([]);
