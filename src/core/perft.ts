@@ -1,6 +1,13 @@
 /**
  * Perft: the number of move sequences of exactly `depth` plies. A move that hits a Pharaoh ends
- * the game: it counts at its own ply and has no continuations. Bulk counting at the last ply.
+ * the game: it counts at its own ply and has no continuations.
+ *
+ * Bulk counting: the last ply is counted, not generated (Position.countMoves). On a board where
+ * Position.repliesByDelta holds (Khet 2.0 without Obelisks), the ply before it is not made
+ * either when its shot removes nothing: the beam is walked once (prepareShots), and the
+ * opponent's count is the parent's adjusted for the squares the move touched
+ * (repliesAfterQuiet). Moves whose shot removes a piece are made. perftStats makes every move
+ * and is the check on both shortcuts (test/core/perft-bulk.test.ts).
  */
 import { MAX_MOVES } from './move';
 import { formatMove } from './notation';
@@ -20,6 +27,21 @@ function perftRec(pos: Position, depth: number, base: number): number {
   if (depth === 1) return pos.countMoves();
   const end = pos.generate(stack, base);
   let nodes = 0;
+  if (depth === 2 && pos.repliesByDelta()) {
+    pos.prepareShots();
+    const replies = pos.countMovesOf(pos.side ^ 1);
+    for (let i = base; i < end; i++) {
+      const m = stack[i];
+      if (pos.shotAfterPrepared(m) < 0) {
+        nodes += pos.repliesAfterQuiet(m, replies);
+      } else {
+        pos.make(m);
+        if (pos.winner < 0) nodes += pos.countMoves();
+        pos.unmake();
+      }
+    }
+    return nodes;
+  }
   for (let i = base; i < end; i++) {
     pos.make(stack[i]);
     if (pos.winner < 0) nodes += perftRec(pos, depth - 1, end);

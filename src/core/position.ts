@@ -142,6 +142,8 @@ export class Position {
   private readonly pharaohRotation: boolean;
   /** Every kind of the edition but Sphinx, Pharaoh and Scarab may be swapped with (countSwapsBulk). */
   private readonly swapsBulk: boolean;
+  /** Both Sphinxes' squares (a Sphinx never moves), as three words; empty without Sphinxes. */
+  private readonly sphinxMask = new Int32Array(3);
 
   constructor(edition: Edition | EditionId = 'khet2', rules: RuleOptions = DEFAULT_RULES) {
     this.edition = typeof edition === 'string' ? EDITIONS[edition] : edition;
@@ -156,6 +158,9 @@ export class Position {
     this.swapsBulk = [PYRAMID, ANUBIS, OBELISK, STACK, SPHINX, PHARAOH, SCARAB].every(
       (k) => !ed.kinds[k] || ed.swapWith[k] === (k !== SPHINX && k !== PHARAOH && k !== SCARAB),
     );
+    if (this.sphinx) {
+      for (const sq of ed.laserSquare) this.sphinxMask[sq >> 5] |= 1 << (sq & 31);
+    }
     this.grow(256);
   }
 
@@ -474,24 +479,23 @@ export class Position {
 
   /** The number of legal moves, without generating them (perft's bulk count). */
   countMoves(): number {
+    return this.countMovesOf(this.side);
+  }
+
+  /** The number of legal moves colour `us` would have on this board if it were to move. */
+  countMovesOf(us: number): number {
     const b = this.board;
     const bb = this.bb;
-    const us = this.side;
     const cb = us * 3;
     const res = this.reserved;
     const f0 = ~(bb[6] | res[cb]);
     const f1 = ~(bb[7] | res[cb + 1]);
     const f2 = ~(bb[8] | res[cb + 2]) & 0xffff;
-    let p0 = bb[cb];
-    let p1 = bb[cb + 1];
-    let p2 = bb[cb + 2];
-    if (this.sphinx) {
-      // the Sphinx never steps
-      const s = this.laserSq[us];
-      if (s < 32) p0 &= ~(1 << s);
-      else if (s < 64) p1 &= ~(1 << (s - 32));
-      else p2 &= ~(1 << (s - 64));
-    }
+    // the Sphinx never steps
+    const sm = this.sphinxMask;
+    const p0 = bb[cb] & ~sm[0];
+    const p1 = bb[cb + 1] & ~sm[1];
+    const p2 = bb[cb + 2] & ~sm[2];
     // every step of every piece at once: the movers shifted one square in each direction,
     // landing on free squares
     let n = stepCount(p0, p1, p2, f0, f1, f2);
@@ -500,13 +504,41 @@ export class Position {
     n += 2 * (c[o + PYRAMID] + c[o + ANUBIS]) + c[o + SCARAB] + (this.sphinx ? 1 : 0) +
       (this.pharaohRotation ? c[o + PHARAOH] : 0);
     // swaps: each Scarab's neighbours that it may swap with, as bitboards
-    for (let w = 0; w < 3; w++) {
-      let x = this.scarabs[cb + w];
-      while (x !== 0) {
-        const low = x & -x;
-        x ^= low;
-        const from = (w << 5) + 31 - Math.clz32(low);
-        n += this.swapsBulk ? this.countSwapsBulk(from, us) : this.countSwaps(from, us);
+    if (c[o + SCARAB] !== 0) {
+      const sc = this.scarabs;
+      if (this.swapsBulk) {
+        // the pieces no Scarab swaps with: Scarabs, Pharaohs and Sphinxes
+        let x0 = sc[0] | sc[3] | sm[0];
+        let x1 = sc[1] | sc[4] | sm[1];
+        let x2 = sc[2] | sc[5] | sm[2];
+        for (let k = 0; k < 2; k++) {
+          const q = this.pharaohSq[k];
+          if (q < 0) continue;
+          if (q < 32) x0 |= 1 << q;
+          else if (q < 64) x1 |= 1 << (q - 32);
+          else x2 |= 1 << (q - 64);
+        }
+        // ... and the squares `us` may not enter
+        const s0 = ~(x0 | res[cb]);
+        const s1 = ~(x1 | res[cb + 1]);
+        const s2 = ~(x2 | res[cb + 2]);
+        for (let w = 0; w < 3; w++) {
+          let x = sc[cb + w];
+          while (x !== 0) {
+            const low = x & -x;
+            x ^= low;
+            n += this.countSwapsBulk((w << 5) + 31 - Math.clz32(low), s0, s1, s2);
+          }
+        }
+      } else {
+        for (let w = 0; w < 3; w++) {
+          let x = sc[cb + w];
+          while (x !== 0) {
+            const low = x & -x;
+            x ^= low;
+            n += this.countSwaps((w << 5) + 31 - Math.clz32(low), us);
+          }
+        }
       }
     }
     if (c[o + OBELISK] + c[o + STACK] === 0) return n;
@@ -531,39 +563,94 @@ export class Position {
   }
 
   /**
-   * The swaps of the Scarab on `from`: its occupied neighbours, minus the pieces no Scarab swaps
-   * with (Pharaohs, Scarabs, Sphinxes: swapsBulk says these are all of them in this edition),
-   * minus squares `us` may not enter, minus the pieces that may not stand on `from`.
+   * The swaps of the Scarab on `from`: its neighbours in `s` (the pieces it may swap with, on
+   * squares its side may enter: swapsBulk says which kinds), minus the pieces that may not stand
+   * on `from`.
    */
-  private countSwapsBulk(from: number, us: number): number {
+  private countSwapsBulk(from: number, s0: number, s1: number, s2: number): number {
     const bb = this.bb;
     const res = this.reserved;
-    const sc = this.scarabs;
     const fw = from >> 5;
     const fb = 1 << (from & 31);
     // a piece of a colour for which `from` is reserved cannot be pushed there
     const ok0 = (res[fw] & fb) === 0 ? -1 : 0;
     const ok1 = (res[3 + fw] & fb) === 0 ? -1 : 0;
     const nb = from * 3;
-    const u = us * 3;
-    let x0 = NEIGHBOURS[nb] & ~res[u] & ((bb[0] & ok0) | (bb[3] & ok1)) & ~(sc[0] | sc[3]);
-    let x1 = NEIGHBOURS[nb + 1] & ~res[u + 1] & ((bb[1] & ok0) | (bb[4] & ok1)) & ~(sc[1] | sc[4]);
-    let x2 = NEIGHBOURS[nb + 2] & ~res[u + 2] & ((bb[2] & ok0) | (bb[5] & ok1)) & ~(sc[2] | sc[5]);
-    for (let c = 0; c < 2; c++) {
-      const k = this.pharaohSq[c];
-      if (k >= 0) {
-        if (k < 32) x0 &= ~(1 << k);
-        else if (k < 64) x1 &= ~(1 << (k - 32));
-        else x2 &= ~(1 << (k - 64));
-      }
-      if (this.sphinx) {
-        const q = this.laserSq[c];
-        if (q < 32) x0 &= ~(1 << q);
-        else if (q < 64) x1 &= ~(1 << (q - 32));
-        else x2 &= ~(1 << (q - 64));
-      }
+    return popcount3(
+      NEIGHBOURS[nb] & s0 & ((bb[0] & ok0) | (bb[3] & ok1)),
+      NEIGHBOURS[nb + 1] & s1 & ((bb[1] & ok0) | (bb[4] & ok1)),
+      NEIGHBOURS[nb + 2] & s2 & ((bb[2] & ok0) | (bb[5] & ok1)),
+    );
+  }
+
+  /**
+   * Whether repliesAfterQuiet may be used on this board: no Obelisks (single or stacked), and
+   * the edition's swaps are the bulk ones (every piece but Sphinxes, Pharaohs and Scarabs).
+   */
+  repliesByDelta(): boolean {
+    const c = this.counts;
+    return this.swapsBulk && c[OBELISK] + c[STACK] + c[8 + OBELISK] + c[8 + STACK] === 0;
+  }
+
+  /**
+   * The number of moves the opponent would have after the side to move plays `m`, without
+   * making it, when the shot of `m` removes nothing (shotAfter(m) < 0) and repliesByDelta()
+   * holds. `replies` is countMovesOf(opponent) on the board as it is now. Only the squares m
+   * touches change the opponent's moves: a turn changes none of them, a step frees one square
+   * and fills another, a swap moves a piece the opponent's Scarabs may swap with (and, when it
+   * is the opponent's, that piece's own steps).
+   */
+  repliesAfterQuiet(m: number, replies: number): number {
+    const type = m >>> 14;
+    if (type !== STEP && type !== SWAP) return replies;
+    const from = m & 127;
+    const to = (m >>> 7) & 127;
+    const us = this.side;
+    const t3 = (us ^ 1) * 3;
+    const bb = this.bb;
+    const res = this.reserved;
+    const sc = this.scarabs;
+    const nf = from * 3;
+    const nt = to * 3;
+    // may the opponent enter `from` / `to`?
+    const inFrom = (res[t3 + (from >> 5)] & (1 << (from & 31))) === 0;
+    const inTo = (res[t3 + (to >> 5)] & (1 << (to & 31))) === 0;
+    let n = replies;
+    if (type === STEP) {
+      // the opponent's pieces next to `from` may now step there, those next to `to` no longer
+      const sm = this.sphinxMask;
+      const o0 = bb[t3] & ~sm[0];
+      const o1 = bb[t3 + 1] & ~sm[1];
+      const o2 = bb[t3 + 2] & ~sm[2];
+      if (inFrom) n += popcount3(NEIGHBOURS[nf] & o0, NEIGHBOURS[nf + 1] & o1, NEIGHBOURS[nf + 2] & o2);
+      if (inTo) n -= popcount3(NEIGHBOURS[nt] & o0, NEIGHBOURS[nt + 1] & o1, NEIGHBOURS[nt + 2] & o2);
+      if (this.swapWith[(this.board[from] >> 2) & 7] === 0) return n;
+      // the opponent's Scarabs (on squares where our piece may stand) swap with it at `to`, not at `from`
+      const u3 = us * 3;
+      const s0 = sc[t3] & ~res[u3];
+      const s1 = sc[t3 + 1] & ~res[u3 + 1];
+      const s2 = sc[t3 + 2] & ~res[u3 + 2];
+      if (inTo) n += popcount3(NEIGHBOURS[nt] & s0, NEIGHBOURS[nt + 1] & s1, NEIGHBOURS[nt + 2] & s2);
+      if (inFrom) n -= popcount3(NEIGHBOURS[nf] & s0, NEIGHBOURS[nf + 1] & s1, NEIGHBOURS[nf + 2] & s2);
+      return n;
     }
-    return popcount3(x0, x1, x2);
+    // a swap: our Scarab goes to `to`, the piece q there comes to `from`
+    const qc = this.board[to] >> 5;
+    const q3 = qc * 3;
+    const s0 = sc[t3] & ~res[q3];
+    const s1 = sc[t3 + 1] & ~res[q3 + 1];
+    const s2 = sc[t3 + 2] & ~res[q3 + 2];
+    if (inFrom) n += popcount3(NEIGHBOURS[nf] & s0, NEIGHBOURS[nf + 1] & s1, NEIGHBOURS[nf + 2] & s2);
+    if (inTo) n -= popcount3(NEIGHBOURS[nt] & s0, NEIGHBOURS[nt + 1] & s1, NEIGHBOURS[nt + 2] & s2);
+    if (q3 === t3) {
+      // the opponent's piece now steps from `from`, not from `to` (the occupancy is the same)
+      const f0 = ~(bb[6] | res[t3]);
+      const f1 = ~(bb[7] | res[t3 + 1]);
+      const f2 = ~(bb[8] | res[t3 + 2]);
+      n += popcount3(NEIGHBOURS[nf] & f0, NEIGHBOURS[nf + 1] & f1, NEIGHBOURS[nf + 2] & f2) -
+        popcount3(NEIGHBOURS[nt] & f0, NEIGHBOURS[nt + 1] & f1, NEIGHBOURS[nt + 2] & f2);
+    }
+    return n;
   }
 
   private countSwaps(from: number, us: number): number {
