@@ -419,7 +419,6 @@ export class Searcher {
 
   private search(depth: number, alpha: number, beta: number, ply: number, pvNode: boolean): number {
     const pos = this.pos;
-    this.tt.prefetch(pos.keyLo);
     this.pvLen[ply] = ply;
     if (ply > this.seldepth) this.seldepth = ply;
     // draws in the tree
@@ -431,6 +430,8 @@ export class Searcher {
     if (alpha >= beta) return alpha;
     if (ply >= MAX_PLY - 2) return this.nnue !== null ? evaluatePosition(this.nnue.net, pos) : evaluate(pos);
     if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
+    // the table is probed below; the quiescence search never probes it
+    this.tt.prefetch(pos.keyLo);
 
     if (++this.pollCounter >= 1024) {
       this.pollCounter = 0;
