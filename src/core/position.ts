@@ -789,7 +789,7 @@ export class Position {
    * both are restored: much cheaper than make + unmake, for move ordering and quiescence.
    */
   shotAfter(m: number): number {
-    return this.probeShot(m, 0);
+    return this.probeShot(m, -1, 0);
   }
 
   /**
@@ -843,7 +843,12 @@ export class Position {
     this.preparedKill = kill;
   }
 
-  /** `shotAfter(m)` for the side to move, after `prepareShots` on this board. */
+  /**
+   * `shotAfter(m)` for the side to move, after `prepareShots` on this board. The beam runs as
+   * prepared up to the first segment the move touches; a piece stepped or turned where the beam
+   * meets it is looked up in the reflection table, and only a beam that goes on is traced (on the
+   * board as the move leaves it).
+   */
   shotAfterPrepared(m: number): number {
     const from = m & 127;
     const to = (m >>> 7) & 127;
@@ -854,15 +859,44 @@ export class Position {
     const sm = this.segMask;
     const n = this.segCount;
     for (let k = 0; k < n; k++) {
-      if ((sm[k * 3 + fw] & fb) !== 0 || (sm[k * 3 + tw] & tb) !== 0) return this.probeShot(m, k);
+      const onFrom = (sm[k * 3 + fw] & fb) !== 0;
+      const onTo = (sm[k * 3 + tw] & tb) !== 0;
+      if (!onFrom && !onTo) continue;
+      const type = m >>> 14;
+      const dir = this.segDir[k];
+      const b = this.board;
+      if (onTo && (type === STEP || type === ROT_CW || type === ROT_CCW) && (k > 0 || !this.sphinx || from !== this.segSq[0])) {
+        // the beam meets the moved piece on `to` (a step onto an empty square of the segment, or
+        // a turn of the piece that ends it; not the Sphinx's own turn, which aims the beam anew)
+        const p = type === STEP ? b[from] : ROTATED[b[from] * 2 + type - ROT_CW];
+        const r = REFLECT[(p << 2) | dir];
+        if (r === 4) {
+          this.probePiece = p;
+          return to;
+        }
+        if (r === 5) {
+          this.probePiece = 0;
+          return -1;
+        }
+        return this.probeShot(m, to, r);
+      }
+      if (onFrom && !onTo && type === STEP) {
+        // the piece that ended the segment steps off it: the beam runs on past `from`
+        return this.probeShot(m, from, dir);
+      }
+      return this.probeShot(m, k === 0 ? -1 : this.segSq[k], dir);
     }
     const t = this.preparedKill;
     this.probePiece = t >= 0 ? this.board[t] : 0;
     return t;
   }
 
-  /** The shot after `m`, traced from the start of segment `seg` (0: from the laser). */
-  private probeShot(m: number, seg: number): number {
+  /**
+   * The shot after `m`, with the board as the move leaves it, traced from `sq` (excluded) in
+   * direction `dir`, or fired by the mover's laser when `sq` is −1 (a Sphinx that the move turns
+   * fires the new way).
+   */
+  private probeShot(m: number, sq: number, dir: number): number {
     const b = this.board;
     const bb = this.bb;
     const from = m & 127;
@@ -904,7 +938,7 @@ export class Position {
         }
         break;
     }
-    const t = seg === 0 ? this.laserTarget(this.side) : fire(b, bb, 6, this.segSq[seg], this.segDir[seg], false);
+    const t = sq < 0 ? this.laserTarget(this.side) : fire(b, bb, 6, sq, dir, false);
     this.probePiece = t >= 0 ? b[t] : 0;
     // restore
     b[from] = pf;

@@ -213,12 +213,18 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
           }
           st.movesChecked++;
         }
-        // the probe traced from the segment a move first touches agrees with the whole trace
+        // the probe traced from the segment a move first touches (and its shortcuts) agrees with
+        // the whole trace and with what make removes (every third ply)
         pos.prepareShots();
         for (let i = 0; i < n; i++) {
           const t = pos.shotAfterPrepared(buf[i]);
           const p = pos.probePiece;
           if (pos.shotAfter(buf[i]) !== t || pos.probePiece !== p) fail(cfg, g, pos, `shotAfterPrepared(${formatMove(buf[i])})`);
+          if ((ply + g) % 3 !== 0) continue;
+          const killed = pos.make(buf[i]);
+          const kp = killed >= 0 ? pos.killedPieceAt(pos.ply - 1) : 0;
+          pos.unmake();
+          if (killed !== t || kp !== p) fail(cfg, g, pos, `shotAfterPrepared(${formatMove(buf[i])}) ${t} != make ${killed}`);
         }
         // isLegal agrees with generate on every move of every piece of the side to move
         const legal = new Set(buf.subarray(0, n));
