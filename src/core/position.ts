@@ -782,6 +782,13 @@ export class Position {
   private readonly segDir = new Int32Array(MAX_SEGMENTS);
   private segCount = 0;
   private preparedKill = -1;
+  // Beams that run on from a square in a direction (index sq * 4 + dir), traced on the prepared
+  // board and kept until the next prepareShots (stamp): the square each kills (or -1) and the
+  // squares it crosses, its last included. Many moves share one: every step of a piece off the beam.
+  private readonly runStamp = new Int32Array(SQUARES * 4);
+  private readonly runKill = new Int32Array(SQUARES * 4);
+  private readonly runMask = new Int32Array(SQUARES * 4 * 3);
+  private stamp = 0;
 
   /**
    * What the mover's shot would do after move `m`, without making it: returns the square the
@@ -797,6 +804,10 @@ export class Position {
    * from where a move first touches it. Valid until the board changes.
    */
   prepareShots(): void {
+    if (++this.stamp === 0x7fffffff) {
+      this.runStamp.fill(0);
+      this.stamp = 1;
+    }
     const b = this.board;
     const occ = this.bb;
     const color = this.side;
@@ -882,13 +893,76 @@ export class Position {
       }
       if (onFrom && !onTo && type === STEP) {
         // the piece that ended the segment steps off it: the beam runs on past `from`
-        return this.probeShot(m, from, dir);
+        return this.runOn(m, from, to, from, dir);
       }
       return this.probeShot(m, k === 0 ? -1 : this.segSq[k], dir);
     }
     const t = this.preparedKill;
     this.probePiece = t >= 0 ? this.board[t] : 0;
     return t;
+  }
+
+  /**
+   * The shot after move `m` (from, to) whose beam runs on from `sq` in direction `dir`: the run
+   * traced on the prepared board serves when it crosses neither `from` nor `to` (the only squares
+   * the move changed); otherwise the board is changed and the beam traced.
+   */
+  private runOn(m: number, from: number, to: number, sq: number, dir: number): number {
+    const key = sq * 4 + dir;
+    if (this.runStamp[key] !== this.stamp) this.traceRun(sq, dir, key);
+    const rm = this.runMask;
+    if ((rm[key * 3 + (from >> 5)] & (1 << (from & 31))) !== 0 || (rm[key * 3 + (to >> 5)] & (1 << (to & 31))) !== 0) {
+      return this.probeShot(m, sq, dir);
+    }
+    const t = this.runKill[key];
+    this.probePiece = t >= 0 ? this.board[t] : 0;
+    return t;
+  }
+
+  /**
+   * Traces the beam from `sq` (excluded) in direction `dir` on this board into run `key`. It
+   * stops where it comes back to `sq`: a beam that starts inside the board may circle for ever
+   * on it, and would come back there (and `sq` is a square the move changed: runOn never uses
+   * such a run).
+   */
+  private traceRun(sq: number, dir: number, key: number): void {
+    const b = this.board;
+    const occ = this.bb;
+    const sw = sq >> 5;
+    const sb = 1 << (sq & 31);
+    let m0 = 0;
+    let m1 = 0;
+    let m2 = 0;
+    let kill = -1;
+    for (;;) {
+      const t = nextOccupied(occ, 6, sq, dir);
+      const r = (dir * SQUARES + sq) * 3;
+      if (t < 0) {
+        m0 |= RAYS[r];
+        m1 |= RAYS[r + 1];
+        m2 |= RAYS[r + 2];
+        break;
+      }
+      // the segment from sq (excluded) to t (included)
+      const rt = (dir * SQUARES + t) * 3;
+      m0 |= RAYS[r] & ~RAYS[rt];
+      m1 |= RAYS[r + 1] & ~RAYS[rt + 1];
+      m2 |= RAYS[r + 2] & ~RAYS[rt + 2];
+      if (((sw === 0 ? m0 : sw === 1 ? m1 : m2) & sb) !== 0) break;
+      const out = REFLECT[(b[t] << 2) | dir];
+      if (out >= 4) {
+        if (out === 4) kill = t;
+        break;
+      }
+      sq = t;
+      dir = out;
+    }
+    this.runStamp[key] = this.stamp;
+    this.runKill[key] = kill;
+    const rm = this.runMask;
+    rm[key * 3] = m0;
+    rm[key * 3 + 1] = m1;
+    rm[key * 3 + 2] = m2;
   }
 
   /**
@@ -971,6 +1045,16 @@ export class Position {
   makeTraced(m: number, mask: Int32Array, at: number): number {
     this.movePieces(m);
     return this.record(m, this.beamMask(this.side, mask, at));
+  }
+
+  /**
+   * `make` for a move that leaves the mover's beam alone (it moves no piece on or onto the beam
+   * as it runs now, e.g. outside beamMask's mask): the shot is the one the beam makes now,
+   * `shot` (the square it kills, or -1), and is not traced again.
+   */
+  makeUntouched(m: number, shot: number): number {
+    this.movePieces(m);
+    return this.record(m, shot);
   }
 
   /** The first half of a move: the pieces move, the key follows; the laser has not fired. */

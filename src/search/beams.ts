@@ -49,7 +49,8 @@ export class Beams {
 
   /**
    * The beams at `ply` after the parent (slot ply − 1) made the last move of `pos` with
-   * makeTraced(m, theirMask, ply * 3), or a null move.
+   * makeTraced(m, theirMask, ply * 3) (or, for a move that left the parent's beam alone, passOn
+   * and makeUntouched), or a null move.
    */
   afterMove(pos: Position, ply: number): void {
     const parent = (ply - 1) * 3;
@@ -81,6 +82,14 @@ export class Beams {
       this.ourKill[ply] = this.theirKill[ply - 1];
     }
     this.victims(pos, ply);
+  }
+
+  /**
+   * Before a move that leaves our beam at `ply` alone: the shot it fires is our beam as it is,
+   * so its squares go to the child's enemy slot as makeTraced would have written them.
+   */
+  passOn(ply: number): void {
+    this.copy(this.ourMask, ply * 3, this.theirMask, ply * 3 + 3);
   }
 
   private copy(src: Int32Array, from: number, dst: Int32Array, to: number): void {

@@ -500,7 +500,14 @@ export class Searcher {
         }
       }
       moveCount++;
-      const t = pos.makeTraced(m, beams.theirMask, childMask);
+      let t: number;
+      if (bbHas(beams.ourMask, ply * 3, moveFrom(m)) || bbHas(beams.ourMask, ply * 3, moveTo(m))) {
+        t = pos.makeTraced(m, beams.theirMask, childMask);
+      } else {
+        // the move leaves our beam alone: the shot and its squares are the ones traced here
+        beams.passOn(ply);
+        t = pos.makeUntouched(m, beams.ourKill[ply]);
+      }
       if (this.nnue !== null) this.nnue.recordMove(pos, ply + 1);
       this.nodes++;
       const quiet = t < 0 || colorOf(pos.killedPieceAt(pos.ply - 1)) === us;
