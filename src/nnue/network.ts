@@ -160,7 +160,8 @@ export function forward(net: Network, stm: Int32Array, stmAt: number, nstm: Int3
  */
 export function outputOf(net: Network, sum: number): number {
   const out = Math.trunc(sum / net.qa) + net.outBias;
-  return Math.trunc((out * net.scale) / (net.qa * net.qb));
+  // `| 0` truncates toward zero like Math.trunc, and never gives −0 (see src/search/search.ts)
+  return ((out * net.scale) / (net.qa * net.qb)) | 0;
 }
 
 let scratchFeatures = new Int32Array(MAX_ACTIVE);

@@ -6,7 +6,9 @@
  * late-move reductions and late-move pruning. Both beams are traced once per node and passed
  * down (beams.ts).
  *
- * Everything per node lives in preallocated typed arrays: the search allocates nothing.
+ * Everything per node lives in preallocated typed arrays: the search allocates nothing. Scores
+ * are negated as `-x | 0`: the negation of 0 is −0, a double, and V8 would deoptimise the
+ * search and go on in floating point; with `| 0` it keeps 32-bit integers.
  */
 import { MAX_MOVES, PHARAOH, bbHas, colorOf, formatMove, kindOf, moveFrom, moveTo, type Position } from '../core/index';
 import { Beams } from './beams';
@@ -384,10 +386,10 @@ export class Searcher {
         score = pos.winner === us ? MATE - 1 : -(MATE - 1);
         this.pvLen[1] = 1;
       } else if (i === pvIdx) {
-        score = -this.search(depth - 1, -beta, -alpha, 1, true);
+        score = -this.search(depth - 1, -beta | 0, -alpha | 0, 1, true) | 0;
       } else {
-        score = -this.search(depth - 1, -alpha - 1, -alpha, 1, false);
-        if (score > alpha && score < beta && !this.stopped) score = -this.search(depth - 1, -beta, -alpha, 1, true);
+        score = -this.search(depth - 1, -alpha - 1, -alpha | 0, 1, false) | 0;
+        if (score > alpha && score < beta && !this.stopped) score = -this.search(depth - 1, -beta | 0, -alpha | 0, 1, true) | 0;
       }
       pos.unmake();
       if (this.stopped) break;
@@ -469,7 +471,7 @@ export class Searcher {
         pos.makeNull();
         if (this.nnue !== null) this.nnue.recordNull(pos, ply + 1);
         this.nodes++;
-        const s = -this.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        const s = -this.search(depth - 1 - r, -beta | 0, -beta + 1, ply + 1, false) | 0;
         pos.unmakeNull();
         if (this.stopped) return 0;
         if (s >= beta) return s >= MATE_BOUND ? beta : s;
@@ -516,7 +518,7 @@ export class Searcher {
         score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
         this.pvLen[ply + 1] = ply + 1;
       } else if (moveCount === 1) {
-        score = -this.search(depth - 1, -beta, -alpha, ply + 1, pvNode);
+        score = -this.search(depth - 1, -beta | 0, -alpha | 0, ply + 1, pvNode) | 0;
       } else {
         let r = 0;
         if (this.features.lmr && depth >= 3 && moveCount > 3 && quiet && !inCheck) {
@@ -527,10 +529,10 @@ export class Searcher {
           if (r > depth - 2) r = depth - 2;
           if (r < 0) r = 0;
         }
-        score = -this.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
-        if (r > 0 && score > alpha && !this.stopped) score = -this.search(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+        score = -this.search(depth - 1 - r, -alpha - 1, -alpha | 0, ply + 1, false) | 0;
+        if (r > 0 && score > alpha && !this.stopped) score = -this.search(depth - 1, -alpha - 1, -alpha | 0, ply + 1, false) | 0;
         if (pvNode && score > alpha && score < beta && !this.stopped) {
-          score = -this.search(depth - 1, -beta, -alpha, ply + 1, true);
+          score = -this.search(depth - 1, -beta | 0, -alpha | 0, ply + 1, true) | 0;
         }
       }
       pos.unmake();
@@ -674,7 +676,7 @@ export class Searcher {
       if (pos.winner >= 0) {
         score = pos.winner === us ? MATE - ply - 1 : -(MATE - ply - 1);
       } else {
-        score = -this.qsearch(-beta, -alpha, ply + 1, qply + 1);
+        score = -this.qsearch(-beta | 0, -alpha | 0, ply + 1, qply + 1) | 0;
       }
       pos.unmake();
       if (this.stopped) return 0;
