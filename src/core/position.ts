@@ -730,18 +730,30 @@ export class Position {
    */
   beamMask(color: number, mask: Int32Array, at: number): number {
     const b = this.board;
+    const sq = this.laserSq[color];
+    const dir = this.sphinx ? b[sq] & 3 : this.laserDir[color];
+    mask[at] = sq < 32 ? 1 << sq : 0;
+    mask[at + 1] = sq >= 32 && sq < 64 ? 1 << (sq - 32) : 0;
+    mask[at + 2] = sq >= 64 ? 1 << (sq - 64) : 0;
+    const t = !this.sphinx && b[sq] !== 0 ? sq : nextOccupied(this.bb, 6, sq, dir);
+    return this.traceOn(sq, dir, t, mask, at);
+  }
+
+  /**
+   * Follows a beam that leaves `sq` in direction `dir` and meets `t` first (`sq` itself for a
+   * laser in the board's edge that strikes a piece on its square; -1: none): ORs the squares it
+   * crosses, each piece it meets included, into mask[at..at+2] and returns the square of the
+   * piece it kills, or -1. A beam fired from a laser always ends; one that starts inside the
+   * board may circle for ever: after MAX_SEGMENTS pieces the whole board goes into the mask.
+   */
+  private traceOn(sq: number, dir: number, t: number, mask: Int32Array, at: number): number {
+    const b = this.board;
     const occ = this.bb;
-    let sq = this.laserSq[color];
-    let dir = this.sphinx ? b[sq] & 3 : this.laserDir[color];
-    let m0 = 0;
-    let m1 = 0;
-    let m2 = 0;
-    if (sq < 32) m0 |= 1 << sq;
-    else if (sq < 64) m1 |= 1 << (sq - 32);
-    else m2 |= 1 << (sq - 64);
-    let t = !this.sphinx && b[sq] !== 0 ? sq : nextOccupied(occ, 6, sq, dir);
+    let m0 = mask[at];
+    let m1 = mask[at + 1];
+    let m2 = mask[at + 2];
     let result = -1;
-    for (;;) {
+    for (let n = 0; ; n++) {
       const r = (dir * SQUARES + sq) * 3;
       if (t < 0) {
         m0 |= RAYS[r];
@@ -755,6 +767,10 @@ export class Position {
         m0 |= RAYS[r] & ~RAYS[rt];
         m1 |= RAYS[r + 1] & ~RAYS[rt + 1];
         m2 |= RAYS[r + 2] & ~RAYS[rt + 2];
+      }
+      if (n === MAX_SEGMENTS) {
+        m0 = m1 = m2 = -1;
+        break;
       }
       const out = REFLECT[(b[t] << 2) | dir];
       if (out >= 4) {
@@ -920,49 +936,16 @@ export class Position {
   }
 
   /**
-   * Traces the beam from `sq` (excluded) in direction `dir` on this board into run `key`. It
-   * stops where it comes back to `sq`: a beam that starts inside the board may circle for ever
-   * on it, and would come back there (and `sq` is a square the move changed: runOn never uses
-   * such a run).
+   * Traces the beam from `sq` (excluded) in direction `dir` on this board into run `key` (a beam
+   * that circles ends with every square in its mask: runOn never uses such a run).
    */
   private traceRun(sq: number, dir: number, key: number): void {
-    const b = this.board;
-    const occ = this.bb;
-    const sw = sq >> 5;
-    const sb = 1 << (sq & 31);
-    let m0 = 0;
-    let m1 = 0;
-    let m2 = 0;
-    let kill = -1;
-    for (;;) {
-      const t = nextOccupied(occ, 6, sq, dir);
-      const r = (dir * SQUARES + sq) * 3;
-      if (t < 0) {
-        m0 |= RAYS[r];
-        m1 |= RAYS[r + 1];
-        m2 |= RAYS[r + 2];
-        break;
-      }
-      // the segment from sq (excluded) to t (included)
-      const rt = (dir * SQUARES + t) * 3;
-      m0 |= RAYS[r] & ~RAYS[rt];
-      m1 |= RAYS[r + 1] & ~RAYS[rt + 1];
-      m2 |= RAYS[r + 2] & ~RAYS[rt + 2];
-      if (((sw === 0 ? m0 : sw === 1 ? m1 : m2) & sb) !== 0) break;
-      const out = REFLECT[(b[t] << 2) | dir];
-      if (out >= 4) {
-        if (out === 4) kill = t;
-        break;
-      }
-      sq = t;
-      dir = out;
-    }
-    this.runStamp[key] = this.stamp;
-    this.runKill[key] = kill;
     const rm = this.runMask;
-    rm[key * 3] = m0;
-    rm[key * 3 + 1] = m1;
-    rm[key * 3 + 2] = m2;
+    rm[key * 3] = 0;
+    rm[key * 3 + 1] = 0;
+    rm[key * 3 + 2] = 0;
+    this.runKill[key] = this.traceOn(sq, dir, nextOccupied(this.bb, 6, sq, dir), rm, key * 3);
+    this.runStamp[key] = this.stamp;
   }
 
   /**

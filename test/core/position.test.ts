@@ -1,7 +1,7 @@
 /** Position: make/unmake, counters, the key, Pharaoh hits, repetition and the game status. */
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DRAW_RULES, PHARAOH, Position, SETUPS, SIDE_HI, SIDE_LO, gameStatus, keyHex, kindOf, toKfen,
+  DEFAULT_DRAW_RULES, MAX_MOVES, PHARAOH, Position, SETUPS, SIDE_HI, SIDE_LO, gameStatus, keyHex, kindOf, toKfen,
 } from '../../src/core/index';
 import { bitboardFault, k2, kfen, load, mv, play, scratchKey, snapshot, sq } from './helpers';
 
@@ -312,5 +312,36 @@ describe('the null move (search only)', () => {
     play(pos, 'e2e1');
     play(pos, 'f7f8');
     expect(pos.repetitions()).toBe(1); // the real repetition is still seen
+  });
+});
+
+describe('shot probes', () => {
+  // A board from a search (bench 7) on which the beam that runs on past the piece on h3, when
+  // that piece steps off it, circles for ever: a beam that starts inside the board need not end.
+  const CIRCLING = [
+    0, 0, 15, 16, 8, 0, 16, 0, 0, 4, 0, 0, 0, 0, 0, 44, 0, 15, 0, 0, 0, 0, 0, 0, 0, 21, 0, 20, 0, 14, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 45, 15, 0, 52, 0, 0, 0, 0, 0, 0, 47, 0, 15, 0, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 53, 0, 0, 0, 0, 37, 0,
+    46, 0, 50, 40, 50, 45, 0, 0,
+  ];
+
+  it('shotAfterPrepared agrees with make on every move, a beam that circles included', () => {
+    const pos = new Position('khet2');
+    pos.setup(CIRCLING, 0);
+    const buf = new Int32Array(MAX_MOVES);
+    const n = pos.generate(buf, 0);
+    expect(n).toBeGreaterThan(50);
+    pos.prepareShots();
+    let offTheBeam = 0;
+    for (let i = 0; i < n; i++) {
+      const m = buf[i];
+      if ((m & 127) === sq('h3') && m >>> 14 === 0) offTheBeam++;
+      const t = pos.shotAfterPrepared(m);
+      const p = pos.probePiece;
+      const killed = pos.make(m);
+      const kp = killed >= 0 ? pos.killedPieceAt(pos.ply - 1) : 0;
+      pos.unmake();
+      expect([t, p]).toEqual([killed, kp]);
+    }
+    expect(offTheBeam).toBeGreaterThan(0);
   });
 });
