@@ -4,7 +4,7 @@
  */
 import { NEIGHBOURS, RAYS, popcount } from './bitboard';
 import { EDITIONS, type Edition, type EditionId } from './editions';
-import { REFLECT, fire, nextOccupied } from './laser';
+import { BLOCK, KILL, REFLECT, fire, nextOccupied } from './laser';
 import { ROT_CCW, ROT_CW, STACK_ON, STEP, SWAP, UNSTACK } from './move';
 import {
   ANUBIS, OBELISK, PHARAOH, PIECE_CODES, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece,
@@ -101,6 +101,12 @@ function popcount3(a: number, b: number, c: number): number {
     (c & 0x33333333) + ((c >>> 2) & 0x33333333);
   x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f);
   return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** How many of the squares next to `sq` are in the bitboard (a0, a1, a2). */
+function neighboursIn(sq: number, a0: number, a1: number, a2: number): number {
+  const nb = sq * 3;
+  return popcount3(NEIGHBOURS[nb] & a0, NEIGHBOURS[nb + 1] & a1, NEIGHBOURS[nb + 2] & a2);
 }
 
 export class Position {
@@ -575,11 +581,8 @@ export class Position {
     // a piece of a colour for which `from` is reserved cannot be pushed there
     const ok0 = (res[fw] & fb) === 0 ? -1 : 0;
     const ok1 = (res[3 + fw] & fb) === 0 ? -1 : 0;
-    const nb = from * 3;
-    return popcount3(
-      NEIGHBOURS[nb] & s0 & ((bb[0] & ok0) | (bb[3] & ok1)),
-      NEIGHBOURS[nb + 1] & s1 & ((bb[1] & ok0) | (bb[4] & ok1)),
-      NEIGHBOURS[nb + 2] & s2 & ((bb[2] & ok0) | (bb[5] & ok1)),
+    return neighboursIn(
+      from, s0 & ((bb[0] & ok0) | (bb[3] & ok1)), s1 & ((bb[1] & ok0) | (bb[4] & ok1)), s2 & ((bb[2] & ok0) | (bb[5] & ok1)),
     );
   }
 
@@ -610,8 +613,6 @@ export class Position {
     const bb = this.bb;
     const res = this.reserved;
     const sc = this.scarabs;
-    const nf = from * 3;
-    const nt = to * 3;
     // may the opponent enter `from` / `to`?
     const inFrom = (res[t3 + (from >> 5)] & (1 << (from & 31))) === 0;
     const inTo = (res[t3 + (to >> 5)] & (1 << (to & 31))) === 0;
@@ -622,16 +623,16 @@ export class Position {
       const o0 = bb[t3] & ~sm[0];
       const o1 = bb[t3 + 1] & ~sm[1];
       const o2 = bb[t3 + 2] & ~sm[2];
-      if (inFrom) n += popcount3(NEIGHBOURS[nf] & o0, NEIGHBOURS[nf + 1] & o1, NEIGHBOURS[nf + 2] & o2);
-      if (inTo) n -= popcount3(NEIGHBOURS[nt] & o0, NEIGHBOURS[nt + 1] & o1, NEIGHBOURS[nt + 2] & o2);
+      if (inFrom) n += neighboursIn(from, o0, o1, o2);
+      if (inTo) n -= neighboursIn(to, o0, o1, o2);
       if (this.swapWith[(this.board[from] >> 2) & 7] === 0) return n;
       // the opponent's Scarabs (on squares where our piece may stand) swap with it at `to`, not at `from`
       const u3 = us * 3;
       const s0 = sc[t3] & ~res[u3];
       const s1 = sc[t3 + 1] & ~res[u3 + 1];
       const s2 = sc[t3 + 2] & ~res[u3 + 2];
-      if (inTo) n += popcount3(NEIGHBOURS[nt] & s0, NEIGHBOURS[nt + 1] & s1, NEIGHBOURS[nt + 2] & s2);
-      if (inFrom) n -= popcount3(NEIGHBOURS[nf] & s0, NEIGHBOURS[nf + 1] & s1, NEIGHBOURS[nf + 2] & s2);
+      if (inTo) n += neighboursIn(to, s0, s1, s2);
+      if (inFrom) n -= neighboursIn(from, s0, s1, s2);
       return n;
     }
     // a swap: our Scarab goes to `to`, the piece q there comes to `from`
@@ -640,15 +641,15 @@ export class Position {
     const s0 = sc[t3] & ~res[q3];
     const s1 = sc[t3 + 1] & ~res[q3 + 1];
     const s2 = sc[t3 + 2] & ~res[q3 + 2];
-    if (inFrom) n += popcount3(NEIGHBOURS[nf] & s0, NEIGHBOURS[nf + 1] & s1, NEIGHBOURS[nf + 2] & s2);
-    if (inTo) n -= popcount3(NEIGHBOURS[nt] & s0, NEIGHBOURS[nt + 1] & s1, NEIGHBOURS[nt + 2] & s2);
+    if (inFrom) n += neighboursIn(from, s0, s1, s2);
+    if (inTo) n -= neighboursIn(to, s0, s1, s2);
     if (q3 === t3) {
       // the opponent's piece now steps from `from`, not from `to` (the occupancy is the same)
       const f0 = ~(bb[6] | res[t3]);
       const f1 = ~(bb[7] | res[t3 + 1]);
       const f2 = ~(bb[8] | res[t3 + 2]);
-      n += popcount3(NEIGHBOURS[nf] & f0, NEIGHBOURS[nf + 1] & f1, NEIGHBOURS[nf + 2] & f2) -
-        popcount3(NEIGHBOURS[nt] & f0, NEIGHBOURS[nt + 1] & f1, NEIGHBOURS[nt + 2] & f2);
+      n += neighboursIn(from, f0, f1, f2) -
+        neighboursIn(to, f0, f1, f2);
     }
     return n;
   }
@@ -897,11 +898,11 @@ export class Position {
         // a turn of the piece that ends it; not the Sphinx's own turn, which aims the beam anew)
         const p = type === STEP ? b[from] : ROTATED[b[from] * 2 + type - ROT_CW];
         const r = REFLECT[(p << 2) | dir];
-        if (r === 4) {
+        if (r === KILL) {
           this.probePiece = p;
           return to;
         }
-        if (r === 5) {
+        if (r === BLOCK) {
           this.probePiece = 0;
           return -1;
         }
