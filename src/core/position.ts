@@ -648,8 +648,7 @@ export class Position {
       const f0 = ~(bb[6] | res[t3]);
       const f1 = ~(bb[7] | res[t3 + 1]);
       const f2 = ~(bb[8] | res[t3 + 2]);
-      n += neighboursIn(from, f0, f1, f2) -
-        neighboursIn(to, f0, f1, f2);
+      n += neighboursIn(from, f0, f1, f2) - neighboursIn(to, f0, f1, f2);
     }
     return n;
   }
@@ -770,7 +769,9 @@ export class Position {
         m2 |= RAYS[r + 2] & ~RAYS[rt + 2];
       }
       if (n === MAX_SEGMENTS) {
-        m0 = m1 = m2 = -1;
+        // every square of the board: 32 + 32 + 16
+        m0 = m1 = -1;
+        m2 = 0xffff;
         break;
       }
       const out = REFLECT[(b[t] << 2) | dir];
