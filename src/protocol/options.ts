@@ -20,6 +20,7 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
   ['NullMove', 'nullMove'],
   ['LMP', 'lmp'],
   ['HistoryMalus', 'historyMalus'],
+  ['IIR', 'iir'],
 ];
 
 /** An option as the handshake declares it. */
