@@ -57,23 +57,21 @@ const source = readFileSync(KERNEL, 'utf8');
 const js = await esbuild.build({ entryPoints: [KERNEL], bundle: true, format: 'esm', write: false, platform: 'node', target: 'node20', logLevel: 'silent' });
 const jsKernel = await import(`data:text/javascript;base64,${Buffer.from(js.outputFiles[0].text).toString('base64')}`);
 
+/** An AssemblyScript source compiled with asc -O3 and instantiated: its exports. */
+async function assemble(text) {
+  const compiled = await asc.compileString(text, { optimizeLevel: 3, shrinkLevel: 0, runtime: 'stub', noAssert: true, uncheckedBehavior: 'always' });
+  if (compiled.error) {
+    process.stderr.write(`wasm-perft: asc failed: ${compiled.error.message}\n${compiled.stderr.toString()}\n`);
+    process.exit(1);
+  }
+  const env = { env: { abort: () => { throw new Error('abort'); } } };
+  return (await WebAssembly.instantiate(compiled.binary, env)).instance.exports;
+}
 // WebAssembly: the same source; only Math.clz32 (a float function in AssemblyScript) becomes
 // its integer builtin
-const asSource = source.replaceAll('Math.clz32(', 'clz<i32>(');
-const compiled = await asc.compileString(asSource, { optimizeLevel: 3, shrinkLevel: 0, runtime: 'stub', noAssert: true, uncheckedBehavior: 'always' });
-if (compiled.error) {
-  process.stderr.write(`wasm-perft: asc failed: ${compiled.error.message}\n${compiled.stderr.toString()}\n`);
-  process.exit(1);
-}
-const env = { env: { abort: () => { throw new Error('abort'); } } };
-const wasmKernel = (await WebAssembly.instantiate(compiled.binary, env)).instance.exports;
+const wasmKernel = await assemble(source.replaceAll('Math.clz32(', 'clz<i32>('));
 // and the kernel with 64-bit words (AssemblyScript only)
-const compiled64 = await asc.compileString(readFileSync(KERNEL64, 'utf8'), { optimizeLevel: 3, shrinkLevel: 0, runtime: 'stub', noAssert: true, uncheckedBehavior: 'always' });
-if (compiled64.error) {
-  process.stderr.write(`wasm-perft: asc failed: ${compiled64.error.message}\n${compiled64.stderr.toString()}\n`);
-  process.exit(1);
-}
-const wasm64Kernel = (await WebAssembly.instantiate(compiled64.binary, env)).instance.exports;
+const wasm64Kernel = await assemble(readFileSync(KERNEL64, 'utf8'));
 
 // the same tables and start position for both, from the engine
 const start = parseKfen(SETUPS.khet2.classic, 'khet2');
