@@ -54,6 +54,24 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 /** Other spellings. */
 const ALIASES: Record<string, string> = { analyze: 'analyse' };
 
+/** `thoth bench --help`: bench is a protocol command (protocol.md), run from the command line. */
+const BENCH_HELP = [
+  'Usage: thoth bench [depth [threads]]',
+  '',
+  'The deterministic benchmark: the built-in positions (every setup of every edition, middle games',
+  'and tactical positions) searched to a fixed depth, each with a fresh 16 MB table, with the',
+  'search switches and the evaluation as set. Prints one line per position, then the total time,',
+  "the nodes and the nodes per second. The node count with one thread is the build's signature",
+  '(quoted as "Bench: N" in commit messages).',
+  '',
+  '  depth     search depth, 1 to 30 (default: 6)',
+  '  threads   search threads (default: 1); with more, the node count varies from run to run',
+  '',
+  'Options go first, as protocol commands: thoth "setoption name UseNNUE value false" "bench 8".',
+  'A bad depth or thread count is an error: nothing runs, exit code 2.',
+  '',
+].join('\n');
+
 function mainHelp(): string {
   const rows: [string, string][] = [
     ['thoth', 'the engine: the UCI-like protocol on stdin/stdout (protocol.md)'],
@@ -98,7 +116,11 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(sub.help);
       return EXIT.ok;
     }
-    process.stderr.write(`thoth help: no command '${topic}'${didYouMean(topic, Object.keys(SUBCOMMANDS))}\n`);
+    if (topic === 'bench') {
+      process.stdout.write(BENCH_HELP);
+      return EXIT.ok;
+    }
+    process.stderr.write(`thoth help: no command '${topic}'${didYouMean(topic, [...Object.keys(SUBCOMMANDS), 'bench'])}\n`);
     return EXIT.usage;
   }
   if (cmd === '--version' || cmd === 'version' || cmd === '-V') {
@@ -129,8 +151,14 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`thoth: unknown ${what} '${word}'${didYouMean(word, knownWords())}; thoth help lists the commands\n`);
     return EXIT.usage;
   }
-  await runProtocol(argv);
-  return EXIT.ok;
+  if (name === 'bench' && wantsHelp(rest)) {
+    process.stdout.write(BENCH_HELP);
+    return EXIT.ok;
+  }
+  // protocol commands as arguments: an error is also a message on stderr and exit code 2
+  const errors = await runProtocol(argv);
+  for (const e of errors) process.stderr.write(`thoth: ${e}\n`);
+  return errors.length > 0 ? EXIT.usage : EXIT.ok;
 }
 
 // A reader that goes away (`thoth perft 5 | head -1`) ends the program quietly.

@@ -13,7 +13,11 @@ export function argsToCommands(argv: string[]): string[] {
   return each ? argv : [argv.join(' ')];
 }
 
-export function runProtocol(argv: string[]): Promise<void> {
+/**
+ * Runs the protocol; resolves when the engine has quit, to the messages of the errors that
+ * commands given as arguments met (on stdin, errors are the protocol's business: none counted).
+ */
+export function runProtocol(argv: string[]): Promise<string[]> {
   return new Promise((resolve) => {
     const out = (line: string): void => {
       process.stdout.write(line + '\n');
@@ -21,12 +25,14 @@ export function runProtocol(argv: string[]): Promise<void> {
     const engine = new UciEngine(out);
     const commands = argsToCommands(argv);
     let rl: ReturnType<typeof createInterface> | undefined;
+    const errors: string[] = [];
     engine.setQuitHandler(() => {
       rl?.close();
       // let stdout drain, then leave
-      process.stdout.write('', () => resolve());
+      process.stdout.write('', () => resolve(errors));
     });
     if (commands.length > 0) {
+      engine.setErrorHandler((msg) => errors.push(msg));
       for (const c of commands) engine.inputInOrder(c);
       engine.inputInOrder('quit');
       return;

@@ -61,6 +61,7 @@ export class UciEngine {
   /** `debug on`: extra `info string debug: …` lines. */
   private debugMode = false;
   private onQuit: () => void = () => {};
+  private onError: (msg: string) => void = () => {};
   /** The network of EvalFile (null: none could be read; the hand-written evaluation is used). */
   private network: LoadedNetwork | null;
 
@@ -109,6 +110,12 @@ export class UciEngine {
 
   private error(msg: string): void {
     this.write(`info string error: ${msg}`);
+    this.onError(msg);
+  }
+
+  /** Called with each error's message after its `info string error` line (commands given as arguments). */
+  setErrorHandler(f: (msg: string) => void): void {
+    this.onError = f;
   }
 
   private debug(msg: string): void {

@@ -67,6 +67,32 @@ describe('mistakes exit 2 with one line and a hint', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('KFEN');
   });
+
+  it('a protocol command as an argument that fails: its error line, the message on stderr, exit 2; the others still run', async () => {
+    const [depth, bad] = await Promise.all([
+      runBuilt(['bench', '99']),
+      runBuilt(['position setup dynasty', 'go depth x', 'd']),
+    ]);
+    expect(depth).toEqual({
+      code: 2,
+      out: "info string error: bench: depth must be a whole number from 1 to 30, not '99'\n",
+      err: "thoth: bench: depth must be a whole number from 1 to 30, not '99'\n",
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain("info string error: go: 'depth' needs a whole number");
+    expect(bad.out).toContain('KFEN');
+    expect(bad.out).not.toContain('bestmove');
+    expect(bad.err).toBe("thoth: go: 'depth' needs a whole number, 0 or more, not 'x'; nothing started\n");
+  });
+
+  it('bench --help and thoth help bench: its usage, exit 0', async () => {
+    const [dash, viaHelp] = await Promise.all([runBuilt(['bench', '--help']), runBuilt(['help', 'bench'])]);
+    expect(dash.code).toBe(0);
+    expect(dash.err).toBe('');
+    expect(dash.out).toMatch(/^Usage: thoth bench \[depth \[threads\]\]/);
+    expect(dash.out).toContain('(default: 6)');
+    expect(viaHelp).toEqual(dash);
+  });
 });
 
 describe('thoth perft', () => {
