@@ -2,7 +2,7 @@
 // Runs `thoth bench` of this build and of another commit side by side, alternating, and prints
 // the medians and their ratios. See bench/README.md ("Comparing two builds").
 //
-//   node bench/compare.mjs [--base REV] [--depth D] [--runs N] [--threads T] [--keep]
+//   node bench/compare.mjs [--base REV] [--depth D] [--runs N] [--threads T] [--option NAME=VALUE]… [--keep]
 //
 // The other commit (default 0b53221, the build before the speed work of issue 13) is checked out
 // into a scratch folder under the OS temp directory (git worktree), installed with `npm ci` and
@@ -15,9 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'usage: node bench/compare.mjs [--base REV] [--depth D] [--runs N] [--threads T] [--keep]';
+const USAGE = 'usage: node bench/compare.mjs [--base REV] [--depth D] [--runs N] [--threads T] [--option NAME=VALUE]… [--keep]';
 
-const opts = { base: '0b53221', depth: 6, runs: 3, threads: 1, keep: false };
+const opts = { base: '0b53221', depth: 6, runs: 3, threads: 1, keep: false, options: [] };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -31,13 +31,18 @@ for (let i = 0; i < argv.length; i++) {
     return Number(v);
   };
   if (a === '-h' || a === '--help') {
-    process.stdout.write(`${USAGE}\n  --base REV   the other build (default 0b53221)\n  --depth D    bench depth (default 6: the signature bench; 12 for time to depth)\n  --runs N     runs of each build (default 3)\n  --threads T  bench threads (default 1)\n  --keep       keep the scratch checkout for the next run\n`);
+    process.stdout.write(`${USAGE}\n  --base REV   the other build (default 0b53221)\n  --depth D    bench depth (default 6: the signature bench; 12 for time to depth)\n  --runs N     runs of each build (default 3)\n  --threads T  bench threads (default 1)\n  --option NAME=VALUE  set an engine option of this build before its bench (setoption; repeatable)\n  --keep       keep the scratch checkout for the next run\n`);
     process.exit(0);
   } else if (a === '--base') opts.base = value();
   else if (a === '--depth') opts.depth = whole(value(), 1, 30);
   else if (a === '--runs') opts.runs = whole(value(), 1, 99);
   else if (a === '--threads') opts.threads = whole(value(), 1, 64);
-  else if (a === '--keep') opts.keep = true;
+  else if (a === '--option') {
+    const v = value();
+    const eq = v.indexOf('=');
+    if (eq <= 0 || eq === v.length - 1) fail(`--option needs NAME=VALUE, not '${v}'`);
+    opts.options.push([v.slice(0, eq), v.slice(eq + 1)]);
+  } else if (a === '--keep') opts.keep = true;
   else fail(`unknown argument '${a}'`);
 }
 
@@ -76,12 +81,13 @@ function prepare() {
   run('npm', ['run', 'build', '--silent']);
 }
 
-/** One `bench` run: { nodes, ms, nps }. */
-function bench(dir) {
+/** One `bench` run: { nodes, ms, nps }; `options` ([name, value] pairs) are set first. */
+function bench(dir, options) {
   // the exit hook reports the process's CPU time: on a busy machine, nodes per CPU second are
   // steadier than nodes per wall-clock second
-  const args = ['--require', path.join(ROOT, 'bench', 'cpu-usage.cjs'), path.join(dir, 'dist', 'cli.js'), 'bench', String(opts.depth)];
-  if (opts.threads > 1) args.push(String(opts.threads));
+  const args = ['--require', path.join(ROOT, 'bench', 'cpu-usage.cjs'), path.join(dir, 'dist', 'cli.js')];
+  for (const [name, value] of options) args.push(`setoption name ${name} value ${value}`);
+  args.push(`bench ${opts.depth}${opts.threads > 1 ? ` ${opts.threads}` : ''}`);
   const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
   const grab = (label) => {
     const m = new RegExp(`^${label}\\s*:\\s*(\\d+)`, 'm').exec(r.stdout ?? '');
@@ -92,7 +98,7 @@ function bench(dir) {
   out.cpuMs = cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) / 1000) : NaN;
   out.cpuNps = Math.round((out.nodes * 1000) / out.cpuMs);
   if (r.status !== 0 || Number.isNaN(out.nodes)) {
-    process.stderr.write(`compare: bench failed in ${dir}\n${r.stderr ?? ''}\n`);
+    process.stderr.write(`compare: bench failed in ${dir}\n${r.stderr ?? ''}${(r.stdout ?? '').split('\n').filter((l) => l.startsWith('info string error')).join('\n')}\n`);
     process.exit(1);
   }
   return out;
@@ -107,13 +113,14 @@ const median = (xs) => {
 prepare();
 const here = git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? '+changes' : '');
 say(`bench depth ${opts.depth}, ${opts.threads} thread(s), ${opts.runs} runs each, alternating; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+if (opts.options.length > 0) say(`this build with ${opts.options.map(([n, v]) => `${n}=${v}`).join(', ')}`);
 const builds = [
-  { name: `this build (${here})`, dir: ROOT, runs: [] },
-  { name: `base (${sha.slice(0, 7)})`, dir: scratch, runs: [] },
+  { name: `this build (${here})`, dir: ROOT, runs: [], options: opts.options },
+  { name: `base (${sha.slice(0, 7)})`, dir: scratch, runs: [], options: [] },
 ];
 for (let i = 0; i < opts.runs; i++) {
   for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
-    const r = bench(b.dir);
+    const r = bench(b.dir, b.options);
     b.runs.push(r);
     say(`  run ${i + 1}  ${b.name.padEnd(28)} nodes ${String(r.nodes).padStart(10)}  time ${String(r.ms).padStart(7)} ms  ${String(r.nps).padStart(9)} nodes/s  (CPU ${r.cpuMs} ms, ${r.cpuNps} nodes per CPU second)`);
   }
