@@ -83,7 +83,8 @@ describe('bench with threads', () => {
 
   it('bench rejects a bad thread count', async () => {
     const r = await run(['bench', '3', '0']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^thoth: bench: threads must be a whole number from 1 to \d+, not '0'\n$/);
     expect(r.stdout.some((l) => /^info string error: bench: threads/.test(l))).toBe(true);
     expect(r.stdout.some((l) => l.startsWith('Nodes searched'))).toBe(false);
   });
