@@ -21,6 +21,7 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
   ['LMP', 'lmp'],
   ['HistoryMalus', 'historyMalus'],
   ['IIR', 'iir'],
+  ['QTT', 'qtt'],
 ];
 
 /** An option as the handshake declares it. */

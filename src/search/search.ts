@@ -45,11 +45,13 @@ export interface SearchFeatures {
   historyMalus: boolean;
   /** Internal iterative reduction: a node without a table move at depth ≥ 4 is searched one ply less. */
   iir: boolean;
+  /** The transposition table in the quiescence search: probed for cutoffs and the static evaluation, stored at depth 0. */
+  qtt: boolean;
 }
 
 /** Defaults follow the matches logged in docs/strength.md: on when an SPRT accepted the feature. */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, iir: false,
+  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, iir: false, qtt: false,
 };
 
 /** Quiet moves remembered per node for the history malus. */
@@ -625,9 +627,26 @@ export class Searcher {
       }
     }
     let best = -INF;
+    // the transposition table (switch QTT): a stored bound that settles the node ends it, and a
+    // stored static evaluation spares the network's; the node's result is stored at depth 0
+    const useTT = this.features.qtt && !inCheck;
+    let standPat = NO_EVAL;
+    if (useTT && this.tt.probe(pos.keyLo, pos.keyHi)) {
+      standPat = this.tt.hitEval;
+      let s = this.tt.hitScore;
+      if (s >= MATE_BOUND) s -= ply;
+      else if (s <= -MATE_BOUND) s += ply;
+      const b = this.tt.hitBound;
+      if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
+    }
+    const alphaOrig = alpha;
     if (!inCheck) {
-      best = this.staticEval(ply);
-      if (best >= beta) return best;
+      if (standPat === NO_EVAL) standPat = this.staticEval(ply);
+      best = standPat;
+      if (best >= beta) {
+        if (useTT) this.tt.store(pos.keyLo, pos.keyHi, 0, BOUND_LOWER, best, 0, standPat);
+        return best;
+      }
       if (best > alpha) alpha = best;
       if (qply >= QS_MAX) return best;
     } else if (qply >= QS_CHECK_MAX) {
@@ -696,6 +715,12 @@ export class Searcher {
     }
     // in check with no answer: the enemy hits our Pharaoh next move
     if (best === -INF) return -(MATE - ply - 2);
+    if (useTT) {
+      let stored = best;
+      if (stored >= MATE_BOUND) stored += ply;
+      else if (stored <= -MATE_BOUND) stored -= ply;
+      this.tt.store(pos.keyLo, pos.keyHi, 0, best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER, stored, 0, standPat);
+    }
     return best;
   }
 }
