@@ -29,6 +29,16 @@ const QS_CHECK_MAX = 3;
 const SKIP_SIZE = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
+/** A score as the table keeps it: a win or loss counted from this node, not from the root. */
+function scoreToTT(score: number, ply: number): number {
+  return score >= MATE_BOUND ? score + ply : score <= -MATE_BOUND ? score - ply : score;
+}
+
+/** A score from the table, a win or loss counted from the root again. */
+function scoreFromTT(score: number, ply: number): number {
+  return score >= MATE_BOUND ? score - ply : score <= -MATE_BOUND ? score + ply : score;
+}
+
 /** Shared control words: [0] stop, [1] pondering. */
 export const CTRL_STOP = 0;
 export const CTRL_PONDER = 1;
@@ -453,9 +463,7 @@ export class Searcher {
       ttMove = tt.hitMove;
       ttEval = tt.hitEval;
       if (!pvNode && tt.hitDepth >= depth) {
-        let s = tt.hitScore;
-        if (s >= MATE_BOUND) s -= ply;
-        else if (s <= -MATE_BOUND) s += ply;
+        const s = scoreFromTT(tt.hitScore, ply);
         const b = tt.hitBound;
         if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
       }
@@ -577,10 +585,7 @@ export class Searcher {
     if (moveCount === 0) return 0; // no legal move: cannot happen with a Sphinx
     if (best === -INF) best = alpha; // every move pruned
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    let stored = best;
-    if (stored >= MATE_BOUND) stored += ply;
-    else if (stored <= -MATE_BOUND) stored -= ply;
-    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, stored, depth, staticEval);
+    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, scoreToTT(best, ply), depth, staticEval);
     return best;
   }
 
@@ -633,9 +638,7 @@ export class Searcher {
     let standPat = NO_EVAL;
     if (useTT && this.tt.probe(pos.keyLo, pos.keyHi)) {
       standPat = this.tt.hitEval;
-      let s = this.tt.hitScore;
-      if (s >= MATE_BOUND) s -= ply;
-      else if (s <= -MATE_BOUND) s += ply;
+      const s = scoreFromTT(this.tt.hitScore, ply);
       const b = this.tt.hitBound;
       if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
     }
@@ -644,7 +647,7 @@ export class Searcher {
       if (standPat === NO_EVAL) standPat = this.staticEval(ply);
       best = standPat;
       if (best >= beta) {
-        if (useTT) this.tt.store(pos.keyLo, pos.keyHi, 0, BOUND_LOWER, best, 0, standPat);
+        if (useTT) this.tt.store(pos.keyLo, pos.keyHi, 0, BOUND_LOWER, scoreToTT(best, ply), 0, standPat);
         return best;
       }
       if (best > alpha) alpha = best;
@@ -716,10 +719,8 @@ export class Searcher {
     // in check with no answer: the enemy hits our Pharaoh next move
     if (best === -INF) return -(MATE - ply - 2);
     if (useTT) {
-      let stored = best;
-      if (stored >= MATE_BOUND) stored += ply;
-      else if (stored <= -MATE_BOUND) stored -= ply;
-      this.tt.store(pos.keyLo, pos.keyHi, 0, best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER, stored, 0, standPat);
+      const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+      this.tt.store(pos.keyLo, pos.keyHi, 0, bound, scoreToTT(best, ply), 0, standPat);
     }
     return best;
   }
