@@ -39,6 +39,16 @@ function scoreFromTT(score: number, ply: number): number {
   return score >= MATE_BOUND ? score - ply : score <= -MATE_BOUND ? score + ply : score;
 }
 
+/** Whether a table entry's bound `b` on score `s` settles a node searched with (alpha, beta). */
+function boundSettles(b: number, s: number, alpha: number, beta: number): boolean {
+  return b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha);
+}
+
+/** The bound a node's result `best` is, searched with (alphaOrig, beta). */
+function boundOf(best: number, alphaOrig: number, beta: number): number {
+  return best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+}
+
 /** Shared control words: [0] stop, [1] pondering. */
 export const CTRL_STOP = 0;
 export const CTRL_PONDER = 1;
@@ -464,8 +474,7 @@ export class Searcher {
       ttEval = tt.hitEval;
       if (!pvNode && tt.hitDepth >= depth) {
         const s = scoreFromTT(tt.hitScore, ply);
-        const b = tt.hitBound;
-        if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
+        if (boundSettles(tt.hitBound, s, alpha, beta)) return s;
       }
     }
 
@@ -584,8 +593,7 @@ export class Searcher {
     }
     if (moveCount === 0) return 0; // no legal move: cannot happen with a Sphinx
     if (best === -INF) best = alpha; // every move pruned
-    const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    tt.store(pos.keyLo, pos.keyHi, bestMove, bound, scoreToTT(best, ply), depth, staticEval);
+    tt.store(pos.keyLo, pos.keyHi, bestMove, boundOf(best, alphaOrig, beta), scoreToTT(best, ply), depth, staticEval);
     return best;
   }
 
@@ -639,8 +647,7 @@ export class Searcher {
     if (useTT && this.tt.probe(pos.keyLo, pos.keyHi)) {
       standPat = this.tt.hitEval;
       const s = scoreFromTT(this.tt.hitScore, ply);
-      const b = this.tt.hitBound;
-      if (b === BOUND_EXACT || (b === BOUND_LOWER && s >= beta) || (b === BOUND_UPPER && s <= alpha)) return s;
+      if (boundSettles(this.tt.hitBound, s, alpha, beta)) return s;
     }
     const alphaOrig = alpha;
     if (!inCheck) {
@@ -718,10 +725,7 @@ export class Searcher {
     }
     // in check with no answer: the enemy hits our Pharaoh next move
     if (best === -INF) return -(MATE - ply - 2);
-    if (useTT) {
-      const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-      this.tt.store(pos.keyLo, pos.keyHi, 0, bound, scoreToTT(best, ply), 0, standPat);
-    }
+    if (useTT) this.tt.store(pos.keyLo, pos.keyHi, 0, boundOf(best, alphaOrig, beta), scoreToTT(best, ply), 0, standPat);
     return best;
   }
 }
