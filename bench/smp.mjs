@@ -21,7 +21,7 @@ const count = arg('positions', 20);
 // the bench positions and the info-line parser, from the source
 const dir = mkdtempSync(join(tmpdir(), 'thoth-smp-'));
 await build({
-  stdin: { contents: "export { BENCH_POSITIONS } from './src/search/bench'; export { parseInfo } from './src/protocol/info';", resolveDir: root, loader: 'ts' },
+  stdin: { contents: "export { BENCH_POSITIONS } from './src/search/bench'; export { parseInfo } from './src/core/info';", resolveDir: root, loader: 'ts' },
   bundle: true, platform: 'node', format: 'esm', outfile: join(dir, 'pos.mjs'), logLevel: 'warning',
 });
 const { BENCH_POSITIONS, parseInfo } = await import(join(dir, 'pos.mjs'));

@@ -5,7 +5,7 @@
  */
 import { formatMove } from '../core/index';
 import { standardRecord, type GameRecord, type MoveRecord } from '../core/record';
-import { scoreOf } from '../search/search';
+import { scoreOf } from '../core/score';
 import type { GameAnnotation, LoadedGame } from './game';
 import type { GameReview, Score } from './review';
 

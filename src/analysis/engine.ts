@@ -4,7 +4,8 @@
  * depth leaves MultiPV lines that are not comparable, so those are dropped).
  */
 import { legalMoves, type Position } from '../core/index';
-import { DEFAULT_LIMITS, MATE, MATE_BOUND, Searcher, scoreValue, type RootLine, type SearchInfo } from '../search/search';
+import { DEFAULT_LIMITS, Searcher, type RootLine } from '../search/search';
+import { MATE, MATE_BOUND, scoreValue, type SearchInfo } from '../core/score';
 
 export interface AnalysisLimits {
   /** Fixed depth (plies); used when `timeMs` is 0. */

@@ -7,7 +7,8 @@ import {
   type EditionId, type GameStatus, type Position,
 } from '../core/index';
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
-import { scoreOf, type Searcher } from '../search/search';
+import { type Searcher } from '../search/search';
+import { scoreOf } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
 import { reviewGame, type GameReview, type ReviewOptions } from './review';
 import { comparable, moveInWords, type MoveWords } from './words';

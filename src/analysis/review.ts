@@ -11,7 +11,7 @@
  * mistake, a blunder.
  */
 
-import type { Score } from '../search/search';
+import type { Score } from '../core/score';
 
 /**
  * An engine score from one side's point of view, as the search reports it and the protocol's info

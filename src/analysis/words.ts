@@ -7,7 +7,7 @@ import {
   ANUBIS, PHARAOH, PYRAMID, ROT_CCW, ROT_CW, SCARAB, SPHINX, STACK, STACK_ON, SWAP, UNSTACK,
   KIND_NAMES, colorOf, kindOf, moveFrom, moveTo, moveType, oriOf, squareName, type Edition, type Position,
 } from '../core/index';
-import { MATE, MATE_BOUND } from '../search/search';
+import { MATE, MATE_BOUND } from '../core/score';
 
 const DIR_WORDS = ['north', 'east', 'south', 'west'] as const;
 /** A Pyramid's mirror faces `ori` and the next direction clockwise. */

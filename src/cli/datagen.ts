@@ -8,10 +8,10 @@ import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, 
 import { availableParallelism } from 'node:os';
 import { EDITION_IDS, Position, isEditionId, type EditionId } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
-import { DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader, scanData, type DataSummary } from '../nnue/data';
-import { DEFAULT_DATAGEN, datagenSetups, type DatagenSettings, type GameEnd, type GameTask, type PlayedGame } from '../nnue/datagen';
-import { KeySet } from '../nnue/keyset';
-import { workerPool } from '../threads/pool';
+import { DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader, scanData, type DataSummary } from '../train/data';
+import { DEFAULT_DATAGEN, datagenSetups, type DatagenSettings, type GameEnd, type GameTask, type PlayedGame } from '../train/datagen';
+import { KeySet } from '../train/keyset';
+import { workerPool } from '../process/pool';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine } from './progress';
 import { loadNetworkFile } from '../protocol/network-file';

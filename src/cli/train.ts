@@ -1,5 +1,5 @@
 /**
- * `thoth train --out net.nnue DATA…`: fits the network to datagen's files (src/nnue/train.ts)
+ * `thoth train --out net.nnue DATA…`: fits the network to datagen's files (src/train/train.ts)
  * and writes the quantised network file. A validation split of whole games is held out and its
  * loss printed after every epoch; a seed makes a run repeat exactly (the same file, byte for byte).
  */
@@ -8,8 +8,8 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { DEFAULT_SEED } from '../match/config';
 import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork } from '../nnue/network';
-import { startTrainThreads } from '../nnue/train-threads';
-import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../nnue/train';
+import { startTrainThreads } from '../train/train-threads';
+import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../train/train';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
 

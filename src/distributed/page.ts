@@ -9,7 +9,7 @@ import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { GUI_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie } from '../gui/server';
+import { LOOPBACK_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie } from '../http/loopback';
 import { listRuns, readLlrSeries, readStatus } from './status';
 
 export interface StatusPage {
@@ -40,7 +40,7 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
     const bad = checkRequest(req, port, token, false);
     if (bad) return reply(res, bad.status, 'text/plain; charset=utf-8', `Forbidden: ${bad.reason}\n`);
     if (req.method !== 'GET') return reply(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed\n', { Allow: 'GET' });
-    const url = new URL(req.url ?? '/', `http://${GUI_HOST}`);
+    const url = new URL(req.url ?? '/', `http://${LOOPBACK_HOST}`);
     if (url.pathname === '/api/status') {
       try {
         return reply(res, 200, 'application/json; charset=utf-8', JSON.stringify(await api(url)));
@@ -68,7 +68,7 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
   });
   port = await listenLoopback(server, opts.port);
   return {
-    url: `http://${GUI_HOST}:${port}/?token=${token}`,
+    url: `http://${LOOPBACK_HOST}:${port}/?token=${token}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {

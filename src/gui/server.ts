@@ -4,19 +4,21 @@
  *
  * Every request needs the per-run token (in the URL, or the cookie the page receives with it),
  * a `Host` naming this server (against DNS rebinding) and, when the browser sends one, an
- * `Origin` of this server; WebSocket upgrades must carry that `Origin`.
+ * `Origin` of this server; WebSocket upgrades must carry that `Origin` (src/http/loopback.ts holds
+ * those checks, shared with the distributed runner's status page).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  LOOPBACK_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie,
+} from '../http/loopback';
 import { EngineBridge, type BridgeClient } from './bridge';
 import { filterCommand } from './filter';
 import type { ServerMessage } from './messages';
-
-export const GUI_HOST = '127.0.0.1';
 
 export interface GuiServerOptions {
   /** Port to listen on; 0 = any free port. */
@@ -39,106 +41,6 @@ export interface GuiServer {
   token: string;
   bridge: EngineBridge;
   close(): Promise<void>;
-}
-
-export const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.map': 'application/json; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-export const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
-
-function sameToken(a: string | undefined | null, token: string): boolean {
-  if (typeof a !== 'string') return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(token);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function cookieValue(req: IncomingMessage, name: string): string | undefined {
-  const h = req.headers.cookie;
-  if (!h) return undefined;
-  for (const part of h.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/** The reason a request may not pass, or null. */
-export function checkRequest(
-  req: IncomingMessage,
-  port: number,
-  token: string,
-  requireOrigin: boolean,
-): { status: number; reason: string } | null {
-  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  const host = (req.headers.host ?? '').toLowerCase();
-  if (!hosts.includes(host)) return { status: 403, reason: 'wrong Host' };
-  const origin = req.headers.origin;
-  if (origin !== undefined || requireOrigin) {
-    if (!hosts.some((h) => origin === `http://${h}`)) return { status: 403, reason: 'foreign Origin' };
-  }
-  const url = new URL(req.url ?? '/', `http://${host}`);
-  // An empty `?token=` counts as none: the cookie from an earlier visit then lets the page in.
-  const given = url.searchParams.get('token') || cookieValue(req, cookieName(port));
-  if (!sameToken(given, token)) return { status: 403, reason: 'missing or wrong token' };
-  return null;
-}
-
-const cookieName = (port: number): string => `thoth_gui_${port}`;
-
-/** The `Set-Cookie` value that lets a page served by this port show its token on later requests. */
-export const tokenCookie = (port: number, token: string): string => `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-
-/** Starts `server` on the loopback address at `port` (0: any free one); the port it got. */
-export async function listenLoopback(server: Server, port: number): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, GUI_HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const addr = server.address();
-  return typeof addr === 'object' && addr ? addr.port : port;
-}
-
-/** Maps a request path to a file inside `root`, or null for anything suspicious. */
-export function resolveStatic(root: string, rawUrl: string): string | null {
-  const rawPath = rawUrl.split('?')[0].split('#')[0];
-  let p: string;
-  try {
-    p = decodeURIComponent(rawPath);
-  } catch {
-    return null;
-  }
-  if (!p.startsWith('/') || p.includes('\0') || p.includes('\\')) return null;
-  const segs = p.split('/');
-  if (segs.some((s) => s === '..' || s === '.')) return null;
-  if (segs.slice(1).some((s, i) => s === '' && i < segs.length - 2)) return null; // '//'
-  const rel = p === '/' ? 'index.html' : p.slice(1);
-  if (!(path.extname(rel) in MIME)) return null;
-  const full = path.resolve(root, rel);
-  if (!full.startsWith(root + path.sep)) return null;
-  return full;
 }
 
 function send(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
@@ -249,7 +151,7 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
   bridge.start();
 
   return {
-    url: `http://${GUI_HOST}:${port}/?token=${token}`,
+    url: `http://${LOOPBACK_HOST}:${port}/?token=${token}`,
     port,
     token,
     bridge,

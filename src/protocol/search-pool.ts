@@ -7,9 +7,10 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { formatMove, setupKfen } from '../core/index';
-import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS, MATE_BOUND, type SearchInfo } from '../search/search';
+import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS } from '../search/search';
+import { MATE_BOUND, type SearchInfo } from '../core/score';
 import { TranspositionTable } from '../search/tt';
-import { workerPool } from '../threads/pool';
+import { workerPool } from '../process/pool';
 import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;

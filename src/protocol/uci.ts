@@ -12,7 +12,7 @@ import { skillFromElo } from '../search/skill';
 import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
 import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
-import { formatInfo } from './info';
+import { formatInfo } from '../core/info';
 import { DEFAULT_EVAL_FILE, loadNetworkFile, type LoadedNetwork } from './network-file';
 import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
 import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';

@@ -1,5 +1,5 @@
 /** Worker: one self-play game of `thoth datagen` (piscina task); the table lives as long as the thread. */
-import { GamePlayer, type GameTask, type PlayedGame } from '../nnue/datagen';
+import { GamePlayer, type GameTask, type PlayedGame } from '../train/datagen';
 
 let player: GamePlayer | undefined;
 

@@ -1,7 +1,7 @@
 /** Parallel perft: root moves split over piscina worker threads. */
 import { formatMove, legalMoves, toKfen, type DivideLine, type Position } from '../core/index';
 import type { PerftTask } from './perft-worker';
-import { workerPool } from './pool';
+import { workerPool } from '../process/pool';
 
 /**
  * Divide at `depth` from `pos`, with `threads` workers; `onLine` hears of each root move when it

@@ -1,10 +1,10 @@
-/** Worker of `thoth train`: computes its share of each batch's gradient (see src/nnue/train-threads.ts). */
+/** Worker of `thoth train`: computes its share of each batch's gradient (see src/train/train-threads.ts). */
 import { parentPort, workerData } from 'node:worker_threads';
 import { MAX_ACTIVE } from '../nnue/features';
-import { batchGradient, type Kernel } from '../nnue/train';
+import { batchGradient, type Kernel } from '../train/train';
 import {
   CTRL_DONE, CTRL_FAILED, CTRL_GENERATION, CTRL_RANGES, CTRL_STOP, type TrainWorkerData,
-} from '../nnue/train-threads';
+} from '../train/train-threads';
 
 const d = workerData as TrainWorkerData;
 const kernel: Kernel = {

@@ -16,7 +16,8 @@
  *   searches are stopped this way.
  */
 import type { GoRequest, SearchDone, SearchPool as NodeSearchPool } from '../protocol/search-pool';
-import { CTRL_PONDER, CTRL_STOP, type SearchInfo } from '../search/search';
+import { CTRL_PONDER, CTRL_STOP } from '../search/search';
+import { type SearchInfo } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import type { SearchTaskResult } from '../threads/search-worker';
 import type { FromWorker, ToWorker } from './search-worker';

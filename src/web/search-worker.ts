@@ -5,7 +5,7 @@
  * and are shared by all threads; without it the worker keeps its own table, and the page stops a
  * search by ending the worker (src/web/search-pool.ts).
  */
-import type { SearchInfo } from '../search/search';
+import type { SearchInfo } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import search, { clear, type SearchTask } from '../threads/search-worker';
 

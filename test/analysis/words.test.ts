@@ -4,7 +4,7 @@ import { EDITIONS, SETUPS, parseKfen, parseMove, toKfen, type EditionId, type Po
 import { RecordError, loadGame } from '../../src/analysis/game';
 import { comparable, moveInWords, firstPlayerView, mateMoves, scoreSentence, scoreText } from '../../src/analysis/words';
 import { renderBoard } from '../../src/analysis/board';
-import { MATE } from '../../src/search/search';
+import { MATE } from '../../src/core/score';
 
 function position(kfen: string, edition: EditionId = 'khet2'): Position {
   const r = parseKfen(kfen, edition);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataHeader, encodeGameHeader, scanData, type DataSummary } from '../../src/nnue/data';
+import { dataHeader, encodeGameHeader, scanData, type DataSummary } from '../../src/train/data';
 import { runThoth } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'thoth-datagen-'));

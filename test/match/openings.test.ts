@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETUPS, gameStatus, legalMoves, parseKfen, toKfen } from '../../src/core/index';
 import { MatchConfigError } from '../../src/match/errors';
-import { OpeningBook, canHitPharaoh, genfens, isLostStart, makeRng, randomOpening, readOpeningFile, setupPosition } from '../../src/match/openings';
+import { canHitPharaoh, isLostStart, makeRng, randomOpening } from '../../src/core/opening';
+import { OpeningBook, genfens, readOpeningFile, setupPosition } from '../../src/match/openings';
 import { unwrap } from '../core/helpers';
 import { tempDir } from './helpers';
 

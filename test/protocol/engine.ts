@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import {
   formatKfenError, parseKfen, parseMove, setupKfen, type EditionId, type Position,
 } from '../../src/core/index';
-import { parseInfo as readInfo, type SearchInfo } from '../../src/protocol/info';
+import { parseInfo as readInfo, type SearchInfo } from '../../src/core/info';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -268,7 +268,7 @@ export function checkBestmove(line: string, pos: Position): BestMove {
 }
 
 /**
- * A search report as Thoth writes it, read with the protocol's parser (src/protocol/info.ts):
+ * A search report as Thoth writes it, read with the protocol's parser (src/core/info.ts):
  * undefined unless the line carries every field.
  */
 export function parseInfo(line: string): SearchInfo | undefined {

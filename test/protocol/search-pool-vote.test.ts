@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { voteBest } from '../../src/protocol/search-pool';
-import { MATE } from '../../src/search/search';
+import { MATE } from '../../src/core/score';
 import type { SearchTaskResult } from '../../src/threads/search-worker';
 
 function r(threadIndex: number, best: string, score: number, depth: number, ponder = ''): SearchTaskResult {

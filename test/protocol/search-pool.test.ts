@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
 import { SearchPool, type GoRequest } from '../../src/protocol/search-pool';
-import { DEFAULT_LIMITS, type SearchInfo, type SearchLimits } from '../../src/search/search';
+import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
+import { type SearchInfo } from '../../src/core/score';
 import { positionOf } from './engine';
 import { sleep } from '../threads/helpers';
 

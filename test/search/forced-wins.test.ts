@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EDITION_IDS, formatMove, toKfen } from '../../src/core/index';
-import { MATE, MATE_BOUND, type SearchFeatures } from '../../src/search/search';
+import { type SearchFeatures } from '../../src/search/search';
+import { MATE, MATE_BOUND } from '../../src/core/score';
 import { load, search, winningMoves } from './helpers';
 import { MateSolver, type ForcedWin } from './solver';
 

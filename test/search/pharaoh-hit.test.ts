@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatMove, mirrorPosition, type EditionId, type Position } from '../../src/core/index';
-import { MATE } from '../../src/search/search';
+import { MATE } from '../../src/core/score';
 import {
   ALL_SETUPS, collectPositions, describePos, load, moves, outcome, search, suicidalMoves, winningMoves,
 } from './helpers';

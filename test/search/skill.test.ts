@@ -1,7 +1,8 @@
 /** Skill levels: the Elo table, and the weak move choice (plausible, never absurd). */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/zobrist';
-import { MATE, type RootLine } from '../../src/search/search';
+import { type RootLine } from '../../src/search/search';
+import { MATE } from '../../src/core/score';
 import {
   LEVEL_ELO, MAX_ELO, MAX_SKILL, MIN_ELO, pickRandomMove, pickWeakMove, skillFromElo, skillMaxLoss,
 } from '../../src/search/skill';

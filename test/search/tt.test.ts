@@ -1,7 +1,7 @@
 /** The transposition table: store/probe round trip, replacement, and the torn-entry check. */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
-import { MATE } from '../../src/search/search';
+import { MATE } from '../../src/core/score';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, TranspositionTable } from '../../src/search/tt';
 
 interface Entry {

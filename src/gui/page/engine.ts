@@ -7,7 +7,7 @@
  * An engine that does not answer `stop` with `bestmove` within STOP_TIMEOUT_MS is reported as
  * unresponsive (the page offers a restart) instead of being waited for forever.
  */
-import { parseInfo, type InfoFields, type SearchInfo } from '../../protocol/info';
+import { parseInfo, type InfoFields, type SearchInfo } from '../../core/info';
 import type { EngineState } from '../messages';
 
 export interface EngineOption {

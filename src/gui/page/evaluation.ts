@@ -3,9 +3,9 @@
  * bar, the graph and the lines read the same way whoever is to move).
  */
 
-import type { Score } from '../../protocol/info';
+import type { Score } from '../../core/info';
 
-/** A score as the protocol states it (src/protocol/info.ts): from the side to move's view. */
+/** A score as the protocol states it (src/core/info.ts): from the side to move's view. */
 export type { Score };
 
 /** An evaluation from the first player's view, with the depth it came from. */

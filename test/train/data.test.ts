@@ -3,10 +3,10 @@ import { EDITION_IDS, toKfen, Position } from '../../src/core/index';
 import {
   DATA_HEADER_BYTES, DRAW, LOSS, MAX_POSITION_BYTES, WIN, dataHeader, encodeGameHeader, encodePosition, readData, scanData,
   type DataRecord,
-} from '../../src/nnue/data';
+} from '../../src/train/data';
 import { editionIndex } from '../../src/nnue/features';
-import { KeySet } from '../../src/nnue/keyset';
-import { randomPositions } from './helpers';
+import { KeySet } from '../../src/train/keyset';
+import { randomPositions } from '../nnue/helpers';
 
 interface Game {
   game: number;

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { quantise, readNetwork, writeNetwork } from '../../src/nnue/network';
 import {
   LOGISTIC_K, Trainer, batchGradient, loadTrainingData, quantisationError, targets, type TrainSettings, type TrainingData,
-} from '../../src/nnue/train';
-import { startTrainThreads } from '../../src/nnue/train-threads';
+} from '../../src/train/train';
+import { startTrainThreads } from '../../src/train/train-threads';
 
 /** 2546 positions of 47 games of `thoth datagen` at its default settings (all three editions). */
-const FIXTURE = new Uint8Array(readFileSync(new URL('./fixtures/selfplay.bin', import.meta.url)));
+const FIXTURE = new Uint8Array(readFileSync(new URL('../nnue/fixtures/selfplay.bin', import.meta.url)));
 
 function load(val: number, seed = 1): TrainingData {
   const r = loadTrainingData([{ name: 'selfplay.bin', bytes: FIXTURE }], val, seed);

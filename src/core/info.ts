@@ -8,8 +8,8 @@
  *
  * `info string …` lines are free text and stay text.
  */
-import { err, ok, type Result } from '../core/result';
-import type { Bound, Score, SearchInfo } from '../search/search';
+import { err, ok, type Result } from './result';
+import type { Bound, Score, SearchInfo } from './score';
 
 export type { Bound, Score, SearchInfo };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EDITION_IDS, PHARAOH, Position, kindOf, legalMoves, tracePath } from '../../src/core/index';
-import { scanData, DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader } from '../../src/nnue/data';
-import { DEFAULT_DATAGEN, GamePlayer, datagenSetups, type GameTask, type PlayedGame } from '../../src/nnue/datagen';
+import { scanData, DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader } from '../../src/train/data';
+import { DEFAULT_DATAGEN, GamePlayer, datagenSetups, type GameTask, type PlayedGame } from '../../src/train/datagen';
 
 /** Quiet by the rules, move by move: no legal move's shot removes an enemy piece, and the enemy beam misses our Pharaoh. */
 function quietByMoves(pos: Position): boolean {

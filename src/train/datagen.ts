@@ -5,14 +5,15 @@
  * `thoth datagen` (src/cli/datagen.ts) writes what it returns.
  */
 import {
-  EDITION_IDS, MAX_MOVES, gameStatus, setupsOf, type EditionId, type Position, type SetupName,
+  EDITION_IDS, MAX_MOVES, gameStatus, parseKfen, setupKfen, setupsOf, type EditionId, type Position, type SetupName,
 } from '../core/index';
-import { itemSeed, makeRng, randomOpening, setupPosition } from '../match/openings';
-import { DEFAULT_LIMITS, MATE_BOUND, Searcher, type SearchLimits } from '../search/search';
+import { itemSeed, makeRng, randomOpening } from '../core/opening';
+import { DEFAULT_LIMITS, Searcher, type SearchLimits } from '../search/search';
+import { MATE_BOUND } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import { DRAW, LOSS, MAX_POSITION_BYTES, WIN, encodePosition } from './data';
-import { editionIndex } from './features';
-import { NetworkCache } from './network';
+import { editionIndex } from '../nnue/features';
+import { NetworkCache } from '../nnue/network';
 
 export interface DatagenSettings {
   /** Node budget per move. */
@@ -64,7 +65,7 @@ export interface PlayedGame {
   plies: number;
   /** Positions searched (the ones after the opening). */
   searched: number;
-  /** Kept positions: their records (src/nnue/data.ts) one after another … */
+  /** Kept positions: their records (src/train/data.ts) one after another … */
   records: Uint8Array;
   /** … record k ends at ends[k] … */
   ends: Int32Array;
@@ -115,8 +116,9 @@ export class GamePlayer {
   play(task: GameTask): PlayedGame {
     const s = task.settings;
     const edition = editionIndex(task.edition);
-    const base = setupPosition(task.edition, task.setup);
-    if (!base.ok) throw new Error(base.error.message);
+    const kfen = setupKfen(task.edition, task.setup);
+    const base = kfen === undefined ? undefined : parseKfen(kfen, task.edition);
+    if (!base?.ok) throw new Error(`${task.edition} has no ${task.setup} setup`);
     const opening = randomOpening(makeRng(itemSeed(task.seed, task.game)), base.value, s.randomPlies);
     const skipped = { early: 0, notQuiet: 0, score: 0 };
     const done = (result: number, end: GameEnd, plies: number, searched: number, count: number, bytes: number): PlayedGame => ({

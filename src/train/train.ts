@@ -11,11 +11,11 @@
  */
 import { EDITION_IDS, Position, mulberry32 } from '../core/index';
 import { scanData, type DataFileError } from './data';
-import { FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures } from './features';
+import { FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../nnue/features';
 import {
   FT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT, floatForward, floatNetwork, floatNetworkSize, forward, refreshAccumulator,
   type FloatNetwork, type Network,
-} from './network';
+} from '../nnue/network';
 
 /** The logistic scale of scores: sigmoid(cp / K). */
 export const LOGISTIC_K = 400;

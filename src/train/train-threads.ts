@@ -5,7 +5,7 @@
  * The threads meet through Atomics on a shared control array: no messages per batch.
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../threads/pool';
+import { startWorker } from '../process/pool';
 import { batchGradient, type GradientSplitter, type Trainer } from './train';
 
 /** Control words: the batch's generation, how many workers finished it, stop, a worker's failure. */

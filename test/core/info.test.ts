@@ -1,7 +1,7 @@
-/** src/protocol/info.ts: the `info` line written from a search report and read back. */
+/** src/core/info.ts: the `info` line written from a search report and read back. */
 import { describe, expect, it } from 'vitest';
-import { formatInfo, formatInfoError, parseInfo, type SearchInfo } from '../../src/protocol/info';
-import { MATE, scoreOf, scoreValue } from '../../src/search/search';
+import { formatInfo, formatInfoError, parseInfo, type SearchInfo } from '../../src/core/info';
+import { MATE, scoreOf, scoreValue } from '../../src/core/score';
 
 const FULL: SearchInfo = {
   depth: 9, seldepth: 16, multipv: 1, score: { kind: 'cp', value: 7 }, bound: 'exact',

@@ -1,0 +1,53 @@
+/**
+ * The search's public contract as plain data: scores (centi-pyramids or moves to a Pharaoh hit),
+ * bounds and the per-iteration report. The engine's search produces them; the protocol formats
+ * them (src/core/info.ts), and the match runner, the GUI and analysis read them. Pure: no I/O,
+ * bundled by the GUI page.
+ */
+
+/** A win is MATE − plies to the Pharaoh hit; a loss its negation. */
+export const MATE = 32000;
+/** Scores at or beyond ±MATE_BOUND are wins or losses, not evaluations. */
+export const MATE_BOUND = MATE - 1000;
+
+/**
+ * A score as the protocol states it: centi-pyramids, or moves until a Pharaoh is hit (positive:
+ * the side to move hits the enemy's; negative: its own is hit).
+ */
+export type Score = { kind: 'cp'; value: number } | { kind: 'mate'; value: number };
+
+/** An aspiration window that failed leaves a bound, not the exact score. */
+export type Bound = 'exact' | 'lower' | 'upper';
+
+/**
+ * What the main search reports after each iteration, per MultiPV line: plain data (it crosses a
+ * MessagePort from the search thread); src/core/info.ts writes it as an `info` line.
+ */
+export interface SearchInfo {
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  score: Score;
+  bound: Bound;
+  /** Nodes of all threads. */
+  nodes: number;
+  nps: number;
+  /** Per mille of the first 1000 table entries used by this search. */
+  hashfull: number;
+  /** ms since the search started. */
+  time: number;
+  pv: string[];
+}
+
+/** The search's score (mates as MATE − plies) as the protocol states it. */
+export function scoreOf(score: number): Score {
+  if (score >= MATE_BOUND) return { kind: 'mate', value: Math.ceil((MATE - score) / 2) };
+  if (score <= -MATE_BOUND) return { kind: 'mate', value: -Math.ceil((MATE + score) / 2) };
+  return { kind: 'cp', value: score };
+}
+
+/** The inverse of scoreOf: a stated score as the search counts it. */
+export function scoreValue(s: Score): number {
+  if (s.kind === 'cp') return s.value;
+  return s.value > 0 ? MATE - (2 * s.value - 1) : -(MATE - 2 * -s.value);
+}
