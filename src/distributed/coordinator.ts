@@ -145,6 +145,7 @@ class Coordinator {
         adjudication: cfg.adjudication,
         pingTimeoutMs: cfg.pingTimeoutMs,
         startTimeoutMs: cfg.startTimeoutMs,
+        searchTimeoutMs: cfg.searchTimeoutMs,
         event: cfg.event,
         site: cfg.site,
         recover: cfg.recover,

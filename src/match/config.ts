@@ -55,6 +55,8 @@ export interface MatchConfig {
   anchor?: string;
   pingTimeoutMs: number;
   startTimeoutMs: number;
+  /** How long a search without a clock (depth=, nodes=) may take before it counts as a timeout loss. */
+  searchTimeoutMs: number;
   /** `-report json=FILE`: a JSON line per finished game and per summary, appended to FILE. */
   jsonReport?: string;
   /** The records' Site tag. */
@@ -75,11 +77,14 @@ export interface DistributedSetting {
 /** The fixed default seed (as fastchess has one): runs are reproducible unless -srand is given. */
 export const DEFAULT_SEED = 951356066;
 
+/** The default of `-searchtimeout` in seconds: generous for any depth/nodes search, yet not forever. */
+export const DEFAULT_SEARCH_TIMEOUT_S = 300;
+
 /** Every flag `thoth match` knows (for "did you mean"). */
 export const MATCH_FLAGS = [
   'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
   'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'drawscore', 'ratinginterval',
-  'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'report', 'distributed',
+  'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'searchtimeout', 'report', 'distributed',
 ];
 
 const FLAG_RE = /^--?[A-Za-z][A-Za-z0-9_-]*$/;
@@ -243,6 +248,7 @@ function parseFlags(argv: string[]): MatchConfig {
     event: 'Thoth match',
     pingTimeoutMs: 10_000,
     startTimeoutMs: 10_000,
+    searchTimeoutMs: DEFAULT_SEARCH_TIMEOUT_S * 1000,
     notes: [],
   };
   let roundsGiven = false;
@@ -365,6 +371,9 @@ function parseFlags(argv: string[]): MatchConfig {
         break;
       case 'starttimeout':
         cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000);
+        break;
+      case 'searchtimeout':
+        cfg.searchTimeoutMs = Math.round(num('-searchtimeout', one(f), 0.001, 86_400) * 1000);
         break;
       case 'distributed': {
         const [url, ...rest] = f.values;

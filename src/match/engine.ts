@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { LineProcess, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
+import { checkOption, parseOptionLine, type DeclaredOption } from './engine-options';
 import type { EngineLimits } from './timecontrol';
 
 export interface EngineSpec {
@@ -49,6 +50,16 @@ export function defaultName(command: readonly string[]): string {
   return basename(prog);
 }
 
+/** An `option.X=Y` the engine does not have or refuses. */
+export interface OptionProblem {
+  option: string;
+  value: string;
+  /** Why, in words. */
+  text: string;
+}
+
+const clip = (s: string, n = 200): string => (s.length > n ? s.slice(0, n) + '…' : s);
+
 export class EngineProcess {
   private proc?: LineProcess;
   private waiters: Waiter[] = [];
@@ -60,6 +71,8 @@ export class EngineProcess {
   idName?: string;
   /** `option name X` lines seen in the handshake (names, lower case). */
   readonly optionNames = new Set<string>();
+  /** The options declared in the handshake, by lower-case name. */
+  readonly declared = new Map<string, DeclaredOption>();
 
   constructor(readonly spec: EngineSpec) {}
 
@@ -158,15 +171,20 @@ export class EngineProcess {
 
   /**
    * The handshake: `uci` → `uciok` (collecting `id name` and the options), then the options and
-   * the variant, then `isready` → `readyok`. Returns an error text, or undefined when ready.
+   * the variant, then `isready` → `readyok`. Returns an error text, or undefined when ready. An
+   * `option.X` the engine does not declare, or a value outside what it declares, or one it answers
+   * with `info string error: …` is an {@link OptionProblem} (nothing is sent after it).
    */
-  async handshake(variant: string, timeoutMs: number, signal?: AbortSignal): Promise<string | undefined> {
+  async handshake(variant: string, timeoutMs: number, signal?: AbortSignal): Promise<string | OptionProblem | undefined> {
     const prev = this.onLine;
     this.onLine = (line) => {
       const id = /^id\s+name\s+(.+)$/.exec(line);
       if (id) this.idName = id[1].trim();
-      const opt = /^option\s+name\s+(.+?)\s+type\s/.exec(line);
-      if (opt) this.optionNames.add(opt[1].toLowerCase());
+      const opt = parseOptionLine(line);
+      if (opt) {
+        this.optionNames.add(opt.name.toLowerCase());
+        this.declared.set(opt.name.toLowerCase(), opt);
+      }
     };
     try {
       this.send('uci');
@@ -174,8 +192,27 @@ export class EngineProcess {
       if (r.kind === 'aborted') return 'aborted';
       if (r.kind === 'timeout') return `no 'uciok' within ${timeoutMs / 1000} s after 'uci'`;
       if (r.kind === 'exit') return this.endText(" before 'uciok'");
-      for (const [name, value] of this.spec.options) this.send(`setoption name ${name} value ${value}`);
-      if (variant !== 'khet2') this.send(`setoption name UCI_Variant value ${variant}`);
+      for (const [name, value] of this.spec.options) {
+        const bad = checkOption(this.declared, name, value);
+        if (bad !== undefined) return { option: name, value, text: bad };
+      }
+      // Each option is followed by a ping, so that an error line is known to answer it.
+      const settings: [string, string][] = [...this.spec.options];
+      if (variant !== 'khet2') settings.push(['UCI_Variant', variant]);
+      for (const [name, value] of settings) {
+        let refusal: string | undefined;
+        this.onLine = (line) => {
+          if (refusal === undefined && /^info\s+string\s+error\b/i.test(line)) refusal = line;
+        };
+        this.send(`setoption name ${name} value ${value}`);
+        const problem = await this.ping(timeoutMs, signal);
+        if (problem !== undefined) return problem;
+        // An engine without UCI_Variant is told anyway (the run notes that it may not play the variant).
+        if (refusal !== undefined && this.declared.has(name.toLowerCase())) {
+          return { option: name, value, text: `the engine answers '${clip(refusal)}'` };
+        }
+      }
+      this.onLine = undefined;
       return await this.ping(timeoutMs, signal);
     } finally {
       this.onLine = prev;
