@@ -46,6 +46,8 @@ export interface MatchConfig {
   recover: boolean;
   pgnout?: string;
   resume?: string;
+  /** `-resume-force`: resume even when the record's games were played with other settings. */
+  resumeForce: boolean;
   /** Points for a draw in the standings (ratings always use ½). */
   drawScore: number;
   /** Summary every N finished games (0 = only at the end). */
@@ -83,7 +85,7 @@ export const DEFAULT_SEARCH_TIMEOUT_S = 300;
 /** Every flag `thoth match` knows (for "did you mean"). */
 export const MATCH_FLAGS = [
   'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
-  'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'drawscore', 'ratinginterval',
+  'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'resume-force', 'drawscore', 'ratinginterval',
   'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'searchtimeout', 'report', 'distributed',
 ];
 
@@ -243,6 +245,7 @@ function parseFlags(argv: string[]): MatchConfig {
     adjudication: { maxPlies: 0 },
     noRemovalLimit: 100,
     recover: false,
+    resumeForce: false,
     drawScore: 0.5,
     ratingInterval: 10,
     event: 'Thoth match',
@@ -354,6 +357,10 @@ function parseFlags(argv: string[]): MatchConfig {
       case 'resume':
         cfg.resume = one(f);
         break;
+      case 'resume-force':
+        if (f.values.length > 0) throw new MatchConfigError('-resume-force takes no value (it goes with -resume FILE)');
+        cfg.resumeForce = true;
+        break;
       case 'drawscore':
         cfg.drawScore = num('-drawscore', one(f), 0, 1);
         break;
@@ -422,6 +429,7 @@ function parseFlags(argv: string[]): MatchConfig {
     cfg.engines.push(spec);
   });
   if (cfg.engines.length < 2) throw new MatchConfigError('a match needs at least two -engine');
+  if (cfg.resumeForce && cfg.resume === undefined) throw new MatchConfigError('-resume-force goes with -resume FILE');
   if (cfg.sprt && cfg.engines.length !== 2) throw new MatchConfigError('-sprt needs exactly two engines');
   if (cfg.sprt && !roundsGiven) cfg.rounds = Infinity;
 

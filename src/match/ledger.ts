@@ -16,6 +16,7 @@ import { JsonReport, type SummaryLine } from './json-report';
 import { Standings, encounterLines, standingsLines } from './report';
 import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
+import { SETTINGS_TAG, runSettings, settingsDifferences, settingsText } from './run-settings';
 import { VERSION } from '../version';
 
 export type StopReason = 'done' | 'sprt' | 'interrupted' | 'fault';
@@ -127,6 +128,8 @@ export class Ledger {
   private readonly t0 = performance.now();
   /** The standings count at the last summary printed. */
   private summarisedAt = -1;
+  /** What makes this run's games what they are (the records' MatchSettings tag). */
+  private readonly settings: [string, string][];
 
   constructor(
     private readonly cfg: MatchConfig,
@@ -139,6 +142,7 @@ export class Ledger {
     private readonly progress?: NodeJS.WriteStream,
   ) {
     this.standings = new Standings(names, schedule.encounters, schedule.paired);
+    this.settings = runSettings(cfg, names);
   }
 
   /** Writes a line of output (clearing the progress line first). */
@@ -150,7 +154,8 @@ export class Ledger {
   /**
    * Counts the finished games of the -resume file (they are not played again), dropping an
    * unfinished record at its end. Throws MatchConfigError when the file's games do not fit this
-   * run (other engines, variant or openings).
+   * run (other engines or variant; other settings or openings unless -resume-force), naming the
+   * difference.
    */
   resume(path: string): void {
     const cfg = this.cfg;
@@ -166,6 +171,7 @@ export class Ledger {
     }
     const names = this.names;
     let ignored = 0;
+    let forced: string | undefined;
     for (const rec of parsed.games) {
       const idx = this.schedule.indexOfTag(rec.tags.get('Round') ?? '');
       const score = scoreOfResult(rec.result);
@@ -181,7 +187,16 @@ export class Ledger {
             `schedules ${names[g.first]} vs ${names[g.second]} (${cfg.variant}) there: resume with the same engines and flags`,
         );
       }
-      if (recordStart(rec) !== this.book.get(g.openingIndex).kfen) {
+      const recorded = rec.tags.get(SETTINGS_TAG);
+      const diffs = recorded === undefined ? [] : settingsDifferences(recorded, this.settings);
+      if (diffs.length > 0) {
+        const what = `game ${rec.tags.get('Round')} was played with other settings (${diffs.join('; ')})`;
+        if (!cfg.resumeForce) {
+          throw new MatchConfigError(`-resume ${path}: ${what}: give the same flags, or add -resume-force to count its games anyway`);
+        }
+        forced ??= what;
+      }
+      if (recordStart(rec) !== this.book.get(g.openingIndex).kfen && !cfg.resumeForce) {
         throw new MatchConfigError(
           `-resume ${path}: game ${rec.tags.get('Round')} started from another opening than this run gives it: ` +
             'resume with the same -openings and -srand',
@@ -191,6 +206,7 @@ export class Ledger {
       this.standings.add(g, score);
       this.finished.push({ game: g, score, record: rec, resumed: true });
     }
+    if (forced !== undefined) this.write(`Note: -resume-force: counting the games of ${path} although ${forced}`);
     this.write(`Resumed ${this.done.size} finished games from ${path}${ignored > 0 ? ` (${ignored} records ignored)` : ''}`);
   }
 
@@ -279,6 +295,7 @@ export class Ledger {
   add(g: ScheduledGame, o: GameOutcome): Halt | undefined {
     const cfg = this.cfg;
     const names = this.names;
+    o.record.tags.set(SETTINGS_TAG, settingsText(this.settings));
     this.writer?.append(o.record);
     this.report?.write(JsonReport.gameLine(g.index + 1, o.record, o.score));
     this.done.add(g.index);
