@@ -247,8 +247,7 @@ class Coordinator {
       if (inflight.size > 0) ledger.write(`Resumed ${inflight.size} pairs still queued or being played`);
     }
     ledger.planLine(`distributed ${this.addr.text} (run ${run})`);
-    const decided = ledger.sprtHalt();
-    if (decided) halt(decided.reason, decided.message);
+    haltOn(ledger.outputHalt() ?? ledger.sprtHalt());
 
     // Queue events: stalled pairs go back to the queue by themselves; a failed one stops the run.
     const events = (this.events = new QueueEvents(keys.pairsQueue(run), q));
