@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { LineProcess, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
+import { StderrLines } from '../process/stderr';
 import { checkOption, parseOptionLine, type DeclaredOption } from './engine-options';
 import type { EngineLimits } from './timecontrol';
 
@@ -63,8 +64,8 @@ const clip = (s: string, n = 200): string => (s.length > n ? s.slice(0, n) + 'â€
 export class EngineProcess {
   private proc?: LineProcess;
   private waiters: Waiter[] = [];
-  /** Last lines the engine wrote to stderr (for error messages). */
-  readonly stderrTail: string[] = [];
+  /** The first and last lines the engine wrote to stderr (for error messages). */
+  readonly stderr = new StderrLines();
   /** Called with every stdout line (for `info` parsing during a search). */
   onLine?: (line: string) => void;
   /** The engine's `id name`, once the handshake has seen it. */
@@ -104,20 +105,13 @@ export class EngineProcess {
     const proc = new LineProcess(this.spec.command, { cwd: this.spec.dir, ownGroup: true });
     this.proc = proc;
     proc.onLine = (line) => this.onLineIn(line);
-    proc.onStderr = (chunk) => {
-      for (const l of chunk.split(/\r?\n/)) if (l.trim() !== '') this.keepStderr(l);
-    };
+    proc.onStderr = (chunk) => this.stderr.push(chunk);
     proc.onExit = (e) => {
       const ws = this.waiters;
       this.waiters = [];
       for (const w of ws) this.settle(w, { kind: 'exit', code: e.code, signal: e.signal });
     };
     proc.start();
-  }
-
-  private keepStderr(line: string): void {
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > 20) this.stderrTail.shift();
   }
 
   private onLineIn(raw: string): void {
@@ -191,7 +185,10 @@ export class EngineProcess {
       const r = await this.waitFor((l) => l === 'uciok', timeoutMs, signal);
       if (r.kind === 'aborted') return 'aborted';
       if (r.kind === 'timeout') return `no 'uciok' within ${timeoutMs / 1000} s after 'uci'`;
-      if (r.kind === 'exit') return this.endText(" before 'uciok'");
+      if (r.kind === 'exit') {
+        await this.drained();
+        return this.endText(" before 'uciok'");
+      }
       for (const [name, value] of this.spec.options) {
         const bad = checkOption(this.declared, name, value);
         if (bad !== undefined) return { option: name, value, text: bad };
@@ -226,7 +223,17 @@ export class EngineProcess {
     if (r.kind === 'line') return undefined;
     if (r.kind === 'aborted') return 'aborted';
     if (r.kind === 'timeout') return `no 'readyok' within ${timeoutMs / 1000} s after 'isready'`;
+    await this.drained();
     return this.endText('');
+  }
+
+  /** Waits until the ended process's output is read to its end (its last stderr lines), at most a second. */
+  private async drained(): Promise<void> {
+    const closed = this.proc?.closed();
+    if (!closed) return;
+    let t: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise<void>((r) => (t = setTimeout(r, 1000)))]);
+    clearTimeout(t);
   }
 
   /** Why the process is gone: it could not be run, or it ended (`when`) with this on stderr. */
@@ -236,9 +243,10 @@ export class EngineProcess {
     return `the process ended (${this.exitText()})${when}${this.stderrHint()}`;
   }
 
+  /** `; stderr: <the line that says what went wrong>` (not the tail of a stack trace), or ''. */
   private stderrHint(): string {
-    const t = this.stderrTail.slice(-3).join(' | ');
-    return t ? `; stderr: ${t.length > 300 ? t.slice(0, 300) + 'â€¦' : t}` : '';
+    const line = this.stderr.meaningful();
+    return line !== undefined ? `; stderr: ${line}` : '';
   }
 
   /** Kills the process (its whole process group) at once. */
