@@ -338,6 +338,27 @@ class Coordinator {
         halt('fault', `${lost.message}; the records so far are in ${recordPath(cfg) ?? 'no file (no -pgnout)'}`);
       }
     });
+    // Redis back, but without the run (it restarted without persistence, or the keys were
+    // evicted): the queues and the pairs in flight are gone, so nothing would ever come back.
+    let checking = false;
+    this.every(500, () => {
+      if (lost || checking || redis.status !== 'ready') return;
+      checking = true;
+      redis
+        .exists(keys.run(run))
+        .then((n) => {
+          if (n !== 0 || lost) return;
+          const rec = recordPath(cfg);
+          lost = new RedisUnreachable(
+            `Redis at ${this.addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)` +
+              (rec !== undefined ? `; the records so far are in ${rec}: -resume ${rec} finishes the run` : ''),
+          );
+          onLost(lost);
+          halt('fault', lost.message);
+        })
+        .catch(() => undefined)
+        .finally(() => (checking = false));
+    });
     this.every(LOCK_TTL_MS / 3, () => {
       if (redis.status === 'ready') void redis.set(keys.lock(run), this.id, 'PX', LOCK_TTL_MS).catch(() => undefined);
     });
