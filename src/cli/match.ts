@@ -48,8 +48,8 @@ Game end:
 Output:
   -pgnout FILE          append every finished game to FILE (PGN, flushed game by game)
   -resume FILE          continue an interrupted run with the same flags; new games are appended
-                        (flags that change the games, e.g. tc= or option.X, are refused, naming the difference)
-  -resume-force         with -resume: count the file's games even though they were played with other flags
+                        (a flag that changes the games, e.g. tc= or option.X, is refused, named)
+  -resume-force         with -resume: count the file's games although other flags played them
   -report json=FILE     append a JSON line per finished game and per summary to FILE
   -event text           the records' Event tag (default "Thoth match")
   -site text            the records' Site tag (default "?")

@@ -244,7 +244,7 @@ export class Ledger {
       if (recordStart(rec) !== this.book.get(g.openingIndex).kfen && !cfg.resumeForce) {
         throw new MatchConfigError(
           `-resume ${path}: game ${rec.tags.get('Round')} started from another opening than this run gives it: ` +
-            'resume with the same -openings and -srand',
+            'resume with the same -openings and -srand (or -resume-force to count its games anyway)',
         );
       }
       this.done.add(idx);
