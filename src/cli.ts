@@ -19,6 +19,7 @@ import { PERFT_SPEC, perftCommand } from './cli/perft';
 import { STATS_HELP, statsCommand } from './cli/stats';
 import { TRAIN_SPEC, trainCommand } from './cli/train';
 import { WORKER_SPEC, workerCommand } from './cli/worker';
+import { exitOnOutputError } from './process/output';
 import { runProtocol } from './protocol/loop';
 import { KNOWN_COMMANDS, isKnownCommand } from './protocol/uci';
 import { VERSION } from './version';
@@ -161,11 +162,9 @@ async function main(argv: string[]): Promise<number> {
   return errors.length > 0 ? EXIT.usage : EXIT.ok;
 }
 
-// A reader that goes away (`thoth perft 5 | head -1`) ends the program quietly.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(EXIT.ok);
-  throw e;
-});
+// Output that cannot be written (`> /dev/full`, a reader that went away: `| head -c1`) ends the
+// program with one line on stderr and exit code 1, engines ended (src/process/output.ts).
+exitOnOutputError();
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startGuiServer, type GuiServer } from '../gui/server';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
-import { UsageError, intOption, parseArgs, type CommandSpec } from './args';
+import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 
 export const DEFAULT_GUI_PORT = 7700;
 
@@ -80,6 +80,12 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     else if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use (try --port 0 for any free port)`);
     else if (code === 'EACCES') throw new UsageError(`port ${port} needs privileges (try a port above 1023, or --port 0)`);
     else throw e;
+  }
+  // An engine that cannot start is said here, on the terminal, not only on the page.
+  if ((await server.bridge.settled()) !== 'ready') {
+    const why = server.bridge.message;
+    await server.close();
+    throw new CommandError(why, EXIT.failure);
   }
   write(`Thoth GUI: ${server.url}`);
   write(`Engine: ${server.bridge.commandText}`);

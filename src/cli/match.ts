@@ -2,8 +2,8 @@
 import { runDistributed, type DistributedError } from '../distributed/coordinator';
 import { RedisUnreachable } from '../distributed/redis';
 import { BuildError } from '../distributed/builds';
-import { DEFAULT_SEED, parseMatchArgs } from '../match/config';
-import { EngineStartError, MatchInterrupted } from '../match/errors';
+import { DEFAULT_SEARCH_TIMEOUT_S, DEFAULT_SEED, parseMatchArgs } from '../match/config';
+import { EngineOptionError, EngineStartError, MatchInterrupted } from '../match/errors';
 import { runMatch } from '../match/tournament';
 import { CommandError, EXIT, UsageError } from './args';
 
@@ -15,7 +15,8 @@ statistics, with cutechess-cli / fastchess flags: single dash, each followed by 
 
 Engines:
   -engine cmd=… [args="…"] [name=…] [dir=…] [option.X=Y …] [tc=…|st=…|depth=…|nodes=…] [timemargin=ms]
-                        an engine (at least two); name defaults to the engine's id name
+                        an engine (at least two); name defaults to the engine's id name; an option.X
+                        the engine does not declare, or a value it refuses, stops the run (exit 2)
   -each …               settings for every engine (an engine's own settings win)
   tc=40/60+0.6 | tc=10+0.1 | tc=60 | tc=1:30+1   moves/seconds+increment; st=0.5 seconds a move;
                         depth=N; nodes=N (a clock can be combined with depth/nodes)
@@ -42,9 +43,13 @@ Game end:
   -recover              restart an engine that crashed or stalled and go on (default: stop the run)
   -pingtimeout ms       time to answer isready / stop (default 10000)
   -starttimeout ms      time to start and finish the handshake (default 10000)
+  -searchtimeout S      seconds a search without a clock (depth=, nodes=) may take before the engine
+                        loses on time (default ${DEFAULT_SEARCH_TIMEOUT_S})
 Output:
   -pgnout FILE          append every finished game to FILE (PGN, flushed game by game)
   -resume FILE          continue an interrupted run with the same flags; new games are appended
+                        (a flag that changes the games, e.g. tc= or option.X, is refused, named)
+  -resume-force         with -resume: count the file's games although other flags played them
   -report json=FILE     append a JSON line per finished game and per summary to FILE
   -event text           the records' Event tag (default "Thoth match")
   -site text            the records' Site tag (default "?")
@@ -105,10 +110,11 @@ export function exitSoon(): void {
 }
 
 /**
- * Exit codes: a bad setting is bad usage (2); an engine that cannot start, an engine build that
+ * Exit codes: a bad setting is bad usage (2), an engine option the engine lacks or refuses too; an engine that cannot start, an engine build that
  * cannot be read, or a Redis that cannot be reached (or is lost) is a failure (1); Ctrl-C while starting, 130.
  */
 function commandError(e: DistributedError): CommandError {
+  if (e instanceof EngineOptionError) return new UsageError(e.message);
   if (e instanceof EngineStartError || e instanceof RedisUnreachable || e instanceof BuildError) return new CommandError(e.message, EXIT.failure);
   if (e instanceof MatchInterrupted) return new CommandError(e.message, EXIT.interrupted);
   return new UsageError(e.message);

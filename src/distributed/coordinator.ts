@@ -145,6 +145,7 @@ class Coordinator {
         adjudication: cfg.adjudication,
         pingTimeoutMs: cfg.pingTimeoutMs,
         startTimeoutMs: cfg.startTimeoutMs,
+        searchTimeoutMs: cfg.searchTimeoutMs,
         event: cfg.event,
         site: cfg.site,
         recover: cfg.recover,
@@ -246,8 +247,7 @@ class Coordinator {
       if (inflight.size > 0) ledger.write(`Resumed ${inflight.size} pairs still queued or being played`);
     }
     ledger.planLine(`distributed ${this.addr.text} (run ${run})`);
-    const decided = ledger.sprtHalt();
-    if (decided) halt(decided.reason, decided.message);
+    haltOn(ledger.outputHalt() ?? ledger.sprtHalt());
 
     // Queue events: stalled pairs go back to the queue by themselves; a failed one stops the run.
     const events = (this.events = new QueueEvents(keys.pairsQueue(run), q));
@@ -337,6 +337,27 @@ class Coordinator {
         onLost(lost);
         halt('fault', `${lost.message}; the records so far are in ${recordPath(cfg) ?? 'no file (no -pgnout)'}`);
       }
+    });
+    // Redis back, but without the run (it restarted without persistence, or the keys were
+    // evicted): the queues and the pairs in flight are gone, so nothing would ever come back.
+    let checking = false;
+    this.every(500, () => {
+      if (lost || checking || redis.status !== 'ready') return;
+      checking = true;
+      redis
+        .exists(keys.run(run))
+        .then((n) => {
+          if (n !== 0 || lost) return;
+          const rec = recordPath(cfg);
+          lost = new RedisUnreachable(
+            `Redis at ${this.addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)` +
+              (rec !== undefined ? `; the records so far are in ${rec}: -resume ${rec} finishes the run` : ''),
+          );
+          onLost(lost);
+          halt('fault', lost.message);
+        })
+        .catch(() => undefined)
+        .finally(() => (checking = false));
     });
     this.every(LOCK_TTL_MS / 3, () => {
       if (redis.status === 'ready') void redis.set(keys.lock(run), this.id, 'PX', LOCK_TTL_MS).catch(() => undefined);

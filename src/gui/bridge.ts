@@ -8,6 +8,7 @@
  */
 import { LineProcess } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
+import { StderrLines } from '../process/stderr';
 import type { EngineState } from './messages';
 
 export interface BridgeClient {
@@ -45,6 +46,8 @@ export class EngineBridge {
   private waitingReady = false;
   private readonly listeners = new Set<(line: string) => void>();
   private timer: NodeJS.Timeout | null = null;
+  /** Called once the engine started leaves 'starting' (ready or failed). */
+  private settleWaiters: ((state: EngineState) => void)[] = [];
 
   constructor(private readonly opts: BridgeOptions) {}
 
@@ -62,9 +65,13 @@ export class EngineBridge {
     this.orphans = 0;
     const proc = new LineProcess(this.opts.command, { cwd: this.opts.cwd });
     this.proc = proc;
+    const stderr = new StderrLines();
     proc.onLine = (line) => this.onLine1(line);
-    proc.onStderr = (d) => this.opts.log?.(`! ${d.trimEnd()}`);
-    proc.onExit = (e) => {
+    proc.onStderr = (d) => {
+      stderr.push(d);
+      this.opts.log?.(`! ${d.trimEnd()}`);
+    };
+    proc.onExit = async (e) => {
       if (this.proc !== proc) return;
       this.proc = null;
       if (e.error !== undefined) {
@@ -72,8 +79,12 @@ export class EngineBridge {
         return;
       }
       const why = e.signal ? `signal ${e.signal}` : `code ${e.code}`;
-      if (this.state === 'starting') this.fail(`the engine exited during the handshake (${why})`);
-      else {
+      if (this.state === 'starting') {
+        // Its last words first (the line that says why, not the tail of a stack trace).
+        await Promise.race([proc.closed(), new Promise((r) => setTimeout(r, 1000))]);
+        const line = stderr.meaningful();
+        this.fail(`the engine exited during the handshake (${why}; command: ${this.commandText})${line !== undefined ? `: ${line}` : ''}`);
+      } else {
         this.state = 'exited';
         this.message = `the engine exited (${why})`;
         this.clearTimer();
@@ -86,7 +97,7 @@ export class EngineBridge {
     this.write('uci');
     this.timer = setTimeout(() => {
       if (this.state === 'starting') {
-        this.fail(`the engine did not answer 'uci' with 'uciok' within ${this.opts.handshakeMs ?? 10000} ms`);
+        this.fail(`the engine did not answer 'uci' with 'uciok' within ${this.opts.handshakeMs ?? 10000} ms (command: ${this.commandText})`);
         this.proc?.kill('SIGTERM');
       }
     }, this.opts.handshakeMs ?? 10000);
@@ -103,6 +114,19 @@ export class EngineBridge {
     this.message = message;
     this.opts.log?.(message);
     this.client?.state();
+    this.settle();
+  }
+
+  private settle(): void {
+    const ws = this.settleWaiters;
+    this.settleWaiters = [];
+    for (const w of ws) w(this.state);
+  }
+
+  /** Resolves with the state once the engine has started ('ready') or failed to. */
+  settled(): Promise<EngineState> {
+    if (this.state !== 'starting') return Promise.resolve(this.state);
+    return new Promise((resolve) => this.settleWaiters.push(resolve));
   }
 
   /** Makes `c` the page that drives the engine; returns the page it replaced. */
@@ -188,6 +212,7 @@ export class EngineBridge {
       this.clearTimer();
       this.state = 'ready';
       this.client?.state();
+      this.settle();
       const q = this.queue;
       this.queue = [];
       for (const l of q) if (this.client) this.send(this.client, l);

@@ -46,6 +46,8 @@ export interface MatchConfig {
   recover: boolean;
   pgnout?: string;
   resume?: string;
+  /** `-resume-force`: resume even when the record's games were played with other settings. */
+  resumeForce: boolean;
   /** Points for a draw in the standings (ratings always use ½). */
   drawScore: number;
   /** Summary every N finished games (0 = only at the end). */
@@ -55,6 +57,8 @@ export interface MatchConfig {
   anchor?: string;
   pingTimeoutMs: number;
   startTimeoutMs: number;
+  /** How long a search without a clock (depth=, nodes=) may take before it counts as a timeout loss. */
+  searchTimeoutMs: number;
   /** `-report json=FILE`: a JSON line per finished game and per summary, appended to FILE. */
   jsonReport?: string;
   /** The records' Site tag. */
@@ -75,11 +79,14 @@ export interface DistributedSetting {
 /** The fixed default seed (as fastchess has one): runs are reproducible unless -srand is given. */
 export const DEFAULT_SEED = 951356066;
 
+/** The default of `-searchtimeout` in seconds: generous for any depth/nodes search, yet not forever. */
+export const DEFAULT_SEARCH_TIMEOUT_S = 300;
+
 /** Every flag `thoth match` knows (for "did you mean"). */
 export const MATCH_FLAGS = [
   'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
-  'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'drawscore', 'ratinginterval',
-  'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'report', 'distributed',
+  'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'resume-force', 'drawscore', 'ratinginterval',
+  'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'searchtimeout', 'report', 'distributed',
 ];
 
 const FLAG_RE = /^--?[A-Za-z][A-Za-z0-9_-]*$/;
@@ -238,11 +245,13 @@ function parseFlags(argv: string[]): MatchConfig {
     adjudication: { maxPlies: 0 },
     noRemovalLimit: 100,
     recover: false,
+    resumeForce: false,
     drawScore: 0.5,
     ratingInterval: 10,
     event: 'Thoth match',
     pingTimeoutMs: 10_000,
     startTimeoutMs: 10_000,
+    searchTimeoutMs: DEFAULT_SEARCH_TIMEOUT_S * 1000,
     notes: [],
   };
   let roundsGiven = false;
@@ -348,6 +357,10 @@ function parseFlags(argv: string[]): MatchConfig {
       case 'resume':
         cfg.resume = one(f);
         break;
+      case 'resume-force':
+        if (f.values.length > 0) throw new MatchConfigError('-resume-force takes no value (it goes with -resume FILE)');
+        cfg.resumeForce = true;
+        break;
       case 'drawscore':
         cfg.drawScore = num('-drawscore', one(f), 0, 1);
         break;
@@ -365,6 +378,9 @@ function parseFlags(argv: string[]): MatchConfig {
         break;
       case 'starttimeout':
         cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000);
+        break;
+      case 'searchtimeout':
+        cfg.searchTimeoutMs = Math.round(num('-searchtimeout', one(f), 0.001, 86_400) * 1000);
         break;
       case 'distributed': {
         const [url, ...rest] = f.values;
@@ -413,6 +429,7 @@ function parseFlags(argv: string[]): MatchConfig {
     cfg.engines.push(spec);
   });
   if (cfg.engines.length < 2) throw new MatchConfigError('a match needs at least two -engine');
+  if (cfg.resumeForce && cfg.resume === undefined) throw new MatchConfigError('-resume-force goes with -resume FILE');
   if (cfg.sprt && cfg.engines.length !== 2) throw new MatchConfigError('-sprt needs exactly two engines');
   if (cfg.sprt && !roundsGiven) cfg.rounds = Infinity;
 

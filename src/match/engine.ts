@@ -6,6 +6,8 @@
 import { basename } from 'node:path';
 import { LineProcess, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
+import { StderrLines } from '../process/stderr';
+import { checkOption, parseOptionLine, type DeclaredOption } from './engine-options';
 import type { EngineLimits } from './timecontrol';
 
 export interface EngineSpec {
@@ -49,17 +51,29 @@ export function defaultName(command: readonly string[]): string {
   return basename(prog);
 }
 
+/** An `option.X=Y` the engine does not have or refuses. */
+export interface OptionProblem {
+  option: string;
+  value: string;
+  /** Why, in words. */
+  text: string;
+}
+
+const clip = (s: string, n = 200): string => (s.length > n ? s.slice(0, n) + '…' : s);
+
 export class EngineProcess {
   private proc?: LineProcess;
   private waiters: Waiter[] = [];
-  /** Last lines the engine wrote to stderr (for error messages). */
-  readonly stderrTail: string[] = [];
+  /** The first and last lines the engine wrote to stderr (for error messages). */
+  readonly stderr = new StderrLines();
   /** Called with every stdout line (for `info` parsing during a search). */
   onLine?: (line: string) => void;
   /** The engine's `id name`, once the handshake has seen it. */
   idName?: string;
   /** `option name X` lines seen in the handshake (names, lower case). */
   readonly optionNames = new Set<string>();
+  /** The options declared in the handshake, by lower-case name. */
+  readonly declared = new Map<string, DeclaredOption>();
 
   constructor(readonly spec: EngineSpec) {}
 
@@ -91,20 +105,13 @@ export class EngineProcess {
     const proc = new LineProcess(this.spec.command, { cwd: this.spec.dir, ownGroup: true });
     this.proc = proc;
     proc.onLine = (line) => this.onLineIn(line);
-    proc.onStderr = (chunk) => {
-      for (const l of chunk.split(/\r?\n/)) if (l.trim() !== '') this.keepStderr(l);
-    };
+    proc.onStderr = (chunk) => this.stderr.push(chunk);
     proc.onExit = (e) => {
       const ws = this.waiters;
       this.waiters = [];
       for (const w of ws) this.settle(w, { kind: 'exit', code: e.code, signal: e.signal });
     };
     proc.start();
-  }
-
-  private keepStderr(line: string): void {
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > 20) this.stderrTail.shift();
   }
 
   private onLineIn(raw: string): void {
@@ -158,24 +165,51 @@ export class EngineProcess {
 
   /**
    * The handshake: `uci` → `uciok` (collecting `id name` and the options), then the options and
-   * the variant, then `isready` → `readyok`. Returns an error text, or undefined when ready.
+   * the variant, then `isready` → `readyok`. Returns an error text, or undefined when ready. An
+   * `option.X` the engine does not declare, or a value outside what it declares, or one it answers
+   * with `info string error: …` is an {@link OptionProblem} (nothing is sent after it).
    */
-  async handshake(variant: string, timeoutMs: number, signal?: AbortSignal): Promise<string | undefined> {
+  async handshake(variant: string, timeoutMs: number, signal?: AbortSignal): Promise<string | OptionProblem | undefined> {
     const prev = this.onLine;
     this.onLine = (line) => {
       const id = /^id\s+name\s+(.+)$/.exec(line);
       if (id) this.idName = id[1].trim();
-      const opt = /^option\s+name\s+(.+?)\s+type\s/.exec(line);
-      if (opt) this.optionNames.add(opt[1].toLowerCase());
+      const opt = parseOptionLine(line);
+      if (opt) {
+        this.optionNames.add(opt.name.toLowerCase());
+        this.declared.set(opt.name.toLowerCase(), opt);
+      }
     };
     try {
       this.send('uci');
       const r = await this.waitFor((l) => l === 'uciok', timeoutMs, signal);
       if (r.kind === 'aborted') return 'aborted';
       if (r.kind === 'timeout') return `no 'uciok' within ${timeoutMs / 1000} s after 'uci'`;
-      if (r.kind === 'exit') return this.endText(" before 'uciok'");
-      for (const [name, value] of this.spec.options) this.send(`setoption name ${name} value ${value}`);
-      if (variant !== 'khet2') this.send(`setoption name UCI_Variant value ${variant}`);
+      if (r.kind === 'exit') {
+        await this.drained();
+        return this.endText(" before 'uciok'");
+      }
+      for (const [name, value] of this.spec.options) {
+        const bad = checkOption(this.declared, name, value);
+        if (bad !== undefined) return { option: name, value, text: bad };
+      }
+      // Each option is followed by a ping, so that an error line is known to answer it.
+      const settings: [string, string][] = [...this.spec.options];
+      if (variant !== 'khet2') settings.push(['UCI_Variant', variant]);
+      for (const [name, value] of settings) {
+        let refusal: string | undefined;
+        this.onLine = (line) => {
+          if (refusal === undefined && /^info\s+string\s+error\b/i.test(line)) refusal = line;
+        };
+        this.send(`setoption name ${name} value ${value}`);
+        const problem = await this.ping(timeoutMs, signal);
+        if (problem !== undefined) return problem;
+        // An engine without UCI_Variant is told anyway (the run notes that it may not play the variant).
+        if (refusal !== undefined && this.declared.has(name.toLowerCase())) {
+          return { option: name, value, text: `the engine answers '${clip(refusal)}'` };
+        }
+      }
+      this.onLine = undefined;
       return await this.ping(timeoutMs, signal);
     } finally {
       this.onLine = prev;
@@ -189,7 +223,17 @@ export class EngineProcess {
     if (r.kind === 'line') return undefined;
     if (r.kind === 'aborted') return 'aborted';
     if (r.kind === 'timeout') return `no 'readyok' within ${timeoutMs / 1000} s after 'isready'`;
+    await this.drained();
     return this.endText('');
+  }
+
+  /** Waits until the ended process's output is read to its end (its last stderr lines), at most a second. */
+  private async drained(): Promise<void> {
+    const closed = this.proc?.closed();
+    if (!closed) return;
+    let t: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise<void>((r) => (t = setTimeout(r, 1000)))]);
+    clearTimeout(t);
   }
 
   /** Why the process is gone: it could not be run, or it ended (`when`) with this on stderr. */
@@ -199,9 +243,10 @@ export class EngineProcess {
     return `the process ended (${this.exitText()})${when}${this.stderrHint()}`;
   }
 
+  /** `; stderr: <the line that says what went wrong>` (not the tail of a stack trace), or ''. */
   private stderrHint(): string {
-    const t = this.stderrTail.slice(-3).join(' | ');
-    return t ? `; stderr: ${t.length > 300 ? t.slice(0, 300) + '…' : t}` : '';
+    const line = this.stderr.meaningful();
+    return line !== undefined ? `; stderr: ${line}` : '';
   }
 
   /** Kills the process (its whole process group) at once. */

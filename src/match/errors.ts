@@ -17,6 +17,19 @@ export class EngineStartError extends Error {
   }
 }
 
+/**
+ * An `option.X=Y` that the engine does not declare, or whose value it does not accept: the run
+ * cannot begin (a bad setting, so exit code 2 on the command line, as fastchess refuses it).
+ */
+export class EngineOptionError extends EngineStartError {
+  override name = 'EngineOptionError';
+
+  constructor(engine: string, command: string, readonly option: string, readonly value: string, reason: string) {
+    super(engine, command, reason);
+    this.message = `engine '${engine}': option.${option}=${value} refused: ${reason}`;
+  }
+}
+
 /** The run was interrupted (Ctrl-C) while its engines were starting. */
 export class MatchInterrupted extends Error {
   override name = 'MatchInterrupted';

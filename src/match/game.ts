@@ -46,6 +46,8 @@ export interface GameSetup {
   noRemovalLimit: number;
   adjudication: Adjudication;
   pingTimeoutMs: number;
+  /** The deadline of a search without a clock (depth=, nodes=); past it the engine loses on time. Undefined: no deadline. */
+  searchTimeoutMs?: number;
   event: string;
   /** The records' Site tag (`?` when not given). */
   site?: string;
@@ -163,7 +165,8 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
     eng.onLine = (line) => readInfo(line, info);
     eng.send(moveTexts.length > 0 ? `position kfen ${g.kfen} moves ${moveTexts.join(' ')}` : `position kfen ${g.kfen}`);
     const go = goForMove(spec.limits, side, clocks);
-    const deadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
+    const clockDeadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
+    const deadline = clockDeadline ?? g.searchTimeoutMs;
     const t0 = now();
     eng.send(go);
     let r = await eng.waitFor(isBestmove, deadline, g.signal);
@@ -182,10 +185,15 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
       r = await eng.waitFor(isBestmove, g.pingTimeoutMs, g.signal);
       eng.onLine = undefined;
       if (r.kind === 'aborted') return undefined;
-      if (r.kind === 'line') return loss(side, 'time forfeit', `${names[side]} loses on time (${g.names[side]})`);
+      const late =
+        clockDeadline === undefined
+          ? `${g.names[side]}: no 'bestmove' within the search timeout of ${(deadline ?? 0) / 1000} s (-searchtimeout)`
+          : g.names[side];
+      if (r.kind === 'line') return loss(side, 'time forfeit', `${names[side]} loses on time (${late})`);
       if (r.kind === 'exit') return loss(side, 'abandoned', `${names[side]}'s engine ${g.names[side]} disconnects (${eng.exitText()})`, true);
       eng.kill();
-      return loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s`, true);
+      const after = clockDeadline === undefined ? ` (search timeout of ${(deadline ?? 0) / 1000} s)` : '';
+      return loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}`, true);
     }
     eng.onLine = undefined;
 

@@ -16,7 +16,9 @@ import { JsonReport, type SummaryLine } from './json-report';
 import { Standings, encounterLines, standingsLines } from './report';
 import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
+import { SETTINGS_TAG, runSettings, settingsDifferences, settingsText } from './run-settings';
 import { VERSION } from '../version';
+import { OutputError, outputError } from '../process/output';
 
 export type StopReason = 'done' | 'sprt' | 'interrupted' | 'fault';
 
@@ -127,6 +129,8 @@ export class Ledger {
   private readonly t0 = performance.now();
   /** The standings count at the last summary printed. */
   private summarisedAt = -1;
+  /** What makes this run's games what they are (the records' MatchSettings tag). */
+  private readonly settings: [string, string][];
 
   constructor(
     private readonly cfg: MatchConfig,
@@ -139,6 +143,51 @@ export class Ledger {
     private readonly progress?: NodeJS.WriteStream,
   ) {
     this.standings = new Standings(names, schedule.encounters, schedule.paired);
+    this.settings = runSettings(cfg, names);
+  }
+
+  /**
+   * The first failed write to the record file or the JSON report (a full disk): the run stops on
+   * it (see {@link add}), and nothing more is written to that output.
+   */
+  outputFailure?: OutputError;
+
+  /** Runs a write to an output file; a failure is kept in {@link outputFailure} (that output is then dropped). */
+  private guard(target: string, write: () => void, drop: () => void): void {
+    try {
+      write();
+    } catch (e) {
+      this.outputFailure ??= outputError(target, e);
+      try {
+        drop();
+      } catch {
+        // closing a broken output
+      }
+    }
+  }
+
+  private writeRecord(rec: GameRecord): void {
+    const w = this.writer;
+    if (!w) return;
+    this.guard(`the record file '${w.path}'`, () => w.append(rec), () => {
+      this.writer = undefined;
+      w.close();
+    });
+  }
+
+  private writeReport(line: Parameters<JsonReport['write']>[0]): void {
+    const r = this.report;
+    if (!r) return;
+    this.guard(`the report file '${r.path}'`, () => r.write(line), () => {
+      this.report = undefined;
+      r.close();
+    });
+  }
+
+  /** The halt for a failed output, once one failed. */
+  outputHalt(): Halt | undefined {
+    const f = this.outputFailure;
+    return f ? { reason: 'fault', message: `${f.message}; stopping the run`, abortGames: true } : undefined;
   }
 
   /** Writes a line of output (clearing the progress line first). */
@@ -150,7 +199,8 @@ export class Ledger {
   /**
    * Counts the finished games of the -resume file (they are not played again), dropping an
    * unfinished record at its end. Throws MatchConfigError when the file's games do not fit this
-   * run (other engines, variant or openings).
+   * run (other engines or variant; other settings or openings unless -resume-force), naming the
+   * difference.
    */
   resume(path: string): void {
     const cfg = this.cfg;
@@ -166,6 +216,7 @@ export class Ledger {
     }
     const names = this.names;
     let ignored = 0;
+    let forced: string | undefined;
     for (const rec of parsed.games) {
       const idx = this.schedule.indexOfTag(rec.tags.get('Round') ?? '');
       const score = scoreOfResult(rec.result);
@@ -181,16 +232,26 @@ export class Ledger {
             `schedules ${names[g.first]} vs ${names[g.second]} (${cfg.variant}) there: resume with the same engines and flags`,
         );
       }
-      if (recordStart(rec) !== this.book.get(g.openingIndex).kfen) {
+      const recorded = rec.tags.get(SETTINGS_TAG);
+      const diffs = recorded === undefined ? [] : settingsDifferences(recorded, this.settings);
+      if (diffs.length > 0) {
+        const what = `game ${rec.tags.get('Round')} was played with other settings (${diffs.join('; ')})`;
+        if (!cfg.resumeForce) {
+          throw new MatchConfigError(`-resume ${path}: ${what}: give the same flags, or add -resume-force to count its games anyway`);
+        }
+        forced ??= what;
+      }
+      if (recordStart(rec) !== this.book.get(g.openingIndex).kfen && !cfg.resumeForce) {
         throw new MatchConfigError(
           `-resume ${path}: game ${rec.tags.get('Round')} started from another opening than this run gives it: ` +
-            'resume with the same -openings and -srand',
+            'resume with the same -openings and -srand (or -resume-force to count its games anyway)',
         );
       }
       this.done.add(idx);
       this.standings.add(g, score);
       this.finished.push({ game: g, score, record: rec, resumed: true });
     }
+    if (forced !== undefined) this.write(`Note: -resume-force: counting the games of ${path} although ${forced}`);
     this.write(`Resumed ${this.done.size} finished games from ${path}${ignored > 0 ? ` (${ignored} records ignored)` : ''}`);
   }
 
@@ -202,8 +263,9 @@ export class Ledger {
   }
 
   closeRecords(): void {
-    this.writer?.close();
+    const w = this.writer;
     this.writer = undefined;
+    if (w) this.guard(`the record file '${w.path}'`, () => w.close(), () => undefined);
   }
 
   /** The plan in words: `Match: A vs B | Khet 2.0 | 10+0.1 | 400 games | openings: … | <where>`. */
@@ -216,7 +278,7 @@ export class Ledger {
       `Match: ${this.names.join(' vs ')} | ${EDITIONS[cfg.variant].name} | ${lims} | ${Number.isFinite(total) ? `${total} games` : 'until SPRT decides'}` +
         `${cfg.engines.length > 2 ? ` | ${cfg.tournament}` : ''} | openings: ${op} | ${where}`,
     );
-    this.report?.write({
+    this.writeReport({
       type: 'start',
       version: VERSION,
       date: new Date().toISOString(),
@@ -260,7 +322,7 @@ export class Ledger {
 
   summary(): void {
     this.summarisedAt = this.standings.finished;
-    this.report?.write(this.summaryData(false));
+    this.writeReport(this.summaryData(false));
     for (const l of this.summaryLines()) this.write(l);
   }
 
@@ -279,15 +341,16 @@ export class Ledger {
   add(g: ScheduledGame, o: GameOutcome): Halt | undefined {
     const cfg = this.cfg;
     const names = this.names;
-    this.writer?.append(o.record);
-    this.report?.write(JsonReport.gameLine(g.index + 1, o.record, o.score));
+    o.record.tags.set(SETTINGS_TAG, settingsText(this.settings));
+    this.writeRecord(o.record);
+    this.writeReport(JsonReport.gameLine(g.index + 1, o.record, o.score));
     this.done.add(g.index);
     this.standings.add(g, o.score);
     this.finished.push({ game: g, score: o.score, record: o.record, resumed: false });
     this.playedHere++;
     this.write(`Finished game ${g.index + 1} (${names[g.first]} vs ${names[g.second]}): ${o.record.result} {${o.reason}}`);
     if (cfg.ratingInterval > 0 && this.standings.finished % cfg.ratingInterval === 0) this.summary();
-    let halt = this.sprtHalt();
+    let halt = this.outputHalt() ?? this.sprtHalt();
     if (!halt && o.engineLost && !cfg.recover) {
       const who = names[o.faultSide === 0 ? g.first : g.second];
       halt = { reason: 'fault', message: `engine ${who}: ${o.termination} (${o.reason}); stopping the run (-recover restarts engines that fail)`, abortGames: false };
@@ -349,9 +412,10 @@ export class Ledger {
         this.write(`Match stopped: ${message}`);
         break;
     }
-    this.report?.write({ ...this.summaryData(true), stop, message: message ?? null });
-    this.report?.close();
+    this.writeReport({ ...this.summaryData(true), stop, message: message ?? null });
+    const r = this.report;
     this.report = undefined;
+    this.guard(`the report file '${r?.path ?? ''}'`, () => r?.close(), () => undefined);
     return { stop, message, names: this.names, finished: this.finished, standings: this.standings, schedule: this.schedule };
   }
 }

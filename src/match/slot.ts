@@ -7,7 +7,7 @@
  */
 import type { MatchConfig } from './config';
 import { EngineProcess, type EngineSpec } from './engine';
-import { EngineStartError, MatchInterrupted } from './errors';
+import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors';
 import { playGame, type GameOutcome } from './game';
 import type { Opening } from './openings';
 import type { ScheduledGame } from './schedule';
@@ -15,10 +15,13 @@ import type { ScheduledGame } from './schedule';
 /** What playing a game needs from a run's settings (plain data: a distributed run sends it to its workers). */
 export type GameSettings = Pick<
   MatchConfig,
-  'engines' | 'variant' | 'noRemovalLimit' | 'adjudication' | 'pingTimeoutMs' | 'startTimeoutMs' | 'event' | 'site' | 'recover'
+  'engines' | 'variant' | 'noRemovalLimit' | 'adjudication' | 'pingTimeoutMs' | 'startTimeoutMs' | 'searchTimeoutMs' | 'event' | 'site' | 'recover'
 >;
 
-/** Starts an engine and does the handshake; returns it, or throws EngineStartError (MatchInterrupted on an abort). */
+/**
+ * Starts an engine and does the handshake; returns it, or throws EngineStartError (EngineOptionError
+ * for an option it lacks or refuses; MatchInterrupted on an abort).
+ */
 export async function startEngine(
   spec: EngineSpec,
   s: Pick<GameSettings, 'variant' | 'startTimeoutMs'>,
@@ -30,6 +33,7 @@ export async function startEngine(
   if (problem !== undefined) {
     e.kill();
     if (problem === 'aborted') throw new MatchInterrupted();
+    if (typeof problem !== 'string') throw new EngineOptionError(spec.name, e.commandText, problem.option, problem.value, problem.text);
     throw new EngineStartError(spec.name, e.commandText, problem);
   }
   return e;
@@ -75,6 +79,7 @@ export class GameSlot {
       noRemovalLimit: this.s.noRemovalLimit,
       adjudication: this.s.adjudication,
       pingTimeoutMs: this.s.pingTimeoutMs,
+      searchTimeoutMs: this.s.searchTimeoutMs,
       event: this.s.event,
       site: this.s.site,
       round: g.roundTag,

@@ -105,8 +105,14 @@ async function playRun(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary
   }
   const { book, schedule, ledger } = prepared;
   const names = ledger.names;
-  ledger.openRecords();
-  ledger.planLine(`concurrency ${cfg.concurrency}`);
+  try {
+    ledger.openRecords();
+    ledger.planLine(`concurrency ${cfg.concurrency}`);
+  } catch (e) {
+    for (const eng of prepared.engines.values()) eng.kill();
+    opts.signal?.removeEventListener('abort', onUserAbort);
+    throw e;
+  }
 
   let stopReason: StopReason = 'done';
   let stopMessage: string | undefined;
@@ -160,8 +166,8 @@ async function playRun(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary
     }
   };
 
-  const decided = ledger.sprtHalt();
-  if (decided) halt(decided.reason, decided.message);
+  // A record file or report that cannot be written (a full disk) stops the run before its first game.
+  haltOn(ledger.outputHalt() ?? ledger.sprtHalt());
   ledger.drawBar();
   try {
     await Promise.all(Array.from({ length: cfg.concurrency }, (_, i) => worker(i)));

@@ -58,9 +58,12 @@ export interface RedisInstance {
   stop(): Promise<void>;
 }
 
-/** Starts a redis-server on a free loopback port with a temporary folder; stop() ends it and removes the folder. */
-export async function startRedis(): Promise<RedisInstance> {
-  const port = await freePort();
+/**
+ * Starts a redis-server on a free loopback port (or on `port`: a restart) with a temporary folder
+ * and no persistence; stop() ends it and removes the folder.
+ */
+export async function startRedis(port?: number): Promise<RedisInstance> {
+  port ??= await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-redis-'));
   const proc = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
     stdio: 'ignore',

@@ -88,7 +88,8 @@ describe('faults', () => {
   });
 
   it('st= overrun is a time forfeit too', async () => {
-    const { summary } = await run([...fake('slow', '--mode slow --at 1'), ...fake('ok'), '-each', 'st=0.1', '-rounds', '1', '-openings', 'setups=classic', 'plies=0']);
+    // The good engine gets a margin: on a loaded machine its 0.1 s moves may run late.
+    const { summary } = await run([...fake('slow', '--mode slow --at 1'), ...fake('ok', '', ['timemargin=1000']), '-each', 'st=0.1', '-rounds', '1', '-openings', 'setups=classic', 'plies=0']);
     expect(faultsOf(summary, 'slow').filter((x) => x.termination === 'time forfeit')).toHaveLength(1);
   });
 

@@ -178,6 +178,13 @@ describe('matches between fake engines', () => {
     expect(again.summary.finished.filter((f) => !f.resumed)).toHaveLength(0);
     expect(again.lines[again.lines.length - 1]).toBe('Finished match');
     await expect(run([...fake('X'), ...fake('B'), '-each', 'tc=10+0.1', '-rounds', '4', '-resume', pgn])).rejects.toThrow(/resume with the same engines/);
+    await expect(run([...args.slice(0, -2), '-srand', '6', '-resume', pgn])).rejects.toThrow(/other settings \(srand: 5 in the record, 6 now\)/);
+    // Records without the settings tag (older ones, other tools') are checked by their openings.
+    const untagged = parseRecords(readFileSync(pgn, 'utf8')).games.map((g) => {
+      g.tags.delete('MatchSettings');
+      return serializeRecord(g);
+    });
+    writeFileSync(pgn, untagged.join(''));
     await expect(run([...args.slice(0, -2), '-srand', '6', '-resume', pgn])).rejects.toThrow(/another opening .* same -openings and -srand/);
   });
 
