@@ -21,6 +21,7 @@ import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from '
 import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record';
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
+import { addRematchButton, rematch } from './rematch';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
 import * as S from './state';
@@ -645,6 +646,10 @@ export class PageController {
     d.offerDecline.onclick = () => this.update(S.declineDraw);
     d.bannerNew.onclick = () => {
       this.newGame();
+      d.board.focus();
+    };
+    addRematchButton(d).onclick = () => {
+      this.startGame((x) => rematch(x, now()));
       d.board.focus();
     };
     d.bannerClose.onclick = () => this.closeBanner();
