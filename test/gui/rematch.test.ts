@@ -98,3 +98,25 @@ describe.skipIf(!HAVE_CHROMIUM)('rematch and material in Chromium', () => {
     await ctx.close();
   });
 });
+
+describe.skipIf(!HAVE_CHROMIUM)('Laser Chess setups in the page', () => {
+  it('Setup offers Mercury and Sophie in Khet 2.0 only; New game starts them', async () => {
+    const { ctx, page, errors } = await open(FILE_URL);
+    const names = (): Promise<string[]> => page.$$eval('#sel-setup option', (os) => os.map((o) => o.textContent ?? ''));
+    expect(await names()).toEqual(['Classic', 'Imhotep', 'Dynasty', 'Mercury', 'Sophie']);
+    await page.selectOption('#sel-setup', 'mercury');
+    await page.click('#btn-new');
+    await page.waitForFunction(() => (document.getElementById('kfen') as HTMLInputElement).value.startsWith('x>3pvkp>2S>/'));
+    await page.evaluate(() => (document.getElementById('card-io') as HTMLDetailsElement).open = true);
+    expect(await page.inputValue('#kfen')).toBe(setupKfen('khet2', 'mercury'));
+    await shot(page, 'setup-mercury');
+    await page.selectOption('#sel-setup', 'sophie');
+    await page.click('#btn-new');
+    await page.waitForFunction(() => (document.getElementById('kfen') as HTMLInputElement).value.startsWith('xv3kP<p>3/'));
+    await shot(page, 'setup-sophie');
+    await page.selectOption('#sel-edition', 'khet1');
+    expect(await names()).toEqual(['Classic', 'Imhotep', 'Dynasty']);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
