@@ -63,7 +63,7 @@ export function showSingleThreadNote(why: string, doc: Document = document): HTM
   note.textContent = 'One thread';
   note.title = `Thoth searches with one thread here: ${why}. Served over HTTPS (or from localhost), the page uses all the cores the browser gives it.`;
   note.setAttribute('role', 'note');
-  note.style.cssText = 'font-size:12px;color:var(--muted);border:1px solid currentColor;border-radius:10px;padding:1px 8px;white-space:nowrap;cursor:help';
+  note.className = 'threads-note';
   const box = doc.querySelector('.status-box');
   if (box) box.prepend(note);
   else doc.body.prepend(note);

@@ -26,8 +26,8 @@ export function materialLead(pos: Position, color: number): string {
   return lead > 0 ? `+${lead}` : '';
 }
 
-/** The lead as HTML, after the removed pieces in a player's bar. */
+/** The lead as HTML, after the removed pieces in a player's bar (no inline style: `thoth gui`'s CSP forbids it). */
 export function materialLeadHtml(pos: Position, color: number): string {
   const t = materialLead(pos, color);
-  return t ? `<span class="material" title="${t.slice(1)} piece${t === '+1' ? '' : 's'} more on the board" style="margin-left:4px;font-size:13px;font-weight:600;opacity:.9;align-self:center">${t}</span>` : '';
+  return t ? `<span class="material" title="${t.slice(1)} piece${t === '+1' ? '' : 's'} more on the board">${t}</span>` : '';
 }
