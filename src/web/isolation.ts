@@ -32,7 +32,10 @@ export async function ensureIsolation(swUrl = 'coi-sw.js'): Promise<Isolation> {
   if (!window.isSecureContext) return { kind: 'single', why: 'the page is not served over HTTPS' };
   const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
   if (!container) return { kind: 'single', why: 'this browser has no service workers' };
-  if (session()?.getItem(TRIED_KEY)) {
+  const tab = session();
+  // Without storage the page could not tell a second reload from the first: no reload at all.
+  if (!tab) return { kind: 'single', why: 'the page may not keep its state in this tab (no sessionStorage)' };
+  if (tab.getItem(TRIED_KEY)) {
     // Reloaded once already and still not isolated: not again in this tab.
     return { kind: 'single', why: 'the page could not be isolated (its service worker did not take)' };
   }
@@ -51,7 +54,11 @@ export async function ensureIsolation(swUrl = 'coi-sw.js'): Promise<Isolation> {
   } catch (e) {
     return { kind: 'single', why: `its service worker could not be registered (${e instanceof Error ? e.message : String(e)})` };
   }
-  session()?.setItem(TRIED_KEY, '1');
+  try {
+    tab.setItem(TRIED_KEY, '1');
+  } catch {
+    return { kind: 'single', why: 'the page may not keep its state in this tab (sessionStorage refused)' };
+  }
   location.reload();
   return { kind: 'reloading' };
 }

@@ -52,7 +52,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     let url = '';
     beforeAll(async () => {
       server = createServer((req, res) => {
-        const name = (req.url ?? '/').split(/[?#]/)[0] === '/' ? 'index.html' : path.basename((req.url ?? '').split('?')[0]);
+        const name = (req.url ?? '/').split(/[?#]/)[0].endsWith('/') ? 'index.html' : path.basename((req.url ?? '').split('?')[0]);
+        if (name === 'coi-sw.js' && req.url?.includes('/no-sw/')) {
+          res.writeHead(404);
+          res.end();
+          return;
+        }
         const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[path.extname(name)];
         readFile(path.join(WEB, name)).then(
           (body) => {
@@ -90,6 +95,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       expect(await again.evaluate(() => crossOriginIsolated)).toBe(true);
       await shot(page, 'web-plain-host');
       expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it('where its service worker cannot be had, plays on one worker and says why', async () => {
+      const { ctx, page } = await open(`${url}no-sw/`);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+      expect(await page.getAttribute('#engine-status', 'title')).toMatch(/1 thread$/);
+      expect(await page.isVisible('#threads-note')).toBe(true);
+      expect(await page.getAttribute('#threads-note', 'title')).toMatch(/one thread here: its service worker could not be registered/);
+      await page.selectOption('#sel-level', '1');
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await waitMoves(page, 2, 30000);
       await ctx.close();
     });
   });
