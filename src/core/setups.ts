@@ -4,8 +4,9 @@
  * Curiosity (= Imhotep), Grail (= Dynasty), Mercury and Sophie.
  *
  * Mercury and Sophie (issue 30), what was verified (test/core/setups.test.ts checks each point):
- * - transcribed from the issue's piece list; a second, independent public transcription (a chat
- *   bot's Laser Chess boards) agrees on all 26 pieces, squares and orientations of both;
+ * - transcribed from the issue's piece lists; a second, independent public transcription (a chat
+ *   bot's Laser Chess boards) agrees on every piece's square and orientation in both, except the
+ *   direction of Mercury's Sphinxes (below);
  * - point-symmetric: turning the board 180° maps each Red piece onto a Silver piece of the same
  *   kind with the piece turned 180° (a Scarab keeps its mirror), and back;
  * - 13 pieces a side (Sphinx, Pharaoh, 2 Anubis, 2 Scarabs, 7 Pyramids), every one on a square
