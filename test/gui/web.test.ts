@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, checkLegal, click, closeBrowser, movesText, newGame, open, playMoves, setMode, shot, waitMoves } from './browser';
 import { ROOT } from './helpers';
+import { setupKfen } from '../../src/core/index';
+import { encodeLink } from '../../src/gui/page/link';
 
 const WEB = path.join(ROOT, 'dist', 'web');
 const FILE_URL = pathToFileURL(path.join(WEB, 'index.html')).href;
@@ -94,6 +96,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       await again.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
       expect(await again.evaluate(() => crossOriginIsolated)).toBe(true);
       await shot(page, 'web-plain-host');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it('a first visit by a link keeps the link through the reload', async () => {
+      const kfen = setupKfen('khet2', 'sophie')!;
+      const { ctx, page, errors } = await open(`${url}#${await encodeLink({ kind: 'kfen', edition: 'khet2', kfen })}`, { ready: false });
+      await page.waitForFunction(() => /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''), null, { timeout: 20000 });
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      expect(await page.inputValue('#kfen')).toBe(kfen);
       expect(errors).toEqual([]);
       await ctx.close();
     });
