@@ -196,6 +196,39 @@ const LASER_CHESS: Array<{ setup: 'mercury' | 'sophie'; counts: [number, number,
   { setup: 'sophie', counts: [74, 5_320, 377_146] },
 ];
 
+/**
+ * Silver's first moves counted from a piece list by the rulebook's §3 alone (no move generator):
+ * steps to empty squares Silver may use, a Scarab's swaps with a Pyramid or Anubis (both squares
+ * allowed for the piece that lands there), two turns for a Pyramid or Anubis, one for a Scarab
+ * and one for the Sphinx.
+ */
+function countFirstMoves(pieces: Record<string, string>): number {
+  const barred = (silver: boolean, f: number, r: number): boolean =>
+    silver ? f === 0 || (f === 8 && (r === 1 || r === 8)) : f === 9 || (f === 1 && (r === 1 || r === 8));
+  let n = 0;
+  for (const [square, text] of Object.entries(pieces)) {
+    if (text[0] !== text[0].toUpperCase()) continue; // Red's
+    const kind = text[0];
+    if (kind === 'X') {
+      n += 1;
+      continue;
+    }
+    const f = square.charCodeAt(0) - 97;
+    const r = Number(square[1]);
+    for (const df of [-1, 0, 1]) {
+      for (const dr of [-1, 0, 1]) {
+        const [tf, tr] = [f + df, r + dr];
+        if ((df === 0 && dr === 0) || tf < 0 || tf > 9 || tr < 1 || tr > 8 || barred(true, tf, tr)) continue;
+        const other = pieces[String.fromCharCode(97 + tf) + tr];
+        if (other === undefined) n++;
+        else if (kind === 'S' && 'PA'.includes(other[0].toUpperCase()) && !barred(other[0] === other[0].toUpperCase(), f, r)) n++;
+      }
+    }
+    n += kind === 'P' || kind === 'A' ? 2 : kind === 'S' ? 1 : 0;
+  }
+  return n;
+}
+
 /** Silver's first moves whose shot removes one of Silver's own pieces. */
 function ownRemovals(text: string): number {
   const pos = load(text);
@@ -222,6 +255,22 @@ describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
     expect(ownRemovals(SETUPS.khet2.classic!)).toBe(8);
     expect(ownRemovals(SETUPS.khet2.dynasty!)).toBe(14);
     expect(ownRemovals(SETUPS.khet2.sophie!)).toBe(15);
+  });
+
+  it('perft 1 agrees with a count of the moves made from the piece lists by the rules alone', () => {
+    expect(countFirstMoves(fromList(ISSUE_LISTS.mercury))).toBe(LASER_CHESS[0].counts[0]);
+    expect(countFirstMoves(fromList(ISSUE_LISTS.sophie))).toBe(LASER_CHESS[1].counts[0]);
+    // the counter itself, on the rulebook's Classic (§7.2: 77 moves)
+    const classic: Record<string, string> = {};
+    const rows = SETUPS.khet2.classic!.split(' ')[0].split('/');
+    rows.forEach((row, i) => {
+      let f = 0;
+      for (const m of row.matchAll(/(\d+)|([A-Za-z][\^>v<]?)/g)) {
+        if (m[1]) f += Number(m[1]);
+        else classic[String.fromCharCode(97 + f++) + (8 - i)] = m[2];
+      }
+    });
+    expect(countFirstMoves(classic)).toBe(77);
   });
 
   it.each(LASER_CHESS)('$setup: 13 pieces a side as in Khet 2.0, each on a square its colour may use', ({ setup }) => {
