@@ -121,6 +121,9 @@ if (!webOnly) {
     outfile: 'dist/web/app.js',
     define: { ...common.define, __SEARCH_WORKER_SOURCE__: JSON.stringify(worker.outputFiles[0].text) },
   });
+  // The service worker that isolates the page where the host sends no COOP/COEP headers
+  // (src/web/isolation.ts registers it): a file of its own, as service workers must be.
+  await build({ ...common, entryPoints: ['src/web/coi-sw.ts'], outfile: 'dist/web/coi-sw.js' });
   for (const f of ['style.css', 'favicon.svg']) cpSync(path.join('src/gui/static', f), path.join('dist/web', f));
   const html = readFileSync('src/gui/static/index.html', 'utf8').replace(
     '<script type="module" src="app.js"></script>',

@@ -4,7 +4,7 @@
  * out), for `thoth match -openings file=…`.
  */
 import { closeSync, openSync, writeFileSync } from 'node:fs';
-import { setupsOf, isEditionId, isSetupName, type SetupName } from '../core/index';
+import { SETUP_NAMES, setupsOf, isEditionId, isSetupName, type SetupName } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
 import { genfens } from '../match/openings';
 import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
@@ -21,7 +21,7 @@ export const GENFENS_SPEC: CommandSpec = {
     { name: 'seed', value: 'S', help: 'seed of the random plies', default: String(DEFAULT_SEED) },
     { name: 'plies', value: 'P', help: 'random plies after the setup', default: '4' },
     VARIANT_OPTION,
-    { name: 'setup', value: 'classic,imhotep,dynasty|all', help: 'the setups to start from', default: 'all' },
+    { name: 'setup', value: 'classic,imhotep,dynasty,mercury,sophie|all', help: 'the setups to start from', default: 'all' },
     { name: 'out', value: 'FILE', help: 'write the lines to FILE instead of stdout' },
   ],
   notes: ['On a terminal a progress line on stderr counts the lines made.', 'Example: thoth genfens 1000 --plies 6 --out book.kfen'],
@@ -40,7 +40,7 @@ export async function genfensCommand(argv: string[], write: (s: string) => void)
   const setupText = args.options.get('setup')?.[0] ?? 'all';
   const setups = setupText === 'all' ? setupsOf(variant) : setupText.split(',').map((s) => s.trim());
   for (const s of setups) {
-    if (!isSetupName(s)) throw new UsageError(`unknown setup '${s}' (classic, imhotep, dynasty or all)`);
+    if (!isSetupName(s)) throw new UsageError(`unknown setup '${s}' (${SETUP_NAMES.join(', ')} or all)`);
   }
   const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
   const plies = intOption(args, 'plies', 4, 0, 200);

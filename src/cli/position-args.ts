@@ -1,6 +1,6 @@
 /** The position options shared by commands: --variant, --setup, --kfen, --moves, --pharaoh-rotation. */
 import {
-  formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, setupKfen, setupsOf, type EditionId, type Position,
+  formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, setupKfen, setupNamesText, setupsOf, type EditionId, type Position,
 } from '../core/index';
 import { UsageError, type OptionSpec, type ParsedArgs } from './args';
 
@@ -9,7 +9,7 @@ export const PHARAOH_ROTATION_OPTION: OptionSpec = { name: 'pharaoh-rotation', h
 
 export const POSITION_OPTIONS: OptionSpec[] = [
   VARIANT_OPTION,
-  { name: 'setup', value: 'classic|imhotep|dynasty', help: 'the starting setup', default: 'classic' },
+  { name: 'setup', value: 'classic|imhotep|dynasty|mercury|sophie', help: 'the starting setup', default: 'classic' },
   { name: 'kfen', value: '"<kfen>"', help: 'start from this position instead of a setup' },
   { name: 'moves', value: 'm1 m2', multi: true, help: 'moves played from the start (rulebook notation: e4d5, e4+, d1e2u)' },
   PHARAOH_ROTATION_OPTION,
@@ -27,7 +27,7 @@ export function positionFromArgs(args: ParsedArgs, pharaohRotation = false): Pos
     kfen = kfenArg;
   } else {
     const name = setup ?? 'classic';
-    if (!isSetupName(name)) throw new UsageError(`unknown setup '${name}' (classic, imhotep or dynasty)`);
+    if (!isSetupName(name)) throw new UsageError(`unknown setup '${name}' (${setupNamesText()})`);
     const k = setupKfen(edition, name);
     if (k === undefined) throw new UsageError(`${variant} has no ${name} setup (it has ${setupsOf(edition).join(', ')})`);
     kfen = k;

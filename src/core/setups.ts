@@ -1,15 +1,40 @@
-/** The starting positions of the rulebook §6, by edition and name. */
+/**
+ * The starting positions of the rulebook §6, by edition and name, and two more Khet 2.0 setups
+ * from ThinkFun's Laser Chess (the licensed Khet 2.0), which names five: Ace (= Classic),
+ * Curiosity (= Imhotep), Grail (= Dynasty), Mercury and Sophie.
+ *
+ * Mercury and Sophie (issue 30), what was verified (test/core/setups.test.ts checks each point):
+ * - transcribed from the issue's piece lists; a second, independent public transcription (a chat
+ *   bot's Laser Chess boards) agrees on every piece's square and orientation in both, except the
+ *   direction of Mercury's Sphinxes (below);
+ * - point-symmetric: turning the board 180° maps each Red piece onto a Silver piece of the same
+ *   kind with the piece turned 180° (a Scarab keeps its mirror), and back;
+ * - 13 pieces a side (Sphinx, Pharaoh, 2 Anubis, 2 Scarabs, 7 Pyramids), every one on a square
+ *   its colour may use (rulebook §1: Silver never on file a, i1, i8; Red never on file j, b1, b8);
+ * - the Sphinxes stand on a8 and j1 as in Classic. Sophie's fire S and N as in Classic. Mercury's
+ *   fire E (Red) and W (Silver), as the second source has them, not S and N as the issue's list
+ *   says: facing N, Silver's beam would meet the back of its own Pyramid on j3 (Red's on a6), and
+ *   64 of Silver's 68 first moves would remove one of its own pieces; facing W, 16 do (Classic 8,
+ *   Dynasty 14, Sophie 15);
+ * - perft 1-3 (Mercury 68, 4,439, 290,283; Sophie 74, 5,320, 377,146) by this engine and by an
+ *   independent move counter written from the rulebook alone.
+ * They exist in Khet 2.0 only (Laser Chess has Sphinxes and Anubises).
+ */
 import type { EditionId } from './editions';
 
-export type SetupName = 'classic' | 'imhotep' | 'dynasty';
-export const SETUP_NAMES: readonly SetupName[] = ['classic', 'imhotep', 'dynasty'];
+export type SetupName = 'classic' | 'imhotep' | 'dynasty' | 'mercury' | 'sophie';
+export const SETUP_NAMES: readonly SetupName[] = ['classic', 'imhotep', 'dynasty', 'mercury', 'sophie'];
+/** The setups of the Khet rulebooks (§6), without Laser Chess's Mercury and Sophie. */
+export const KHET_SETUP_NAMES: readonly SetupName[] = ['classic', 'imhotep', 'dynasty'];
 
-/** Every edition has the classic setup; Deflexion has no Dynasty. */
+/** Every edition has the classic setup; Deflexion has no Dynasty; only Khet 2.0 has Mercury and Sophie. */
 export const SETUPS: Readonly<Record<EditionId, { readonly classic: string } & Partial<Record<SetupName, string>>>> = {
   khet2: {
     classic: 'xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1',
     imhotep: 'xv3avkavs>2/10/3P<2p^3/p^Pv2P>s>2p>P</p>P<2S>p<2p^Pv/3Pv2p>3/10/2S>A^KA^3X^ s 0 1',
     dynasty: 'xv3pvavp>3/5k4/p^3pvavs>3/p>1s^1P<1P>3/3p<1p>1S^1P</3S>A^P^3Pv/4K5/3P<A^P^3X^ s 0 1',
+    mercury: 'x>3pvkp>2S>/5avp>3/p>2s>1av4/p^3P<3Pv1/1p^3p>3Pv/4A^1S>2P</3P<A^5/s>2P<KP^3X< s 0 1',
+    sophie: 'xv3kP<p>3/3av1a>3Pv/p^3pvp>1S>1P</7s^2/2S^7/p>1s>1P<P^3Pv/p^3A<1A^3/3P<p>K3X^ s 0 1',
   },
   khet1: {
     classic: '4tktp>2/2pv7/3P<6/p^1Pv1d^d>1p>1P</p>1P<1D>D^1p^1Pv/6p>3/7P^2/2P<TKT4 s 0 1',
@@ -23,7 +48,12 @@ export const SETUPS: Readonly<Record<EditionId, { readonly classic: string } & P
 };
 
 export function isSetupName(s: string): s is SetupName {
-  return s === 'classic' || s === 'imhotep' || s === 'dynasty';
+  return (SETUP_NAMES as readonly string[]).includes(s);
+}
+
+/** The setup names for a message: "classic, imhotep, dynasty, mercury or sophie" (with `last` for "or"). */
+export function setupNamesText(last = 'or'): string {
+  return `${SETUP_NAMES.slice(0, -1).join(', ')} ${last} ${SETUP_NAMES[SETUP_NAMES.length - 1]}`;
 }
 
 /** The KFEN of a setup, or undefined when the edition has no such setup. */

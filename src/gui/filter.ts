@@ -20,7 +20,7 @@ const GO_NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'dept
 const GO_FLAGS = new Set(['infinite', 'ponder']);
 const MOVE_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 const KFEN_PLACEMENT_RE = /^[0-9A-Za-z^<>/]{1,200}$/;
-const SETUP_RE = /^(?:classic|imhotep|dynasty)$/;
+const SETUP_RE = /^(?:classic|imhotep|dynasty|mercury|sophie)$/;
 const VALUE_RE = /^[A-Za-z0-9_.+-]{1,32}$/;
 const INT_RE = /^\d{1,10}$/;
 

@@ -7,7 +7,7 @@
  *   -sprt elo0=0 elo1=5 -openings setups=classic,imhotep plies=4 -pgnout games.pgn
  */
 import { availableParallelism } from 'node:os';
-import { isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
+import { SETUP_NAMES, isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine';
@@ -474,7 +474,7 @@ function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
       case 'setup': {
         const names = v === 'all' ? setupsOf(variant) : v.split(',').map((s) => s.trim()).filter(Boolean);
         for (const n of names) {
-          if (!isSetupName(n)) throw new MatchConfigError(`-openings: unknown setup '${n}' (classic, imhotep, dynasty or all)`);
+          if (!isSetupName(n)) throw new MatchConfigError(`-openings: unknown setup '${n}' (${SETUP_NAMES.join(', ')} or all)`);
           if (!setupsOf(variant).includes(n)) throw new MatchConfigError(`-openings: ${variant} has no ${n} setup (it has ${setupsOf(variant).join(', ')})`);
         }
         if (names.length === 0) throw new MatchConfigError('-openings setups= needs at least one setup');

@@ -3,7 +3,7 @@
  * changed unless all of it is good (protocol.md, `position`).
  */
 import {
-  EDITIONS, formatKfenError, formatMove, isSetupName, parseKfen, parseMove, setupKfen, setupsOf,
+  EDITIONS, formatKfenError, formatMove, isSetupName, parseKfen, setupNamesText, parseMove, setupKfen, setupsOf,
   type EditionId, type Position, type RuleOptions,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
@@ -61,7 +61,7 @@ export function parsePosition(args: readonly string[], edition: EditionId, rules
     i = 1;
   } else if (kind === 'setup' || isSetupName(kind)) {
     const name = kind === 'setup' ? args[1] : kind;
-    if (name === undefined || !isSetupName(name)) return err({ message: `unknown setup '${name ?? ''}' (classic, imhotep or dynasty)` });
+    if (name === undefined || !isSetupName(name)) return err({ message: `unknown setup '${name ?? ''}' (${setupNamesText()})` });
     const k = setupKfen(edition, name);
     if (k === undefined) return err({ message: `${EDITIONS[edition].name} has no ${name} setup (it has ${setupsOf(edition).join(', ')})` });
     kfen = k;

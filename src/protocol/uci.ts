@@ -575,7 +575,7 @@ export class UciEngine {
       '  isready                    readyok (also during a search)',
       '  setoption name <id> [value <x>]',
       '  ucinewgame                 forget the hash and history',
-      '  position startpos | setup <classic|imhotep|dynasty> | kfen <KFEN> [moves m1 m2 ...]',
+      '  position startpos | setup <classic|imhotep|dynasty|mercury|sophie> | kfen <KFEN> [moves m1 m2 ...]',
       '  go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
       '  go perft <depth>           perft per root move',
       '  stop | ponderhit | quit',

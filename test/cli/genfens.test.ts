@@ -18,7 +18,7 @@ describe('thoth genfens', () => {
     expect(good).toEqual({ code: 0, out: lines.join('\n') + '\n', err: '' });
     expect(notN.code).toBe(2);
     expect(notN.err).toMatch(/^thoth genfens: usage: thoth genfens <N> .*\n$/);
-    expect(badSetup).toMatchObject({ code: 2, err: "thoth genfens: unknown setup 'castle' (classic, imhotep, dynasty or all)\n" });
+    expect(badSetup).toMatchObject({ code: 2, err: "thoth genfens: unknown setup 'castle' (classic, imhotep, dynasty, mercury, sophie or all)\n" });
     expect(noDynasty).toMatchObject({ code: 2, err: 'thoth genfens: deflexion has no dynasty setup (it has classic, imhotep)\n' });
   });
 });

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   ANUBIS, DEFLEXION, EDITIONS, KHET1, KHET2, OBELISK, PHARAOH, PYRAMID, SCARAB, SETUPS, SPHINX, STACK, bbCount,
   colorOf, isEditionId, isSetupName, kindOf, makePiece, mirrorBoard, mirrorMove, mirrorPiece, mirrorSquare,
-  makeMove, setupKfen, setupsOf, toKfen, ROT_CCW, STEP, N, E, S, W, type EditionId,
+  makeMove, perft, setupKfen, setupNamesText, setupsOf, toKfen, ROT_CCW, STEP, N, E, S, W, type EditionId,
+  type SetupName, MAX_MOVES, mirrorPosition, squareName,
 } from '../../src/core/index';
-import { ALL_SETUPS, load, sq } from './helpers';
+import { ALL_SETUPS, kfen, load, sq } from './helpers';
 
 /** Rulebook §6, verbatim. */
 const RULEBOOK_SETUPS: Record<EditionId, Record<string, string>> = {
@@ -35,17 +36,20 @@ const PIECES: Record<EditionId, Record<number, number>> = {
 describe('setups by name (rulebook §6)', () => {
   it('the table holds exactly the rulebook\'s eight setups', () => {
     for (const ed of ['khet2', 'khet1', 'deflexion'] as const) {
-      expect(SETUPS[ed]).toEqual(RULEBOOK_SETUPS[ed]);
+      expect({ ...SETUPS[ed], mercury: undefined, sophie: undefined }).toEqual({ ...RULEBOOK_SETUPS[ed], mercury: undefined, sophie: undefined });
       for (const [name, text] of Object.entries(RULEBOOK_SETUPS[ed])) {
         expect(isSetupName(name)).toBe(true);
         if (isSetupName(name)) expect(setupKfen(ed, name)).toBe(text);
       }
     }
-    expect(setupsOf('khet2')).toEqual(['classic', 'imhotep', 'dynasty']);
+    expect(setupsOf('khet2')).toEqual(['classic', 'imhotep', 'dynasty', 'mercury', 'sophie']);
     expect(setupsOf('khet1')).toEqual(['classic', 'imhotep', 'dynasty']);
     expect(setupsOf('deflexion')).toEqual(['classic', 'imhotep']);
     expect(setupKfen('deflexion', 'dynasty')).toBeUndefined();
     expect(isSetupName('Classic')).toBe(false);
+    expect(isSetupName('sophie')).toBe(true);
+    expect(setupKfen('khet1', 'mercury')).toBeUndefined();
+    expect(setupNamesText()).toBe('classic, imhotep, dynasty, mercury or sophie');
     expect(isEditionId('khet3')).toBe(false);
   });
 
@@ -150,5 +154,162 @@ describe('editions as data', () => {
     }
     expect(names(DEFLEXION.reserved, 0)).toEqual(fileA);
     expect(names(DEFLEXION.reserved, 1)).toEqual(fileJ);
+  });
+});
+
+/**
+ * Laser Chess's Mercury and Sophie (issue 30), written here from the issue's piece lists, rank by
+ * rank, independently of the table: `r`/`s` = Red/Silver; a Pyramid by the corner its mirror faces
+ * (NE ^, SE >, SW v, NW <), an Anubis by the side its shield faces, a Scarab by its diagonal
+ * (`/` >, `\` ^), a Sphinx by where it fires.
+ */
+const PYR: Record<string, string> = { NE: '^', SE: '>', SW: 'v', NW: '<' };
+const DIR: Record<string, string> = { N: '^', E: '>', S: 'v', W: '<' };
+function fromList(list: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list.split(/,\s*/)) {
+    const m = /^([rs])(Sphinx|Pharaoh|Anubis|Pyramid|Scarab)(?::(\S+))? ([a-j][1-8])$/.exec(item.trim());
+    if (!m) throw new Error(`bad item ${item}`);
+    const [, color, kind, ori, square] = m;
+    const letter = { Sphinx: 'X', Pharaoh: 'K', Anubis: 'A', Pyramid: 'P', Scarab: 'S' }[kind]!;
+    const suffix = kind === 'Pyramid' ? PYR[ori] : kind === 'Scarab' ? (ori === '/' ? '>' : '^') : kind === 'Pharaoh' ? '' : DIR[ori];
+    if (suffix === undefined) throw new Error(`bad orientation ${item}`);
+    out[square] = (color === 's' ? letter : letter.toLowerCase()) + suffix;
+  }
+  return out;
+}
+const ISSUE_LISTS: Record<'mercury' | 'sophie', string> = {
+  mercury:
+    'rSphinx:S a8, rPyramid:SW e8, rPharaoh f8, rPyramid:SE g8, sScarab:/ j8, rAnubis:S f7, rPyramid:SE g7, ' +
+    'rPyramid:SE a6, rScarab:/ d6, rAnubis:S f6, rPyramid:NE a5, sPyramid:NW e5, sPyramid:SW i5, rPyramid:NE b4, ' +
+    'rPyramid:SE f4, sPyramid:SW j4, sAnubis:N e3, sScarab:/ g3, sPyramid:NW j3, sPyramid:NW d2, sAnubis:N e2, ' +
+    'rScarab:/ a1, sPyramid:NW d1, sPharaoh e1, sPyramid:NE f1, sSphinx:N j1',
+  sophie:
+    'rSphinx:S a8, rPharaoh e8, sPyramid:NW f8, rPyramid:SE g8, rAnubis:S d7, rAnubis:E f7, sPyramid:SW j7, ' +
+    'rPyramid:NE a6, rPyramid:SW e6, rPyramid:SE f6, sScarab:/ h6, sPyramid:NW j6, rScarab:\\ h5, sScarab:\\ c4, ' +
+    'rPyramid:SE a3, rScarab:/ c3, sPyramid:NW e3, sPyramid:NE f3, sPyramid:SW j3, rPyramid:NE a2, sAnubis:W e2, ' +
+    'sAnubis:N g2, sPyramid:NW d1, rPyramid:SE e1, sPharaoh f1, sSphinx:N j1',
+};
+const LASER_CHESS: Array<{ setup: 'mercury' | 'sophie'; counts: [number, number, number] }> = [
+  // perft 1-3 also reproduced by an independent move counter written from the rulebook alone
+  { setup: 'mercury', counts: [68, 4_439, 290_283] },
+  { setup: 'sophie', counts: [74, 5_320, 377_146] },
+];
+
+/**
+ * Silver's first moves counted from a piece list by the rulebook's §3 alone (no move generator):
+ * steps to empty squares Silver may use, a Scarab's swaps with a Pyramid or Anubis (both squares
+ * allowed for the piece that lands there), two turns for a Pyramid or Anubis, one for a Scarab
+ * and one for the Sphinx.
+ */
+function countFirstMoves(pieces: Record<string, string>): number {
+  const barred = (silver: boolean, f: number, r: number): boolean =>
+    silver ? f === 0 || (f === 8 && (r === 1 || r === 8)) : f === 9 || (f === 1 && (r === 1 || r === 8));
+  let n = 0;
+  for (const [square, text] of Object.entries(pieces)) {
+    if (text[0] !== text[0].toUpperCase()) continue; // Red's
+    const kind = text[0];
+    if (kind === 'X') {
+      n += 1;
+      continue;
+    }
+    const f = square.charCodeAt(0) - 97;
+    const r = Number(square[1]);
+    for (const df of [-1, 0, 1]) {
+      for (const dr of [-1, 0, 1]) {
+        const [tf, tr] = [f + df, r + dr];
+        if ((df === 0 && dr === 0) || tf < 0 || tf > 9 || tr < 1 || tr > 8 || barred(true, tf, tr)) continue;
+        const other = pieces[String.fromCharCode(97 + tf) + tr];
+        if (other === undefined) n++;
+        else if (kind === 'S' && 'PA'.includes(other[0].toUpperCase()) && !barred(other[0] === other[0].toUpperCase(), f, r)) n++;
+      }
+    }
+    n += kind === 'P' || kind === 'A' ? 2 : kind === 'S' ? 1 : 0;
+  }
+  return n;
+}
+
+/** Silver's first moves whose shot removes one of Silver's own pieces. */
+function ownRemovals(text: string): number {
+  const pos = load(text);
+  const moves = new Int32Array(MAX_MOVES);
+  const n = pos.generate(moves, 0);
+  let own = 0;
+  for (let i = 0; i < n; i++) {
+    if (pos.make(moves[i]) >= 0 && colorOf(pos.killedPieceAt(pos.ply - 1)) === 0) own++;
+    pos.unmake();
+  }
+  return own;
+}
+
+describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
+  it('Sophie is the issue\'s list exactly; Mercury is too, but for its Sphinxes, which fire E and W', () => {
+    expect(SETUPS.khet2.sophie).toBe(kfen(fromList(ISSUE_LISTS.sophie), 's'));
+    expect(SETUPS.khet2.mercury).toBe(kfen({ ...fromList(ISSUE_LISTS.mercury), a8: 'x>', j1: 'X<' }, 's'));
+    expect([fromList(ISSUE_LISTS.mercury).a8, fromList(ISSUE_LISTS.mercury).j1]).toEqual(['xv', 'X^']);
+  });
+
+  it('why Mercury\'s Sphinxes fire E and W: facing N, nearly every first move shoots Silver\'s own Pyramid on j3', () => {
+    expect(ownRemovals(kfen(fromList(ISSUE_LISTS.mercury), 's'))).toBe(64);
+    expect(ownRemovals(SETUPS.khet2.mercury!)).toBe(16);
+    expect(ownRemovals(SETUPS.khet2.classic!)).toBe(8);
+    expect(ownRemovals(SETUPS.khet2.dynasty!)).toBe(14);
+    expect(ownRemovals(SETUPS.khet2.sophie!)).toBe(15);
+  });
+
+  it('perft 1 agrees with a count of the moves made from the piece lists by the rules alone', () => {
+    expect(countFirstMoves(fromList(ISSUE_LISTS.mercury))).toBe(LASER_CHESS[0].counts[0]);
+    expect(countFirstMoves(fromList(ISSUE_LISTS.sophie))).toBe(LASER_CHESS[1].counts[0]);
+    // the counter itself, on the rulebook's Classic (§7.2: 77 moves)
+    const classic: Record<string, string> = {};
+    const rows = SETUPS.khet2.classic!.split(' ')[0].split('/');
+    rows.forEach((row, i) => {
+      let f = 0;
+      for (const m of row.matchAll(/(\d+)|([A-Za-z][\^>v<]?)/g)) {
+        if (m[1]) f += Number(m[1]);
+        else classic[String.fromCharCode(97 + f++) + (8 - i)] = m[2];
+      }
+    });
+    expect(countFirstMoves(classic)).toBe(77);
+  });
+
+  it.each(LASER_CHESS)('$setup: 13 pieces a side as in Khet 2.0, each on a square its colour may use', ({ setup }) => {
+    const pos = load(SETUPS.khet2[setup]!);
+    for (const color of [0, 1]) {
+      const count: Record<number, number> = {};
+      for (let s = 0; s < 80; s++) {
+        const p = pos.board[s];
+        if (p === 0 || colorOf(p) !== color) continue;
+        count[kindOf(p)] = (count[kindOf(p)] ?? 0) + 1;
+        // rulebook §1, by name: Silver never on file a, i1, i8; Red never on file j, b1, b8
+        const name = squareName(s);
+        const barred = color === 0 ? name[0] === 'a' || name === 'i1' || name === 'i8' : name[0] === 'j' || name === 'b1' || name === 'b8';
+        expect(barred, `${name}`).toBe(false);
+        expect(KHET2.reserved[color * 3 + (s >> 5)] & (1 << (s & 31)), `${name}`).toBe(0);
+      }
+      expect(count).toEqual(PIECES.khet2);
+      expect(Object.values(count).reduce((a, b) => a + b, 0)).toBe(13);
+    }
+    expect(kindOf(pos.board[sq('a8')])).toBe(SPHINX);
+    expect(colorOf(pos.board[sq('a8')])).toBe(1);
+    expect(kindOf(pos.board[sq('j1')])).toBe(SPHINX);
+    expect(colorOf(pos.board[sq('j1')])).toBe(0);
+    expect(pos.side).toBe(0);
+  });
+
+  it.each(LASER_CHESS)('$setup is point-symmetric: each square\'s piece is its 180° image\'s, colour swapped and turned', ({ setup }) => {
+    const pos = load(SETUPS.khet2[setup]!);
+    for (let s = 0; s < 80; s++) expect(pos.board[mirrorSquare(s)], squareName(s)).toBe(mirrorPiece(pos.board[s]));
+    expect(Array.from(mirrorBoard(pos.board))).toEqual(Array.from(pos.board));
+  });
+
+  it.each(LASER_CHESS)('$setup: perft 1-3 = $counts, the same for the second player', ({ setup, counts }) => {
+    const name: SetupName = setup;
+    const pos = load(setupKfen('khet2', name)!);
+    const mirrored = mirrorPosition(pos);
+    for (let d = 1; d <= 3; d++) {
+      expect(perft(pos, d)).toBe(counts[d - 1]);
+      expect(perft(mirrored, d)).toBe(counts[d - 1]);
+    }
   });
 });

@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, checkLegal, click, closeBrowser, movesText, newGame, open, playMoves, setMode, shot, waitMoves } from './browser';
 import { ROOT } from './helpers';
+import { setupKfen } from '../../src/core/index';
+import { encodeLink } from '../../src/gui/page/link';
 
 const WEB = path.join(ROOT, 'dist', 'web');
 const FILE_URL = pathToFileURL(path.join(WEB, 'index.html')).href;
@@ -21,6 +23,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     const { ctx, page, errors } = await open(FILE_URL);
     expect(await page.textContent('#engine-status')).toMatch(/in this page · ready/);
     expect(await page.getAttribute('#engine-status', 'title')).toMatch(/1 thread$/);
+    // where even a service worker cannot isolate the page: one worker, and a note that says why
+    expect(await page.isVisible('#threads-note')).toBe(true);
+    expect(await page.getAttribute('#threads-note', 'title')).toMatch(/one thread here: the page was opened from a file/);
     await page.selectOption('#sel-level', '2');
     await playMoves(page, 3);
     checkLegal('khet2', await movesText(page));
@@ -42,6 +47,81 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     checkLegal('deflexion', await movesText(page));
     expect(errors).toEqual([]);
     await ctx.close();
+  });
+
+  describe('served by a plain static server (no COOP/COEP headers)', () => {
+    let server: Server;
+    let url = '';
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        const name = (req.url ?? '/').split(/[?#]/)[0].endsWith('/') ? 'index.html' : path.basename((req.url ?? '').split('?')[0]);
+        if (name === 'coi-sw.js' && req.url?.includes('/no-sw/')) {
+          res.writeHead(404);
+          res.end();
+          return;
+        }
+        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[path.extname(name)];
+        readFile(path.join(WEB, name)).then(
+          (body) => {
+            res.writeHead(200, { 'Content-Type': type ?? 'application/octet-stream' });
+            res.end(body);
+          },
+          () => {
+            res.writeHead(404);
+            res.end();
+          },
+        );
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const a = server.address();
+      url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`;
+    });
+    afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+    it('isolates itself with its service worker: more than one thread, and they play', async () => {
+      const { ctx, page, errors } = await open(url);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/coi-sw\.js$/);
+      const threads = Number(/, (\d+) threads? \(shared memory\)$/.exec((await page.getAttribute('#engine-status', 'title')) ?? '')?.[1]);
+      expect(threads).toBe(Math.min(8, await page.evaluate(() => navigator.hardwareConcurrency)));
+      expect(threads).toBeGreaterThan(1);
+      expect(await page.locator('#threads-note').count()).toBe(0);
+      await page.selectOption('#sel-level', '1');
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await waitMoves(page, 2, 30000);
+      // a second visit is isolated from its first load
+      const again = await ctx.newPage();
+      await again.goto(url);
+      await again.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
+      expect(await again.evaluate(() => crossOriginIsolated)).toBe(true);
+      await shot(page, 'web-plain-host');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it('a first visit by a link keeps the link through the reload', async () => {
+      const kfen = setupKfen('khet2', 'sophie')!;
+      const { ctx, page, errors } = await open(`${url}#${await encodeLink({ kind: 'kfen', edition: 'khet2', kfen })}`, { ready: false });
+      await page.waitForFunction(() => /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''), null, { timeout: 20000 });
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      expect(await page.inputValue('#kfen')).toBe(kfen);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+
+    it('where its service worker cannot be had, plays on one worker and says why', async () => {
+      const { ctx, page } = await open(`${url}no-sw/`);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+      expect(await page.getAttribute('#engine-status', 'title')).toMatch(/1 thread$/);
+      expect(await page.isVisible('#threads-note')).toBe(true);
+      expect(await page.getAttribute('#threads-note', 'title')).toMatch(/one thread here: its service worker could not be registered/);
+      await page.selectOption('#sel-level', '1');
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await waitMoves(page, 2, 30000);
+      await ctx.close();
+    });
   });
 
   describe('served with cross-origin isolation', () => {

@@ -19,6 +19,9 @@ import {
 } from './panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
 import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record';
+import type { LinkPayload } from './link';
+import { wireShare } from './share';
+import { addRematchButton, rematch } from './rematch';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
 import * as S from './state';
@@ -91,6 +94,10 @@ export class PageController {
       if (/^info string error/.test(line)) this.update((x) => S.setMessage(x, `Engine: ${line.slice(12)}`));
     };
     this.render();
+    wireShare({
+      dom: this.dom, record: () => exportGame(exportInput(this.s, this.engine.name)), hasMoves: () => this.s.tree.children.length > 0,
+      position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }), open: (p) => this.openLinked(p),
+    });
     engine.connect();
     setInterval(() => this.tick(), 100);
     window.addEventListener('pagehide', () => this.save());
@@ -525,6 +532,29 @@ export class PageController {
     });
   }
 
+  /** A link's position or game (src/gui/page/share.ts), opened in Analysis; an error's text when it cannot be. */
+  private openLinked(p: LinkPayload): string | null {
+    const analysis = (x: PageState): PageState => S.setMode(x, 'analysis', now());
+    if (p.kind === 'kfen') {
+      const t = newTree(p.edition, p.kfen);
+      if (!t.ok) return t.error;
+      void this.abandonThen('Opening a link', () => {
+        this.startGame((x) => S.newGame(analysis(S.setSettings(x, { edition: p.edition })), t.value, { now: now() }));
+        ioMessage(this.dom, `Position opened from the link (${EDITIONS[p.edition].name}).`);
+      });
+      return null;
+    }
+    const imported = importGame(p.pgn);
+    if (!imported.ok) return formatImportError(imported.error);
+    const t = importedTree(imported.value);
+    if (!t.ok) return t.error;
+    void this.abandonThen('Opening a link', () => {
+      this.startGame((x) => loadImported(analysis(x), imported.value, t.value, now()));
+      ioMessage(this.dom, `Game opened from the link: ${imported.value.moves.length} moves.`);
+    });
+    return null;
+  }
+
   private runKey(a: KeyAction): void {
     const s = this.s;
     switch (a) {
@@ -616,6 +646,10 @@ export class PageController {
     d.offerDecline.onclick = () => this.update(S.declineDraw);
     d.bannerNew.onclick = () => {
       this.newGame();
+      d.board.focus();
+    };
+    addRematchButton(d).onclick = () => {
+      this.startGame((x) => rematch(x, now()));
       d.board.focus();
     };
     d.bannerClose.onclick = () => this.closeBanner();

@@ -16,6 +16,7 @@ import { graphSvg, type GraphMark } from './graph';
 import type { EngineClient } from './engine';
 import { KEY_HELP } from './keys';
 import type { Level } from './levels';
+import { materialLeadHtml } from './material';
 import { isStack } from './selection';
 import {
   atEnd, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
@@ -91,7 +92,7 @@ export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: n
     bar.root.className = `player c${c}${pos.side === c && !(over && atEnd(s)) ? ' to-move' : ''}`;
     const who = s.mode === 'engine' ? (c === s.humanSide ? 'You' : engineName ? engineName.split(' ')[0] : 'Thoth') : '';
     bar.name.textContent = who ? `${who} · ${names[c]}` : names[c];
-    setHtml(bar.lost, lost[c].map((p) => pieceSvg(p, 20)).join(''));
+    setHtml(bar.lost, lost[c].map((p) => pieceSvg(p, 20)).join('') + materialLeadHtml(pos, c));
     renderClock(bar, s, c, now);
   }
 }

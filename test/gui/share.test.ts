@@ -1,0 +1,141 @@
+/**
+ * Links in Chromium: a `#game=…` or `#kfen=…` address opens its game or position in the static
+ * page (file://) and in `thoth gui`'s page; *Copy link* makes one that opens the same game again;
+ * *Copy PGN* gives the record; a damaged link says why.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupKfen } from '../../src/core/index';
+import { encodeLink } from '../../src/gui/page/link';
+import { exportGame } from '../../src/gui/page/record';
+import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
+import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+
+const FILE_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
+
+/** A game with a variation, NAGs and a comment, Silver's c4b4 answered by Red. */
+const PGN = exportGame({
+  edition: 'khet2',
+  startKfen: setupKfen('khet2', 'classic')!,
+  players: ['Ann', 'Bob'],
+  result: '*',
+  timeControl: '-',
+  termination: 'unterminated',
+  moves: [
+    { text: 'c1b1', side: 0, nags: [1], comment: 'a quiet start' },
+    { text: 'h8h7', side: 1, nags: [4], variations: [[{ text: 'c7d7', side: 1, comment: 'the other idea' }]] },
+    { text: 'c4b4', side: 0 },
+  ],
+  tags: [['Event', 'Link test']],
+});
+
+/** The piece on a square, as the board draws it (its class list), or '' for none. */
+const pieceOn = (page: import('playwright-core').Page, sq: string): Promise<string> =>
+  page.evaluate((s) => document.querySelector(`#layer-pieces .piece[data-sq=${s}]`)?.getAttribute('class') ?? '', sq);
+
+afterAll(closeBrowser);
+
+describe.skipIf(!HAVE_CHROMIUM)('links in Chromium', () => {
+  it('the static page opens a #game= link: its moves, variation, marks and tags, in Analysis', async () => {
+    const fragment = await encodeLink({ kind: 'game', pgn: PGN });
+    // In Analysis the engine is busy at once: no wait for 'ready'.
+    const { ctx, page, errors } = await open(`${FILE_URL}#${fragment}`, { ready: false });
+    await waitMoves(page, 3);
+    expect(await movesText(page)).toEqual(['c1b1', 'h8h7', 'c4b4']);
+    expect(await page.textContent('#moves')).toMatch(/c7d7/);
+    expect(await page.textContent('#moves')).toMatch(/!/);
+    expect(await page.isChecked('input[name=mode][value=analysis]')).toBe(true);
+    expect(await pieceOn(page, 'b4')).toMatch(/p0/);
+    expect(await pieceOn(page, 'c4')).toBe('');
+    expect(await page.evaluate(() => location.hash)).toBe(''); // a reload keeps what is played next
+    await page.click('#card-io summary');
+    await page.click('#share-pgn');
+    expect(await page.inputValue('#record')).toMatch(/\[Event "Link test"\][\s\S]*\(1\.\.\. c7d7 \{the other idea\}\)/);
+    await shot(page, 'link-game');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('Copy link makes a link that opens the same game; a position link opens the position and edition', async () => {
+    const { ctx, page, errors } = await open(FILE_URL);
+    await setMode(page, 'humans');
+    for (const [a, b] of [['c1', 'c2'], ['h8', 'h7'], ['c2', 'c3']]) {
+      const before = (await movesText(page)).length;
+      await click(page, a);
+      await click(page, b);
+      await waitMoves(page, before + 1);
+    }
+    const played = await movesText(page);
+    await page.click('#card-io summary');
+    await page.click('#share-link');
+    await page.waitForFunction(() => (document.getElementById('share-url') as HTMLInputElement).value !== '');
+    const href = await page.inputValue('#share-url');
+    expect(href).toMatch(/^file:\/\/.*index\.html#game=1\.[A-Za-z0-9_-]+$/);
+    expect(await page.textContent('#io-msg')).toMatch(/link/i);
+    await shot(page, 'link-copy');
+    const other = await ctx.newPage();
+    await other.goto(href);
+    await waitMoves(other, played.length);
+    expect(await movesText(other)).toEqual(played);
+    // A position link: Khet 1.0 Dynasty.
+    const kfen = setupKfen('khet1', 'dynasty')!;
+    await ctx.close();
+    // (a fresh browser profile: in this one the game played above would be abandoned, after a question)
+    const { ctx: ctx3, page: third } = await open(`${FILE_URL}#${await encodeLink({ kind: 'kfen', edition: 'khet1', kfen })}`, { ready: false });
+    await third.waitForFunction(() => /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''));
+    expect(await third.inputValue('#kfen')).toBe(kfen);
+    expect(await third.inputValue('#sel-edition')).toBe('khet1');
+    // Without moves, Copy link gives a position link.
+    await third.click('#card-io summary');
+    await third.click('#share-link');
+    await third.waitForFunction(() => (document.getElementById('share-url') as HTMLInputElement).value !== '');
+    expect(await third.inputValue('#share-url')).toMatch(/#kfen=1\./);
+    expect(errors).toEqual([]);
+    await ctx3.close();
+  });
+
+  it('a damaged link says why and leaves the page as it was', async () => {
+    const { ctx, page } = await open(`${FILE_URL}#game=1.AAAA`);
+    await page.waitForFunction(() => /Cannot open the link/.test(document.getElementById('io-msg')?.textContent ?? ''));
+    expect(await page.textContent('#io-msg')).toMatch(/damaged/);
+    expect(await page.isVisible('#io-msg')).toBe(true);
+    expect(await movesText(page)).toEqual([]);
+    await page.evaluate(() => (location.hash = 'kfen=7.abc'));
+    await page.waitForFunction(() => /format 7/.test(document.getElementById('io-msg')?.textContent ?? ''));
+    // a good link to a game whose moves break the rules (Red moving Silver's d6)
+    const bad = await encodeLink({ kind: 'game', pgn: PGN.replace('c7d7', 'd6e6') });
+    await page.evaluate((f) => (location.hash = f), bad);
+    await page.waitForFunction(() => /Cannot open the link: .*d6e6/.test(document.getElementById('io-msg')?.textContent ?? ''));
+    expect(await movesText(page)).toEqual([]);
+    await ctx.close();
+  });
+
+  describe('in thoth gui', () => {
+    let gui: RunningGui;
+    beforeAll(async () => {
+      gui = await startGui(['--engine', FAKE_ENGINE]);
+    });
+    afterAll(() => gui?.stop());
+
+    it('opens a #game= link, and its Copy link carries no token', async () => {
+      const fragment = await encodeLink({ kind: 'game', pgn: PGN });
+      const { ctx, page, errors } = await open(`${gui.url}#${fragment}`, { ready: false });
+      await waitMoves(page, 3);
+      expect(await movesText(page)).toEqual(['c1b1', 'h8h7', 'c4b4']);
+      await page.click('#card-io summary');
+      await page.click('#share-link');
+      await page.waitForFunction(() => (document.getElementById('share-url') as HTMLInputElement).value !== '');
+      const href = await page.inputValue('#share-url');
+      expect(href).not.toMatch(/token/);
+      expect(href).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${gui.port}/#game=1\\.`));
+      // The same browser (its cookie) opens it.
+      const other = await ctx.newPage();
+      await other.goto(href);
+      await waitMoves(other, 3);
+      expect(await movesText(other)).toEqual(['c1b1', 'h8h7', 'c4b4']);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  });
+});
