@@ -43,7 +43,7 @@ export const PUZZLES_SPEC: CommandSpec = {
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
   notes: [
-    'Example (the shipped set): thoth puzzles --out puzzles/puzzles.json --selfplay 600 --seed 1',
+    'Example (the shipped set): thoth puzzles --out puzzles/puzzles.json --selfplay 1000 --seed 1',
   ],
 };
 
