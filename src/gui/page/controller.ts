@@ -19,6 +19,7 @@ import {
 } from './panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
 import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record';
+import { PuzzleMode } from './puzzlemode';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
 import * as S from './state';
@@ -64,6 +65,7 @@ export class PageController {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private renderQueued = false;
   private selectedBefore = -1;
+  private puzzles: PuzzleMode | null = null;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -85,6 +87,7 @@ export class PageController {
     });
     renderKeys(this.dom);
     this.wire();
+    this.puzzles = new PuzzleMode({ state: () => this.s, update: (f) => this.update(f) });
     engine.onStatus = () => this.onEngineStatus();
     engine.onRefused = (line, reason) => this.update((x) => S.setMessage(x, `The server refused '${line}': ${reason}`));
     engine.onOther = (line) => {
@@ -112,6 +115,7 @@ export class PageController {
     const before = this.s;
     this.s = f(before);
     if (this.s === before) return;
+    this.puzzles?.observe(before, this.s);
     this.syncEngine();
     this.syncHold();
     if (how !== 'soon' && how !== 'board') this.scheduleSave();
