@@ -51,7 +51,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
   train: fromSpec(TRAIN_SPEC, trainCommand, 'trains the network on datagen\'s files; writes the network file'),
-  puzzles: fromSpec(PUZZLES_SPEC, puzzlesCommand, 'puzzles (forced hits, defences) mined from games (docs/puzzles.md)'),
+  puzzles: fromSpec(PUZZLES_SPEC, puzzlesCommand, 'puzzles (forced hits, defences, material) mined from games (docs/puzzles.md)'),
 };
 /** Other spellings. */
 const ALIASES: Record<string, string> = { analyze: 'analyse' };

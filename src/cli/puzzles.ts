@@ -26,7 +26,7 @@ export const PUZZLES_SPEC: CommandSpec = {
   positional: '--out FILE (--selfplay N | --from FILE.pgn…)',
   summary:
     'Mines puzzles from games: positions where the side to move has a unique forced Pharaoh hit in 1 to 5 moves ' +
-    '(proven by the solver) or a unique defence against a threatened hit. Writes a JSON array, one puzzle per line ' +
+    '(proven by the solver), a unique defence against a threatened hit, or a unique line that wins material. Writes a JSON array, one puzzle per line ' +
     '(docs/puzzles.md). Run the same command again to go on: the puzzles in the file are kept.',
   options: [
     { name: 'out', value: 'FILE', help: 'the puzzle file (created, or added to)' },
@@ -39,11 +39,13 @@ export const PUZZLES_SPEC: CommandSpec = {
     { name: 'random-plies', value: 'N', help: 'self-play: random plies from the setup', default: String(sp.randomPlies) },
     { name: 'max-moves', value: 'N', help: 'the longest hit, 1 to 5 of the solver\'s moves', default: String(m.maxMoves) },
     { name: 'solver-nodes', value: 'N', help: 'node budget of one solver question (past it the position is dropped)', default: String(m.solverNodes) },
-    { name: 'kinds', value: 'K,…', help: 'hit, defence or both', default: 'hit,defence' },
+    { name: 'kinds', value: 'K,…', help: 'the kinds to mine: hit, defence, material', default: 'hit,defence,material' },
+    { name: 'material-depth', value: 'N', help: 'material: depth of the two-line search', default: String(m.materialDepth) },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
   notes: [
-    'Example (the shipped set): thoth puzzles --out puzzles/puzzles.json --selfplay 1000 --seed 1',
+    'The shipped set: thoth puzzles --out puzzles/puzzles.json --selfplay 1000 --seed 1 --kinds hit,defence, then the',
+    'same with --selfplay 400 --seed 2 --kinds material (material costs a search per position with a capture).',
   ],
 };
 
@@ -60,14 +62,15 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
   const variant = args.options.get('variant')?.[0] ?? 'all';
   if (variant !== 'all' && !isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
   const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
-  const kindsText = args.options.get('kinds')?.[0] ?? 'hit,defence';
+  const kindsText = args.options.get('kinds')?.[0] ?? 'hit,defence,material';
   const kinds = kindsText.split(',').map((k) => k.trim());
-  for (const k of kinds) if (k !== 'hit' && k !== 'defence') throw new UsageError(`unknown kind '${k}' (hit or defence)`);
+  for (const k of kinds) if (k !== 'hit' && k !== 'defence' && k !== 'material') throw new UsageError(`unknown kind '${k}' (hit, defence or material)`);
   const miner: MinerSettings = {
     ...m,
     maxMoves: intOption(args, 'max-moves', m.maxMoves, 1, 5),
     solverNodes: intOption(args, 'solver-nodes', m.solverNodes, 1000, 1_000_000_000),
     kinds: kinds as PuzzleKind[],
+    materialDepth: intOption(args, 'material-depth', m.materialDepth, 1, 30),
   };
   const play: SelfplaySettings = {
     ...sp,
@@ -150,7 +153,7 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
   );
   const byVariant = EDITION_IDS.map((e) => `${e} ${puzzles.filter((p) => p.variant === e).length}`).join(', ');
   write(
-    `Mined ${t.positions} positions: ${t.hit} hits, ${t.defence} defences; dropped ${t.notUnique} not unique, ` +
+    `Mined ${t.positions} positions: ${t.hit} hits, ${t.defence} defences, ${t.material} material; dropped ${t.notUnique} not unique, ` +
       `${t.duplicate} near-duplicates, ${t.budget} over the solver's budget. In the file: ${byVariant}`,
   );
   if (stopping) throw new CommandError('interrupted: the puzzles found are in the file; run the same command again to go on', 130);

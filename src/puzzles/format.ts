@@ -23,7 +23,7 @@ export const PUZZLE_FIELDS = ['id', 'variant', 'kfen', 'moves', 'themes', 'ratin
 
 /** The themes the miner writes. */
 export const THEMES = [
-  'hitIn1', 'hitIn2', 'hitIn3', 'hitIn4', 'hitIn5', 'defence', 'sphinxTurn', 'swap', 'unstack', 'anubisBlock', 'quietMove', 'capture',
+  'hitIn1', 'hitIn2', 'hitIn3', 'hitIn4', 'hitIn5', 'defence', 'material', 'sphinxTurn', 'swap', 'unstack', 'anubisBlock', 'quietMove', 'capture',
 ] as const;
 
 /** Why an object is not a puzzle (the first fault found). */

@@ -10,15 +10,18 @@
  * computation: `thoth puzzles` (src/cli/puzzles.ts) feeds it games and writes what it returns.
  */
 import {
-  ANUBIS, MAX_MOVES, SPHINX, STEP, SWAP, UNSTACK, formatMove, kindOf, moveFrom, moveType, parseKfen, toKfen,
+  ANUBIS, MAX_MOVES, PHARAOH, SPHINX, STEP, SWAP, UNSTACK, colorOf, formatMove, kindOf, moveFrom, moveType, parseKfen, toKfen,
   type EditionId, type Position,
 } from '../core/index';
+import { pieceValue } from '../search/evaluate';
+import { DEFAULT_LIMITS, MATE_BOUND, Searcher } from '../search/search';
+import { TranspositionTable } from '../search/tt';
 import type { Puzzle } from './format';
 import { Solver } from './solver';
 
 export type { Puzzle } from './format';
 
-export type PuzzleKind = 'hit' | 'defence';
+export type PuzzleKind = 'hit' | 'defence' | 'material';
 
 /** A game to mine: its start and its moves, with the mover's engine score where known. */
 export interface MinedGame {
@@ -44,23 +47,29 @@ export interface MinerSettings {
   maxPliesSinceRemoval: number;
   /** Which kinds to mine. */
   kinds: readonly PuzzleKind[];
+  /** Material: the depth of the engine's two-line search … */
+  materialDepth: number;
+  /** … and how much better (centi-pyramids) the best line must be than the second. */
+  materialMargin: number;
 }
 
 export const DEFAULT_MINER: MinerSettings = {
-  maxMoves: 3, solverNodes: 400_000, skipPlies: 2, maxPliesSinceRemoval: 80, kinds: ['hit', 'defence'],
+  maxMoves: 3, solverNodes: 400_000, skipPlies: 2, maxPliesSinceRemoval: 80, kinds: ['hit', 'defence', 'material'],
+  materialDepth: 4, materialMargin: 150,
 };
 
 export interface MinerTally {
   positions: number;
   hit: number;
   defence: number;
+  material: number;
   /** Why candidates were dropped. */
   notUnique: number;
   duplicate: number;
   budget: number;
 }
 
-export const emptyTally = (): MinerTally => ({ positions: 0, hit: 0, defence: 0, notUnique: 0, duplicate: 0, budget: 0 });
+export const emptyTally = (): MinerTally => ({ positions: 0, hit: 0, defence: 0, material: 0, notUnique: 0, duplicate: 0, budget: 0 });
 
 /** The initial rating's bounds. */
 export const RATING_MIN = 600;
@@ -71,14 +80,17 @@ export const RATING_MAX = 2600;
  * puzzle harder; a quiet first move harder still.
  *   hit:     700 + 300·(N − 1) + 80·log2(1 + T) + 150·Q
  *   defence: 1000 + 120·log2(1 + H)
+ *   material: 900 + 250·(N − 1) + 80·log2(1 + T) + 150·Q
  * N: the solver's moves; T: other first moves that threaten a hit (the side could hit next if
  * it moved again); Q: 1 when the first move neither removes a piece nor threatens a hit;
- * H: the opponent's threatened hits. Rounded to 10, clamped to [600, 2600].
+ * H: the opponent's threatened hits; for material, T counts the other first moves that remove a piece. Rounded to 10, clamped to [600, 2600].
  */
 export function initialRating(kind: PuzzleKind, n: number, tempting: number, quiet: boolean): number {
   const raw = kind === 'hit'
     ? 700 + 300 * (n - 1) + 80 * Math.log2(1 + tempting) + (quiet ? 150 : 0)
-    : 1000 + 120 * Math.log2(1 + tempting);
+    : kind === 'material'
+      ? 900 + 250 * (n - 1) + 80 * Math.log2(1 + tempting) + (quiet ? 150 : 0)
+      : 1000 + 120 * Math.log2(1 + tempting);
   return Math.min(RATING_MAX, Math.max(RATING_MIN, Math.round(raw / 10) * 10));
 }
 
@@ -185,6 +197,13 @@ export class Miner {
     if (!line && hits === 0 && s.kinds.includes('defence')) {
       line = this.defenceMove(pos);
       if (line) kind = 'defence';
+    }
+    if (!line && hits === 0 && s.kinds.includes('material')) {
+      line = this.materialLine(pos);
+      if (line) {
+        kind = 'material';
+        n = (line.length + 1) / 2;
+      }
     }
     if (!line) return undefined;
 
@@ -337,6 +356,70 @@ export class Miner {
     return w === false ? [saving] : undefined;
   }
 
+  /**
+   * A line that wins material: the engine's two-line search at a fixed depth puts one first move
+   * at least `materialMargin` ahead of any other (neither line a forced hit either way, the best
+   * at least half a piece up); the line is its principal variation up to the first of the
+   * solver's moves (at most the second) that removes an enemy piece, and after it and the
+   * defender's next reply the side is at least a piece up on the start. A second solver move is
+   * again the only good one by the same test. Positions where the side to move has no move that
+   * removes an enemy piece are not searched (that keeps the cost down).
+   */
+  private materialLine(pos: Position): number[] | undefined {
+    const us = pos.side;
+    if (!this.canTake(pos)) return undefined;
+    const first = this.twoLines(pos);
+    if (!first) return undefined;
+    const pv = first.pv;
+    const before = materialBalance(pos, us);
+    let line: number[] | undefined;
+    const depth0 = pos.ply;
+    for (let k = 0; k < pv.length && k <= 2; k++) {
+      if (k === 2) {
+        const again = this.twoLines(pos);
+        if (!again || again.pv[0] !== pv[2]) break;
+      }
+      const killed = pos.make(pv[k]);
+      if (pos.winner >= 0) break;
+      if (k % 2 === 0 && killed >= 0 && colorOf(pos.killedPieceAt(pos.ply - 1)) !== us) {
+        line = pv.slice(0, k + 1);
+        if (k + 1 < pv.length) pos.make(pv[k + 1]);
+        const gained = pos.winner < 0 ? materialBalance(pos, us) - before : -Infinity;
+        if (gained < 90) line = undefined;
+        break;
+      }
+    }
+    while (pos.ply > depth0) pos.unmake();
+    return line;
+  }
+
+  /** The best line of a two-line search when it is clearly the only good one, else undefined. */
+  private twoLines(pos: Position): { pv: number[] } | undefined {
+    const s = this.settings;
+    this.searcher ??= new Searcher(new TranspositionTable(8));
+    const sr = this.searcher;
+    sr.tt.clear();
+    sr.clearHistory();
+    const r = sr.run(pos, { ...DEFAULT_LIMITS, depth: s.materialDepth, multiPV: 2 });
+    if (r.lines.length < 2) return undefined;
+    const [a, b] = r.lines;
+    if (Math.abs(a.score) >= MATE_BOUND || Math.abs(b.score) >= MATE_BOUND) return undefined;
+    if (a.score < 50 || a.score - b.score < s.materialMargin) return undefined;
+    return { pv: a.pv };
+  }
+
+  private searcher: Searcher | undefined;
+
+  /** Whether the side to move has a move whose shot removes an enemy piece (not the Pharaoh). */
+  private canTake(pos: Position): boolean {
+    const us = pos.side;
+    pos.prepareShots();
+    for (const m of legal(pos)) {
+      if (pos.shotAfterPrepared(m) >= 0 && colorOf(pos.probePiece) !== us && kindOf(pos.probePiece) !== PHARAOH) return true;
+    }
+    return false;
+  }
+
   /** T (tempting alternatives) and Q (a quiet first move) of the rating formula. */
   private difficulty(pos: Position, first: number, kind: PuzzleKind): { tempting: number; quiet: boolean } {
     if (kind === 'defence') {
@@ -347,6 +430,17 @@ export class Miner {
     }
     let tempting = 0;
     let quiet = false;
+    if (kind === 'material') {
+      const us = pos.side;
+      for (const m of legal(pos)) {
+        const killed = pos.make(m);
+        const takes = killed >= 0 && colorOf(pos.killedPieceAt(pos.ply - 1)) !== us;
+        pos.unmake();
+        if (m === first) quiet = !takes;
+        else if (takes) tempting++;
+      }
+      return { tempting, quiet };
+    }
     for (const m of legal(pos)) {
       const removed = pos.make(m) >= 0;
       let threat = false;
@@ -368,6 +462,19 @@ function last(game: MinedGame): number {
   return game.moves.length - 1;
 }
 
+/** The side's material less the other side's (centi-pyramids, the evaluation's piece values). */
+export function materialBalance(pos: Position, side: number): number {
+  let v = 0;
+  for (let sq = 0; sq < pos.board.length; sq++) {
+    const p = pos.board[sq];
+    if (p === 0) continue;
+    const k = kindOf(p);
+    const value = k === 7 ? 2 * pieceValue(p) : pieceValue(p);
+    v += colorOf(p) === side ? value : -value;
+  }
+  return v;
+}
+
 /** The near-duplicate key: the position after the first solution move, with its variant. */
 function dupKey(variant: string, pos: Position): string {
   return `${variant}:${pos.keyLo >>> 0}:${pos.keyHi >>> 0}`;
@@ -379,7 +486,7 @@ function dupKey(variant: string, pos: Position): string {
  */
 export function detectThemes(pos: Position, line: readonly number[], kind: PuzzleKind, n: number, quietFirst: boolean): string[] {
   const themes = new Set<string>();
-  themes.add(kind === 'hit' ? `hitIn${n}` : 'defence');
+  themes.add(kind === 'hit' ? `hitIn${n}` : kind);
   const depth0 = pos.ply;
   for (let k = 0; k < line.length; k++) {
     const m = line[k];
@@ -398,6 +505,6 @@ export function detectThemes(pos: Position, line: readonly number[], kind: Puzzl
     if (solverMove && killed >= 0 && k < line.length - 1) themes.add('capture');
   }
   while (pos.ply > depth0) pos.unmake();
-  if (quietFirst && kind === 'hit' && n > 1) themes.add('quietMove');
+  if (quietFirst && kind !== 'defence' && n > 1) themes.add('quietMove');
   return [...themes];
 }

@@ -27,6 +27,8 @@ describe('a puzzle run', () => {
   it('takes the solution, any hit at the last move, and nothing else', () => {
     const run = startRun(hit2);
     expect(taskText(hit2, ['Silver', 'Red'])).toBe('Silver to move: hit the Pharaoh in 2 moves.');
+    expect(taskText({ ...hit1, themes: ['material'] }, ['Silver', 'Red'])).toBe('Red to move: win material.');
+    expect(taskText({ ...hit1, themes: ['defence'] }, ['Silver', 'Red'])).toBe('Red to move: only one move saves the Pharaoh. Find it.');
     expect(judge(run, mv(hit2, 1, 'g7f7'))).toBe('right');
     const pos = puzzlePosition(hit2, 1);
     const others = legalMoves(pos).filter((m) => m !== mv(hit2, 1, 'g7f7'));

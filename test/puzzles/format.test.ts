@@ -53,6 +53,7 @@ describe('puzzle format', () => {
     expect(initialRating('hit', 2, 0, false)).toBe(1000);
     expect(initialRating('hit', 2, 3, true)).toBe(1310);
     expect(initialRating('defence', 0, 1, false)).toBe(1120);
+    expect(initialRating('material', 1, 3, false)).toBe(1060);
     expect(initialRating('hit', 5, 1000, true)).toBe(2600);
   });
 });

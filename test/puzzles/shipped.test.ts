@@ -3,13 +3,15 @@
  * move legal from the KFEN); each hit puzzle ends with the Pharaoh hit, and by the solver no
  * other first move hits as fast and each solver move before the last is the only one that keeps
  * the hit as fast; each defence puzzle's move is the only one that leaves no hit at once, and
- * after it the opponent has no hit in two. A sample is solved again by a fresh engine search,
- * deeper than the miner's self-play, which must agree.
+ * after it the opponent has no hit in two; each material puzzle's last move removes an enemy piece
+ * and leaves the side at least a piece better off than at the start. A sample is solved again by
+ * a fresh engine search, deeper than the miner's, which must agree.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { legalMoves, parseKfen, parseMove, type Position } from '../../src/core/index';
 import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
+import { materialBalance } from '../../src/puzzles/miner';
 import { Solver } from '../../src/puzzles/solver';
 import { DEFAULT_LIMITS, Searcher, scoreOf } from '../../src/search/search';
 import { TranspositionTable } from '../../src/search/tt';
@@ -102,21 +104,45 @@ describe('the shipped puzzles', () => {
     expect(n).toBeGreaterThan(0);
   }, 600_000);
 
+  it('material puzzles: the last move removes an enemy piece, and the side is a piece up', () => {
+    let n = 0;
+    for (const p of puzzles.filter((q) => q.themes.includes('material'))) {
+      n++;
+      const { pos, line } = setUp(p);
+      const us = pos.side;
+      expect(line.length % 2, p.id).toBe(1);
+      const before = materialBalance(pos, us);
+      let killed = -1;
+      for (const m of line) killed = pos.make(m);
+      expect(pos.winner, p.id).toBe(-1);
+      expect(killed, p.id).toBeGreaterThanOrEqual(0);
+      expect(pos.killedPieceAt(pos.ply - 1) >> 5, p.id).toBe(us ^ 1);
+      expect(materialBalance(pos, us) - before, p.id).toBeGreaterThanOrEqual(90);
+    }
+    expect(n).toBeGreaterThan(0);
+  });
+
   it('a sample solved again by a deeper engine search agrees', () => {
     const searcher = new Searcher(new TranspositionTable(16));
     const sample = [
       ...puzzles.filter((p) => hitN(p) === 2).slice(0, 2),
       ...puzzles.filter((p) => hitN(p) === 3).slice(0, 2),
       ...puzzles.filter((p) => p.themes.includes('defence')).slice(0, 2),
+      ...puzzles.filter((p) => p.themes.includes('material')).slice(0, 2),
     ];
-    expect(sample.length).toBe(6);
+    expect(sample.length).toBe(8);
     for (const p of sample) {
       const { pos, line } = setUp(p);
       const n = hitN(p);
       searcher.tt.clear();
       searcher.clearHistory();
+      const material = p.themes.includes('material');
       const r = searcher.run(pos, { ...DEFAULT_LIMITS, depth: n > 0 ? 2 * n + 2 : 6, multiPV: 2 });
-      if (n > 0) {
+      if (material) {
+        // the miner searched to depth 4: deeper, the same move is still the clear best
+        expect(r.lines[0].move, p.id).toBe(line[0]);
+        expect(r.lines[0].score - r.lines[1].score, p.id).toBeGreaterThan(50);
+      } else if (n > 0) {
         expect(r.lines[0].move, p.id).toBe(line[0]);
         expect(scoreOf(r.lines[0].score), p.id).toEqual({ kind: 'mate', value: n });
         const second = scoreOf(r.lines[1].score);
