@@ -15,7 +15,7 @@ function browserTests(dir = 'test'): string[] {
 
 /**
  * The slow kinds of test, by what they start: a browser, a Redis server, real matches between
- * engine processes, the package as npm packs it. `npm test` (and CI) runs every test;
+ * engine processes, the package as npm packs it, the shipped puzzles proved again. `npm test` (and CI) runs every test;
  * `npm run test:fast` runs the project `fast`, everything but these. A browser test is one that
  * uses the browser harness; the other kinds are listed by path.
  */
@@ -27,6 +27,8 @@ export const SLOW = [
   // real matches between engine processes
   'test/match/e2e-*.test.ts',
   'test/cli/match.test.ts',
+  // every shipped puzzle proved again by the solver
+  'test/puzzles/shipped.test.ts',
   // the package as npm packs and installs it
   'test/core/library.test.ts',
 ];

@@ -16,6 +16,7 @@ import { GUI_SPEC, guiCommand } from './cli/gui';
 import { MATCH_HELP, matchCommand } from './cli/match';
 import { MATCH_STATUS_SPEC, matchStatusCommand } from './cli/match-status';
 import { PERFT_SPEC, perftCommand } from './cli/perft';
+import { PUZZLES_SPEC, puzzlesCommand } from './cli/puzzles';
 import { STATS_HELP, statsCommand } from './cli/stats';
 import { TRAIN_SPEC, trainCommand } from './cli/train';
 import { WORKER_SPEC, workerCommand } from './cli/worker';
@@ -51,6 +52,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
   train: fromSpec(TRAIN_SPEC, trainCommand, 'trains the network on datagen\'s files; writes the network file'),
+  puzzles: fromSpec(PUZZLES_SPEC, puzzlesCommand, 'puzzles (forced hits, defences, material) mined from games (docs/puzzles.md)'),
 };
 /** Other spellings. */
 const ALIASES: Record<string, string> = { analyze: 'analyse' };

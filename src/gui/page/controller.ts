@@ -22,6 +22,7 @@ import { exportGame, exportInput, formatImportError, importGame, importedTree, l
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
+import { PuzzleMode } from './puzzlemode';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
 import * as S from './state';
@@ -67,6 +68,7 @@ export class PageController {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private renderQueued = false;
   private selectedBefore = -1;
+  private puzzles: PuzzleMode | null = null;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -88,6 +90,7 @@ export class PageController {
     });
     renderKeys(this.dom);
     this.wire();
+    this.puzzles = new PuzzleMode({ state: () => this.s, update: (f) => this.update(f) });
     engine.onStatus = () => this.onEngineStatus();
     engine.onRefused = (line, reason) => this.update((x) => S.setMessage(x, `The server refused '${line}': ${reason}`));
     engine.onOther = (line) => {
@@ -119,6 +122,7 @@ export class PageController {
     const before = this.s;
     this.s = f(before);
     if (this.s === before) return;
+    this.puzzles?.observe(before, this.s);
     this.syncEngine();
     this.syncHold();
     if (how !== 'soon' && how !== 'board') this.scheduleSave();

@@ -1,0 +1,211 @@
+/**
+ * `thoth puzzles --out FILE (--selfplay N | --from FILE.pgn …)`: Khet puzzles mined from games
+ * (docs/puzzles.md). Self-play games are played in this thread by the engine's own search, to a
+ * node budget per move, and mined as each ends; record files are read with the rules core's
+ * record reader. The file is rewritten after every game that gave puzzles, so an interrupted run
+ * keeps what it found; run the same command again and it goes on (the puzzles in the file count,
+ * and self-play resumes after the last game that gave one).
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import {
+  EDITION_IDS, isEditionId, parseRecords, recordStart, recordVariant, replayRecord, setupKfen, type EditionId,
+} from '../core/index';
+import { DEFAULT_SEED } from '../match/config';
+import { formatPuzzleFile, parsePuzzleFile, type Puzzle } from '../puzzles/format';
+import { DEFAULT_MINER, Miner, type MinedGame, type MinerSettings, type PuzzleKind } from '../puzzles/miner';
+import { DEFAULT_SELFPLAY, SelfPlayer, type SelfplaySettings } from '../puzzles/selfplay';
+import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
+import { ProgressLine, formatDuration } from './progress';
+
+const m = DEFAULT_MINER;
+const sp = DEFAULT_SELFPLAY;
+
+export const PUZZLES_SPEC: CommandSpec = {
+  name: 'puzzles',
+  positional: '--out FILE (--selfplay N | --from FILE.pgn…)',
+  summary:
+    'Mines puzzles from games: positions where the side to move has a unique forced Pharaoh hit in 1 to 5 moves ' +
+    '(proven by the solver), a unique defence against a threatened hit, or a unique line that wins material. Writes a JSON array, one puzzle per line ' +
+    '(docs/puzzles.md). Run the same command again to go on: the puzzles in the file are kept.',
+  options: [
+    { name: 'out', value: 'FILE', help: 'the puzzle file (created, or added to)' },
+    { name: 'selfplay', value: 'N', help: 'play N games (in all, counting the games of earlier runs) and mine them' },
+    { name: 'from', value: 'FILE…', multi: true, help: 'mine these record files (PGN) instead' },
+    { name: 'target', value: 'N', help: 'stop once the file holds N puzzles', default: 'no limit' },
+    { name: 'variant', value: 'V', help: 'self-play: khet2, khet1, deflexion or all (all: three games in five Khet 2.0)', default: 'all' },
+    { name: 'seed', value: 'S', help: 'self-play: seed of the random openings', default: String(DEFAULT_SEED) },
+    { name: 'nodes', value: 'N', help: 'self-play: node budget per move', default: String(sp.nodes) },
+    { name: 'random-plies', value: 'N', help: 'self-play: random plies from the setup', default: String(sp.randomPlies) },
+    { name: 'max-moves', value: 'N', help: 'the longest hit, 1 to 5 of the solver\'s moves', default: String(m.maxMoves) },
+    { name: 'solver-nodes', value: 'N', help: 'node budget of one solver question (past it the position is dropped)', default: String(m.solverNodes) },
+    { name: 'kinds', value: 'K,…', help: 'the kinds to mine: hit, defence, material', default: 'hit,defence,material' },
+    { name: 'material-depth', value: 'N', help: 'material: depth of the two-line search', default: String(m.materialDepth) },
+    { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
+  ],
+  notes: [
+    'The shipped set: thoth puzzles --out puzzles/puzzles.json --selfplay 1000 --seed 1 --kinds hit,defence, then the',
+    'same with --selfplay 400 --seed 2 --kinds material (material costs a search per position with a capture).',
+  ],
+};
+
+export async function puzzlesCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  const args = parseArgs(argv, PUZZLES_SPEC);
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth puzzles --help)`);
+  const out = args.options.get('out')?.[0];
+  if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth puzzles --help)');
+  const from = args.options.get('from');
+  const hasSelfplay = args.options.has('selfplay');
+  if ((from === undefined) === !hasSelfplay) throw new UsageError('give either --selfplay N or --from FILE.pgn… (see thoth puzzles --help)');
+  if (from !== undefined && from.length === 0) throw new UsageError('--from needs at least one record file');
+  const games = intOption(args, 'selfplay', 0, 1, 100_000_000);
+  const variant = args.options.get('variant')?.[0] ?? 'all';
+  if (variant !== 'all' && !isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
+  const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
+  const kindsText = args.options.get('kinds')?.[0] ?? 'hit,defence,material';
+  const kinds = kindsText.split(',').map((k) => k.trim());
+  for (const k of kinds) if (k !== 'hit' && k !== 'defence' && k !== 'material') throw new UsageError(`unknown kind '${k}' (hit, defence or material)`);
+  const miner: MinerSettings = {
+    ...m,
+    maxMoves: intOption(args, 'max-moves', m.maxMoves, 1, 5),
+    solverNodes: intOption(args, 'solver-nodes', m.solverNodes, 1000, 1_000_000_000),
+    kinds: kinds as PuzzleKind[],
+    materialDepth: intOption(args, 'material-depth', m.materialDepth, 1, 30),
+  };
+  const play: SelfplaySettings = {
+    ...sp,
+    nodes: intOption(args, 'nodes', sp.nodes, 1, 100_000_000),
+    randomPlies: intOption(args, 'random-plies', sp.randomPlies, 0, 100),
+  };
+  const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
+  const target = intOption(args, 'target', 0, 0, 100_000_000) || Infinity;
+
+  // read the record files first: a bad one costs nothing
+  const recordGames: MinedGame[] = [];
+  for (const file of from ?? []) recordGames.push(...readGames(file, (s) => process.stderr.write(`thoth puzzles: ${s}\n`)));
+
+  const puzzles = readExisting(out);
+  const mine = new Miner(miner);
+  for (const p of puzzles) mine.remember(p);
+  const save = (): void => {
+    try {
+      writeFileSync(`${out}.tmp`, formatPuzzleFile(puzzles));
+      renameSync(`${out}.tmp`, out);
+    } catch (e) {
+      throw new CommandError(`cannot write '${out}': ${fileErrorText(e)}`);
+    }
+  };
+  save();
+  const had = puzzles.length;
+  const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
+  const t0 = performance.now();
+  let played = 0;
+  let stopping = false;
+  const onSigint = (): void => {
+    if (stopping) process.exit(130);
+    stopping = true;
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const show = (done: number, total: number): void => {
+    const s = (performance.now() - t0) / 1000;
+    const found = puzzles.length - had;
+    progress.show(`puzzles: ${done}/${total} games, ${puzzles.length} puzzles, ${found > 0 ? (s / found).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`);
+  };
+  const take = (g: MinedGame): void => {
+    const found = mine.mine(g);
+    if (found.length > 0) {
+      puzzles.push(...found.slice(0, Math.max(0, target - puzzles.length)));
+      save();
+    }
+  };
+  try {
+    if (from !== undefined) {
+      for (let k = 0; k < recordGames.length && !stopping && puzzles.length < target; k++) {
+        take(recordGames[k]);
+        played++;
+        show(k + 1, recordGames.length);
+      }
+    } else {
+      const player = new SelfPlayer(play);
+      const first = resumeGame(puzzles, seed);
+      for (let g = first; g < games && !stopping && puzzles.length < target; g++) {
+        const game = player.play(g, seed, editions);
+        if (game) take(game);
+        played++;
+        show(g + 1, games);
+        // let a signal in between games
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    progress.clear();
+  }
+  const secs = (performance.now() - t0) / 1000;
+  const found = puzzles.length - had;
+  const t = mine.tally;
+  const perGame = played > 0 ? ((1000 * found) / played).toFixed(0) : '0';
+  write(
+    `Wrote ${found} puzzles from ${played} games to ${out} in ${secs.toFixed(1)} s (${perGame} per 1,000 games, ` +
+      `${found > 0 ? (secs / found).toFixed(2) : '-'} s per puzzle); the file holds ${puzzles.length}`,
+  );
+  const byVariant = EDITION_IDS.map((e) => `${e} ${puzzles.filter((p) => p.variant === e).length}`).join(', ');
+  write(
+    `Mined ${t.positions} positions: ${t.hit} hits, ${t.defence} defences, ${t.material} material; dropped ${t.notUnique} not unique, ` +
+      `${t.duplicate} near-duplicates, ${t.budget} over the solver's budget. In the file: ${byVariant}`,
+  );
+  if (stopping) throw new CommandError('interrupted: the puzzles found are in the file; run the same command again to go on', 130);
+}
+
+/** The puzzles already in the file (none when it does not exist or is empty). */
+function readExisting(out: string): Puzzle[] {
+  if (!existsSync(out)) return [];
+  let text: string;
+  try {
+    text = readFileSync(out, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read '${out}': ${fileErrorText(e)}`);
+  }
+  if (text.trim() === '') return [];
+  const r = parsePuzzleFile(text);
+  if (!r.ok) throw new CommandError(`${out}: ${r.error}; not adding to it`);
+  return r.value;
+}
+
+/** The self-play game to start from: after the last one of this seed that gave a puzzle. */
+function resumeGame(puzzles: readonly Puzzle[], seed: number): number {
+  let next = 0;
+  for (const p of puzzles) {
+    const m = /^selfplay:(\d+):(\d+):/.exec(p.source);
+    if (m && Number(m[1]) === seed) next = Math.max(next, Number(m[2]) + 1);
+  }
+  return next;
+}
+
+/** The games of a record file, ready to mine; records that do not replay are skipped with a note. */
+function readGames(file: string, note: (s: string) => void): MinedGame[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read '${file}': ${fileErrorText(e)}`);
+  }
+  const parsed = parseRecords(text);
+  if (parsed.games.length === 0) throw new UsageError(`${file}: no game found${parsed.errors[0] ? ` (${parsed.errors[0].message})` : ''}`);
+  const out: MinedGame[] = [];
+  parsed.games.forEach((rec, k) => {
+    const r = replayRecord(rec);
+    if (!r.ok) {
+      note(`${file}: game ${k + 1} skipped: ${r.error.message}`);
+      return;
+    }
+    const v = recordVariant(rec);
+    out.push({
+      variant: v, start: recordStart(rec) ?? setupKfen(v, 'classic') ?? '', moves: r.value.moves,
+      mateFor: rec.moves.map((mv) => mv.mate), winner: r.value.position.winner, source: `${basename(file)}#${k + 1}`,
+    });
+  });
+  return out;
+}

@@ -1,0 +1,78 @@
+/**
+ * `thoth puzzles` as a user runs it (the built entry point in a child process): self-play
+ * mining writes a file that follows the schema and goes on when run again; mining a record
+ * file finds what the miner finds in the same game in this process; bad usage exits 2 with one
+ * line.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatMove, makeRecord, serializeRecord } from '../../src/core/index';
+import { parsePuzzleFile } from '../../src/puzzles/format';
+import { Miner } from '../../src/puzzles/miner';
+import { SelfPlayer } from '../../src/puzzles/selfplay';
+import { runBuilt } from './helpers';
+
+const dir = mkdtempSync(join(tmpdir(), 'thoth-puzzles-'));
+
+describe('thoth puzzles', () => {
+  it('mines self-play games into a file that follows the schema, and goes on when run again', async () => {
+    const out = join(dir, 'self.json');
+    const args = ['puzzles', '--out', out, '--seed', '1', '--nodes', '1000', '--variant', 'khet2'];
+    const first = await runBuilt([...args, '--selfplay', '3']);
+    expect(first.code).toBe(0);
+    expect(first.err).toBe('');
+    expect(first.out).toMatch(/^Wrote \d+ puzzles from 3 games to .* per 1,000 games, .* s per puzzle\); the file holds \d+\n/);
+    const a = parsePuzzleFile(readFileSync(out, 'utf8'));
+    if (!a.ok) throw new Error(a.error);
+    expect(a.value.length).toBeGreaterThan(0);
+    expect(a.value.every((p) => p.variant === 'khet2' && p.source.startsWith('selfplay:1:'))).toBe(true);
+    const second = await runBuilt([...args, '--selfplay', '5']);
+    expect(second.code).toBe(0);
+    const b = parsePuzzleFile(readFileSync(out, 'utf8'));
+    if (!b.ok) throw new Error(b.error);
+    expect(b.value.slice(0, a.value.length)).toEqual(a.value);
+    expect(new Set(b.value.map((p) => p.id)).size).toBe(b.value.length);
+  });
+
+  it('mines a record file as the miner mines the same game', async () => {
+    const game = new SelfPlayer({ nodes: 1000, randomPlies: 8, maxPlies: 300, hashMb: 4 }).play(2, 5, ['khet2', 'khet1', 'deflexion']);
+    if (!game) throw new Error('no game');
+    const want = new Miner().mine({ ...game, mateFor: undefined, source: 'g.pgn#1' });
+    expect(want.length).toBeGreaterThan(0);
+    const rec = makeRecord({
+      event: 'test', date: '2026.12.03', round: '1', players: ['a', 'b'], result: game.winner === 0 ? '1-0' : game.winner === 1 ? '0-1' : '*',
+      variant: game.variant, kfen: game.start, timeControl: '-', termination: 'normal',
+      moves: game.moves.map((m) => ({ move: formatMove(m) })),
+    });
+    const pgn = join(dir, 'g.pgn');
+    writeFileSync(pgn, serializeRecord(rec));
+    const out = join(dir, 'rec.json');
+    const r = await runBuilt(['puzzles', '--out', out, '--from', pgn]);
+    expect(r.code).toBe(0);
+    const got = parsePuzzleFile(readFileSync(out, 'utf8'));
+    if (!got.ok) throw new Error(got.error);
+    expect(got.value).toEqual(want);
+  });
+
+  it('bad usage: one line, exit 2', async () => {
+    const runs = await Promise.all([
+      runBuilt(['puzzles', '--out', join(dir, 'x.json')]),
+      runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfplay', '2', '--from', 'a.pgn']),
+      runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfplay', '2', '--max-moves', '9']),
+      runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfpaly', '2']),
+      runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--from', join(dir, 'missing.pgn')]),
+      runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfplay', '2', '--kinds', 'mate']),
+    ]);
+    for (const r of runs) {
+      expect(r.code).toBe(2);
+      expect(r.err.split('\n').length).toBe(2);
+      expect(r.err).toMatch(/^thoth puzzles: /);
+    }
+    expect(runs[3].err).toContain("did you mean '--selfplay'");
+    const help = await runBuilt(['puzzles', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('--selfplay N');
+  });
+});

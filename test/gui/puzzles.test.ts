@@ -1,0 +1,197 @@
+/**
+ * Puzzle mode in Chromium, as a person plays it: on the page of `thoth gui` (with the fake
+ * engine: puzzles need none) twenty puzzles solved and failed, with hint, retry, the solution,
+ * the themes filter, the rating kept over a reload, and a streak; and a puzzle solved on the
+ * static build (file://).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { legalMoves, moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, squareName, STEP } from '../../src/core/index';
+import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
+import { judge, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
+import { HAVE_CHROMIUM, click, closeBrowser, open, shot } from './browser';
+import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+
+const file = parsePuzzleFile(readFileSync(path.join(ROOT, 'puzzles', 'puzzles.json'), 'utf8'));
+const PUZZLES = new Map((file.ok ? file.value : []).map((p) => [p.id, p]));
+
+afterAll(closeBrowser);
+
+const card = (page: Page, key: string): Promise<string | null> => page.getAttribute('#card-puzzles', `data-${key}`);
+
+/** Waits until the puzzle on the board has had `done` moves made. */
+async function waitDone(page: Page, done: number): Promise<void> {
+  await page.waitForFunction((k) => document.getElementById('card-puzzles')?.dataset.done === String(k), done, { timeout: 15000 });
+}
+
+/** The puzzle on show, once its opponent's move has been played. */
+async function current(page: Page): Promise<Puzzle> {
+  await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1', null, { timeout: 15000 });
+  const id = await card(page, 'puzzle');
+  const p = PUZZLES.get(id ?? '');
+  if (!p) throw new Error(`no puzzle ${id}`);
+  return p;
+}
+
+/** Makes a move on the board with the mouse: a piece and its square, or a piece and a rotate button. */
+async function play(page: Page, move: number, selected = false): Promise<void> {
+  const from = squareName(moveFrom(move));
+  if (!selected) await click(page, from);
+  const t = moveType(move);
+  if (t === ROT_CW) await page.click('#btn-rot-cw');
+  else if (t === ROT_CCW) await page.click('#btn-rot-ccw');
+  else await click(page, squareName(moveTo(move)));
+}
+
+const solutionMove = (p: Puzzle, k: number): number => {
+  const m = parseMove(puzzlePosition(p, k), p.moves[k]);
+  if (!m.ok) throw new Error(m.error.message);
+  return m.value;
+};
+
+/** Solves the puzzle on show: each solution move, waiting for the defender's replies. */
+async function solve(page: Page, p: Puzzle, hinted = false): Promise<void> {
+  for (let k = 1; k < p.moves.length; k += 2) {
+    await waitDone(page, k);
+    await play(page, solutionMove(p, k), hinted && k === 1);
+  }
+  await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'solved', null, { timeout: 15000 });
+}
+
+/** A wrong first move: a plain step that neither is the solution nor ends the game. */
+function wrongMove(p: Puzzle): number {
+  const pos = puzzlePosition(p, 1);
+  const run = { ...startRun(p), done: 1 };
+  const m = legalMoves(pos).find((x) => {
+    if (moveType(x) !== STEP || judge(run, x) !== 'wrong') return false;
+    const q = puzzlePosition(p, 1);
+    q.make(x);
+    return q.winner < 0;
+  });
+  if (m === undefined) throw new Error(`no wrong move in ${p.id}`);
+  return m;
+}
+
+/** Only puzzles a click can play (no obelisk unstacked, whose clicks need the stack toggle). */
+async function startPlayable(page: Page, button: string): Promise<Puzzle> {
+  for (;;) {
+    await page.click(button);
+    const p = await current(page);
+    if (!p.moves.some((m) => m.endsWith('u'))) return p;
+  }
+}
+
+describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('twenty puzzles solved and failed, with hint, retry, the solution, themes and the rating', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    expect(await card(page, 'rating')).toBe('1500');
+    let rating = 1500;
+    let solved = 0;
+    let failed = 0;
+    for (let i = 0; i < 20; i++) {
+      const p = await startPlayable(page, i === 0 ? '#pz-start' : '#pz-next');
+      expect(await page.textContent('#pz-task')).toContain(p.id);
+      if (i % 4 === 3) {
+        // a wrong move: the refutation is played, the puzzle failed, the rating falls
+        await play(page, wrongMove(p));
+        await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed', null, { timeout: 15000 });
+        expect(await page.textContent('#pz-msg')).toMatch(/^Wrong: /);
+        if (i === 3) {
+          await page.waitForTimeout(900);
+          await shot(page, 'puzzle-wrong');
+        }
+        const r = Number(await card(page, 'rating'));
+        expect(r).toBeLessThan(rating);
+        rating = r;
+        failed++;
+        if (i === 3) {
+          // retry: the puzzle again from its start, solved now, the rating unchanged
+          await page.click('#pz-retry');
+          await solve(page, await current(page));
+          expect(Number(await card(page, 'rating'))).toBe(rating);
+        } else if (i === 7) {
+          // the solution, played out to the decisive move
+          await page.click('#pz-solution');
+          await page.waitForFunction(() => /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''), null, { timeout: 20000 });
+          await shot(page, 'puzzle-solution');
+        }
+      } else {
+        if (i === 1) {
+          // a hint selects the piece to move (its squares show) and costs the rating
+          await page.click('#pz-hint');
+          expect(await page.locator('[data-target]').count() + (await page.locator('#btn-rot-cw:not([disabled])').count())).toBeGreaterThan(0);
+          expect(await page.textContent('#pz-msg')).toContain(`move the piece on ${p.moves[1].slice(0, 2)}`);
+        }
+        await solve(page, p, i === 1);
+        const r = Number(await card(page, 'rating'));
+        if (i === 1) expect(r).toBeLessThan(rating);
+        else expect(r).toBeGreaterThan(rating);
+        rating = r;
+        solved++;
+        if (i === 0) {
+          await page.waitForTimeout(900);
+          await shot(page, 'puzzle-solved');
+        }
+      }
+    }
+    expect([solved, failed]).toEqual([15, 5]);
+    // the themes filter: only hits in 2 are offered
+    await page.selectOption('#pz-theme', 'hitIn2');
+    for (let i = 0; i < 3; i++) {
+      await page.click('#pz-next');
+      expect((await current(page)).themes).toContain('hitIn2');
+    }
+    // the rating is kept over a reload
+    await page.reload();
+    await page.waitForSelector('#card-puzzles');
+    expect(Number(await card(page, 'rating'))).toBe(rating);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 240_000);
+
+  it('a streak: rising puzzles until the first mistake', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    await page.click('#pz-streak');
+    let p = await current(page);
+    for (let k = 1; k <= 3; k++) {
+      if (p.moves.some((m) => m.endsWith('u'))) break;
+      await solve(page, p);
+      expect(await card(page, 'streak')).toBe(String(k));
+      // the next puzzle comes by itself
+      await page.waitForFunction((id) => document.getElementById('card-puzzles')?.dataset.puzzle !== id, p.id, { timeout: 15000 });
+      const q = await current(page);
+      expect(q.rating).toBeGreaterThanOrEqual(p.rating - 40);
+      p = q;
+    }
+    await shot(page, 'puzzle-streak');
+    await play(page, wrongMove(p));
+    await page.waitForFunction(() => /The streak ends at 3/.test(document.getElementById('pz-msg')?.textContent ?? ''), null, { timeout: 15000 });
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
+});
+
+describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in the static build', () => {
+  it('solves a puzzle from file://', async () => {
+    const url = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
+    const { ctx, page, errors } = await open(url, { ready: false });
+    const p = await startPlayable(page, '#pz-start');
+    await solve(page, p);
+    expect(await page.textContent('#pz-msg')).toMatch(/^Solved/);
+    await page.waitForTimeout(900);
+    await shot(page, 'puzzle-web');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+});
