@@ -35,7 +35,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
   let parsed = parseRecords(text);
   if (parsed.incomplete) {
     // A game without a result token at the end of the file: read it as unfinished.
-    const more = parseRecords(text.replace(/\s*$/, '\n*\n'));
+    const more = parseRecords(`${text.trimEnd()}\n*\n`); // not replace(/\s*$/): quadratic in a long run of spaces
     if (more.games.length > parsed.games.length) parsed = more;
   }
   if (parsed.errors.length > 0) throw new RecordError(`malformed record: ${formatRecordSyntaxError(parsed.errors[0])}`);
