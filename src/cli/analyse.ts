@@ -5,7 +5,7 @@
  * accuracy per side, and on request the annotated record (`--out`), a graph (`--graph`) and JSON
  * (`--json`). The search runs in this process and blocks; on a terminal a progress line goes to stderr.
  */
-import { readFileSync, writeFileSync, closeSync, openSync } from 'node:fs';
+import { checkWritable, outputIsInput, readRecordFile, sameFile, writeFileAtomic } from '../process/files';
 import {
   formatMove, gameStatus, isEditionId, legalMoves, toKfen, type Edition, type EditionId, type Position,
 } from '../core/index';
@@ -46,7 +46,7 @@ export const ANALYSE_SPEC: CommandSpec = {
       name: 'threshold', value: 'PCT',
       help: 'win-chance drop (in points) that makes an inaccuracy; a mistake is twice it, a blunder three times', default: String(DEFAULT_THRESHOLD),
     },
-    { name: 'out', value: 'FILE', help: 'with --game: write the annotated record ({+0.35/12} comments, NAGs, the better line)' },
+    { name: 'out', value: 'FILE', help: 'with --game: write the annotated record ({+0.35/12} comments, NAGs, the better line); never the --game file' },
     { name: 'graph', value: 'FILE', help: 'with --game: draw the win chance over the game as an SVG' },
     { name: 'json', help: 'one JSON object on stdout instead of the text' },
     { name: 'hash', value: 'MB', help: 'transposition table size', default: '64' },
@@ -85,18 +85,19 @@ function scoreWithBound(s: number, bound: number): string {
   return bound === BOUND_LOWER ? `>=${t}` : bound === BOUND_UPPER ? `<=${t}` : t;
 }
 
-/** Checks that an output file can be written, before the work (and without emptying it). */
-function checkWritable(file: string, what: string): void {
+/** Checks that an output file can be written, before the work (without creating or emptying it). */
+function checkOutput(file: string, what: string): void {
   try {
-    closeSync(openSync(file, 'a'));
+    checkWritable(file);
   } catch (e) {
     throw new UsageError(`cannot write the ${what} '${file}': ${fileErrorText(e)}`);
   }
 }
 
+/** Writes an output whole (a temporary file renamed over it: never half a file). */
 function writeOut(file: string, what: string, text: string): void {
   try {
-    writeFileSync(file, text);
+    writeFileAtomic(file, text);
   } catch (e) {
     throw new UsageError(`cannot write the ${what} '${file}': ${fileErrorText(e)}`);
   }
@@ -138,23 +139,24 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   if (args.options.has('multipv')) throw new UsageError('--multipv does not go with --game');
   const v = args.options.get('variant')?.[0];
   if (v !== undefined && !isEditionId(v)) throw new UsageError(`unknown variant '${v}' (khet2, khet1 or deflexion)`);
-  let text: string;
-  try {
-    text = readFileSync(gameFile, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read game record '${gameFile}': ${fileErrorText(e)}`);
+  const out = args.options.get('out')?.[0];
+  const graph = args.options.get('graph')?.[0];
+  for (const o of [out, graph]) {
+    const clash = o === undefined ? undefined : outputIsInput(o, [gameFile]);
+    if (clash !== undefined) throw new UsageError(clash);
   }
+  if (out !== undefined && graph !== undefined && sameFile(out, graph)) throw new UsageError(`--out and --graph are the same file '${out}'`);
+  const text = readRecordFile(gameFile, 'game record');
+  if (!text.ok) throw new UsageError(text.error);
   let game: LoadedGame;
   try {
-    game = loadGame(text, index, v as EditionId | undefined, pharaohRotation);
+    game = loadGame(text.value, index, v as EditionId | undefined, pharaohRotation);
   } catch (e) {
     if (e instanceof RecordError) throw new UsageError(`${gameFile}: ${e.message}`);
     throw e;
   }
-  const out = args.options.get('out')?.[0];
-  const graph = args.options.get('graph')?.[0];
-  if (out !== undefined) checkWritable(out, 'annotated record');
-  if (graph !== undefined) checkWritable(graph, 'graph');
+  if (out !== undefined) checkOutput(out, 'annotated record');
+  if (graph !== undefined) checkOutput(graph, 'graph');
 
   const ed = game.start.edition;
   const total = game.moves.length;

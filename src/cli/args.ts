@@ -150,24 +150,5 @@ export function intOption(args: ParsedArgs, name: string, def: number, min: numb
   return n;
 }
 
-/** A file-system error in words: `no such file or directory`, `permission denied`, … */
-export function fileErrorText(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'EROFS':
-      return 'read-only file system';
-    default:
-      return e instanceof Error ? e.message : String(e);
-  }
-}
+/** A file-system error in words (src/process/files.ts, where the commands' file helpers are). */
+export { fileErrorText } from '../process/files';

@@ -1,6 +1,6 @@
 /** `thoth stats FILE… [-sprt …] [-anchor NAME] [-drawscore X]`: the summary of record files (src/match/recorded.ts). */
-import { readFileSync } from 'node:fs';
-import { formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
+import { RECORD_FILE_LIMIT, formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
+import { readRecordFile, sizeText } from '../process/files';
 import { parseSprt, type SprtConfig } from '../match/config';
 import { summariseRecords } from '../match/recorded';
 import { CommandError, UsageError } from './args';
@@ -12,7 +12,9 @@ export const STATS_HELP = `Usage: ${STATS_USAGE}
 
 The summary of the games in record files (thoth match -pgnout, from one or several places; '-' reads
 stdin): W-L-D, game pairs (pentanomial), Elo and normalized Elo with their errors, the SPRT's LLR,
-with the same lines as a run. A record that appears twice counts once.
+with the same lines as a run. A record that appears twice counts once. A file that holds no game
+record ([Tag "value"] lines, moves, a result), binary data or more than ${sizeText(RECORD_FILE_LIMIT)} is an error:
+exit code 2.
 
 Flags:
   -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]   the test's LLR and bounds
@@ -49,16 +51,19 @@ export async function statsCommand(argv: string[], write: (s: string) => void): 
   if (files.length === 0) throw new UsageError(`usage: ${STATS_USAGE}`);
   const games: GameRecord[][] = [];
   for (const f of files) {
-    let text: string;
-    try {
-      text = readFileSync(f === '-' ? 0 : f, 'utf8');
-    } catch (e) {
-      throw new CommandError(`cannot read '${f}': ${(e as Error).message}`, 2);
+    const text = readRecordFile(f);
+    if (!text.ok) throw new UsageError(text.error);
+    const parsed = parseRecords(text.value);
+    // A game record has tags (the players, the result); moves and a result token in prose are none.
+    const records = parsed.games.filter((g) => g.tags.size > 0);
+    if (records.length === 0) {
+      throw new UsageError(`${f === '-' ? 'standard input' : `'${f}'`} holds no game records (a record is [Tag "value"] lines, moves and a result such as 1-0)`);
     }
-    const parsed = parseRecords(text);
     for (const e of parsed.errors) write(`Note: ${f}: ${formatRecordSyntaxError(e)}`);
     if (parsed.incomplete) write(`Note: ${f} ends with an unfinished game record (not counted)`);
-    games.push(parsed.games);
+    const untagged = parsed.games.length - records.length;
+    if (untagged > 0) write(`Note: ${f}: ${untagged} game${untagged === 1 ? '' : 's'} without tags left out (no players)`);
+    games.push(records);
   }
   const s = summariseRecords(games, { sprt, anchor, drawScore });
   if ('error' in s) throw new CommandError(s.error, 1);
