@@ -16,6 +16,7 @@ import type { GameOutcome } from './game';
 import type { OpeningBook } from './openings';
 import { JsonReport, type SummaryLine } from './json-report';
 import { Standings, encounterLines, standingsLines } from './report';
+import { fixedOrNa } from './stats';
 import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
 import { VERSION } from '../version';
@@ -315,7 +316,7 @@ export class Ledger {
       text = `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${n}/${total} games, ${fmtDuration(el)} elapsed, ETA ${fmtDuration(eta)}`;
     } else {
       text = `${n} games, ${fmtDuration(el)} elapsed`;
-      if (this.cfg.sprt) text += `, LLR ${this.standings.llr(this.cfg.sprt).toFixed(2)}`;
+      if (this.cfg.sprt) text += `, LLR ${fixedOrNa(this.standings.llr(this.cfg.sprt), 2)}`;
     }
     progress.write(`\r\x1b[K${text}`);
     this.barShown = true;
