@@ -266,7 +266,7 @@ function verdictText(p: PlyAnnotation): string {
 }
 
 const pct = (x: number): string => `${Math.round(100 * x)}%`;
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n === 1 ? word : words}`;
 const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** Every move of a game, then a summary per side. */
@@ -288,7 +288,10 @@ function printReview(
   const start = recordStart(rec);
   write(game.gamesInFile > 1 ? `Game ${index} of ${game.gamesInFile} in ${file}` : `Game: ${file}`);
   if (players[0] !== '?' || players[1] !== '?') write(`${first}: ${players[0]}, ${second}: ${players[1]}`);
-  write(`${ed.name} (${ed.id}), ${plural(game.moves.length, 'move')}, result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
+  // A move is both players' turns under one move number (as in the record); plies are the turns.
+  const plies = game.moves.length;
+  const moves = Math.ceil((plies + game.start.side) / 2);
+  write(`${ed.name} (${ed.id}), ${plural(moves, 'move')} (${plural(plies, 'ply', 'plies')}), result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
   write(`Start: ${start ?? `the classic setup, ${toKfen(game.start)}`}`);
   write('');
   write(`Each move: the score before it and after it, from the mover's point of view (+1.00 = a Pyramid ahead, +M2 = hits the Pharaoh in 2 moves),`);

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  formatKfenError, formatMove, gameStatus, legalMoves, mulberry32, parseKfen, setupKfen, setupsOf, toKfen,
+  formatKfenError, formatMove, gameStatus, legalMoves, mulberry32, parseKfen, parsePlayableKfen, setupKfen, setupsOf, toKfen,
   type EditionId, type Position, type SetupName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
@@ -122,7 +122,7 @@ export function readOpeningFile(path: string, edition: EditionId): Result<string
     let line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
     line = line.replace(/^info string genfens\s+/, '').replace(/;.*$/, '').trim();
-    const r = parseKfen(line, edition);
+    const r = parsePlayableKfen(line, edition);
     if (!r.ok) return bad(`openings file '${path}' line ${i + 1}: bad KFEN: ${formatKfenError(r.error)}`);
     if (gameStatus(r.value).result !== 'ongoing') return bad(`openings file '${path}' line ${i + 1}: the game is already over`);
     out.push(toKfen(r.value));

@@ -224,7 +224,13 @@ describe('thoth analyse --game', () => {
     writeFileSync(file, '1. f4g5 c7c6 2. c5+\n');
     const r = analyse('--game', file, '--depth', '2', '--threshold', '1', '--quiet');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('3 moves, result *');
+    expect(r.stdout).toContain('Khet 2.0 (khet2), 2 moves (3 plies), result *'); // 1. f4g5 c7c6 2. c5+: two move numbers
+    // a game that starts with the second player: 1... a1+ is one move of one ply
+    const red = join(dir, 'red.pgn');
+    writeFileSync(red, `[Variant "khet2"]\n[KFEN "${RED_MATE_IN_1}"]\n\n1... a1+ 0-1\n`);
+    const rr = analyse('--game', red, '--depth', '1', '--quiet');
+    expect(rr.stderr).toBe('');
+    expect(rr.stdout).toContain('Khet 2.0 (khet2), 1 move (1 ply), result 0-1');
     expect(r.stdout).toContain('?! inaccuracy 1 point or more, ? mistake 2 or more, ?? blunder 3 or more');
     const old = analyse('--game', file, '--depth', '2', '--threshold', '100');
     expect(old.status).toBe(2);

@@ -107,6 +107,11 @@ describe('openings', () => {
     const bad = readOpeningFile(file, 'khet2');
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error.message).toMatch(/line 2: bad KFEN/);
+    writeFileSync(file, `${lines[0]}\nxv9/10/10/10/10/10/10/4K4X^ s 0 1\n`);
+    const noPharaoh = readOpeningFile(file, 'khet2');
+    expect(!noPharaoh.ok && noPharaoh.error.message).toBe(
+      `openings file '${file}' line 2: bad KFEN: placement: no Red Pharaoh: a position for play needs both (at character 1)`,
+    );
     const missing = readOpeningFile(join(dir, 'missing'), 'khet2');
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.error).toBeInstanceOf(MatchConfigError);
