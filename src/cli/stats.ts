@@ -5,6 +5,9 @@ import { parseSprt, type SprtConfig } from '../match/config';
 import { summariseRecords } from '../match/recorded';
 import { CommandError, UsageError } from './args';
 
+/** Problems of a file named one by one; the rest are counted. */
+const MAX_NOTES = 10;
+
 const STATS_USAGE = 'thoth stats FILE.pgn… [-sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=normalized|logistic]] [-anchor NAME] [-drawscore 0.5]';
 
 /** `thoth stats --help`. */
@@ -59,7 +62,8 @@ export async function statsCommand(argv: string[], write: (s: string) => void): 
     if (records.length === 0) {
       throw new UsageError(`${f === '-' ? 'standard input' : `'${f}'`} holds no game records (a record is [Tag "value"] lines, moves and a result such as 1-0)`);
     }
-    for (const e of parsed.errors) write(`Note: ${f}: ${formatRecordSyntaxError(e)}`);
+    for (const e of parsed.errors.slice(0, MAX_NOTES)) write(`Note: ${f}: ${formatRecordSyntaxError(e)}`);
+    if (parsed.errors.length > MAX_NOTES) write(`Note: ${f}: ${parsed.errors.length - MAX_NOTES} more problems like these`);
     if (parsed.incomplete) write(`Note: ${f} ends with an unfinished game record (not counted)`);
     const untagged = parsed.games.length - records.length;
     if (untagged > 0) write(`Note: ${f}: ${untagged} game${untagged === 1 ? '' : 's'} without tags left out (no players)`);

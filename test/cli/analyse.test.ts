@@ -316,5 +316,7 @@ describe('thoth analyse --game: its outputs', () => {
     const missing = await analyseAsync('--game', file, '--out', join(sub, 'no', 'r.pgn'), '--depth', '1');
     expect(missing).toMatchObject({ status: 2, stdout: '' });
     expect(missing.stderr).toBe(`thoth analyse: cannot write the annotated record '${join(sub, 'no', 'r.pgn')}': no such file or directory\n`);
+    const zero = await analyseAsync('--game', '/dev/zero', '--depth', '1');
+    expect(zero).toEqual({ status: 2, stdout: '', stderr: "thoth analyse: game record '/dev/zero' is not a record file (it holds binary data)\n" });
   });
 });

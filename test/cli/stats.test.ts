@@ -94,5 +94,14 @@ describe('thoth stats on files that are not what it reads', () => {
     });
     expect(res[3]).toEqual({ code: 2, out: '', err: "thoth stats: '/dev/zero' is not a record file (it holds binary data)\n" });
     expect(res[4]).toEqual({ code: 2, out: '', err: `thoth stats: cannot read '${dir}': it is a directory\n` });
+    // a record with many problems: ten notes, then their count
+    const noisy = join(dir, 'noisy.pgn');
+    writeFileSync(noisy, readFileSync(fileURLToPath(new URL('../core/fixtures/match.pgn', import.meta.url)), 'utf8') + ')'.repeat(5000));
+    const r = await stats([noisy]);
+    expect(r.code, r.err).toBe(0);
+    const notes = r.out.split('\n').filter((l) => l.startsWith('Note: '));
+    expect(notes).toHaveLength(12);
+    expect(notes[10]).toBe(`Note: ${noisy}: 4990 more problems like these`);
+    expect(notes[11]).toBe(`Note: ${noisy} ends with an unfinished game record (not counted)`);
   });
 });
