@@ -135,9 +135,18 @@ export function checkWritable(path: string): void {
     if (statSync(path).isDirectory()) throw Object.assign(new Error(`'${path}' is a directory`), { code: 'EISDIR' });
     accessSync(path, constants.W_OK);
   }
-  const probe = tempName(path);
+  const probe = tempName(linkTarget(path));
   closeSync(openSync(probe, 'wx'));
   rmSync(probe, { force: true });
+}
+
+/** The file a symbolic link leads to (written in its place, the link kept), or the path itself. */
+function linkTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 let tempCounter = 0;
@@ -150,18 +159,20 @@ function tempName(path: string): string {
 /**
  * Writes a file whole: the data goes to a temporary file in the same folder, which is then
  * renamed over `path` (one step: a reader sees the old file or the new one, never half of one;
- * a crash leaves at most the hidden temporary file). A path that is not a plain file
- * (`/dev/stdout`) is written in place. Throws the file-system error.
+ * a crash leaves at most the hidden temporary file). A symbolic link is followed (its file is
+ * replaced, the link kept); a path that is not a plain file (`/dev/stdout`) is written in place.
+ * Throws the file-system error.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   if (isSpecial(path)) {
     writeFileSync(path, data);
     return;
   }
-  const tmp = tempName(path);
+  const target = linkTarget(path);
+  const tmp = tempName(target);
   try {
     writeFileSync(tmp, data, { flag: 'wx' });
-    renameSync(tmp, path);
+    renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;

@@ -1,5 +1,5 @@
 /** The commands' file helpers on real files: the record reader's limits, the same-file check, whole-file writes. */
-import { linkSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,17 @@ describe('writeFileAtomic and checkWritable', () => {
     expect(readdirSync(d)).toEqual(['out.txt']);
     expect(() => writeFileAtomic(join(d, 'no', 'out.txt'), 'x')).toThrow(/ENOENT/);
     expect(readdirSync(d)).toEqual(['out.txt']);
+  });
+
+  it('writes through a symbolic link: the file it leads to is replaced, the link kept', () => {
+    const d = temp();
+    const f = join(d, 'real.txt');
+    writeFileSync(f, 'old');
+    symlinkSync(f, join(d, 'link.txt'));
+    writeFileAtomic(join(d, 'link.txt'), 'new');
+    expect(readFileSync(f, 'utf8')).toBe('new');
+    expect(lstatSync(join(d, 'link.txt')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(d).sort()).toEqual(['link.txt', 'real.txt']);
   });
 
   it('writes a device in place (never renames over /dev/null)', () => {
