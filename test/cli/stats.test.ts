@@ -73,11 +73,13 @@ describe('thoth stats on files that are not what it reads', () => {
     for (const r of runs) expect({ code: r.code, out: r.out.replace(/spaces\d\.pgn/g, '') }).toEqual({ code: 0, out: plain.out });
   });
 
-  it('a file without game records (prose with results in it, binary, /dev/zero, empty, a folder) says so: exit 2, one line', async () => {
+  it('a file without game records (prose with results in it, a quoted record with … for moves, binary, /dev/zero, empty, a folder) says so: exit 2, one line', async () => {
     const dir = tempDir();
     const files: [string, string | Buffer, RegExp][] = [
       ['README.md', '# Notes\n\nThe game ended 1-0 (Silver won) after e4+ and j4i4; see [the rules](rules.md).\n\n1/2-1/2 is a draw.\n',
         /^thoth stats: '.*README\.md' holds no game records \(a record is \[Tag "value"\] lines, moves and a result such as 1-0\)\n$/],
+      ['quoted.md', '# Records\n\n```\n[Event "Thoth match"]\n[White "new"]\n[Black "old"]\n\n1. j4i4 {+0.35/12 0.520s} f8f7 2. … 29. e4+\n{Silver wins} 1-0\n```\n',
+        /^thoth stats: '.*quoted\.md' holds no game records/],
       ['data.bin', Buffer.from([0x5b, 0x45, 0, 1, 2, 255, 0x31, 0x2d, 0x30]), /^thoth stats: '.*data\.bin' is not a record file \(it holds binary data\)\n$/],
       ['empty.pgn', '', /^thoth stats: '.*empty\.pgn' holds no game records/],
     ];
@@ -86,14 +88,15 @@ describe('thoth stats on files that are not what it reads', () => {
       return stats([join(dir, name)]);
     });
     runs.push(stats(['/dev/zero']), stats([dir]));
+    const at = files.length;
     const res = await Promise.all(runs);
     files.forEach(([name, , re], i) => {
       expect(res[i].code, name).toBe(2);
       expect(res[i].err, name).toMatch(re);
       expect(res[i].out, name).toBe('');
     });
-    expect(res[3]).toEqual({ code: 2, out: '', err: "thoth stats: '/dev/zero' is not a record file (it holds binary data)\n" });
-    expect(res[4]).toEqual({ code: 2, out: '', err: `thoth stats: cannot read '${dir}': it is a directory\n` });
+    expect(res[at]).toEqual({ code: 2, out: '', err: "thoth stats: '/dev/zero' is not a record file (it holds binary data)\n" });
+    expect(res[at + 1]).toEqual({ code: 2, out: '', err: `thoth stats: cannot read '${dir}': it is a directory\n` });
     // a record with many problems: ten notes, then their count
     const noisy = join(dir, 'noisy.pgn');
     writeFileSync(noisy, readFileSync(fileURLToPath(new URL('../core/fixtures/match.pgn', import.meta.url)), 'utf8') + ')'.repeat(5000));
