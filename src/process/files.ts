@@ -33,6 +33,9 @@ export function fileErrorText(e: unknown): string {
   }
 }
 
+/** Something to wait on (Atomics.wait) while a non-blocking input has nothing to read. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /** `256 MiB` for a number of bytes that is a whole number of MiB. */
 export function sizeText(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
@@ -61,7 +64,10 @@ export function readRecordFile(path: string, what = '', limit = RECORD_FILE_LIMI
       try {
         n = readSync(fd, chunk, 0, chunk.length, null);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking stdin: try again
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+          Atomics.wait(PAUSE, 0, 0, 10); // a non-blocking stdin with nothing yet: wait a little, then again
+          continue;
+        }
         if ((e as NodeJS.ErrnoException).code === 'EOF') break;
         return err(`cannot read ${name}: ${fileErrorText(e)}`);
       }
