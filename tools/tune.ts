@@ -15,12 +15,20 @@
  * evaluating with a unit weight, the shots by the pieces the beams hit), and the check at the
  * start proves that the features give back evaluate() (to its rounding). The fit then needs no search.
  */
-import { readFileSync } from 'node:fs';
 import { ANUBIS, OBELISK, PHARAOH, PYRAMID, STACK, type Position } from '../src/core/index';
 import { parseRecords, replayRecord } from '../src/core/record';
+import { readRecordFile } from '../src/process/files';
 import { WEIGHTS, type Weights, evaluate, pieceValue, threatScan } from '../src/search/evaluate';
 import { Searcher } from '../src/search/search';
 import { TranspositionTable } from '../src/search/tt';
+
+/** A record file's text (up to the limit every reader shares), or the end of the tool with its reason. */
+function recordText(file: string): string {
+  const t = readRecordFile(file);
+  if (t.ok) return t.value;
+  process.stderr.write(`${t.error}\n`);
+  process.exit(2);
+}
 
 type Key = keyof Weights;
 const KEYS = Object.keys(WEIGHTS) as Key[];
@@ -131,7 +139,7 @@ function main(): void {
   };
 
   for (const file of args.files) {
-    const { games: recs } = parseRecords(readFileSync(file, 'utf8'));
+    const { games: recs } = parseRecords(recordText(file));
     for (const rec of recs) {
       const r = rec.result;
       if (r === '*') continue;

@@ -10,9 +10,17 @@
  * independent), the scale 1/k, and a table of the observed score against the curve by score
  * bucket. docs/review.md records a run.
  */
-import { readFileSync } from 'node:fs';
 import { EDITIONS } from '../src/core/index';
 import { parseRecords, recordStart, recordVariant } from '../src/core/record';
+import { readRecordFile } from '../src/process/files';
+
+/** A record file's text (up to the limit every reader shares), or the end of the tool with its reason. */
+function recordText(file: string): string {
+  const t = readRecordFile(file);
+  if (t.ok) return t.value;
+  process.stderr.write(`${t.error}\n`);
+  process.exit(2);
+}
 
 interface Args {
   files: string[];
@@ -87,7 +95,7 @@ function main(): void {
   let records = 0;
   let positions = 0;
   for (const file of a.files) {
-    for (const rec of parseRecords(readFileSync(file, 'utf8')).games) {
+    for (const rec of parseRecords(recordText(file)).games) {
       records++;
       const r = rec.result;
       const term = rec.tags.get('Termination') ?? 'normal';

@@ -3,7 +3,7 @@
  * for every move compare the move played with the engine's choice at the same depth.
  */
 import {
-  SETUPS, formatMove, gameStatus, isEditionId, parseKfen, parseMove, formatKfenError,
+  SETUPS, formatMove, gameStatus, isEditionId, parsePlayableKfen, parseMove, formatKfenError,
   type EditionId, type GameStatus, type Position,
 } from '../core/index';
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
@@ -36,7 +36,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
   let parsed = parseRecords(text);
   if (parsed.incomplete) {
     // A game without a result token at the end of the file: read it as unfinished.
-    const more = parseRecords(text.replace(/\s*$/, '\n*\n'));
+    const more = parseRecords(`${text.trimEnd()}\n*\n`); // not replace(/\s*$/): quadratic in a long run of spaces
     if (more.games.length > parsed.games.length) parsed = more;
   }
   if (parsed.errors.length > 0) throw new RecordError(`malformed record: ${formatRecordSyntaxError(parsed.errors[0])}`);
@@ -52,7 +52,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
     edition = tag;
   }
   const kfen = recordStart(record) ?? SETUPS[edition].classic ?? '';
-  const r = parseKfen(kfen, edition, { pharaohRotation });
+  const r = parsePlayableKfen(kfen, edition, { pharaohRotation });
   if (!r.ok) throw new RecordError(`bad KFEN tag: ${formatKfenError(r.error)}`);
   const start = r.value;
   const pos = start.clone();

@@ -5,7 +5,7 @@
  * accuracy per side, and on request the annotated record (`--out`), a graph (`--graph`) and JSON
  * (`--json`). The search runs in this process and blocks; on a terminal a progress line goes to stderr.
  */
-import { readFileSync, writeFileSync, closeSync, openSync } from 'node:fs';
+import { checkWritable, outputIsInput, readRecordFile, sameFile, writeFileAtomic } from '../process/files';
 import {
   formatMove, gameStatus, isEditionId, legalMoves, toKfen, type Edition, type EditionId, type Position,
 } from '../core/index';
@@ -47,7 +47,7 @@ export const ANALYSE_SPEC: CommandSpec = {
       name: 'threshold', value: 'PCT',
       help: 'win-chance drop (in points) that makes an inaccuracy; a mistake is twice it, a blunder three times', default: String(DEFAULT_THRESHOLD),
     },
-    { name: 'out', value: 'FILE', help: 'with --game: write the annotated record ({+0.35/12} comments, NAGs, the better line)' },
+    { name: 'out', value: 'FILE', help: 'with --game: write the annotated record ({+0.35/12} comments, NAGs, the better line); never the --game file' },
     { name: 'graph', value: 'FILE', help: 'with --game: draw the win chance over the game as an SVG' },
     { name: 'json', help: 'one JSON object on stdout instead of the text' },
     { name: 'hash', value: 'MB', help: 'transposition table size', default: '64' },
@@ -86,18 +86,19 @@ function scoreWithBound(s: number, bound: number): string {
   return bound === BOUND_LOWER ? `>=${t}` : bound === BOUND_UPPER ? `<=${t}` : t;
 }
 
-/** Checks that an output file can be written, before the work (and without emptying it). */
-function checkWritable(file: string, what: string): void {
+/** Checks that an output file can be written, before the work (without creating or emptying it). */
+function checkOutput(file: string, what: string): void {
   try {
-    closeSync(openSync(file, 'a'));
+    checkWritable(file);
   } catch (e) {
     throw new UsageError(`cannot write the ${what} '${file}': ${fileErrorText(e)}`);
   }
 }
 
+/** Writes an output whole (a temporary file renamed over it: never half a file). */
 function writeOut(file: string, what: string, text: string): void {
   try {
-    writeFileSync(file, text);
+    writeFileAtomic(file, text);
   } catch (e) {
     throw new UsageError(`cannot write the ${what} '${file}': ${fileErrorText(e)}`);
   }
@@ -139,23 +140,24 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   if (args.options.has('multipv')) throw new UsageError('--multipv does not go with --game');
   const v = args.options.get('variant')?.[0];
   if (v !== undefined && !isEditionId(v)) throw new UsageError(`unknown variant '${v}' (khet2, khet1 or deflexion)`);
-  let text: string;
-  try {
-    text = readFileSync(gameFile, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read game record '${gameFile}': ${fileErrorText(e)}`);
+  const out = args.options.get('out')?.[0];
+  const graph = args.options.get('graph')?.[0];
+  for (const o of [out, graph]) {
+    const clash = o === undefined ? undefined : outputIsInput(o, [gameFile]);
+    if (clash !== undefined) throw new UsageError(clash);
   }
+  if (out !== undefined && graph !== undefined && sameFile(out, graph)) throw new UsageError(`--out and --graph are the same file '${out}'`);
+  const text = readRecordFile(gameFile, 'game record');
+  if (!text.ok) throw new UsageError(text.error);
   let game: LoadedGame;
   try {
-    game = loadGame(text, index, v as EditionId | undefined, pharaohRotation);
+    game = loadGame(text.value, index, v as EditionId | undefined, pharaohRotation);
   } catch (e) {
     if (e instanceof RecordError) throw new UsageError(`${gameFile}: ${e.message}`);
     throw e;
   }
-  const out = args.options.get('out')?.[0];
-  const graph = args.options.get('graph')?.[0];
-  if (out !== undefined) checkWritable(out, 'annotated record');
-  if (graph !== undefined) checkWritable(graph, 'graph');
+  if (out !== undefined) checkOutput(out, 'annotated record');
+  if (graph !== undefined) checkOutput(graph, 'graph');
 
   const ed = game.start.edition;
   const total = game.moves.length;
@@ -265,7 +267,7 @@ function verdictText(p: PlyAnnotation): string {
 }
 
 const pct = (x: number): string => `${Math.round(100 * x)}%`;
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n === 1 ? word : words}`;
 const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** Every move of a game, then a summary per side. */
@@ -287,7 +289,10 @@ function printReview(
   const start = recordStart(rec);
   write(game.gamesInFile > 1 ? `Game ${index} of ${game.gamesInFile} in ${file}` : `Game: ${file}`);
   if (players[0] !== '?' || players[1] !== '?') write(`${first}: ${players[0]}, ${second}: ${players[1]}`);
-  write(`${ed.name} (${ed.id}), ${plural(game.moves.length, 'move')}, result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
+  // A move is both players' turns under one move number (as in the record); plies are the turns.
+  const plies = game.moves.length;
+  const moves = Math.ceil((plies + game.start.side) / 2);
+  write(`${ed.name} (${ed.id}), ${plural(moves, 'move')} (${plural(plies, 'ply', 'plies')}), result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
   write(`Start: ${start ?? `the classic setup, ${toKfen(game.start)}`}`);
   write('');
   write(`Each move: the score before it and after it, from the mover's point of view (+1.00 = a Pyramid ahead, +M2 = hits the Pharaoh in 2 moves),`);

@@ -29,8 +29,10 @@ export interface OptionSpec {
   name: string;
   /** Placeholder of its value (`N`, `FILE`); none for a flag. */
   value?: string;
-  /** Takes every following word that is not an option (`--moves a b c`). */
+  /** Takes every following word that is not an option (`--moves a b c`)… */
   multi?: boolean;
+  /** … and, when given, that this accepts: the list ends at the first word it refuses (`--moves a b 3`: 3 is not a move). */
+  accepts?: (word: string) => boolean;
   /** What it does, in a few words. */
   help: string;
   /** Its default, as shown in the help. */
@@ -120,7 +122,8 @@ export function parseArgs(argv: string[], spec: CommandSpec): ParsedArgs {
       }
       if (o.multi) {
         const vals: string[] = eq >= 0 ? a.slice(eq + 1).split(/\s+/).filter(Boolean) : [];
-        while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) vals.push(...argv[++i].split(/\s+/).filter(Boolean));
+        const takes = (w: string): boolean => !w.startsWith('--') && (o.accepts === undefined || w.split(/\s+/).filter(Boolean).every(o.accepts));
+        while (i + 1 < argv.length && takes(argv[i + 1])) vals.push(...argv[++i].split(/\s+/).filter(Boolean));
         options.set(name, vals);
       } else if (o.value) {
         const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
@@ -150,24 +153,5 @@ export function intOption(args: ParsedArgs, name: string, def: number, min: numb
   return n;
 }
 
-/** A file-system error in words: `no such file or directory`, `permission denied`, … */
-export function fileErrorText(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'EROFS':
-      return 'read-only file system';
-    default:
-      return e instanceof Error ? e.message : String(e);
-  }
-}
+/** A file-system error in words (src/process/files.ts, where the commands' file helpers are). */
+export { fileErrorText } from '../process/files';

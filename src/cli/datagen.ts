@@ -2,9 +2,11 @@
  * `thoth datagen --out FILE …`: training data for the network by self-play (docs/nnue.md). Games
  * run on worker threads (src/threads/datagen-worker.ts), one game per thread at a time; this
  * thread drops duplicate positions and appends each finished game to the file. The file is
- * resumable: run the same command again and it goes on from what the file holds.
+ * resumable: run the same command again and it goes on from what the file holds. A file that
+ * cannot be read or written is exit 2, one that is not training data exit 1 (left alone); Ctrl-C
+ * drops the games in progress, keeps what is written and exits 130.
  */
-import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { EDITION_IDS, Position, isEditionId, type EditionId } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
@@ -12,7 +14,8 @@ import { DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader, sca
 import { DEFAULT_DATAGEN, datagenSetups, type DatagenSettings, type GameEnd, type GameTask, type PlayedGame } from '../train/datagen';
 import { KeySet } from '../train/keyset';
 import { workerPool } from '../process/pool';
-import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
+import { fileErrorText, sameFile } from '../process/files';
+import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine } from './progress';
 import { loadNetworkFile } from '../protocol/network-file';
 
@@ -83,6 +86,15 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   };
   const netFile = args.options.get('net')?.[0];
   if (netFile !== undefined) {
+    if (netFile !== 'default') {
+      try {
+        accessSync(netFile, constants.R_OK);
+        if (statSync(netFile).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+      } catch (e) {
+        throw new UsageError(`--net: cannot read '${netFile}': ${fileErrorText(e)}`);
+      }
+      if (sameFile(out, netFile)) throw new UsageError(`--out and --net are the same file '${out}': the network would be written over`);
+    }
     const r = loadNetworkFile(netFile);
     if (!r.ok) throw new CommandError(`--net: ${r.error}`);
     settings.network = r.value.bytes;
@@ -106,7 +118,12 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     games: 0, positions: 0, searched: 0, early: 0, notQuiet: 0, score: 0, duplicates: 0, results: [0, 0, 0], ends: new Map(),
   };
   const done = (): boolean => have.positions + tally.positions >= positionsTarget || have.games + tally.games >= gamesTarget;
-  const fd = openSync(out, 'a');
+  let fd: number;
+  try {
+    fd = openSync(out, 'a');
+  } catch (e) {
+    throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
+  }
   const pool = workerPool('datagen-worker', threads, 1000);
   const t0 = performance.now();
   let nextGame = have.lastGame + 1;
@@ -210,6 +227,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     await destroyPool();
   }
   if (failure) throw new CommandError(`a game failed: ${failure.message}`);
+  const interrupted = interrupts > 0;
 
   const secs = (performance.now() - t0) / 1000;
   const pct = (x: number): string => `${((100 * x) / Math.max(1, tally.searched)).toFixed(1)} %`;
@@ -224,6 +242,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   );
   const ends = [...tally.ends].map(([k, v]) => `${k} ${v}`).join(', ');
   write(`Games: first player won ${tally.results[2]}, drawn ${tally.results[1]}, lost ${tally.results[0]}; ended by ${ends || 'none'}`);
+  if (interrupted) throw new CommandError(`interrupted: ${out} holds ${have.positions + tally.positions} positions; the same command goes on`, EXIT.interrupted);
 }
 
 /**
@@ -263,7 +282,7 @@ function openDataFile(path: string, keys: KeySet | undefined, note: (s: string) 
     return scan.summary;
   } catch (e) {
     if (e instanceof CommandError) throw e;
-    throw new CommandError(`cannot use '${path}': ${(e as Error).message}`);
+    throw new UsageError(`cannot write '${path}': ${fileErrorText(e)}`);
   }
 }
 

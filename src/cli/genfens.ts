@@ -3,10 +3,10 @@
  * openings as KFEN lines (setups in turn, P random plies each, starts that are already lost left
  * out), for `thoth match -openings file=…`.
  */
-import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { SETUP_NAMES, setupsOf, isEditionId, isSetupName, type SetupName } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
 import { genfens } from '../match/openings';
+import { checkWritable, writeFileAtomic } from '../process/files';
 import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
 import { VARIANT_OPTION } from './position-args';
 import { ProgressLine } from './progress';
@@ -22,9 +22,13 @@ export const GENFENS_SPEC: CommandSpec = {
     { name: 'plies', value: 'P', help: 'random plies after the setup', default: '4' },
     VARIANT_OPTION,
     { name: 'setup', value: 'classic,imhotep,dynasty,mercury,sophie|all', help: 'the setups to start from', default: 'all' },
-    { name: 'out', value: 'FILE', help: 'write the lines to FILE instead of stdout' },
+    { name: 'out', value: 'FILE', help: 'write the lines to FILE instead of stdout (whole: never half a file)' },
   ],
-  notes: ['On a terminal a progress line on stderr counts the lines made.', 'Example: thoth genfens 1000 --plies 6 --out book.kfen'],
+  notes: [
+    'On a terminal a progress line on stderr counts the lines made.',
+    'When 1000 tries in a row find no new opening (too few plies or setups for N), it stops with a message: exit code 2.',
+    'Example: thoth genfens 1000 --plies 6 --out book.kfen',
+  ],
 };
 
 export async function genfensCommand(argv: string[], write: (s: string) => void): Promise<void> {
@@ -45,10 +49,10 @@ export async function genfensCommand(argv: string[], write: (s: string) => void)
   const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
   const plies = intOption(args, 'plies', 4, 0, 200);
   const out = args.options.get('out')?.[0];
-  // The output file is tried before the work (without emptying it), so that a bad path costs nothing.
+  // The output file is tried before the work (without creating or emptying it), so that a bad path costs nothing.
   if (out !== undefined) {
     try {
-      closeSync(openSync(out, 'a'));
+      checkWritable(out);
     } catch (e) {
       throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
     }
@@ -66,7 +70,7 @@ export async function genfensCommand(argv: string[], write: (s: string) => void)
   const lines = made.value;
   if (out !== undefined) {
     try {
-      writeFileSync(out, lines.join('\n') + '\n');
+      writeFileAtomic(out, lines.join('\n') + '\n');
     } catch (e) {
       throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
     }

@@ -17,6 +17,7 @@ export const PERFT_SPEC: CommandSpec = {
     { name: 'divide', help: 'a `<move>: <count>` line per root move, printed as each is counted' },
     { name: 'threads', value: 'N', help: 'split the root moves over N worker threads', default: '1' },
     { name: 'json', help: 'one JSON object instead of the text: depth, variant, kfen, nodes, timeMs, nps (and divide)' },
+    { name: 'allow-no-pharaoh', help: 'take a --kfen without both Pharaohs (a test board; positions for play need both)' },
   ],
   notes: [
     'On a terminal a progress line on stderr shows the root moves done.',
@@ -27,7 +28,8 @@ export const PERFT_SPEC: CommandSpec = {
 export async function perftCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, PERFT_SPEC);
   if (args.positional.length !== 1) {
-    throw new UsageError(args.positional.length === 0 ? 'give a depth, e.g. thoth perft 5 (thoth perft --help)' : `one depth only, not '${args.positional.join(' ')}'`);
+    const hint = args.options.has('moves') ? ' (the moves end at the first word that is not a move)' : '';
+    throw new UsageError(args.positional.length === 0 ? 'give a depth, e.g. thoth perft 5 (thoth perft --help)' : `one depth only, not '${args.positional.join(' ')}'${hint}`);
   }
   const dText = args.positional[0];
   if (!/^\d+$/.test(dText) || Number(dText) < 1 || Number(dText) > 20) {
@@ -35,7 +37,7 @@ export async function perftCommand(argv: string[], write: (s: string) => void): 
   }
   const depth = Number(dText);
   const threads = intOption(args, 'threads', 1, 1, 256);
-  const pos = positionFromArgs(args, args.options.has('pharaoh-rotation'));
+  const pos = positionFromArgs(args, args.options.has('pharaoh-rotation'), args.options.has('allow-no-pharaoh'));
   const json = args.options.has('json');
   const showDivide = args.options.has('divide');
   const kfen = toKfen(pos);

@@ -1,8 +1,11 @@
 /** The position options shared by commands: --variant, --setup, --kfen, --moves, --pharaoh-rotation. */
 import {
-  formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, setupKfen, setupNamesText, setupsOf, type EditionId, type Position,
+  formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, parsePlayableKfen, setupKfen, setupNamesText, setupsOf, type EditionId, type Position,
 } from '../core/index';
 import { UsageError, type OptionSpec, type ParsedArgs } from './args';
+
+/** A word written as a move (`e4d5`, `e4+`, `e4-`, `d1e2u`; `R`/`L` for rotations too), legal or not. */
+const MOVE_WORD = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 
 export const VARIANT_OPTION: OptionSpec = { name: 'variant', value: 'khet2|khet1|deflexion', help: 'the edition', default: 'khet2' };
 export const PHARAOH_ROTATION_OPTION: OptionSpec = { name: 'pharaoh-rotation', help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)' };
@@ -11,11 +14,18 @@ export const POSITION_OPTIONS: OptionSpec[] = [
   VARIANT_OPTION,
   { name: 'setup', value: 'classic|imhotep|dynasty|mercury|sophie', help: 'the starting setup', default: 'classic' },
   { name: 'kfen', value: '"<kfen>"', help: 'start from this position instead of a setup' },
-  { name: 'moves', value: 'm1 m2', multi: true, help: 'moves played from the start (rulebook notation: e4d5, e4+, d1e2u)' },
+  {
+    name: 'moves', value: 'm1 m2', multi: true, accepts: (w) => MOVE_WORD.test(w),
+    help: 'moves played from the start (rulebook notation: e4d5, e4+, d1e2u); the list ends at the next option or word that is not a move',
+  },
   PHARAOH_ROTATION_OPTION,
 ];
 
-export function positionFromArgs(args: ParsedArgs, pharaohRotation = false): Position {
+/**
+ * The position the options give. A KFEN must have both Pharaohs (a position for play), unless
+ * `anyBoard` (perft's --allow-no-pharaoh: counting moves needs no game).
+ */
+export function positionFromArgs(args: ParsedArgs, pharaohRotation = false, anyBoard = false): Position {
   const variant = args.options.get('variant')?.[0] ?? 'khet2';
   if (!isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1 or deflexion)`);
   const edition: EditionId = variant;
@@ -32,7 +42,7 @@ export function positionFromArgs(args: ParsedArgs, pharaohRotation = false): Pos
     if (k === undefined) throw new UsageError(`${variant} has no ${name} setup (it has ${setupsOf(edition).join(', ')})`);
     kfen = k;
   }
-  const r = parseKfen(kfen, edition, { pharaohRotation });
+  const r = (anyBoard ? parseKfen : parsePlayableKfen)(kfen, edition, { pharaohRotation });
   if (!r.ok) throw new UsageError(`bad KFEN: ${formatKfenError(r.error)}`);
   const pos = r.value;
   for (const text of args.options.get('moves') ?? []) {

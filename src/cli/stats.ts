@@ -1,9 +1,15 @@
 /** `thoth stats FILE… [-sprt …] [-anchor NAME] [-drawscore X]`: the summary of record files (src/match/recorded.ts). */
-import { readFileSync } from 'node:fs';
-import { formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
+import { RECORD_FILE_LIMIT, formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
+import { readRecordFile, sizeText } from '../process/files';
 import { parseSprt, type SprtConfig } from '../match/config';
 import { summariseRecords } from '../match/recorded';
 import { CommandError, UsageError } from './args';
+
+/** A move as records write it (`e4d5`, `e4+`, `e4-`, `d1e2u`), legal or not. */
+const MOVE_TEXT = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
+
+/** Problems of a file named one by one; the rest are counted. */
+const MAX_NOTES = 10;
 
 const STATS_USAGE = 'thoth stats FILE.pgn… [-sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=normalized|logistic]] [-anchor NAME] [-drawscore 0.5]';
 
@@ -12,7 +18,9 @@ export const STATS_HELP = `Usage: ${STATS_USAGE}
 
 The summary of the games in record files (thoth match -pgnout, from one or several places; '-' reads
 stdin): W-L-D, game pairs (pentanomial), Elo and normalized Elo with their errors, the SPRT's LLR,
-with the same lines as a run. A record that appears twice counts once.
+with the same lines as a run. A record that appears twice counts once. A file that holds no game
+record ([Tag "value"] lines, moves written as moves, a result), binary data or more than
+${sizeText(RECORD_FILE_LIMIT)} is an error: exit code 2.
 
 Flags:
   -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]   the test's LLR and bounds
@@ -49,16 +57,21 @@ export async function statsCommand(argv: string[], write: (s: string) => void): 
   if (files.length === 0) throw new UsageError(`usage: ${STATS_USAGE}`);
   const games: GameRecord[][] = [];
   for (const f of files) {
-    let text: string;
-    try {
-      text = readFileSync(f === '-' ? 0 : f, 'utf8');
-    } catch (e) {
-      throw new CommandError(`cannot read '${f}': ${(e as Error).message}`, 2);
+    const text = readRecordFile(f);
+    if (!text.ok) throw new UsageError(text.error);
+    const parsed = parseRecords(text.value);
+    // A game record has tags (the players, the result) and moves written as moves; prose with a
+    // result token in it (a README that quotes a record with `…` for its moves) is none.
+    const records = parsed.games.filter((g) => g.tags.size > 0 && g.moves.every((m) => MOVE_TEXT.test(m.move)));
+    if (records.length === 0) {
+      throw new UsageError(`${f === '-' ? 'standard input' : `'${f}'`} holds no game records (a record is [Tag "value"] lines, moves and a result such as 1-0)`);
     }
-    const parsed = parseRecords(text);
-    for (const e of parsed.errors) write(`Note: ${f}: ${formatRecordSyntaxError(e)}`);
+    for (const e of parsed.errors.slice(0, MAX_NOTES)) write(`Note: ${f}: ${formatRecordSyntaxError(e)}`);
+    if (parsed.errors.length > MAX_NOTES) write(`Note: ${f}: ${parsed.errors.length - MAX_NOTES} more problems like these`);
     if (parsed.incomplete) write(`Note: ${f} ends with an unfinished game record (not counted)`);
-    games.push(parsed.games);
+    const left = parsed.games.length - records.length;
+    if (left > 0) write(`Note: ${f}: ${left} text${left === 1 ? '' : 's'} ending in a result left out (no tags, or words that are not moves)`);
+    games.push(records);
   }
   const s = summariseRecords(games, { sprt, anchor, drawScore });
   if ('error' in s) throw new CommandError(s.error, 1);

@@ -2,15 +2,18 @@
  * `thoth train --out net.nnue DATA…`: fits the network to datagen's files (src/train/train.ts)
  * and writes the quantised network file. A validation split of whole games is held out and its
  * loss printed after every epoch; a seed makes a run repeat exactly (the same file, byte for byte).
+ * `--out` is checked before the data are read (it may not be one of them) and written whole; Ctrl-C
+ * writes the best network so far (by validation loss) and exits 130.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { DEFAULT_SEED } from '../match/config';
 import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork } from '../nnue/network';
 import { startTrainThreads } from '../train/train-threads';
 import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../train/train';
-import { CommandError, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
+import { checkWritable, fileErrorText, outputIsInput, writeFileAtomic } from '../process/files';
+import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
 
 export const TRAIN_SPEC: CommandSpec = {
@@ -21,7 +24,7 @@ export const TRAIN_SPEC: CommandSpec = {
     `file. The loss is the squared error between sigmoid(output · SCALE / ${LOGISTIC_K}) and λ · sigmoid(score / ${LOGISTIC_K}) ` +
     '+ (1 − λ) · result; the optimiser is Adam.',
   options: [
-    { name: 'out', value: 'FILE', help: 'the network file to write' },
+    { name: 'out', value: 'FILE', help: 'the network file to write (not a data file); Ctrl-C writes the best network so far there' },
     { name: 'hidden', value: 'N', help: 'neurons per perspective', default: '128' },
     { name: 'epochs', value: 'N', help: 'passes over the training positions', default: '10' },
     { name: 'batch', value: 'N', help: 'positions per optimiser step', default: '4096' },
@@ -67,12 +70,20 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   const threads = intOption(args, 'threads', availableParallelism(), 1, 64);
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
 
+  const clash = outputIsInput(out, args.positional);
+  if (clash !== undefined) throw new UsageError(clash);
+  try {
+    checkWritable(out);
+  } catch (e) {
+    throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
+  }
+
   const t0 = performance.now();
   const sources = args.positional.map((path) => {
     try {
       return { name: path, bytes: new Uint8Array(readFileSync(path)) };
     } catch (e) {
-      throw new CommandError(`cannot read '${path}': ${(e as Error).message}`);
+      throw new UsageError(`cannot read '${path}': ${fileErrorText(e)}`);
     }
   });
   progress.show('train: reading the data', true);
@@ -104,29 +115,61 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     shown = now;
     progress.show(`train: epoch ${trainer.epoch}/${epochs}, ${((100 * done) / total).toFixed(0)} %`, true);
   };
+  // Ctrl-C: the epoch stops before its next batch and the best network so far is written; a
+  // second Ctrl-C leaves at once.
+  let interrupted = false;
+  const onSigint = (): void => {
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  // The best network so far: the parameters of the epoch with the lowest validation loss (the last
+  // epoch's without a validation split).
+  let best: { params: Float32Array; epoch: number; valLoss: number } | undefined;
+  let done = 0;
   try {
-    for (let e = 1; e <= epochs; e++) {
-      const r = await trainer.runEpoch(splitter, onBatch);
+    for (let e = 1; e <= epochs && !interrupted; e++) {
+      const r = await trainer.runEpoch(splitter, onBatch, () => interrupted);
       progress.clear();
+      if (r.stopped) break;
+      done = r.epoch;
       write(
         `epoch ${r.epoch}/${epochs}: train loss ${loss(r.trainLoss)}, val loss ${loss(r.valLoss)}, ` +
           `${r.seconds.toFixed(1)} s, ${Math.round(r.positionsPerSecond)} positions/s, lr ${r.lr}`,
       );
+      if (best === undefined || Number.isNaN(r.valLoss) || r.valLoss < best.valLoss) {
+        best = { params: trainer.net.params.slice(), epoch: r.epoch, valLoss: r.valLoss };
+      }
     }
   } finally {
     progress.clear();
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     await splitter?.close();
+  }
+  if (interrupted) {
+    // The weights as they stand (part of an epoch) may beat every finished epoch.
+    const now = trainer.validationLoss();
+    if (best !== undefined && !(now < best.valLoss)) trainer.net.params.set(best.params);
+    else best = { params: trainer.net.params, epoch: done, valLoss: now };
   }
 
   const name =
-    `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${epochs} seed=${settings.seed} ` +
+    `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${interrupted ? best!.epoch : epochs} seed=${settings.seed} ` +
     `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}`;
   const q = quantise(trainer.net, { scale: settings.scale, editions: data.editions, name });
   const bytes = writeNetwork(q);
   try {
-    writeFileSync(out, bytes);
+    writeFileAtomic(out, bytes);
   } catch (e) {
-    throw new CommandError(`cannot write '${out}': ${(e as Error).message}`);
+    throw new CommandError(`cannot write '${out}': ${fileErrorText(e)}`);
+  }
+  if (interrupted) {
+    throw new CommandError(
+      `interrupted: wrote the best network so far to ${out} (${best!.epoch} of ${epochs} epochs done, validation loss ${loss(best!.valLoss)})`,
+      EXIT.interrupted,
+    );
   }
   const check = quantisationError(trainer.net, q, data, trainer.valIdx.length > 0 ? trainer.valIdx : trainer.trainIdx);
   write(

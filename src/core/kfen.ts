@@ -165,6 +165,35 @@ export function parseKfen(
   return ok(pos);
 }
 
+/**
+ * Parses a KFEN meant for play (a game, an analysis, a match opening): as {@link parseKfen}, and
+ * both sides must have their Pharaoh (a board without one is no game: nothing can end it).
+ * Move counting (perft) may take any board through parseKfen.
+ */
+export function parsePlayableKfen(
+  text: string,
+  edition: Edition | EditionId = 'khet2',
+  rules: RuleOptions = DEFAULT_RULES,
+): Result<Position, KfenError> {
+  const r = parseKfen(text, edition, rules);
+  if (!r.ok) return r;
+  const missing = missingPharaohs(r.value.board, r.value.edition);
+  if (missing !== undefined) return fail('placement', text.search(/\S/), missing);
+  return r;
+}
+
+/** Why a board is not one to play on (a side without its Pharaoh), or undefined. */
+export function missingPharaohs(board: ArrayLike<number>, ed: Edition): string | undefined {
+  const have = [false, false];
+  for (let sq = 0; sq < SQUARES; sq++) {
+    const p = board[sq];
+    if (p !== 0 && kindOf(p) === PHARAOH) have[colorOf(p)] = true;
+  }
+  const none = [0, 1].filter((c) => !have[c]).map((c) => ed.colorNames[c]);
+  if (none.length === 0) return undefined;
+  return `no ${none.join(' and no ')} Pharaoh: a position for play needs both`;
+}
+
 /** The KFEN letter(s) of a piece in an edition. */
 export function pieceText(p: number, ed: Edition): string {
   const kind = kindOf(p);

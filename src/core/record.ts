@@ -53,7 +53,14 @@
  *
  * The reader also takes what other tools write: `!`, `?`, `!!`, `??`, `!?`, `?!` after a move
  * (read as the NAGs $1–$6), `;` comments to the end of the line, `%` lines (skipped), `<…>`
- * (skipped), move numbers glued to moves (`1.j4i4`). Games are separated by a blank line.
+ * (skipped), move numbers glued to moves (`1.j4i4`). Games are separated by a blank line. Any
+ * Unicode white space (form feed, vertical tab, U+00A0, U+2028, …) separates tokens as a space does.
+ *
+ * Limits: the reader's work grows with the text's length (each step moves past at least one
+ * character, and nothing in it backtracks over the text), so any text, however garbled, gives
+ * games and typed errors. Variations nest at most {@link MAX_VARIATION_DEPTH} deep (one deeper is
+ * skipped with an error, so that nothing that walks a record's variations can run out of stack); a
+ * line may be any length. Record files are read up to {@link RECORD_FILE_LIMIT} bytes.
  */
 import { EDITIONS, isEditionId, type EditionId } from './editions';
 import { parseKfen } from './kfen';
@@ -61,6 +68,12 @@ import { parseMove } from './notation';
 import type { Position } from './position';
 import { err, ok, type Result } from './result';
 import { SETUPS } from './setups';
+
+/** The largest record file the tools read (256 MiB, about 100,000 games of a match); a larger one is refused. */
+export const RECORD_FILE_LIMIT = 256 * 1024 * 1024;
+
+/** How deep variations may nest: a deeper one is skipped (with an error). */
+export const MAX_VARIATION_DEPTH = 100;
 
 export type ResultToken = '1-0' | '0-1' | '1/2-1/2' | '*';
 export const RESULT_TOKENS: readonly ResultToken[] = ['1-0', '0-1', '1/2-1/2', '*'];
@@ -286,7 +299,7 @@ function lineUnits(line: readonly MoveRecord[], side: number, moveNumber: number
       lineUnits(v, side, moveNumber, inner);
       inner[0] = `(${inner[0]}`;
       inner[inner.length - 1] = `${inner[inner.length - 1]})`;
-      units.push(...inner);
+      for (const u of inner) units.push(u); // not push(...inner): a long line would overflow the stack
       needNumber = true;
     }
     if (side === 1) moveNumber++;
@@ -382,6 +395,8 @@ const SYMBOL_NAGS: Record<string, number> = {
   '□': 7, '=': 10, '∞': 13, '+=': 14, '⩲': 14, '=+': 15, '⩱': 15, '±': 16, '+/-': 16, '∓': 17, '-/+': 17, '+-': 18, '-+': 19,
 };
 const TOKEN_END = /[\s{}[\]();$]/;
+/** Every Unicode white space character, and the byte order mark. */
+const WHITESPACE = /[\s\uFEFF]/;
 
 /** The game being read: its lines (the main line and the open variations) and the comments seen. */
 interface Reading {
@@ -470,12 +485,12 @@ export function parseRecords(text: string): ParsedRecords {
   let atLineStart = true;
   while (i < n) {
     const c = text[i];
-    if (c === '\n') {
+    if (c === '\n' || c === '\u2028' || c === '\u2029') {
       atLineStart = true;
       i++;
       continue;
     }
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\uFEFF') {
+    if (WHITESPACE.test(c)) {
       i++;
       continue;
     }
@@ -540,6 +555,10 @@ export function parseRecords(text: string): ParsedRecords {
         errors.push({ kind: 'variation', index: i, message: 'a variation before any move' });
         i = skipVariation(text, i);
         continue;
+      } else if (r.lines.length > MAX_VARIATION_DEPTH) {
+        errors.push({ kind: 'variation', index: i, message: `variations nested more than ${MAX_VARIATION_DEPTH} deep (skipped)` });
+        i = skipVariation(text, i);
+        continue;
       } else {
         const v: MoveRecord[] = [];
         (m.variations ??= []).push(v);
@@ -567,12 +586,14 @@ export function parseRecords(text: string): ParsedRecords {
       i++;
       continue;
     }
-    let j = i;
+    let j = i + 1; // c is neither white space nor a token's end: the token holds at least it
     while (j < n && !TOKEN_END.test(text[j])) j++;
     let tok = text.slice(i, j);
     const at = i;
     i = j;
     r.inMoves = true;
+    const num = /^\d+\.+/.exec(tok);
+    if (num) tok = tok.slice(num[0].length); // a move number glued to what follows (`1.j4i4`, `11.1-0`)
     if ((RESULT_TOKENS as readonly string[]).includes(tok)) {
       // A result cannot stand in a variation: one still open was never closed.
       if (r.lines.length > 1) errors.push({ kind: 'variation', index: at, message: 'a variation not closed before the result' });
@@ -586,17 +607,18 @@ export function parseRecords(text: string): ParsedRecords {
       continue;
     }
     r.commentLast = false;
-    const num = /^\d+\.+/.exec(tok);
-    if (num) tok = tok.slice(num[0].length);
     if (/^\d*\.*$/.test(tok)) continue; // a move number without its dot, or `...`
     if (SYMBOL_NAGS[tok] !== undefined) {
       addNag(SYMBOL_NAGS[tok]);
       continue;
     }
-    const suffix = /[!?]+$/.exec(tok);
-    if (suffix) tok = tok.slice(0, suffix.index);
+    // `!`/`?` at the end (scanned from the end: a regex would try every start of a long token)
+    let cut = tok.length;
+    while (cut > 0 && (tok[cut - 1] === '!' || tok[cut - 1] === '?')) cut--;
+    const suffix = cut < tok.length ? tok.slice(cut) : undefined;
+    tok = tok.slice(0, cut);
     if (tok === '') {
-      if (suffix && SUFFIX_NAGS[suffix[0]] !== undefined) addNag(SUFFIX_NAGS[suffix[0]]);
+      if (suffix !== undefined && SUFFIX_NAGS[suffix] !== undefined) addNag(SUFFIX_NAGS[suffix]);
       continue;
     }
     const m: MoveRecord = { move: tok };
@@ -605,7 +627,7 @@ export function parseRecords(text: string): ParsedRecords {
       r.pending = undefined;
     }
     line().push(m);
-    if (suffix && SUFFIX_NAGS[suffix[0]] !== undefined) addNag(SUFFIX_NAGS[suffix[0]]);
+    if (suffix !== undefined && SUFFIX_NAGS[suffix] !== undefined) addNag(SUFFIX_NAGS[suffix]);
   }
   const rest = text.slice(end);
   const incomplete = rest.trim() !== '';

@@ -4,16 +4,19 @@
  * standings and the summaries, the SPRT and fault decisions, the progress line and the last words.
  * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
 import { parseRecords, recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../core/record';
+import { ok } from '../core/result';
+import { readRecordFile } from '../process/files';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import type { GameOutcome } from './game';
 import type { OpeningBook } from './openings';
 import { JsonReport, type SummaryLine } from './json-report';
 import { Standings, encounterLines, standingsLines } from './report';
+import { fixedOrNa } from './stats';
 import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
 import { SETTINGS_TAG, runSettings, settingsDifferences, settingsText } from './run-settings';
@@ -204,11 +207,13 @@ export class Ledger {
    */
   resume(path: string): void {
     const cfg = this.cfg;
-    if (!existsSync(path) || readFileSync(path, 'utf8').trim() === '') {
+    const read = existsSync(path) ? readRecordFile(path) : ok('');
+    if (!read.ok) throw new MatchConfigError(`-resume: ${read.error}`);
+    const text = read.value;
+    if (text.trim() === '') {
       this.write(`Note: ${path} holds no games yet: starting a new run`);
       return;
     }
-    const text = readFileSync(path, 'utf8');
     const parsed = parseRecords(text);
     if (parsed.incomplete && (cfg.pgnout === undefined || cfg.pgnout === path)) {
       truncateSync(path, Buffer.byteLength(text.slice(0, parsed.end), 'utf8'));
@@ -374,7 +379,7 @@ export class Ledger {
       text = `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${n}/${total} games, ${fmtDuration(el)} elapsed, ETA ${fmtDuration(eta)}`;
     } else {
       text = `${n} games, ${fmtDuration(el)} elapsed`;
-      if (this.cfg.sprt) text += `, LLR ${this.standings.llr(this.cfg.sprt).toFixed(2)}`;
+      if (this.cfg.sprt) text += `, LLR ${fixedOrNa(this.standings.llr(this.cfg.sprt), 2)}`;
     }
     progress.write(`\r\x1b[K${text}`);
     this.barShown = true;

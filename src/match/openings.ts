@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  formatKfenError, gameStatus, parseKfen, setupKfen, setupsOf, toKfen,
+  formatKfenError, gameStatus, parseKfen, parsePlayableKfen, setupKfen, setupsOf, toKfen,
   type EditionId, type Position, type SetupName,
 } from '../core/index';
 import { makeRng, randomOpening, itemSeed } from '../core/opening';
@@ -51,7 +51,7 @@ export function readOpeningFile(path: string, edition: EditionId): Result<string
     let line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
     line = line.replace(/^info string genfens\s+/, '').replace(/;.*$/, '').trim();
-    const r = parseKfen(line, edition);
+    const r = parsePlayableKfen(line, edition);
     if (!r.ok) return bad(`openings file '${path}' line ${i + 1}: bad KFEN: ${formatKfenError(r.error)}`);
     if (gameStatus(r.value).result !== 'ongoing') return bad(`openings file '${path}' line ${i + 1}: the game is already over`);
     out.push(toKfen(r.value));
@@ -144,7 +144,13 @@ export interface GenfensOptions {
   onProgress?: (done: number, n: number) => void;
 }
 
-/** `n` distinct openings (setups in turn, random plies, filtered), as KFEN lines. */
+/**
+ * `n` distinct openings (setups in turn, random plies, filtered), as KFEN lines; an error when
+ * 1000 tries in a row find no new one (with few plies there are only so many).
+ */
+/** Tries in a row without a new opening after which genfens gives up. */
+export const GENFENS_TRIES = 1000;
+
 export function genfens(n: number, o: GenfensOptions): Result<string[], MatchConfigError> {
   const rng = makeRng(o.seed);
   const positions = setupPositions(o.edition, o.setups);
@@ -157,9 +163,13 @@ export function genfens(n: number, o: GenfensOptions): Result<string[], MatchCon
     const base = bases[out.length % bases.length];
     const r = randomOpening(rng, base, o.plies);
     const kfen = r ? toKfen(r.position) : toKfen(base);
-    // Duplicates are skipped while fresh lines keep coming (with few plies there are only so many).
-    if (seen.has(kfen) && misses < 100) {
-      misses++;
+    if (seen.has(kfen)) {
+      if (++misses >= GENFENS_TRIES) {
+        return err(new MatchConfigError(
+          `found only ${out.length} distinct openings of the ${n} asked for (${o.plies} random plies from ${o.setups.join(', ')}; ` +
+            `${GENFENS_TRIES} tries in a row gave none new): ask for fewer, or give more plies or setups`,
+        ));
+      }
       continue;
     }
     misses = 0;

@@ -6,7 +6,7 @@
 import type { SprtConfig } from './config';
 import type { ScheduledGame } from './schedule';
 import {
-  fitRatings, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, pentanomialIndex, points,
+  fitRatings, fixedOrNa, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, pentanomialIndex, points,
   sprtBounds, sprtDecision, type MatchStats, type RatedGame, type SprtDecision, type Trinomial,
 } from './stats';
 import {
@@ -132,11 +132,6 @@ export class Standings {
   }
 }
 
-/** Numbers as cutechess prints them: `inf`, `-inf`, `nan`. */
-function cute(s: string): string {
-  return s.replace(/-Infinity/g, '-inf').replace(/Infinity/g, 'inf').replace(/NaN/g, 'nan');
-}
-
 function subLine(label: string, t: Trinomial): string {
   const n = games(t);
   const score = n > 0 ? points(t) / n : 0;
@@ -156,10 +151,10 @@ export function summaryLines(s: EncounterSummary, colorNames: readonly [string, 
   lines.push(subLine(`${A} playing ${colorNames[0]}`, s.asFirst));
   lines.push(subLine(`${A} playing ${colorNames[1]}`, s.asSecond));
   lines.push(subLine(`${colorNames[0]} vs ${colorNames[1]}`, s.firstPlayer));
-  lines.push(cute(formatEloLine(s)));
-  lines.push(cute(`Normalized Elo: ${s.nElo.toFixed(1)} +/- ${s.nEloError.toFixed(1)} (${s.model === 'pentanomial' ? 'pentanomial' : 'per game'})`));
+  lines.push(formatEloLine(s));
+  lines.push(`Normalized Elo: ${fixedOrNa(s.nElo, 1)} +/- ${fixedOrNa(s.nEloError, 1)} (${s.model === 'pentanomial' ? 'pentanomial' : 'per game'})`);
   if (s.pentanomial) lines.push(formatPentanomialLine(s.pentanomial));
-  if (s.sprt) lines.push(cute(formatSprtLine(s.sprt.llr, { lower: s.sprt.lower, upper: s.sprt.upper })));
+  if (s.sprt) lines.push(formatSprtLine(s.sprt.llr, { lower: s.sprt.lower, upper: s.sprt.upper }));
   return lines;
 }
 
@@ -176,7 +171,7 @@ export function standingsLines(st: Standings, anchor: number, drawScore: number)
   lines.push(`${pad('Rank', 5)}${pad('Name', w + 2)}${pad('Elo', 8, true)}${pad('Games', 8, true)}${pad('Points', 9, true)}${pad('Score', 8, true)}${pad('Draws', 8, true)}`);
   for (const r of rows) {
     const g = r.games;
-    const elo = r.anchor ? '0.0*' : Number.isFinite(r.elo) ? (r.elo >= 0 ? '+' : '') + r.elo.toFixed(1) : cute(String(r.elo));
+    const elo = r.anchor ? '0.0*' : Number.isFinite(r.elo) ? (r.elo >= 0 ? '+' : '') + r.elo.toFixed(1) : 'n/a';
     lines.push(
       `${pad(String(r.rank), 5)}${pad(r.name, w + 2)}${pad(elo, 8, true)}${pad(String(g), 8, true)}` +
         `${pad(r.points.toFixed(1), 9, true)}${pad(g > 0 ? (100 * r.score).toFixed(1) + '%' : '-', 8, true)}` +

@@ -603,6 +603,11 @@ export function fitRatings(
 // Formatting (cutechess / fastchess summary lines)
 // ---------------------------------------------------------------------------------------------
 
+/** A number with `digits` decimals, or `n/a` when it is not finite (an Elo of 100 % wins, an error of too few games). */
+export function fixedOrNa(x: number, digits: number): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : 'n/a';
+}
+
 /** `Score of A vs B: 120 - 98 - 182  [0.527] 400` (wins - losses - draws  [score] games). */
 export function formatScoreLine(nameA: string, nameB: string, r: Trinomial): string {
   const games = r.wins + r.losses + r.draws;
@@ -613,11 +618,14 @@ export function formatScoreLine(nameA: string, nameB: string, r: Trinomial): str
   );
 }
 
-/** `Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %` (one decimal each). */
+/**
+ * `Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %` (one decimal each; `n/a` for a
+ * value the results cannot give yet, e.g. the Elo of 100 % wins).
+ */
 export function formatEloLine(s: Pick<MatchStats, 'elo' | 'eloError' | 'los' | 'drawRatio'>): string {
   return (
-    `Elo difference: ${s.elo.toFixed(1)} +/- ${s.eloError.toFixed(1)}, ` +
-    `LOS: ${s.los.toFixed(1)} %, DrawRatio: ${s.drawRatio.toFixed(1)} %`
+    `Elo difference: ${fixedOrNa(s.elo, 1)} +/- ${fixedOrNa(s.eloError, 1)}, ` +
+    `LOS: ${fixedOrNa(s.los, 1)} %, DrawRatio: ${fixedOrNa(s.drawRatio, 1)} %`
   );
 }
 
@@ -629,7 +637,7 @@ export function formatSprtLine(llr: number, bounds: SprtBounds): string {
   const decision = sprtDecision(llr, bounds);
   const suffix = decision ? ` - ${decision} was accepted` : '';
   return (
-    `SPRT: llr ${llr.toFixed(2)} (${((llr / bounds.upper) * 100).toFixed(1)}%), ` +
+    `SPRT: llr ${fixedOrNa(llr, 2)} (${fixedOrNa((llr / bounds.upper) * 100, 1)}%), ` +
     `lbound ${bounds.lower.toFixed(2)}, ubound ${bounds.upper.toFixed(2)}${suffix}`
   );
 }

@@ -3,7 +3,7 @@
  * changed unless all of it is good (protocol.md, `position`).
  */
 import {
-  EDITIONS, formatKfenError, formatMove, isSetupName, parseKfen, setupNamesText, parseMove, setupKfen, setupsOf,
+  EDITIONS, formatKfenError, formatMove, isSetupName, parsePlayableKfen, setupNamesText, parseMove, setupKfen, setupsOf,
   type EditionId, type Position, type RuleOptions,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
@@ -27,7 +27,7 @@ export function formatPositionError(e: PositionError): string {
 
 /** A position from a KFEN and moves played from it. */
 export function buildPosition(kfen: string, moves: readonly string[], edition: EditionId, rules: RuleOptions): Result<PositionState, PositionError> {
-  const r = parseKfen(kfen, edition, rules);
+  const r = parsePlayableKfen(kfen, edition, rules);
   if (!r.ok) return err({ message: `bad KFEN: ${formatKfenError(r.error)}` });
   const pos = r.value;
   const played: string[] = [];

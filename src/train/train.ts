@@ -324,6 +324,8 @@ export interface EpochReport {
   seconds: number;
   positionsPerSecond: number;
   lr: number;
+  /** The pass was stopped before its end (runEpoch's `stop`). */
+  stopped?: boolean;
 }
 
 /** The training run: data, network, optimiser, the epochs one by one. */
@@ -390,8 +392,13 @@ export class Trainer {
     return s.lr * s.lrGamma ** Math.floor((epoch - 1) / s.lrDrop);
   }
 
-  /** One pass over the training split in a fresh seeded order; `onBatch` hears of the positions done. */
-  async runEpoch(splitter?: GradientSplitter, onBatch?: (done: number, total: number) => void): Promise<EpochReport> {
+  /**
+   * One pass over the training split in a fresh seeded order; `onBatch` hears of the positions
+   * done. With `stop`, the pass lets the event loop run every ~100 ms (a signal handler may set
+   * what `stop` reads) and ends early, before its next batch, once `stop` says so: the report then
+   * has `stopped`. Without it the pass runs through, as before.
+   */
+  async runEpoch(splitter?: GradientSplitter, onBatch?: (done: number, total: number) => void, stop?: () => boolean): Promise<EpochReport> {
     const t0 = performance.now();
     this.epoch++;
     const order = this.trainIdx;
@@ -404,8 +411,18 @@ export class Trainer {
     const lr = this.learningRate(this.epoch);
     const B = this.settings.batch;
     let loss = 0;
+    let yielded = performance.now();
+    let done = 0;
     for (let from = 0; from < order.length; from += B) {
+      if (stop) {
+        if (performance.now() - yielded > 100) {
+          await new Promise((resolve) => setImmediate(resolve));
+          yielded = performance.now();
+        }
+        if (stop()) break;
+      }
       const to = Math.min(order.length, from + B);
+      done = to;
       this.grads.fill(0);
       loss += splitter ? await splitter.gradient(order, from, to, this.grads) : batchGradient(this.kernel, order, from, to, this.grads);
       this.adam.step(this.grads, to - from, lr);
@@ -413,8 +430,8 @@ export class Trainer {
     }
     const seconds = (performance.now() - t0) / 1000;
     return {
-      epoch: this.epoch, trainLoss: loss / Math.max(1, order.length), valLoss: this.validationLoss(), seconds,
-      positionsPerSecond: order.length / seconds, lr,
+      epoch: this.epoch, trainLoss: loss / Math.max(1, done), valLoss: this.validationLoss(), seconds,
+      positionsPerSecond: done / seconds, lr, ...(done < order.length ? { stopped: true } : {}),
     };
   }
 }

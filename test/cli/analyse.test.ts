@@ -3,7 +3,7 @@
  * builds it) at small depths and reads what it prints.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -224,7 +224,13 @@ describe('thoth analyse --game', () => {
     writeFileSync(file, '1. f4g5 c7c6 2. c5+\n');
     const r = analyse('--game', file, '--depth', '2', '--threshold', '1', '--quiet');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('3 moves, result *');
+    expect(r.stdout).toContain('Khet 2.0 (khet2), 2 moves (3 plies), result *'); // 1. f4g5 c7c6 2. c5+: two move numbers
+    // a game that starts with the second player: 1... a1+ is one move of one ply
+    const red = join(dir, 'red.pgn');
+    writeFileSync(red, `[Variant "khet2"]\n[KFEN "${RED_MATE_IN_1}"]\n\n1... a1+ 0-1\n`);
+    const rr = analyse('--game', red, '--depth', '1', '--quiet');
+    expect(rr.stderr).toBe('');
+    expect(rr.stdout).toContain('Khet 2.0 (khet2), 1 move (1 ply), result 0-1');
     expect(r.stdout).toContain('?! inaccuracy 1 point or more, ? mistake 2 or more, ?? blunder 3 or more');
     const old = analyse('--game', file, '--depth', '2', '--threshold', '100');
     expect(old.status).toBe(2);
@@ -269,5 +275,48 @@ describe('thoth analyse --game', () => {
     expect(withMultipv.status).toBe(2);
     expect(badIndex.status).toBe(2);
     expect(badIndex.stderr).toMatch(/holds 1 game, not 2/);
+  });
+});
+
+describe('thoth analyse --game: its outputs', () => {
+  it('never writes over the record it reads (the same path, a relative one, a link): exit 2 before any work, the file as it was', async () => {
+    const sub = mkdtempSync(join(dir, 'same-'));
+    const file = join(sub, 'game.pgn');
+    const text = '[Event "x"]\n\n1. f4g5 c7c6 *\n';
+    writeFileSync(file, text);
+    symlinkSync(file, join(sub, 'link.pgn'));
+    linkSync(file, join(sub, 'hard.pgn'));
+    const runs = await Promise.all([
+      analyseAsync('--game', file, '--out', file, '--depth', '1'),
+      analyseAsync('--game', file, '--out', join(sub, '..', sub.split('/').pop()!, 'game.pgn'), '--depth', '1'),
+      analyseAsync('--game', join(sub, 'link.pgn'), '--out', file, '--depth', '1'),
+      analyseAsync('--game', file, '--graph', join(sub, 'hard.pgn'), '--depth', '1'),
+      analyseAsync('--game', file, '--out', join(sub, 'a.pgn'), '--graph', join(sub, 'a.pgn'), '--depth', '1'),
+    ]);
+    for (const r of runs.slice(0, 4)) {
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^thoth analyse: the output '.*' is the input '.*': writing it would destroy what is read; give another file\n$/);
+      expect(r.stdout).toBe('');
+    }
+    expect(runs[4]).toMatchObject({ status: 2, stdout: '', stderr: `thoth analyse: --out and --graph are the same file '${join(sub, 'a.pgn')}'\n` });
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readdirSync(sub).sort()).toEqual(['game.pgn', 'hard.pgn', 'link.pgn']);
+  });
+
+  it('writes --out whole (no temporary file left), over an older file too; a folder that is not there is exit 2 before the work', async () => {
+    const sub = mkdtempSync(join(dir, 'out-'));
+    const file = join(sub, 'game.pgn');
+    writeFileSync(file, '[Event "x"]\n\n1. f4g5 c7c6 *\n');
+    const out = join(sub, 'reviewed.pgn');
+    writeFileSync(out, 'an older file, longer than the review will be '.repeat(200));
+    const r = await analyseAsync('--game', file, '--out', out, '--depth', '1', '--quiet');
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^\[Event "x"\][\s\S]*1\. f4g5 .* \*\n\n$/);
+    expect(readdirSync(sub).sort()).toEqual(['game.pgn', 'reviewed.pgn']);
+    const missing = await analyseAsync('--game', file, '--out', join(sub, 'no', 'r.pgn'), '--depth', '1');
+    expect(missing).toMatchObject({ status: 2, stdout: '' });
+    expect(missing.stderr).toBe(`thoth analyse: cannot write the annotated record '${join(sub, 'no', 'r.pgn')}': no such file or directory\n`);
+    const zero = await analyseAsync('--game', '/dev/zero', '--depth', '1');
+    expect(zero).toEqual({ status: 2, stdout: '', stderr: "thoth analyse: game record '/dev/zero' is not a record file (it holds binary data)\n" });
   });
 });

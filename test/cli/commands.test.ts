@@ -126,3 +126,40 @@ describe('thoth perft', () => {
     expect(r).toEqual({ code: 2, out: '', err: "thoth genfens: cannot write '/nonexistent/x.kfen': no such file or directory\n" });
   });
 });
+
+describe('positions and moves on the command line', () => {
+  /** Silver's Pharaoh alone with the Sphinxes: no Red Pharaoh. */
+  const NO_RED_PHARAOH = 'xv9/10/10/10/10/10/10/4K4X^ s 0 1';
+
+  it('perft --moves a b 3: the moves end at the depth (a word that is not a move), before or after the other options', async () => {
+    const [after, before, quoted, bad] = await Promise.all([
+      runBuilt(['perft', '--moves', 'j4i4', 'a4a3', '3', '--json']),
+      runBuilt(['perft', '3', '--moves', 'j4i4', 'a4a3', '--json']),
+      runBuilt(['perft', '--moves', 'j4i4 a4a3', '3', '--json']),
+      runBuilt(['perft', '--moves', 'j4i4', 'e9z9', '3']),
+    ]);
+    expect(after.code, after.err).toBe(0);
+    const a = JSON.parse(after.out);
+    expect(a).toMatchObject({ depth: 3, nodes: JSON.parse(before.out).nodes });
+    expect(JSON.parse(quoted.out).nodes).toBe(a.nodes);
+    expect(a.kfen).toMatch(/ s \d+ 2$/); // two plies were played: move 2, Silver to move
+    expect(bad).toEqual({ code: 2, out: '', err: "thoth perft: one depth only, not 'e9z9 3' (the moves end at the first word that is not a move)\n" });
+  });
+
+  it('a KFEN without both Pharaohs is refused for play (analyse, the protocol), and by perft unless --allow-no-pharaoh', async () => {
+    const [analyse, protocol, perft, allowed] = await Promise.all([
+      runBuilt(['analyse', '--kfen', NO_RED_PHARAOH, '--depth', '1']),
+      runBuilt([`position kfen ${NO_RED_PHARAOH}`, 'd']),
+      runBuilt(['perft', '2', '--kfen', NO_RED_PHARAOH]),
+      runBuilt(['perft', '2', '--kfen', NO_RED_PHARAOH, '--allow-no-pharaoh', '--json']),
+    ]);
+    const why = 'bad KFEN: placement: no Red Pharaoh: a position for play needs both (at character 1)';
+    expect(analyse).toEqual({ code: 2, out: '', err: `thoth analyse: ${why}\n` });
+    expect(protocol.code).toBe(2);
+    expect(protocol.out).toContain(`info string error: position: ${why}`);
+    expect(protocol.err).toBe(`thoth: position: ${why}; position unchanged\n`);
+    expect(perft).toEqual({ code: 2, out: '', err: `thoth perft: ${why}\n` });
+    expect(allowed.code, allowed.err).toBe(0);
+    expect(JSON.parse(allowed.out).nodes).toBeGreaterThan(0);
+  });
+});

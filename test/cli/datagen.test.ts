@@ -1,10 +1,11 @@
 /** `thoth datagen` as a user runs it: the entry point in a child process, worker threads and all. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataHeader, encodeGameHeader, scanData, type DataSummary } from '../../src/train/data';
-import { runThoth } from './helpers';
+import { DATA_HEADER_BYTES, dataHeader, encodeGameHeader, scanData, type DataSummary } from '../../src/train/data';
+import { CLI_BUILT, ROOT, runThoth } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'thoth-datagen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,5 +69,51 @@ describe('thoth datagen', () => {
     expect(readFileSync(foreign, 'utf8')).toBe('my notes, not training data\n');
     expect(done).toMatchObject({ code: 0, out: expect.stringMatching(/full\.bin already holds 0 positions of 1 games: nothing to do/) });
     expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth datagen --out FILE [^]*--positions N +stop when the file holds N positions \(default: 1000000\)/) });
+  });
+});
+
+describe('thoth datagen: files and Ctrl-C', () => {
+  it('a file that cannot be written or read (no folder, a folder, a missing --net) or --out = --net is exit 2 with one line', async () => {
+    const net = join(dir, 'net.nnue');
+    copyFileSync(join(ROOT, 'nets', 'default.nnue'), net);
+    const [noFolder, folder, noNet, sameNet] = await Promise.all([
+      runThoth(['datagen', '--out', join(dir, 'no', 'x.bin'), ...SMALL]),
+      runThoth(['datagen', '--out', dir, ...SMALL]),
+      runThoth(['datagen', '--out', join(dir, 'y.bin'), '--net', join(dir, 'none.nnue'), ...SMALL]),
+      runThoth(['datagen', '--out', join(dir, 'net.nnue'), '--net', join(dir, 'net.nnue'), ...SMALL]),
+    ]);
+    expect(noFolder).toMatchObject({ code: 2, out: '', err: `thoth datagen: cannot write '${join(dir, 'no', 'x.bin')}': no such file or directory\n` });
+    expect(folder).toMatchObject({ code: 2, out: '', err: `thoth datagen: cannot write '${dir}': it is a directory\n` });
+    expect(noNet).toMatchObject({ code: 2, out: '', err: `thoth datagen: --net: cannot read '${join(dir, 'none.nnue')}': no such file or directory\n` });
+    expect(sameNet).toMatchObject({ code: 2, out: '', err: `thoth datagen: --out and --net are the same file '${net}': the network would be written over\n` });
+    expect(readFileSync(net).equals(readFileSync(join(ROOT, 'nets', 'default.nnue')))).toBe(true);
+  });
+
+  it('Ctrl-C keeps the games written, the file whole, and exits 130', async () => {
+    const path = join(dir, 'interrupted.bin');
+    const child = spawn(process.execPath, [CLI_BUILT, 'datagen', '--out', path, '--positions', '1000000', ...SMALL], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    // the first game appended (the file past its header): then Ctrl-C
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (existsSync(path) && statSync(path).size > DATA_HEADER_BYTES) {
+          watcher.close();
+          resolve();
+        }
+      };
+      const watcher = watch(dir, check);
+      check();
+    });
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/Interrupted: the games in progress are dropped; run the same command again to go on\n/);
+    const n = Number(/^thoth datagen: interrupted: .*interrupted\.bin holds (\d+) positions; the same command goes on\n$/m.exec(stderr)?.[1]);
+    expect(stdout).toMatch(/^Wrote \d+ positions of \d+ games to /);
+    expect(summary(path).positions).toBe(n);
   });
 });

@@ -1,4 +1,7 @@
 /** `thoth genfens` as a user runs it: the entry point (src/cli.ts, through tsx) in a child process. */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { genfens } from '../../src/match/openings';
 import { unwrap } from '../core/helpers';
@@ -20,5 +23,26 @@ describe('thoth genfens', () => {
     expect(notN.err).toMatch(/^thoth genfens: usage: thoth genfens <N> .*\n$/);
     expect(badSetup).toMatchObject({ code: 2, err: "thoth genfens: unknown setup 'castle' (classic, imhotep, dynasty, mercury, sophie or all)\n" });
     expect(noDynasty).toMatchObject({ code: 2, err: 'thoth genfens: deflexion has no dynasty setup (it has classic, imhotep)\n' });
+  });
+});
+
+describe('thoth genfens: when it cannot, and its output', () => {
+  it('stops with a message when there are not N distinct openings (exit 2), and writes --out whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thoth-genfens-'));
+    const out = join(dir, 'book.kfen');
+    const [few, ok, noFolder] = await Promise.all([
+      thothGenfens(['5', '--plies', '0', '--setup', 'classic', '--out', out]),
+      thothGenfens(['3', '--plies', '2', '--setup', 'classic', '--out', join(dir, 'ok.kfen')]),
+      thothGenfens(['3', '--out', join(dir, 'no', 'b.kfen')]),
+    ]);
+    expect(few).toEqual({
+      code: 2, out: '',
+      err: 'thoth genfens: found only 1 distinct openings of the 5 asked for (0 random plies from classic; 1000 tries in a row gave none new): ask for fewer, or give more plies or setups\n',
+    });
+    expect(ok).toMatchObject({ code: 0, err: '' });
+    expect(readFileSync(join(dir, 'ok.kfen'), 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(noFolder).toMatchObject({ code: 2, out: '', err: `thoth genfens: cannot write '${join(dir, 'no', 'b.kfen')}': no such file or directory\n` });
+    expect(readdirSync(dir)).toEqual(['ok.kfen']); // nothing made for the run that failed, no temporary file
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -4,7 +4,7 @@
  * fault, 130 for Ctrl-C, after the records so far are written) and its JSON report.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecords, recordPlayers } from '../../src/core/record';
@@ -110,5 +110,41 @@ describe('thoth match on the command line', () => {
     // The text summary says the same.
     expect(r.out).toContain(`Score of a vs b: ${e.wins} - ${e.losses} - ${e.draws}`);
     expect(r.out).toContain(`Ptnml(0-2): [${e.pentanomial.join(', ')}]`);
+  });
+});
+
+describe('thoth match -resume with an odd record file', () => {
+  /** The built `thoth match`, stopped after a generous while (a reader that loops never ends). */
+  function matchBuilt(args: string[]): Promise<CommandRun> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'match', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out, err });
+      });
+    });
+  }
+
+  it('resumes from a record whose spaces are form feeds; a binary file is exit 2 with one line', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'g.pgn');
+    const args = [...fake('A', '--seed 1 --deterministic'), ...fake('B', '--seed 2 --deterministic'), '-each', 'tc=10+0.1', '-rounds', '1'];
+    const first = await matchBuilt([...args, '-pgnout', pgn]);
+    expect(first.code, first.err).toBe(0);
+    // the movetext's spaces (a tag's value keeps its own)
+    writeFileSync(pgn, readFileSync(pgn, 'utf8').replace(/\n\n([^[][\s\S]*?)\n\n/g, (_, m: string) => `\n\n${m.replace(/ /g, '\f')}\n\n`));
+    expect(readFileSync(pgn, 'utf8')).toMatch(/\f/);
+    const again = await matchBuilt([...args, '-resume', pgn]);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain(`Resumed 2 finished games from ${pgn}`);
+    const bin = join(dir, 'bin.pgn');
+    writeFileSync(bin, Buffer.from([1, 0, 2, 0]));
+    const binary = await matchBuilt([...args, '-resume', bin]);
+    expect(binary).toMatchObject({ code: 2, out: '', err: `thoth match: -resume: '${bin}' is not a record file (it holds binary data)\n` });
   });
 });

@@ -94,7 +94,7 @@ describe('thoth analyse --game: the review as files and data', () => {
     const r = thoth('analyse', '--game', game, '--depth', '1', '--quiet');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Khet 2.0 (khet2), 3 moves, result *');
+    expect(r.stdout).toContain('Khet 2.0 (khet2), 2 moves (3 plies), result *');
     expect(r.stdout).toMatch(/^ +1\. f4g5/m);
     expect(r.stdout).toMatch(/^ *1\.\.\. c7c6/m);
     expect(r.stdout).toMatch(/^ +2\. c5\+/m);

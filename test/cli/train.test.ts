@@ -1,11 +1,12 @@
 /** `thoth train` as a user runs it: the entry point in a child process, its worker thread and all. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readNetwork } from '../../src/nnue/network';
-import { runThoth } from './helpers';
+import { CLI_BUILT, runThoth } from './helpers';
 
 const FIXTURE = fileURLToPath(new URL('../nnue/fixtures/selfplay.bin', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'thoth-train-'));
@@ -60,8 +61,64 @@ describe('thoth train', () => {
     expect(badLambda).toMatchObject({ code: 2, err: 'thoth train: --lambda must be from 0 to 1, not 2\n' });
     expect(badLr).toMatchObject({ code: 2, err: "thoth train: --lr must be a number, not 'fast'\n" });
     expect(foreign).toMatchObject({ code: 1, err: expect.stringMatching(/notes\.txt: not a Thoth training data file/) });
-    expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': ENOENT/) });
+    expect(missing).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': no such file or directory\n$/) });
     expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth train --out FILE DATA… [^]*--epochs N +passes over the training positions \(default: 10\)/) });
     expect(() => readFileSync(out)).toThrow(); // nothing was written
+  });
+});
+
+describe('thoth train: its output', () => {
+  it('refuses an --out that is one of the data files, or that cannot be written, before reading the data: exit 2, one line', async () => {
+    const sub = mkdtempSync(join(dir, 'out-'));
+    const data = join(sub, 'data.bin');
+    copyFileSync(FIXTURE, data);
+    symlinkSync(data, join(sub, 'link.bin'));
+    const [same, viaLink, noFolder] = await Promise.all([
+      runThoth(['train', '--out', data, ...SMALL, data]),
+      runThoth(['train', '--out', join(sub, 'link.bin'), ...SMALL, FIXTURE, data]),
+      runThoth(['train', '--out', join(sub, 'no', 'net.nnue'), ...SMALL, data]),
+    ]);
+    expect(same).toMatchObject({ code: 2, out: '', err: `thoth train: the output '${data}' is the input '${data}': writing it would destroy what is read; give another file\n` });
+    expect(viaLink).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/^thoth train: the output '.*link\.bin' is the input '.*data\.bin'/) });
+    expect(noFolder).toMatchObject({ code: 2, out: '', err: `thoth train: cannot write '${join(sub, 'no', 'net.nnue')}': no such file or directory\n` });
+    expect(readFileSync(data).equals(readFileSync(FIXTURE))).toBe(true);
+    expect(readdirSync(sub).sort()).toEqual(['data.bin', 'link.bin']);
+  });
+
+  it('Ctrl-C writes the best network so far (whole) and exits 130', async () => {
+    const runs = ['1', '2'].map(async (threads) => {
+      const out = join(dir, `interrupted-${threads}.nnue`);
+      const child = spawn(process.execPath, [
+        CLI_BUILT, 'train', '--out', out, '--hidden', '8', '--epochs', '10000', '--batch', '256', '--threads', threads, '--quiet', FIXTURE,
+      ], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let sent = false;
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => {
+        child.stdout.on('data', (d) => {
+          stdout += d;
+          if (!sent && /^epoch 3\//m.test(stdout)) {
+            sent = true;
+            child.kill('SIGINT');
+          }
+        });
+        child.on('exit', (c) => resolve(c));
+      });
+      return { out, code, stdout, stderr };
+    });
+    for (const r of await Promise.all(runs)) {
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/^thoth train: interrupted: wrote the best network so far to .*\.nnue \((\d+) of 10000 epochs done, validation loss 0\.\d{6}\)\n$/);
+      // the network written is the finished epoch with the lowest validation loss (or the weights of the stopped epoch, lower still)
+      const losses = [...r.stdout.matchAll(/^epoch (\d+)\/10000: .*val loss (0\.\d+)/gm)].map((m) => ({ epoch: Number(m[1]), loss: m[2] }));
+      const lowest = losses.reduce((a, b) => (Number(b.loss) < Number(a.loss) ? b : a));
+      const written = /\((\d+) of 10000 epochs done, validation loss (0\.\d+)\)/.exec(r.stderr)!;
+      expect(Number(written[2])).toBeLessThanOrEqual(Number(lowest.loss));
+      if (written[2] === lowest.loss) expect(losses.filter((l) => l.loss === lowest.loss).map((l) => l.epoch)).toContain(Number(written[1]));
+      const net = readNetwork(new Uint8Array(readFileSync(r.out)));
+      expect(net.ok && net.value.hidden).toBe(8);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    }
   });
 });

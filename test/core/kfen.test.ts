@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANUBIS, EDITIONS, KHET1, OBELISK, PHARAOH, PYRAMID, SCARAB, SETUPS, SPHINX, STACK, colorOf, formatKfenError,
-  kindOf, makePiece, mulberry32, oriOf, parseKfen, parseKfenData, toKfen, type EditionId, type KfenField,
+  kindOf, makePiece, mulberry32, oriOf, parseKfen, parseKfenData, parsePlayableKfen, toKfen, type EditionId, type KfenField,
 } from '../../src/core/index';
 import { ALL_SETUPS, k2, kfen, load, randInt, sq } from './helpers';
 
@@ -308,5 +308,24 @@ describe('KFEN fuzz: the parser never throws and never accepts an invalid board'
     // the fuzz must exercise both outcomes
     expect(accepted).toBeGreaterThan(50);
     expect(accepted).toBeLessThan(total);
+  });
+});
+
+describe('parsePlayableKfen: a position for play has both Pharaohs', () => {
+  it('refuses a board without one or both Pharaohs in every edition; parseKfen (move counting) still takes it', () => {
+    const cases: [EditionId, string, string][] = [
+      ['khet2', 'xv9/10/10/10/10/10/10/4K4X^ s 0 1', 'no Red Pharaoh: a position for play needs both'],
+      ['khet2', 'xv3k5/10/10/10/10/10/10/9X^ r 0 1', 'no Silver Pharaoh: a position for play needs both'],
+      ['khet2', EMPTY2, 'no Silver and no Red Pharaoh: a position for play needs both'],
+      ['khet1', '10/10/10/10/10/10/10/4K5 s 0 1', 'no Red Pharaoh: a position for play needs both'],
+      ['deflexion', '5k4/10/10/10/10/10/10/10 g 0 1', 'no Gold Pharaoh: a position for play needs both'],
+    ];
+    for (const [ed, text, message] of cases) {
+      const r = parsePlayableKfen(text, ed);
+      expect(r.ok, text).toBe(false);
+      if (!r.ok) expect(formatKfenError(r.error)).toBe(`placement: ${message} (at character 1)`);
+      expect(parseKfen(text, ed).ok, text).toBe(true);
+    }
+    for (const { edition, setup } of ALL_SETUPS) expect(parsePlayableKfen(SETUPS[edition][setup]!, edition).ok, `${edition} ${setup}`).toBe(true);
   });
 });

@@ -52,7 +52,8 @@ describe('matches between fake engines', () => {
     const score = lines.filter((l) => l.startsWith('Score of greedy vs random: '));
     expect(score).toHaveLength(2);
     expect(score[1]).toMatch(/^Score of greedy vs random: \d+ - \d+ - \d+  \[\d\.\d{3}\] 16$/);
-    expect(lines.some((l) => /^Elo difference: -?[\d.]+|inf \+\/- /.test(l))).toBe(true);
+    expect(lines.some((l) => /^Elo difference: (-?[\d.]+|n\/a) \+\/- (-?[\d.]+|n\/a), /.test(l))).toBe(true); // n/a: 16 wins of 16
+    expect(lines.join('\n')).not.toMatch(/\b(inf|nan)\b/);
     expect(lines.some((l) => /^Ptnml\(0-2\): \[\d+, \d+, \d+, \d+, \d+\]$/.test(l))).toBe(true);
     expect(lines[lines.length - 1]).toBe('Finished match');
     // The greedy mover is much stronger.

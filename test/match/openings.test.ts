@@ -108,6 +108,11 @@ describe('openings', () => {
     const bad = readOpeningFile(file, 'khet2');
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error.message).toMatch(/line 2: bad KFEN/);
+    writeFileSync(file, `${lines[0]}\nxv9/10/10/10/10/10/10/4K4X^ s 0 1\n`);
+    const noPharaoh = readOpeningFile(file, 'khet2');
+    expect(!noPharaoh.ok && noPharaoh.error.message).toBe(
+      `openings file '${file}' line 2: bad KFEN: placement: no Red Pharaoh: a position for play needs both (at character 1)`,
+    );
     const missing = readOpeningFile(join(dir, 'missing'), 'khet2');
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.error).toBeInstanceOf(MatchConfigError);
@@ -117,10 +122,12 @@ describe('openings', () => {
     const lines = unwrap(genfens(40, { seed: 9, plies: 4, edition: 'khet1', setups: ['classic', 'imhotep', 'dynasty'] }));
     expect(new Set(lines).size).toBe(40);
     for (const l of lines) checkStart(l, 'khet1');
-    // With no plies there are only as many distinct starts as setups: duplicates then come.
-    expect(genfens(3, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] })).toEqual({
-      ok: true, value: [SETUPS.khet2.classic, SETUPS.khet2.classic, SETUPS.khet2.classic],
-    });
+    // With no plies there are only as many distinct starts as setups: more is an error, not duplicates.
+    expect(genfens(1, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] })).toEqual({ ok: true, value: [SETUPS.khet2.classic] });
+    const few = genfens(3, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] });
+    expect(!few.ok && few.error.message).toBe(
+      'found only 1 distinct openings of the 3 asked for (0 random plies from classic; 1000 tries in a row gave none new): ask for fewer, or give more plies or setups',
+    );
     expect(genfens(3, { seed: 1, plies: 0, edition: 'deflexion', setups: ['dynasty'] }).ok).toBe(false);
   });
 });

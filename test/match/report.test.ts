@@ -50,7 +50,7 @@ describe('standings and summary lines', () => {
     const sprt = { elo0: 700, elo1: 800, alpha: 0.05, beta: 0.05, model: 'normalized' as const };
     expect(st.llr(sprt)).toBeNaN();
     expect(st.sprtDecision(sprt)).toBeNull();
-    expect(encounterLines(st, 0, ['Silver', 'Red'], sprt).pop()).toBe('SPRT: llr nan (nan%), lbound -2.94, ubound 2.94');
+    expect(encounterLines(st, 0, ['Silver', 'Red'], sprt).pop()).toBe('SPRT: llr n/a (n/a%), lbound -2.94, ubound 2.94');
   });
 
   it('more than two engines: points with drawscore, anchored ratings, cross table', () => {

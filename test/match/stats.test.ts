@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/zobrist';
+import { Standings, encounterLines, standingsLines } from '../../src/match/report';
+import { Schedule } from '../../src/match/schedule';
 import {
   NELO_SCALE,
   Z95,
@@ -545,5 +547,24 @@ describe('formatting', () => {
     expect(formatPentanomialLine([12, 345, 678, 901, 23])).toBe(
       'Ptnml(0-2): [12, 345, 678, 901, 23]',
     );
+  });
+});
+
+describe('summary lines never show inf or nan', () => {
+  it('a value the results cannot give yet is n/a', () => {
+    expect(formatEloLine({ elo: Infinity, eloError: NaN, los: 100, drawRatio: 0 })).toBe('Elo difference: n/a +/- n/a, LOS: 100.0 %, DrawRatio: 0.0 %');
+    expect(formatEloLine({ elo: -Infinity, eloError: Infinity, los: 0, drawRatio: 0 })).toBe('Elo difference: n/a +/- n/a, LOS: 0.0 %, DrawRatio: 0.0 %');
+    expect(formatEloLine({ elo: 19.06, eloError: 24.04, los: 94, drawRatio: 45.5 })).toBe('Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %');
+  });
+
+  it('the whole summary of one-sided, drawn and single results, with an SPRT and standings', () => {
+    const sprt = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' as const };
+    for (const scores of [[1], [0], [0.5], [1, 1], [0, 0], [0.5, 0.5], [1, 0], [1, 1, 1, 1], [0.5, 0.5, 0.5, 0.5]]) {
+      const s = new Schedule(2, 'roundrobin', 2, 100);
+      const st = new Standings(['A', 'B'], s.encounters, s.paired);
+      scores.forEach((x, i) => st.add(s.game(i), x));
+      const text = [...encounterLines(st, 0, ['Silver', 'Red'], sprt), ...standingsLines(st, 0, 0.5)].join('\n');
+      expect(text, JSON.stringify(scores)).not.toMatch(/\b(inf|nan|Infinity|NaN)\b/i);
+    }
   });
 });
