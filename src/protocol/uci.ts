@@ -318,11 +318,15 @@ export class UciEngine {
 
     const noRemovalDraw = this.options.noRemovalDraw.value;
     const status = gameStatus(pos, { noRemovalLimit: noRemovalDraw });
-    if (status.result !== 'ongoing' || legalMoves(pos).length === 0) {
+    // Only a hit Pharaoh or no legal move ends the game here: a draw by repetition or by the
+    // no-removal limit is the referee's to apply (khet-rules.md § game end); the engine says it
+    // may be claimed and plays on, scoring such positions as draws inside its search.
+    if (status.result === 'win' || legalMoves(pos).length === 0) {
       this.write(`info string game over: ${status.text}`);
       this.write('bestmove (none)');
       return;
     }
+    if (status.result === 'draw') this.write(`info string draw claimable: ${status.text.replace(/^Draw(: | by )/, '')}`);
     const us = pos.side;
     let time = num[us === 0 ? 'wtime' : 'btime'] ?? num[us === 0 ? 'p1time' : 'p2time'];
     // A clock for the other side only (as fastchess's compliance check sends): no time for us.

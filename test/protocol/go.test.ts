@@ -302,20 +302,45 @@ describe('go', () => {
     expect(await e.sync()).toEqual([]);
   });
 
-  it('go in a finished game: an info string saying why, then bestmove (none)', async () => {
-    for (const [cmd, why] of [
-      [`position kfen ${MATE_IN_1} moves j5+`, /Pharaoh/i],
-      ['position kfen xv9/10/10/2k7/10/10/10/4K4X^ s 100 60', /no piece removed|no-removal|100/i],
-      ['position startpos moves c1b2 h8h7 b2c1 h7h8 c1b2 h8h7 b2c1 h7h8', /repetition/i],
-    ] as const) {
-      e.send(cmd);
+  it('go after a hit Pharaoh: an info string saying why, then bestmove (none)', async () => {
+    const cmd = `position kfen ${MATE_IN_1} moves j5+`;
+    e.send(cmd);
+    expect(await e.sync()).toEqual([]);
+    for (const g of ['go depth 3', 'go infinite', 'go wtime 1000 btime 1000']) {
+      const out = await e.command(g, /^bestmove /);
+      expect(out[out.length - 1], `${cmd}; ${g}`).toBe('bestmove (none)');
+      expect(out.filter((l) => l.startsWith('info string')).join(' ')).toMatch(/game over: .*Pharaoh/i);
       expect(await e.sync()).toEqual([]);
-      for (const g of ['go depth 3', 'go infinite', 'go wtime 1000 btime 1000']) {
-        const out = await e.command(g, /^bestmove /, 2000);
-        expect(out[out.length - 1], `${cmd}; ${g}`).toBe('bestmove (none)');
-        const info = out.filter((l) => l.startsWith('info string'));
-        expect(info.length).toBeGreaterThan(0);
-        expect(info.join(' ')).toMatch(why);
+    }
+  });
+
+  it('go in a position drawn by repetition or the no-removal limit: a legal bestmove (the referee applies draws)', async () => {
+    const repeated = ['c1b2', 'h8h7', 'b2c1', 'h7h8', 'c1b2', 'h8h7', 'b2c1', 'h7h8'];
+    const noRemoval = 'xv9/10/10/2k7/10/10/10/4K4X^ s 100 60';
+    const noRemovalPos = positionOf(noRemoval);
+    for (const [cmd, pos, why] of [
+      [`position startpos moves ${repeated.join(' ')}`, positionOf(CLASSIC, repeated), /draw claimable: threefold repetition/],
+      [`position kfen ${noRemoval}`, noRemovalPos, /draw claimable: no piece removed in 100 plies/],
+    ] as const) {
+      await position(cmd, pos);
+      for (const g of ['go depth 3', 'go infinite', 'go wtime 1000 btime 1000', 'go movetime 100']) {
+        e.send(g);
+        const ls = [];
+        if (g === 'go infinite') {
+          // held back until stop, as in any other position
+          ls.push(...(await e.collect(/^info depth 1 /)));
+          e.send('stop');
+        }
+        ls.push(...(await e.collect(/^bestmove /, 10_000)));
+        const out = ls.map((l) => l.text);
+        checkBestmove(out[out.length - 1], pos);
+        expect(out.filter((l) => l.startsWith('info string')).join(' '), `${cmd}; ${g}`).toMatch(why);
+        if (pos === noRemovalPos && g === 'go depth 3') {
+          // nothing can be removed there: every node below the root is a no-removal draw
+          const scores = out.map(parseInfo).filter((i) => i !== undefined).map((i) => i.score);
+          expect(scores.length).toBeGreaterThan(0);
+          for (const sc of scores) expect(sc).toEqual({ kind: 'cp', value: 0 });
+        }
         expect(await e.sync()).toEqual([]);
       }
     }
