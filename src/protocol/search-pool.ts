@@ -54,6 +54,23 @@ export function voteBest(results: SearchTaskResult[]): SearchTaskResult {
   return best;
 }
 
+/**
+ * The word ranges [from, to) that clear a table of `byteLength` bytes split over `threads`
+ * threads, in whole buckets of 16 words. Plain arithmetic, not 32-bit shifts: a table of 2 GB or
+ * more has 2^29 words or more (a `>> 2` of its byte length overflows).
+ */
+export function clearRanges(byteLength: number, threads: number): Array<[number, number]> {
+  const words = Math.floor(byteLength / 4);
+  const chunk = Math.ceil(words / threads / 16) * 16;
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < threads; i++) {
+    const from = Math.min(words, i * chunk);
+    const to = Math.min(words, from + chunk);
+    if (from < to) out.push([from, to]);
+  }
+  return out;
+}
+
 export class SearchPool {
   private pool: Piscina;
   private threadCount: number;
@@ -154,15 +171,8 @@ export class SearchPool {
   async clear(): Promise<void> {
     await this.stragglers;
     this.newGame++;
-    const words = this.ttBuffer.byteLength >> 2;
-    const n = this.threadCount;
-    const chunk = Math.ceil(words / n / 16) * 16; // whole buckets
-    const jobs: Promise<unknown>[] = [];
-    for (let i = 0; i < n; i++) {
-      const from = Math.min(words, i * chunk);
-      const to = Math.min(words, from + chunk);
-      if (from < to) jobs.push(this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }));
-    }
+    const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
+      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }));
     await Promise.all(jobs);
     this.age = 0;
   }

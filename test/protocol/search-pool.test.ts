@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
-import { SearchPool, type GoRequest } from '../../src/protocol/search-pool';
+import { MAX_THREADS } from '../../src/protocol/options';
+import { SearchPool, clearRanges, type GoRequest } from '../../src/protocol/search-pool';
 import { DEFAULT_LIMITS, type SearchInfo, type SearchLimits } from '../../src/search/search';
+import { TranspositionTable } from '../../src/search/tt';
 import { positionOf } from './engine';
 import { sleep } from '../threads/helpers';
 
@@ -104,3 +106,28 @@ describe('SearchPool (in-process)', () => {
     expectLegal(d.best);
   });
 });
+
+describe('clearRanges: the table clear covers every word at any Hash size', () => {
+  // Sizes around 2^31 bytes and up to the Hash option's 8192 MB, by arithmetic only (not allocated).
+  for (const mb of [1, 2047, 2048, 3000, 4096, 8191, 8192]) {
+    it(`${mb} MB`, () => {
+      const bytes = TranspositionTable.bytesFor(mb);
+      const words = bytes / 4;
+      for (const threads of [1, 2, 3, 7, MAX_THREADS]) {
+        const ranges = clearRanges(bytes, threads);
+        expect(ranges.length, `${threads} threads`).toBeGreaterThan(0);
+        expect(ranges.length).toBeLessThanOrEqual(threads);
+        // contiguous, from word 0 to the last word, each range starting on a bucket
+        expect(ranges[0][0]).toBe(0);
+        expect(ranges[ranges.length - 1][1], `${mb} MB, ${threads} threads: the last word`).toBe(words);
+        for (let i = 0; i < ranges.length; i++) {
+          const [from, to] = ranges[i];
+          expect(from).toBeLessThan(to);
+          expect(from % 16).toBe(0);
+          if (i > 0) expect(from).toBe(ranges[i - 1][1]);
+        }
+      }
+    });
+  }
+});
+
