@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../core/result';
 import { NETWORK_HEADER_BYTES, formatNetworkError, networkFileBytes, readNetwork, type Network } from '../nnue/network';
+import { quote } from './quote';
 
 /** EvalFile's value for the network shipped with the engine. */
 export const DEFAULT_EVAL_FILE = 'default';
@@ -66,17 +67,17 @@ function readAt(fd: number, n: number, at: number): Uint8Array {
  */
 export function loadNetworkFile(file: string): Result<LoadedNetwork, string> {
   const p = file === DEFAULT_EVAL_FILE ? path.join(netsFolder(), DEFAULT_NETWORK_FILE) : file;
-  const refused = (message: string): Result<LoadedNetwork, string> => err(`'${p}' is not a network file Thoth can use: ${message}`);
+  const refused = (message: string): Result<LoadedNetwork, string> => err(`${quote(p)} is not a network file Thoth can use: ${message}`);
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO would otherwise wait for a writer
     fd = openSync(p, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    return err(`cannot read '${p}': ${why(e)}`);
+    return err(`cannot read ${quote(p)}: ${why(e)}`);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return err(`cannot read '${p}': ${kindOf(st)}, not a network file`);
+    if (!st.isFile()) return err(`cannot read ${quote(p)}: ${kindOf(st)}, not a network file`);
     const header = readAt(fd, NETWORK_HEADER_BYTES, 0);
     const size = networkFileBytes(header);
     if (!size.ok) return refused(formatNetworkError(size.error));
@@ -92,7 +93,7 @@ export function loadNetworkFile(file: string): Result<LoadedNetwork, string> {
     if (!r.ok) return refused(formatNetworkError(r.error));
     return ok({ net: r.value, bytes, source: file });
   } catch (e) {
-    return err(`cannot read '${p}': ${why(e)}`);
+    return err(`cannot read ${quote(p)}: ${why(e)}`);
   } finally {
     closeSync(fd);
   }

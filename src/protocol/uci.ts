@@ -17,6 +17,7 @@ import { DEFAULT_EVAL_FILE, loadNetworkFile, type LoadedNetwork } from './networ
 import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
 import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
 import { SearchPool, type SearchDone } from './search-pool';
+import { clipMessage, quote } from './quote';
 
 const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help', 'debug']);
 /** Answered at once during a search, but after other work that is still going on. */
@@ -108,7 +109,9 @@ export class UciEngine {
     return { pharaohRotation: this.options.pharaohRotation.value };
   }
 
-  private error(msg: string): void {
+  /** An error line; no part of the input in it longer than QUOTE_MAX characters (quote.ts). */
+  private error(message: string): void {
+    const msg = clipMessage(message);
     this.write(`info string error: ${msg}`);
     this.onError(msg);
   }
@@ -145,7 +148,7 @@ export class UciEngine {
     }
     // The clock of a go runs from now: a warm-up search must not take its time.
     if (cmd === 'go') this.pool.interruptWarmup();
-    if (this.searching || this.blocked) this.debug(`'${cmd}' waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
+    if (this.searching || this.blocked) this.debug(`${quote(cmd)} waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
     this.queue.push({ line: trimmed, received: Date.now() });
     this.pump();
   }
@@ -254,10 +257,10 @@ export class UciEngine {
           this.help();
           break;
         default:
-          this.error(`unknown command '${cmd}' (try 'help')`);
+          this.error(`unknown command ${quote(cmd)} (try 'help')`);
       }
     } catch (e) {
-      this.error(`internal error in '${cmd}': ${e instanceof Error ? e.message : String(e)}`);
+      this.error(`internal error in ${quote(cmd)}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
@@ -282,7 +285,7 @@ export class UciEngine {
   /** `debug on|off` (UCI). */
   private debugCommand(args: string[]): void {
     if (args.length !== 1 || (args[0] !== 'on' && args[0] !== 'off')) {
-      return this.error(`debug: expected 'debug on' or 'debug off', not 'debug ${args.join(' ')}'`);
+      return this.error(`debug: expected 'debug on' or 'debug off', not ${quote(`debug ${args.join(' ')}`)}`);
     }
     this.debugMode = args[0] === 'on';
   }
@@ -294,7 +297,7 @@ export class UciEngine {
     const name = (vi >= 0 ? args.slice(1, vi) : args.slice(1)).join(' ');
     const value = vi >= 0 ? args.slice(vi + 1).join(' ') : undefined;
     const option = this.options.find(name);
-    if (!option) return this.error(`setoption: unknown option '${name}'`);
+    if (!option) return this.error(`setoption: unknown option ${quote(name)}`);
     const r = option.set(value);
     if (!r.ok) this.error(`setoption: ${formatOptionError(r.error)}`);
   }
@@ -479,16 +482,16 @@ export class UciEngine {
   private bench(args: string[]): void {
     let depth = BENCH_DEPTH;
     let threads = 1;
-    if (args.length > 2) return this.error(`bench: unexpected '${args[2]}' (bench [depth [threads]])`);
+    if (args.length > 2) return this.error(`bench: unexpected ${quote(args[2])} (bench [depth [threads]])`);
     if (args[0] !== undefined) {
       if (!/^\d+$/.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 30) {
-        return this.error(`bench: depth must be a whole number from 1 to 30, not '${args[0]}'`);
+        return this.error(`bench: depth must be a whole number from 1 to 30, not ${quote(args[0])}`);
       }
       depth = Number(args[0]);
     }
     if (args[1] !== undefined) {
       if (!/^\d+$/.test(args[1]) || Number(args[1]) < 1 || Number(args[1]) > MAX_THREADS) {
-        return this.error(`bench: threads must be a whole number from 1 to ${MAX_THREADS}, not '${args[1]}'`);
+        return this.error(`bench: threads must be a whole number from 1 to ${MAX_THREADS}, not ${quote(args[1])}`);
       }
       threads = Number(args[1]);
     }
@@ -537,9 +540,9 @@ export class UciEngine {
   private perft(args: string[]): void {
     const v = args[0];
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_PERFT_DEPTH) {
-      return this.error(`perft: depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not '${v ?? ''}'`);
+      return this.error(`perft: depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not ${quote(v ?? '')}`);
     }
-    if (args.length > 1) return this.error(`perft: unexpected '${args[1]}' (perft <depth>)`);
+    if (args.length > 1) return this.error(`perft: unexpected ${quote(args[1])} (perft <depth>)`);
     const t0 = performance.now();
     const lines = divide(this.state.pos, Number(v));
     let total = 0;
@@ -568,7 +571,7 @@ export class UciEngine {
         this.write(`response ${status.result === 'win' ? (status.winner === 0 ? 'p1win' : 'p2win') : status.result === 'draw' ? 'draw' : 'none'}`);
         break;
       default:
-        this.error(`query: expected gameover, p1turn or result, not '${args[0] ?? ''}'`);
+        this.error(`query: expected gameover, p1turn or result, not ${quote(args[0] ?? '')}`);
     }
   }
 
