@@ -188,6 +188,8 @@ export interface OptionHost {
   loadNetwork(file: string): Result<void, string>;
   /** Whether a network is loaded (UseNNUE's default). */
   hasNetwork(): boolean;
+  /** The evaluation the search uses may have changed (EvalFile loaded, UseNNUE set). */
+  evaluationChanged(): void;
 }
 
 /** The engine's options, in the handshake's order; the others read their values. */
@@ -207,8 +209,8 @@ export function createOptions(host: OptionHost) {
     elo: new Spin('UCI_Elo', MAX_ELO, MIN_ELO, MAX_ELO),
     random: new Check('Random', false),
     // the evaluation: the network (NNUE) in EvalFile, or the hand-written one
-    useNNUE: new Check('UseNNUE', host.hasNetwork()),
-    evalFile: new Str('EvalFile', DEFAULT_EVAL_FILE, undefined, (file) => host.loadNetwork(file)),
+    useNNUE: new Check('UseNNUE', host.hasNetwork(), () => host.evaluationChanged()),
+    evalFile: new Str('EvalFile', DEFAULT_EVAL_FILE, () => host.evaluationChanged(), (file) => host.loadNetwork(file)),
   };
   // Developer switches, so that matches can measure each search feature.
   const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));

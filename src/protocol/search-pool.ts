@@ -92,7 +92,11 @@ export class SearchPool {
   /** The stop word of the warm-up searches. */
   private warmControl = new Int32Array(new SharedArrayBuffer(16));
 
-  constructor(threads: number, hashMb: number) {
+  /** The network the warm-up searches with (the one the real searches will use). */
+  private warmNetwork: SharedArrayBuffer | undefined;
+
+  constructor(threads: number, hashMb: number, network?: SharedArrayBuffer) {
+    this.warmNetwork = network;
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
     this.pool = workerPool('search-worker', threads);
@@ -100,9 +104,10 @@ export class SearchPool {
   }
 
   /**
-   * Runs a short search on every worker, on a scratch table, so that the first real search
-   * starts with loaded, compiled code (a cold worker answers `stop` several times slower).
-   * `interruptWarmup` cuts it short.
+   * Runs a short search on every worker, on a scratch table, with the network the real searches
+   * will use, so that the first real search starts with loaded, compiled code and the network
+   * already parsed in each thread (a cold worker answers `stop` several times slower, and parsing
+   * the network took a first `go movetime` past its time). `interruptWarmup` cuts it short.
    */
   private async warm(pool: Piscina, threads: number): Promise<void> {
     this.warmControl = new Int32Array(new SharedArrayBuffer(16));
@@ -124,10 +129,23 @@ export class SearchPool {
         moves: [],
         limits: { ...DEFAULT_LIMITS, depth: 5, searchMoves: [] },
         received: Date.now(),
+        network: this.warmNetwork,
       };
       jobs.push(pool.run(task));
     }
     await Promise.all(jobs);
+  }
+
+  /**
+   * The evaluation changed (a new EvalFile, UseNNUE): warms the threads up again with `network`
+   * (undefined: the hand-written evaluation). Call only while idle.
+   */
+  async warmWith(network: SharedArrayBuffer | undefined): Promise<void> {
+    if (network === this.warmNetwork) return;
+    this.warmNetwork = network;
+    await this.stragglers;
+    this.ready = this.warm(this.pool, this.threadCount);
+    await this.ready;
   }
 
   /** Ends the warm-up searches now (a `go` is waiting: its clock is running). */

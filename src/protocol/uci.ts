@@ -77,6 +77,7 @@ export class UciEngine {
         this.network = r.value;
         return ok(undefined);
       },
+      evaluationChanged: () => this.waitFor(this.pool.warmWith(this.evalNetwork()?.bytes)),
       resizeHash: (mb) => this.pool.resize(mb),
       clearHash: () => this.waitFor(this.pool.clear()),
       setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
@@ -96,7 +97,7 @@ export class UciEngine {
       },
     });
     this.state = startPosition(this.options.variant.value, this.rules());
-    this.pool = new SearchPool(this.options.threads.value, this.options.hash.value);
+    this.pool = new SearchPool(this.options.threads.value, this.options.hash.value, this.evalNetwork()?.bytes);
     this.waitFor(this.pool.ready);
   }
 

@@ -10,7 +10,7 @@ import { Engine, ROOT, assertBuilt, startEngine } from './engine';
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
 const OPTIONS: OptionSpec[] = createOptions({
   resizeHash: () => {}, clearHash: () => {}, setThreads: () => {}, variantChanged: () => {}, pharaohRotationChanged: () => {},
-  loadNetwork: () => ok(undefined), hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
+  loadNetwork: () => ok(undefined), evaluationChanged: () => {}, hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
 }).all.map((o) => o.spec);
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
