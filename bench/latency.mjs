@@ -2,7 +2,8 @@
 // reading the answer). Reported, never asserted: the unit tests check behaviour only.
 //   node bench/latency.mjs [--runs 7] [--threads 1] [--movetimes 50,100,200,500] [--overhead N]
 // Prints, each as a median over the runs (with min and max):
-//   stop latency        `stop` during `go infinite` → `bestmove`
+//   stop latency        `stop` during `go infinite` → `bestmove`, also in the first search of a
+//                       pool just rebuilt by a `Threads` change
 //   first search        `ucinewgame` + `position` + `go movetime T` → `bestmove`, minus T (the
 //                       first search of a game, on a fresh engine and after ucinewgame)
 //   movetime overshoot  `go movetime T` → `bestmove`, minus T, for each T (over T is a loss on
@@ -88,7 +89,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const show = (name, xs) =>
-  console.log(`${name.padEnd(34)} median ${median(xs).toFixed(1).padStart(7)} ms   min ${Math.min(...xs).toFixed(1).padStart(7)}   max ${Math.max(...xs).toFixed(1).padStart(7)}   (${xs.length} runs)`);
+  console.log(`${name.padEnd(52)} median ${median(xs).toFixed(1).padStart(7)} ms   min ${Math.min(...xs).toFixed(1).padStart(7)}   max ${Math.max(...xs).toFixed(1).padStart(7)}   (${xs.length} runs)`);
 
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${runs} runs, Threads ${threads}${overhead !== undefined ? `, Move Overhead ${overhead}` : ''}`);
 
@@ -106,6 +107,20 @@ for (let i = 0; i < runs; i++) {
 }
 show('stop → bestmove', stop);
 show('isready during a search → readyok', ready);
+
+// stop during the first search of a freshly built pool (each Threads change builds one)
+const stopNewPool = [];
+for (let i = 0; i < runs; i++) {
+  e.send(`setoption name Threads value ${threads === 1 ? 2 : 1}`);
+  e.send(`setoption name Threads value ${threads}`);
+  e.send('position startpos');
+  await e.ready();
+  e.send('go infinite');
+  await e.next(/^info depth 2 /);
+  const t0 = e.send('stop');
+  stopNewPool.push((await e.next(/^bestmove /)).at - t0);
+}
+show('stop → bestmove, a new pool\'s first search', stopNewPool);
 
 // the first search of a game: a fresh engine's first, and the first after ucinewgame
 const firstFresh = [];

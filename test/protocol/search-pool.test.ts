@@ -10,7 +10,6 @@ import { SearchPool, clearRanges, type GoRequest } from '../../src/protocol/sear
 import { DEFAULT_LIMITS, type SearchInfo, type SearchLimits } from '../../src/search/search';
 import { TranspositionTable } from '../../src/search/tt';
 import { positionOf } from './engine';
-import { sleep } from '../threads/helpers';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 
@@ -53,18 +52,19 @@ describe('SearchPool (in-process)', () => {
     expect(infos.at(-1)!.nodes).toBeLessThanOrEqual(d.nodes);
   });
 
-  it('stop() ends an unlimited 2-thread search at once, with a legal move', async () => {
-    const p = pool.start(request({}), false, () => {});
-    await sleep(300);
-    const t0 = performance.now();
+  it('stop() ends an unlimited 2-thread search, with a legal move', async () => {
+    let depth3!: () => void;
+    const reached = new Promise<void>((resolve) => (depth3 = resolve));
+    const p = pool.start(request({}), false, (i) => {
+      if (i.depth >= 3) depth3();
+    });
+    await reached;
     pool.stop();
+    // (an unlimited search ends only by stop; the latency is measured by bench/latency.mjs)
     const d = await p;
-    const ms = performance.now() - t0;
     expect(d.error).toBeUndefined();
     expectLegal(d.best);
-    expect(d.depth).toBeGreaterThan(0);
-    // (the protocol-level latency is measured in engine-threads.test.ts; here only "at once")
-    expect(ms, `stop took ${ms.toFixed(1)} ms`).toBeLessThan(500);
+    expect(d.depth).toBeGreaterThanOrEqual(3);
   });
 
   it('clear() zeroes every word of the table, split over the threads (3 threads, an odd size)', async () => {
