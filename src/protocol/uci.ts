@@ -19,20 +19,12 @@ import { buildPosition, formatPositionError, parsePosition, startPosition, type 
 import { SearchPool, type SearchDone } from './search-pool';
 import { clipMessage, quote } from './quote';
 
-const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help', 'debug']);
-/** Answered at once during a search, but after other work that is still going on. */
-const WAITS_FOR_WORK = new Set(['isready', 'uci', 'ugi', 'uki']);
-const KNOWN = new Set([
-  'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
-  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft', 'debug',
-]);
-
-export function isKnownCommand(word: string): boolean {
-  return KNOWN.has(word);
-}
-
-/** The protocol's command words (for the command line's "did you mean"). */
-export const KNOWN_COMMANDS: readonly string[] = [...KNOWN];
+/**
+ * When a command runs: `now` at once, even during a search; `ready` at once during a search, but
+ * after other work that is still going on (the warm-up, a table clear …); `queued` after the
+ * search and the work before it, in order. (`quit` is queued, and also stops a running search.)
+ */
+type Timing = 'now' | 'ready' | 'queued';
 
 /** A command waiting its turn. */
 interface Queued {
@@ -45,7 +37,114 @@ interface Queued {
   ponderhit?: number;
 }
 
+/**
+ * A command of the protocol, declared once (as the options are): its names, when it runs, its
+ * lines in `help` and what it does.
+ */
+interface Command {
+  names: readonly string[];
+  timing: Timing;
+  /** Its lines in `help`, in the table's order (none for one described with another). */
+  help: readonly string[];
+  run(e: UciEngine, args: string[], q: Queued, name: string): void;
+}
+
 export class UciEngine {
+  /** The commands, in the order of `help`. */
+  private static readonly COMMANDS: readonly Command[] = [
+    {
+      names: ['uci', 'ugi', 'uki'], timing: 'ready',
+      help: ['uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok'],
+      run: (e, _args, _q, name) => e.handshake(name),
+    },
+    {
+      names: ['isready'], timing: 'ready',
+      help: ['isready                    readyok (also during a search)'],
+      run: (e) => e.write('readyok'),
+    },
+    {
+      names: ['setoption'], timing: 'queued',
+      help: ['setoption name <id> [value <x>]'],
+      run: (e, args) => e.setoption(args),
+    },
+    {
+      names: ['ucinewgame', 'uginewgame', 'ukinewgame'], timing: 'queued',
+      help: ['ucinewgame                 forget the hash and history'],
+      run: (e) => e.waitFor(e.pool.clear()),
+    },
+    {
+      names: ['position'], timing: 'queued',
+      help: ['position startpos | setup <classic|imhotep|dynasty> | kfen <KFEN> [moves m1 m2 ...]'],
+      run: (e, args) => e.position(args),
+    },
+    {
+      names: ['go'], timing: 'queued',
+      help: [
+        'go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
+        'go perft <depth>           perft per root move',
+      ],
+      run: (e, args, q) => e.go(args, q),
+    },
+    {
+      names: ['stop'], timing: 'now',
+      help: ['stop | ponderhit | quit'],
+      run: (e) => {
+        for (const w of e.waitingGos()) w.stopped = true;
+        e.stop();
+      },
+    },
+    {
+      names: ['ponderhit'], timing: 'now', help: [],
+      run: (e) => {
+        for (const w of e.waitingGos()) w.ponderhit ??= Date.now();
+        e.ponderhit();
+      },
+    },
+    { names: ['quit'], timing: 'queued', help: [], run: (e) => e.quit() },
+    {
+      names: ['debug'], timing: 'now',
+      help: ['debug on|off               extra info string diagnostics'],
+      run: (e, args) => e.debugCommand(args),
+    },
+    {
+      names: ['d'], timing: 'queued',
+      help: ['d                          show the board, KFEN and key'],
+      run: (e) => e.display(),
+    },
+    {
+      names: ['eval'], timing: 'queued',
+      help: ['eval                       the evaluation, term by term'],
+      run: (e) => e.evalCommand(),
+    },
+    {
+      names: ['bench'], timing: 'queued',
+      help: [`bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`],
+      run: (e, args) => e.bench(args),
+    },
+    {
+      names: ['query'], timing: 'queued',
+      help: ['query gameover|p1turn|result'],
+      run: (e, args) => e.query(args),
+    },
+    { names: ['help'], timing: 'now', help: [], run: (e) => e.help() },
+    { names: ['perft'], timing: 'queued', help: [], run: (e, args) => e.perft(args) },
+  ];
+
+  /** The command of each name. */
+  private static readonly BY_NAME: ReadonlyMap<string, Command> = new Map(
+    UciEngine.COMMANDS.flatMap((c) => c.names.map((n) => [n, c] as const)),
+  );
+
+  /** The command named `word`, if the protocol has one. */
+  static command(word: string): Command | undefined {
+    return UciEngine.BY_NAME.get(word);
+  }
+
+  /** Every command name, in the table's order. */
+  static commandNames(): string[] {
+    return UciEngine.COMMANDS.flatMap((c) => c.names);
+  }
+
   private readonly options: EngineOptions;
   private state: PositionState;
   private pool: SearchPool;
@@ -134,7 +233,8 @@ export class UciEngine {
     if (this.quitting) return;
     // readyok at once during a search (UCI); after other unfinished work (the warm-up at start,
     // clearing the table …), when it is done. The handshake too: after uciok the engine is warm.
-    if (WAITS_FOR_WORK.has(cmd) && !this.searching && (this.queue.length > 0 || this.blocked)) {
+    const command = UciEngine.command(cmd);
+    if (command?.timing === 'ready' && !this.searching && (this.queue.length > 0 || this.blocked)) {
       this.queue.push({ line: trimmed });
       return;
     }
@@ -143,7 +243,7 @@ export class UciEngine {
       return;
     }
     // An unknown command changes nothing: its error need not wait for a search to end.
-    if (IMMEDIATE.has(cmd) || !KNOWN.has(cmd)) {
+    if (command === undefined || command.timing !== 'queued') {
       this.execute({ line: trimmed });
       return;
     }
@@ -190,8 +290,9 @@ export class UciEngine {
     }
     // A search has started: isready and the handshake are answered at once during a search,
     // also when they were waiting for it to start.
-    if (this.searching && this.queue.some((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]))) {
-      const now = this.queue.filter((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]));
+    const ready = (q: Queued): boolean => UciEngine.command(q.line.split(/\s+/)[0])?.timing === 'ready';
+    if (this.searching && this.queue.some(ready)) {
+      const now = this.queue.filter(ready);
       this.queue = this.queue.filter((q) => !now.includes(q));
       for (const q of now) this.execute(q);
     }
@@ -202,64 +303,9 @@ export class UciEngine {
     const cmd = tokens[0];
     const args = tokens.slice(1);
     try {
-      switch (cmd) {
-        case 'uci':
-        case 'ugi':
-        case 'uki':
-          this.handshake(cmd);
-          break;
-        case 'isready':
-          this.write('readyok');
-          break;
-        case 'debug':
-          this.debugCommand(args);
-          break;
-        case 'setoption':
-          this.setoption(args);
-          break;
-        case 'ucinewgame':
-        case 'uginewgame':
-        case 'ukinewgame':
-          this.waitFor(this.pool.clear());
-          break;
-        case 'position':
-          this.position(args);
-          break;
-        case 'go':
-          this.go(args, q);
-          break;
-        case 'stop':
-          for (const w of this.waitingGos()) w.stopped = true;
-          this.stop();
-          break;
-        case 'ponderhit':
-          for (const w of this.waitingGos()) w.ponderhit ??= Date.now();
-          this.ponderhit();
-          break;
-        case 'quit':
-          this.quit();
-          break;
-        case 'd':
-          this.display();
-          break;
-        case 'eval':
-          this.evalCommand();
-          break;
-        case 'bench':
-          this.bench(args);
-          break;
-        case 'perft':
-          this.perft(args);
-          break;
-        case 'query':
-          this.query(args);
-          break;
-        case 'help':
-          this.help();
-          break;
-        default:
-          this.error(`unknown command ${quote(cmd)} (try 'help')`);
-      }
+      const command = UciEngine.command(cmd);
+      if (command === undefined) this.error(`unknown command ${quote(cmd)} (try 'help')`);
+      else command.run(this, args, q, cmd);
     } catch (e) {
       this.error(`internal error in ${quote(cmd)}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -579,20 +625,15 @@ export class UciEngine {
   private help(): void {
     const lines = [
       'Thoth speaks a UCI-like protocol (see protocol.md). Commands:',
-      '  uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok',
-      '  isready                    readyok (also during a search)',
-      '  setoption name <id> [value <x>]',
-      '  ucinewgame                 forget the hash and history',
-      '  position startpos | setup <classic|imhotep|dynasty> | kfen <KFEN> [moves m1 m2 ...]',
-      '  go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
-      '  go perft <depth>           perft per root move',
-      '  stop | ponderhit | quit',
-      '  debug on|off               extra info string diagnostics',
-      '  d                          show the board, KFEN and key',
-      '  eval                       the evaluation, term by term',
-      `  bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`,
-      '  query gameover|p1turn|result',
+      ...UciEngine.COMMANDS.flatMap((c) => c.help.map((l) => `  ${l}`)),
     ];
     for (const l of lines) this.write(`info string ${l}`);
   }
 }
+
+export function isKnownCommand(word: string): boolean {
+  return UciEngine.command(word) !== undefined;
+}
+
+/** The protocol's command words (for the command line's "did you mean"). */
+export const KNOWN_COMMANDS: readonly string[] = UciEngine.commandNames();
