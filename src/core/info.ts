@@ -8,6 +8,7 @@
  *
  * `info string …` lines are free text and stay text.
  */
+import { quote } from './quote';
 import { err, ok, type Result } from './result';
 import type { Bound, Score, SearchInfo } from './score';
 
@@ -65,20 +66,20 @@ const SCORE_RE = /^[+-]?\d+$/;
  */
 export function parseInfo(line: string): Result<InfoFields, InfoError> {
   const t = line.trim().split(/\s+/);
-  if (t[0] !== 'info') return err({ field: 'info', message: `not an info line: '${t[0] ?? ''}'` });
+  if (t[0] !== 'info') return err({ field: 'info', message: `not an info line: ${quote(t[0] ?? '')}` });
   const info: InfoFields = {};
   for (let i = 1; i < t.length; i++) {
     const k = t[i];
     if (isCount(k)) {
       const v = t[i + 1];
-      if (v === undefined || !COUNT_RE.test(v)) return err({ field: k, message: `needs a whole number, not '${v ?? ''}'` });
+      if (v === undefined || !COUNT_RE.test(v)) return err({ field: k, message: `needs a whole number, not ${quote(v ?? '')}` });
       info[k] = Number(v);
       i++;
     } else if (k === 'score') {
       const kind = t[i + 1];
       const v = t[i + 2];
-      if (kind !== 'cp' && kind !== 'mate') return err({ field: k, message: `expected cp or mate, not '${kind ?? ''}'` });
-      if (v === undefined || !SCORE_RE.test(v)) return err({ field: k, message: `${kind} needs a whole number, not '${v ?? ''}'` });
+      if (kind !== 'cp' && kind !== 'mate') return err({ field: k, message: `expected cp or mate, not ${quote(kind ?? '')}` });
+      if (v === undefined || !SCORE_RE.test(v)) return err({ field: k, message: `${kind} needs a whole number, not ${quote(v ?? '')}` });
       info.score = { kind, value: Number(v) };
       info.bound ??= 'exact';
       i += 2;

@@ -273,6 +273,23 @@ export function readNetwork(bytes: Uint8Array): Result<Network, NetworkFileError
   return ok({ hidden, editions, scale, qa, qb, name, ftWeights, ftBias, outWeights, outBias });
 }
 
+/** The length of a network file's header: what networkFileBytes needs to read. */
+export const NETWORK_HEADER_BYTES = HEADER_BYTES;
+
+/**
+ * The size a network file must have, from its first NETWORK_HEADER_BYTES bytes alone (checked as
+ * readNetwork checks them), so that a reader can refuse a foreign or oversized file before
+ * reading all of it.
+ */
+export function networkFileBytes(header: Uint8Array): Result<number, NetworkFileError> {
+  if (header.length < HEADER_BYTES) return readNetwork(header) as { ok: false; error: NetworkFileError };
+  const h = header.subarray(0, HEADER_BYTES);
+  const r = readNetwork(h); // the header alone: refused for what is wrong with it, else cut short
+  if (!r.ok && r.error.kind !== 'truncated') return r;
+  const v = new DataView(h.buffer, h.byteOffset, h.byteLength);
+  return ok(fileSize(v.getUint32(20, true), v.getUint32(36, true)));
+}
+
 /** A reader's refusal in words, for `info string error: …` and the command line. */
 export function formatNetworkError(e: NetworkFileError): string {
   return `network file refused: ${e.message}`;

@@ -4,6 +4,7 @@
  */
 import { formatMove, parseMove, type Position } from '../core/index';
 import { err, ok, type Result } from '../core/result';
+import { quote } from '../core/quote';
 
 /** The numeric arguments; UGI's p1time… are other names for wtime… */
 export type GoNumber =
@@ -20,8 +21,6 @@ const SIGNED: ReadonlySet<GoNumber> = new Set<GoNumber>(['wtime', 'btime', 'p1ti
 
 export const MAX_PERFT_DEPTH = 20;
 
-/** A token as an error message quotes it (a line may be long). */
-const quote = (t: string): string => `'${t.length > 40 ? `${t.slice(0, 40)}…` : t}'`;
 
 export interface GoArgs {
   numbers: Partial<Record<GoNumber, number>>;
@@ -52,7 +51,7 @@ export function parseGo(args: readonly string[], pos: Position): Result<GoArgs, 
       const re = SIGNED.has(a) ? /^-?\d+$/ : /^\d+$/;
       if (v === undefined || !re.test(v)) {
         const what = SIGNED.has(a) ? 'a whole number' : 'a whole number, 0 or more';
-        return err({ message: `'${a}' needs ${what}, not ${quote(v ?? '')}` });
+        return err({ message: `${quote(a)} needs ${what}, not ${quote(v ?? '')}` });
       }
       go.numbers[a] = Number(v);
       i++;

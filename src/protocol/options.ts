@@ -9,6 +9,7 @@ import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
 import { DEFAULT_EVAL_FILE } from './network-file';
+import { quote } from '../core/quote';
 
 /** Threads: up to twice the machine's cores. */
 export const MAX_THREADS = Math.max(2, availableParallelism() * 2);
@@ -102,7 +103,7 @@ export class Spin extends Valued<number> {
   }
 
   protected parse(text: string | undefined): Result<number, string> {
-    if (text === undefined || !/^-?\d+$/.test(text)) return err(`needs a whole number, not '${text ?? ''}'`);
+    if (text === undefined || !/^-?\d+$/.test(text)) return err(`needs a whole number, not ${quote(text ?? '')}`);
     const n = Number(text);
     if (n < this.min || n > this.max) return err(`must be from ${this.min} to ${this.max}, not ${n}`);
     return ok(n);
@@ -119,7 +120,7 @@ export class Check extends Valued<boolean> {
 
   protected parse(text: string | undefined): Result<boolean, string> {
     const v = text?.toLowerCase();
-    if (v !== 'true' && v !== 'false') return err(`must be true or false, not '${text ?? ''}'`);
+    if (v !== 'true' && v !== 'false') return err(`must be true or false, not ${quote(text ?? '')}`);
     return ok(v === 'true');
   }
 }
@@ -135,7 +136,7 @@ export class Combo<T extends string> extends Valued<T> {
   protected parse(text: string | undefined): Result<T, string> {
     const v = text?.toLowerCase();
     const hit = this.vars.find((x) => x.toLowerCase() === v);
-    return hit === undefined ? err(`must be one of ${this.vars.join(', ')}, not '${text ?? ''}'`) : ok(hit);
+    return hit === undefined ? err(`must be one of ${this.vars.join(', ')}, not ${quote(text ?? '')}`) : ok(hit);
   }
 }
 
@@ -187,6 +188,8 @@ export interface OptionHost {
   loadNetwork(file: string): Result<void, string>;
   /** Whether a network is loaded (UseNNUE's default). */
   hasNetwork(): boolean;
+  /** The evaluation the search uses may have changed (EvalFile loaded, UseNNUE set). */
+  evaluationChanged(): void;
 }
 
 /** The engine's options, in the handshake's order; the others read their values. */
@@ -206,8 +209,8 @@ export function createOptions(host: OptionHost) {
     elo: new Spin('UCI_Elo', MAX_ELO, MIN_ELO, MAX_ELO),
     random: new Check('Random', false),
     // the evaluation: the network (NNUE) in EvalFile, or the hand-written one
-    useNNUE: new Check('UseNNUE', host.hasNetwork()),
-    evalFile: new Str('EvalFile', DEFAULT_EVAL_FILE, undefined, (file) => host.loadNetwork(file)),
+    useNNUE: new Check('UseNNUE', host.hasNetwork(), () => host.evaluationChanged()),
+    evalFile: new Str('EvalFile', DEFAULT_EVAL_FILE, () => host.evaluationChanged(), (file) => host.loadNetwork(file)),
   };
   // Developer switches, so that matches can measure each search feature.
   const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));

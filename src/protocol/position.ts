@@ -7,6 +7,7 @@ import {
   type EditionId, type Position, type RuleOptions,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
+import { quote } from '../core/quote';
 
 /** The position the engine searches, and how it was reached (what the search threads replay). */
 export interface PositionState {
@@ -32,7 +33,7 @@ export function buildPosition(kfen: string, moves: readonly string[], edition: E
   const pos = r.value;
   const played: string[] = [];
   for (let i = 0; i < moves.length; i++) {
-    if (pos.winner >= 0) return err({ message: `move ${i + 1} '${moves[i]}': the game is already over` });
+    if (pos.winner >= 0) return err({ message: `move ${i + 1} ${quote(moves[i])}: the game is already over` });
     const m = parseMove(pos, moves[i]);
     if (!m.ok) return err({ message: `move ${i + 1}: ${m.error.message}` });
     pos.make(m.value);
@@ -61,7 +62,7 @@ export function parsePosition(args: readonly string[], edition: EditionId, rules
     i = 1;
   } else if (kind === 'setup' || isSetupName(kind)) {
     const name = kind === 'setup' ? args[1] : kind;
-    if (name === undefined || !isSetupName(name)) return err({ message: `unknown setup '${name ?? ''}' (${setupNamesText()})` });
+    if (name === undefined || !isSetupName(name)) return err({ message: `unknown setup ${quote(name ?? '')} (${setupNamesText()})` });
     const k = setupKfen(edition, name);
     if (k === undefined) return err({ message: `${EDITIONS[edition].name} has no ${name} setup (it has ${setupsOf(edition).join(', ')})` });
     kfen = k;
@@ -71,11 +72,11 @@ export function parsePosition(args: readonly string[], edition: EditionId, rules
     kfen = args.slice(1, end < 0 ? args.length : end).join(' ');
     i = end < 0 ? args.length : end;
   } else {
-    return err({ message: `${EXPECTED}, not '${kind}'` });
+    return err({ message: `${EXPECTED}, not ${quote(kind)}` });
   }
   let moves: readonly string[] = [];
   if (i < args.length) {
-    if (args[i] !== 'moves') return err({ message: `unexpected '${args[i]}' (expected 'moves')` });
+    if (args[i] !== 'moves') return err({ message: `unexpected ${quote(args[i])} (expected 'moves')` });
     moves = args.slice(i + 1);
   }
   const st = buildPosition(kfen, moves, edition, rules);

@@ -55,6 +55,23 @@ export function voteBest(results: SearchTaskResult[]): SearchTaskResult {
   return best;
 }
 
+/**
+ * The word ranges [from, to) that clear a table of `byteLength` bytes split over `threads`
+ * threads, in whole buckets of 16 words. Plain arithmetic, not 32-bit shifts: a table of 2 GB or
+ * more has 2^29 words or more (a `>> 2` of its byte length overflows).
+ */
+export function clearRanges(byteLength: number, threads: number): Array<[number, number]> {
+  const words = Math.floor(byteLength / 4);
+  const chunk = Math.ceil(words / threads / 16) * 16;
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < threads; i++) {
+    const from = Math.min(words, i * chunk);
+    const to = Math.min(words, from + chunk);
+    if (from < to) out.push([from, to]);
+  }
+  return out;
+}
+
 export class SearchPool {
   private pool: Piscina;
   private threadCount: number;
@@ -76,7 +93,11 @@ export class SearchPool {
   /** The stop word of the warm-up searches. */
   private warmControl = new Int32Array(new SharedArrayBuffer(16));
 
-  constructor(threads: number, hashMb: number) {
+  /** The network the warm-up searches with (the one the real searches will use). */
+  private warmNetwork: SharedArrayBuffer | undefined;
+
+  constructor(threads: number, hashMb: number, network?: SharedArrayBuffer) {
+    this.warmNetwork = network;
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
     this.pool = workerPool('search-worker', threads);
@@ -84,9 +105,10 @@ export class SearchPool {
   }
 
   /**
-   * Runs a short search on every worker, on a scratch table, so that the first real search
-   * starts with loaded, compiled code (a cold worker answers `stop` several times slower).
-   * `interruptWarmup` cuts it short.
+   * Runs a short search on every worker, on a scratch table, with the network the real searches
+   * will use, so that the first real search starts with loaded, compiled code and the network
+   * already parsed in each thread (a cold worker answers `stop` several times slower, and parsing
+   * the network took a first `go movetime` past its time). `interruptWarmup` cuts it short.
    */
   private async warm(pool: Piscina, threads: number): Promise<void> {
     this.warmControl = new Int32Array(new SharedArrayBuffer(16));
@@ -108,10 +130,23 @@ export class SearchPool {
         moves: [],
         limits: { ...DEFAULT_LIMITS, depth: 5, searchMoves: [] },
         received: Date.now(),
+        network: this.warmNetwork,
       };
       jobs.push(pool.run(task));
     }
     await Promise.all(jobs);
+  }
+
+  /**
+   * The evaluation changed (a new EvalFile, UseNNUE): warms the threads up again with `network`
+   * (undefined: the hand-written evaluation). Call only while idle.
+   */
+  async warmWith(network: SharedArrayBuffer | undefined): Promise<void> {
+    if (network === this.warmNetwork) return;
+    this.warmNetwork = network;
+    await this.stragglers;
+    this.ready = this.warm(this.pool, this.threadCount);
+    await this.ready;
   }
 
   /** Ends the warm-up searches now (a `go` is waiting: its clock is running). */
@@ -155,15 +190,8 @@ export class SearchPool {
   async clear(): Promise<void> {
     await this.stragglers;
     this.newGame++;
-    const words = this.ttBuffer.byteLength >> 2;
-    const n = this.threadCount;
-    const chunk = Math.ceil(words / n / 16) * 16; // whole buckets
-    const jobs: Promise<unknown>[] = [];
-    for (let i = 0; i < n; i++) {
-      const from = Math.min(words, i * chunk);
-      const to = Math.min(words, from + chunk);
-      if (from < to) jobs.push(this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }));
-    }
+    const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
+      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }));
     await Promise.all(jobs);
     this.age = 0;
   }

@@ -17,21 +17,14 @@ import { DEFAULT_EVAL_FILE, loadNetworkFile, type LoadedNetwork } from './networ
 import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
 import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
 import { SearchPool, type SearchDone } from './search-pool';
+import { clipMessage, quote } from '../core/quote';
 
-const IMMEDIATE = new Set(['isready', 'stop', 'ponderhit', 'uci', 'ugi', 'uki', 'help', 'debug']);
-/** Answered at once during a search, but after other work that is still going on. */
-const WAITS_FOR_WORK = new Set(['isready', 'uci', 'ugi', 'uki']);
-const KNOWN = new Set([
-  'uci', 'ugi', 'uki', 'isready', 'setoption', 'ucinewgame', 'uginewgame', 'ukinewgame', 'position', 'go', 'stop',
-  'ponderhit', 'quit', 'd', 'eval', 'bench', 'query', 'help', 'perft', 'debug',
-]);
-
-export function isKnownCommand(word: string): boolean {
-  return KNOWN.has(word);
-}
-
-/** The protocol's command words (for the command line's "did you mean"). */
-export const KNOWN_COMMANDS: readonly string[] = [...KNOWN];
+/**
+ * When a command runs: `now` at once, even during a search; `ready` at once during a search, but
+ * after other work that is still going on (the warm-up, a table clear …); `queued` after the
+ * search and the work before it, in order. (`quit` is queued, and also stops a running search.)
+ */
+type Timing = 'now' | 'ready' | 'queued';
 
 /** A command waiting its turn. */
 interface Queued {
@@ -44,7 +37,114 @@ interface Queued {
   ponderhit?: number;
 }
 
+/**
+ * A command of the protocol, declared once (as the options are): its names, when it runs, its
+ * lines in `help` and what it does.
+ */
+interface Command {
+  names: readonly string[];
+  timing: Timing;
+  /** Its lines in `help`, in the table's order (none for one described with another). */
+  help: readonly string[];
+  run(e: UciEngine, args: string[], q: Queued, name: string): void;
+}
+
 export class UciEngine {
+  /** The commands, in the order of `help`. */
+  private static readonly COMMANDS: readonly Command[] = [
+    {
+      names: ['uci', 'ugi', 'uki'], timing: 'ready',
+      help: ['uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok'],
+      run: (e, _args, _q, name) => e.handshake(name),
+    },
+    {
+      names: ['isready'], timing: 'ready',
+      help: ['isready                    readyok (also during a search)'],
+      run: (e) => e.write('readyok'),
+    },
+    {
+      names: ['setoption'], timing: 'queued',
+      help: ['setoption name <id> [value <x>]'],
+      run: (e, args) => e.setoption(args),
+    },
+    {
+      names: ['ucinewgame', 'uginewgame', 'ukinewgame'], timing: 'queued',
+      help: ['ucinewgame                 forget the hash and history'],
+      run: (e) => e.waitFor(e.pool.clear()),
+    },
+    {
+      names: ['position'], timing: 'queued',
+      help: ['position startpos | setup <classic|imhotep|dynasty|mercury|sophie> | kfen <KFEN> [moves m1 m2 ...]'],
+      run: (e, args) => e.position(args),
+    },
+    {
+      names: ['go'], timing: 'queued',
+      help: [
+        'go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
+        'go perft <depth>           perft per root move',
+      ],
+      run: (e, args, q) => e.go(args, q),
+    },
+    {
+      names: ['stop'], timing: 'now',
+      help: ['stop | ponderhit | quit'],
+      run: (e) => {
+        for (const w of e.waitingGos()) w.stopped = true;
+        e.stop();
+      },
+    },
+    {
+      names: ['ponderhit'], timing: 'now', help: [],
+      run: (e) => {
+        for (const w of e.waitingGos()) w.ponderhit ??= Date.now();
+        e.ponderhit();
+      },
+    },
+    { names: ['quit'], timing: 'queued', help: [], run: (e) => e.quit() },
+    {
+      names: ['debug'], timing: 'now',
+      help: ['debug on|off               extra info string diagnostics'],
+      run: (e, args) => e.debugCommand(args),
+    },
+    {
+      names: ['d'], timing: 'queued',
+      help: ['d                          show the board, KFEN and key'],
+      run: (e) => e.display(),
+    },
+    {
+      names: ['eval'], timing: 'queued',
+      help: ['eval                       the evaluation, term by term'],
+      run: (e) => e.evalCommand(),
+    },
+    {
+      names: ['bench'], timing: 'queued',
+      help: [`bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`],
+      run: (e, args) => e.bench(args),
+    },
+    {
+      names: ['query'], timing: 'queued',
+      help: ['query gameover|p1turn|result'],
+      run: (e, args) => e.query(args),
+    },
+    { names: ['help'], timing: 'now', help: [], run: (e) => e.help() },
+    { names: ['perft'], timing: 'queued', help: [], run: (e, args) => e.perft(args) },
+  ];
+
+  /** The command of each name. */
+  private static readonly BY_NAME: ReadonlyMap<string, Command> = new Map(
+    UciEngine.COMMANDS.flatMap((c) => c.names.map((n) => [n, c] as const)),
+  );
+
+  /** The command named `word`, if the protocol has one. */
+  static command(word: string): Command | undefined {
+    return UciEngine.BY_NAME.get(word);
+  }
+
+  /** Every command name, in the table's order. */
+  static commandNames(): string[] {
+    return UciEngine.COMMANDS.flatMap((c) => c.names);
+  }
+
   private readonly options: EngineOptions;
   private state: PositionState;
   private pool: SearchPool;
@@ -76,6 +176,7 @@ export class UciEngine {
         this.network = r.value;
         return ok(undefined);
       },
+      evaluationChanged: () => this.waitFor(this.pool.warmWith(this.evalNetwork()?.bytes)),
       resizeHash: (mb) => this.pool.resize(mb),
       clearHash: () => this.waitFor(this.pool.clear()),
       setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
@@ -95,7 +196,7 @@ export class UciEngine {
       },
     });
     this.state = startPosition(this.options.variant.value, this.rules());
-    this.pool = new SearchPool(this.options.threads.value, this.options.hash.value);
+    this.pool = new SearchPool(this.options.threads.value, this.options.hash.value, this.evalNetwork()?.bytes);
     this.waitFor(this.pool.ready);
   }
 
@@ -108,7 +209,9 @@ export class UciEngine {
     return { pharaohRotation: this.options.pharaohRotation.value };
   }
 
-  private error(msg: string): void {
+  /** An error line; no part of the input in it longer than QUOTE_MAX characters (quote.ts). */
+  private error(message: string): void {
+    const msg = clipMessage(message);
     this.write(`info string error: ${msg}`);
     this.onError(msg);
   }
@@ -130,7 +233,8 @@ export class UciEngine {
     if (this.quitting) return;
     // readyok at once during a search (UCI); after other unfinished work (the warm-up at start,
     // clearing the table …), when it is done. The handshake too: after uciok the engine is warm.
-    if (WAITS_FOR_WORK.has(cmd) && !this.searching && (this.queue.length > 0 || this.blocked)) {
+    const command = UciEngine.command(cmd);
+    if (command?.timing === 'ready' && !this.searching && (this.queue.length > 0 || this.blocked)) {
       this.queue.push({ line: trimmed });
       return;
     }
@@ -139,13 +243,13 @@ export class UciEngine {
       return;
     }
     // An unknown command changes nothing: its error need not wait for a search to end.
-    if (IMMEDIATE.has(cmd) || !KNOWN.has(cmd)) {
+    if (command === undefined || command.timing !== 'queued') {
       this.execute({ line: trimmed });
       return;
     }
     // The clock of a go runs from now: a warm-up search must not take its time.
     if (cmd === 'go') this.pool.interruptWarmup();
-    if (this.searching || this.blocked) this.debug(`'${cmd}' waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
+    if (this.searching || this.blocked) this.debug(`${quote(cmd)} waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
     this.queue.push({ line: trimmed, received: Date.now() });
     this.pump();
   }
@@ -186,8 +290,9 @@ export class UciEngine {
     }
     // A search has started: isready and the handshake are answered at once during a search,
     // also when they were waiting for it to start.
-    if (this.searching && this.queue.some((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]))) {
-      const now = this.queue.filter((q) => WAITS_FOR_WORK.has(q.line.split(/\s+/)[0]));
+    const ready = (q: Queued): boolean => UciEngine.command(q.line.split(/\s+/)[0])?.timing === 'ready';
+    if (this.searching && this.queue.some(ready)) {
+      const now = this.queue.filter(ready);
       this.queue = this.queue.filter((q) => !now.includes(q));
       for (const q of now) this.execute(q);
     }
@@ -198,66 +303,11 @@ export class UciEngine {
     const cmd = tokens[0];
     const args = tokens.slice(1);
     try {
-      switch (cmd) {
-        case 'uci':
-        case 'ugi':
-        case 'uki':
-          this.handshake(cmd);
-          break;
-        case 'isready':
-          this.write('readyok');
-          break;
-        case 'debug':
-          this.debugCommand(args);
-          break;
-        case 'setoption':
-          this.setoption(args);
-          break;
-        case 'ucinewgame':
-        case 'uginewgame':
-        case 'ukinewgame':
-          this.waitFor(this.pool.clear());
-          break;
-        case 'position':
-          this.position(args);
-          break;
-        case 'go':
-          this.go(args, q);
-          break;
-        case 'stop':
-          for (const w of this.waitingGos()) w.stopped = true;
-          this.stop();
-          break;
-        case 'ponderhit':
-          for (const w of this.waitingGos()) w.ponderhit ??= Date.now();
-          this.ponderhit();
-          break;
-        case 'quit':
-          this.quit();
-          break;
-        case 'd':
-          this.display();
-          break;
-        case 'eval':
-          this.evalCommand();
-          break;
-        case 'bench':
-          this.bench(args);
-          break;
-        case 'perft':
-          this.perft(args);
-          break;
-        case 'query':
-          this.query(args);
-          break;
-        case 'help':
-          this.help();
-          break;
-        default:
-          this.error(`unknown command '${cmd}' (try 'help')`);
-      }
+      const command = UciEngine.command(cmd);
+      if (command === undefined) this.error(`unknown command ${quote(cmd)} (try 'help')`);
+      else command.run(this, args, q, cmd);
     } catch (e) {
-      this.error(`internal error in '${cmd}': ${e instanceof Error ? e.message : String(e)}`);
+      this.error(`internal error in ${quote(cmd)}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
@@ -282,7 +332,7 @@ export class UciEngine {
   /** `debug on|off` (UCI). */
   private debugCommand(args: string[]): void {
     if (args.length !== 1 || (args[0] !== 'on' && args[0] !== 'off')) {
-      return this.error(`debug: expected 'debug on' or 'debug off', not 'debug ${args.join(' ')}'`);
+      return this.error(`debug: expected 'debug on' or 'debug off', not ${quote(`debug ${args.join(' ')}`)}`);
     }
     this.debugMode = args[0] === 'on';
   }
@@ -294,7 +344,7 @@ export class UciEngine {
     const name = (vi >= 0 ? args.slice(1, vi) : args.slice(1)).join(' ');
     const value = vi >= 0 ? args.slice(vi + 1).join(' ') : undefined;
     const option = this.options.find(name);
-    if (!option) return this.error(`setoption: unknown option '${name}'`);
+    if (!option) return this.error(`setoption: unknown option ${quote(name)}`);
     const r = option.set(value);
     if (!r.ok) this.error(`setoption: ${formatOptionError(r.error)}`);
   }
@@ -318,11 +368,15 @@ export class UciEngine {
 
     const noRemovalDraw = this.options.noRemovalDraw.value;
     const status = gameStatus(pos, { noRemovalLimit: noRemovalDraw });
-    if (status.result !== 'ongoing' || legalMoves(pos).length === 0) {
+    // Only a hit Pharaoh or no legal move ends the game here: a draw by repetition or by the
+    // no-removal limit is the referee's to apply (khet-rules.md § game end); the engine says it
+    // may be claimed and plays on, scoring such positions as draws inside its search.
+    if (status.result === 'win' || legalMoves(pos).length === 0) {
       this.write(`info string game over: ${status.text}`);
       this.write('bestmove (none)');
       return;
     }
+    if (status.result === 'draw') this.write(`info string draw claimable: ${status.text.replace(/^Draw(: | by )/, '')}`);
     const us = pos.side;
     let time = num[us === 0 ? 'wtime' : 'btime'] ?? num[us === 0 ? 'p1time' : 'p2time'];
     // A clock for the other side only (as fastchess's compliance check sends): no time for us.
@@ -475,16 +529,16 @@ export class UciEngine {
   private bench(args: string[]): void {
     let depth = BENCH_DEPTH;
     let threads = 1;
-    if (args.length > 2) return this.error(`bench: unexpected '${args[2]}' (bench [depth [threads]])`);
+    if (args.length > 2) return this.error(`bench: unexpected ${quote(args[2])} (bench [depth [threads]])`);
     if (args[0] !== undefined) {
       if (!/^\d+$/.test(args[0]) || Number(args[0]) < 1 || Number(args[0]) > 30) {
-        return this.error(`bench: depth must be a whole number from 1 to 30, not '${args[0]}'`);
+        return this.error(`bench: depth must be a whole number from 1 to 30, not ${quote(args[0])}`);
       }
       depth = Number(args[0]);
     }
     if (args[1] !== undefined) {
       if (!/^\d+$/.test(args[1]) || Number(args[1]) < 1 || Number(args[1]) > MAX_THREADS) {
-        return this.error(`bench: threads must be a whole number from 1 to ${MAX_THREADS}, not '${args[1]}'`);
+        return this.error(`bench: threads must be a whole number from 1 to ${MAX_THREADS}, not ${quote(args[1])}`);
       }
       threads = Number(args[1]);
     }
@@ -533,9 +587,9 @@ export class UciEngine {
   private perft(args: string[]): void {
     const v = args[0];
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_PERFT_DEPTH) {
-      return this.error(`perft: depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not '${v ?? ''}'`);
+      return this.error(`perft: depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not ${quote(v ?? '')}`);
     }
-    if (args.length > 1) return this.error(`perft: unexpected '${args[1]}' (perft <depth>)`);
+    if (args.length > 1) return this.error(`perft: unexpected ${quote(args[1])} (perft <depth>)`);
     const t0 = performance.now();
     const lines = divide(this.state.pos, Number(v));
     let total = 0;
@@ -564,27 +618,22 @@ export class UciEngine {
         this.write(`response ${status.result === 'win' ? (status.winner === 0 ? 'p1win' : 'p2win') : status.result === 'draw' ? 'draw' : 'none'}`);
         break;
       default:
-        this.error(`query: expected gameover, p1turn or result, not '${args[0] ?? ''}'`);
+        this.error(`query: expected gameover, p1turn or result, not ${quote(args[0] ?? '')}`);
     }
   }
 
   private help(): void {
     const lines = [
       'Thoth speaks a UCI-like protocol (see protocol.md). Commands:',
-      '  uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok',
-      '  isready                    readyok (also during a search)',
-      '  setoption name <id> [value <x>]',
-      '  ucinewgame                 forget the hash and history',
-      '  position startpos | setup <classic|imhotep|dynasty|mercury|sophie> | kfen <KFEN> [moves m1 m2 ...]',
-      '  go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
-      '  go perft <depth>           perft per root move',
-      '  stop | ponderhit | quit',
-      '  debug on|off               extra info string diagnostics',
-      '  d                          show the board, KFEN and key',
-      '  eval                       the evaluation, term by term',
-      `  bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`,
-      '  query gameover|p1turn|result',
+      ...UciEngine.COMMANDS.flatMap((c) => c.help.map((l) => `  ${l}`)),
     ];
     for (const l of lines) this.write(`info string ${l}`);
   }
 }
+
+export function isKnownCommand(word: string): boolean {
+  return UciEngine.command(word) !== undefined;
+}
+
+/** The protocol's command words (for the command line's "did you mean"). */
+export const KNOWN_COMMANDS: readonly string[] = UciEngine.commandNames();

@@ -2,7 +2,7 @@
  * The deterministic `bench`: fixed positions, fixed depth, one thread, a fresh hash per run.
  * Its node count is the build's signature (quoted as `Bench: N` in commit messages).
  */
-import { formatMove, parseKfen, SETUPS, type EditionId } from '../core/index';
+import { EDITION_IDS, KHET_SETUP_NAMES, formatMove, parseKfen, setupKfen, setupsOf, type EditionId } from '../core/index';
 import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures } from './search';
 import { TranspositionTable } from './tt';
 import type { Network } from '../nnue/network';
@@ -14,10 +14,14 @@ export interface BenchPosition {
   kfen: string;
 }
 
-/** All setups of all editions, then middle games and tactical positions. */
+/**
+ * The rulebook's eight setups (Classic, Imhotep and Dynasty of each edition that has them; the
+ * later Laser Chess setups are left out so that the signature stays comparable), then middle games
+ * and tactical positions.
+ */
 export const BENCH_POSITIONS: BenchPosition[] = [
-  ...(Object.keys(SETUPS) as EditionId[]).flatMap((edition) =>
-    Object.values(SETUPS[edition]).map((kfen) => ({ edition, kfen: kfen! })),
+  ...EDITION_IDS.flatMap((edition) =>
+    KHET_SETUP_NAMES.filter((s) => setupsOf(edition).includes(s)).map((s) => ({ edition, kfen: setupKfen(edition, s)! })),
   ),
   // middle games (self-play from each setup)
   { edition: 'khet2', kfen: 'x>1pv1avkavp>2/10/3P<s>3P<1/p<p>P<1s^5/9Pv/5S>p^S^2/7P^2/2P<A^K1A^2X^ s 4 9' }, // classic

@@ -22,6 +22,11 @@ import { MATE, MATE_BOUND, scoreOf, type SearchInfo } from '../core/score';
 
 export const INF = 32500;
 export const MAX_PLY = 128;
+/**
+ * Nodes between two looks at the clock, the stop word and the node limit: 256 keeps a
+ * `go movetime` within about a millisecond of its limit (1024 took up to 30 ms on a busy machine).
+ */
+const POLL_NODES = 256;
 const QS_MAX = 8;
 /** Quiescence answers checks only this many plies deep. */
 const QS_CHECK_MAX = 3;
@@ -131,7 +136,7 @@ export class Searcher {
   stopped = false;
   /** 0 for the main search; helpers (Lazy SMP) skip some depths and never manage time. */
   threadIndex = 0;
-  /** Nodes of all threads, added to every 1024 nodes (null with one thread). */
+  /** Nodes of all threads, added to every POLL_NODES nodes (null with one thread). */
   sharedNodes: BigInt64Array | null = null;
   private flushed = 0;
   /** The table's age for this search when threads share it (set by the pool); -1 = count up. */
@@ -187,7 +192,7 @@ export class Searcher {
     return this.now() - this.startTime;
   }
 
-  /** Polled every 1024 nodes: stop flag, pondering, node and time limits. */
+  /** Polled every POLL_NODES nodes: stop flag, pondering, node and time limits. */
   private checkStop(): void {
     if (this.sharedNodes) {
       Atomics.add(this.sharedNodes, 0, BigInt(this.nodes - this.flushed));
@@ -416,7 +421,7 @@ export class Searcher {
     // the table is probed below; the quiescence search never probes it
     this.tt.prefetch(pos.keyLo);
 
-    if (++this.pollCounter >= 1024) {
+    if (++this.pollCounter >= POLL_NODES) {
       this.pollCounter = 0;
       this.checkStop();
     }
@@ -568,7 +573,7 @@ export class Searcher {
     const pos = this.pos;
     this.pvLen[ply] = ply;
     if (ply > this.seldepth) this.seldepth = ply;
-    if (++this.pollCounter >= 1024) {
+    if (++this.pollCounter >= POLL_NODES) {
       this.pollCounter = 0;
       this.checkStop();
     }

@@ -24,6 +24,16 @@ const USED = 1 << 25;
 /** The move field of w1: the low 17 bits of a move (from, to, type). */
 const MOVE_MASK = (1 << 17) - 1;
 
+/**
+ * The first word of the bucket of `keyLo` in a table of `buckets` buckets: the high half of
+ * keyLo × buckets, a bucket index without a division. Exact in doubles for any table the Hash
+ * option allows (keyLo < 2^32, buckets ≤ 2^27 at 8 GB), and never a 32-bit operation on the
+ * result (a table of 2 GB or more has word indices of 2^29 and up).
+ */
+export function bucketWord(keyLo: number, buckets: number): number {
+  return Math.floor(((keyLo >>> 0) * buckets) / 4294967296) * BUCKET_WORDS;
+}
+
 export class TranspositionTable {
   buffer: SharedArrayBuffer;
   words: Int32Array;
@@ -42,9 +52,14 @@ export class TranspositionTable {
     this.buckets = Math.max(1, Math.floor(this.words.length / BUCKET_WORDS));
   }
 
+  /** The size in bytes of a table of `mb` megabytes: whole buckets, at least one. */
+  static bytesFor(mb: number): number {
+    return Math.max(BUCKET_WORDS * 4, Math.floor(mb * 1024 * 1024 / (BUCKET_WORDS * 4)) * BUCKET_WORDS * 4);
+  }
+
   /** A zeroed shared buffer of `mb` megabytes (at least one bucket). */
   static allocate(mb: number): SharedArrayBuffer {
-    const bytes = Math.max(BUCKET_WORDS * 4, Math.floor(mb * 1024 * 1024 / (BUCKET_WORDS * 4)) * BUCKET_WORDS * 4);
+    const bytes = TranspositionTable.bytesFor(mb);
     // A web page without cross-origin isolation has no SharedArrayBuffer: one thread, a plain buffer.
     return typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(bytes) : (new ArrayBuffer(bytes) as unknown as SharedArrayBuffer);
   }
@@ -70,8 +85,7 @@ export class TranspositionTable {
   }
 
   private bucketOf(keyLo: number): number {
-    // the high half of keyLo × buckets: a bucket index without a division
-    return Math.floor(((keyLo >>> 0) * this.buckets) / 4294967296) * BUCKET_WORDS;
+    return bucketWord(keyLo, this.buckets);
   }
 
   /** Looks the key up; on a hit fills hitMove/hitBound/hitScore/hitDepth/hitEval and returns true. */

@@ -78,10 +78,14 @@ export default function search(task: SearchTask): SearchTaskResult {
   const control = new Int32Array(task.control);
   try {
     // (a SharedArrayBuffer arrives as a new object with every task, so the pool names its buffers)
-    if (!searcher || searcherTable !== task.tableId) {
-      const old = searcher;
+    // A searcher is made once per thread and keeps its network's accumulators; another table
+    // (the warm-up's, a new Hash size) only swaps its table and control words.
+    if (!searcher) {
       searcher = new Searcher(new TranspositionTable(task.tt), control);
-      if (old) searcher.features = old.features;
+      searcherTable = task.tableId;
+    } else if (searcherTable !== task.tableId) {
+      searcher.tt = new TranspositionTable(task.tt);
+      searcher.control = control;
       searcherTable = task.tableId;
     }
     const s = searcher;
@@ -102,14 +106,13 @@ export default function search(task: SearchTask): SearchTaskResult {
       const m = parseMove(pos, t);
       if (m.ok) searchMoves.push(m.value);
     }
-    const lag = Math.max(0, Date.now() - task.received);
     const main = task.threadIndex === 0;
     const limits: SearchLimits = {
       ...task.limits,
       searchMoves,
-      // only the main search manages time
-      optimumMs: main && task.limits.optimumMs > 0 ? Math.max(1, task.limits.optimumMs - lag) : 0,
-      maximumMs: main && task.limits.maximumMs > 0 ? Math.max(1, task.limits.maximumMs - lag) : 0,
+      // only the main search manages time (from `received`: see below)
+      optimumMs: 0,
+      maximumMs: 0,
       multiPV: main ? task.limits.multiPV : 1,
     };
     s.features = task.features ?? { ...DEFAULT_FEATURES };
@@ -144,6 +147,12 @@ export default function search(task: SearchTask): SearchTaskResult {
     } else if (randomOpening) {
       limits.multiPV = Math.max(limits.multiPV, 3);
     }
+    // The clock runs from when the main thread received `go`: everything before the search
+    // itself (this set-up, a network parsed for the first time, waiting for a free thread)
+    // counts against it.
+    const lag = Math.max(0, Date.now() - task.received);
+    if (main && task.limits.optimumMs > 0) limits.optimumMs = Math.max(1, task.limits.optimumMs - lag);
+    if (main && task.limits.maximumMs > 0) limits.maximumMs = Math.max(1, task.limits.maximumMs - lag);
     const res = s.run(pos, limits);
     if ((weak || randomOpening) && res.lines.length > 0) {
       const line = weak ? pickWeakMove(res.lines, skill, Math.random) : pickRandomMove(res.lines, RANDOM_MARGIN, Math.random);

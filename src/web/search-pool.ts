@@ -104,6 +104,9 @@ export class SearchPool implements PoolApi {
     this.ready = Promise.all(this.pool.map((t) => t.ready)).then(() => {});
   }
 
+  /** The workers are not warmed up here (a page starts them when it needs them). */
+  async warmWith(): Promise<void> {}
+
   get threads(): number {
     return this.threadCount;
   }

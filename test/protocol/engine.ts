@@ -181,12 +181,6 @@ export class Engine {
     return ls.slice(0, -1);
   }
 
-  /** Lets `ms` pass and returns the unconsumed lines (without consuming them). */
-  async peekAfter(ms: number): Promise<string[]> {
-    await new Promise((r) => setTimeout(r, ms));
-    return this.pending();
-  }
-
   /** The KFEN line of `d`. */
   async kfen(): Promise<string> {
     const out = await this.command('d', /^Status: /);

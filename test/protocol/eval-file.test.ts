@@ -4,7 +4,8 @@
  * network it had; `UseNNUE` chooses between the network and the hand-written evaluation, and
  * `eval` shows both.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,16 @@ describe('EvalFile and UseNNUE', () => {
     writeFileSync(good, bytes);
     writeFileSync(path.join(dir, 'cut.nnue'), bytes.subarray(0, bytes.length - 100));
     writeFileSync(path.join(dir, 'foreign.nnue'), 'not a network\n');
+    // a good header with a byte too many, and with 3 GB too many (sparse: no disk used)
+    writeFileSync(path.join(dir, 'long.nnue'), bytes);
+    appendFileSync(path.join(dir, 'long.nnue'), Buffer.from([0]));
+    writeFileSync(path.join(dir, 'huge.nnue'), bytes);
+    truncateSync(path.join(dir, 'huge.nnue'), 3 * 2 ** 30);
+    // a huge file that is not a network: refused by its first bytes
+    writeFileSync(path.join(dir, 'huge-foreign.nnue'), 'x');
+    truncateSync(path.join(dir, 'huge-foreign.nnue'), 3 * 2 ** 30);
+    // a FIFO with no writer: opening it for reading would wait for ever
+    execFileSync('mkfifo', [path.join(dir, 'fifo.nnue')]);
     e = await startEngine();
   });
   afterAll(() => {
@@ -58,9 +69,17 @@ describe('EvalFile and UseNNUE', () => {
     ['a missing file', 'nope.nnue', /cannot read .*nope\.nnue.*no such file/],
     ['a foreign file', 'foreign.nnue', /not a network file Thoth can use/],
     ['a file cut short', 'cut.nnue', /not a network file Thoth can use/],
+    ['a good header, a byte too long', 'long.nnue', /not a network file Thoth can use: \d+ bytes, its header says a network of \d+ bytes/],
+    ['a good header, 3 GB long', 'huge.nnue', /not a network file Thoth can use: 3221225472 bytes, its header says/],
+    ['a 3 GB file of something else', 'huge-foreign.nnue', /not a network file Thoth can use: .*does not start with THOTHNN1/],
+    ['a FIFO', 'fifo.nnue', /cannot read .*fifo\.nnue.*a pipe/],
+    ['a folder', '.', /cannot read .*a folder/],
+    ['/dev/zero', '/dev/zero', /cannot read '\/dev\/zero': a device/],
   ])('%s: an error, and the network in use is kept', async (_what, name, why) => {
-    e.send(`setoption name EvalFile value ${path.join(dir, name)}`);
-    const out = await e.sync();
+    e.send(`setoption name EvalFile value ${path.resolve(dir, name)}`);
+    // (each is refused after a look at the file; before, a FIFO hung the engine and /dev/zero
+    // filled its memory, so this sync timed out)
+    const out = await e.sync(10_000);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatch(/^info string error: setoption: EvalFile /);
     expect(out[0]).toMatch(why);

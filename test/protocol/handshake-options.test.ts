@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS } from '../../src/core/index';
 import { ok } from '../../src/core/result';
 import { createOptions, optionLine, type OptionSpec } from '../../src/protocol/options';
+import { KNOWN_COMMANDS } from '../../src/protocol/uci';
 import { Engine, ROOT, assertBuilt, startEngine } from './engine';
 
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
 const OPTIONS: OptionSpec[] = createOptions({
   resizeHash: () => {}, clearHash: () => {}, setThreads: () => {}, variantChanged: () => {}, pharaohRotationChanged: () => {},
-  loadNetwork: () => ok(undefined), hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
+  loadNetwork: () => ok(undefined), evaluationChanged: () => {}, hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
 }).all.map((o) => o.spec);
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -241,5 +242,21 @@ describe('setoption', () => {
     }
     expect(await answer('setoption name Clear Hash')).toEqual([]);
     expect(await answer('ucinewgame')).toEqual([]);
+  });
+  it('help: one line per command of the table (every command word is known), also during a search', async () => {
+    const out = await e.command('help', /^info string   query /);
+    expect(out[0]).toBe('info string Thoth speaks a UCI-like protocol (see protocol.md). Commands:');
+    const described = out.slice(1).map((l) => l.replace(/^info string {3}/, '').split(/\s+/)[0]);
+    expect(described).toEqual(['uci', 'isready', 'setoption', 'ucinewgame', 'position', 'go', 'go', 'stop', 'debug', 'd', 'eval', 'bench', 'query']);
+    expect(KNOWN_COMMANDS).toEqual(expect.arrayContaining([...described, 'ugi', 'uki', 'uginewgame', 'ukinewgame', 'ponderhit', 'quit', 'help', 'perft']));
+    expect(KNOWN_COMMANDS).toHaveLength(20);
+    // answered at once during a search, which goes on
+    e.send('go infinite');
+    await e.waitFor(/^info depth 1 /, 10_000);
+    const during = await e.command('help', /^info string   query /);
+    expect(during.filter((l) => l.startsWith('bestmove'))).toEqual([]);
+    e.send('stop');
+    await e.waitFor(/^bestmove /);
+    expect(await e.sync()).toEqual([]);
   });
 });

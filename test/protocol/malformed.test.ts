@@ -86,6 +86,45 @@ const GO_ERRORS: string[] = [
   'go perft 3 depth x',
 ];
 
+/** A token of 20,000 characters, and a name of 5,000 words. */
+const LONG = 'x'.repeat(20_000);
+const WORDS = 'w '.repeat(5_000).trim();
+
+/** Lines that put the long input where each error message quotes the input. */
+const LONG_ERRORS: string[] = [
+  LONG,
+  `garbage ${LONG}`,
+  `setoption name ${LONG}`,
+  `setoption name ${WORDS}`,
+  `setoption name Hash value ${LONG}`,
+  `setoption name Ponder value ${LONG}`,
+  `setoption name UCI_Variant value ${LONG}`,
+  `setoption name EvalFile value /${LONG}`,
+  `setoption name EvalFile value ${WORDS}`,
+  `position ${LONG}`,
+  `position setup ${LONG}`,
+  `position kfen ${LONG}`,
+  `position kfen ${LONG} s 0 1`,
+  `position kfen ${CLASSIC.replace(' s ', ` ${LONG} `)}`,
+  `position kfen ${CLASSIC.replace(' 0 1', ` ${LONG} 1`)}`,
+  `position kfen ${CLASSIC.replace(' 0 1', ` 0 ${LONG}`)}`,
+  `position startpos ${LONG}`,
+  `position startpos moves ${LONG}`,
+  `position startpos moves c1d2 c1${LONG}`,
+  `position kfen ${MATE_IN_1} moves j5+ ${LONG}`,
+  `go ${LONG}`,
+  `go depth ${LONG}`,
+  `go searchmoves ${LONG}`,
+  `perft ${LONG}`,
+  `perft 2 ${LONG}`,
+  `bench ${LONG}`,
+  `bench 1 ${LONG}`,
+  `bench 1 1 ${LONG}`,
+  `debug ${LONG}`,
+  `debug ${WORDS}`,
+  `query ${LONG}`,
+];
+
 /** Lines that are ignored without a word. */
 const SILENT: string[] = ['', '   ', '\t', ' \t  ', '# a comment', '#', 'stop', 'ponderhit'];
 
@@ -117,20 +156,38 @@ describe('malformed input', () => {
     },
   );
 
+  it.each(LONG_ERRORS.map((line, i) => ({ i, label: line.replace(/x{20000}/, 'x×20000').replace(/(w ){4999}w/, 'w×5000').slice(0, 80) })))(
+    "long input $i, '$label': one error line quoting at most ~200 characters of it",
+    async ({ i }) => {
+      const line = LONG_ERRORS[i];
+      await setUp();
+      e.send(line);
+      const out = await e.sync();
+      expect(out.length, JSON.stringify(out).slice(0, 300)).toBe(1);
+      expect(out[0]).toMatch(/^info string error: \S/);
+      const longest = Math.max(...[...out[0].matchAll(/x+|(?:w )+w?/g)].map((m) => m[0].length));
+      expect(longest, out[0].slice(0, 400)).toBeLessThanOrEqual(201);
+      expect(out[0].length, out[0].slice(0, 400)).toBeLessThan(500);
+      expect(await e.kfen()).toBe(BEFORE);
+    },
+  );
+
   it.each(GO_ERRORS)("'%s' → one error line, no search started, position unchanged", async (line) => {
     await setUp();
     e.send(line);
     const out = await e.sync();
     expect(out, `output of '${line}'`).toHaveLength(1);
     expect(out[0]).toMatch(/^info string error: go\b/);
-    // nothing runs: a queued command is answered at once, and no bestmove ever comes
+    // nothing runs: a queued command is answered at once
     expect(await e.kfen()).toBe(BEFORE);
-    expect(await e.peekAfter(150)).toEqual([]);
-    // the next go works
+    // the next go works, and its output is its own: one depth-1 search, one bestmove (a search
+    // started by the bad line would show deeper reports or a second bestmove)
     e.send('go depth 1');
     const ls = (await e.collect(/^bestmove /, 10_000)).map((l) => l.text);
     checkBestmove(ls[ls.length - 1], positionOf(CLASSIC, SETUP_MOVES));
     expect(ls.filter((l) => l.startsWith('info string error'))).toEqual([]);
+    expect(ls.filter((l) => l.startsWith('info depth ') && !l.startsWith('info depth 1 '))).toEqual([]);
+    expect(await e.sync()).toEqual([]);
   });
 
   it.each(SILENT.map((line) => ({ line, label: JSON.stringify(line) })))('$label is ignored silently', async ({ line }) => {

@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
-import { SearchPool, type GoRequest } from '../../src/protocol/search-pool';
+import { MAX_THREADS } from '../../src/protocol/options';
+import { SearchPool, clearRanges, type GoRequest } from '../../src/protocol/search-pool';
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
 import { type SearchInfo } from '../../src/core/score';
+import { TranspositionTable } from '../../src/search/tt';
 import { positionOf } from './engine';
-import { sleep } from '../threads/helpers';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 
@@ -52,18 +53,19 @@ describe('SearchPool (in-process)', () => {
     expect(infos.at(-1)!.nodes).toBeLessThanOrEqual(d.nodes);
   });
 
-  it('stop() ends an unlimited 2-thread search at once, with a legal move', async () => {
-    const p = pool.start(request({}), false, () => {});
-    await sleep(300);
-    const t0 = performance.now();
+  it('stop() ends an unlimited 2-thread search, with a legal move', async () => {
+    let depth3!: () => void;
+    const reached = new Promise<void>((resolve) => (depth3 = resolve));
+    const p = pool.start(request({}), false, (i) => {
+      if (i.depth >= 3) depth3();
+    });
+    await reached;
     pool.stop();
+    // (an unlimited search ends only by stop; the latency is measured by bench/latency.mjs)
     const d = await p;
-    const ms = performance.now() - t0;
     expect(d.error).toBeUndefined();
     expectLegal(d.best);
-    expect(d.depth).toBeGreaterThan(0);
-    // (the protocol-level latency is measured in engine-threads.test.ts; here only "at once")
-    expect(ms, `stop took ${ms.toFixed(1)} ms`).toBeLessThan(500);
+    expect(d.depth).toBeGreaterThanOrEqual(3);
   });
 
   it('clear() zeroes every word of the table, split over the threads (3 threads, an odd size)', async () => {
@@ -105,3 +107,28 @@ describe('SearchPool (in-process)', () => {
     expectLegal(d.best);
   });
 });
+
+describe('clearRanges: the table clear covers every word at any Hash size', () => {
+  // Sizes around 2^31 bytes and up to the Hash option's 8192 MB, by arithmetic only (not allocated).
+  for (const mb of [1, 2047, 2048, 3000, 4096, 8191, 8192]) {
+    it(`${mb} MB`, () => {
+      const bytes = TranspositionTable.bytesFor(mb);
+      const words = bytes / 4;
+      for (const threads of [1, 2, 3, 7, MAX_THREADS]) {
+        const ranges = clearRanges(bytes, threads);
+        expect(ranges.length, `${threads} threads`).toBeGreaterThan(0);
+        expect(ranges.length).toBeLessThanOrEqual(threads);
+        // contiguous, from word 0 to the last word, each range starting on a bucket
+        expect(ranges[0][0]).toBe(0);
+        expect(ranges[ranges.length - 1][1], `${mb} MB, ${threads} threads: the last word`).toBe(words);
+        for (let i = 0; i < ranges.length; i++) {
+          const [from, to] = ranges[i];
+          expect(from).toBeLessThan(to);
+          expect(from % 16).toBe(0);
+          if (i > 0) expect(from).toBe(ranges[i - 1][1]);
+        }
+      }
+    });
+  }
+});
+

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
 import { MATE } from '../../src/core/score';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, TranspositionTable } from '../../src/search/tt';
+import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, TranspositionTable, bucketWord } from '../../src/search/tt';
 
 interface Entry {
   keyLo: number;
@@ -191,3 +191,29 @@ describe('transposition table', () => {
     expect(tt.hashfull()).toBe(0);
   });
 });
+
+describe('bucket index past 2^31 bytes (by arithmetic: the tables are not allocated)', () => {
+  for (const mb of [2048, 4096, 8192]) {
+    it(`${mb} MB: every key lands on a bucket inside the table, and the whole table is reachable`, () => {
+      const bytes = TranspositionTable.bytesFor(mb);
+      expect(bytes).toBe(mb * 1024 * 1024);
+      const buckets = bytes / 64;
+      const words = bytes / 4;
+      expect(bucketWord(0, buckets)).toBe(0);
+      expect(bucketWord(0xffffffff, buckets), 'the highest key: the last bucket').toBe(words - 16);
+      expect(bucketWord(-1, buckets), 'a key read as a signed int32').toBe(words - 16);
+      expect(bucketWord(0x80000000, buckets), 'half way').toBe(words / 2);
+      expect(bucketWord(0x80000000 | 0, buckets), 'half way, signed').toBe(words / 2);
+      const rnd = mulberry32(mb);
+      for (let i = 0; i < 10_000; i++) {
+        const key = (rnd() * 4294967296) | 0;
+        const w = bucketWord(key, buckets);
+        expect(Number.isInteger(w)).toBe(true);
+        expect(w % 16).toBe(0);
+        expect(w).toBeGreaterThanOrEqual(0);
+        expect(w).toBeLessThan(words);
+      }
+    });
+  }
+});
+

@@ -76,5 +76,3 @@ export function rng(seed: number): () => number {
   const next = mulberry32(seed);
   return () => (next() >>> 0) / 4294967296;
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
