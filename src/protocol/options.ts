@@ -21,7 +21,6 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
   ['NullMove', 'nullMove'],
   ['LMP', 'lmp'],
   ['HistoryMalus', 'historyMalus'],
-  ['IIR', 'iir'],
   ['QTT', 'qtt'],
 ];
 

@@ -67,15 +67,13 @@ export interface SearchFeatures {
   lmp: boolean;
   /** History with a malus for the quiet moves tried before a cutoff, bounded by gravity. */
   historyMalus: boolean;
-  /** Internal iterative reduction: a node without a table move at depth ≥ 4 is searched one ply less. */
-  iir: boolean;
   /** The transposition table in the quiescence search: probed for cutoffs and the static evaluation, stored at depth 0. */
   qtt: boolean;
 }
 
 /** Defaults follow the matches logged in docs/strength.md: on when an SPRT accepted the feature. */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, iir: false, qtt: false,
+  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, qtt: false,
 };
 
 /** Quiet moves remembered per node for the history malus. */
@@ -439,10 +437,6 @@ export class Searcher {
         if (boundSettles(tt.hitBound, s, alpha, beta)) return s;
       }
     }
-
-    // internal iterative reduction: without a table move there is nothing good to try first,
-    // and such a node is searched one ply shallower (its search finds the move for the next one)
-    if (this.features.iir && depth >= 4 && ttMove === 0) depth--;
 
     const beams = this.beams;
     beams.afterMove(pos, ply);
