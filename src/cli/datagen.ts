@@ -119,6 +119,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   // The channel must not keep this process alive once the games are written.
   if (typeof process.send === 'function') {
     process.on('disconnect', () => process.exit(1));
+    if (!process.connected) process.exit(1); // the worker died while this process was starting
     process.channel?.unref();
   }
 

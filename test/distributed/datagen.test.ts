@@ -5,8 +5,8 @@
  * when a worker is killed with SIGKILL mid-chunk (its chunk is played again, nothing is doubled,
  * no game of it runs on) and when the coordinator is killed and the command run again.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
@@ -40,17 +40,32 @@ function processesWith(words: string[]): number[] {
   return out;
 }
 
-/** Waits until process `parent` has a child running datagen (a chunk being played). */
-async function waitChunkChild(parent: number): Promise<void> {
+/** Waits until process `parent` has a child running datagen (a chunk being played); its pid and shard file. */
+async function waitChunkChild(parent: number): Promise<{ pid: number; shard: string }> {
   for (let i = 0; i < 600; i++) {
     for (const pid of processesWith(['datagen', '--no-dedup'])) {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) return;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return { pid, shard: cmd[cmd.indexOf('--out') + 1] };
+      } catch {
+        // gone meanwhile
+      }
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('the worker started no chunk');
 }
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function waitGone(words: string[]): Promise<number[]> {
   for (let i = 0; i < 100 && processesWith(words).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -75,13 +90,17 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
     const other = worker(redis.url, cache);
     const coord = new ThothProcess(['datagen', '--out', join(dir, 'dist.bin'), '--chunk', '2', '--distributed', redis.url, ...flags]);
     await victim.waitFor(/^Played chunk-/m);
-    await waitChunkChild(victim.proc.pid!);
+    const child = await waitChunkChild(victim.proc.pid!);
     victim.kill('SIGKILL');
     const code = await coord.exited;
     expect(code, coord.err + coord.out).toBe(0);
     expect(await local.exited).toBe(0);
-    // No game of the killed worker's chunk runs on.
+    // The killed worker's chunk did not run on: its datagen ended with the worker, before the chunk's games were played.
     expect(await waitGone(['--seed', '7101', '--no-dedup'])).toEqual([]);
+    expect(alive(child.pid)).toBe(false);
+    const left = existsSync(child.shard) ? scanData(readFileSync(child.shard)).summary.games : 0;
+    expect(left).toBeLessThan(2);
+    rmSync(dirname(child.shard), { recursive: true, force: true });
 
     expect(coord.out).toMatch(/^Note: chunk-\d+ stalled \(its worker stopped answering\); it goes back to the queue$/m);
     expect(coord.out).toMatch(/^Wrote \d+ positions of 16 games to .*dist\.bin/m);
