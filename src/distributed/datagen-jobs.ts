@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine';
 import { BuildError, identifyEngine, shortSum, type EngineBuild, type IdentifiedBuild } from './builds';
-import type { RunState, WorkerStatus } from './status';
+import type { RunState, RunStatus, WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
 export interface DatagenRunSettings {
@@ -148,4 +148,17 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   }
   for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${w}: ${why}`);
   return lines;
+}
+
+/**
+ * A datagen run's status in the shape of a match's (for the status page, which draws matches):
+ * no encounters, the words of datagenStatusLines as its summary.
+ */
+export function datagenAsRunStatus(s: DatagenStatus): RunStatus {
+  return {
+    run: s.run, state: s.state, message: s.message, names: [`datagen ${path.basename(s.out)}`], variant: 'datagen',
+    timeControl: `${s.rate.toFixed(1)} positions/s`, games: s.games, total: s.targetGames, pairsQueued: s.chunksQueued,
+    pairsActive: s.chunksActive, encounters: [], sprt: null, ratings: [], lines: datagenStatusLines(s), refusals: s.refusals,
+    workers: s.workers, started: s.started, updated: s.updated,
+  };
 }
