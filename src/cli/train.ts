@@ -34,7 +34,7 @@ export const TRAIN_SPEC: CommandSpec = {
     { name: 'seed', value: 'S', help: 'seed of the initial weights, the order and the split', default: String(DEFAULT_SEED) },
     { name: 'scale', value: 'N', help: 'centi-pyramids per unit of output', default: String(DEFAULT_SCALE) },
     { name: 'threads', value: 'N', help: 'threads computing each batch\'s gradient', default: 'the number of cores' },
-    { name: 'chunk-positions', value: 'N', help: 'more training positions than this are streamed from the files in shuffled chunks of at most N (memory: up to about 250 bytes a position of a chunk; docs/nnue.md)', default: '4000000' },
+    { name: 'chunk-positions', value: 'N', help: 'more training positions than this are streamed from the files in shuffled chunks of at most N (memory: about 0.6 kB a position of a chunk; docs/nnue.md)', default: '2000000' },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
 };
@@ -69,7 +69,7 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   const threads = intOption(args, 'threads', availableParallelism(), 1, 64);
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
 
-  const chunkPositions = intOption(args, 'chunk-positions', 4_000_000, 1, 2_000_000_000);
+  const chunkPositions = intOption(args, 'chunk-positions', 2_000_000, 1, 2_000_000_000);
 
   const t0 = performance.now();
   // Data that do not fit in one chunk are streamed; a file the index cannot read is left to the
@@ -191,6 +191,8 @@ async function streamedTraining(paths: string[], index: DataIndex, settings: Tra
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
   if (main.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${games} games is none)`);
   else write(`Validation loss before training ${loss(main.validationLoss())}`);
+  // The last chunk, kept only for the quantisation check when there is no validation split (else
+  // it would hold the previous chunk in memory while the next one is read).
   let last: Trainer = main;
   for (let e = 1; e <= epochs; e++) {
     const t0 = performance.now();
@@ -202,7 +204,7 @@ async function streamedTraining(paths: string[], index: DataIndex, settings: Tra
     for (const [c, chunk] of chunks.entries()) {
       progress.show(`train: epoch ${e}/${epochs}, reading chunk ${c + 1}/${chunks.length}`, true);
       const t = new Trainer(pack(chunk), settings, main.training);
-      last = t;
+      if (main.valIdx.length === 0) last = t;
       const splitter = threads > 1 ? await startTrainThreads(t, threads) : undefined;
       try {
         const r = await t.pass(e, splitter, (d) => {
