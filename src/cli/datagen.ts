@@ -383,7 +383,7 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
     interrupts++;
     if (interrupts > 1) process.exit(130);
     r.progress.clear();
-    process.stderr.write('\nInterrupted: the workers go on with the chunks queued; run the same command again to go on\n');
+    process.stderr.write('\nInterrupted: the workers finish the chunks in progress, kept in Redis; run the same command again to go on\n');
     stop.abort();
   };
   process.on('SIGINT', onSigint);
