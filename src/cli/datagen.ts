@@ -51,7 +51,7 @@ export const DATAGEN_SPEC: CommandSpec = {
     { name: 'first-game', value: 'N', help: 'the index of the first game when the file has none (another host: another range, or another seed)', default: '0' },
     { name: 'distributed', value: 'URL', help: 'play the games on `thoth worker` processes through the Redis at redis://HOST:PORT[/DB] (docs/distributed.md)' },
     { name: 'chunk', value: 'N', help: 'with --distributed: games per job', default: '32' },
-    { name: 'merge', help: 'merge the data files given after the options into --out (positions already there dropped) instead of playing' },
+    { name: 'merge', help: 'merge the data files given after the options into --out (positions already there dropped, and games left with none) instead of playing' },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
 };
@@ -319,8 +319,8 @@ class BlockWriter {
 
   constructor(private readonly fd: number, private readonly keys: KeySet | undefined) {}
 
-  /** Positions of the block (before dedup). */
-  append(b: GameBlock): number {
+  /** Positions of the block (before dedup). With `dropRepeated`, a game all of whose positions are there already is not written. */
+  append(b: GameBlock, dropRepeated = false): number {
     const count = b.starts.length - 1;
     const block = new Uint8Array(GAME_HEADER_BYTES + b.starts[count] - b.starts[0]);
     let at = GAME_HEADER_BYTES;
@@ -338,6 +338,7 @@ class BlockWriter {
       at += b.starts[k + 1] - b.starts[k];
       kept++;
     }
+    if (dropRepeated && kept === 0 && count > 0) return count;
     encodeGameHeader(b.game, b.edition, b.result, kept, block, 0);
     writeSync(this.fd, block, 0, at);
     this.games++;
@@ -474,7 +475,7 @@ function mergeCommand(args: ReturnType<typeof parseArgs>, write: (s: string) => 
   try {
     for (const input of inputs) {
       const before = { games: w.games, positions: w.positions };
-      for (const b of input.blocks) w.append(b);
+      for (const b of input.blocks) w.append(b, true);
       write(`${input.path}: ${w.games - before.games} games, ${w.positions - before.positions} positions merged`);
     }
   } finally {
