@@ -18,12 +18,17 @@ import { fileErrorText, sameFile } from '../process/files';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine } from './progress';
 import { loadNetworkFile } from '../protocol/network-file';
+import { DatagenRunError, runDatagenCoordinator } from '../distributed/datagen-coordinator';
+import { BuildError } from '../distributed/builds';
+import { RedisUnreachable, parseRedisUrl, type RedisAddress } from '../distributed/redis';
+import { decodeBoard, gameBlocks, type GameBlock } from '../train/data';
+import { exitSoon } from './match';
 
 const d = DEFAULT_DATAGEN;
 
 export const DATAGEN_SPEC: CommandSpec = {
   name: 'datagen',
-  positional: '--out FILE',
+  positional: '--out FILE [--merge IN…]',
   summary:
     'Self-play games for training the network; every quiet position (not in check, no shot that removes an enemy ' +
     'piece) is written with its search score and the game\'s result. The format is described in docs/nnue.md. Run the ' +
@@ -46,6 +51,10 @@ export const DATAGEN_SPEC: CommandSpec = {
     { name: 'hash', value: 'MB', help: 'transposition table per thread, cleared before each game', default: String(d.hashMb) },
     { name: 'net', value: 'FILE', help: 'search with this network (NNUE; `default`: the shipped one) instead of the hand-written evaluation' },
     { name: 'no-dedup', help: 'keep positions that are already in the file' },
+    { name: 'first-game', value: 'N', help: 'the index of the first game when the file has none (another host: another range, or another seed)', default: '0' },
+    { name: 'distributed', value: 'URL', help: 'play the games on `thoth worker` processes through the Redis at redis://HOST:PORT[/DB] (docs/distributed.md)' },
+    { name: 'chunk', value: 'N', help: 'with --distributed: games per job', default: '32' },
+    { name: 'merge', help: 'merge the data files given after the options into --out (positions already there dropped, and games left with none) instead of playing' },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
 };
@@ -67,6 +76,7 @@ interface Tally {
 
 export async function datagenCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, DATAGEN_SPEC);
+  if (args.options.has('merge')) return mergeCommand(args, write);
   if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth datagen --help)');
@@ -104,7 +114,26 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
   const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
   const dedup = !args.options.has('no-dedup');
+  const firstGame = intOption(args, 'first-game', 0, 0, 4_000_000_000);
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
+  const url = args.options.get('distributed')?.[0];
+  const chunk = intOption(args, 'chunk', 32, 1, 10_000);
+  if (url !== undefined) {
+    const addr = parseRedisUrl(url);
+    if (!addr.ok) throw new UsageError(`--distributed: ${addr.error.message}`);
+    if (args.options.has('threads')) throw new UsageError('--threads is for a local run; with --distributed the workers\' --concurrency says how many games run at once');
+    return distributedDatagen({
+      addr: addr.value, out, chunk, firstGame, dedup, positionsTarget, gamesTarget, progress, write,
+      args: settingsArgs(variant, seed, settings), network: settings.network ? new Uint8Array(settings.network) : undefined,
+    });
+  }
+  // Started by a worker with an IPC channel (src/distributed/datagen-worker.ts): end with it.
+  // The channel must not keep this process alive once the games are written.
+  if (typeof process.send === 'function') {
+    process.on('disconnect', () => process.exit(1));
+    if (!process.connected) process.exit(1); // the worker died while this process was starting
+    process.channel?.unref();
+  }
 
   const keys = new KeySet(1 << 16);
   const have = openDataFile(out, dedup ? keys : undefined, (s) => process.stderr.write(`thoth datagen: ${s}\n`));
@@ -126,7 +155,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   }
   const pool = workerPool('datagen-worker', threads, 1000);
   const t0 = performance.now();
-  let nextGame = have.lastGame + 1;
+  let nextGame = Math.max(have.lastGame + 1, firstGame);
   let started = 0;
   let stopping = false;
   let failure: Error | undefined;
@@ -284,6 +313,194 @@ function openDataFile(path: string, keys: KeySet | undefined, note: (s: string) 
     if (e instanceof CommandError) throw e;
     throw new UsageError(`cannot write '${path}': ${fileErrorText(e)}`);
   }
+}
+
+/** The flags that fix the games, as a worker's datagen gets them (the network travels by checksum). */
+function settingsArgs(variant: string, seed: number, s: DatagenSettings): string[] {
+  return [
+    '--variant', variant, '--seed', String(seed), '--nodes', String(s.nodes), '--random-plies', String(s.randomPlies),
+    '--skip-plies', String(s.skipPlies), '--max-score', String(s.maxScore), '--decided-score', String(s.decidedScore),
+    '--decided-plies', String(s.decidedPlies), '--max-plies', String(s.maxPlies), '--no-removal', String(s.noRemoval),
+    '--hash', String(s.hashMb),
+  ];
+}
+
+/**
+ * Appends whole games, given as blocks of another data file, to an open data file, dropping the
+ * positions whose key is in `keys` already (when deduplicating).
+ */
+class BlockWriter {
+  games = 0;
+  positions = 0;
+  duplicates = 0;
+  private readonly board = new Uint8Array(80);
+  private readonly pos = EDITION_IDS.map((id) => new Position(id));
+
+  constructor(private readonly fd: number, private readonly keys: KeySet | undefined) {}
+
+  /** Positions of the block (before dedup). With `dropRepeated`, a game all of whose positions are there already is not written. */
+  append(b: GameBlock, dropRepeated = false): number {
+    const count = b.starts.length - 1;
+    const block = new Uint8Array(GAME_HEADER_BYTES + b.starts[count] - b.starts[0]);
+    let at = GAME_HEADER_BYTES;
+    let kept = 0;
+    for (let k = 0; k < count; k++) {
+      if (this.keys) {
+        const p = this.pos[b.edition];
+        p.setup(this.board, decodeBoard(b.bytes, b.starts[k], this.board));
+        if (!this.keys.add(p.keyLo, p.keyHi ^ EDITION_SALT[b.edition])) {
+          this.duplicates++;
+          continue;
+        }
+      }
+      block.set(b.bytes.subarray(b.starts[k], b.starts[k + 1]), at);
+      at += b.starts[k + 1] - b.starts[k];
+      kept++;
+    }
+    if (dropRepeated && kept === 0 && count > 0) return count;
+    encodeGameHeader(b.game, b.edition, b.result, kept, block, 0);
+    writeSync(this.fd, block, 0, at);
+    this.games++;
+    this.positions += kept;
+    return count;
+  }
+}
+
+interface DistributedRun {
+  addr: RedisAddress;
+  out: string;
+  chunk: number;
+  firstGame: number;
+  dedup: boolean;
+  positionsTarget: number;
+  gamesTarget: number;
+  progress: ProgressLine;
+  write: (s: string) => void;
+  args: string[];
+  network?: Uint8Array;
+}
+
+/** `--distributed`: the games are played by workers; this process dedupes and writes them in game order. */
+async function distributedDatagen(r: DistributedRun): Promise<void> {
+  const note = (s: string): void => {
+    r.progress.clear();
+    r.write(s);
+  };
+  const keys = new KeySet(1 << 16);
+  const have = openDataFile(r.out, r.dedup ? keys : undefined, (s) => process.stderr.write(`thoth datagen: ${s}\n`));
+  if (have.positions >= r.positionsTarget || have.games >= r.gamesTarget) {
+    r.write(`${r.out} already holds ${have.positions} positions of ${have.games} games: nothing to do`);
+    return;
+  }
+  const fd = openSync(r.out, 'a');
+  const w = new BlockWriter(fd, r.dedup ? keys : undefined);
+  let lastGame = have.lastGame;
+  const nextGame = Math.max(have.lastGame + 1, r.firstGame);
+  const done = (): boolean => have.positions + w.positions >= r.positionsTarget || have.games + w.games >= r.gamesTarget;
+  const stop = new AbortController();
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    r.progress.clear();
+    process.stderr.write('\nInterrupted: the workers finish the chunks in progress, kept in Redis; run the same command again to go on\n');
+    stop.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const t0 = performance.now();
+  const ticker = setInterval(() => {
+    const s = (performance.now() - t0) / 1000;
+    r.progress.show(
+      `datagen: ${(have.positions + w.positions).toLocaleString('en')}/${r.positionsTarget.toLocaleString('en')} positions, ` +
+        `${(have.games + w.games).toLocaleString('en')} games, ${(w.positions / Math.max(s, 1e-3)).toFixed(0)} positions/s (distributed)`,
+      true,
+    );
+  }, 1000);
+  ticker.unref();
+  let outcome;
+  try {
+    outcome = await runDatagenCoordinator(r.addr, {
+      args: r.args, chunk: r.chunk, network: r.network, out: r.out, signal: stop.signal,
+      targetPositions: r.positionsTarget, targetGames: Number.isFinite(r.gamesTarget) ? r.gamesTarget : null,
+    }, {
+      nextGame,
+      endGame: Number.isFinite(r.gamesTarget) ? nextGame + (r.gamesTarget - have.games) : Infinity,
+      write: (first, count, shard) => {
+        const g = gameBlocks(shard);
+        if (g.error) return { rejected: g.error.message };
+        if (g.blocks.length !== count || g.blocks.some((b, i) => b.game !== first + i)) {
+          return { rejected: `it holds games ${g.blocks.map((b) => b.game).join(', ')}, not ${first}-${first + count - 1}` };
+        }
+        let positions = 0;
+        for (const b of g.blocks) {
+          if (b.game <= lastGame || b.game < nextGame) continue;
+          if (done()) break;
+          positions += w.append(b);
+          lastGame = b.game;
+        }
+        return { positions };
+      },
+      done,
+      totals: () => ({ games: have.games + w.games, positions: have.positions + w.positions }),
+      note,
+    });
+  } catch (e) {
+    if (e instanceof RedisUnreachable) throw new CommandError(`${e.message}; the games so far are in ${r.out}`, 1);
+    if (e instanceof BuildError || e instanceof DatagenRunError) throw new CommandError(e.message, 1);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    clearInterval(ticker);
+    r.progress.clear();
+    closeSync(fd);
+    exitSoon();
+  }
+  const secs = (performance.now() - t0) / 1000;
+  r.write(
+    `Wrote ${w.positions} positions of ${w.games} games to ${r.out} in ${secs.toFixed(1)} s (${(w.positions / Math.max(secs, 1e-3)).toFixed(1)} positions/s, ` +
+      `distributed run ${outcome.run}, ${r.chunk} games a chunk); the file holds ${have.positions + w.positions} positions of ${have.games + w.games} games`,
+  );
+  r.write(`Duplicates dropped: ${w.duplicates}`);
+  for (const t of outcome.tallies) r.write(`Worker ${t.id}: ${t.chunks} chunks, ${t.positions} positions, ${t.rate.toFixed(1)} positions/s`);
+}
+
+/** `--merge --out OUT IN…`: appends the games of the inputs to OUT, dropping positions OUT holds already. */
+function mergeCommand(args: ReturnType<typeof parseArgs>, write: (s: string) => void): void {
+  const out = args.options.get('out')?.[0];
+  if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth datagen --help)');
+  if (args.positional.length === 0) throw new UsageError('--merge needs the data files to merge: thoth datagen --merge --out OUT IN…');
+  const playing = DATAGEN_SPEC.options.map((o) => o.name).filter((n) => !['out', 'merge', 'no-dedup', 'quiet'].includes(n) && args.options.has(n));
+  if (playing.length > 0) throw new UsageError(`--merge plays no games: --${playing[0]} has no use with it`);
+  const inputs: { path: string; blocks: GameBlock[] }[] = [];
+  for (const p of args.positional) {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(p);
+    } catch (e) {
+      throw new CommandError(`cannot read '${p}': ${(e as Error).message}`);
+    }
+    const g = gameBlocks(bytes);
+    if (g.error && g.error.kind !== 'truncated') throw new CommandError(`${p}: ${g.error.message}; nothing merged`);
+    if (g.error) process.stderr.write(`thoth datagen: ${p}: ${g.error.message}; its complete games are merged\n`);
+    inputs.push({ path: p, blocks: g.blocks });
+  }
+  const dedup = !args.options.has('no-dedup');
+  const keys = new KeySet(1 << 16);
+  const have = openDataFile(out, dedup ? keys : undefined, (s) => process.stderr.write(`thoth datagen: ${s}\n`));
+  const fd = openSync(out, 'a');
+  const w = new BlockWriter(fd, dedup ? keys : undefined);
+  try {
+    for (const input of inputs) {
+      const before = { games: w.games, positions: w.positions };
+      for (const b of input.blocks) w.append(b, true);
+      write(`${input.path}: ${w.games - before.games} games, ${w.positions - before.positions} positions merged`);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  write(`Merged ${w.positions} positions of ${w.games} games into ${out} (${w.duplicates} duplicates dropped); it holds ${have.positions + w.positions} positions of ${have.games + w.games} games`);
 }
 
 function duration(seconds: number): string {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStatusPage } from '../distributed/page';
 import { RedisUnreachable, openRedis, parseRedisUrl } from '../distributed/redis';
+import { datagenStatusLines, isDatagenStatus } from '../distributed/datagen-jobs';
 import { listRuns, readLlrSeries, readStatus, statusLines } from '../distributed/status';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { exitSoon } from './match';
@@ -74,7 +75,7 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
         last = s.updated;
         if (args.options.has('json')) write(JSON.stringify({ ...s, llr: await readLlrSeries(redis, run) }));
         else {
-          for (const l of statusLines(s)) write(l);
+          for (const l of isDatagenStatus(s) ? datagenStatusLines(s) : statusLines(s)) write(l);
           if (!wanted && runs.length > 1) write(`Other runs: ${runs.slice(1).join(', ')}`);
         }
       }

@@ -13,6 +13,7 @@ import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork } from '../nnue/netwo
 import { startTrainThreads } from '../train/train-threads';
 import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../train/train';
 import { checkWritable, fileErrorText, outputIsInput, writeFileAtomic } from '../process/files';
+import { DataIndexError, epochChunks, indexDataFiles, packGames, type DataIndex } from '../train/stream';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
 
@@ -36,6 +37,7 @@ export const TRAIN_SPEC: CommandSpec = {
     { name: 'seed', value: 'S', help: 'seed of the initial weights, the order and the split', default: String(DEFAULT_SEED) },
     { name: 'scale', value: 'N', help: 'centi-pyramids per unit of output', default: String(DEFAULT_SCALE) },
     { name: 'threads', value: 'N', help: 'threads computing each batch\'s gradient', default: 'the number of cores' },
+    { name: 'chunk-positions', value: 'N', help: 'more training positions than this are streamed from the files in shuffled chunks of at most N (memory: about 0.6 kB a position of a chunk; docs/nnue.md)', default: '2000000' },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
 };
@@ -77,8 +79,20 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   } catch (e) {
     throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
   }
+  const chunkPositions = intOption(args, 'chunk-positions', 2_000_000, 1, 2_000_000_000);
 
   const t0 = performance.now();
+  // Data that do not fit in one chunk are streamed; a file the index cannot read is left to the
+  // whole-file reader below, which says what is wrong with it.
+  let index: DataIndex | undefined;
+  try {
+    index = indexDataFiles(args.positional, valFraction, settings.seed);
+  } catch {
+    index = undefined;
+  }
+  if (index && index.trainPositions > chunkPositions) {
+    return streamedTraining(args.positional, index, settings, { valFraction, threads, chunkPositions, out, progress, write, t0 });
+  }
   const sources = args.positional.map((path) => {
     try {
       return { name: path, bytes: new Uint8Array(readFileSync(path)) };
@@ -172,6 +186,101 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     );
   }
   const check = quantisationError(trainer.net, q, data, trainer.valIdx.length > 0 ? trainer.valIdx : trainer.trainIdx);
+  write(
+    `Quantised: evaluations differ from the float network's by ${check.mean.toFixed(2)} cp on average ` +
+      `(largest ${check.max.toFixed(0)} cp; mean |evaluation| ${check.meanAbsEval.toFixed(0)} cp)`,
+  );
+  write(`Wrote ${out} (${bytes.length} bytes): ${name}`);
+}
+
+interface StreamOptions {
+  valFraction: number;
+  threads: number;
+  chunkPositions: number;
+  out: string;
+  progress: ProgressLine;
+  write: (s: string) => void;
+  t0: number;
+}
+
+/** Training on data larger than one chunk: streamed from the files in shuffled chunks (src/train/stream.ts). */
+async function streamedTraining(paths: string[], index: DataIndex, settings: TrainSettings, o: StreamOptions): Promise<void> {
+  const { valFraction, threads, chunkPositions, out, progress, write } = o;
+  const epochs = settings.epochs;
+  for (const f of index.files) if (f.warning) process.stderr.write(`thoth train: ${f.name}: ${f.warning}\n`);
+  const pack = (games: Parameters<typeof packGames>[1]) => {
+    try {
+      return packGames(paths, games, valFraction, settings.seed);
+    } catch (e) {
+      if (e instanceof DataIndexError) throw new CommandError(`${e.source}: ${e.message}`);
+      throw e;
+    }
+  };
+  progress.show('train: reading the validation split', true);
+  const valData = pack(index.validation);
+  progress.clear();
+  const main = new Trainer(valData, settings);
+  const games = index.files.reduce((n, f) => n + f.games, 0);
+  const total = index.trainPositions + index.validationPositions;
+  write(
+    `Data: ${total} positions of ${games} games from ${index.files.length} file(s) indexed in ${((performance.now() - o.t0) / 1000).toFixed(1)} s: ` +
+      `${index.trainPositions} for training, streamed in shuffled chunks of at most ${chunkPositions} positions; ${index.validationPositions} for validation`,
+  );
+  write(
+    `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
+      `every ${settings.lrDrop} epochs), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+  );
+  const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
+  if (main.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${games} games is none)`);
+  else write(`Validation loss before training ${loss(main.validationLoss())}`);
+  // The last chunk, kept only for the quantisation check when there is no validation split (else
+  // it would hold the previous chunk in memory while the next one is read).
+  let last: Trainer = main;
+  for (let e = 1; e <= epochs; e++) {
+    const t0 = performance.now();
+    const chunks = epochChunks(index, chunkPositions, settings.seed, e);
+    let sum = 0;
+    let done = 0;
+    let shown = 0;
+    let lr = 0;
+    for (const [c, chunk] of chunks.entries()) {
+      progress.show(`train: epoch ${e}/${epochs}, reading chunk ${c + 1}/${chunks.length}`, true);
+      const t = new Trainer(pack(chunk), settings, main.training);
+      if (main.valIdx.length === 0) last = t;
+      const splitter = threads > 1 ? await startTrainThreads(t, threads) : undefined;
+      try {
+        const r = await t.pass(e, splitter, (d) => {
+          const now = performance.now();
+          if (now - shown < 500) return;
+          shown = now;
+          progress.show(`train: epoch ${e}/${epochs}, chunk ${c + 1}/${chunks.length}, ${((100 * (done + d)) / index.trainPositions).toFixed(0)} %`, true);
+        });
+        sum += r.loss;
+        lr = r.lr;
+      } finally {
+        await splitter?.close();
+      }
+      done += t.trainIdx.length;
+    }
+    progress.clear();
+    const seconds = (performance.now() - t0) / 1000;
+    write(
+      `epoch ${e}/${epochs}: train loss ${loss(sum / Math.max(1, done))}, val loss ${loss(main.validationLoss())}, ` +
+        `${seconds.toFixed(1)} s, ${Math.round(done / seconds)} positions/s, lr ${lr}, ${chunks.length} chunks`,
+    );
+  }
+
+  const name =
+    `data=${index.files.map((f) => basename(f.name)).join(',')} positions=${total} epochs=${epochs} seed=${settings.seed} ` +
+    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}`;
+  const q = quantise(main.net, { scale: settings.scale, editions: index.editions, name });
+  const bytes = writeNetwork(q);
+  try {
+    writeFileAtomic(out, bytes);
+  } catch (e) {
+    throw new CommandError(`cannot write '${out}': ${(e as Error).message}`);
+  }
+  const check = main.valIdx.length > 0 ? quantisationError(main.net, q, valData, main.valIdx) : quantisationError(main.net, q, last.data, last.trainIdx);
   write(
     `Quantised: evaluations differ from the float network's by ${check.mean.toFixed(2)} cp on average ` +
       `(largest ${check.max.toFixed(0)} cp; mean |evaluation| ${check.meanAbsEval.toFixed(0)} cp)`,

@@ -1,4 +1,4 @@
-/** `thoth worker redis://HOST:PORT[/DB] [--concurrency N] …`: plays the game pairs of distributed runs (src/distributed). */
+/** `thoth worker redis://HOST:PORT[/DB] [--concurrency N] …`: plays the game pairs and datagen chunks of distributed runs (src/distributed). */
 import { availableParallelism } from 'node:os';
 import { defaultCacheDir } from '../distributed/builds';
 import { RedisUnreachable, parseRedisUrl } from '../distributed/redis';
@@ -10,10 +10,11 @@ export const WORKER_SPEC: CommandSpec = {
   name: 'worker',
   positional: 'redis://HOST:PORT[/DB]',
   summary:
-    'Plays the game pairs of distributed matches (thoth match -distributed) from the Redis at that address, on any ' +
-    'machine; Thoth builds are fetched from Redis into a cache. Ctrl-C finishes the pairs in progress, twice stops at once.',
+    'Plays the game pairs of distributed matches (thoth match -distributed) and the game chunks of distributed datagen ' +
+    '(thoth datagen --distributed) from the Redis at that address, on any machine; Thoth builds and networks are fetched ' +
+    'from Redis into a cache. Ctrl-C finishes the pairs in progress, twice stops at once.',
   options: [
-    { name: 'concurrency', value: 'N', help: 'game pairs at once (at most the number of cores)', default: '1' },
+    { name: 'concurrency', value: 'N', help: 'game pairs (or datagen chunks) at once (at most the number of cores)', default: '1' },
     { name: 'cache', value: 'DIR', help: 'where engine builds from Redis are unpacked', default: 'a folder under the user cache' },
     { name: 'lock-duration', value: 'MS', help: 'how long a pair stays this worker\'s without a sign of life', default: '30000' },
     { name: 'stalled-interval', value: 'MS', help: 'how often stalled pairs are looked for', default: '30000' },

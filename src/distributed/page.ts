@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { LOOPBACK_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie } from '../http/loopback';
+import { datagenAsRunStatus, isDatagenStatus } from './datagen-jobs';
 import { listRuns, readLlrSeries, readStatus } from './status';
 
 export interface StatusPage {
@@ -33,7 +34,8 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
     const runs = await listRuns(redis);
     const run = url.searchParams.get('run') ?? opts.run ?? runs[0];
     if (run === undefined || !/^[0-9a-f]{12}$/.test(run)) return { runs, status: null, llr: [] };
-    return { runs, status: (await readStatus(redis, run)) ?? null, llr: await readLlrSeries(redis, run) };
+    const status = (await readStatus(redis, run)) ?? null;
+    return { runs, status: isDatagenStatus(status) ? datagenAsRunStatus(status) : status, llr: await readLlrSeries(redis, run) };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

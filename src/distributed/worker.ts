@@ -15,6 +15,7 @@ import type { Redis } from 'ioredis';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { localEngine, shortSum } from './builds';
+import { serveDatagen, type DatagenWorkerHost } from './datagen-worker';
 import { gameResult, type PairJob, type PairResult, type RunSettings } from './jobs';
 import { QUEUE_PREFIX, connectionOptions, keys, openRedis, type RedisAddress } from './redis';
 
@@ -164,6 +165,8 @@ class RunWorker {
   /** Plays a run's pairs until the run ends, or it has no pairs waiting and another run has. */
   private async serve(run: string): Promise<void> {
     const { opts, redis } = this;
+    const datagen = await redis.hget(keys.run(run), 'datagen');
+    if (datagen !== null) return serveDatagen(await this.datagenHost(), run, datagen);
     const text = await redis.hget(keys.run(run), 'settings');
     if (text === null) return;
     const settings = JSON.parse(text) as RunSettings;
@@ -308,6 +311,33 @@ class RunWorker {
       await Promise.all(free.map((s) => s.close(opts.kill.aborted)));
       this.current = null;
     }
+  }
+
+  /** This worker as a datagen run's chunks need it (src/distributed/datagen-worker.ts). */
+  private async datagenHost(): Promise<DatagenWorkerHost> {
+    const bull = this.bull ?? (this.bull = await import('bullmq'));
+    return {
+      id: this.id,
+      addr: this.addr,
+      redis: this.redis,
+      opts: this.opts,
+      bull,
+      refuse: (run, why) => this.refuse(run, why),
+      busy: (delta) => {
+        this.busy += delta;
+      },
+      done: () => {
+        this.pairs++;
+      },
+      setRun: (run) => {
+        this.current = run;
+      },
+      pickRun: () => this.pickRun(),
+      waitingCount: async (run) => {
+        const c = await this.queue(run).getJobCounts('waiting', 'prioritized');
+        return (c.waiting ?? 0) + (c.prioritized ?? 0);
+      },
+    };
   }
 
   async close(): Promise<void> {

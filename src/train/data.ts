@@ -204,3 +204,43 @@ export function readData(bytes: Uint8Array, visit: (r: DataRecord) => void): Res
   const s = scanData(bytes, visit);
   return s.error ? err(s.error) : ok(s.summary);
 }
+
+/** One complete game of a data file as bytes: its header fields and its position records. */
+export interface GameBlock {
+  game: number;
+  edition: number;
+  /** For the first player. */
+  result: number;
+  /** Record k is bytes.subarray(starts[k], starts[k + 1]) (starts has one entry more than there are positions). */
+  starts: number[];
+  bytes: Uint8Array;
+}
+
+/**
+ * The complete games of a data file (or of a shard a worker returned), in file order, as raw
+ * blocks, and the fault after them, if any (the same check as scanData).
+ */
+export function gameBlocks(bytes: Uint8Array): { blocks: GameBlock[]; error?: DataFileError } {
+  const scan = scanData(bytes);
+  const blocks: GameBlock[] = [];
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let o = DATA_HEADER_BYTES;
+  while (o < scan.summary.validBytes) {
+    const count = v.getUint16(o + 6, true);
+    const starts = [o + GAME_HEADER_BYTES];
+    for (let k = 0; k < count; k++) starts.push(starts[k] + POSITION_FIXED_BYTES + bytes[starts[k] + 1]);
+    blocks.push({ game: v.getUint32(o, true), edition: bytes[o + 4], result: bytes[o + 5], starts, bytes });
+    o = starts[count];
+  }
+  return { blocks, error: scan.error };
+}
+
+/** Fills `board` (piece code per square) from the position record at bytes[at..] and returns its side to move. */
+export function decodeBoard(bytes: Uint8Array, at: number, board: Uint8Array): number {
+  board.fill(0);
+  let i = 0;
+  for (let sq = 0; sq < SQUARES; sq++) {
+    if ((bytes[at + 6 + (sq >> 3)] & (1 << (sq & 7))) !== 0) board[sq] = bytes[at + POSITION_FIXED_BYTES + i++];
+  }
+  return bytes[at];
+}

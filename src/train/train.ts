@@ -39,6 +39,8 @@ export interface TrainingData {
 export interface DataSource {
   name: string;
   bytes: Uint8Array;
+  /** The file's index for the validation split (default: its place in the list). */
+  index?: number;
 }
 
 export interface LoadReport {
@@ -118,7 +120,7 @@ export function loadTrainingData(
       side.push(r.side);
       score.push(r.score);
       result.push(r.result);
-      validation.push(isValidationGame(fileIndex, r.game, seed, valFraction) ? 1 : 0);
+      validation.push(isValidationGame(src.index ?? fileIndex, r.game, seed, valFraction) ? 1 : 0);
       editions |= 1 << r.edition;
     });
     if (scan.error && scan.error.kind !== 'truncated') return { ok: false, error: { source: src.name, error: scan.error } };
@@ -328,6 +330,14 @@ export interface EpochReport {
   stopped?: boolean;
 }
 
+/** A trainer's network, optimiser, gradient array and random order, for another trainer to go on with. */
+export interface SharedTraining {
+  net: FloatNetwork;
+  adam: Adam;
+  grads: Float32Array;
+  rand: () => number;
+}
+
 /** The training run: data, network, optimiser, the epochs one by one. */
 export class Trainer {
   readonly net: FloatNetwork;
@@ -340,8 +350,12 @@ export class Trainer {
   private readonly rand: () => number;
   epoch = 0;
 
-  constructor(readonly data: TrainingData, readonly settings: TrainSettings) {
-    this.net = initialNetwork(settings.hidden, settings.seed);
+  /**
+   * With `shared`, the network, optimiser and order of another trainer (the streamed trainer's
+   * chunks, src/train/stream.ts): this one trains it on its own data.
+   */
+  constructor(readonly data: TrainingData, readonly settings: TrainSettings, shared?: SharedTraining) {
+    this.net = shared?.net ?? initialNetwork(settings.hidden, settings.seed);
     this.target = targets(data, settings.lambda);
     let nVal = 0;
     for (let i = 0; i < data.count; i++) nVal += data.validation[i];
@@ -352,9 +366,14 @@ export class Trainer {
       else this.trainIdx[a++] = i;
     }
     this.kernel = this.kernelFor(this.net.params);
-    this.adam = new Adam(this.net);
-    this.grads = new Float32Array(this.net.params.length);
-    this.rand = mulberry32(settings.seed);
+    this.adam = shared?.adam ?? new Adam(this.net);
+    this.grads = shared?.grads ?? new Float32Array(this.net.params.length);
+    this.rand = shared?.rand ?? mulberry32(settings.seed);
+  }
+
+  /** What another trainer needs to go on training this one's network (SharedTraining). */
+  get training(): SharedTraining {
+    return { net: this.net, adam: this.adam, grads: this.grads, rand: this.rand };
   }
 
   /** The kernel over these data with a network's parameters (the workers make their own). */
@@ -401,6 +420,22 @@ export class Trainer {
   async runEpoch(splitter?: GradientSplitter, onBatch?: (done: number, total: number) => void, stop?: () => boolean): Promise<EpochReport> {
     const t0 = performance.now();
     this.epoch++;
+    const { loss, lr, done } = await this.pass(this.epoch, splitter, onBatch, stop);
+    const order = this.trainIdx;
+    const seconds = (performance.now() - t0) / 1000;
+    return {
+      epoch: this.epoch, trainLoss: loss / Math.max(1, done), valLoss: this.validationLoss(), seconds,
+      positionsPerSecond: done / seconds, lr, ...(done < order.length ? { stopped: true } : {}),
+    };
+  }
+
+  /**
+   * One pass over the training split in a fresh seeded order at epoch `epoch`'s rate: the summed
+   * loss and the positions done (fewer than the split when `stop` ended it early).
+   */
+  async pass(
+    epoch: number, splitter?: GradientSplitter, onBatch?: (done: number, total: number) => void, stop?: () => boolean,
+  ): Promise<{ loss: number; lr: number; done: number }> {
     const order = this.trainIdx;
     for (let i = order.length - 1; i > 0; i--) {
       const j = (this.rand() >>> 0) % (i + 1);
@@ -408,7 +443,7 @@ export class Trainer {
       order[i] = order[j];
       order[j] = x;
     }
-    const lr = this.learningRate(this.epoch);
+    const lr = this.learningRate(epoch);
     const B = this.settings.batch;
     let loss = 0;
     let yielded = performance.now();
@@ -428,11 +463,7 @@ export class Trainer {
       this.adam.step(this.grads, to - from, lr);
       onBatch?.(to, order.length);
     }
-    const seconds = (performance.now() - t0) / 1000;
-    return {
-      epoch: this.epoch, trainLoss: loss / Math.max(1, done), valLoss: this.validationLoss(), seconds,
-      positionsPerSecond: done / seconds, lr, ...(done < order.length ? { stopped: true } : {}),
-    };
+    return { loss, lr, done };
   }
 }
 

@@ -70,6 +70,51 @@ describe('thoth datagen', () => {
     expect(done).toMatchObject({ code: 0, out: expect.stringMatching(/full\.bin already holds 0 positions of 1 games: nothing to do/) });
     expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth datagen --out FILE [^]*--positions N +stop when the file holds N positions \(default: 1000000\)/) });
   });
+
+  it('--first-game starts a new file at that game; --merge appends files, dropping positions already there', async () => {
+    const a = join(dir, 'm-a.bin');
+    const b = join(dir, 'm-b.bin');
+    const out = join(dir, 'm-out.bin');
+    const [ra, rb] = await Promise.all([
+      runThoth(['datagen', '--out', a, '--games', '3', ...SMALL]),
+      runThoth(['datagen', '--out', b, '--games', '2', '--first-game', '100', ...SMALL]),
+    ]);
+    expect(ra.code).toBe(0);
+    expect(rb.code).toBe(0);
+    const sa = summary(a);
+    const sb = summary(b);
+    expect(sa).toMatchObject({ games: 3, lastGame: 2 });
+    expect(sb).toMatchObject({ games: 2, lastGame: 101 });
+
+    const merged = await runThoth(['datagen', '--merge', '--out', out, a, b, a]);
+    expect(merged.err).toBe('');
+    expect(merged.code).toBe(0);
+    const lines = merged.out.trim().split('\n');
+    expect(lines[0]).toBe(`${a}: 3 games, ${sa.positions} positions merged`);
+    expect(lines[2]).toBe(`${a}: 0 games, 0 positions merged`); // every position of it is there already
+    const m = summary(out);
+    expect(m.games).toBe(5);
+    expect(m.lastGame).toBe(101);
+    expect(m.positions).toBeLessThanOrEqual(sa.positions + sb.positions);
+    expect(m.positions).toBeGreaterThan(sa.positions);
+    expect(lines[3]).toBe(`Merged ${m.positions} positions of 5 games into ${out} (${sa.positions + (sa.positions + sb.positions - m.positions)} duplicates dropped); it holds ${m.positions} positions of 5 games`);
+    // The first input's bytes come first, unchanged.
+    expect(readFileSync(out).subarray(0, sa.validBytes).equals(readFileSync(a).subarray(0, sa.validBytes))).toBe(true);
+
+    const [noInputs, playing, badUrl, threads, missing] = await Promise.all([
+      runThoth(['datagen', '--merge', '--out', out]),
+      runThoth(['datagen', '--merge', '--out', out, a, '--nodes', '5']),
+      runThoth(['datagen', '--out', out, '--distributed', 'http://x']),
+      runThoth(['datagen', '--out', out, '--distributed', 'redis://127.0.0.1:1', '--threads', '2']),
+      runThoth(['datagen', '--merge', '--out', out, join(dir, 'nothing.bin')]),
+    ]);
+    expect(noInputs).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --merge needs the data files to merge/) });
+    expect(playing).toMatchObject({ code: 2, err: 'thoth datagen: --merge plays no games: --nodes has no use with it\n' });
+    expect(badUrl).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --distributed: 'http:\/\/x' is not a Redis address/) });
+    expect(threads).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --threads is for a local run/) });
+    expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/^thoth datagen: cannot read '.*nothing\.bin'/) });
+    expect(summary(out)).toEqual(m); // refused: left as it was
+  });
 });
 
 describe('thoth datagen: files and Ctrl-C', () => {

@@ -1,0 +1,164 @@
+/**
+ * Distributed datagen (`thoth datagen … --distributed redis://…`): what travels through Redis, in
+ * plain JSON. A datagen run lives on the same queues as a match (`pairs-<run>` for the jobs,
+ * `results-<run>` for what comes back) and in the same run list; its run hash says `kind
+ * datagen` and holds the settings under `datagen` (not `settings`, which is a match's). A job is a
+ * **chunk**: `chunk` consecutive games, chunk k being games k·chunk … k·chunk + chunk − 1, each
+ * seeded by its index, so a chunk plays the same games on any worker. The worker returns the
+ * chunk's **shard**: a data file (src/train/data.ts's format) of exactly those games, undeduped.
+ * Networks are stored once per checksum (`thoth:net:<sha256>`), like builds.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+import { err, ok, type Result } from '../core/result';
+import type { EngineSpec } from '../match/engine';
+import { BuildError, identifyEngine, shortSum, type EngineBuild, type IdentifiedBuild } from './builds';
+import type { RunState, RunStatus, WorkerStatus } from './status';
+
+/** A datagen run as its workers see it. */
+export interface DatagenRunSettings {
+  kind: 'datagen';
+  /** `thoth datagen` flags that fix the games (variant, seed, nodes, …), passed on to each worker's datagen. */
+  args: string[];
+  /** Games per job. */
+  chunk: number;
+  /** The Thoth build that plays the games. */
+  build: EngineBuild;
+  /** SHA-256 of the network file the searches use, or null (the hand-written evaluation). */
+  net: string | null;
+}
+
+/** A job: one chunk of games. */
+export interface ChunkJob {
+  chunk: number;
+  first: number;
+  games: number;
+}
+
+/** A worker's result for a chunk. */
+export interface ChunkResult {
+  chunk: number;
+  worker: string;
+  /** The shard (a data file of the chunk's games), base64. */
+  shard: string;
+  /** Time the chunk took on the worker. */
+  ms: number;
+}
+
+/** The job id of chunk k (BullMQ: not a number, no ':'). */
+export const chunkId = (k: number): string => `chunk-${k}`;
+
+/** Redis key of a stored network. */
+export const netKey = (checksum: string): string => `thoth:net:${checksum}`;
+
+export const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** Stores a network file's bytes under their checksum (once); returns the checksum. */
+export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string> {
+  const sum = sha256(bytes);
+  await redis.set(netKey(sum), Buffer.from(bytes), 'NX');
+  return sum;
+}
+
+/** A network in the worker's cache (`<cache>/nets/<sha256>.nnue`), fetched from Redis when missing; its path. */
+export async function fetchNet(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
+  const dir = path.join(cacheDir, 'nets');
+  const file = path.join(dir, `${checksum}.nnue`);
+  if (existsSync(file) && sha256(readFileSync(file)) === checksum) return ok(file);
+  const data = await redis.getBuffer(netKey(checksum));
+  if (data === null) return err(new BuildError(`network ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`));
+  if (sha256(data) !== checksum) return err(new BuildError(`network ${shortSum(checksum)} in Redis is damaged`));
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
+  return ok(file);
+}
+
+/**
+ * The Thoth build this process runs from (dist/cli.js beside the bundle, or the repository's when
+ * running from the sources), identified as a match identifies an engine's build.
+ */
+export function ownBuild(): Result<IdentifiedBuild, BuildError> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const cli = [path.join(here, 'cli.js'), path.join(here, '..', '..', 'dist', 'cli.js')].find((p) => existsSync(p));
+  if (cli === undefined) return err(new BuildError('there is no built dist/cli.js to give the workers (run npm run build)'));
+  // identifyEngine reads only the command, its folder and the name.
+  const spec = { name: 'thoth datagen', nameGiven: true, command: ['node', cli], options: [] } as unknown as EngineSpec;
+  const b = identifyEngine(spec);
+  if (!b.ok) return b;
+  if (b.value.build.kind !== 'thoth') return err(new BuildError(`${cli} is not part of a Thoth build the workers can fetch`));
+  return b;
+}
+
+/** One worker's share of a datagen run, as the coordinator counts it. */
+export interface DatagenWorkerTally {
+  id: string;
+  chunks: number;
+  /** Positions in its shards (before dedup). */
+  positions: number;
+  /** Positions per second, from the start of its first chunk to the end of its last. */
+  rate: number;
+}
+
+/** The live summary of a datagen run (the status key of the run, `kind` tells it from a match's). */
+export interface DatagenStatus {
+  kind: 'datagen';
+  run: string;
+  state: RunState;
+  message?: string;
+  out: string;
+  games: number;
+  positions: number;
+  /** Position and game targets (null: none). */
+  targetPositions: number | null;
+  targetGames: number | null;
+  chunksQueued: number;
+  chunksActive: number;
+  /** Positions written per second since the coordinator started. */
+  rate: number;
+  tallies: DatagenWorkerTally[];
+  refusals: Record<string, string>;
+  workers: WorkerStatus[];
+  started: number;
+  updated: number;
+}
+
+export function isDatagenStatus(s: unknown): s is DatagenStatus {
+  return typeof s === 'object' && s !== null && (s as { kind?: unknown }).kind === 'datagen';
+}
+
+/** The status in words, for `thoth match-status`. */
+export function datagenStatusLines(s: DatagenStatus): string[] {
+  const age = Math.round((Date.now() - s.updated) / 1000);
+  const of = (n: number, t: number | null): string => `${n.toLocaleString('en')}${t !== null ? `/${t.toLocaleString('en')}` : ''}`;
+  const lines = [
+    `Datagen run ${s.run}: ${s.out} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
+    `Positions ${of(s.positions, s.targetPositions)}, games ${of(s.games, s.targetGames)}, ${s.rate.toFixed(1)} positions/s | ` +
+      `chunks queued ${s.chunksQueued}, in progress ${s.chunksActive} | updated ${age} s ago`,
+  ];
+  const busy = s.workers.reduce((n, w) => n + w.busy, 0);
+  const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
+  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${w.id} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  for (const t of s.tallies) {
+    lines.push(`  ${t.id}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`);
+  }
+  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${w}: ${why}`);
+  return lines;
+}
+
+/**
+ * A datagen run's status in the shape of a match's (for the status page, which draws matches):
+ * no encounters, the words of datagenStatusLines as its summary.
+ */
+export function datagenAsRunStatus(s: DatagenStatus): RunStatus {
+  return {
+    run: s.run, state: s.state, message: s.message, names: [`datagen ${path.basename(s.out)}`], variant: 'datagen',
+    timeControl: `${s.rate.toFixed(1)} positions/s`, games: s.games, total: s.targetGames, pairsQueued: s.chunksQueued,
+    pairsActive: s.chunksActive, encounters: [], sprt: null, ratings: [], lines: datagenStatusLines(s), refusals: s.refusals,
+    workers: s.workers, started: s.started, updated: s.updated,
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * A worker's side of a distributed datagen run (src/distributed/datagen-jobs.ts): the named
+ * Thoth build from the cache (fetched from Redis when missing, checked by checksum), the network
+ * likewise, then each chunk job played by that build's own `thoth datagen` in a child process
+ * (one thread, no dedup, the chunk's games only) and its file returned as the shard. The child
+ * has an IPC channel to this process and ends when it closes, so a worker killed with -9 leaves
+ * no game running; BullMQ's stalled-job check puts its chunks back in the queue.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { fetchBuild, shortSum } from './builds';
+import { fetchNet, type ChunkJob, type ChunkResult, type DatagenRunSettings } from './datagen-jobs';
+import { QUEUE_PREFIX, connectionOptions, keys, type RedisAddress } from './redis';
+import type { WorkerOptions } from './worker';
+
+/** What serveDatagen needs of the worker that calls it. */
+export interface DatagenWorkerHost {
+  id: string;
+  addr: RedisAddress;
+  redis: Redis;
+  opts: WorkerOptions;
+  bull: typeof import('bullmq');
+  refuse(run: string, why: string): Promise<void>;
+  /** Called as chunks start (+1) and end (−1), and when one is finished (done). */
+  busy(delta: number): void;
+  done(): void;
+  setRun(run: string | null): void;
+  /** The oldest run with work this worker can take (to leave this one when it has none). */
+  pickRun(): Promise<string | undefined>;
+  waitingCount(run: string): Promise<number>;
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** Plays one chunk with the build's datagen; the shard's bytes, or throws with datagen's error. */
+function playChunk(cli: string, settings: DatagenRunSettings, netFile: string | undefined, job: ChunkJob, signal: AbortSignal): Promise<Buffer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-chunk-'));
+  const out = path.join(dir, 'shard.bin');
+  const args = [
+    cli, 'datagen', '--out', out, ...settings.args, ...(netFile ? ['--net', netFile] : []),
+    '--first-game', String(job.first), '--games', String(job.games), '--positions', '2000000000', '--threads', '1', '--no-dedup', '--quiet',
+  ];
+  return new Promise<Buffer>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let err = '';
+    child.stderr!.on('data', (d) => (err = (err + d).slice(-2000)));
+    const kill = (): void => {
+      child.kill('SIGKILL');
+    };
+    signal.addEventListener('abort', kill, { once: true });
+    child.on('error', (e) => {
+      signal.removeEventListener('abort', kill);
+      rmSync(dir, { recursive: true, force: true });
+      reject(e);
+    });
+    child.on('exit', (code, sig) => {
+      signal.removeEventListener('abort', kill);
+      try {
+        if (code === 0) resolve(readFileSync(out));
+        else reject(new Error(sig ? `datagen ended by ${sig}` : `datagen exited with code ${code}: ${err.trim().split('\n').pop() ?? ''}`));
+      } catch (e) {
+        reject(e as Error);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+/** Plays a datagen run's chunks until the run ends, or it has no chunks waiting and another run has. */
+export async function serveDatagen(host: DatagenWorkerHost, run: string, text: string): Promise<void> {
+  const { opts, redis, bull } = host;
+  const settings = JSON.parse(text) as DatagenRunSettings;
+  const dir = await fetchBuild(redis, settings.build.checksum, opts.cacheDir);
+  if (!dir.ok) return host.refuse(run, dir.error.message);
+  let netFile: string | undefined;
+  if (settings.net !== null) {
+    const n = await fetchNet(redis, settings.net, opts.cacheDir);
+    if (!n.ok) return host.refuse(run, n.error.message);
+    netFile = n.value;
+  }
+  const cli = path.join(dir.value, settings.build.kind === 'thoth' ? settings.build.script : 'dist/cli.js');
+  host.setRun(run);
+  opts.write(`Serving datagen run ${run}: Thoth build ${shortSum(settings.build.checksum)}, ${settings.net ? `network ${shortSum(settings.net)}` : 'hand-written evaluation'}, ${settings.chunk} games a chunk`);
+  const results = new bull.Queue(keys.resultsQueue(run), { connection: redis, prefix: QUEUE_PREFIX });
+  results.on('error', () => undefined);
+
+  const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
+    host.busy(1);
+    const stop = new AbortController();
+    const abort = (): void => stop.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    opts.kill.addEventListener('abort', abort, { once: true });
+    const t0 = Date.now();
+    try {
+      const data = job.data as ChunkJob;
+      let shard: Buffer;
+      try {
+        shard = await playChunk(cli, settings, netFile, data, stop.signal);
+      } catch (e) {
+        if (!stop.signal.aborted) throw e;
+        if (opts.kill.aborted) {
+          // This worker is going away: the chunk goes back to the queue for another worker.
+          await job.moveToWait(token);
+          throw new bull.WaitingError();
+        }
+        return { cancelled: true };
+      }
+      const result: ChunkResult = { chunk: data.chunk, worker: host.id, shard: shard.toString('base64'), ms: Date.now() - t0 };
+      await results.add('result', result, { jobId: job.id!, removeOnComplete: true });
+      host.done();
+      opts.write(`Played ${job.id} of run ${run} (games ${data.first}-${data.first + data.games - 1}, ${shard.length} bytes) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return { bytes: shard.length };
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      opts.kill.removeEventListener('abort', abort);
+      host.busy(-1);
+    }
+  };
+
+  let active = 0;
+  const worker: Worker = new bull.Worker(keys.pairsQueue(run), async (job, token, signal) => {
+    active++;
+    try {
+      return await processor(job, token, signal);
+    } finally {
+      active--;
+    }
+  }, {
+    connection: connectionOptions(host.addr),
+    prefix: QUEUE_PREFIX,
+    concurrency: opts.concurrency,
+    lockDuration: opts.lockDurationMs,
+    stalledInterval: opts.stalledIntervalMs,
+    maxStalledCount: opts.maxStalledCount,
+    drainDelay: 1,
+    name: host.id,
+  });
+  worker.on('error', () => undefined);
+  worker.on('failed', (job, e) => {
+    if (job && e.name !== 'WaitingError') opts.write(`Chunk ${job.id} failed here: ${e.message}`);
+  });
+
+  // The coordinator says stop (the run is done): cancel the chunks in progress.
+  const sub = redis.duplicate();
+  sub.on('error', () => undefined);
+  const cancel = (): void => worker.cancelAllJobs('the run stopped');
+  await sub.subscribe(keys.control(run)).catch(() => undefined);
+  sub.on('message', cancel);
+  const onKill = (): void => worker.cancelAllJobs('the worker is stopping');
+  opts.kill.addEventListener('abort', onKill, { once: true });
+  try {
+    let idleSince: number | undefined;
+    while (!opts.signal.aborted) {
+      await sleep(opts.pollMs, opts.signal);
+      let state: string | null;
+      try {
+        state = await redis.hget(keys.run(run), 'state');
+      } catch {
+        continue; // Redis away: BullMQ reconnects; keep playing
+      }
+      if (state !== 'running') {
+        if (state !== null && state !== 'interrupted') cancel();
+        break;
+      }
+      if (active > 0) {
+        idleSince = undefined;
+        continue;
+      }
+      idleSince ??= Date.now();
+      if (Date.now() - idleSince < 2 * opts.pollMs) continue;
+      const waiting = await host.waitingCount(run).catch(() => 1);
+      if (waiting > 0) continue;
+      const other = await host.pickRun().catch(() => undefined);
+      if ((other !== undefined && other !== run) || opts.exitWhenIdle) break;
+    }
+  } finally {
+    opts.kill.removeEventListener('abort', onKill);
+    if (opts.signal.aborted && active > 0) opts.write(`Finishing the ${active} chunks in progress (Ctrl-C again to stop at once: they are played again elsewhere)`);
+    await worker.close();
+    sub.disconnect();
+    await results.close();
+    host.setRun(null);
+  }
+}

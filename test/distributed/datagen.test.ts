@@ -1,0 +1,148 @@
+/**
+ * Distributed datagen end to end: a real redis-server, `thoth datagen --distributed` and `thoth
+ * worker` processes (the built CLI, as a user runs them), small fast games. The file equals a
+ * local one-thread run's byte for byte (the same games, deduplicated in the same order), also
+ * when a worker is killed with SIGKILL mid-chunk (its chunk is played again, nothing is doubled,
+ * no game of it runs on) and when the coordinator is killed and the command run again.
+ */
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanData } from '../../src/train/data';
+import { tempDir } from '../match/helpers';
+import { REDIS_SERVER, ThothProcess, startRedis, worker, type RedisInstance } from './helpers';
+
+/** Small games, one edition; `seed` tells this test's datagen processes from any other's. */
+const small = (seed: number): string[] => ['--nodes', '100', '--max-plies', '30', '--skip-plies', '8', '--variant', 'khet2', '--seed', String(seed), '--quiet'];
+
+/** The game indices of a data file, in file order (the file must read without a fault). */
+function gamesOf(path: string): number[] {
+  const games: number[] = [];
+  let last = -1;
+  const s = scanData(readFileSync(path), (r) => {
+    if (r.game !== last) games.push((last = r.game));
+  });
+  expect(s.error).toBeUndefined();
+  return games;
+}
+
+/** Processes whose command line holds all of `words` (a datagen of this test still running). */
+function processesWith(words: string[]): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (words.every((w) => cmd.includes(w))) out.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Waits until process `parent` has a child running datagen (a chunk being played); its pid and shard file. */
+async function waitChunkChild(parent: number): Promise<{ pid: number; shard: string }> {
+  for (let i = 0; i < 600; i++) {
+    for (const pid of processesWith(['datagen', '--no-dedup'])) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return { pid, shard: cmd[cmd.indexOf('--out') + 1] };
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the worker started no chunk');
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function waitGone(words: string[]): Promise<number[]> {
+  for (let i = 0; i < 100 && processesWith(words).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  return processesWith(words);
+}
+
+describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
+  let redis: RedisInstance;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('two workers, one killed with SIGKILL mid-chunk: every game once, the same file as a local run; match-status shows positions/s per worker', async () => {
+    const dir = tempDir();
+    const flags = [...small(7101), '--games', '16'];
+    const local = new ThothProcess(['datagen', '--out', join(dir, 'local.bin'), '--threads', '1', ...flags]);
+    const cache = ['--cache', join(dir, 'cache')];
+    const victim = worker(redis.url, cache);
+    const other = worker(redis.url, cache);
+    const coord = new ThothProcess(['datagen', '--out', join(dir, 'dist.bin'), '--chunk', '2', '--distributed', redis.url, ...flags]);
+    await victim.waitFor(/^Played chunk-/m);
+    const child = await waitChunkChild(victim.proc.pid!);
+    victim.kill('SIGKILL');
+    const code = await coord.exited;
+    expect(code, coord.err + coord.out).toBe(0);
+    expect(await local.exited).toBe(0);
+    // The killed worker's chunk did not run on: its datagen ended with the worker, before the chunk's games were played.
+    expect(await waitGone(['--seed', '7101', '--no-dedup'])).toEqual([]);
+    expect(alive(child.pid)).toBe(false);
+    const left = existsSync(child.shard) ? scanData(readFileSync(child.shard)).summary.games : 0;
+    expect(left).toBeLessThan(2);
+    rmSync(dirname(child.shard), { recursive: true, force: true });
+
+    expect(coord.out).toMatch(/^Note: chunk-\d+ stalled \(its worker stopped answering\); it goes back to the queue$/m);
+    expect(coord.out).toMatch(/^Wrote \d+ positions of 16 games to .*dist\.bin/m);
+    const games = gamesOf(join(dir, 'dist.bin'));
+    expect(games).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    expect(readFileSync(join(dir, 'dist.bin')).equals(readFileSync(join(dir, 'local.bin')))).toBe(true);
+
+    const run = /^Datagen run ([0-9a-f]{12}) /m.exec(coord.out)![1];
+    const status = new ThothProcess(['match-status', redis.url, run]);
+    expect(await status.exited).toBe(0);
+    expect(status.out).toMatch(new RegExp(`^Datagen run ${run}: .*dist\\.bin \\| finished$`, 'm'));
+    expect(status.out).toMatch(/^Positions \d+\/1,000,000, games 16\/16, [\d.]+ positions\/s/m);
+    expect(status.out).toMatch(/^ {2}\S+:\d+: \d+ chunks, \d+ positions, [\d.]+ positions\/s$/m);
+    other.kill('SIGINT');
+    await other.exited;
+  }, 150_000);
+
+  it('a coordinator killed with SIGKILL: the same command goes on, no written game is asked for again, the same file as a local run', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'dist.bin');
+    const flags = [...small(7102), '--games', '20'];
+    const local = new ThothProcess(['datagen', '--out', join(dir, 'local.bin'), '--threads', '1', ...flags]);
+    const cache = ['--cache', join(dir, 'cache')];
+    const workers = [worker(redis.url, cache), worker(redis.url, cache)];
+    const command = ['datagen', '--out', out, '--chunk', '2', '--distributed', redis.url, ...flags];
+    const first = new ThothProcess(command);
+    await workers[0].waitFor(/^Played chunk-(?:.|\n)*^Played chunk-/m);
+    await workers[1].waitFor(/^Played chunk-/m);
+    first.kill('SIGKILL');
+    await first.exited;
+    const written = scanData(readFileSync(out)).summary.lastGame; // an unfinished last game is cut off on the next run
+    const seen = workers.map((w) => w.out.length);
+    const second = new ThothProcess(command);
+    expect(await second.exited, second.err + second.out).toBe(0);
+    expect(await local.exited).toBe(0);
+    expect(second.out).toMatch(/^Wrote \d+ positions of \d+ games to .*; the file holds \d+ positions of 20 games$/m);
+    expect(gamesOf(out)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(readFileSync(out).equals(readFileSync(join(dir, 'local.bin')))).toBe(true);
+    // Chunks whose games were all in the file at the restart are not played again.
+    const later = workers.flatMap((w, i) => [...w.out.slice(seen[i]).matchAll(/^Played chunk-(\d+) /gm)].map((m) => Number(m[1])));
+    for (const k of later) expect(2 * k + 1).toBeGreaterThan(written);
+    for (const w of workers) w.kill('SIGINT');
+    await Promise.all(workers.map((w) => w.exited));
+  }, 150_000);
+});
