@@ -587,6 +587,20 @@ export class PageController {
     this.runKey(a);
   }
 
+  /**
+   * Analysis in the middle of a game against Thoth shows Thoth's lines: the page asks first, and
+   * the game records it. The clocks stand still meanwhile and go on when play resumes.
+   */
+  private async changeMode(mode: S.Mode): Promise<void> {
+    const s = this.s;
+    if (mode === 'analysis' && s.mode === 'engine' && S.gameInProgress(s)) {
+      const yes = await this.ask('Analysis shows Thoth’s lines for your game in progress. The game notes that you looked; its clocks stop until you return. Go on?', 'Yes, analyse');
+      if (!yes || this.s.mode !== 'engine') return this.render();
+      return this.update((x) => S.analyseDuringGame(x, now()));
+    }
+    this.update((x) => S.setMode(x, mode, now()));
+  }
+
   private closeBanner(): void {
     this.update(S.closeBanner);
     this.dom.board.focus();
@@ -631,7 +645,7 @@ export class PageController {
     };
     for (const r of d.modes) {
       r.onchange = () => {
-        if (r.checked) this.update((x) => S.setMode(x, r.value as S.Mode, now()));
+        if (r.checked) void this.changeMode(r.value as S.Mode);
       };
     }
     d.newGameForm.onsubmit = (e) => {

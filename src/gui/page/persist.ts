@@ -134,8 +134,9 @@ export function restoreGame(s: PageState, raw: unknown, now: number): Result<Pag
     drawOffer: null, analysing: true, lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
   const c = raw.clock;
-  if (mode !== 'analysis' && isObj(c) && isNum(c.baseMs) && isNum(c.incMs) && Array.isArray(c.remaining) && c.remaining.length === 2 && c.remaining.every(isNum)) {
-    const running = !isOver(next) && path.length > 0 && (c.running === 0 || c.running === 1) ? endPosition(next).side : -1;
+  if (isObj(c) && isNum(c.baseMs) && isNum(c.incMs) && Array.isArray(c.remaining) && c.remaining.length === 2 && c.remaining.every(isNum)) {
+    // In analysis the game's clocks are kept, standing still.
+    const running = mode !== 'analysis' && !isOver(next) && path.length > 0 && (c.running === 0 || c.running === 1) ? endPosition(next).side : -1;
     next = { ...next, clock: restoreClock(newClock(c.baseMs, c.incMs), [c.remaining[0], c.remaining[1]], running, now) };
   }
   return ok(next);

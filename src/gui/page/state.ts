@@ -242,20 +242,39 @@ export function chooseSide(s: PageState, side: Settings['side'], random: () => n
 
 // ---- modes ---------------------------------------------------------------------------------
 
+/**
+ * Changes the mode. The clocks of a game stand still in analysis and go on from where they stood
+ * when it returns to play (a game without clocks yet gets the time control's); they run again
+ * once the game has started.
+ */
 export function setMode(s: PageState, mode: Mode, now: number): PageState {
   if (mode === s.mode) return s;
   let clock = s.clock;
-  if (mode === 'analysis') clock = null;
-  else if (s.mode === 'analysis') {
-    // Back to playing: the clocks of the time control, running when the game has started.
-    clock = parseTimeControl(s.settings.tc);
-  }
+  if (mode === 'analysis') clock = clock ? stopClock(clock, now) : null;
+  else if (s.mode === 'analysis' && !clock) clock = parseTimeControl(s.settings.tc);
   let next: PageState = {
     ...s, mode, clock, selected: -1, preview: null, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null,
     analysing: true, message: '', path: mode === 'analysis' ? s.path : mainlineEnd(s.tree),
   };
-  if (next.clock && gameLength(next) > 0 && !isOver(next)) next = { ...next, clock: startClock(next.clock!, endPosition(next).side, now) };
+  if (mode !== 'analysis' && next.clock && gameLength(next) > 0 && !isOver(next)) {
+    next = { ...next, clock: startClock(next.clock!, endPosition(next).side, now) };
+  }
   return next;
+}
+
+/** The note on the game's last move when analysis was opened in the middle of a game against Thoth. */
+export const ANALYSED_NOTE = 'Analysis (Thoth\u2019s lines) opened during the game';
+
+/**
+ * Analysis opened in the middle of a game against Thoth: it shows Thoth's lines, so the game
+ * records it (a comment on the last move, kept in the record) before the mode changes.
+ */
+export function analyseDuringGame(s: PageState, now: number): PageState {
+  const end = endPath(s);
+  if (s.mode !== 'engine' || end.length === 0 || isOver(s)) return setMode(s, 'analysis', now);
+  const n = nodeAt(s.tree, end);
+  const comment = n?.comment ? (n.comment.includes(ANALYSED_NOTE) ? n.comment : `${n.comment} ${ANALYSED_NOTE}`) : ANALYSED_NOTE;
+  return setMode({ ...s, tree: updateNode(s.tree, end, (x) => ({ ...x, comment })) }, 'analysis', now);
 }
 
 // ---- moves ---------------------------------------------------------------------------------
