@@ -6,14 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  HAVE_CHROMIUM, click, closeBrowser, loadKfen, movesText, newGame, open as openPage, setMode, shot, waitMoves,
+  HAVE_CHROMIUM, click, closeBrowser, loadKfen, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
 } from './browser';
-import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fullStrength } from '../../src/gui/server';
+import { FAKE_ENGINE, ROOT, realEngineWorks, startGui, type RunningGui } from './helpers';
 
 /** Silver to move; `j1+` turns the Sphinx north and its beam, via j7, hits the Red Pharaoh on e7. */
 const SILVER_WINS_KFEN = 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1';
 /** The same turned round: Red to move; `a8+` hits the Silver Pharaoh on f2 via a2. */
 const RED_WINS_KFEN = 'x>9/5k4/10/10/10/10/p^4K4/9X^ r 0 1';
+
+const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks(5000));
 
 afterAll(closeBrowser);
 
@@ -67,14 +73,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () =>
     const thoths = await seconds(page, '#player-top .clock');
     expect(mine).toBeLessThanOrEqual(51);
     // Analysis in the middle of the game: asked first; No keeps the game as it was.
-    await page.check('input[name=mode][value=analysis]');
+    await page.click('input[name=mode][value=analysis]');
     await page.waitForSelector('#dialog:not([hidden])');
     expect(await text(page, '#dialog-text')).toMatch(/Thoth’s lines/);
     await shot(page, 'analysis-asks');
     await page.click('#dialog-no');
     expect(await page.isChecked('input[name=mode][value=engine]')).toBe(true);
     expect(await page.isHidden('#card-analysis')).toBe(true);
-    await page.check('input[name=mode][value=analysis]');
+    await page.click('input[name=mode][value=analysis]');
     await page.click('#dialog-yes');
     await page.waitForSelector('#card-analysis:not([hidden])');
     // Time passes in analysis: the game's clocks stand still.
@@ -93,6 +99,60 @@ describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () =>
     const rec = await page.inputValue('#record');
     expect(rec).toMatch(/\[%clk 0:0[01]:\d\d\] Analysis \(Thoth’s lines\) opened during the game\}/);
     expect(rec).toContain('[TimeControl "60+1"]');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
+describe('full strength for thoth gui (issue 30, 2)', () => {
+  it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
+    const GB = 2 ** 30;
+    expect(fullStrength(16, 64 * GB)).toEqual({ threads: 16, hashMb: 1024 });
+    expect(fullStrength(2, 24 * GB)).toEqual({ threads: 2, hashMb: 256 });
+    expect(fullStrength(4, 8 * GB)).toEqual({ threads: 4, hashMb: 128 });
+    expect(fullStrength(1, 512 * 2 ** 20)).toEqual({ threads: 1, hashMb: 16 });
+    expect(fullStrength(64, 1024 * GB)).toEqual({ threads: 64, hashMb: 1024 });
+  });
+
+  describe.skipIf(!REAL_ENGINE)('with the real engine in Chromium', () => {
+    let gui: RunningGui;
+    beforeAll(async () => {
+      gui = await startGui(['--verbose']);
+    });
+    afterAll(async () => {
+      expect(await gui?.stop()).toBe(0);
+    });
+
+    it('sets Threads and Hash; level 8 and analysis use every core, a limited level one; the pill says so', async () => {
+      const cores = availableParallelism();
+      const { hashMb } = fullStrength();
+      const { ctx, page, errors } = await openPage(gui.url);
+      const threads = (n: number): string => `${n} thread${n === 1 ? '' : 's'}`;
+      expect(gui.output()).toContain(`> setoption name Threads value ${cores}\n`);
+      expect(gui.output()).toContain(`> setoption name Hash value ${hashMb}\n`);
+      await pickLevel(page, 8);
+      expect(await page.textContent('#engine-status')).toMatch(new RegExp(`^Thoth.* · ready · Level 8, ${threads(cores)}$`));
+      expect(await page.getAttribute('#engine-status', 'title')).toContain(`table ${hashMb} MB`);
+      await shot(page, 'status-full-strength');
+      await pickLevel(page, 2);
+      expect(await page.textContent('#engine-status')).toMatch(/ · Level 2, 1 thread$/);
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await waitMoves(page, 2, 30000);
+      expect(gui.output()).toContain('> setoption name Threads value 1\n');
+      await setMode(page, 'analysis');
+      await page.waitForSelector('#lines .line', { timeout: 20000 });
+      expect(await page.textContent('#engine-status')).toMatch(new RegExp(` · ${threads(cores)}$`));
+      expect(gui.output().split('> setoption name Threads value').length).toBeGreaterThan(cores > 1 ? 3 : 2);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  });
+
+  it.skipIf(!HAVE_CHROMIUM)('the static page shows its level and threads in the pill too', async () => {
+    const url = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
+    const { ctx, page, errors } = await openPage(url);
+    expect(await page.textContent('#engine-status')).toMatch(/in this page · ready · Level \d, 1 thread$/);
     expect(errors).toEqual([]);
     await ctx.close();
   });

@@ -12,7 +12,7 @@ import type { EngineClient, InfoLine } from './engine';
 import { laserPath, playPly, type PlyInfo } from './game';
 import { graphIndexAt } from './graph';
 import { keyAction, type KeyAction } from './keys';
-import { levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
+import { isFullStrength, levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
 import {
   engineStatus, ioMessage, renderAnalysis, renderBanner, renderEvalBar, renderGraph, renderReview, renderClocks, renderForm, renderHint, renderIO, renderKeys,
   renderLegend, renderMoves, renderOffer, renderPlayers, renderStatus, renderThinking, renderToolbar,
@@ -175,6 +175,20 @@ export class PageController {
     return this.levels.find((l) => l.n === this.s.settings.level) ?? this.levels[this.levels.length - 1];
   }
 
+  /** `Threads` for a search: every core at full strength (analysis, level 8), one for a limited level. */
+  private threadsOption(full: boolean): Record<string, string> {
+    return this.engine.strength && this.engine.hasOption('Threads') ? { Threads: String(this.engine.threadsFor(full)) } : {};
+  }
+
+  /** The status pill's detail: the level against Thoth and the threads it plays (or analyses) on. */
+  private strengthText(): string {
+    const s = this.s;
+    const level = this.level();
+    const t = this.engine.threadsFor(s.mode !== 'engine' || isFullStrength(level));
+    const threads = `${t} thread${t === 1 ? '' : 's'}`;
+    return s.mode === 'engine' ? `Level ${level.n}, ${threads}` : threads;
+  }
+
   /** What Thoth should be doing for the state now: play a move, analyse, or nothing. */
   private wantedJob(): (Job & { start: () => void }) | null {
     const s = this.s;
@@ -233,7 +247,7 @@ export class PageController {
     const go = levelGoCommand(level, clock);
     const thothTime = clock ? clock.left[S.endPosition(s).side] : level.depth !== undefined ? 60000 : MOVETIME_WITHOUT_CLOCK;
     this.engine.search({
-      options: { UCI_Variant: s.tree.edition, ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')) },
+      options: { UCI_Variant: s.tree.edition, ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')), ...this.threadsOption(isFullStrength(level)) },
       position: positionCommand(s.tree, end),
       go,
       deadlineMs: thothTime + 5000,
@@ -261,7 +275,7 @@ export class PageController {
 
   private startAnalysis(key: string, linesFor: string): void {
     const s = this.s;
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: String(s.settings.multipv) };
+    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: String(s.settings.multipv), ...this.threadsOption(true) };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     this.engine.search({
       options: opts,
@@ -283,7 +297,7 @@ export class PageController {
   /** One position of a review: a short search, its score kept. */
   private startReviewStep(key: string, reviewKey: string, index: number): void {
     const s = this.s;
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1' };
+    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1', ...this.threadsOption(true) };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     let last: InfoLine | null = null;
     this.engine.search({
@@ -427,7 +441,7 @@ export class PageController {
     renderReview(d, s, this.engine.name);
     renderBanner(d, s);
     renderOffer(d, s);
-    renderStatus(d, this.engine);
+    renderStatus(d, this.engine, this.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
   }

@@ -411,8 +411,11 @@ export interface StatusView {
   action: { label: string; kind: 'reclaim' | 'restart' | 'reload' } | null;
 }
 
-/** What the status pill says about the engine, and the one thing the person can do about it. */
-export function engineStatus(engine: EngineClient): StatusView {
+/**
+ * What the status pill says about the engine, and the one thing the person can do about it.
+ * `detail` (the level and its threads) follows the state of a working engine.
+ */
+export function engineStatus(engine: EngineClient, detail = ''): StatusView {
   const name = engine.name || 'Engine';
   if (engine.connection === 'connecting') return { state: 'connecting', text: engine.link.where === 'page' ? 'Starting Thoth in this page…' : 'Connecting to the server…', action: null };
   if (engine.connection === 'superseded') return { state: 'closed', text: 'Another tab is using the engine.', action: { label: 'Use it here', kind: 'reclaim' } };
@@ -421,15 +424,17 @@ export function engineStatus(engine: EngineClient): StatusView {
   if (engine.state === 'starting') return { state: 'starting', text: 'Starting the engine…', action: null };
   if (engine.state === 'failed' || engine.state === 'exited') return { state: 'failed', text: `Engine unavailable: ${engine.message}`, action: { label: 'Restart the engine', kind: 'restart' } };
   const shown = engine.link.where === 'page' ? `${name} in this page` : name;
-  if (engine.busy) return { state: 'thinking', text: `${shown} · thinking`, action: null };
-  return { state: 'ready', text: `${shown} · ready`, action: null };
+  const more = detail ? ` · ${detail}` : '';
+  if (engine.busy) return { state: 'thinking', text: `${shown} · thinking${more}`, action: null };
+  return { state: 'ready', text: `${shown} · ready${more}`, action: null };
 }
 
-export function renderStatus(dom: Dom, engine: EngineClient): void {
-  const v = engineStatus(engine);
+export function renderStatus(dom: Dom, engine: EngineClient, detail = ''): void {
+  const v = engineStatus(engine, detail);
   dom.status.dataset.state = v.state;
   dom.status.textContent = v.text;
-  dom.status.title = engine.command ? `Engine: ${engine.command}` : '';
+  const hash = engine.strength?.hashMb ? ` (table ${engine.strength.hashMb} MB)` : '';
+  dom.status.title = engine.command ? `Engine: ${engine.command}${hash}` : '';
   dom.statusAction.hidden = !v.action;
   if (v.action) {
     dom.statusAction.textContent = v.action.label;
