@@ -104,6 +104,56 @@ describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () =>
   });
 });
 
+describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click (issue 30, 3)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('← → step through the moves after a click on the board; ↑ or Enter there starts keyboard play', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    await setMode(page, 'humans');
+    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4']]) {
+      await click(page, a);
+      await click(page, b);
+    }
+    expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j4i4']);
+
+    const current = (): Promise<string | null> => page.getAttribute('#moves .mv.current', 'data-ply');
+    await page.keyboard.press('ArrowLeft');
+    expect(await current()).toBe('2');
+    await page.keyboard.press('ArrowLeft');
+    expect(await current()).toBe('1');
+    await page.keyboard.press('ArrowRight');
+    expect(await current()).toBe('2');
+    expect(await page.locator('#layer-marks .cursor').count()).toBe(0);
+    await page.keyboard.press('End');
+    // An explicit key on the board starts keyboard play: now the arrows move the cursor.
+    await page.keyboard.press('ArrowUp');
+    expect(await page.locator('#layer-marks .cursor').count()).toBe(1);
+    await page.keyboard.press('ArrowLeft');
+    expect(await current()).toBe('3');
+    // A click on the board again: back to stepping through the moves.
+    await click(page, 'e5');
+    expect(await page.locator('#layer-marks .cursor').count()).toBe(0);
+    await page.keyboard.press('ArrowLeft');
+    expect(await current()).toBe('2');
+    // Tab into the board: keyboard play, the arrows move the cursor.
+    await page.click('#nav-last');
+    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.id)) !== 'board'; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('board');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.locator('#layer-marks .cursor').count()).toBe(1);
+    expect(await current()).toBe('3');
+    await shot(page, 'keyboard-tab-cursor');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
 describe('full strength for thoth gui (issue 30, 2)', () => {
   it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
     const GB = 2 ** 30;

@@ -45,6 +45,9 @@ function readJson(st: Storage | null, key: string): unknown {
   }
 }
 
+/** Keys on the board that start keyboard play (the arrows then move the board's cursor). */
+const STARTS_KEYBOARD_PLAY = new Set(['ArrowUp', 'ArrowDown', 'Enter', ' ']);
+
 interface Job {
   key: string;
   kind: 'play' | 'analyse' | 'review';
@@ -64,6 +67,8 @@ export class PageController {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private renderQueued = false;
   private selectedBefore = -1;
+  /** The person plays with the keyboard on the board (its arrows move the cursor). */
+  private keyboardPlay = false;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -404,7 +409,7 @@ export class PageController {
       selected: interactive ? s.selected : -1,
       targets,
       rotations: rot,
-      cursor: document.activeElement === this.dom.board ? s.cursor : -1,
+      cursor: document.activeElement === this.dom.board && this.keyboardPlay ? s.cursor : -1,
       beam: lastPly ? { ply: lastPly, id: beamId } : null,
       lasers: s.settings.showLasers ? [0, 1].map((side) => ({ side, ...laserPath(pos, side) })) : [],
       aim: s.settings.shotPreview && !s.preview ? S.aimedShot(s) : null,
@@ -592,8 +597,11 @@ export class PageController {
       e.preventDefault();
       return;
     }
+    // The board's cursor is for keyboard play: the board reached by Tab, or ↑ ↓ Enter Space on it.
+    // After a click on the board, ← → still step through the moves (as on lichess).
+    if (t === this.dom.board && !this.keyboardPlay && STARTS_KEYBOARD_PLAY.has(e.key)) this.keyboardPlay = true;
     const a = keyAction({
-      key: e.key, modifier: e.ctrlKey || e.metaKey || e.altKey, onBoard: t === this.dom.board, inField,
+      key: e.key, modifier: e.ctrlKey || e.metaKey || e.altKey, onBoard: t === this.dom.board && this.keyboardPlay, inField,
       onButton: t.tagName === 'BUTTON' || !!t.closest('[role=button]'),
     });
     if (!a) return;
@@ -724,7 +732,17 @@ export class PageController {
         this.engine.restart();
       } else if (kind === 'reclaim') this.engine.connect();
     };
-    d.board.addEventListener('focus', () => this.renderBoard());
+    d.board.addEventListener('pointerdown', () => {
+      // A click on the board takes the keys from the field last used (a select would eat ← →),
+      // and ends keyboard play.
+      this.keyboardPlay = false;
+      if (document.activeElement !== d.board) d.board.focus({ preventScroll: true });
+    }, true);
+    d.board.addEventListener('focus', () => {
+      // Tab into the board starts keyboard play (a click or a script's focus does not).
+      if (d.board.matches(':focus-visible')) this.keyboardPlay = true;
+      this.renderBoard();
+    });
     d.board.addEventListener('blur', () => this.renderBoard());
     document.addEventListener('keydown', (e) => this.onKey(e));
   }
