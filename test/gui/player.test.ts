@@ -154,6 +154,47 @@ describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click (issue 30, 3)', () =
   });
 });
 
+describe.skipIf(!HAVE_CHROMIUM)('the hint under the board (issue 30, 5)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+  const hint = async (page: Page): Promise<string> => ((await page.textContent('#hint')) ?? '').trim();
+
+  it('says "Your shot…" only while a reply is waiting: not while Thoth thinks, not after a winning move', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    // Level 8 without a clock: the fake engine thinks 2 s, longer than the shot is on show.
+    await page.selectOption('#sel-tc', '');
+    await pickLevel(page, 8);
+    await newGame(page);
+    await click(page, 'c1');
+    await click(page, 'd2');
+    expect(await page.getAttribute('#board', 'data-holding')).toBe('');
+    expect(await hint(page)).toBe('Thoth is thinking…');
+    await waitMoves(page, 2);
+    // Level 1 answers at once: its reply waits while the shot is on show, and the hint says so.
+    await pickLevel(page, 1);
+    await click(page, 'd2');
+    await click(page, 'd3');
+    await page.waitForSelector('#board[data-holding=reply]');
+    expect(await hint(page)).toMatch(/^Your shot… \(click or press a key to see Thoth’s reply\)$/);
+    await waitMoves(page, 4);
+    expect(await hint(page)).not.toMatch(/Your shot/);
+    // A winning move: the result, not "Your shot…".
+    await loadKfen(page, SILVER_WINS_KFEN);
+    await click(page, 'j1');
+    await page.click('#layer-controls [data-rot]');
+    await page.waitForSelector('#banner:not([hidden])');
+    expect(await hint(page)).toBe('Silver wins: the Red Pharaoh was hit');
+    await shot(page, 'hint-after-win');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
 describe('full strength for thoth gui (issue 30, 2)', () => {
   it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
     const GB = 2 ** 30;

@@ -448,7 +448,7 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
   let t = '';
   if (s.message) t = s.message;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
-  else if (s.pendingReply || (s.holdUntil > 0 && s.mode === 'engine' && pos.side !== s.humanSide)) t = 'Your shot… (click or press a key to see Thoth’s reply)';
+  else if (s.pendingReply) t = 'Your shot… (click or press a key to see Thoth’s reply)';
   else if (isOver(s) && atEnd(s)) t = gameResult(s)?.text ?? '';
   else if (!atEnd(s) && s.mode !== 'analysis') {
     const l = moveLabel(s.tree, s.path);
