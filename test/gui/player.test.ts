@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  HAVE_CHROMIUM, click, closeBrowser, loadKfen, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
+  HAVE_CHROMIUM, click, closeBrowser, confirmIfAsked, loadKfen, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
 } from './browser';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -190,6 +190,65 @@ describe.skipIf(!HAVE_CHROMIUM)('the hint under the board (issue 30, 5)', () => 
     await page.waitForSelector('#banner:not([hidden])');
     expect(await hint(page)).toBe('Silver wins: the Red Pharaoh was hit');
     await shot(page, 'hint-after-win');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('records (issue 30, 6)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+  const exported = async (page: Page): Promise<string> => {
+    if (!(await page.isVisible('#rec-export'))) await page.click('#card-io summary');
+    await page.click('#rec-export');
+    return page.inputValue('#record');
+  };
+  const clks = (rec: string): string[] => rec.match(/\[%clk [0-9:]+\]/g) ?? [];
+
+  it('an export after a review keeps the players, the time control and the clocks; import then export keeps them', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    await page.selectOption('#sel-tc', '60+1');
+    await pickLevel(page, 1);
+    await newGame(page);
+    for (const [a, b] of [['c1', 'd2'], ['d2', 'd3']]) {
+      const n = (await movesText(page)).length;
+      await click(page, a);
+      await click(page, b);
+      await waitMoves(page, n + 2);
+    }
+    await page.click('#btn-resign');
+    await page.click('#dialog-yes');
+    await page.click('#banner-review');
+    await page.waitForSelector('#review .acc', { timeout: 20000 });
+    const rec = await exported(page);
+    expect(rec).toContain('[White "Human"]');
+    expect(rec).toContain('[Black "FakeThoth 0 (Level 1 · depth 1)"]');
+    expect(rec).toContain('[TimeControl "60+1"]');
+    expect(clks(rec)).toHaveLength(4);
+    // Imported (in Analysis, and to play on) and exported again: the same players, time control and clocks.
+    for (const mode of ['analysis', 'humans'] as const) {
+      await setMode(page, mode);
+      await page.fill('#record', rec);
+      await page.click('#rec-import');
+      await confirmIfAsked(page);
+      await page.waitForSelector('#io-msg:has-text("Game imported")');
+      const again = await exported(page);
+      expect(again).toContain('[White "Human"]');
+      expect(again).toContain('[Black "FakeThoth 0 (Level 1 · depth 1)"]');
+      expect(again).toContain('[TimeControl "60+1"]');
+      expect(clks(again)).toEqual(clks(rec));
+    }
+    // A record with clocks and no TimeControl keeps its clocks too.
+    await setMode(page, 'analysis');
+    await page.fill('#record', '[White "a"]\n[Black "b"]\n\n1. c1d2 {[%clk 0:04:59]} a4a3 {[%clk 0:04:58]} *\n');
+    await page.click('#rec-import');
+    await page.waitForSelector('#io-msg:has-text("Game imported")');
+    expect(clks(await exported(page))).toEqual(['[%clk 0:04:59]', '[%clk 0:04:58]']);
     expect(errors).toEqual([]);
     await ctx.close();
   });

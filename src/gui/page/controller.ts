@@ -266,7 +266,8 @@ export class PageController {
         const said = this.s.thinking;
         const note = { timeMs: Math.round(now() - asked), ...(said ? { depth: said.depth, ...(said.score.kind === 'mate' ? { mate: said.score.value } : { scoreCp: said.score.value }) } : {}) };
         if (said) this.recordThothEval(end, said);
-        this.update((x) => S.engineMoved(x, text, note, now()));
+        const thoth = `${this.engine.name || 'Thoth'} (${level.label})`;
+        this.update((x) => S.engineMoved(S.thothPlays(x, thoth), text, note, now()));
       },
     });
     this.renderSoonIfIdle();

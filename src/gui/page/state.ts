@@ -85,6 +85,8 @@ export interface PageState {
   clock: ClockState | null;
   /** Tags of an imported record, written back on export. */
   tags: readonly (readonly [string, string])[];
+  /** The players as the record names them (Thoth with its level), once Thoth has played; kept through a review. */
+  players: readonly [string, string] | null;
   flipped: boolean;
   selected: number;
   stackTop: boolean;
@@ -184,7 +186,7 @@ export function initialState(settings: Settings, random: () => number = Math.ran
   const humanSide = sideFor(settings, random);
   return {
     settings, mode: 'engine', tree: tree.value, path: [], humanSide, ending: null,
-    clock: parseTimeControl(settings.tc), tags: [], flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
+    clock: parseTimeControl(settings.tc), tags: [], players: null, flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
     aim: null, engineAvailable: false, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true,
     lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
@@ -204,7 +206,7 @@ export function newGame(
   const path = opts.path ?? mainlineEnd(tree);
   let clock = s.mode === 'analysis' ? null : parseTimeControl(s.settings.tc);
   const next: PageState = {
-    ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [],
+    ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [], players: null,
     flipped: s.mode === 'engine' ? humanSide === 1 : s.flipped, selected: -1, stackTop: false, cursor: -1, aim: null,
     thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true, lines: [], linesFor: '',
     preview: null, evals: {}, review: null, message: '', bannerClosed: false,
@@ -304,6 +306,13 @@ export function playMove(s: PageState, move: number, now: number, note?: EngineN
 
 function setClocks(tree: GameTree, path: Path, clocks: [number, number]): GameTree {
   return updateNode(tree, path, (n) => ({ ...n, clocks }));
+}
+
+/** Thoth plays this game as `thoth` (its name and level): the record's players. */
+export function thothPlays(s: PageState, thoth: string): PageState {
+  if (s.mode !== 'engine') return s;
+  const players: [string, string] = s.humanSide === 0 ? ['Human', thoth] : [thoth, 'Human'];
+  return s.players && s.players[0] === players[0] && s.players[1] === players[1] ? s : { ...s, players };
 }
 
 /**
