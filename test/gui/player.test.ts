@@ -254,6 +254,105 @@ describe.skipIf(!HAVE_CHROMIUM)('records (issue 30, 6)', () => {
   });
 });
 
+describe.skipIf(!HAVE_CHROMIUM)('layout (issue 30, 10)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+  type Box = { x: number; y: number; width: number; height: number };
+  const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  it('the side panel scrolls on its own; the board\'s frame is whole; the selects are not cut', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    const boardTop = (await page.locator('svg.board').boundingBox())!.y;
+    for (const id of ['card-io', 'card-settings', 'card-help']) await page.click(`#${id} summary`);
+    await page.focus('#record');
+    await page.locator('#keys').scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect((await page.locator('svg.board').boundingBox())!.y).toBe(boardTop);
+    expect(await page.$eval('.panel', (p) => p.scrollHeight > p.clientHeight && p.scrollTop > 0)).toBe(true);
+    // The frame (with its stroke) lies inside the board's drawing.
+    const inside = await page.$eval('svg.board', (svg) => {
+      const vb = (svg as SVGSVGElement).viewBox.baseVal;
+      const f = (svg.querySelector('.frame') as SVGGraphicsElement).getBBox();
+      const sw = parseFloat(getComputedStyle(svg.querySelector('.frame') as Element).strokeWidth) / 2;
+      return f.x - sw >= vb.x && f.y - sw >= vb.y && f.x + f.width + sw <= vb.x + vb.width && f.y + f.height + sw <= vb.y + vb.height;
+    });
+    expect(inside).toBe(true);
+    // No option of the player's selects is cut off.
+    for (const sel of ['#sel-side', '#sel-level', '#sel-tc', '#sel-setup', '#sel-edition']) {
+      const fits = await page.$eval(sel, (e) => {
+        const s = e as HTMLSelectElement;
+        const cs = getComputedStyle(s);
+        const g = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+        g.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+        return Array.from(s.options).every((o) => g.measureText(o.text).width <= room);
+      });
+      expect(fits, sel).toBe(true);
+    }
+    await shot(page, 'layout-panel-scrolled');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('the result strip leaves the toolbar on screen at 1400×950', async () => {
+    const { ctx, page, errors } = await openPage(gui.url, { viewport: { width: 1400, height: 950 } });
+    await setMode(page, 'humans');
+    await loadKfen(page, SILVER_WINS_KFEN);
+    await click(page, 'j1');
+    await page.click('#layer-controls [data-rot]');
+    await page.waitForSelector('#banner:not([hidden])');
+    const tb = (await page.locator('.toolbar').boundingBox())!;
+    expect(tb.y + tb.height).toBeLessThanOrEqual(950);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(950);
+    await shot(page, 'layout-banner-1400x950');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('engine arrows from one square keep their labels apart; no Stop when another tab holds the engine', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    await setMode(page, 'analysis');
+    await loadKfen(page, SILVER_WINS_KFEN);
+    await page.waitForFunction(() => document.querySelectorAll('#layer-arrows .arrow-label').length === 3, null, { timeout: 20000 });
+    const boxes = await page.$$eval('#layer-arrows .arrow-label', (ts) => ts.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    }));
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlap(boxes[i], boxes[j]), `labels ${i + 1} and ${j + 1}`).toBe(false);
+    await shot(page, 'layout-arrow-labels');
+    expect(await page.isVisible('#btn-analyse')).toBe(true);
+    // Another tab takes the engine: this one offers no Stop (nothing of its own runs).
+    const other = await openPage(gui.url);
+    await page.waitForSelector('#engine-status:has-text("Another tab")');
+    expect(await page.isVisible('#btn-analyse')).toBe(false);
+    await other.ctx.close();
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('Deflexion\'s legend and rules describe Deflexion', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    await setMode(page, 'humans');
+    await page.selectOption('#sel-edition', 'deflexion');
+    await newGame(page);
+    await page.click('#card-help summary');
+    const help = (await page.textContent('#card-help')) ?? '';
+    expect(help).not.toMatch(/Anubis|Sphinx|Scarab|ankh/);
+    expect(await page.textContent('#legend')).not.toMatch(/Khet 1\.0/);
+    expect(help).toMatch(/Djed/);
+    expect(help).toMatch(/file a/);
+    await page.locator('#card-help').scrollIntoViewIfNeeded();
+    await shot(page, 'layout-deflexion-help');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
 describe('full strength for thoth gui (issue 30, 2)', () => {
   it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
     const GB = 2 ** 30;

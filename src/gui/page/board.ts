@@ -167,7 +167,8 @@ export class BoardView {
   private drag: { from: number; x: number; y: number; pointer: number; ghost: SVGGElement | null; moved: boolean } | null = null;
 
   constructor(container: HTMLElement, private readonly events: BoardEvents) {
-    this.svg = el('svg', { viewBox: '-34 -8 1042 846', role: 'img' }, 'board');
+    // Room for the frame's stroke on every side (also the wider one of a preview) and the coordinates.
+    this.svg = el('svg', { viewBox: '-34 -16 1054 856', role: 'img' }, 'board');
     this.svg.setAttribute('aria-label', 'Khet board');
     this.svg.innerHTML =
       '<defs>' +
@@ -517,7 +518,9 @@ export class BoardView {
         g.appendChild(el('line', { x1, y1, x2: ex, y2: ey, 'marker-end': `url(#m-${a.style})` }, `arrow ${a.style}`));
       }
       if (a.label) {
-        const t = el('text', { x: x1 - 36, y: y1 - 30 }, `arrow-label ${a.style}`);
+        // Along the arrow (arrows from one square part there), or beside a rotation's arc.
+        const [x2, y2] = a.rot ? [x1 + (a.rot === '+' ? -70 : 70), y1 - 20] : this.centre(a.to);
+        const t = el('text', { x: x1 + (x2 - x1) * 0.62, y: y1 + (y2 - y1) * 0.62 + 7, 'text-anchor': 'middle' }, `arrow-label ${a.style}`);
         t.textContent = a.label;
         g.appendChild(t);
       }

@@ -279,6 +279,8 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
   const pos = viewPosition(s);
   const over = gameStatus(pos).result !== 'ongoing';
   dom.analyse.textContent = s.analysing ? 'Stop' : 'Analyse';
+  // No Stop (or Analyse) for an engine this page does not hold (another tab, a closed server).
+  dom.analyse.hidden = !engine.ready;
   dom.analyse.setAttribute('aria-pressed', String(s.analysing));
   dom.analyse.disabled = over;
   const lines = shownLines(s);
@@ -503,7 +505,7 @@ export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   dom.edition.value = st.edition;
   options(dom.setup, setupsOf(st.edition).map((x) => [x, x[0].toUpperCase() + x.slice(1)]), st.setup);
   const names = EDITIONS[st.edition].colorNames;
-  options(dom.side, [['0', `${names[0]} (moves first)`], ['1', names[1]], ['random', 'Random']], st.side);
+  options(dom.side, [['0', `${names[0]} (first)`], ['1', names[1]], ['random', 'Random']], st.side);
   options(dom.level, levels.map((l) => [String(l.n), l.label]), String(st.level));
   dom.tc.value = st.tc;
   dom.multipv.value = String(st.multipv);
@@ -526,6 +528,22 @@ const PIECE_WORDS: Record<number, string> = {
   [OBELISK]: 'Obelisk — no mirror; stacked in two in Khet 1.0 (a hit takes the top one).',
 };
 
+/** Where an edition's pieces differ from Khet 2.0's words. */
+const EDITION_WORDS: Partial<Record<EditionId, Record<number, string>>> = {
+  khet1: { [SCARAB]: 'Djed — two mirrors, never hit; it may swap places with a Pyramid or an Obelisk (single or stack) next to it.' },
+  deflexion: {
+    [SCARAB]: 'Djed — two mirrors, never hit; it may swap places with a Pyramid or an Obelisk next to it.',
+    [OBELISK]: 'Obelisk — no mirror; a hit removes it.',
+  },
+};
+
+/** The rules card's words on reserved squares, per edition. */
+const RESERVED_WORDS: Record<EditionId, string> = {
+  khet2: 'Coloured squares with an ankh or an eye are reserved: only that colour may stand there.',
+  khet1: 'Coloured squares with an ankh or an eye are reserved: only that colour may stand there.',
+  deflexion: 'The lasers\u2019 files are reserved: Gold may not enter file a, Silver may not enter file j.',
+};
+
 /** The pieces of an edition, drawn, with what they do. */
 export function renderLegend(dom: Dom, edition: EditionId): void {
   if (dom.legend.dataset.edition === edition) return;
@@ -544,13 +562,15 @@ export function renderLegend(dom: Dom, edition: EditionId): void {
   const rows = [...kinds.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([k, p]) => {
-      let words = PIECE_WORDS[k] ?? '';
+      let words = EDITION_WORDS[edition]?.[k] ?? PIECE_WORDS[k] ?? '';
       if (k === SCARAB && ed.scarabLetter === 'D') words = words.replace('Scarab', 'Djed');
       return `<div class="legend-row" data-kind="${k}">${pieceSvg(p, 30)}<span>${escapeHtml(words)}</span></div>`;
     });
   if (!ed.sphinx) rows.push(`<div class="legend-row" data-kind="laser"><span class="laser-swatch"></span><span>Lasers are fixed in the board's corners and fire along its edge.</span></div>`);
   dom.legend.innerHTML = rows.join('');
   dom.legend.dataset.edition = edition;
+  const reserved = document.getElementById('rules-reserved');
+  if (reserved) reserved.textContent = RESERVED_WORDS[edition];
 }
 
 export function renderKeys(dom: Dom): void {
