@@ -353,6 +353,46 @@ describe.skipIf(!HAVE_CHROMIUM)('layout (issue 30, 10)', () => {
   });
 });
 
+describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review (issue 30, 8)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('keeps the marks of the moves both lines share, and reviews the new ones', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    await setMode(page, 'humans');
+    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4'], ['a3', 'a4']]) {
+      await click(page, a);
+      await click(page, b);
+    }
+    await page.click('#btn-resign');
+    await page.click('#dialog-yes');
+    await page.click('#banner-review');
+    await page.waitForSelector('#review .acc', { timeout: 20000 });
+    const mark = (await page.textContent('#moves .mv[data-ply="3"] .nag')) ?? '';
+    expect(mark).toMatch(/^\?[!?]?$/);
+    // Another Red reply after j4i4, made the main line.
+    await page.click('#moves .mv[data-ply="3"]');
+    await click(page, 'a3');
+    await click(page, 'a2');
+    await page.click('#btn-promote');
+    expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j4i4', 'a3a2']);
+    expect(await page.textContent('#moves .mv[data-ply="3"] .nag')).toBe(mark);
+    expect(await page.isVisible('#review')).toBe(true);
+    // The new move is reviewed; the accuracy comes back.
+    await page.waitForSelector('#review .acc', { timeout: 20000 });
+    expect(await page.textContent('#moves .mv[data-ply="3"] .nag')).toBe(mark);
+    expect(await page.locator('#graph svg .dot').count()).toBe(5);
+    await shot(page, 'review-make-main-line');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
 describe('full strength for thoth gui (issue 30, 2)', () => {
   it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
     const GB = 2 ** 30;

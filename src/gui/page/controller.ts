@@ -695,8 +695,9 @@ export class PageController {
     d.pvPrev.onclick = () => this.update((x) => S.stepPreview(x, -1));
     d.pvNext.onclick = () => this.update((x) => S.stepPreview(x, 1));
     d.pvExit.onclick = () => this.update(S.exitPreview);
-    d.promote.onclick = () => this.update(S.promoteLine);
-    d.deleteLine.onclick = () => this.update(S.deleteFromHere);
+    // The review keeps what both lines share (gamereview.ts).
+    d.promote.onclick = () => this.update((x) => R.keepSharedReview(S.promoteLine(x), x.review));
+    d.deleteLine.onclick = () => this.update((x) => R.keepSharedReview(S.deleteFromHere(x), x.review));
     d.moves.onclick = (e) => {
       const b = (e.target as HTMLElement).closest('[data-path]') as HTMLElement | null;
       if (b) this.update((x) => S.goTo(x, b.dataset.path ? b.dataset.path.split('.').map(Number) : []));
