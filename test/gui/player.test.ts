@@ -393,6 +393,41 @@ describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review (issue 30, 8)', (
   });
 });
 
+describe.skipIf(!HAVE_CHROMIUM)('Khet 1.0 stacks (issue 30, 9)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('U shows on the board what is about to move: the whole stack or its top obelisk', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    await setMode(page, 'humans');
+    await page.selectOption('#sel-edition', 'khet1');
+    await newGame(page);
+    await click(page, 'd1');
+    const stack = page.locator('#layer-pieces .piece[data-sq="d1"]');
+    expect(await stack.getAttribute('data-moving')).toBe('stack');
+    expect(await stack.locator('.badge-text').textContent()).toBe('2');
+    const dim = (): Promise<number> => stack.locator('.ob-bottom').evaluate((e) => Number(getComputedStyle(e).opacity));
+    expect(await dim()).toBe(1);
+    await page.keyboard.press('u');
+    expect(await stack.getAttribute('data-moving')).toBe('top');
+    expect(await stack.locator('.badge-text').textContent()).toBe('1');
+    expect(await dim()).toBeLessThan(0.5);
+    expect(await stack.locator('title').textContent()).toMatch(/its top obelisk moves/);
+    await shot(page, 'khet1-top-obelisk');
+    await page.keyboard.press('u');
+    expect(await stack.getAttribute('data-moving')).toBe('stack');
+    // Other pieces carry no such mark.
+    expect(await page.locator('#layer-pieces .piece[data-moving]').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
 describe('full strength for thoth gui (issue 30, 2)', () => {
   it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
     const GB = 2 ** 30;

@@ -42,6 +42,8 @@ export interface BoardModel {
   aim: PlyInfo | null;
   arrows: Arrow[];
   interactive: boolean;
+  /** Khet 1.0: a selected stack moves whole, or only its top obelisk (drawn so). */
+  stackTop?: boolean;
   /** The move to animate (once per id): a slide, a swap, or a turn. */
   motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
 }
@@ -105,15 +107,15 @@ function pieceShape(kind: number): string {
     case OBELISK:
       return obelisk(0, 0);
     case STACK:
-      return obelisk(7, 7) + obelisk(-7, -7) + '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>';
+      return obelisk(7, 7, 'ob-bottom') + obelisk(-7, -7, 'ob-top') + '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>';
     default:
       return '';
   }
 }
 
-function obelisk(dx: number, dy: number): string {
+function obelisk(dx: number, dy: number, cls = ''): string {
   return (
-    `<g transform="translate(${dx},${dy})">` +
+    `<g transform="translate(${dx},${dy})"${cls ? ` class="${cls}"` : ''}>` +
     '<rect class="body" x="-31" y="-31" width="62" height="62" rx="5"/>' +
     '<path class="facet-line" d="M -31 -31 L 31 31 M 31 -31 L -31 31"/>' +
     '<rect class="cap" x="-9" y="-9" width="18" height="18" rx="2"/>' +
@@ -364,7 +366,18 @@ export class BoardView {
       if (p === 0) continue;
       const n = this.pieceNode(p, sq, m.pos.edition);
       if (this.drag?.moved && this.drag.from === sq) n.classList.add('dragging-source');
-      if (sq === m.selected) n.classList.add('is-selected');
+      if (sq === m.selected) {
+        n.classList.add('is-selected');
+        // A selected stack shows what is about to move: both obelisks, or the top one alone.
+        if (kindOf(p) === STACK) {
+          const top = m.stackTop === true;
+          n.setAttribute('data-moving', top ? 'top' : 'stack');
+          const badge = n.querySelector('.badge-text');
+          if (badge) badge.textContent = top ? '1' : '2';
+          const title = n.querySelector('title');
+          if (title) title.textContent += top ? ': its top obelisk moves (U: the whole stack)' : ': the whole stack moves (U: its top obelisk only)';
+        }
+      }
       g.appendChild(n);
     }
     const mo = m.motion;

@@ -416,6 +416,7 @@ export class PageController {
       aim: s.settings.shotPreview && !s.preview ? S.aimedShot(s) : null,
       arrows,
       interactive,
+      stackTop: s.stackTop,
       motion: lastPly
         ? {
             id: beamId,
