@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  HAVE_CHROMIUM, click, closeBrowser, confirmIfAsked, loadKfen, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
+  HAVE_CHROMIUM, PHONE, click, closeBrowser, confirmIfAsked, loadKfen, theBrowser, watchErrors, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
 } from './browser';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -423,6 +423,84 @@ describe.skipIf(!HAVE_CHROMIUM)('Khet 1.0 stacks (issue 30, 9)', () => {
     expect(await stack.getAttribute('data-moving')).toBe('stack');
     // Other pieces carry no such mark.
     expect(await page.locator('#layer-pieces .piece[data-moving]').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('touch: preview, then play (issue 30, 7)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('a first tap on a target or a rotate button shows the shot, a second plays it; own losses are marked', async () => {
+    const ctx = await (await theBrowser()).newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    watchErrors(page, errors);
+    await page.goto(gui.url);
+    await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
+    expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+    expect(await page.isChecked('#opt-confirm')).toBe(true);
+    await setMode(page, 'humans');
+    const tap = (sq: string): Promise<void> => page.tap(`.hit[data-square=${sq}]`);
+    const hint = async (): Promise<string> => ((await page.textContent('#hint')) ?? '').trim();
+    await tap('c1');
+    await tap('d2');
+    expect(await movesText(page)).toEqual([]);
+    expect(await page.getAttribute('#layer-aim', 'data-path')).toBeTruthy();
+    expect(await hint()).toBe('Tap again to play c1d2, or pick another move.');
+    await tap('d2');
+    expect(await movesText(page)).toEqual(['c1d2']);
+    expect(await page.getAttribute('#layer-aim', 'data-path')).toBeNull();
+    await tap('a4');
+    await tap('a3');
+    await tap('a3');
+    // A shot at one's own piece is marked before it is played.
+    await tap('j4');
+    await tap('i4');
+    expect(await page.getAttribute('#layer-aim', 'data-own')).toBe('piece');
+    expect(await hint()).toMatch(/^This shot removes your own piece on [a-j][1-8]\. Tap again to play j4i4/);
+    await shot(page, 'touch-own-piece', true);
+    await tap('i4');
+    expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j4i4']);
+    // The toolbar's rotate button: a first tap shows the shot, a second turns the piece.
+    await tap('c7');
+    await page.tap('#btn-rot-cw');
+    expect(await movesText(page)).toHaveLength(3);
+    expect(await page.getAttribute('#layer-aim', 'data-path')).toMatch(/^a8/);
+    await page.tap('#btn-rot-cw');
+    expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j4i4', 'c7+']);
+    // A step into one's own laser: the own Pharaoh is marked.
+    await loadKfen(page, SILVER_WINS_KFEN);
+    await tap('e2');
+    await tap('e1');
+    expect(await page.getAttribute('#layer-aim', 'data-own')).toBe('pharaoh');
+    expect(await hint()).toMatch(/^This shot hits your own Pharaoh: you would lose\./);
+    expect(await page.locator('#layer-aim .aim-target.own-pharaoh').count()).toBe(1);
+    await shot(page, 'touch-own-pharaoh', true);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('is off by default with a mouse, and the setting turns it on', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    await setMode(page, 'humans');
+    expect(await page.isChecked('#opt-confirm')).toBe(false);
+    await click(page, 'c1');
+    await click(page, 'd2');
+    expect(await movesText(page)).toEqual(['c1d2']);
+    await page.click('#card-settings summary');
+    await page.check('#opt-confirm');
+    await click(page, 'a4');
+    await click(page, 'a3');
+    expect(await movesText(page)).toEqual(['c1d2']);
+    await click(page, 'a3');
+    expect(await movesText(page)).toEqual(['c1d2', 'a4a3']);
     expect(errors).toEqual([]);
     await ctx.close();
   });

@@ -492,12 +492,19 @@ export class BoardView {
     const g = this.layers.aim;
     g.replaceChildren();
     g.removeAttribute('data-path');
+    g.removeAttribute('data-own');
     if (!m.aim) return;
     const shape = this.beamShape(m.aim.beam, m.aim.laser);
     g.setAttribute('data-path', m.aim.beam.steps.map((s) => squareName(s.square)).join(' '));
     g.setAttribute('data-end', shape.end === 'kill' ? `kill ${squareName(m.aim.beam.killed)}` : shape.end);
     g.appendChild(el('polyline', { points: shape.points }, 'aim-path'));
-    if (shape.end === 'kill') g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 40 }, `aim-target${colorOf(m.aim.killedPiece) === m.aim.side ? ' own' : ''}`));
+    if (shape.end === 'kill') {
+      // A shot at one's own piece is marked; at one's own Pharaoh (a loss) more so.
+      const own = colorOf(m.aim.killedPiece) === m.aim.side;
+      const pharaoh = own && kindOf(m.aim.killedPiece) === PHARAOH;
+      g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 40 }, `aim-target${own ? ' own' : ''}${pharaoh ? ' own-pharaoh' : ''}`));
+      g.setAttribute('data-own', pharaoh ? 'pharaoh' : own ? 'piece' : '');
+    }
   }
 
   /** The removed piece, drawn where it stood, fading and rising away. */

@@ -45,6 +45,9 @@ function readJson(st: Storage | null, key: string): unknown {
   }
 }
 
+/** A touch screen (no fine pointer): confirm moves is on by default there. */
+const TOUCH = (): boolean => typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+
 /** Keys on the board that start keyboard play (the arrows then move the board's cursor). */
 const STARTS_KEYBOARD_PLAY = new Set(['ArrowUp', 'ArrowDown', 'Enter', ' ']);
 
@@ -85,7 +88,7 @@ export class PageController {
       press: (sq) => this.onPress(sq),
       click: (sq) => this.onClick(sq),
       drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now())),
-      rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now())),
+      rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now(), this.confirmMoves())),
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
     });
     renderKeys(this.dom);
@@ -413,7 +416,7 @@ export class PageController {
       cursor: document.activeElement === this.dom.board && this.keyboardPlay ? s.cursor : -1,
       beam: lastPly ? { ply: lastPly, id: beamId } : null,
       lasers: s.settings.showLasers ? [0, 1].map((side) => ({ side, ...laserPath(pos, side) })) : [],
-      aim: s.settings.shotPreview && !s.preview ? S.aimedShot(s) : null,
+      aim: (s.settings.shotPreview || (s.armed ?? null) !== null) && !s.preview ? S.aimedShot(s) : null,
       arrows,
       interactive,
       stackTop: s.stackTop,
@@ -438,6 +441,7 @@ export class PageController {
     const d = this.dom;
     this.renderBoard();
     renderForm(d, s, this.levels);
+    d.optConfirm.checked = this.confirmMoves();
     renderLegend(d, s.tree.edition);
     renderPlayers(d, s, this.engine.name, now());
     renderMoves(d, s);
@@ -468,7 +472,12 @@ export class PageController {
   }
 
   private onClick(sq: number): void {
-    this.update((x) => S.clickSquare({ ...x, cursor: -1 }, sq, now(), this.selectedBefore));
+    this.update((x) => S.clickSquare({ ...x, cursor: -1 }, sq, now(), this.selectedBefore, this.confirmMoves()));
+  }
+
+  /** Confirm moves (a first tap shows the shot, a second plays it): the setting, else on for touch screens. */
+  private confirmMoves(): boolean {
+    return this.s.settings.confirmMoves ?? TOUCH();
   }
 
   /** Asks the person to confirm; resolves true for yes. */
@@ -640,8 +649,8 @@ export class PageController {
     d.navPrev.onclick = () => this.runKey('prev');
     d.navNext.onclick = () => this.runKey('next');
     d.navLast.onclick = () => this.runKey('last');
-    d.rotCw.onclick = () => this.runKey('rotate-cw');
-    d.rotCcw.onclick = () => this.runKey('rotate-ccw');
+    d.rotCw.onclick = () => this.update((x) => S.rotateSelected(x, '+', now(), this.confirmMoves()));
+    d.rotCcw.onclick = () => this.update((x) => S.rotateSelected(x, '-', now(), this.confirmMoves()));
     d.stack.onclick = () => this.runKey('stack-toggle');
     d.takeBack.onclick = () => this.runKey('take-back');
     d.flip.onclick = () => this.runKey('flip');
@@ -727,6 +736,7 @@ export class PageController {
     d.optThinking.onchange = () => this.setSettings({ showThinking: d.optThinking.checked });
     d.optLasers.onchange = () => this.setSettings({ showLasers: d.optLasers.checked });
     d.optAim.onchange = () => this.setSettings({ shotPreview: d.optAim.checked });
+    d.optConfirm.onchange = () => this.setSettings({ confirmMoves: d.optConfirm.checked });
     d.statusAction.onclick = () => {
       const kind = engineStatus(this.engine).action?.kind;
       if (kind === 'restart') {

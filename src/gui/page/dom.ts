@@ -103,6 +103,7 @@ export function lookUpDom(doc: Document = document) {
     optThinking: input('opt-thinking'),
     optLasers: input('opt-lasers'),
     optAim: input('opt-aim'),
+    optConfirm: input('opt-confirm'),
     legend: el('legend'),
     keys: el('keys'),
     dialog: el('dialog'),

@@ -18,7 +18,7 @@ import { KEY_HELP } from './keys';
 import type { Level } from './levels';
 import { isStack } from './selection';
 import {
-  atEnd, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
+  aimedOwnLoss, aimedShot, atEnd, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
   viewPosition, type PageState,
 } from './state';
 import { childrenAt, isMainline, mainlineLength, nodeAt, pathKey, samePath, type GameTree, type MoveNode, type Path } from './tree';
@@ -460,7 +460,12 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
       : `You are looking at the start: press End (or ») to return to the game.`;
   } else if (s.mode === 'engine' && pos.side !== s.humanSide) t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
   else if (s.mode === 'engine' && !s.engineAvailable) t = 'Thoth is not available here: your moves wait until it is.';
-  else if (s.selected >= 0) {
+  else if (s.selected >= 0 && (aimedOwnLoss(s) || (s.armed ?? null) !== null)) {
+    const loss = aimedOwnLoss(s);
+    const shot = aimedShot(s);
+    const warn = loss === 'pharaoh' ? `This shot hits your own Pharaoh: you would lose. ` : loss === 'piece' && shot ? `This shot removes your own piece on ${squareOf(shot.killedSq)}. ` : '';
+    t = `${warn}${(s.armed ?? null) !== null && shot ? `Tap again to play ${shot.text}, or pick another move.` : ''}`.trim();
+  } else if (s.selected >= 0) {
     const k = kindOf(pos.board[s.selected]);
     const word = k === SPHINX ? 'turn the Sphinx' : k === PYRAMID || k === ANUBIS || k === SCARAB ? 'pick a square or rotate' : 'pick a square';
     t = `${squareOf(s.selected)} selected: ${word}.${k === STACK ? ' U switches between the whole stack and its top obelisk.' : ''}`;

@@ -6,7 +6,7 @@
  * resignation, draws, analysis lines — are tested without a browser (test/gui/state.test.ts).
  */
 import {
-  EDITIONS, colorOf, formatMove, gameStatus, legalMoves, parseMove, setupKfen, type EditionId, type GameStatus,
+  EDITIONS, PHARAOH, colorOf, formatMove, gameStatus, kindOf, legalMoves, parseMove, setupKfen, type EditionId, type GameStatus,
   type Position, type SetupName,
 } from '../../core/index';
 import type { ResultToken } from '../../core/record';
@@ -52,6 +52,11 @@ export interface Settings {
   showLasers: boolean;
   /** Draw where the shot of the move under the pointer would go. */
   shotPreview: boolean;
+  /**
+   * Confirm moves: a first tap (or click) on a target or a rotate button previews the shot, a
+   * second plays it. Unset: on for touch screens (the controller decides), off otherwise.
+   */
+  confirmMoves?: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -93,6 +98,8 @@ export interface PageState {
   cursor: number;
   /** The move under the pointer (a target square, or a rotation of the selected piece): its shot is previewed. */
   aim: number | '+' | '-' | null;
+  /** Confirm moves: the move a first tap chose (its shot is shown); a second tap plays it. */
+  armed?: number | '+' | '-' | null;
   /** Can Thoth play here now (connected, ready, not taken by another page)? */
   engineAvailable: boolean;
   /** Thoth's latest line while it thinks about its move. */
@@ -290,7 +297,7 @@ export function playMove(s: PageState, move: number, now: number, note?: EngineN
   const added = addMove(s.tree, s.path, move, note ? { engine: note } : {});
   let next: PageState = {
     ...s, tree: added.tree, path: added.path, selected: -1, preview: null, message: '', bannerClosed: false,
-    cursor: s.cursor, holdUntil: 0,
+    cursor: s.cursor, holdUntil: 0, armed: null,
   };
   if (s.mode === 'analysis') return next;
   // A draw offered by the other side lapses when this side moves on instead.
@@ -457,7 +464,7 @@ export function claimDraw(s: PageState, now: number): PageState {
 export function select(s: PageState, sq: number): PageState {
   const pos = viewPosition(s);
   const stackTop = sq >= 0 && pos.board[sq] !== 0 && s.selected === sq ? s.stackTop : false;
-  return { ...s, selected: sq, stackTop, message: '', aim: null };
+  return { ...s, selected: sq, stackTop, message: '', aim: null, armed: null };
 }
 
 /** The pointer (or the keyboard cursor) is on a move of the selected piece, or on nothing. */
@@ -465,12 +472,20 @@ export function aimAt(s: PageState, aim: PageState['aim']): PageState {
   return s.aim === aim ? s : { ...s, aim };
 }
 
-/** The move being aimed at, when it is one the selected piece may make. */
+/** The move being aimed at (a move armed by a first tap first), when it is one the selected piece may make. */
 export function aimedMove(s: PageState): number {
-  if (s.aim === null || s.selected < 0 || !humanMayMove(s)) return -1;
+  const aim = s.armed ?? s.aim;
+  if (aim === null || s.selected < 0 || !humanMayMove(s)) return -1;
   const pos = viewPosition(s);
-  if (s.aim === '+' || s.aim === '-') return rotationMove(pos, s.selected, s.aim);
-  return targetsOf(pos, s.selected, s.stackTop).get(s.aim)?.move ?? -1;
+  if (aim === '+' || aim === '-') return rotationMove(pos, s.selected, aim);
+  return targetsOf(pos, s.selected, s.stackTop).get(aim)?.move ?? -1;
+}
+
+/** What the aimed move's shot would cost its mover: its own piece, or its own Pharaoh (a loss). */
+export function aimedOwnLoss(s: PageState): 'piece' | 'pharaoh' | null {
+  const shot = aimedShot(s);
+  if (!shot || shot.killedSq < 0 || colorOf(shot.killedPiece) !== shot.side) return null;
+  return kindOf(shot.killedPiece) === PHARAOH ? 'pharaoh' : 'piece';
 }
 
 /** What the aimed move's shot would do: drawn before the move is played. */
@@ -513,8 +528,11 @@ export function setEngineAvailable(s: PageState, engineAvailable: boolean, now: 
   return { ...s, engineAvailable, clock, selected: engineAvailable ? s.selected : -1 };
 }
 
-/** A click (or Enter) on a square: pick a piece, move it, or drop the selection. */
-export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number): PageState {
+/**
+ * A click (or Enter) on a square: pick a piece, move it, or drop the selection. With `confirm`
+ * a first click on a target only shows its shot (armed); a second one plays it.
+ */
+export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number, confirm = false): PageState {
   const pos = viewPosition(s);
   if (!humanMayMove(s)) {
     if (s.mode !== 'analysis' && !atEnd(s)) return { ...s, message: 'You are looking at an earlier position: press End (or ») to return to the game.' };
@@ -522,6 +540,7 @@ export function clickSquare(s: PageState, sq: number, now: number, pickedBefore:
   }
   if (s.selected >= 0) {
     const t = targetsOf(pos, s.selected, s.stackTop).get(sq);
+    if (t && confirm && s.armed !== sq) return { ...s, armed: sq, aim: sq, message: '' };
     if (t) return playMove(s, t.move, now);
   }
   if (isOwnMovable(pos, sq)) return pickedBefore === sq ? select(s, -1) : select(s, sq);
@@ -538,9 +557,11 @@ export function dropPiece(s: PageState, from: number, to: number, now: number): 
   return t ? playMove(s, t.move, now) : s;
 }
 
-export function rotateSelected(s: PageState, dir: '+' | '-', now: number): PageState {
+/** Rotates the selected piece (with `confirm`, a first press only shows the shot). */
+export function rotateSelected(s: PageState, dir: '+' | '-', now: number, confirm = false): PageState {
   if (s.selected < 0 || !humanMayMove(s)) return s;
   const m = rotationMove(viewPosition(s), s.selected, dir);
+  if (m >= 0 && confirm && s.armed !== dir) return { ...s, armed: dir, aim: dir, message: '' };
   return m >= 0 ? playMove(s, m, now) : s;
 }
 
