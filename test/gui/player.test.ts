@@ -506,6 +506,60 @@ describe.skipIf(!HAVE_CHROMIUM)('touch: preview, then play (issue 30, 7)', () =>
   });
 });
 
+describe.skipIf(!HAVE_CHROMIUM)('sounds (issue 30, 4)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('a move, a removal, a Pharaoh hit, low time and the end each sound; the setting turns them off and is kept', async () => {
+    const { ctx, page, errors } = await openPage(gui.url, { clock: true });
+    const played = (): Promise<string[]> => page.evaluate(() => [...(window as unknown as { thoth: { sounds: string[] } }).thoth.sounds]);
+    await setMode(page, 'humans');
+    await page.selectOption('#sel-tc', '60+1');
+    await newGame(page);
+    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4']]) {
+      await click(page, a);
+      await click(page, b);
+    }
+    expect(await played()).toEqual(['move', 'move', 'removal']);
+    // Navigating plays nothing.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('End');
+    expect(await played()).toHaveLength(3);
+    // Red's clock runs below ten seconds: one low-time sound.
+    await page.clock.fastForward(52000);
+    await page.waitForFunction(() => (window as unknown as { thoth: { sounds: string[] } }).thoth.sounds.includes('low'));
+    await page.clock.fastForward(1000);
+    expect((await played()).filter((x) => x === 'low')).toHaveLength(1);
+    await page.click('#btn-resign');
+    await page.click('#dialog-yes');
+    expect((await played()).slice(-1)).toEqual(['end']);
+    await loadKfen(page, SILVER_WINS_KFEN);
+    await click(page, 'j1');
+    await page.click('#layer-controls [data-rot]');
+    expect((await played()).slice(-1)).toEqual(['pharaoh']);
+    // Off: silence, and the setting survives a reload.
+    await page.click('#card-settings summary');
+    expect(await page.isChecked('#opt-sound')).toBe(true);
+    await page.uncheck('#opt-sound');
+    const n = (await played()).length;
+    await newGame(page);
+    await click(page, 'c1');
+    await click(page, 'd2');
+    expect(await played()).toHaveLength(n);
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('thoth.settings') ?? '{}').sound === false);
+    await page.reload();
+    await page.waitForSelector('#engine-status[data-state=ready]');
+    expect(await page.isChecked('#opt-sound')).toBe(false);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
 describe('full strength for thoth gui (issue 30, 2)', () => {
   it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
     const GB = 2 ** 30;

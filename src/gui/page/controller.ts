@@ -21,6 +21,7 @@ import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from '
 import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
+import { LOW_TIME_MS, Sounds, soundsFor } from './sound';
 import * as S from './state';
 import type { PageState, Settings } from './state';
 import { newTree, nodeAt, pathKey, positionCommand, type Path } from './tree';
@@ -70,6 +71,9 @@ export class PageController {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private renderQueued = false;
   private selectedBefore = -1;
+  readonly sounds = new Sounds(() => this.s.settings.sound !== false);
+  /** The side whose low-time sound has played (once per clock run below the mark). */
+  private lowSounded = [false, false];
   /** The person plays with the keyboard on the board (its arrows move the cursor). */
   private keyboardPlay = false;
 
@@ -103,7 +107,7 @@ export class PageController {
     setInterval(() => this.tick(), 100);
     window.addEventListener('pagehide', () => this.save());
     // For debugging from the console, and for the tests.
-    (window as unknown as { thoth: unknown }).thoth = { state: () => this.s, engine };
+    (window as unknown as { thoth: unknown }).thoth = { state: () => this.s, engine, sounds: this.sounds.played };
   }
 
   get state(): PageState {
@@ -120,6 +124,7 @@ export class PageController {
     const before = this.s;
     this.s = f(before);
     if (this.s === before) return;
+    for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.syncEngine();
     this.syncHold();
     if (how !== 'soon' && how !== 'board') this.scheduleSave();
@@ -159,8 +164,16 @@ export class PageController {
     const s = this.s;
     if (!s.clock || s.clock.running < 0 || s.mode === 'analysis') return;
     const next = S.checkFlag(s, now());
-    if (next !== s) this.update(() => next);
-    else renderClocks(this.dom, s, now());
+    if (next !== s) return this.update(() => next);
+    renderClocks(this.dom, s, now());
+    // Low time: once for the person's running clock (either player's between two people).
+    const side = s.clock.running;
+    const left = timeLeft(s.clock, side, now());
+    if (left > LOW_TIME_MS) this.lowSounded[side] = false;
+    else if (!this.lowSounded[side] && (s.mode === 'humans' || side === s.humanSide)) {
+      this.lowSounded[side] = true;
+      this.sounds.play('low');
+    }
   }
 
   // ---- Thoth's searches --------------------------------------------------------------------
@@ -442,6 +455,7 @@ export class PageController {
     this.renderBoard();
     renderForm(d, s, this.levels);
     d.optConfirm.checked = this.confirmMoves();
+    d.optSound.checked = s.settings.sound !== false;
     renderLegend(d, s.tree.edition);
     renderPlayers(d, s, this.engine.name, now());
     renderMoves(d, s);
@@ -737,6 +751,7 @@ export class PageController {
     d.optLasers.onchange = () => this.setSettings({ showLasers: d.optLasers.checked });
     d.optAim.onchange = () => this.setSettings({ shotPreview: d.optAim.checked });
     d.optConfirm.onchange = () => this.setSettings({ confirmMoves: d.optConfirm.checked });
+    d.optSound.onchange = () => this.setSettings({ sound: d.optSound.checked });
     d.statusAction.onclick = () => {
       const kind = engineStatus(this.engine).action?.kind;
       if (kind === 'restart') {

@@ -104,6 +104,7 @@ export function lookUpDom(doc: Document = document) {
     optLasers: input('opt-lasers'),
     optAim: input('opt-aim'),
     optConfirm: input('opt-confirm'),
+    optSound: input('opt-sound'),
     legend: el('legend'),
     keys: el('keys'),
     dialog: el('dialog'),

@@ -157,6 +157,6 @@ export function restoreSettings(raw: unknown): Settings {
   if (isNum(raw.level) && raw.level >= 1 && raw.level <= LEVEL_COUNT) s.level = Math.round(raw.level);
   if (typeof raw.tc === 'string' && /^(?:|\d+\+\d+)$/.test(raw.tc)) s.tc = raw.tc;
   if (isNum(raw.multipv) && raw.multipv >= 1 && raw.multipv <= 5) s.multipv = Math.round(raw.multipv);
-  for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves'] as const) if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
+  for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves', 'sound'] as const) if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
   return s;
 }

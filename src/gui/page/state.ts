@@ -57,6 +57,8 @@ export interface Settings {
    * second plays it. Unset: on for touch screens (the controller decides), off otherwise.
    */
   confirmMoves?: boolean;
+  /** Sounds for moves, removals, a Pharaoh hit, low time and the end (sound.ts). */
+  sound?: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
