@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  HAVE_CHROMIUM, PHONE, click, closeBrowser, confirmIfAsked, loadKfen, theBrowser, watchErrors, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
+  HAVE_CHROMIUM, PHONE, click, closeBrowser, confirmIfAsked, loadKfen, targets, theBrowser, watchErrors, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
 } from './browser';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -555,6 +555,54 @@ describe.skipIf(!HAVE_CHROMIUM)('sounds (issue 30, 4)', () => {
     await page.reload();
     await page.waitForSelector('#engine-status[data-state=ready]');
     expect(await page.isChecked('#opt-sound')).toBe(false);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('premoves (issue 30, 4)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('a move made while Thoth thinks is shown, cancelled by Esc or a right-click, and played at once after its move', async () => {
+    const { ctx, page, errors } = await openPage(gui.url);
+    // Level 8 without a clock: the fake engine thinks 2 s.
+    await page.selectOption('#sel-tc', '');
+    await pickLevel(page, 8);
+    await newGame(page);
+    await click(page, 'c1');
+    await click(page, 'd2');
+    const marks = (): Promise<number> => page.locator('#layer-marks .premove').count();
+    const premove = async (): Promise<void> => {
+      await click(page, 'j4');
+      expect((await targets(page)).length).toBeGreaterThan(0);
+      await click(page, 'i4');
+      expect(await marks()).toBe(2);
+    };
+    await premove();
+    expect(await page.textContent('#hint')).toMatch(/^Premove j4i4: played as soon as Thoth has moved/);
+    expect(await movesText(page)).toEqual(['c1d2']);
+    await shot(page, 'premove');
+    await page.click('.hit[data-square=e5]', { button: 'right' });
+    expect(await marks()).toBe(0);
+    await premove();
+    await page.keyboard.press('Escape');
+    expect(await marks()).toBe(0);
+    // Thoth moves; then, while it thinks about its next move, a premove that follows at once.
+    await waitMoves(page, 2);
+    await click(page, 'd2');
+    await click(page, 'd3');
+    await premove();
+    await waitMoves(page, 5);
+    const moves = await movesText(page);
+    expect(moves[2]).toBe('d2d3');
+    expect(moves[4]).toBe('j4i4');
+    expect(await marks()).toBe(0);
     expect(errors).toEqual([]);
     await ctx.close();
   });

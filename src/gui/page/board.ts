@@ -42,6 +42,8 @@ export interface BoardModel {
   aim: PlyInfo | null;
   arrows: Arrow[];
   interactive: boolean;
+  /** The premove waiting for Thoth's move: its squares are marked. */
+  premove?: { from: number; to: number } | null;
   /** Khet 1.0: a selected stack moves whole, or only its top obelisk (drawn so). */
   stackTop?: boolean;
   /** The move to animate (once per id): a slide, a swap, or a turn. */
@@ -313,6 +315,10 @@ export class BoardView {
     if (m.lastMove) {
       square(m.lastMove.from, 'last');
       if (m.lastMove.to !== m.lastMove.from) square(m.lastMove.to, 'last');
+    }
+    if (m.premove) {
+      square(m.premove.from, 'premove');
+      if (m.premove.to !== m.premove.from) square(m.premove.to, 'premove');
     }
     if (m.selected >= 0) square(m.selected, 'selected');
     if (m.cursor >= 0) square(m.cursor, 'cursor');

@@ -394,13 +394,22 @@ export class PageController {
     const previewing = this.previewMoves();
     const pos = s.preview ? previewing.pos : S.viewPosition(s);
     const lastPly = s.preview ? previewing.last : (nodeAt(s.tree, s.path)?.ply ?? null);
-    const interactive = S.humanMayMove(s);
+    // The person picks in the shown position, or, while Thoth thinks, in the premove position.
+    const pick = s.preview ? null : S.pickPosition(s);
+    const interactive = pick !== null;
     const targets = new Map<number, 'step' | 'swap' | 'stack'>();
     let rot = { cw: false, ccw: false };
-    if (s.selected >= 0 && interactive) {
-      for (const [sq, t] of targetsOf(pos, s.selected, s.stackTop)) targets.set(sq, t.kind);
-      const r = rotationsOf(pos, s.selected);
+    if (s.selected >= 0 && pick) {
+      for (const [sq, t] of targetsOf(pick, s.selected, s.stackTop)) targets.set(sq, t.kind);
+      const r = rotationsOf(pick, s.selected);
       rot = { cw: r.cw >= 0, ccw: r.ccw >= 0 };
+    }
+    let premove: { from: number; to: number } | null = null;
+    const pp = s.premove ? S.premovePosition(s) : null;
+    const pm = pp && s.premove ? parseMove(pp, s.premove) : null;
+    if (pm?.ok) {
+      const t = moveType(pm.value);
+      premove = { from: moveFrom(pm.value), to: t === ROT_CW || t === ROT_CCW ? moveFrom(pm.value) : moveTo(pm.value) };
     }
     const arrows: Arrow[] = [];
     if (s.mode === 'analysis' && !s.preview) {
@@ -433,6 +442,7 @@ export class PageController {
       arrows,
       interactive,
       stackTop: s.stackTop,
+      premove,
       motion: lastPly
         ? {
             id: beamId,
@@ -477,8 +487,8 @@ export class PageController {
     if (this.skipHold()) return false;
     const s = this.s;
     this.selectedBefore = s.selected;
-    if (!S.humanMayMove(s)) return false;
-    const pos = S.viewPosition(s);
+    const pos = S.pickPosition(s);
+    if (!pos) return false;
     if (s.selected >= 0 && targetsOf(pos, s.selected, s.stackTop).has(sq)) return false;
     if (!isOwnMovable(pos, sq)) return false;
     if (s.selected !== sq) this.update((x) => S.select(x, sq));
@@ -590,6 +600,7 @@ export class PageController {
       case 'stack-toggle':
         return this.update(S.toggleStackTop);
       case 'escape':
+        if (s.premove || (s.selected >= 0 && S.premovePosition(s))) return this.update((x) => S.setPremove(x, null));
         if (s.preview) return this.update(S.exitPreview);
         if (!this.dom.banner.hidden) return this.closeBanner();
         return this.update((x) => S.select(x, -1));
@@ -760,6 +771,10 @@ export class PageController {
         this.engine.restart();
       } else if (kind === 'reclaim') this.engine.connect();
     };
+    // A right-click cancels a premove (as on lichess).
+    d.board.addEventListener('contextmenu', () => {
+      if (this.s.premove || (this.s.selected >= 0 && S.premovePosition(this.s))) this.update((x) => S.setPremove(x, null));
+    });
     d.board.addEventListener('pointerdown', () => {
       // A click on the board takes the keys from the field last used (a select would eat ← →),
       // and ends keyboard play.

@@ -18,7 +18,7 @@ import { KEY_HELP } from './keys';
 import type { Level } from './levels';
 import { isStack } from './selection';
 import {
-  aimedOwnLoss, aimedShot, atEnd, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
+  aimedOwnLoss, aimedShot, atEnd, premovePosition, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
   viewPosition, type PageState,
 } from './state';
 import { childrenAt, isMainline, mainlineLength, nodeAt, pathKey, samePath, type GameTree, type MoveNode, type Path } from './tree';
@@ -458,7 +458,8 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
     t = l
       ? `You are looking at move ${l.number} (${names[l.side]}: ${l.text}) of ${total}: press End (or ») to return to the game.`
       : `You are looking at the start: press End (or ») to return to the game.`;
-  } else if (s.mode === 'engine' && pos.side !== s.humanSide) t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
+  } else if (s.premove && premovePosition(s)) t = `Premove ${s.premove}: played as soon as Thoth has moved (Esc or a right-click cancels it).`;
+  else if (s.mode === 'engine' && pos.side !== s.humanSide) t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
   else if (s.mode === 'engine' && !s.engineAvailable) t = 'Thoth is not available here: your moves wait until it is.';
   else if (s.selected >= 0 && (aimedOwnLoss(s) || (s.armed ?? null) !== null)) {
     const loss = aimedOwnLoss(s);

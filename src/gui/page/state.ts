@@ -6,7 +6,7 @@
  * resignation, draws, analysis lines — are tested without a browser (test/gui/state.test.ts).
  */
 import {
-  EDITIONS, PHARAOH, colorOf, formatMove, gameStatus, kindOf, legalMoves, parseMove, setupKfen, type EditionId, type GameStatus,
+  EDITIONS, PHARAOH, colorOf, formatMove, gameStatus, kindOf, legalMoves, parseKfen, parseMove, setupKfen, toKfen, type EditionId, type GameStatus,
   type Position, type SetupName,
 } from '../../core/index';
 import type { ResultToken } from '../../core/record';
@@ -100,6 +100,8 @@ export interface PageState {
   cursor: number;
   /** The move under the pointer (a target square, or a rotation of the selected piece): its shot is previewed. */
   aim: number | '+' | '-' | null;
+  /** A move the person made while Thoth thinks, played as soon as Thoth has moved, if legal then. */
+  premove?: string | null;
   /** Confirm moves: the move a first tap chose (its shot is shown); a second tap plays it. */
   armed?: number | '+' | '-' | null;
   /** Can Thoth play here now (connected, ready, not taken by another page)? */
@@ -215,7 +217,7 @@ export function newGame(
   const path = opts.path ?? mainlineEnd(tree);
   let clock = s.mode === 'analysis' ? null : parseTimeControl(s.settings.tc);
   const next: PageState = {
-    ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [], players: null,
+    ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [], players: null, premove: null,
     flipped: s.mode === 'engine' ? humanSide === 1 : s.flipped, selected: -1, stackTop: false, cursor: -1, aim: null,
     thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true, lines: [], linesFor: '',
     preview: null, evals: {}, review: null, message: '', bannerClosed: false,
@@ -264,7 +266,7 @@ export function setMode(s: PageState, mode: Mode, now: number): PageState {
   if (mode === 'analysis') clock = clock ? stopClock(clock, now) : null;
   else if (s.mode === 'analysis' && !clock) clock = parseTimeControl(s.settings.tc);
   let next: PageState = {
-    ...s, mode, clock, selected: -1, preview: null, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null,
+    ...s, mode, clock, selected: -1, preview: null, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, premove: null,
     analysing: true, message: '', path: mode === 'analysis' ? s.path : mainlineEnd(s.tree),
   };
   if (mode !== 'analysis' && next.clock && gameLength(next) > 0 && !isOver(next)) {
@@ -360,14 +362,57 @@ function applyReply(s: PageState, now: number): PageState {
   const followed = atEnd(s);
   const base: PageState = { ...s, pendingReply: null, holdUntil: 0, path: endPath(s) };
   // Thoth's words (a declined draw) stay with its move.
-  const next = { ...playMove({ ...base, selected: -1 }, reply.move, now, reply.note), message: s.message };
+  const next = { ...playMove({ ...base, selected: -1, premove: null }, reply.move, now, reply.note), message: s.message };
+  if (s.premove && followed) return playPremove(next, s.premove, now);
   // Someone looking back through the game stays where they are.
   return followed ? { ...next, selected: s.selected >= 0 && humanMayMove(next) ? s.selected : -1 } : { ...next, path: s.path };
 }
 
+/** The premove, right after Thoth's move: played at once when legal, else dropped with a word. */
+function playPremove(s: PageState, text: string, now: number): PageState {
+  if (!humanMayMove(s)) return s;
+  const m = parseMove(endPosition(s), text);
+  if (!m.ok) return { ...s, message: `Your premove ${text} is not legal after Thoth's move: it was dropped.` };
+  return playMove(s, m.value, now);
+}
+
+/**
+ * Premoves: while Thoth thinks about its move, the person may pick their next one in the position
+ * as it stands (with them to move). Null when no premove can be made now.
+ */
+export function premovePosition(s: PageState): Position | null {
+  if (s.mode !== 'engine' || s.preview || !atEnd(s) || isOver(s) || !s.engineAvailable || s.pendingReply) return null;
+  const pos = endPosition(s);
+  if (pos.side === s.humanSide) return null;
+  const f = toKfen(pos).split(' ');
+  f[1] = pos.edition.sideChars[s.humanSide];
+  const r = parseKfen(f.join(' '), s.tree.edition);
+  return r.ok ? r.value : null;
+}
+
+/** The position the person picks pieces in now: the shown one, or the premove position, or none. */
+export function pickPosition(s: PageState): Position | null {
+  return humanMayMove(s) ? viewPosition(s) : premovePosition(s);
+}
+
+/** Sets (or with null cancels) the premove. */
+export function setPremove(s: PageState, text: string | null): PageState {
+  return { ...s, premove: text, selected: -1, aim: null, armed: null, message: '' };
+}
+
+/** A click on a square while Thoth thinks: pick a piece and a target for the premove. */
+function premoveClick(s: PageState, pp: Position, sq: number, pickedBefore: number): PageState {
+  if (s.selected >= 0) {
+    const t = targetsOf(pp, s.selected, s.stackTop).get(sq);
+    if (t) return setPremove(s, formatMove(t.move));
+  }
+  if (isOwnMovable(pp, sq)) return pickedBefore === sq ? select(s, -1) : select(s, sq);
+  return select(s, -1);
+}
+
 function endGame(s: PageState, ending: Ending, now: number): PageState {
   return {
-    ...s, ending, clock: s.clock ? stopClock(s.clock, now) : null, pendingReply: null, holdUntil: 0, thinking: null,
+    ...s, ending, clock: s.clock ? stopClock(s.clock, now) : null, pendingReply: null, holdUntil: 0, thinking: null, premove: null,
     selected: -1, drawOffer: null, bannerClosed: false, path: endPath(s), preview: null,
   };
 }
@@ -418,7 +463,7 @@ export function takeBack(s: PageState, now: number): PageState {
     clock = len === 0 ? newClock(clock.baseMs, clock.incMs) : restoreClock(clock, before ?? clock.remaining, side, now);
   }
   return {
-    ...s, tree, path: new Array<number>(len).fill(0), clock, selected: -1, holdUntil: 0, pendingReply: null, thinking: null,
+    ...s, tree, path: new Array<number>(len).fill(0), clock, selected: -1, holdUntil: 0, pendingReply: null, thinking: null, premove: null,
     drawOffer: null, preview: null, message: '', bannerClosed: false,
   };
 }
@@ -537,6 +582,8 @@ export function setEngineAvailable(s: PageState, engineAvailable: boolean, now: 
 export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number, confirm = false): PageState {
   const pos = viewPosition(s);
   if (!humanMayMove(s)) {
+    const pp = premovePosition(s);
+    if (pp) return premoveClick(s, pp, sq, pickedBefore);
     if (s.mode !== 'analysis' && !atEnd(s)) return { ...s, message: 'You are looking at an earlier position: press End (or ») to return to the game.' };
     return s;
   }
@@ -554,13 +601,22 @@ export function clickSquare(s: PageState, sq: number, now: number, pickedBefore:
 
 /** A piece dragged from `from` and dropped on `to`. */
 export function dropPiece(s: PageState, from: number, to: number, now: number): PageState {
-  if (!humanMayMove(s)) return s;
+  if (!humanMayMove(s)) {
+    const pp = premovePosition(s);
+    const t = pp ? targetsOf(pp, from, s.stackTop).get(to) : undefined;
+    return t ? setPremove(s, formatMove(t.move)) : s;
+  }
   const t = targetsOf(viewPosition(s), from, s.stackTop).get(to);
   return t ? playMove(s, t.move, now) : s;
 }
 
 /** Rotates the selected piece (with `confirm`, a first press only shows the shot). */
 export function rotateSelected(s: PageState, dir: '+' | '-', now: number, confirm = false): PageState {
+  if (s.selected >= 0 && !humanMayMove(s)) {
+    const pp = premovePosition(s);
+    const m = pp ? rotationMove(pp, s.selected, dir) : -1;
+    return m >= 0 ? setPremove(s, formatMove(m)) : s;
+  }
   if (s.selected < 0 || !humanMayMove(s)) return s;
   const m = rotationMove(viewPosition(s), s.selected, dir);
   if (m >= 0 && confirm && s.armed !== dir) return { ...s, armed: dir, aim: dir, message: '' };
