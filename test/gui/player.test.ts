@@ -116,6 +116,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click (issue 30, 3)', () =
   it('← → step through the moves after a click on the board; ↑ or Enter there starts keyboard play', async () => {
     const { ctx, page, errors } = await openPage(gui.url);
     await setMode(page, 'humans');
+    // A select used from the keyboard first: the click on the board still is a click.
+    await page.focus('#sel-tc');
+    await page.keyboard.press('ArrowDown');
     for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4']]) {
       await click(page, a);
       await click(page, b);

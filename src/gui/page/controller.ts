@@ -76,6 +76,7 @@ export class PageController {
   private lowSounded = [false, false];
   /** The person plays with the keyboard on the board (its arrows move the cursor). */
   private keyboardPlay = false;
+  private pointerFocus = false;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -454,6 +455,8 @@ export class PageController {
         : null,
     });
     this.dom.board.classList.toggle('previewing', s.preview !== null);
+    // The focus ring shows keyboard play only.
+    this.dom.board.classList.toggle('kbd', this.keyboardPlay);
     // Thoth's reply is held back while the person's shot is on show (tests wait for it).
     this.dom.board.dataset.holding = s.pendingReply ? 'reply' : '';
     renderToolbar(this.dom, s, rot);
@@ -779,11 +782,15 @@ export class PageController {
       // A click on the board takes the keys from the field last used (a select would eat ← →),
       // and ends keyboard play.
       this.keyboardPlay = false;
-      if (document.activeElement !== d.board) d.board.focus({ preventScroll: true });
+      if (document.activeElement !== d.board) {
+        this.pointerFocus = true;
+        d.board.focus({ preventScroll: true });
+        this.pointerFocus = false;
+      }
     }, true);
     d.board.addEventListener('focus', () => {
       // Tab into the board starts keyboard play (a click or a script's focus does not).
-      if (d.board.matches(':focus-visible')) this.keyboardPlay = true;
+      if (d.board.matches(':focus-visible') && !this.pointerFocus) this.keyboardPlay = true;
       this.renderBoard();
     });
     d.board.addEventListener('blur', () => this.renderBoard());
