@@ -157,7 +157,13 @@ export function annotateGame(
 /** The review of an annotated game: win chances, judgements, accuracy per side. */
 export function reviewAnnotation(a: GameAnnotation, opts: ReviewOptions = {}): GameReview {
   return reviewGame(
-    a.plies.map((p) => ({ side: p.side as 0 | 1, before: scoreOf(p.bestScore), after: scoreOf(p.playedScore) })),
+    a.plies.map((p, i) => ({
+      side: p.side as 0 | 1,
+      before: scoreOf(p.bestScore),
+      after: scoreOf(p.playedScore),
+      // The last move hit the opponent's Pharaoh: a win is never marked.
+      hit: i === a.plies.length - 1 && a.final.winner === p.side,
+    })),
     opts,
   );
 }

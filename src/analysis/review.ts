@@ -8,7 +8,9 @@
  * the results of Thoth's match games (tools/winchance.ts; the data, the command and the fit are
  * in docs/review.md). The thresholds and the accuracy curve are lichess's, applied to win chances:
  * a move that drops the mover's win chance by 5, 10, 15 points or more is an inaccuracy, a
- * mistake, a blunder.
+ * mistake, a blunder. As on lichess, a move that wins (hits the opponent's Pharaoh) is never
+ * marked, and a move that misses a faster forced win but keeps a winning position is at most a
+ * mistake (`?`), however far its win chance drops from the certain 100 %.
  */
 
 import type { Score } from '../core/score';
@@ -28,6 +30,8 @@ export interface PlyEval {
   before: Score;
   /** The position after the move played. */
   after: Score;
+  /** The move hit the opponent's Pharaoh: the mover won (never marked, whatever the scores say). */
+  hit?: boolean;
 }
 
 export type Judgement = 'inaccuracy' | 'mistake' | 'blunder';
@@ -89,13 +93,26 @@ export interface ReviewOptions {
 /** Scores beyond this count as this much in the centi-pyramid loss. */
 export const CP_CAP = 1000;
 
-/** The win chance (0–1) of a score, for the side whose score it is. */
+/**
+ * From a forced win, a move after which the mover still has at least this win chance (+5.00 on the
+ * fitted curve) is at most a mistake: it missed a faster win, it did not throw the game away.
+ */
+export const STILL_WINNING = 1 / (1 + Math.exp(-WIN_CHANCE_K * 500));
+
+/**
+ * The win chance (0–1) of a score, for the side whose score it is. `mate 0` (and `mate -0`, as
+ * `scoreOf` writes a position whose Pharaoh is already hit) is a lost position for the side to move.
+ */
 export function winChance(s: Score, k = WIN_CHANCE_K): number {
   if (s.kind === 'mate') return s.value > 0 ? 1 : 0;
   return 1 / (1 + Math.exp(-k * s.value));
 }
 
-/** The same score from the other side's point of view. */
+/**
+ * The same score from the other side's point of view. `mate 0` (the side to move is already hit)
+ * has no opposite a Score can state: callers that step back to the mover use a hit instead
+ * (see {@link evalsFromPositions}).
+ */
 export function negateScore(s: Score): Score {
   return s.kind === 'mate' ? { kind: 'mate', value: -s.value } : { kind: 'cp', value: -s.value + 0 };
 }
@@ -157,10 +174,15 @@ function gameAccuracy(plies: PlyReview[], mine: PlyReview[], wins: number[]): nu
 export function reviewGame(evals: readonly PlyEval[], opts: ReviewOptions = {}): GameReview {
   const k = opts.k ?? WIN_CHANCE_K;
   const plies: PlyReview[] = evals.map((e, ply) => {
+    const after: Score = e.hit ? { kind: 'mate', value: 1 } : e.after;
     const winBefore = winChance(e.before, k);
-    const winAfter = winChance(e.after, k);
+    const winAfter = winChance(after, k);
     const drop = Math.max(0, winBefore - winAfter);
-    const judgement = judge(drop, opts.thresholds);
+    let judgement = e.hit ? null : judge(drop, opts.thresholds);
+    // A faster forced win missed, a winning position kept: at most `?` (lichess's "mate lost" rule).
+    if (judgement === 'blunder' && e.before.kind === 'mate' && e.before.value > 0 && winAfter >= STILL_WINNING) {
+      judgement = 'mistake';
+    }
     const [mark, nag] = judgement ? MARKS[judgement] : (['', 0] as const);
     return {
       ply,
@@ -169,7 +191,7 @@ export function reviewGame(evals: readonly PlyEval[], opts: ReviewOptions = {}):
       winAfter,
       drop,
       accuracy: moveAccuracy(drop),
-      cpLoss: Math.max(0, cappedCp(e.before) - cappedCp(e.after)),
+      cpLoss: Math.max(0, cappedCp(e.before) - cappedCp(after)),
       judgement,
       mark,
       nag,
@@ -205,13 +227,17 @@ export function firstPlayerWinChances(plies: readonly PlyReview[]): number[] {
  * Move scores from the scores of a game's positions, as a GUI that analysed each position has
  * them: `positions[i]` is the score of the position before move i, from the side to move's point
  * of view (`positions.length` = moves + 1; the last is the final position). `firstMover` is the
- * side that made the first move.
+ * side that made the first move. A position scored `mate 0` (its side to move is already hit) makes
+ * the move into it a hit: the mover won, `+M1` from the mover's point of view, as the engine scores
+ * the hitting move itself.
  */
 export function evalsFromPositions(positions: readonly Score[], firstMover: 0 | 1): PlyEval[] {
   const out: PlyEval[] = [];
   for (let i = 0; i + 1 < positions.length; i++) {
     const side = ((firstMover + i) & 1) as 0 | 1;
-    out.push({ side, before: positions[i], after: negateScore(positions[i + 1]) });
+    const next = positions[i + 1];
+    if (next.kind === 'mate' && next.value === 0) out.push({ side, before: positions[i], after: { kind: 'mate', value: 1 }, hit: true });
+    else out.push({ side, before: positions[i], after: negateScore(next) });
   }
   return out;
 }

@@ -9,7 +9,7 @@
 import { LineProcess } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
-import type { EngineState } from './messages';
+import type { EngineState, FullStrength } from './messages';
 
 export interface BridgeClient {
   /** Delivers one engine line. */
@@ -27,6 +27,8 @@ export interface BridgeOptions {
   handshakeMs?: number;
   /** Receives a copy of the protocol traffic (`> cmd`, `< line`), for debugging. */
   log?: (s: string) => void;
+  /** Full strength: `Threads` and `Hash` set after the handshake when the engine declares them. */
+  strength?: FullStrength;
 }
 
 export class EngineBridge {
@@ -39,6 +41,8 @@ export class EngineBridge {
   outstanding = 0;
   /** `bestmove`s still to come from searches whose page went away: their output is dropped. */
   orphans = 0;
+  /** What of `strength` the engine took (the options it declares), for the pages. */
+  strength: FullStrength | undefined;
   private proc: LineProcess | null = null;
   private client: BridgeClient | null = null;
   private queue: string[] = [];
@@ -203,6 +207,7 @@ export class EngineBridge {
       if (first === 'uciok') {
         this.inHandshake = false;
         this.waitingReady = true;
+        this.setUpStrength();
         this.write('isready');
       }
       return;
@@ -228,6 +233,21 @@ export class EngineBridge {
       return; // the output of a search nobody watches any more
     }
     this.client?.line(line);
+  }
+
+  /** Sets `Threads` and `Hash` for full strength, each only when the engine declares it. */
+  private setUpStrength(): void {
+    this.strength = undefined;
+    const want = this.opts.strength;
+    if (!want) return;
+    const declared = (name: string): boolean => this.handshake.some((l) => new RegExp(`^option\\s+name\\s+${name}\\s+type\\s`, 'i').test(l));
+    if (!declared('Threads')) return;
+    this.write(`setoption name Threads value ${want.threads}`);
+    this.strength = { threads: want.threads };
+    if (want.hashMb !== undefined && declared('Hash')) {
+      this.write(`setoption name Hash value ${want.hashMb}`);
+      this.strength.hashMb = want.hashMb;
+    }
   }
 
   /** Resolves when the engine has answered `readyok` (or at once when it is not running). */

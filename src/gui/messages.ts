@@ -13,13 +13,22 @@ export type ClientMessage =
 /** The engine process as the server sees it. */
 export type EngineState = 'starting' | 'ready' | 'failed' | 'exited';
 
+/**
+ * Full strength as the server set the engine up (the options it declares): `Threads` (every core)
+ * and `Hash` in MB (sized to the machine's memory). Limited levels play on one thread.
+ */
+export interface FullStrength {
+  threads: number;
+  hashMb?: number;
+}
+
 /** Server → page. */
 export type ServerMessage =
   /**
    * Sent on connection and whenever the engine's state changes. `handshake` is the engine's
    * answer to `uci` (the `id` and `option` lines and `uciok`), replayed to every page.
    */
-  | { type: 'hello'; state: EngineState; engine: string; handshake: string[]; message?: string }
+  | { type: 'hello'; state: EngineState; engine: string; handshake: string[]; message?: string; strength?: FullStrength }
   /** One line the engine wrote. */
   | { type: 'line'; line: string }
   /** A command the server did not forward, and why. */

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -18,7 +19,7 @@ import {
 } from '../http/loopback';
 import { EngineBridge, type BridgeClient } from './bridge';
 import { filterCommand } from './filter';
-import type { ServerMessage } from './messages';
+import type { FullStrength, ServerMessage } from './messages';
 
 export interface GuiServerOptions {
   /** Port to listen on; 0 = any free port. */
@@ -33,6 +34,19 @@ export interface GuiServerOptions {
   token?: string;
   /** Receives protocol traffic and errors. */
   log?: (s: string) => void;
+  /** Full strength (default: {@link fullStrength} of this machine). */
+  strength?: FullStrength;
+}
+
+/**
+ * Full strength for `thoth gui`: `Threads` = every core, `Hash` = a 64th of the machine's memory,
+ * the largest power of two from 16 to 1024 MB (24 GB → 256 MB, 64 GB → 1024 MB).
+ */
+export function fullStrength(cores = availableParallelism(), memoryBytes = totalmem()): FullStrength {
+  const want = Math.min(1024, memoryBytes / 64 / 2 ** 20);
+  let hashMb = 16;
+  while (hashMb * 2 <= want) hashMb *= 2;
+  return { threads: Math.max(1, cores), hashMb };
 }
 
 export interface GuiServer {
@@ -56,7 +70,7 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
 export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const root = realpathSync(path.resolve(opts.staticDir));
-  const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log });
+  const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log, strength: opts.strength ?? fullStrength() });
   let port = opts.port;
 
   const server: Server = createServer((req, res) => {
@@ -112,7 +126,7 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
     const hello = (): void =>
-      out({ type: 'hello', state: bridge.state, engine: bridge.commandText, handshake: bridge.handshake, message: bridge.message || undefined });
+      out({ type: 'hello', state: bridge.state, engine: bridge.commandText, handshake: bridge.handshake, message: bridge.message || undefined, strength: bridge.strength });
     const client: BridgeClient = {
       line: (text) => out({ type: 'line', line: text }),
       state: hello,

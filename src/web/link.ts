@@ -33,7 +33,7 @@ export class LocalLink implements EngineLink {
       if (ready) return this.events?.line(line);
       if (line === 'readyok') {
         ready = true;
-        this.events?.hello('ready', where, handshake, '');
+        this.events?.hello('ready', where, handshake, '', { threads });
       } else handshake.push(line);
     });
     this.engine = engine;

@@ -68,3 +68,48 @@ describe('reviewGame', () => {
     expect(r.plies[1].judgement).not.toBeNull();
   });
 });
+
+describe('wins and forced wins (issue 32)', () => {
+  it('the move that hits the Pharaoh is never marked, the final position lost for its side to move (mate 0 and -0)', () => {
+    for (const lost of [mate(0), mate(-0)]) {
+      for (const first of [0, 1] as const) {
+        // The first mover hits on move 3 (plies 0, 1, 2); the other side hits when the game is one move longer.
+        for (const positions of [[cp(40), cp(-200), mate(1), lost], [cp(40), cp(-200), cp(150), mate(1), lost]]) {
+          const evals = evalsFromPositions(positions, first);
+          const last = evals[evals.length - 1];
+          expect(last.hit).toBe(true);
+          const r = reviewGame(evals);
+          const hit = r.plies[r.plies.length - 1];
+          expect(hit).toMatchObject({ winBefore: 1, winAfter: 1, drop: 0, judgement: null, mark: '', nag: 0, cpLoss: 0 });
+          expect(hit.accuracy).toBeCloseTo(100, 1);
+          const winner = r.sides[hit.side];
+          expect(winner.blunders + winner.mistakes + winner.inaccuracies).toBe(0);
+        }
+      }
+    }
+  });
+
+  it('a hit is not marked even when the scores fed in say otherwise', () => {
+    const r = reviewGame([{ side: 1, before: cp(-300), after: mate(-1), hit: true }]);
+    expect(r.plies[0]).toMatchObject({ judgement: null, mark: '', winAfter: 1 });
+  });
+
+  it('a lost final position is lost for its side to move', () => {
+    expect(winChance(mate(0))).toBe(0);
+    expect(winChance(mate(-0))).toBe(0);
+  });
+
+  it('missing a faster win while still winning is at most ?, by win-chance loss; throwing the win away is ??', () => {
+    const one = (after: Score) => reviewGame([{ side: 0, before: mate(2), after }]).plies[0];
+    expect(one(mate(5)).mark).toBe(''); // a slower forced win
+    expect(one(cp(1200)).mark).toBe(''); // W(1200) is within 5 points of certain
+    expect(one(cp(900)).mark).toBe('?!');
+    expect(one(cp(700)).mark).toBe('?');
+    expect(one(cp(520)).mark).toBe('?'); // a drop of more than 15 points, but still winning
+    expect(one(cp(520)).drop).toBeGreaterThan(THRESHOLDS.blunder);
+    expect(one(cp(200)).mark).toBe('??');
+    expect(one(mate(-3)).mark).toBe('??');
+    // The cap is for forced wins only: from +12.00 to +5.20 is judged by its drop alone.
+    expect(reviewGame([{ side: 0, before: cp(1200), after: cp(520) }]).plies[0].mark).toBe('??');
+  });
+});

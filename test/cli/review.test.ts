@@ -101,6 +101,29 @@ describe('thoth analyse --game: the review as files and data', () => {
   });
 });
 
+describe('thoth analyse --game: a game won by a Pharaoh hit (issue 32)', () => {
+  /** Red to move could hit the Silver Pharaoh on d1 with a1+ once Silver steps there. */
+  const RED_HITS = 'xv4k4/10/10/10/10/10/10/p<3K4X^ s 0 1';
+  it.each([
+    ['Silver', SILVER_MATE_IN_1, '1. j8+ 1-0', '1-0'],
+    ['Red', RED_HITS, '1. e1d1 a1+ 0-1', '0-1'],
+  ])('%s hits the Pharaoh: the winning move is not marked, the winner has no ?!/?/??', (winner, fen, moves, result) => {
+    const game = join(dir, `${winner}-hits.pgn`);
+    writeFileSync(game, ['[White "alice"]', '[Black "bob"]', `[Result "${result}"]`, '[SetUp "1"]', `[FEN "${fen}"]`, '', moves, ''].join('\n'));
+    const r = thoth('analyse', '--game', game, '--depth', '3', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    const last = json.plies[json.plies.length - 1];
+    expect(last).toMatchObject({ mark: null, nag: null, judgement: null, winAfter: 1 });
+    expect(json.final.status).toBe('win');
+    const side = json.sides.find((x: { color: string }) => x.color === winner);
+    expect(side).toMatchObject({ inaccuracies: 0, mistakes: 0, blunders: 0 });
+    const text = thoth('analyse', '--game', game, '--depth', '3').stdout;
+    expect(text).toMatch(/\+ +\w+ +\+M1 -> +\+M1 +100% -> 100% +best/);
+  });
+});
+
 describe('thoth analyse --json for a position', () => {
   it('one object: the K best lines with scores as {kind, value}, PVs and words', () => {
     const r = thoth('analyse', '--kfen', SILVER_MATE_IN_1, '--depth', '2', '--multipv', '2', '--json');

@@ -65,8 +65,11 @@ export const movesText = (page: Page): Promise<string[]> =>
 export const targets = (page: Page): Promise<string[]> =>
   page.$$eval('[data-target]', (ts) => ts.map((t) => t.getAttribute('data-target') ?? '').sort());
 
+/** Picks a mode (Analysis in the middle of a game against Thoth asks first: yes). */
 export async function setMode(page: Page, mode: 'engine' | 'humans' | 'analysis'): Promise<void> {
-  await page.check(`input[name=mode][value=${mode}]`);
+  await page.click(`input[name=mode][value=${mode}]`);
+  await confirmIfAsked(page);
+  await page.waitForFunction((m) => document.body.dataset.mode === m, mode);
 }
 
 /** Answers yes when the page asks for a confirmation (abandoning a game, resigning). */

@@ -254,3 +254,23 @@ describe('the game tree', () => {
     expect(CLASSIC).toContain('/');
   });
 });
+
+describe('modes and the clocks (issue 30, 1)', () => {
+  it('a game keeps its clocks through analysis (standing still) and back; the move where analysis was opened is noted', () => {
+    let s = state({}, { tc: '60+1' });
+    s = play(s, ['j4i4'], 0);
+    s = S.engineMoved(s, 'a4a3', {}, 2000);
+    expect(texts(s)).toEqual(['j4i4', 'a4a3']);
+    const left = timeLeft(s.clock!, 0, 12000);
+    s = S.analyseDuringGame(s, 12000);
+    expect(s.mode).toBe('analysis');
+    expect(s.clock?.running).toBe(-1);
+    expect(nodeAt(s.tree, [0, 0])?.comment).toBe(S.ANALYSED_NOTE);
+    s = S.setMode(s, 'engine', 50000);
+    expect(timeLeft(s.clock!, 0, 50000)).toBe(left);
+    expect(s.clock?.running).toBe(0);
+    // Saved and restored in analysis, the clocks are kept too.
+    const back = restoreGame(state(), saveGame(S.setMode(s, 'analysis', 51000), 51000), 99000);
+    expect(back.ok && timeLeft(back.value.clock!, 0, 99000)).toBe(left - 1000);
+  });
+});

@@ -42,6 +42,10 @@ export interface BoardModel {
   aim: PlyInfo | null;
   arrows: Arrow[];
   interactive: boolean;
+  /** The premove waiting for Thoth's move: its squares are marked. */
+  premove?: { from: number; to: number } | null;
+  /** Khet 1.0: a selected stack moves whole, or only its top obelisk (drawn so). */
+  stackTop?: boolean;
   /** The move to animate (once per id): a slide, a swap, or a turn. */
   motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
 }
@@ -105,15 +109,15 @@ function pieceShape(kind: number): string {
     case OBELISK:
       return obelisk(0, 0);
     case STACK:
-      return obelisk(7, 7) + obelisk(-7, -7) + '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>';
+      return obelisk(7, 7, 'ob-bottom') + obelisk(-7, -7, 'ob-top') + '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>';
     default:
       return '';
   }
 }
 
-function obelisk(dx: number, dy: number): string {
+function obelisk(dx: number, dy: number, cls = ''): string {
   return (
-    `<g transform="translate(${dx},${dy})">` +
+    `<g transform="translate(${dx},${dy})"${cls ? ` class="${cls}"` : ''}>` +
     '<rect class="body" x="-31" y="-31" width="62" height="62" rx="5"/>' +
     '<path class="facet-line" d="M -31 -31 L 31 31 M 31 -31 L -31 31"/>' +
     '<rect class="cap" x="-9" y="-9" width="18" height="18" rx="2"/>' +
@@ -167,7 +171,8 @@ export class BoardView {
   private drag: { from: number; x: number; y: number; pointer: number; ghost: SVGGElement | null; moved: boolean } | null = null;
 
   constructor(container: HTMLElement, private readonly events: BoardEvents) {
-    this.svg = el('svg', { viewBox: '-34 -8 1042 846', role: 'img' }, 'board');
+    // Room for the frame's stroke on every side (also the wider one of a preview) and the coordinates.
+    this.svg = el('svg', { viewBox: '-34 -16 1054 856', role: 'img' }, 'board');
     this.svg.setAttribute('aria-label', 'Khet board');
     this.svg.innerHTML =
       '<defs>' +
@@ -311,6 +316,10 @@ export class BoardView {
       square(m.lastMove.from, 'last');
       if (m.lastMove.to !== m.lastMove.from) square(m.lastMove.to, 'last');
     }
+    if (m.premove) {
+      square(m.premove.from, 'premove');
+      if (m.premove.to !== m.premove.from) square(m.premove.to, 'premove');
+    }
     if (m.selected >= 0) square(m.selected, 'selected');
     if (m.cursor >= 0) square(m.cursor, 'cursor');
     for (const [sq, kind] of m.targets) {
@@ -363,7 +372,18 @@ export class BoardView {
       if (p === 0) continue;
       const n = this.pieceNode(p, sq, m.pos.edition);
       if (this.drag?.moved && this.drag.from === sq) n.classList.add('dragging-source');
-      if (sq === m.selected) n.classList.add('is-selected');
+      if (sq === m.selected) {
+        n.classList.add('is-selected');
+        // A selected stack shows what is about to move: both obelisks, or the top one alone.
+        if (kindOf(p) === STACK) {
+          const top = m.stackTop === true;
+          n.setAttribute('data-moving', top ? 'top' : 'stack');
+          const badge = n.querySelector('.badge-text');
+          if (badge) badge.textContent = top ? '1' : '2';
+          const title = n.querySelector('title');
+          if (title) title.textContent += top ? ': its top obelisk moves (U: the whole stack)' : ': the whole stack moves (U: its top obelisk only)';
+        }
+      }
       g.appendChild(n);
     }
     const mo = m.motion;
@@ -478,12 +498,19 @@ export class BoardView {
     const g = this.layers.aim;
     g.replaceChildren();
     g.removeAttribute('data-path');
+    g.removeAttribute('data-own');
     if (!m.aim) return;
     const shape = this.beamShape(m.aim.beam, m.aim.laser);
     g.setAttribute('data-path', m.aim.beam.steps.map((s) => squareName(s.square)).join(' '));
     g.setAttribute('data-end', shape.end === 'kill' ? `kill ${squareName(m.aim.beam.killed)}` : shape.end);
     g.appendChild(el('polyline', { points: shape.points }, 'aim-path'));
-    if (shape.end === 'kill') g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 40 }, `aim-target${colorOf(m.aim.killedPiece) === m.aim.side ? ' own' : ''}`));
+    if (shape.end === 'kill') {
+      // A shot at one's own piece is marked; at one's own Pharaoh (a loss) more so.
+      const own = colorOf(m.aim.killedPiece) === m.aim.side;
+      const pharaoh = own && kindOf(m.aim.killedPiece) === PHARAOH;
+      g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 40 }, `aim-target${own ? ' own' : ''}${pharaoh ? ' own-pharaoh' : ''}`));
+      g.setAttribute('data-own', pharaoh ? 'pharaoh' : own ? 'piece' : '');
+    }
   }
 
   /** The removed piece, drawn where it stood, fading and rising away. */
@@ -517,7 +544,9 @@ export class BoardView {
         g.appendChild(el('line', { x1, y1, x2: ex, y2: ey, 'marker-end': `url(#m-${a.style})` }, `arrow ${a.style}`));
       }
       if (a.label) {
-        const t = el('text', { x: x1 - 36, y: y1 - 30 }, `arrow-label ${a.style}`);
+        // Along the arrow (arrows from one square part there), or beside a rotation's arc.
+        const [x2, y2] = a.rot ? [x1 + (a.rot === '+' ? -70 : 70), y1 - 20] : this.centre(a.to);
+        const t = el('text', { x: x1 + (x2 - x1) * 0.62, y: y1 + (y2 - y1) * 0.62 + 7, 'text-anchor': 'middle' }, `arrow-label ${a.style}`);
         t.textContent = a.label;
         g.appendChild(t);
       }

@@ -12,7 +12,7 @@ import type { EngineClient, InfoLine } from './engine';
 import { laserPath, playPly, type PlyInfo } from './game';
 import { graphIndexAt } from './graph';
 import { keyAction, type KeyAction } from './keys';
-import { levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
+import { isFullStrength, levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
 import {
   engineStatus, ioMessage, renderAnalysis, renderBanner, renderEvalBar, renderGraph, renderReview, renderClocks, renderForm, renderHint, renderIO, renderKeys,
   renderLegend, renderMoves, renderOffer, renderPlayers, renderStatus, renderThinking, renderToolbar,
@@ -25,6 +25,7 @@ import { addRematchButton, rematch } from './rematch';
 import { PuzzleMode } from './puzzlemode';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
+import { LOW_TIME_MS, Sounds, soundsFor } from './sound';
 import * as S from './state';
 import type { PageState, Settings } from './state';
 import { newTree, nodeAt, pathKey, positionCommand, type Path } from './tree';
@@ -49,6 +50,12 @@ function readJson(st: Storage | null, key: string): unknown {
   }
 }
 
+/** A touch screen (no fine pointer): confirm moves is on by default there. */
+const TOUCH = (): boolean => typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+
+/** Keys on the board that start keyboard play (the arrows then move the board's cursor). */
+const STARTS_KEYBOARD_PLAY = new Set(['ArrowUp', 'ArrowDown', 'Enter', ' ']);
+
 interface Job {
   key: string;
   kind: 'play' | 'analyse' | 'review';
@@ -69,6 +76,12 @@ export class PageController {
   private renderQueued = false;
   private selectedBefore = -1;
   private puzzles: PuzzleMode | null = null;
+  readonly sounds = new Sounds(() => this.s.settings.sound !== false);
+  /** The side whose low-time sound has played (once per clock run below the mark). */
+  private lowSounded = [false, false];
+  /** The person plays with the keyboard on the board (its arrows move the cursor). */
+  private keyboardPlay = false;
+  private pointerFocus = false;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -85,7 +98,7 @@ export class PageController {
       press: (sq) => this.onPress(sq),
       click: (sq) => this.onClick(sq),
       drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now())),
-      rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now())),
+      rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now(), this.confirmMoves())),
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
     });
     renderKeys(this.dom);
@@ -105,7 +118,7 @@ export class PageController {
     setInterval(() => this.tick(), 100);
     window.addEventListener('pagehide', () => this.save());
     // For debugging from the console, and for the tests.
-    (window as unknown as { thoth: unknown }).thoth = { state: () => this.s, engine };
+    (window as unknown as { thoth: unknown }).thoth = { state: () => this.s, engine, sounds: this.sounds.played };
   }
 
   get state(): PageState {
@@ -123,6 +136,7 @@ export class PageController {
     this.s = f(before);
     if (this.s === before) return;
     this.puzzles?.observe(before, this.s);
+    for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.syncEngine();
     this.syncHold();
     if (how !== 'soon' && how !== 'board') this.scheduleSave();
@@ -162,8 +176,16 @@ export class PageController {
     const s = this.s;
     if (!s.clock || s.clock.running < 0 || s.mode === 'analysis') return;
     const next = S.checkFlag(s, now());
-    if (next !== s) this.update(() => next);
-    else renderClocks(this.dom, s, now());
+    if (next !== s) return this.update(() => next);
+    renderClocks(this.dom, s, now());
+    // Low time: once for the person's running clock (either player's between two people).
+    const side = s.clock.running;
+    const left = timeLeft(s.clock, side, now());
+    if (left > LOW_TIME_MS) this.lowSounded[side] = false;
+    else if (!this.lowSounded[side] && (s.mode === 'humans' || side === s.humanSide)) {
+      this.lowSounded[side] = true;
+      this.sounds.play('low');
+    }
   }
 
   // ---- Thoth's searches --------------------------------------------------------------------
@@ -184,6 +206,20 @@ export class PageController {
 
   private level(): Level {
     return this.levels.find((l) => l.n === this.s.settings.level) ?? this.levels[this.levels.length - 1];
+  }
+
+  /** `Threads` for a search: every core at full strength (analysis, level 8), one for a limited level. */
+  private threadsOption(full: boolean): Record<string, string> {
+    return this.engine.strength && this.engine.hasOption('Threads') ? { Threads: String(this.engine.threadsFor(full)) } : {};
+  }
+
+  /** The status pill's detail: the level against Thoth and the threads it plays (or analyses) on. */
+  private strengthText(): string {
+    const s = this.s;
+    const level = this.level();
+    const t = this.engine.threadsFor(s.mode !== 'engine' || isFullStrength(level));
+    const threads = `${t} thread${t === 1 ? '' : 's'}`;
+    return s.mode === 'engine' ? `Level ${level.n}, ${threads}` : threads;
   }
 
   /** What Thoth should be doing for the state now: play a move, analyse, or nothing. */
@@ -244,7 +280,7 @@ export class PageController {
     const go = levelGoCommand(level, clock);
     const thothTime = clock ? clock.left[S.endPosition(s).side] : level.depth !== undefined ? 60000 : MOVETIME_WITHOUT_CLOCK;
     this.engine.search({
-      options: { UCI_Variant: s.tree.edition, ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')) },
+      options: { UCI_Variant: s.tree.edition, ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')), ...this.threadsOption(isFullStrength(level)) },
       position: positionCommand(s.tree, end),
       go,
       deadlineMs: thothTime + 5000,
@@ -258,7 +294,8 @@ export class PageController {
         const said = this.s.thinking;
         const note = { timeMs: Math.round(now() - asked), ...(said ? { depth: said.depth, ...(said.score.kind === 'mate' ? { mate: said.score.value } : { scoreCp: said.score.value }) } : {}) };
         if (said) this.recordThothEval(end, said);
-        this.update((x) => S.engineMoved(x, text, note, now()));
+        const thoth = `${this.engine.name || 'Thoth'} (${level.label})`;
+        this.update((x) => S.engineMoved(S.thothPlays(x, thoth), text, note, now()));
       },
     });
     this.renderSoonIfIdle();
@@ -272,7 +309,7 @@ export class PageController {
 
   private startAnalysis(key: string, linesFor: string): void {
     const s = this.s;
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: String(s.settings.multipv) };
+    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: String(s.settings.multipv), ...this.threadsOption(true) };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     this.engine.search({
       options: opts,
@@ -294,7 +331,7 @@ export class PageController {
   /** One position of a review: a short search, its score kept. */
   private startReviewStep(key: string, reviewKey: string, index: number): void {
     const s = this.s;
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1' };
+    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1', ...this.threadsOption(true) };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     let last: InfoLine | null = null;
     this.engine.search({
@@ -369,13 +406,22 @@ export class PageController {
     const previewing = this.previewMoves();
     const pos = s.preview ? previewing.pos : S.viewPosition(s);
     const lastPly = s.preview ? previewing.last : (nodeAt(s.tree, s.path)?.ply ?? null);
-    const interactive = S.humanMayMove(s);
+    // The person picks in the shown position, or, while Thoth thinks, in the premove position.
+    const pick = s.preview ? null : S.pickPosition(s);
+    const interactive = pick !== null;
     const targets = new Map<number, 'step' | 'swap' | 'stack'>();
     let rot = { cw: false, ccw: false };
-    if (s.selected >= 0 && interactive) {
-      for (const [sq, t] of targetsOf(pos, s.selected, s.stackTop)) targets.set(sq, t.kind);
-      const r = rotationsOf(pos, s.selected);
+    if (s.selected >= 0 && pick) {
+      for (const [sq, t] of targetsOf(pick, s.selected, s.stackTop)) targets.set(sq, t.kind);
+      const r = rotationsOf(pick, s.selected);
       rot = { cw: r.cw >= 0, ccw: r.ccw >= 0 };
+    }
+    let premove: { from: number; to: number } | null = null;
+    const pp = s.premove ? S.premovePosition(s) : null;
+    const pm = pp && s.premove ? parseMove(pp, s.premove) : null;
+    if (pm?.ok) {
+      const t = moveType(pm.value);
+      premove = { from: moveFrom(pm.value), to: t === ROT_CW || t === ROT_CCW ? moveFrom(pm.value) : moveTo(pm.value) };
     }
     const arrows: Arrow[] = [];
     if (s.mode === 'analysis' && !s.preview) {
@@ -401,12 +447,14 @@ export class PageController {
       selected: interactive ? s.selected : -1,
       targets,
       rotations: rot,
-      cursor: document.activeElement === this.dom.board ? s.cursor : -1,
+      cursor: document.activeElement === this.dom.board && this.keyboardPlay ? s.cursor : -1,
       beam: lastPly ? { ply: lastPly, id: beamId } : null,
       lasers: s.settings.showLasers ? [0, 1].map((side) => ({ side, ...laserPath(pos, side) })) : [],
-      aim: s.settings.shotPreview && !s.preview ? S.aimedShot(s) : null,
+      aim: (s.settings.shotPreview || (s.armed ?? null) !== null) && !s.preview ? S.aimedShot(s) : null,
       arrows,
       interactive,
+      stackTop: s.stackTop,
+      premove,
       motion: lastPly
         ? {
             id: beamId,
@@ -418,6 +466,8 @@ export class PageController {
         : null,
     });
     this.dom.board.classList.toggle('previewing', s.preview !== null);
+    // The focus ring shows keyboard play only.
+    this.dom.board.classList.toggle('kbd', this.keyboardPlay);
     // Thoth's reply is held back while the person's shot is on show (tests wait for it).
     this.dom.board.dataset.holding = s.pendingReply ? 'reply' : '';
     renderToolbar(this.dom, s, rot);
@@ -428,6 +478,8 @@ export class PageController {
     const d = this.dom;
     this.renderBoard();
     renderForm(d, s, this.levels);
+    d.optConfirm.checked = this.confirmMoves();
+    d.optSound.checked = s.settings.sound !== false;
     renderLegend(d, s.tree.edition);
     renderPlayers(d, s, this.engine.name, now());
     renderMoves(d, s);
@@ -438,7 +490,7 @@ export class PageController {
     renderReview(d, s, this.engine.name);
     renderBanner(d, s);
     renderOffer(d, s);
-    renderStatus(d, this.engine);
+    renderStatus(d, this.engine, this.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
   }
@@ -449,8 +501,8 @@ export class PageController {
     if (this.skipHold()) return false;
     const s = this.s;
     this.selectedBefore = s.selected;
-    if (!S.humanMayMove(s)) return false;
-    const pos = S.viewPosition(s);
+    const pos = S.pickPosition(s);
+    if (!pos) return false;
     if (s.selected >= 0 && targetsOf(pos, s.selected, s.stackTop).has(sq)) return false;
     if (!isOwnMovable(pos, sq)) return false;
     if (s.selected !== sq) this.update((x) => S.select(x, sq));
@@ -458,7 +510,12 @@ export class PageController {
   }
 
   private onClick(sq: number): void {
-    this.update((x) => S.clickSquare({ ...x, cursor: -1 }, sq, now(), this.selectedBefore));
+    this.update((x) => S.clickSquare({ ...x, cursor: -1 }, sq, now(), this.selectedBefore, this.confirmMoves()));
+  }
+
+  /** Confirm moves (a first tap shows the shot, a second plays it): the setting, else on for touch screens. */
+  private confirmMoves(): boolean {
+    return this.s.settings.confirmMoves ?? TOUCH();
   }
 
   /** Asks the person to confirm; resolves true for yes. */
@@ -580,6 +637,7 @@ export class PageController {
       case 'stack-toggle':
         return this.update(S.toggleStackTop);
       case 'escape':
+        if (s.premove || (s.selected >= 0 && S.premovePosition(s))) return this.update((x) => S.setPremove(x, null));
         if (s.preview) return this.update(S.exitPreview);
         if (!this.dom.banner.hidden) return this.closeBanner();
         return this.update((x) => S.select(x, -1));
@@ -612,13 +670,30 @@ export class PageController {
       e.preventDefault();
       return;
     }
+    // The board's cursor is for keyboard play: the board reached by Tab, or ↑ ↓ Enter Space on it.
+    // After a click on the board, ← → still step through the moves (as on lichess).
+    if (t === this.dom.board && !this.keyboardPlay && STARTS_KEYBOARD_PLAY.has(e.key)) this.keyboardPlay = true;
     const a = keyAction({
-      key: e.key, modifier: e.ctrlKey || e.metaKey || e.altKey, onBoard: t === this.dom.board, inField,
+      key: e.key, modifier: e.ctrlKey || e.metaKey || e.altKey, onBoard: t === this.dom.board && this.keyboardPlay, inField,
       onButton: t.tagName === 'BUTTON' || !!t.closest('[role=button]'),
     });
     if (!a) return;
     e.preventDefault();
     this.runKey(a);
+  }
+
+  /**
+   * Analysis in the middle of a game against Thoth shows Thoth's lines: the page asks first, and
+   * the game records it. The clocks stand still meanwhile and go on when play resumes.
+   */
+  private async changeMode(mode: S.Mode): Promise<void> {
+    const s = this.s;
+    if (mode === 'analysis' && s.mode === 'engine' && S.gameInProgress(s)) {
+      const yes = await this.ask('Analysis shows Thoth’s lines for your game in progress. The game notes that you looked; its clocks stop until you return. Go on?', 'Yes, analyse');
+      if (!yes || this.s.mode !== 'engine') return this.render();
+      return this.update((x) => S.analyseDuringGame(x, now()));
+    }
+    this.update((x) => S.setMode(x, mode, now()));
   }
 
   private closeBanner(): void {
@@ -636,8 +711,8 @@ export class PageController {
     d.navPrev.onclick = () => this.runKey('prev');
     d.navNext.onclick = () => this.runKey('next');
     d.navLast.onclick = () => this.runKey('last');
-    d.rotCw.onclick = () => this.runKey('rotate-cw');
-    d.rotCcw.onclick = () => this.runKey('rotate-ccw');
+    d.rotCw.onclick = () => this.update((x) => S.rotateSelected(x, '+', now(), this.confirmMoves()));
+    d.rotCcw.onclick = () => this.update((x) => S.rotateSelected(x, '-', now(), this.confirmMoves()));
     d.stack.onclick = () => this.runKey('stack-toggle');
     d.takeBack.onclick = () => this.runKey('take-back');
     d.flip.onclick = () => this.runKey('flip');
@@ -669,7 +744,7 @@ export class PageController {
     };
     for (const r of d.modes) {
       r.onchange = () => {
-        if (r.checked) this.update((x) => S.setMode(x, r.value as S.Mode, now()));
+        if (r.checked) void this.changeMode(r.value as S.Mode);
       };
     }
     d.newGameForm.onsubmit = (e) => {
@@ -696,8 +771,9 @@ export class PageController {
     d.pvPrev.onclick = () => this.update((x) => S.stepPreview(x, -1));
     d.pvNext.onclick = () => this.update((x) => S.stepPreview(x, 1));
     d.pvExit.onclick = () => this.update(S.exitPreview);
-    d.promote.onclick = () => this.update(S.promoteLine);
-    d.deleteLine.onclick = () => this.update(S.deleteFromHere);
+    // The review keeps what both lines share (gamereview.ts).
+    d.promote.onclick = () => this.update((x) => R.keepSharedReview(S.promoteLine(x), x.review));
+    d.deleteLine.onclick = () => this.update((x) => R.keepSharedReview(S.deleteFromHere(x), x.review));
     d.moves.onclick = (e) => {
       const b = (e.target as HTMLElement).closest('[data-path]') as HTMLElement | null;
       if (b) this.update((x) => S.goTo(x, b.dataset.path ? b.dataset.path.split('.').map(Number) : []));
@@ -726,6 +802,8 @@ export class PageController {
     d.optThinking.onchange = () => this.setSettings({ showThinking: d.optThinking.checked });
     d.optLasers.onchange = () => this.setSettings({ showLasers: d.optLasers.checked });
     d.optAim.onchange = () => this.setSettings({ shotPreview: d.optAim.checked });
+    d.optConfirm.onchange = () => this.setSettings({ confirmMoves: d.optConfirm.checked });
+    d.optSound.onchange = () => this.setSettings({ sound: d.optSound.checked });
     d.statusAction.onclick = () => {
       const kind = engineStatus(this.engine).action?.kind;
       if (kind === 'restart') {
@@ -734,7 +812,25 @@ export class PageController {
         this.engine.restart();
       } else if (kind === 'reclaim') this.engine.connect();
     };
-    d.board.addEventListener('focus', () => this.renderBoard());
+    // A right-click cancels a premove (as on lichess).
+    d.board.addEventListener('contextmenu', () => {
+      if (this.s.premove || (this.s.selected >= 0 && S.premovePosition(this.s))) this.update((x) => S.setPremove(x, null));
+    });
+    d.board.addEventListener('pointerdown', () => {
+      // A click on the board takes the keys from the field last used (a select would eat ← →),
+      // and ends keyboard play.
+      this.keyboardPlay = false;
+      if (document.activeElement !== d.board) {
+        this.pointerFocus = true;
+        d.board.focus({ preventScroll: true });
+        this.pointerFocus = false;
+      }
+    }, true);
+    d.board.addEventListener('focus', () => {
+      // Tab into the board starts keyboard play (a click or a script's focus does not).
+      if (d.board.matches(':focus-visible') && !this.pointerFocus) this.keyboardPlay = true;
+      this.renderBoard();
+    });
     d.board.addEventListener('blur', () => this.renderBoard());
     document.addEventListener('keydown', (e) => this.onKey(e));
   }

@@ -103,6 +103,8 @@ export function lookUpDom(doc: Document = document) {
     optThinking: input('opt-thinking'),
     optLasers: input('opt-lasers'),
     optAim: input('opt-aim'),
+    optConfirm: input('opt-confirm'),
+    optSound: input('opt-sound'),
     legend: el('legend'),
     keys: el('keys'),
     dialog: el('dialog'),

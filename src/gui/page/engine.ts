@@ -8,7 +8,7 @@
  * unresponsive (the page offers a restart) instead of being waited for forever.
  */
 import { parseInfo, type InfoFields, type SearchInfo } from '../../core/info';
-import type { EngineState } from '../messages';
+import type { EngineState, FullStrength } from '../messages';
 
 export interface EngineOption {
   name: string;
@@ -48,7 +48,7 @@ export function parseOption(line: string): EngineOption | null {
 /** What a link reports to the client. */
 export interface LinkEvents {
   /** The engine's state and handshake (on connection and whenever they change). */
-  hello(state: EngineState, engine: string, handshake: string[], message: string): void;
+  hello(state: EngineState, engine: string, handshake: string[], message: string, strength?: FullStrength): void;
   line(text: string): void;
   refused(line: string, reason: string): void;
   /** Another page took the engine. */
@@ -91,7 +91,7 @@ export class WebSocketLink implements EngineLink {
       }
       switch (m.type) {
         case 'hello':
-          return ev.hello(m.state, m.engine, m.handshake, m.message ?? '');
+          return ev.hello(m.state, m.engine, m.handshake, m.message ?? '', m.strength);
         case 'line':
           return ev.line(m.line);
         case 'refused':
@@ -150,6 +150,8 @@ export class EngineClient {
   /** The engine did not answer `stop`: searches wait for a restart. */
   unresponsive = false;
   options = new Map<string, EngineOption>();
+  /** Full strength as the engine was set up (threads, table), when the link says. */
+  strength: FullStrength | undefined;
   /** Called when the connection or the engine's state changes. */
   onStatus: () => void = () => {};
   /** Called with engine lines that no search claims (info string, errors). */
@@ -171,7 +173,10 @@ export class EngineClient {
     this.connection = 'connecting';
     this.reset();
     this.link.open({
-      hello: (state, engine, handshake, message) => this.onHello(state, engine, handshake, message),
+      hello: (state, engine, handshake, message, strength) => {
+        this.strength = strength;
+        this.onHello(state, engine, handshake, message);
+      },
       line: (l) => this.onLine(l),
       refused: (l, r) => this.onRefused(l, r),
       superseded: () => {
@@ -280,6 +285,11 @@ export class EngineClient {
     this.cancel();
     this.next = req;
     this.pump();
+  }
+
+  /** The threads a search gets: every one at full strength, one for a limited level. */
+  threadsFor(full: boolean): number {
+    return full ? (this.strength?.threads ?? 1) : 1;
   }
 
   /** Stops any search and drops its results. */

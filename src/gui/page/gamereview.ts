@@ -62,6 +62,41 @@ export function gameReview(s: PageState): GameReview | null {
   return reviewGame(evalsFromPositions(r.scores as Score[], first));
 }
 
+/** The moves judged so far: those whose positions before and after are both scored (from the start). */
+function judgedSoFar(s: PageState): GameReview | null {
+  const done = gameReview(s);
+  if (done) return done;
+  const r = currentReview(s);
+  if (!r) return null;
+  const known = r.scores.findIndex((x) => x === undefined);
+  if (known < 2) return null;
+  const first = positionAt(s.tree, []).side as 0 | 1;
+  return reviewGame(evalsFromPositions(r.scores.slice(0, known) as Score[], first));
+}
+
+/** The moves of the line a review key names. */
+function keyMoves(key: string): string[] {
+  return key.slice(key.indexOf('|') + 1).split(' ').filter(Boolean);
+}
+
+/**
+ * The main line changed (Make main line, Delete from here): the review keeps the scores of the
+ * positions both lines share, and goes on to score the rest. `old` is the review before the change.
+ */
+export function keepSharedReview(s: PageState, old: ReviewState | null): PageState {
+  if (!old || s.review !== old || currentReview(s)) return s;
+  const start = old.key.slice(0, old.key.indexOf('|'));
+  if (start !== s.tree.startKfen) return s;
+  const was = keyMoves(old.key);
+  const now = mainline(s.tree).map((n) => n.ply.text);
+  let k = 0;
+  while (k < was.length && k < now.length && was[k] === now[k]) k++;
+  const fresh = startReview(s);
+  const scores = fresh.review!.scores.slice();
+  for (let i = 0; i <= k && i < scores.length; i++) if (old.scores[i] !== undefined && (i < k || scores[i] === undefined)) scores[i] = old.scores[i];
+  return { ...fresh, review: { ...fresh.review!, scores } };
+}
+
 /** The first player's win chance of a score given from the side to move's view. */
 export function firstPlayerWin(score: Score, sideToMove: number): number {
   const w = winChance(score);
@@ -102,7 +137,7 @@ export function shownWin(s: PageState): number | null {
 
 /** The NAGs of reviewed moves ($6 ?!, $2 ?, $4 ??), by main-line move index. */
 export function reviewNags(s: PageState): Map<number, number> {
-  const g = gameReview(s);
+  const g = judgedSoFar(s);
   const m = new Map<number, number>();
   if (g) for (const p of g.plies) if (p.nag) m.set(p.ply, p.nag);
   return m;
@@ -110,7 +145,7 @@ export function reviewNags(s: PageState): Map<number, number> {
 
 /** The marks of reviewed moves, by main-line move index (0 = the first move). */
 export function reviewMarks(s: PageState): Map<number, string> {
-  const g = gameReview(s);
+  const g = judgedSoFar(s);
   const m = new Map<number, string>();
   if (g) for (const p of g.plies) if (p.mark) m.set(p.ply, p.mark);
   return m;

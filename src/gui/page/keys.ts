@@ -45,10 +45,10 @@ export function keyAction(k: KeyContext): KeyAction | null {
 
 /** The keys as the help card lists them. */
 export const KEY_HELP: [string, string][] = [
-  ['Arrows, Enter', 'on the board: move the cursor, pick a piece, move it'],
+  ['Tab, arrows, Enter', 'keyboard play on the board (Tab into it, or ↑ ↓ Enter on it): move the cursor, pick a piece, move it'],
   ['+ or ], - or [', 'rotate the selected piece'],
   ['U', 'Khet 1.0: whole stack or top obelisk'],
   ['Esc', 'drop the selection, leave a preview, skip the shot on show'],
-  ['← →, Home, End', 'go through the moves (PgUp/PgDn too)'],
+  ['← →, Home, End', 'go through the moves (PgUp/PgDn too; also after a click on the board)'],
   ['F, T', 'flip the board, take back'],
 ];

@@ -34,6 +34,9 @@ export function levelsFor(elo: { min: number; max: number } | null): Level[] {
   return out;
 }
 
+/** Level 8: no Elo limit, no fixed depth (it plays on every core). */
+export const isFullStrength = (level: Level): boolean => level.elo === undefined && level.depth === undefined;
+
 /** The options to set before Thoth's search at `level`. */
 export function levelOptions(level: Level, hasLimitStrength: boolean): Record<string, string> {
   const o: Record<string, string> = { MultiPV: '1' };

@@ -19,7 +19,7 @@ import type { Level } from './levels';
 import { materialLeadHtml } from './material';
 import { isStack } from './selection';
 import {
-  atEnd, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
+  aimedOwnLoss, aimedShot, atEnd, premovePosition, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
   viewPosition, type PageState,
 } from './state';
 import { childrenAt, isMainline, mainlineLength, nodeAt, pathKey, samePath, type GameTree, type MoveNode, type Path } from './tree';
@@ -280,6 +280,8 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
   const pos = viewPosition(s);
   const over = gameStatus(pos).result !== 'ongoing';
   dom.analyse.textContent = s.analysing ? 'Stop' : 'Analyse';
+  // No Stop (or Analyse) for an engine this page does not hold (another tab, a closed server).
+  dom.analyse.hidden = !engine.ready;
   dom.analyse.setAttribute('aria-pressed', String(s.analysing));
   dom.analyse.disabled = over;
   const lines = shownLines(s);
@@ -412,8 +414,11 @@ export interface StatusView {
   action: { label: string; kind: 'reclaim' | 'restart' | 'reload' } | null;
 }
 
-/** What the status pill says about the engine, and the one thing the person can do about it. */
-export function engineStatus(engine: EngineClient): StatusView {
+/**
+ * What the status pill says about the engine, and the one thing the person can do about it.
+ * `detail` (the level and its threads) follows the state of a working engine.
+ */
+export function engineStatus(engine: EngineClient, detail = ''): StatusView {
   const name = engine.name || 'Engine';
   if (engine.connection === 'connecting') return { state: 'connecting', text: engine.link.where === 'page' ? 'Starting Thoth in this page…' : 'Connecting to the server…', action: null };
   if (engine.connection === 'superseded') return { state: 'closed', text: 'Another tab is using the engine.', action: { label: 'Use it here', kind: 'reclaim' } };
@@ -422,15 +427,17 @@ export function engineStatus(engine: EngineClient): StatusView {
   if (engine.state === 'starting') return { state: 'starting', text: 'Starting the engine…', action: null };
   if (engine.state === 'failed' || engine.state === 'exited') return { state: 'failed', text: `Engine unavailable: ${engine.message}`, action: { label: 'Restart the engine', kind: 'restart' } };
   const shown = engine.link.where === 'page' ? `${name} in this page` : name;
-  if (engine.busy) return { state: 'thinking', text: `${shown} · thinking`, action: null };
-  return { state: 'ready', text: `${shown} · ready`, action: null };
+  const more = detail ? ` · ${detail}` : '';
+  if (engine.busy) return { state: 'thinking', text: `${shown} · thinking${more}`, action: null };
+  return { state: 'ready', text: `${shown} · ready${more}`, action: null };
 }
 
-export function renderStatus(dom: Dom, engine: EngineClient): void {
-  const v = engineStatus(engine);
+export function renderStatus(dom: Dom, engine: EngineClient, detail = ''): void {
+  const v = engineStatus(engine, detail);
   dom.status.dataset.state = v.state;
   dom.status.textContent = v.text;
-  dom.status.title = engine.command ? `Engine: ${engine.command}` : '';
+  const hash = engine.strength?.hashMb ? ` (table ${engine.strength.hashMb} MB)` : '';
+  dom.status.title = engine.command ? `Engine: ${engine.command}${hash}` : '';
   dom.statusAction.hidden = !v.action;
   if (v.action) {
     dom.statusAction.textContent = v.action.label;
@@ -444,7 +451,7 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
   let t = '';
   if (s.message) t = s.message;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
-  else if (s.pendingReply || (s.holdUntil > 0 && s.mode === 'engine' && pos.side !== s.humanSide)) t = 'Your shot… (click or press a key to see Thoth’s reply)';
+  else if (s.pendingReply) t = 'Your shot… (click or press a key to see Thoth’s reply)';
   else if (isOver(s) && atEnd(s)) t = gameResult(s)?.text ?? '';
   else if (!atEnd(s) && s.mode !== 'analysis') {
     const l = moveLabel(s.tree, s.path);
@@ -452,9 +459,15 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
     t = l
       ? `You are looking at move ${l.number} (${names[l.side]}: ${l.text}) of ${total}: press End (or ») to return to the game.`
       : `You are looking at the start: press End (or ») to return to the game.`;
-  } else if (s.mode === 'engine' && pos.side !== s.humanSide) t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
+  } else if (s.premove && premovePosition(s)) t = `Premove ${s.premove}: played as soon as Thoth has moved (Esc or a right-click cancels it).`;
+  else if (s.mode === 'engine' && pos.side !== s.humanSide) t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
   else if (s.mode === 'engine' && !s.engineAvailable) t = 'Thoth is not available here: your moves wait until it is.';
-  else if (s.selected >= 0) {
+  else if (s.selected >= 0 && (aimedOwnLoss(s) || (s.armed ?? null) !== null)) {
+    const loss = aimedOwnLoss(s);
+    const shot = aimedShot(s);
+    const warn = loss === 'pharaoh' ? `This shot hits your own Pharaoh: you would lose. ` : loss === 'piece' && shot ? `This shot removes your own piece on ${squareOf(shot.killedSq)}. ` : '';
+    t = `${warn}${(s.armed ?? null) !== null && shot ? `Tap again to play ${shot.text}, or pick another move.` : ''}`.trim();
+  } else if (s.selected >= 0) {
     const k = kindOf(pos.board[s.selected]);
     const word = k === SPHINX ? 'turn the Sphinx' : k === PYRAMID || k === ANUBIS || k === SCARAB ? 'pick a square or rotate' : 'pick a square';
     t = `${squareOf(s.selected)} selected: ${word}.${k === STACK ? ' U switches between the whole stack and its top obelisk.' : ''}`;
@@ -499,7 +512,7 @@ export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   dom.edition.value = st.edition;
   options(dom.setup, setupsOf(st.edition).map((x) => [x, x[0].toUpperCase() + x.slice(1)]), st.setup);
   const names = EDITIONS[st.edition].colorNames;
-  options(dom.side, [['0', `${names[0]} (moves first)`], ['1', names[1]], ['random', 'Random']], st.side);
+  options(dom.side, [['0', `${names[0]} (first)`], ['1', names[1]], ['random', 'Random']], st.side);
   options(dom.level, levels.map((l) => [String(l.n), l.label]), String(st.level));
   dom.tc.value = st.tc;
   dom.multipv.value = String(st.multipv);
@@ -522,6 +535,22 @@ const PIECE_WORDS: Record<number, string> = {
   [OBELISK]: 'Obelisk — no mirror; stacked in two in Khet 1.0 (a hit takes the top one).',
 };
 
+/** Where an edition's pieces differ from Khet 2.0's words. */
+const EDITION_WORDS: Partial<Record<EditionId, Record<number, string>>> = {
+  khet1: { [SCARAB]: 'Djed — two mirrors, never hit; it may swap places with a Pyramid or an Obelisk (single or stack) next to it.' },
+  deflexion: {
+    [SCARAB]: 'Djed — two mirrors, never hit; it may swap places with a Pyramid or an Obelisk next to it.',
+    [OBELISK]: 'Obelisk — no mirror; a hit removes it.',
+  },
+};
+
+/** The rules card's words on reserved squares, per edition. */
+const RESERVED_WORDS: Record<EditionId, string> = {
+  khet2: 'Coloured squares with an ankh or an eye are reserved: only that colour may stand there.',
+  khet1: 'Coloured squares with an ankh or an eye are reserved: only that colour may stand there.',
+  deflexion: 'The lasers\u2019 files are reserved: Gold may not enter file a, Silver may not enter file j.',
+};
+
 /** The pieces of an edition, drawn, with what they do. */
 export function renderLegend(dom: Dom, edition: EditionId): void {
   if (dom.legend.dataset.edition === edition) return;
@@ -540,13 +569,15 @@ export function renderLegend(dom: Dom, edition: EditionId): void {
   const rows = [...kinds.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([k, p]) => {
-      let words = PIECE_WORDS[k] ?? '';
+      let words = EDITION_WORDS[edition]?.[k] ?? PIECE_WORDS[k] ?? '';
       if (k === SCARAB && ed.scarabLetter === 'D') words = words.replace('Scarab', 'Djed');
       return `<div class="legend-row" data-kind="${k}">${pieceSvg(p, 30)}<span>${escapeHtml(words)}</span></div>`;
     });
   if (!ed.sphinx) rows.push(`<div class="legend-row" data-kind="laser"><span class="laser-swatch"></span><span>Lasers are fixed in the board's corners and fire along its edge.</span></div>`);
   dom.legend.innerHTML = rows.join('');
   dom.legend.dataset.edition = edition;
+  const reserved = document.getElementById('rules-reserved');
+  if (reserved) reserved.textContent = RESERVED_WORDS[edition];
 }
 
 export function renderKeys(dom: Dom): void {

@@ -39,6 +39,8 @@ export interface SavedGame {
   clock: { baseMs: number; incMs: number; remaining: [number, number]; running: number } | null;
   tags: [string, string][];
   flipped: boolean;
+  /** The players as the record names them (absent: the mode's defaults). */
+  players?: [string, string];
 }
 
 function saveNodes(children: readonly MoveNode[]): SavedNode[] {
@@ -74,6 +76,7 @@ export function saveGame(s: PageState, now: number): SavedGame {
       : null,
     tags: s.tags.map(([k, v]) => [k, v]),
     flipped: s.flipped,
+    ...(s.players ? { players: [s.players[0], s.players[1]] as [string, string] } : {}),
   };
 }
 
@@ -127,15 +130,18 @@ export function restoreGame(s: PageState, raw: unknown, now: number): Result<Pag
     isObj(e) && typeof e.text === 'string' && typeof e.termination === 'string' && ['1-0', '0-1', '1/2-1/2', '*'].includes(e.result as string)
       ? { result: e.result as Ending['result'], text: e.text, termination: e.termination }
       : null;
+  const pl = raw.players;
+  const players: [string, string] | null = Array.isArray(pl) && pl.length === 2 && pl.every((x) => typeof x === 'string') ? [pl[0], pl[1]] : null;
   const tags = Array.isArray(raw.tags) ? raw.tags.filter((t): t is [string, string] => Array.isArray(t) && t.length === 2 && t.every((x) => typeof x === 'string')) : [];
   let next: PageState = {
-    ...s, mode, tree: tree.value, path, humanSide: raw.humanSide === 1 ? 1 : 0, ending, clock: null, tags,
+    ...s, mode, tree: tree.value, path, humanSide: raw.humanSide === 1 ? 1 : 0, ending, clock: null, tags, players,
     flipped: raw.flipped === true, selected: -1, stackTop: false, cursor: -1, aim: null, thinking: null, pendingReply: null, holdUntil: 0,
     drawOffer: null, analysing: true, lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
   const c = raw.clock;
-  if (mode !== 'analysis' && isObj(c) && isNum(c.baseMs) && isNum(c.incMs) && Array.isArray(c.remaining) && c.remaining.length === 2 && c.remaining.every(isNum)) {
-    const running = !isOver(next) && path.length > 0 && (c.running === 0 || c.running === 1) ? endPosition(next).side : -1;
+  if (isObj(c) && isNum(c.baseMs) && isNum(c.incMs) && Array.isArray(c.remaining) && c.remaining.length === 2 && c.remaining.every(isNum)) {
+    // In analysis the game's clocks are kept, standing still.
+    const running = mode !== 'analysis' && !isOver(next) && path.length > 0 && (c.running === 0 || c.running === 1) ? endPosition(next).side : -1;
     next = { ...next, clock: restoreClock(newClock(c.baseMs, c.incMs), [c.remaining[0], c.remaining[1]], running, now) };
   }
   return ok(next);
@@ -151,6 +157,6 @@ export function restoreSettings(raw: unknown): Settings {
   if (isNum(raw.level) && raw.level >= 1 && raw.level <= LEVEL_COUNT) s.level = Math.round(raw.level);
   if (typeof raw.tc === 'string' && /^(?:|\d+\+\d+)$/.test(raw.tc)) s.tc = raw.tc;
   if (isNum(raw.multipv) && raw.multipv >= 1 && raw.multipv <= 5) s.multipv = Math.round(raw.multipv);
-  for (const k of ['showThinking', 'showLasers', 'shotPreview'] as const) if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
+  for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves', 'sound'] as const) if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
   return s;
 }

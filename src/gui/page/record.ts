@@ -11,7 +11,7 @@ import {
   serializeRecord,
   type MoveRecord, type ReplayError, type ResultToken, type Termination,
 } from '../../core/record';
-import { parsePgnClock, pgnClock, restoreClock, timeControlText } from './clock';
+import { parsePgnClock, parseTimeControl, pgnClock, restoreClock, timeControlText } from './clock';
 import * as S from './state';
 import { reviewNags } from './gamereview';
 import { addMove, childrenAt, isMainline, newTree, nodeAt, positionAt, type EngineNote, type GameTree, type NodeExtra, type Path } from './tree';
@@ -180,11 +180,11 @@ export function importedTree(g: ImportedGame): Result<{ tree: GameTree; path: Pa
   if (!t0.ok) return err(t0.error);
   const base = /^(\d+(?:\.\d+)?)\+/.exec(g.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '');
   const clocks: [number, number] | null = base ? [Number(base[1]) * 1000, Number(base[1]) * 1000] : null;
-  return addLine(t0.value, [], g.moves, clocks);
+  return addLine(t0.value, [], g.moves, clocks, true);
 }
 
 /** Adds a line of imported moves after `path` (the main line when `clocks` are given). */
-function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clocks: [number, number] | null): Result<{ tree: GameTree; path: Path }, string> {
+function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clocks: [number, number] | null, main = false): Result<{ tree: GameTree; path: Path }, string> {
   const pos = positionAt(tree, path);
   let t = tree;
   let p = path;
@@ -195,6 +195,8 @@ function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clo
     if (m.engine) extra.engine = m.engine;
     if (m.comment) extra.comment = m.comment;
     if (m.nags) extra.nags = m.nags;
+    // Without a TimeControl tag the clocks start from the first [%clk] (both sides, until the other one moves).
+    if (m.clockMs !== undefined && main && !clocks) clocks = [m.clockMs, m.clockMs];
     if (m.clockMs !== undefined && clocks) {
       clocks = [clocks[0], clocks[1]];
       clocks[pos.side] = m.clockMs;
@@ -218,6 +220,9 @@ function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clo
  */
 export function loadImported(s: S.PageState, g: ImportedGame, t: { tree: GameTree; path: Path }, now: number): S.PageState {
   let next = S.newGame(S.setSettings(s, { edition: g.edition }), t.tree, { now, tags: g.tags });
+  // The record's own time control, when it states one, for the game's clocks.
+  const tc = parseTimeControl(g.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '');
+  if (tc && next.clock) next = { ...next, clock: tc };
   if (!S.isOver(next) && g.result !== '*') {
     next = { ...next, ending: { result: g.result, text: g.reason ?? `Result ${g.result} (${g.termination})`, termination: g.termination } };
   }
@@ -258,7 +263,7 @@ export function exportInput(s: S.PageState, engineName: string): ExportInput {
   return {
     edition: s.tree.edition,
     startKfen: s.tree.startKfen,
-    players: [who(0), who(1)],
+    players: s.players ? [s.players[0], s.players[1]] : [who(0), who(1)],
     result: r ? r.result : '*',
     timeControl: s.clock ? timeControlText(s.clock) : '-',
     termination: r ? r.termination : 'unterminated',

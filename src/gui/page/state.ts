@@ -6,7 +6,7 @@
  * resignation, draws, analysis lines — are tested without a browser (test/gui/state.test.ts).
  */
 import {
-  EDITIONS, colorOf, formatMove, gameStatus, legalMoves, parseMove, setupKfen, type EditionId, type GameStatus,
+  EDITIONS, PHARAOH, colorOf, formatMove, gameStatus, kindOf, legalMoves, parseKfen, parseMove, setupKfen, toKfen, type EditionId, type GameStatus,
   type Position, type SetupName,
 } from '../../core/index';
 import type { ResultToken } from '../../core/record';
@@ -52,6 +52,13 @@ export interface Settings {
   showLasers: boolean;
   /** Draw where the shot of the move under the pointer would go. */
   shotPreview: boolean;
+  /**
+   * Confirm moves: a first tap (or click) on a target or a rotate button previews the shot, a
+   * second plays it. Unset: on for touch screens (the controller decides), off otherwise.
+   */
+  confirmMoves?: boolean;
+  /** Sounds for moves, removals, a Pharaoh hit, low time and the end (sound.ts). */
+  sound?: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -85,12 +92,18 @@ export interface PageState {
   clock: ClockState | null;
   /** Tags of an imported record, written back on export. */
   tags: readonly (readonly [string, string])[];
+  /** The players as the record names them (Thoth with its level), once Thoth has played; kept through a review. */
+  players: readonly [string, string] | null;
   flipped: boolean;
   selected: number;
   stackTop: boolean;
   cursor: number;
   /** The move under the pointer (a target square, or a rotation of the selected piece): its shot is previewed. */
   aim: number | '+' | '-' | null;
+  /** A move the person made while Thoth thinks, played as soon as Thoth has moved, if legal then. */
+  premove?: string | null;
+  /** Confirm moves: the move a first tap chose (its shot is shown); a second tap plays it. */
+  armed?: number | '+' | '-' | null;
   /** Can Thoth play here now (connected, ready, not taken by another page)? */
   engineAvailable: boolean;
   /** Thoth's latest line while it thinks about its move. */
@@ -184,7 +197,7 @@ export function initialState(settings: Settings, random: () => number = Math.ran
   const humanSide = sideFor(settings, random);
   return {
     settings, mode: 'engine', tree: tree.value, path: [], humanSide, ending: null,
-    clock: parseTimeControl(settings.tc), tags: [], flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
+    clock: parseTimeControl(settings.tc), tags: [], players: null, flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
     aim: null, engineAvailable: false, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true,
     lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
@@ -204,7 +217,7 @@ export function newGame(
   const path = opts.path ?? mainlineEnd(tree);
   let clock = s.mode === 'analysis' ? null : parseTimeControl(s.settings.tc);
   const next: PageState = {
-    ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [],
+    ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [], players: null, premove: null,
     flipped: s.mode === 'engine' ? humanSide === 1 : s.flipped, selected: -1, stackTop: false, cursor: -1, aim: null,
     thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true, lines: [], linesFor: '',
     preview: null, evals: {}, review: null, message: '', bannerClosed: false,
@@ -242,20 +255,39 @@ export function chooseSide(s: PageState, side: Settings['side'], random: () => n
 
 // ---- modes ---------------------------------------------------------------------------------
 
+/**
+ * Changes the mode. The clocks of a game stand still in analysis and go on from where they stood
+ * when it returns to play (a game without clocks yet gets the time control's); they run again
+ * once the game has started.
+ */
 export function setMode(s: PageState, mode: Mode, now: number): PageState {
   if (mode === s.mode) return s;
   let clock = s.clock;
-  if (mode === 'analysis') clock = null;
-  else if (s.mode === 'analysis') {
-    // Back to playing: the clocks of the time control, running when the game has started.
-    clock = parseTimeControl(s.settings.tc);
-  }
+  if (mode === 'analysis') clock = clock ? stopClock(clock, now) : null;
+  else if (s.mode === 'analysis' && !clock) clock = parseTimeControl(s.settings.tc);
   let next: PageState = {
-    ...s, mode, clock, selected: -1, preview: null, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null,
+    ...s, mode, clock, selected: -1, preview: null, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, premove: null,
     analysing: true, message: '', path: mode === 'analysis' ? s.path : mainlineEnd(s.tree),
   };
-  if (next.clock && gameLength(next) > 0 && !isOver(next)) next = { ...next, clock: startClock(next.clock!, endPosition(next).side, now) };
+  if (mode !== 'analysis' && next.clock && gameLength(next) > 0 && !isOver(next)) {
+    next = { ...next, clock: startClock(next.clock!, endPosition(next).side, now) };
+  }
   return next;
+}
+
+/** The note on the game's last move when analysis was opened in the middle of a game against Thoth. */
+export const ANALYSED_NOTE = 'Analysis (Thoth\u2019s lines) opened during the game';
+
+/**
+ * Analysis opened in the middle of a game against Thoth: it shows Thoth's lines, so the game
+ * records it (a comment on the last move, kept in the record) before the mode changes.
+ */
+export function analyseDuringGame(s: PageState, now: number): PageState {
+  const end = endPath(s);
+  if (s.mode !== 'engine' || end.length === 0 || isOver(s)) return setMode(s, 'analysis', now);
+  const n = nodeAt(s.tree, end);
+  const comment = n?.comment ? (n.comment.includes(ANALYSED_NOTE) ? n.comment : `${n.comment} ${ANALYSED_NOTE}`) : ANALYSED_NOTE;
+  return setMode({ ...s, tree: updateNode(s.tree, end, (x) => ({ ...x, comment })) }, 'analysis', now);
 }
 
 // ---- moves ---------------------------------------------------------------------------------
@@ -269,7 +301,7 @@ export function playMove(s: PageState, move: number, now: number, note?: EngineN
   const added = addMove(s.tree, s.path, move, note ? { engine: note } : {});
   let next: PageState = {
     ...s, tree: added.tree, path: added.path, selected: -1, preview: null, message: '', bannerClosed: false,
-    cursor: s.cursor, holdUntil: 0,
+    cursor: s.cursor, holdUntil: 0, armed: null,
   };
   if (s.mode === 'analysis') return next;
   // A draw offered by the other side lapses when this side moves on instead.
@@ -285,6 +317,13 @@ export function playMove(s: PageState, move: number, now: number, note?: EngineN
 
 function setClocks(tree: GameTree, path: Path, clocks: [number, number]): GameTree {
   return updateNode(tree, path, (n) => ({ ...n, clocks }));
+}
+
+/** Thoth plays this game as `thoth` (its name and level): the record's players. */
+export function thothPlays(s: PageState, thoth: string): PageState {
+  if (s.mode !== 'engine') return s;
+  const players: [string, string] = s.humanSide === 0 ? ['Human', thoth] : [thoth, 'Human'];
+  return s.players && s.players[0] === players[0] && s.players[1] === players[1] ? s : { ...s, players };
 }
 
 /**
@@ -323,14 +362,57 @@ function applyReply(s: PageState, now: number): PageState {
   const followed = atEnd(s);
   const base: PageState = { ...s, pendingReply: null, holdUntil: 0, path: endPath(s) };
   // Thoth's words (a declined draw) stay with its move.
-  const next = { ...playMove({ ...base, selected: -1 }, reply.move, now, reply.note), message: s.message };
+  const next = { ...playMove({ ...base, selected: -1, premove: null }, reply.move, now, reply.note), message: s.message };
+  if (s.premove && followed) return playPremove(next, s.premove, now);
   // Someone looking back through the game stays where they are.
   return followed ? { ...next, selected: s.selected >= 0 && humanMayMove(next) ? s.selected : -1 } : { ...next, path: s.path };
 }
 
+/** The premove, right after Thoth's move: played at once when legal, else dropped with a word. */
+function playPremove(s: PageState, text: string, now: number): PageState {
+  if (!humanMayMove(s)) return s;
+  const m = parseMove(endPosition(s), text);
+  if (!m.ok) return { ...s, message: `Your premove ${text} is not legal after Thoth's move: it was dropped.` };
+  return playMove(s, m.value, now);
+}
+
+/**
+ * Premoves: while Thoth thinks about its move, the person may pick their next one in the position
+ * as it stands (with them to move). Null when no premove can be made now.
+ */
+export function premovePosition(s: PageState): Position | null {
+  if (s.mode !== 'engine' || s.preview || !atEnd(s) || isOver(s) || !s.engineAvailable || s.pendingReply) return null;
+  const pos = endPosition(s);
+  if (pos.side === s.humanSide) return null;
+  const f = toKfen(pos).split(' ');
+  f[1] = pos.edition.sideChars[s.humanSide];
+  const r = parseKfen(f.join(' '), s.tree.edition);
+  return r.ok ? r.value : null;
+}
+
+/** The position the person picks pieces in now: the shown one, or the premove position, or none. */
+export function pickPosition(s: PageState): Position | null {
+  return humanMayMove(s) ? viewPosition(s) : premovePosition(s);
+}
+
+/** Sets (or with null cancels) the premove. */
+export function setPremove(s: PageState, text: string | null): PageState {
+  return { ...s, premove: text, selected: -1, aim: null, armed: null, message: '' };
+}
+
+/** A click on a square while Thoth thinks: pick a piece and a target for the premove. */
+function premoveClick(s: PageState, pp: Position, sq: number, pickedBefore: number): PageState {
+  if (s.selected >= 0) {
+    const t = targetsOf(pp, s.selected, s.stackTop).get(sq);
+    if (t) return setPremove(s, formatMove(t.move));
+  }
+  if (isOwnMovable(pp, sq)) return pickedBefore === sq ? select(s, -1) : select(s, sq);
+  return select(s, -1);
+}
+
 function endGame(s: PageState, ending: Ending, now: number): PageState {
   return {
-    ...s, ending, clock: s.clock ? stopClock(s.clock, now) : null, pendingReply: null, holdUntil: 0, thinking: null,
+    ...s, ending, clock: s.clock ? stopClock(s.clock, now) : null, pendingReply: null, holdUntil: 0, thinking: null, premove: null,
     selected: -1, drawOffer: null, bannerClosed: false, path: endPath(s), preview: null,
   };
 }
@@ -381,7 +463,7 @@ export function takeBack(s: PageState, now: number): PageState {
     clock = len === 0 ? newClock(clock.baseMs, clock.incMs) : restoreClock(clock, before ?? clock.remaining, side, now);
   }
   return {
-    ...s, tree, path: new Array<number>(len).fill(0), clock, selected: -1, holdUntil: 0, pendingReply: null, thinking: null,
+    ...s, tree, path: new Array<number>(len).fill(0), clock, selected: -1, holdUntil: 0, pendingReply: null, thinking: null, premove: null,
     drawOffer: null, preview: null, message: '', bannerClosed: false,
   };
 }
@@ -429,7 +511,7 @@ export function claimDraw(s: PageState, now: number): PageState {
 export function select(s: PageState, sq: number): PageState {
   const pos = viewPosition(s);
   const stackTop = sq >= 0 && pos.board[sq] !== 0 && s.selected === sq ? s.stackTop : false;
-  return { ...s, selected: sq, stackTop, message: '', aim: null };
+  return { ...s, selected: sq, stackTop, message: '', aim: null, armed: null };
 }
 
 /** The pointer (or the keyboard cursor) is on a move of the selected piece, or on nothing. */
@@ -437,12 +519,20 @@ export function aimAt(s: PageState, aim: PageState['aim']): PageState {
   return s.aim === aim ? s : { ...s, aim };
 }
 
-/** The move being aimed at, when it is one the selected piece may make. */
+/** The move being aimed at (a move armed by a first tap first), when it is one the selected piece may make. */
 export function aimedMove(s: PageState): number {
-  if (s.aim === null || s.selected < 0 || !humanMayMove(s)) return -1;
+  const aim = s.armed ?? s.aim;
+  if (aim === null || s.selected < 0 || !humanMayMove(s)) return -1;
   const pos = viewPosition(s);
-  if (s.aim === '+' || s.aim === '-') return rotationMove(pos, s.selected, s.aim);
-  return targetsOf(pos, s.selected, s.stackTop).get(s.aim)?.move ?? -1;
+  if (aim === '+' || aim === '-') return rotationMove(pos, s.selected, aim);
+  return targetsOf(pos, s.selected, s.stackTop).get(aim)?.move ?? -1;
+}
+
+/** What the aimed move's shot would cost its mover: its own piece, or its own Pharaoh (a loss). */
+export function aimedOwnLoss(s: PageState): 'piece' | 'pharaoh' | null {
+  const shot = aimedShot(s);
+  if (!shot || shot.killedSq < 0 || colorOf(shot.killedPiece) !== shot.side) return null;
+  return kindOf(shot.killedPiece) === PHARAOH ? 'pharaoh' : 'piece';
 }
 
 /** What the aimed move's shot would do: drawn before the move is played. */
@@ -485,15 +575,21 @@ export function setEngineAvailable(s: PageState, engineAvailable: boolean, now: 
   return { ...s, engineAvailable, clock, selected: engineAvailable ? s.selected : -1 };
 }
 
-/** A click (or Enter) on a square: pick a piece, move it, or drop the selection. */
-export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number): PageState {
+/**
+ * A click (or Enter) on a square: pick a piece, move it, or drop the selection. With `confirm`
+ * a first click on a target only shows its shot (armed); a second one plays it.
+ */
+export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number, confirm = false): PageState {
   const pos = viewPosition(s);
   if (!humanMayMove(s)) {
+    const pp = premovePosition(s);
+    if (pp) return premoveClick(s, pp, sq, pickedBefore);
     if (s.mode !== 'analysis' && !atEnd(s)) return { ...s, message: 'You are looking at an earlier position: press End (or ») to return to the game.' };
     return s;
   }
   if (s.selected >= 0) {
     const t = targetsOf(pos, s.selected, s.stackTop).get(sq);
+    if (t && confirm && s.armed !== sq) return { ...s, armed: sq, aim: sq, message: '' };
     if (t) return playMove(s, t.move, now);
   }
   if (isOwnMovable(pos, sq)) return pickedBefore === sq ? select(s, -1) : select(s, sq);
@@ -505,14 +601,25 @@ export function clickSquare(s: PageState, sq: number, now: number, pickedBefore:
 
 /** A piece dragged from `from` and dropped on `to`. */
 export function dropPiece(s: PageState, from: number, to: number, now: number): PageState {
-  if (!humanMayMove(s)) return s;
+  if (!humanMayMove(s)) {
+    const pp = premovePosition(s);
+    const t = pp ? targetsOf(pp, from, s.stackTop).get(to) : undefined;
+    return t ? setPremove(s, formatMove(t.move)) : s;
+  }
   const t = targetsOf(viewPosition(s), from, s.stackTop).get(to);
   return t ? playMove(s, t.move, now) : s;
 }
 
-export function rotateSelected(s: PageState, dir: '+' | '-', now: number): PageState {
+/** Rotates the selected piece (with `confirm`, a first press only shows the shot). */
+export function rotateSelected(s: PageState, dir: '+' | '-', now: number, confirm = false): PageState {
+  if (s.selected >= 0 && !humanMayMove(s)) {
+    const pp = premovePosition(s);
+    const m = pp ? rotationMove(pp, s.selected, dir) : -1;
+    return m >= 0 ? setPremove(s, formatMove(m)) : s;
+  }
   if (s.selected < 0 || !humanMayMove(s)) return s;
   const m = rotationMove(viewPosition(s), s.selected, dir);
+  if (m >= 0 && confirm && s.armed !== dir) return { ...s, armed: dir, aim: dir, message: '' };
   return m >= 0 ? playMove(s, m, now) : s;
 }
 
