@@ -7,7 +7,9 @@
 // here; then each round runs the whole bench of A, then of B (B, then A, in odd rounds), and
 // times them. On a shared machine whose load changes from second to second this is steadier
 // than two processes run one after the other: both builds meet the same load, round by round.
-// It measures the search only (no process start-up). See bench/README.md.
+// It measures the search only (no process start-up). Each run is timed by the wall clock and by
+// the process's CPU time (process.cpuUsage: time spent waiting for a core is not counted, so on
+// a loaded machine the CPU-time ratio is the steadier one). See bench/README.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -59,6 +61,19 @@ async function load(tree, name) {
   return import(pathToFileURL(out).href);
 }
 
+/** The median of a list of numbers. */
+function median(xs) {
+  const s = [...xs].sort((x, y) => x - y);
+  const k = s.length >> 1;
+  return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
+}
+
+/** This process's CPU time (user + system) since `c0` (a process.cpuUsage()), in ms. */
+function cpuMs(c0) {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
 /** perft(D) of Khet 2.0 Classic by both builds, alternating, one run each per round. */
 async function perftRounds(A, B, say) {
   const kfen = A.setupKfen('khet2', 'classic');
@@ -71,18 +86,24 @@ async function perftRounds(A, B, say) {
   const pb = pos(B);
   const ta = [];
   const tb = [];
+  const ca = [];
+  const cb = [];
   say(`perft(${opts.perft}) of Khet 2.0 Classic, ${opts.rounds} rounds; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   for (let i = 0; i < opts.rounds; i++) {
     for (const k of i % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const n = k === 'a' ? A.perft(pa, opts.perft) : B.perft(pb, opts.perft);
+      (k === 'a' ? ca : cb).push(cpuMs(c0));
       (k === 'a' ? ta : tb).push(performance.now() - t0);
       if (k === 'a' && i === 0) say(`  nodes ${n}`);
     }
-    say(`  round ${i + 1}  this ${ta[i].toFixed(0).padStart(6)} ms  base ${tb[i].toFixed(0).padStart(6)} ms  ratio ${(tb[i] / ta[i]).toFixed(2)}`);
+    say(`  round ${i + 1}  this ${ta[i].toFixed(0).padStart(6)} ms  base ${tb[i].toFixed(0).padStart(6)} ms  ratio ${(tb[i] / ta[i]).toFixed(2)}` +
+      `   CPU this ${ca[i].toFixed(0).padStart(6)} ms  base ${cb[i].toFixed(0).padStart(6)} ms  ratio ${(cb[i] / ca[i]).toFixed(3)}`);
   }
-  const med = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
-  say(`median: this ${med(ta).toFixed(0)} ms, base ${med(tb).toFixed(0)} ms, ${(med(tb) / med(ta)).toFixed(2)}x faster`);
+  say(`median: this ${median(ta).toFixed(0)} ms, base ${median(tb).toFixed(0)} ms, ${(median(tb) / median(ta)).toFixed(2)}x faster`);
+  say(`median CPU time: this ${median(ca).toFixed(0)} ms, base ${median(cb).toFixed(0)} ms, ${(median(cb) / median(ca)).toFixed(3)}x faster; ` +
+    `median of the round ratios ${median(cb.map((b, i) => b / ca[i])).toFixed(3)}x`);
 }
 
 try {
@@ -103,30 +124,31 @@ try {
   const positions = A.BENCH_POSITIONS;
   const one = (mod, i) => {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const r = mod.runBench(opts.depth, quiet, [positions[i]]);
-    return { ms: performance.now() - t0, nodes: r.nodes };
+    return { ms: performance.now() - t0, cpu: cpuMs(c0), nodes: r.nodes };
   };
+  const cpu = { a: [], b: [] };
   for (let round = 0; round < opts.rounds; round++) {
-    const row = { a: { ms: 0, nodes: 0 }, b: { ms: 0, nodes: 0 } };
+    const row = { a: { ms: 0, cpu: 0, nodes: 0 }, b: { ms: 0, cpu: 0, nodes: 0 } };
     for (let i = 0; i < positions.length; i++) {
       const order = (round + i) % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
       for (const k of order) {
         const r = one(k === 'a' ? A : B, i);
         row[k].ms += r.ms;
+        row[k].cpu += r.cpu;
         row[k].nodes += r.nodes;
       }
     }
     runs.a.push(row.a.ms);
     runs.b.push(row.b.ms);
+    cpu.a.push(row.a.cpu);
+    cpu.b.push(row.b.cpu);
     nodesA = row.a.nodes;
     nodesB = row.b.nodes;
-    say(`  round ${round + 1}  this ${row.a.ms.toFixed(0).padStart(6)} ms  base ${row.b.ms.toFixed(0).padStart(6)} ms  ratio ${(row.b.ms / row.a.ms).toFixed(2)}`);
+    say(`  round ${round + 1}  this ${row.a.ms.toFixed(0).padStart(6)} ms  base ${row.b.ms.toFixed(0).padStart(6)} ms  ratio ${(row.b.ms / row.a.ms).toFixed(2)}` +
+      `   CPU this ${row.a.cpu.toFixed(0).padStart(6)} ms  base ${row.b.cpu.toFixed(0).padStart(6)} ms  ratio ${(row.b.cpu / row.a.cpu).toFixed(3)}`);
   }
-  const median = (xs) => {
-    const s = [...xs].sort((x, y) => x - y);
-    const k = s.length >> 1;
-    return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
-  };
   const ratios = runs.a.map((a, i) => runs.b[i] / a);
   const ma = median(runs.a);
   const mb = median(runs.b);
@@ -134,6 +156,9 @@ try {
   say(`this build: ${nodesA} nodes, median ${ma.toFixed(0)} ms, ${Math.round((nodesA * 1000) / ma)} nodes/s`);
   say(`base ${sha.slice(0, 7)}: ${nodesB} nodes, median ${mb.toFixed(0)} ms, ${Math.round((nodesB * 1000) / mb)} nodes/s`);
   say(`median of the round ratios: time ${median(ratios).toFixed(2)}x faster, nodes/second ${(median(ratios) * nodesA / nodesB).toFixed(2)}x`);
+  const cpuRatios = cpu.a.map((a, i) => cpu.b[i] / a);
+  say(`CPU time: this median ${median(cpu.a).toFixed(0)} ms, base ${median(cpu.b).toFixed(0)} ms; median of the round ratios ${median(cpuRatios).toFixed(3)}x faster, ` +
+    `nodes per CPU-second ${(median(cpuRatios) * nodesA / nodesB).toFixed(3)}x`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
