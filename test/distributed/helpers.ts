@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CLI_SOURCE, ROOT } from '../cli/helpers';
+import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
 
 /** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -97,12 +97,10 @@ export async function startRedis(port?: number): Promise<RedisInstance> {
 
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 /**
- * The built CLI when there is one (`npm test` builds it first; after changing src, run `npm run
- * build` before these tests): it starts in a fraction of the time tsx needs, and these tests start
- * many processes. Without dist/, the sources through tsx.
+ * The built CLI when it is newer than src/ (`npm test` builds it first): it starts in a fraction of
+ * the time tsx needs, and these tests start many processes. Otherwise the sources through tsx.
  */
-const BUILT = path.join(ROOT, 'dist', 'cli.js');
-const COMMAND = existsSync(BUILT) ? [BUILT] : ['--import', TSX, CLI_SOURCE];
+const COMMAND = BUILD_IS_FRESH ? [CLI_BUILT] : ['--import', TSX, CLI_SOURCE];
 
 /** A `thoth` command in a child process, with its output collected and waitable. */
 export class ThothProcess {
