@@ -31,12 +31,16 @@ function newest(dir: string): number {
 export const BUILD_IS_FRESH = existsSync(CLI_BUILT) && statSync(CLI_BUILT).mtimeMs >= newest(join(ROOT, 'src'));
 
 /**
- * Runs `thoth <args>` in a child process; resolves to its exit code and output. The built entry
- * point when it is fresh, otherwise the sources through tsx (a test run after an edit without a
- * build).
+ * Node's arguments for `thoth <args>`: the built entry point when it is fresh, otherwise the
+ * sources through tsx (a test run after an edit without a build).
  */
+export function thothArgv(args: string[]): string[] {
+  return BUILD_IS_FRESH ? [CLI_BUILT, ...args] : ['--import', 'tsx', CLI_SOURCE, ...args];
+}
+
+/** Runs `thoth <args>` ({@link thothArgv}) in a child process; resolves to its exit code and output. */
 export function runThoth(args: string[]): Promise<CommandRun> {
-  return runNode(BUILD_IS_FRESH ? [CLI_BUILT, ...args] : ['--import', 'tsx', CLI_SOURCE, ...args]);
+  return runNode(thothArgv(args));
 }
 
 /** Runs the built `thoth <args>` (dist/cli.js), as `node bin/thoth.js` does. */
