@@ -7,8 +7,10 @@
 // Each figure is a median over N runs (default 5) of the built `thoth match` (dist/cli.js: run
 // `npm run build` first) as a child process, with the fake engine of the match tests
 // (test/match/fixtures/fake-engine.ts, bundled with esbuild into a temporary .mjs):
-//   -starttimeout  a shell-script engine that never answers `uci` (it notes when it was asked), -starttimeout
-//                  500: how long after `uci` + 0.5 s the `thoth match` process has ended
+//   -starttimeout  a shell-script engine that never answers `uci` (it notes when it read it),
+//                  -starttimeout 500: how long after `uci` + 0.5 s the `thoth match` process has
+//                  ended (an engine that starts late reads `uci` late: then the figure is low, even
+//                  below 0; the median is the figure to read)
 //   a move         two fake engines that answer at once: one game of 100 plies less one of 2
 //                  (-maxplies), over the 98 plies between (the runner and both engines' I/O)
 // Exit code: 0, 1 when a run did not end as expected, 2 for bad arguments.
