@@ -1,12 +1,14 @@
 /** Shared helpers for the command tests (not a test file itself). */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The entry point as source: run through tsx, it needs no build. */
 export const CLI_SOURCE = join(ROOT, 'src/cli.ts');
+/** The built entry point (`npm test` builds it first): starts in a fraction of tsx's time. */
+export const CLI_BUILT = join(ROOT, 'dist/cli.js');
 
 export interface CommandRun {
   code: number | null;
@@ -14,12 +16,31 @@ export interface CommandRun {
   err: string;
 }
 
-/** The built entry point (`npm test` builds it first): starts in a fraction of tsx's time. */
-export const CLI_BUILT = join(ROOT, 'dist/cli.js');
+/** The newest modification time of the files (and folders) under `dir`. */
+function newest(dir: string): number {
+  let t = 0;
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) t = Math.max(t, statSync(join(dir, f)).mtimeMs);
+  return t;
+}
 
-/** Runs `thoth <args>` from the sources in a child process; resolves to its exit code and output. */
+/**
+ * True when dist/cli.js is newer than every file under src/ (`npm test` builds first): the built
+ * entry point is then the sources' own, and it starts (its worker threads too) in a fraction of
+ * tsx's time.
+ */
+export const BUILD_IS_FRESH = existsSync(CLI_BUILT) && statSync(CLI_BUILT).mtimeMs >= newest(join(ROOT, 'src'));
+
+/**
+ * Node's arguments for `thoth <args>`: the built entry point when it is fresh, otherwise the
+ * sources through tsx (a test run after an edit without a build).
+ */
+export function thothArgv(args: string[]): string[] {
+  return BUILD_IS_FRESH ? [CLI_BUILT, ...args] : ['--import', 'tsx', CLI_SOURCE, ...args];
+}
+
+/** Runs `thoth <args>` ({@link thothArgv}) in a child process; resolves to its exit code and output. */
 export function runThoth(args: string[]): Promise<CommandRun> {
-  return runNode(['--import', 'tsx', CLI_SOURCE, ...args]);
+  return runNode(thothArgv(args));
 }
 
 /** Runs the built `thoth <args>` (dist/cli.js), as `node bin/thoth.js` does. */

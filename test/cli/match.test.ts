@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecords, recordPlayers } from '../../src/core/record';
 import { fake, fakeEngineScript, tempDir } from '../match/helpers';
-import { CLI_SOURCE, ROOT, runThoth, type CommandRun } from './helpers';
+import { ROOT, runThoth, thothArgv, type CommandRun } from './helpers';
 
 const thothMatch = (args: string[]): Promise<CommandRun> => runThoth(['match', ...args]);
 
@@ -32,11 +32,11 @@ describe('thoth match on the command line', () => {
     const dir = tempDir();
     const pgn = join(dir, 'g.pgn');
     const script = fakeEngineScript();
-    const child = spawn(process.execPath, [
-      '--import', 'tsx', CLI_SOURCE, 'match',
+    const child = spawn(process.execPath, thothArgv([
+      'match',
       '-engine', 'cmd=node', `args=${script} --delay 30`, 'name=A', '-engine', 'cmd=node', `args=${script} --delay 30`, 'name=B',
       '-each', 'tc=10+0.1', '-rounds', '1000', '-pgnout', pgn,
-    ], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    ]), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let sent = false;

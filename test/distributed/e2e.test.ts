@@ -8,6 +8,7 @@ import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
+import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { fake, fakeEngineScript, run, tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, freePort, normalisedGames, startRedis, worker, type RedisInstance } from './helpers';
 
@@ -15,6 +16,18 @@ import { REDIS_SERVER, ThothProcess, freePort, normalisedGames, startRedis, work
 function lastSummary(lines: string[]): string[] {
   const i = lines.map((l) => l.startsWith('Score of')).lastIndexOf(true);
   return lines.slice(i);
+}
+
+/** Ends the run's coordinator lock now, as its expiry would (15 s after a dead coordinator's last renewal). */
+async function endLock(url: string, run: string): Promise<void> {
+  const a = parseRedisUrl(url);
+  if (!a.ok) throw a.error;
+  const r = await openRedis(a.value);
+  try {
+    expect(await r.pexpire(keys.lock(run), 1)).toBe(1);
+  } finally {
+    r.disconnect();
+  }
 }
 
 const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');
@@ -68,11 +81,16 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     const workers = [worker(redis.url), worker(redis.url)];
     const first = new ThothProcess(['match', ...flags, '-pgnout', pgn]);
     await first.waitFor(/^Finished game /m);
+    const runId = /\(run ([0-9a-f]{12})\)$/m.exec(first.out)![1];
     first.kill('SIGKILL');
     await first.exited;
     // The workers go on meanwhile; the results wait in Redis.
     await workers[0].waitFor(/^Played pair-(?:.|\n)*^Played pair-/m);
     const second = new ThothProcess(['match', ...flags, '-resume', pgn]);
+    // The dead coordinator's lock still holds the run: the second one waits for it to end. The
+    // test ends it at once rather than waiting out its 15 s.
+    await second.waitFor(new RegExp(`^Note: run ${runId} is locked by coordinator \\S+ \\(a coordinator that died: the lock ends within \\d+ s\\); waiting$`, 'm'), 30_000);
+    await endLock(redis.url, runId);
     const code = await second.exited;
     for (const w of workers) w.kill('SIGINT');
     await Promise.all(workers.map((w) => w.exited));

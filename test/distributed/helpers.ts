@@ -4,11 +4,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, createConnection } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CLI_SOURCE, ROOT } from '../cli/helpers';
+import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
 
 /** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -36,22 +36,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-function ping(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection({ port, host: '127.0.0.1' });
-    let buf = '';
-    c.on('connect', () => c.write('PING\r\n'));
-    c.on('data', (d) => {
-      buf += d.toString();
-      if (buf.includes('\r\n')) {
-        c.destroy();
-        resolve(buf.startsWith('+PONG'));
-      }
-    });
-    c.on('error', () => resolve(false));
-  });
-}
-
 export interface RedisInstance {
   port: number;
   url: string;
@@ -66,9 +50,37 @@ export async function startRedis(port?: number): Promise<RedisInstance> {
   port ??= await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-redis-'));
   const proc = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (let i = 0; i < 100 && !(await ping(port)); i++) await new Promise((r) => setTimeout(r, 50));
+  // Its log says when it listens (or why it cannot); the log keeps being read so that the pipe never fills.
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const fail = (why: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      proc.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      reject(new Error(`redis-server on port ${port} ${why}; its log:\n${log}`));
+    };
+    const timer = setTimeout(() => fail('is not ready after 20 s'), 20_000);
+    const read = (d: Buffer): void => {
+      if (settled) return;
+      log += d.toString();
+      if (/Ready to accept connections/.test(log)) {
+        settled = true;
+        clearTimeout(timer);
+        proc.off('exit', ended);
+        resolve();
+      }
+    };
+    const ended = (code: number | null, signal: string | null): void => fail(`ended (${signal ?? `exit code ${code}`}) before it was ready`);
+    proc.stdout!.on('data', read);
+    proc.stderr!.on('data', read);
+    proc.once('exit', ended);
+    proc.once('error', (e) => fail(`cannot start: ${e.message}`));
+  });
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
@@ -85,12 +97,10 @@ export async function startRedis(port?: number): Promise<RedisInstance> {
 
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 /**
- * The built CLI when there is one (`npm test` builds it first; after changing src, run `npm run
- * build` before these tests): it starts in a fraction of the time tsx needs, and these tests start
- * many processes. Without dist/, the sources through tsx.
+ * The built CLI when it is newer than src/ (`npm test` builds it first): it starts in a fraction of
+ * the time tsx needs, and these tests start many processes. Otherwise the sources through tsx.
  */
-const BUILT = path.join(ROOT, 'dist', 'cli.js');
-const COMMAND = existsSync(BUILT) ? [BUILT] : ['--import', TSX, CLI_SOURCE];
+const COMMAND = BUILD_IS_FRESH ? [CLI_BUILT] : ['--import', TSX, CLI_SOURCE];
 
 /** A `thoth` command in a child process, with its output collected and waitable. */
 export class ThothProcess {

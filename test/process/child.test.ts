@@ -2,18 +2,48 @@
 import { describe, expect, it } from 'vitest';
 import { LineProcess, describeExit, type ChildExit } from '../../src/process/child';
 
+/** Generous: a node child starts in well under a second, also on a loaded machine. */
+const PATIENCE_MS = 20_000;
+
+/** `p`, or a rejection saying what did not happen after {@link PATIENCE_MS}. */
+function within<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${PATIENCE_MS / 1000} s`)), PATIENCE_MS);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+interface Running {
+  proc: LineProcess;
+  lines: string[];
+  stderr: string[];
+  exit: Promise<ChildExit>;
+  /** Resolves once `n` lines in all have arrived. */
+  linesArrived(n: number): Promise<string[]>;
+}
+
 /** A node child running `script`, with its lines and its exit collected. */
-function run(script: string, options = {}): { proc: LineProcess; lines: string[]; stderr: string[]; exit: Promise<ChildExit> } {
+function run(script: string, options = {}): Running {
   const proc = new LineProcess([process.execPath, '-e', script], options);
   const lines: string[] = [];
   const stderr: string[] = [];
   const exit = new Promise<ChildExit>((resolve) => {
     proc.onExit = resolve;
   });
-  proc.onLine = (l) => lines.push(l);
+  let waiters: { n: number; resolve: () => void }[] = [];
+  proc.onLine = (l) => {
+    lines.push(l);
+    waiters = waiters.filter((w) => (lines.length >= w.n ? (w.resolve(), false) : true));
+  };
   proc.onStderr = (t) => stderr.push(t);
   proc.start();
-  return { proc, lines, stderr, exit };
+  const linesArrived = (n: number): Promise<string[]> =>
+    within(
+      lines.length >= n ? Promise.resolve(lines) : new Promise<string[]>((resolve) => waiters.push({ n, resolve: () => resolve(lines) })),
+      `${n} line(s) from the child (got ${JSON.stringify(lines)})`,
+    );
+  return { proc, lines, stderr, exit, linesArrived };
 }
 
 const ECHO = `
@@ -32,13 +62,11 @@ process.stdin.on('data', (d) => {
 
 describe('LineProcess', () => {
   it('writes lines, reads lines, reports the exit, and closes its streams', async () => {
-    const { proc, lines, exit } = run(ECHO);
+    const { proc, exit, linesArrived } = run(ECHO);
     expect(proc.alive).toBe(true);
     proc.send('uci');
     proc.send('isready');
-    await new Promise((r) => setTimeout(r, 0));
-    while (lines.length < 2) await new Promise((r) => setTimeout(r, 10));
-    expect(lines).toEqual(['got uci', 'got isready']);
+    expect(await linesArrived(2)).toEqual(['got uci', 'got isready']);
     proc.send('quit');
     expect(await exit).toEqual({ code: 0, signal: null });
     await proc.closed();
@@ -79,33 +107,25 @@ describe('LineProcess', () => {
   });
 
   it('kill ends it at once; with its own group, its children too', async () => {
-    // The child starts a grandchild that would live for a minute, and prints its pid.
-    const { proc, lines, exit } = run(
-      `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
-       console.log(c.pid); setTimeout(() => {}, 60000);`,
+    // The child starts a grandchild that would live for a minute and shares the child's stdout,
+    // then prints 'started'. The stdout pipe closes only when both have ended: that is the event.
+    const { proc, exit, linesArrived } = run(
+      `require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: ['ignore', 'inherit', 'ignore'] })
+         .on('spawn', () => console.log('started'));
+       setTimeout(() => {}, 60000);`,
       { ownGroup: true },
     );
-    while (lines.length < 1) await new Promise((r) => setTimeout(r, 10));
-    const grandchild = Number(lines[0]);
+    expect(await linesArrived(1)).toEqual(['started']);
     proc.kill();
     expect(proc.alive).toBe(false);
     expect(proc.killed).toBe(true);
-    expect(await exit).toEqual({ code: null, signal: 'SIGKILL' });
-    let gone = false;
-    for (let k = 0; k < 100 && !gone; k++) {
-      try {
-        process.kill(grandchild, 0);
-        await new Promise((r) => setTimeout(r, 20));
-      } catch {
-        gone = true;
-      }
-    }
-    expect(gone).toBe(true);
+    expect(await within(exit, 'the exit')).toEqual({ code: null, signal: 'SIGKILL' });
+    await within(proc.closed(), "the grandchild's end (the stdout it shares stays open while it lives)");
   });
 
   it('kill with another signal', async () => {
-    const { proc, exit } = run('setTimeout(() => {}, 60000)');
-    await new Promise((r) => setTimeout(r, 50));
+    const { proc, exit, linesArrived } = run("console.log('ready'); setTimeout(() => {}, 60000)");
+    await linesArrived(1);
     proc.kill('SIGTERM');
     expect(await exit).toEqual({ code: null, signal: 'SIGTERM' });
   });
