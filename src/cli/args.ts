@@ -24,7 +24,7 @@ export class UsageError extends CommandError {
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** One option of a subcommand. */
-export interface OptionSpec {
+export interface FlagSpec {
   /** `depth` for `--depth`. */
   name: string;
   /** Placeholder of its value (`N`, `FILE`); none for a flag. */
@@ -46,7 +46,7 @@ export interface CommandSpec {
   positional?: string;
   /** One line: what it does. */
   summary: string;
-  options: OptionSpec[];
+  options: FlagSpec[];
   /** Lines after the options: examples, notes. */
   notes?: string[];
 }

@@ -55,7 +55,7 @@ export function optionLine(o: OptionSpec): string {
 }
 
 /** One option of the engine, as `setoption` sees it. */
-export interface EngineOption {
+export interface SettableOption {
   readonly spec: OptionSpec;
   /** Checks the `value` text; when it is good, takes it and runs the handler. */
   set(text: string | undefined): Result<void, OptionError>;
@@ -64,7 +64,7 @@ export interface EngineOption {
 type Handler<T> = (value: T, previous: T) => void;
 
 /** An option with a value: the handler runs on every `setoption` that passes the check. */
-abstract class Valued<T> implements EngineOption {
+abstract class Valued<T> implements SettableOption {
   value: T;
   abstract readonly spec: OptionSpec;
 
@@ -163,7 +163,7 @@ export class Str extends Valued<string> {
 }
 
 /** An option without a value: setting it runs the handler (any value is ignored). */
-export class Button implements EngineOption {
+export class Button implements SettableOption {
   readonly spec: OptionSpec;
 
   constructor(readonly name: string, private readonly press: () => void) {
@@ -214,7 +214,7 @@ export function createOptions(host: OptionHost) {
   };
   // Developer switches, so that matches can measure each search feature.
   const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));
-  const all: readonly EngineOption[] = [...Object.values(named), ...features.map((f) => f.option)];
+  const all: readonly SettableOption[] = [...Object.values(named), ...features.map((f) => f.option)];
   return {
     ...named,
     all,
@@ -225,7 +225,7 @@ export function createOptions(host: OptionHost) {
       return f;
     },
     /** The option of that name (names are case-insensitive). */
-    find(name: string): EngineOption | undefined {
+    find(name: string): SettableOption | undefined {
       const n = name.toLowerCase();
       return all.find((o) => o.spec.name.toLowerCase() === n);
     },

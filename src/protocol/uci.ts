@@ -15,7 +15,7 @@ import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
 import { formatInfo } from '../core/info';
 import { DEFAULT_EVAL_FILE, loadNetworkFile, type LoadedNetwork } from './network-file';
 import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
-import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
+import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position-command';
 import { SearchPool, type SearchDone } from './search-pool';
 import { clipMessage, quote } from '../core/quote';
 

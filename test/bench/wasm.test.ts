@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt } from '../protocol/engine';
+import { assertBuilt } from '../protocol/spawn-engine';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = (script: string, args: string[]) =>

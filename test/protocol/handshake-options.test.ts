@@ -6,7 +6,7 @@ import { SETUPS } from '../../src/core/index';
 import { ok } from '../../src/core/result';
 import { createOptions, optionLine, type OptionSpec } from '../../src/protocol/options';
 import { KNOWN_COMMANDS } from '../../src/protocol/uci';
-import { Engine, ROOT, assertBuilt, startEngine } from './engine';
+import { Engine, ROOT, assertBuilt, startEngine } from './spawn-engine';
 
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
 const OPTIONS: OptionSpec[] = createOptions({

@@ -10,7 +10,7 @@ import { SearchPool, clearRanges, type GoRequest } from '../../src/protocol/sear
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
 import { type SearchInfo } from '../../src/core/score';
 import { TranspositionTable } from '../../src/search/tt';
-import { positionOf } from './engine';
+import { positionOf } from './spawn-engine';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 

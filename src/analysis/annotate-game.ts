@@ -9,7 +9,7 @@ import {
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import { type Searcher } from '../search/search';
 import { scoreOf } from '../core/score';
-import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
+import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
 import { reviewGame, type GameReview, type ReviewOptions } from './review';
 import { comparable, moveInWords, type MoveWords } from './words';
 
