@@ -1,5 +1,6 @@
 /** Runs the protocol on stdin/stdout, after the command-line arguments given as commands. */
 import { createInterface } from 'node:readline';
+import { nodeHost } from './node-host';
 import { UciEngine, isKnownCommand } from './uci';
 
 /**
@@ -22,7 +23,7 @@ export function runProtocol(argv: string[]): Promise<string[]> {
     const out = (line: string): void => {
       process.stdout.write(line + '\n');
     };
-    const engine = new UciEngine(out);
+    const engine = new UciEngine(out, nodeHost);
     const commands = argsToCommands(argv);
     let rl: ReturnType<typeof createInterface> | undefined;
     const errors: string[] = [];

@@ -3,16 +3,17 @@
  * Stockfish's `options.add(name, Option(…, handler))`): the handshake's `option` lines, the
  * checking of `setoption` values and their effect all come from the declaration.
  */
-import { availableParallelism } from 'node:os';
 import { EDITION_IDS, type EditionId } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
-import { DEFAULT_EVAL_FILE } from './network-file';
+import { DEFAULT_EVAL_FILE } from './engine-host';
 import { quote } from '../core/quote';
 
-/** Threads: up to twice the machine's cores. */
-export const MAX_THREADS = Math.max(2, availableParallelism() * 2);
+/** Threads: up to twice the machine's cores (EngineHost.cores). */
+export function maxThreads(cores: number): number {
+  return Math.max(2, cores * 2);
+}
 
 /** The developer switches (option name, search feature), in the handshake's order. */
 const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> = [
@@ -192,12 +193,12 @@ export interface OptionHost {
   evaluationChanged(): void;
 }
 
-/** The engine's options, in the handshake's order; the others read their values. */
-export function createOptions(host: OptionHost) {
+/** The engine's options, in the handshake's order; the others read their values. `Threads` goes up to `threadsMax`. */
+export function createOptions(host: OptionHost, threadsMax: number) {
   const named = {
     hash: new Spin('Hash', 16, 1, 8192, (mb) => host.resizeHash(mb)),
     clearHash: new Button('Clear Hash', () => host.clearHash()),
-    threads: new Spin('Threads', 1, 1, MAX_THREADS, (n) => host.setThreads(n)),
+    threads: new Spin('Threads', 1, 1, threadsMax, (n) => host.setThreads(n)),
     multiPV: new Spin('MultiPV', 1, 1, 256),
     ponder: new Check('Ponder', false),
     moveOverhead: new Spin('Move Overhead', 10, 0, 5000),

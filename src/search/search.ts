@@ -18,7 +18,7 @@ import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
 import { NnueStack } from './nnue';
 import { evaluatePosition, type Network } from '../nnue/network';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
-import { MATE, MATE_BOUND, scoreOf, type SearchInfo } from '../core/score';
+import { MATE, MATE_BOUND, scoreOf, type SearchInfo, type SearchResult } from '../core/score';
 
 export const INF = 32500;
 export const MAX_PLY = 128;
@@ -112,12 +112,13 @@ export interface RootLine {
   pv: number[];
 }
 
-export interface SearchResult {
+/**
+ * What Searcher.run returns, in this thread: the search's result (SearchResult, src/core/score.ts,
+ * the shape that crosses threads) with the moves as numbers (0: none), and every MultiPV root line.
+ */
+export interface RootResult extends Omit<SearchResult, 'best' | 'ponder' | 'error'> {
   best: number;
   ponder: number;
-  score: number;
-  depth: number;
-  nodes: number;
   lines: RootLine[];
 }
 
@@ -219,7 +220,7 @@ export class Searcher {
   }
 
   /** Runs a search from `pos` (not modified at the end). */
-  run(pos: Position, limits: SearchLimits): SearchResult {
+  run(pos: Position, limits: SearchLimits): RootResult {
     this.pos = pos;
     this.limits = limits;
     this.nodes = 0;
@@ -244,7 +245,7 @@ export class Searcher {
       if (allowed.length > 0) rootMoves = allowed;
     }
     this.rootLines = rootMoves.map((move) => ({ move, score: -INF, bound: 0, depth: 0, pv: [move] }));
-    const result: SearchResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
+    const result: RootResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
     if (rootMoves.length === 0) return result;
     const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
 
