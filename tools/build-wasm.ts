@@ -5,7 +5,7 @@
  *
  *   npm run build:wasm
  *
- * test/nnue/simd.test.ts checks that the committed module equals a fresh compilation.
+ * test/nnue/kernels.test.ts checks that the committed module equals a fresh compilation.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,4 +1,4 @@
-;; The network's hot loops in WebAssembly SIMD (docs/nnue.md, "Inference"); src/nnue/simd.ts
+;; The network's hot loops in WebAssembly SIMD (docs/nnue.md, "Inference"); src/nnue/kernels.ts
 ;; drives them. `npm run build:wasm` compiles this file into src/nnue/simd-wasm.ts.
 ;;
 ;; The memory (imported, one per NnueStack) holds, at byte addresses that setup is told:

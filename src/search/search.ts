@@ -419,7 +419,8 @@ export class Searcher {
     if (alpha >= beta) return alpha;
     if (ply >= MAX_PLY - 2) return this.nnue !== null ? evaluatePosition(this.nnue.net, pos) : evaluate(pos);
     if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
-    // the table is probed below; the quiescence search never probes it
+    // the table is probed below: its bucket is fetched now (the quiescence search, entered above,
+    // probes the table only with QTT, unfetched)
     this.tt.prefetch(pos.keyLo);
 
     if (++this.pollCounter >= POLL_NODES) {
@@ -449,7 +450,8 @@ export class Searcher {
     beams.afterMove(pos, ply);
     const inCheck = beams.inCheck(pos, ply);
 
-    // the static evaluation of an inner node is needed only by the pruning that uses it
+    // the static evaluation of an inner node is computed only when the pruning that uses it may
+    // run (it is then stored in the table with the node's result; otherwise NO_EVAL is)
     let staticEval = NO_EVAL;
     if (!inCheck && !pvNode && this.features.nullMove) {
       staticEval = ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);
