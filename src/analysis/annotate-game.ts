@@ -70,7 +70,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
 }
 
 /** `12.` before a first-player move, `12...` before a second-player move. */
-export function moveLabel(pos: Position): string {
+function moveLabel(pos: Position): string {
   return `${pos.moveNumber}${pos.side === 0 ? '.' : '...'}`;
 }
 

@@ -87,7 +87,7 @@ export interface ReviewOptions {
 }
 
 /** Scores beyond this count as this much in the centi-pyramid loss. */
-export const CP_CAP = 1000;
+const CP_CAP = 1000;
 
 /** The win chance (0–1) of a score, for the side whose score it is. */
 export function winChance(s: Score, k = WIN_CHANCE_K): number {
@@ -96,7 +96,7 @@ export function winChance(s: Score, k = WIN_CHANCE_K): number {
 }
 
 /** The same score from the other side's point of view. */
-export function negateScore(s: Score): Score {
+function negateScore(s: Score): Score {
   return s.kind === 'mate' ? { kind: 'mate', value: -s.value } : { kind: 'cp', value: -s.value + 0 };
 }
 

@@ -57,7 +57,7 @@ export function usageLine(spec: CommandSpec): string {
 }
 
 /** Words wrapped to lines of at most `width` characters, each after `indent`. */
-export function wrap(text: string, width: number, indent = ''): string[] {
+function wrap(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';
   for (const w of text.split(/\s+/).filter(Boolean)) {

@@ -8,7 +8,7 @@ import { UsageError, type FlagSpec, type ParsedArgs } from './args';
 const MOVE_WORD = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 
 export const VARIANT_OPTION: FlagSpec = { name: 'variant', value: 'khet2|khet1|deflexion', help: 'the edition', default: 'khet2' };
-export const PHARAOH_ROTATION_OPTION: FlagSpec = { name: 'pharaoh-rotation', help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)' };
+const PHARAOH_ROTATION_OPTION: FlagSpec = { name: 'pharaoh-rotation', help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)' };
 
 export const POSITION_OPTIONS: FlagSpec[] = [
   VARIANT_OPTION,

@@ -83,7 +83,7 @@ export const DEFAULT_SEED = 951356066;
 export const DEFAULT_SEARCH_TIMEOUT_S = 300;
 
 /** Every flag `thoth match` knows (for "did you mean"). */
-export const MATCH_FLAGS = [
+const MATCH_FLAGS = [
   'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
   'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'resume-force', 'drawscore', 'ratinginterval',
   'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'searchtimeout', 'report', 'distributed',

@@ -8,7 +8,7 @@ import { UciEngine, isKnownCommand } from './uci';
  * when each starts with a known command word (`thoth "go perft 4" quit`), otherwise all of them
  * form one command (`thoth bench 8`).
  */
-export function argsToCommands(argv: string[]): string[] {
+function argsToCommands(argv: string[]): string[] {
   if (argv.length === 0) return [];
   const each = argv.every((a) => isKnownCommand(a.trim().split(/\s+/)[0]));
   return each ? argv : [argv.join(' ')];

@@ -95,7 +95,7 @@ abstract class Valued<T> implements SettableOption {
   }
 }
 
-export class Spin extends Valued<number> {
+class Spin extends Valued<number> {
   readonly spec: OptionSpec;
 
   constructor(name: string, defaultValue: number, readonly min: number, readonly max: number, onChange?: Handler<number>) {
@@ -111,7 +111,7 @@ export class Spin extends Valued<number> {
   }
 }
 
-export class Check extends Valued<boolean> {
+class Check extends Valued<boolean> {
   readonly spec: OptionSpec;
 
   constructor(name: string, defaultValue: boolean, onChange?: Handler<boolean>) {
@@ -126,7 +126,7 @@ export class Check extends Valued<boolean> {
   }
 }
 
-export class Combo<T extends string> extends Valued<T> {
+class Combo<T extends string> extends Valued<T> {
   readonly spec: OptionSpec;
 
   constructor(name: string, defaultValue: T, readonly vars: readonly T[], onChange?: Handler<T>) {
@@ -145,7 +145,7 @@ export class Combo<T extends string> extends Valued<T> {
  * A text option. `check` may refuse a value (the message follows the option's name) before the
  * handler sees it; an empty value is `<empty>` in the protocol.
  */
-export class Str extends Valued<string> {
+class Str extends Valued<string> {
   readonly spec: OptionSpec;
 
   constructor(
@@ -164,7 +164,7 @@ export class Str extends Valued<string> {
 }
 
 /** An option without a value: setting it runs the handler (any value is ignored). */
-export class Button implements SettableOption {
+class Button implements SettableOption {
   readonly spec: OptionSpec;
 
   constructor(readonly name: string, private readonly press: () => void) {

@@ -20,7 +20,7 @@ import { evaluatePosition, type Network } from '../nnue/network';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
 import { MATE, MATE_BOUND, scoreOf, type SearchInfo, type SearchResult } from '../core/score';
 
-export const INF = 32500;
+const INF = 32500;
 export const MAX_PLY = 128;
 /**
  * Nodes between two looks at the clock, the stop word and the node limit: 256 keeps a

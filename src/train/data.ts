@@ -21,15 +21,13 @@ import { colorOf, hasOrientation, kindOf, oriOf, SCARAB } from '../core/pieces';
 import { err, ok, type Result } from '../core/result';
 import { SQUARES } from '../core/squares';
 
-export const DATA_MAGIC = 'THOTHDAT';
-export const DATA_VERSION = 1;
+const DATA_MAGIC = 'THOTHDAT';
+const DATA_VERSION = 1;
 export const DATA_HEADER_BYTES = 16;
 export const GAME_HEADER_BYTES = 8;
-export const POSITION_FIXED_BYTES = 16;
+const POSITION_FIXED_BYTES = 16;
 /** The most bytes one position takes (every square occupied). */
 export const MAX_POSITION_BYTES = POSITION_FIXED_BYTES + SQUARES;
-/** The most positions a game block holds (u16). */
-export const MAX_GAME_POSITIONS = 65535;
 
 /** Results as stored: the first player's (or, per position, the side to move's) view. */
 export const LOSS = 0;

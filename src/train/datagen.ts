@@ -88,7 +88,7 @@ const quietMoves = new Int32Array(MAX_MOVES);
  * True when the position is quiet: the side to move is not in check (the enemy beam, fired now,
  * would not hit its Pharaoh) and has no move whose shot removes an enemy piece.
  */
-export function isQuiet(pos: Position): boolean {
+function isQuiet(pos: Position): boolean {
   const us = pos.side;
   const pharaoh = pos.pharaohSq[us];
   if (pharaoh >= 0 && pos.laserTarget(us ^ 1) === pharaoh) return false;

@@ -80,7 +80,7 @@ class Grow<T extends Packed> {
 }
 
 /** Whether game `game` of source `file` is in the validation split (a fixed share of games, by hash). */
-export function isValidationGame(file: number, game: number, seed: number, fraction: number): boolean {
+function isValidationGame(file: number, game: number, seed: number, fraction: number): boolean {
   let h = (Math.imul(game + 1, 0x9e3779b1) ^ Math.imul(file + 1, 0x85ebca6b) ^ seed) >>> 0;
   h = Math.imul(h ^ (h >>> 16), 0x7feb352d) >>> 0;
   h = Math.imul(h ^ (h >>> 15), 0x846ca68b) >>> 0;
@@ -263,7 +263,7 @@ export interface TrainSettings {
 }
 
 /** A float network with small seeded random weights. */
-export function initialNetwork(hidden: number, seed: number): FloatNetwork {
+function initialNetwork(hidden: number, seed: number): FloatNetwork {
   const net = floatNetwork(hidden, new Float32Array(new SharedArrayBuffer(floatNetworkSize(hidden) * 4)));
   const rand = mulberry32(seed ^ 0x5eed);
   const u = (a: number): number => (((rand() >>> 0) / 4294967296) * 2 - 1) * a;
@@ -284,7 +284,7 @@ export interface GradientSplitter {
 }
 
 /** Adam state over every parameter, with the int16 bounds applied after each step. */
-export class Adam {
+class Adam {
   private readonly m: Float32Array;
   private readonly v: Float32Array;
   private t = 0;
