@@ -82,23 +82,12 @@ if (!webOnly) {
 }
 
 // The static GUI (dist/web/): the same page with Thoth inside it, for any static host or file://.
-// The engine's protocol (src/protocol/uci.ts) runs in the page with the Web Worker pool of
-// src/web/search-pool.ts in place of the Node one, and `node:os` answered by src/web/os.ts. The
-// search worker is bundled first and put into the page as text (started from a Blob: a file://
-// page may not load worker files), and the page is a classic script (file:// refuses modules).
+// The engine's protocol (src/protocol/uci.ts) runs in the page on the page's host
+// (src/web/page-host.ts: Web Worker search threads, the network inside the page); nothing is
+// swapped here, and a Node module reached from the page fails this build. The search worker is
+// bundled first and put into the page as text (started from a Blob: a file:// page may not load
+// worker files), and the page is a classic script (file:// refuses modules).
 {
-  const web = {
-    name: 'web',
-    setup(b) {
-      // Modules of the engine that need Node, replaced by the page's own (same exports).
-      for (const name of ['search-pool', 'network-file']) {
-        b.onResolve({ filter: new RegExp(`^\\./${name}$`) }, (args) =>
-          args.importer.startsWith(path.resolve('src', 'protocol')) ? { path: path.resolve(`src/web/${name}.ts`) } : undefined,
-        );
-      }
-      b.onResolve({ filter: /^node:os$/ }, () => ({ path: path.resolve('src/web/os.ts') }));
-    },
-  };
   // The shipped network goes inside the page (a file:// page can read no other file), if it is small.
   const netFile = 'nets/default.nnue';
   let net = '';
@@ -110,7 +99,7 @@ if (!webOnly) {
     // no network shipped: the hand-written evaluation
   }
   const common = {
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: true, logLevel: 'warning', plugins: [web],
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: true, logLevel: 'warning',
     define: { __DEFAULT_NETWORK__: JSON.stringify(net) },
   };
   const worker = await build({ ...common, entryPoints: ['src/web/search-worker.ts'], write: false });

@@ -6,7 +6,7 @@
 import { formatMove } from '../core/index';
 import { standardRecord, type GameRecord, type MoveRecord } from '../core/record';
 import { scoreOf } from '../core/score';
-import type { GameAnnotation, LoadedGame } from './game';
+import type { GameAnnotation, LoadedGame } from './annotate-game';
 import type { GameReview, Score } from './review';
 
 const WORDS = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' } as const;

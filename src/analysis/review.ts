@@ -91,13 +91,13 @@ export interface ReviewOptions {
 }
 
 /** Scores beyond this count as this much in the centi-pyramid loss. */
-export const CP_CAP = 1000;
+const CP_CAP = 1000;
 
 /**
  * From a forced win, a move after which the mover still has at least this win chance (+5.00 on the
  * fitted curve) is at most a mistake: it missed a faster win, it did not throw the game away.
  */
-export const STILL_WINNING = 1 / (1 + Math.exp(-WIN_CHANCE_K * 500));
+const STILL_WINNING = 1 / (1 + Math.exp(-WIN_CHANCE_K * 500));
 
 /**
  * The win chance (0–1) of a score, for the side whose score it is. `mate 0` (and `mate -0`, as
@@ -113,7 +113,7 @@ export function winChance(s: Score, k = WIN_CHANCE_K): number {
  * has no opposite a Score can state: callers that step back to the mover use a hit instead
  * (see {@link evalsFromPositions}).
  */
-export function negateScore(s: Score): Score {
+function negateScore(s: Score): Score {
   return s.kind === 'mate' ? { kind: 'mate', value: -s.value } : { kind: 'cp', value: -s.value + 0 };
 }
 

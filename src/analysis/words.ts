@@ -14,7 +14,7 @@ const DIR_WORDS = ['north', 'east', 'south', 'west'] as const;
 const PYRAMID_FACES = ['NE', 'SE', 'SW', 'NW'] as const;
 
 /** The name of a piece's kind in an edition: `Pyramid`, `Djed`, `Obelisk stack`, … */
-export function pieceName(p: number, ed: Edition): string {
+function pieceName(p: number, ed: Edition): string {
   const k = kindOf(p);
   if (k === SCARAB) return ed.scarabLetter === 'D' ? 'Djed' : 'Scarab';
   if (k === STACK) return 'Obelisk stack';

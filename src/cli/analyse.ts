@@ -11,10 +11,10 @@ import {
 } from '../core/index';
 import { recordPlayers, recordReason, recordStart, serializeRecord } from '../core/record';
 import { annotatedRecord } from '../analysis/annotated';
-import { renderBoard } from '../analysis/board';
-import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/engine';
-import { RecordError, annotateGame, loadGame, reviewAnnotation, type GameAnnotation, type LoadedGame, type PlyAnnotation } from '../analysis/game';
-import { evalGraphSvg, type GraphMark } from '../analysis/graph';
+import { renderBoard } from '../analysis/diagram';
+import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/analyser';
+import { RecordError, annotateGame, loadGame, reviewAnnotation, type GameAnnotation, type LoadedGame, type PlyAnnotation } from '../analysis/annotate-game';
+import { evalGraphSvg, type GraphMark } from '../analysis/svg-graph';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/summary';

@@ -24,7 +24,7 @@ export class UsageError extends CommandError {
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** One option of a subcommand. */
-export interface OptionSpec {
+export interface FlagSpec {
   /** `depth` for `--depth`. */
   name: string;
   /** Placeholder of its value (`N`, `FILE`); none for a flag. */
@@ -46,7 +46,7 @@ export interface CommandSpec {
   positional?: string;
   /** One line: what it does. */
   summary: string;
-  options: OptionSpec[];
+  options: FlagSpec[];
   /** Lines after the options: examples, notes. */
   notes?: string[];
 }
@@ -57,7 +57,7 @@ export function usageLine(spec: CommandSpec): string {
 }
 
 /** Words wrapped to lines of at most `width` characters, each after `indent`. */
-export function wrap(text: string, width: number, indent = ''): string[] {
+function wrap(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';
   for (const w of text.split(/\s+/).filter(Boolean)) {

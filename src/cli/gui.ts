@@ -6,7 +6,7 @@ import { startGuiServer, type GuiServer } from '../gui/server';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 
-export const DEFAULT_GUI_PORT = 7700;
+const DEFAULT_GUI_PORT = 7700;
 
 export const GUI_SPEC: CommandSpec = {
   name: 'gui',
@@ -34,14 +34,14 @@ function repoRoot(): string {
 }
 
 /** dist/cli.js: the engine that `thoth gui` starts by default. */
-export function defaultEngineCommand(): string[] {
+function defaultEngineCommand(): string[] {
   const beside = path.join(here, 'cli.js');
   const cli = existsSync(beside) ? beside : path.join(repoRoot(), 'dist', 'cli.js');
   return [process.execPath, cli];
 }
 
 /** dist/gui/: the page's files. */
-export function defaultStaticDir(): string {
+function defaultStaticDir(): string {
   const beside = path.join(here, 'gui');
   return existsSync(path.join(beside, 'index.html')) ? beside : path.join(repoRoot(), 'dist', 'gui');
 }

@@ -2,15 +2,15 @@
 import {
   formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, parsePlayableKfen, setupKfen, setupNamesText, setupsOf, type EditionId, type Position,
 } from '../core/index';
-import { UsageError, type OptionSpec, type ParsedArgs } from './args';
+import { UsageError, type FlagSpec, type ParsedArgs } from './args';
 
 /** A word written as a move (`e4d5`, `e4+`, `e4-`, `d1e2u`; `R`/`L` for rotations too), legal or not. */
 const MOVE_WORD = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 
-export const VARIANT_OPTION: OptionSpec = { name: 'variant', value: 'khet2|khet1|deflexion', help: 'the edition', default: 'khet2' };
-export const PHARAOH_ROTATION_OPTION: OptionSpec = { name: 'pharaoh-rotation', help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)' };
+export const VARIANT_OPTION: FlagSpec = { name: 'variant', value: 'khet2|khet1|deflexion', help: 'the edition', default: 'khet2' };
+const PHARAOH_ROTATION_OPTION: FlagSpec = { name: 'pharaoh-rotation', help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)' };
 
-export const POSITION_OPTIONS: OptionSpec[] = [
+export const POSITION_OPTIONS: FlagSpec[] = [
   VARIANT_OPTION,
   { name: 'setup', value: 'classic|imhotep|dynasty|mercury|sophie', help: 'the starting setup', default: 'classic' },
   { name: 'kfen', value: '"<kfen>"', help: 'start from this position instead of a setup' },

@@ -11,7 +11,7 @@ export * from './kfen';
 export * from './notation';
 export * from './setups';
 export * from './perft';
-export * from './game';
+export * from './game-status';
 export * from './result';
 export * from './symmetry';
 export * from './record';

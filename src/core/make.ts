@@ -12,7 +12,7 @@ import { SIDE_HI, SIDE_LO, ZOBRIST_HI, ZOBRIST_LO } from './zobrist';
 
 // Undo record layout (Int32 words per ply).
 export const U_MOVE = 0;
-export const U_PLIES = 1;
+const U_PLIES = 1;
 export const U_KSQ = 2;
 export const U_KPIECE = 3;
 export const U_SIZE = 4;

@@ -6,10 +6,10 @@
  */
 
 /** The most characters of the input an error line quotes. */
-export const QUOTE_MAX = 200;
+const QUOTE_MAX = 200;
 
 /** `text`, or its first QUOTE_MAX characters and how long it was. */
-export function clip(text: string): string {
+function clip(text: string): string {
   if (text.length <= QUOTE_MAX) return text;
   return `${text.slice(0, QUOTE_MAX)}… (${text.length} characters)`;
 }

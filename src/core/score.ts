@@ -1,8 +1,8 @@
 /**
  * The search's public contract as plain data: scores (centi-pyramids or moves to a Pharaoh hit),
- * bounds and the per-iteration report. The engine's search produces them; the protocol formats
- * them (src/core/info.ts), and the match runner, the GUI and analysis read them. Pure: no I/O,
- * bundled by the GUI page.
+ * bounds, the per-iteration report and a finished search's result. The engine's search produces
+ * them; the protocol formats them (src/core/info.ts), and the match runner, the GUI and analysis
+ * read them. Pure: no I/O, bundled by the GUI page.
  */
 
 /** A win is MATE − plies to the Pharaoh hit; a loss its negation. */
@@ -37,6 +37,26 @@ export interface SearchInfo {
   /** ms since the search started. */
   time: number;
   pv: string[];
+}
+
+/**
+ * A finished search's answer as plain data, moves as text: what a search thread posts when it is
+ * done and what the search threads of either host (src/protocol/search-pool.ts in Node,
+ * src/web/search-pool.ts in the page) hand on to the protocol for its `bestmove`.
+ */
+export interface SearchResult {
+  /** The move to play ('' when there is none). */
+  best: string;
+  /** The expected reply ('' when there is none). */
+  ponder: string;
+  /** In the search's own units (MATE − plies for a win): scoreOf states it. */
+  score: number;
+  /** The last completed iteration's depth. */
+  depth: number;
+  /** Nodes searched (the pools report those of all threads). */
+  nodes: number;
+  /** Why the search failed (its move is then ''). */
+  error?: string;
 }
 
 /** The search's score (mates as MATE − plies) as the protocol states it. */

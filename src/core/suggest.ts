@@ -5,7 +5,7 @@
  */
 
 /** Edits (insert, delete, replace, swap two neighbours) between two words. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
   const d: number[][] = Array.from({ length: m + 1 }, (_, i) => Array.from({ length: n + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
@@ -20,7 +20,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** The closest known word, when one is close enough to be what was meant; otherwise undefined. */
-export function closest(word: string, known: readonly string[]): string | undefined {
+function closest(word: string, known: readonly string[]): string | undefined {
   const w = word.toLowerCase();
   if (w === '') return undefined;
   let best: string | undefined;

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
-import type { EngineSpec } from '../match/engine';
+import type { EngineSpec } from '../match/engine-process';
 import { keys } from './redis';
 
 /** How a worker gets an engine, and the checksum it must match. */

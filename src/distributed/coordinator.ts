@@ -50,7 +50,7 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 /** The run's id: a hash of what makes it this run (settings, schedule, openings, the record file). */
-export function runId(cfg: MatchConfig, settings: RunSettings): string {
+function runId(cfg: MatchConfig, settings: RunSettings): string {
   const rec = recordPath(cfg);
   const what = {
     settings,

@@ -8,7 +8,7 @@
  * same command goes on after the last game in the file; chunks already queued or finished in
  * Redis are taken as they are, games already written are never requested again.
  *
- * This module knows nothing of the data format: the caller (src/cli/datagen.ts) checks, dedupes
+ * This module knows nothing of the data format: the caller (src/cli/datagen-command.ts) checks, dedupes
  * and writes each shard.
  */
 import { createHash } from 'node:crypto';
@@ -83,7 +83,7 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 /** The run's id: what makes it this run. */
-export function datagenRunId(settings: DatagenRunSettings, out: string): string {
+function datagenRunId(settings: DatagenRunSettings, out: string): string {
   return createHash('sha256').update(JSON.stringify({ settings, out: path.resolve(out) })).digest('hex').slice(0, 12);
 }
 

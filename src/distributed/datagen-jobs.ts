@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
-import type { EngineSpec } from '../match/engine';
+import type { EngineSpec } from '../match/engine-process';
 import { BuildError, identifyEngine, shortSum, type EngineBuild, type IdentifiedBuild } from './builds';
 import type { RunState, RunStatus, WorkerStatus } from './status';
 
@@ -52,9 +52,9 @@ export interface ChunkResult {
 export const chunkId = (k: number): string => `chunk-${k}`;
 
 /** Redis key of a stored network. */
-export const netKey = (checksum: string): string => `thoth:net:${checksum}`;
+const netKey = (checksum: string): string => `thoth:net:${checksum}`;
 
-export const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /** Stores a network file's bytes under their checksum (once); returns the checksum. */
 export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string> {

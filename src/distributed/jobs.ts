@@ -4,7 +4,7 @@
  * both the pair job and its result, so a pair is queued once and counted once.
  */
 import type { GameRecord, MoveRecord, ResultToken, Termination } from '../core/record';
-import type { GameOutcome } from '../match/game';
+import type { GameOutcome } from '../match/referee';
 import type { Opening } from '../match/openings';
 import type { ScheduledGame } from '../match/schedule';
 import type { GameSettings } from '../match/slot';

@@ -1,7 +1,7 @@
 /**
  * A worker of distributed runs (`thoth worker redis://…`): it serves one run at a time (the oldest
  * running run with pairs waiting that it can play), plays its pair jobs on `concurrency` game slots
- * with the same game code as a local run (slot.ts, game.ts), and returns each pair's games as a
+ * with the same game code as a local run (slot.ts, referee.ts), and returns each pair's games as a
  * result job. Before it takes a run's jobs it gets every engine's exact build (a Thoth build from
  * its cache or from Redis; other engines' files checked here) and starts each engine once; a run
  * it cannot play that way it refuses, with the reason written to the run for the coordinator.

@@ -7,10 +7,10 @@
 import { err, ok, type Result } from '../core/result';
 
 /** The longest line forwarded (a `position … moves …` of a very long game fits). */
-export const MAX_LINE = 16384;
+const MAX_LINE = 16384;
 
 /** Options a page may set (compared case-insensitively, as the protocol does). */
-export const ALLOWED_OPTIONS: readonly string[] = [
+const ALLOWED_OPTIONS: readonly string[] = [
   'Hash', 'Clear Hash', 'Threads', 'MultiPV', 'Ponder', 'Move Overhead', 'UCI_Variant', 'PharaohRotation',
   'NoRemovalDraw', 'UCI_LimitStrength', 'UCI_Elo', 'Skill Level', 'UCI_AnalyseMode',
 ];

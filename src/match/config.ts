@@ -10,10 +10,10 @@ import { availableParallelism } from 'node:os';
 import { SETUP_NAMES, isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
-import { defaultName, type EngineSpec } from './engine';
+import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';
 import { MatchConfigError } from './errors';
-import type { Adjudication } from './game';
+import type { Adjudication } from './referee';
 import type { OpeningSource } from './openings';
 import type { SprtModel } from './stats';
 import { applyLimit, hasLimit, type EngineLimits } from './timecontrol';
@@ -83,7 +83,7 @@ export const DEFAULT_SEED = 951356066;
 export const DEFAULT_SEARCH_TIMEOUT_S = 300;
 
 /** Every flag `thoth match` knows (for "did you mean"). */
-export const MATCH_FLAGS = [
+const MATCH_FLAGS = [
   'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
   'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'resume-force', 'drawscore', 'ratinginterval',
   'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'searchtimeout', 'report', 'distributed',

@@ -12,7 +12,7 @@ import { ok } from '../core/result';
 import { readRecordFile } from '../process/files';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
-import type { GameOutcome } from './game';
+import type { GameOutcome } from './referee';
 import type { OpeningBook } from './openings';
 import { JsonReport, type SummaryLine } from './json-report';
 import { Standings, encounterLines, standingsLines } from './report';

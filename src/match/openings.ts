@@ -149,7 +149,7 @@ export interface GenfensOptions {
  * 1000 tries in a row find no new one (with few plies there are only so many).
  */
 /** Tries in a row without a new opening after which genfens gives up. */
-export const GENFENS_TRIES = 1000;
+const GENFENS_TRIES = 1000;
 
 export function genfens(n: number, o: GenfensOptions): Result<string[], MatchConfigError> {
   const rng = makeRng(o.seed);

@@ -144,7 +144,7 @@ export function encounterLines(st: Standings, enc: number, colorNames: readonly 
 }
 
 /** The cutechess-style text of an encounter's summary. */
-export function summaryLines(s: EncounterSummary, colorNames: readonly [string, string]): string[] {
+function summaryLines(s: EncounterSummary, colorNames: readonly [string, string]): string[] {
   const [A, B] = s.players;
   const lines = [formatScoreLine(A, B, s)];
   if (s.games === 0) return lines;

@@ -3,12 +3,12 @@
  * games), and GameSlot.play is the one way a game of the schedule is played. The local runner
  * plays one game at a time on each of its `-concurrency` slots; a worker of a distributed run plays
  * a job's game pair on one of its slots with playPair. Both end in the same refereed, clocked and
- * adjudicated game (game.ts), so a game is the same wherever it runs.
+ * adjudicated game (referee.ts), so a game is the same wherever it runs.
  */
 import type { MatchConfig } from './config';
-import { EngineProcess, type EngineSpec } from './engine';
+import { EngineProcess, type EngineSpec } from './engine-process';
 import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors';
-import { playGame, type GameOutcome } from './game';
+import { playGame, type GameOutcome } from './referee';
 import type { Opening } from './openings';
 import type { ScheduledGame } from './schedule';
 

@@ -6,7 +6,7 @@
  */
 import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from './config';
-import type { EngineProcess } from './engine';
+import type { EngineProcess } from './engine-process';
 import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from './errors';
 import { Ledger, anchorIndex, checkRecordFile, settleNames, type Halt, type MatchSummary, type StopReason } from './ledger';
 import { OpeningBook } from './openings';

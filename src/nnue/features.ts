@@ -14,8 +14,8 @@ import { ANUBIS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK } from '../cor
 import type { Position } from '../core/position';
 import { SQUARES } from '../core/squares';
 
-export const PIECE_STATES = 17;
-export const PIECE_FEATURES = 2 * PIECE_STATES * SQUARES;
+const PIECE_STATES = 17;
+const PIECE_FEATURES = 2 * PIECE_STATES * SQUARES;
 export const BEAM_SQUARE_BASE = PIECE_FEATURES;
 export const BEAM_TARGET_BASE = BEAM_SQUARE_BASE + 2 * SQUARES;
 export const EDITION_BASE = BEAM_TARGET_BASE + 4 * PIECE_STATES;
@@ -79,12 +79,6 @@ export function pieceFeature(piece: number, sq: number, perspective: number): nu
   return (rel * PIECE_STATES + STATE[perspective * 64 + piece]) * SQUARES + s;
 }
 
-/** The feature of colour `beamColor`'s beam crossing `sq`, seen from `perspective`. */
-export function beamSquareFeature(beamColor: number, sq: number, perspective: number): number {
-  const s = perspective === 1 ? SQUARES - 1 - sq : sq;
-  return BEAM_SQUARE_BASE + (beamColor ^ perspective) * SQUARES + s;
-}
-
 /** The feature of colour `beamColor`'s beam being about to kill `victim` (a piece code). */
 export function beamTargetFeature(beamColor: number, victim: number, perspective: number): number {
   return BEAM_TARGET_BASE + (beamColor ^ perspective) * 2 * PIECE_STATES + ((victim >> 5) ^ perspective) * PIECE_STATES +
@@ -106,7 +100,7 @@ export function pieceDelta(piece: number, sq: number, out: Int32Array | Uint16Ar
  * 80-square mask at mask[at..at+2] (a beam's mask, or the difference of two), seen from
  * `perspective`; returns the new end.
  */
-export function beamMaskFeatures(
+function beamMaskFeatures(
   beamColor: number, mask: Int32Array, at: number, perspective: number, out: Int32Array | Uint16Array, n: number,
 ): number {
   const base = BEAM_SQUARE_BASE + (beamColor ^ perspective) * SQUARES;

@@ -9,11 +9,11 @@ import type { Position } from '../core/position';
 import { err, ok, type Result } from '../core/result';
 import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from './features';
 
-export const QA = 255;
-export const QB = 64;
+const QA = 255;
+const QB = 64;
 export const DEFAULT_SCALE = 400;
-export const NETWORK_MAGIC = 'THOTHNN1';
-export const NETWORK_VERSION = 1;
+const NETWORK_MAGIC = 'THOTHNN1';
+const NETWORK_VERSION = 1;
 /** Float feature weights must stay within this so that they quantise to int16. */
 export const FT_WEIGHT_LIMIT = 32767 / QA;
 export const OUT_WEIGHT_LIMIT = 32767 / QB;

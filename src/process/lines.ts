@@ -1,7 +1,7 @@
 /** Text that arrives in chunks (a child's stdout), cut into lines. */
 
 /** The longest line kept; a longer one (a runaway engine) is dropped up to its end. */
-export const MAX_LINE_LENGTH = 1 << 20;
+const MAX_LINE_LENGTH = 1 << 20;
 
 /**
  * Hands every complete line to `onLine`, without its `\n` or `\r\n`. Text after the last newline

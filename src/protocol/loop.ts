@@ -1,5 +1,6 @@
 /** Runs the protocol on stdin/stdout, after the command-line arguments given as commands. */
 import { createInterface } from 'node:readline';
+import { nodeHost } from './node-host';
 import { UciEngine, isKnownCommand } from './uci';
 
 /**
@@ -7,7 +8,7 @@ import { UciEngine, isKnownCommand } from './uci';
  * when each starts with a known command word (`thoth "go perft 4" quit`), otherwise all of them
  * form one command (`thoth bench 8`).
  */
-export function argsToCommands(argv: string[]): string[] {
+function argsToCommands(argv: string[]): string[] {
   if (argv.length === 0) return [];
   const each = argv.every((a) => isKnownCommand(a.trim().split(/\s+/)[0]));
   return each ? argv : [argv.join(' ')];
@@ -22,7 +23,7 @@ export function runProtocol(argv: string[]): Promise<string[]> {
     const out = (line: string): void => {
       process.stdout.write(line + '\n');
     };
-    const engine = new UciEngine(out);
+    const engine = new UciEngine(out, nodeHost);
     const commands = argsToCommands(argv);
     let rl: ReturnType<typeof createInterface> | undefined;
     const errors: string[] = [];

@@ -1,27 +1,19 @@
 /**
  * Network files for the engine (EvalFile): the default network shipped in the package's nets/
  * folder, or a file named by the user; read, checked (src/nnue/network.ts) and kept as bytes in
- * shared memory, so that every search thread parses the same bytes once.
+ * shared memory, so that every search thread parses the same bytes once. The Node host's
+ * (node-host.ts); the page has its own (src/web/page-host.ts).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../core/result';
-import { NETWORK_HEADER_BYTES, formatNetworkError, networkFileBytes, readNetwork, type Network } from '../nnue/network';
+import { NETWORK_HEADER_BYTES, formatNetworkError, networkFileBytes, readNetwork } from '../nnue/network';
+import { DEFAULT_EVAL_FILE, type LoadedNetwork } from './engine-host';
 import { quote } from '../core/quote';
 
-/** EvalFile's value for the network shipped with the engine. */
-export const DEFAULT_EVAL_FILE = 'default';
 /** The shipped network's file name in nets/. */
-export const DEFAULT_NETWORK_FILE = 'default.nnue';
-
-/** A network as the engine holds it: parsed, and its file's bytes to hand to the threads. */
-export interface LoadedNetwork {
-  net: Network;
-  bytes: SharedArrayBuffer;
-  /** Where it came from (a path, or "default"). */
-  source: string;
-}
+const DEFAULT_NETWORK_FILE = 'default.nnue';
 
 /** The package's nets/ folder: next to dist/ (the bundle) or two levels above src/protocol. */
 function netsFolder(): string {

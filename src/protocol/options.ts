@@ -3,16 +3,17 @@
  * Stockfish's `options.add(name, Option(…, handler))`): the handshake's `option` lines, the
  * checking of `setoption` values and their effect all come from the declaration.
  */
-import { availableParallelism } from 'node:os';
 import { EDITION_IDS, type EditionId } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
-import { DEFAULT_EVAL_FILE } from './network-file';
+import { DEFAULT_EVAL_FILE } from './engine-host';
 import { quote } from '../core/quote';
 
-/** Threads: up to twice the machine's cores. */
-export const MAX_THREADS = Math.max(2, availableParallelism() * 2);
+/** Threads: up to twice the machine's cores (EngineHost.cores). */
+export function maxThreads(cores: number): number {
+  return Math.max(2, cores * 2);
+}
 
 /** The developer switches (option name, search feature), in the handshake's order. */
 const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> = [
@@ -54,7 +55,7 @@ export function optionLine(o: OptionSpec): string {
 }
 
 /** One option of the engine, as `setoption` sees it. */
-export interface EngineOption {
+export interface SettableOption {
   readonly spec: OptionSpec;
   /** Checks the `value` text; when it is good, takes it and runs the handler. */
   set(text: string | undefined): Result<void, OptionError>;
@@ -63,7 +64,7 @@ export interface EngineOption {
 type Handler<T> = (value: T, previous: T) => void;
 
 /** An option with a value: the handler runs on every `setoption` that passes the check. */
-abstract class Valued<T> implements EngineOption {
+abstract class Valued<T> implements SettableOption {
   value: T;
   abstract readonly spec: OptionSpec;
 
@@ -93,7 +94,7 @@ abstract class Valued<T> implements EngineOption {
   }
 }
 
-export class Spin extends Valued<number> {
+class Spin extends Valued<number> {
   readonly spec: OptionSpec;
 
   constructor(name: string, defaultValue: number, readonly min: number, readonly max: number, onChange?: Handler<number>) {
@@ -109,7 +110,7 @@ export class Spin extends Valued<number> {
   }
 }
 
-export class Check extends Valued<boolean> {
+class Check extends Valued<boolean> {
   readonly spec: OptionSpec;
 
   constructor(name: string, defaultValue: boolean, onChange?: Handler<boolean>) {
@@ -124,7 +125,7 @@ export class Check extends Valued<boolean> {
   }
 }
 
-export class Combo<T extends string> extends Valued<T> {
+class Combo<T extends string> extends Valued<T> {
   readonly spec: OptionSpec;
 
   constructor(name: string, defaultValue: T, readonly vars: readonly T[], onChange?: Handler<T>) {
@@ -143,7 +144,7 @@ export class Combo<T extends string> extends Valued<T> {
  * A text option. `check` may refuse a value (the message follows the option's name) before the
  * handler sees it; an empty value is `<empty>` in the protocol.
  */
-export class Str extends Valued<string> {
+class Str extends Valued<string> {
   readonly spec: OptionSpec;
 
   constructor(
@@ -162,7 +163,7 @@ export class Str extends Valued<string> {
 }
 
 /** An option without a value: setting it runs the handler (any value is ignored). */
-export class Button implements EngineOption {
+class Button implements SettableOption {
   readonly spec: OptionSpec;
 
   constructor(readonly name: string, private readonly press: () => void) {
@@ -191,12 +192,12 @@ export interface OptionHost {
   evaluationChanged(): void;
 }
 
-/** The engine's options, in the handshake's order; the others read their values. */
-export function createOptions(host: OptionHost) {
+/** The engine's options, in the handshake's order; the others read their values. `Threads` goes up to `threadsMax`. */
+export function createOptions(host: OptionHost, threadsMax: number) {
   const named = {
     hash: new Spin('Hash', 16, 1, 8192, (mb) => host.resizeHash(mb)),
     clearHash: new Button('Clear Hash', () => host.clearHash()),
-    threads: new Spin('Threads', 1, 1, MAX_THREADS, (n) => host.setThreads(n)),
+    threads: new Spin('Threads', 1, 1, threadsMax, (n) => host.setThreads(n)),
     multiPV: new Spin('MultiPV', 1, 1, 256),
     ponder: new Check('Ponder', false),
     moveOverhead: new Spin('Move Overhead', 10, 0, 5000),
@@ -213,7 +214,7 @@ export function createOptions(host: OptionHost) {
   };
   // Developer switches, so that matches can measure each search feature.
   const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));
-  const all: readonly EngineOption[] = [...Object.values(named), ...features.map((f) => f.option)];
+  const all: readonly SettableOption[] = [...Object.values(named), ...features.map((f) => f.option)];
   return {
     ...named,
     all,
@@ -224,7 +225,7 @@ export function createOptions(host: OptionHost) {
       return f;
     },
     /** The option of that name (names are case-insensitive). */
-    find(name: string): EngineOption | undefined {
+    find(name: string): SettableOption | undefined {
       const n = name.toLowerCase();
       return all.find((o) => o.spec.name.toLowerCase() === n);
     },

@@ -1,37 +1,31 @@
 /**
- * The search threads: a piscina pool of persistent workers (created at start-up and when
+ * The search threads of the Node host (SearchThreads, engine-host.ts; the page's are
+ * src/web/search-pool.ts): a piscina pool of persistent workers (created at start-up and when
  * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
  * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
- * words; only thread 0 manages time and streams its reports (SearchInfo objects).
+ * words; only thread 0 manages time and streams its reports (SearchInfo objects). Each thread
+ * answers with a SearchResult (src/core/score.ts); the vote's winner is handed on in that shape.
  */
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { formatMove, setupKfen } from '../core/index';
 import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS } from '../search/search';
-import { MATE_BOUND, type SearchInfo } from '../core/score';
+import { MATE_BOUND, type SearchInfo, type SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import { workerPool } from '../process/pool';
-import type { SearchTask, SearchTaskResult } from '../threads/search-worker';
+import type { SearchTask } from '../threads/search-worker';
+import type { GoRequest, SearchThreads } from './engine-host';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
 
-export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'tableId' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
-
-export interface SearchDone {
-  best: string;
-  ponder: string;
-  score: number;
-  depth: number;
-  /** Nodes of all threads. */
-  nodes: number;
-  error?: string;
-}
+/** One thread's result with the thread it came from: what the vote weighs. */
+export type ThreadResult = SearchResult & { threadIndex: number };
 
 /**
  * Stockfish's vote: each thread's move gets (score − worst score + 14) × depth; the thread whose
  * move has most votes wins (a found win always wins).
  */
-export function voteBest(results: SearchTaskResult[]): SearchTaskResult {
+export function voteBest(results: ThreadResult[]): ThreadResult {
   const main = results.find((r) => r.threadIndex === 0)!;
   // A helper votes only with an iteration at least as deep as the main search's last one: a
   // shallower result is older and may stand on a move the main search has since refuted. A
@@ -72,7 +66,8 @@ export function clearRanges(byteLength: number, threads: number): Array<[number,
   return out;
 }
 
-export class SearchPool {
+/** The search threads of the Node host (SearchThreads, engine-host.ts). */
+export class SearchPool implements SearchThreads {
   private pool: Piscina;
   private threadCount: number;
   readonly control = new Int32Array(new SharedArrayBuffer(16));
@@ -197,7 +192,7 @@ export class SearchPool {
   }
 
   /** Starts a search on every thread; resolves when all have stopped, with the voted move. */
-  async start(go: GoRequest, ponder: boolean, onInfo: (info: SearchInfo) => void): Promise<SearchDone> {
+  async start(go: GoRequest, ponder: boolean, onInfo: (info: SearchInfo) => void): Promise<SearchResult> {
     if (this.running) throw new Error('a search is already running');
     this.running = true;
     this.stopRequested = false;
@@ -219,7 +214,7 @@ export class SearchPool {
       });
     });
     try {
-      const tasks: Promise<SearchTaskResult>[] = [];
+      const tasks: Promise<SearchResult>[] = [];
       for (let i = 0; i < this.threadCount; i++) {
         const task: SearchTask = {
           ...go,
@@ -233,11 +228,11 @@ export class SearchPool {
           port: i === 0 ? channel.port2 : undefined,
           results: this.results.buffer as SharedArrayBuffer,
         };
-        tasks.push(this.pool.run(task, i === 0 ? { transferList: [channel.port2] } : {}) as Promise<SearchTaskResult>);
+        tasks.push(this.pool.run(task, i === 0 ? { transferList: [channel.port2] } : {}) as Promise<SearchResult>);
       }
       // Answer as soon as the main search is done (it stops the helpers); the helpers' last
       // completed iterations are read from the shared slots for the vote.
-      const main = await tasks[0];
+      const main: ThreadResult = { ...(await tasks[0]), threadIndex: 0 };
       this.stragglers = Promise.allSettled(tasks.slice(1));
       await closed;
       channel.port1.close();
@@ -262,8 +257,8 @@ export class SearchPool {
   }
 
   /** The helpers' last completed iterations, from the shared slots (torn reads skipped). */
-  private helperResults(): SearchTaskResult[] {
-    const out: SearchTaskResult[] = [];
+  private helperResults(): ThreadResult[] {
+    const out: ThreadResult[] = [];
     const r = this.results;
     for (let i = 1; i < this.threadCount; i++) {
       const b = i * 4;

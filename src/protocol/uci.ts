@@ -13,10 +13,10 @@ import { timeBudget } from '../search/timeman';
 import { AUTHOR, VERSION } from '../version';
 import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
 import { formatInfo } from '../core/info';
-import { DEFAULT_EVAL_FILE, loadNetworkFile, type LoadedNetwork } from './network-file';
-import { MAX_THREADS, createOptions, formatOptionError, optionLine, type EngineOptions } from './options';
-import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position';
-import { SearchPool, type SearchDone } from './search-pool';
+import type { SearchResult } from '../core/score';
+import { DEFAULT_EVAL_FILE, type EngineHost, type LoadedNetwork, type SearchThreads } from './engine-host';
+import { createOptions, maxThreads, formatOptionError, optionLine, type EngineOptions } from './options';
+import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position-command';
 import { clipMessage, quote } from '../core/quote';
 
 /**
@@ -147,7 +147,9 @@ export class UciEngine {
 
   private readonly options: EngineOptions;
   private state: PositionState;
-  private pool: SearchPool;
+  private pool: SearchThreads;
+  /** The most `Threads` this machine takes. */
+  private readonly maxThreads: number;
   private queue: Queued[] = [];
   private searching = false;
   /** A command other than a search is still working (clearing the table, resizing the pool). */
@@ -165,13 +167,18 @@ export class UciEngine {
   /** The network of EvalFile (null: none could be read; the hand-written evaluation is used). */
   private network: LoadedNetwork | null;
 
-  constructor(private readonly write: (line: string) => void) {
-    const shipped = loadNetworkFile(DEFAULT_EVAL_FILE);
+  /** `host`: the machine's side (engine-host.ts): src/protocol/node-host.ts or src/web/page-host.ts. */
+  constructor(
+    private readonly write: (line: string) => void,
+    private readonly host: EngineHost,
+  ) {
+    this.maxThreads = maxThreads(host.cores);
+    const shipped = host.loadNetworkFile(DEFAULT_EVAL_FILE);
     this.network = shipped.ok ? shipped.value : null;
     this.options = createOptions({
       hasNetwork: () => this.network !== null,
       loadNetwork: (file) => {
-        const r = loadNetworkFile(file);
+        const r = host.loadNetworkFile(file);
         if (!r.ok) return err(`${r.error}; the network in use is unchanged`);
         this.network = r.value;
         return ok(undefined);
@@ -194,9 +201,9 @@ export class UciEngine {
           this.write(`info string position reset to the start: ${replay.error.message}`);
         }
       },
-    });
+    }, this.maxThreads);
     this.state = startPosition(this.options.variant.value, this.rules());
-    this.pool = new SearchPool(this.options.threads.value, this.options.hash.value, this.evalNetwork()?.bytes);
+    this.pool = host.startSearchThreads(this.options.threads.value, this.options.hash.value, this.evalNetwork()?.bytes);
     this.waitFor(this.pool.ready);
   }
 
@@ -426,7 +433,7 @@ export class UciEngine {
     if (this.quitRequested || q.stopped) this.stop(); // stopped while it waited: answer at once
   }
 
-  private finish(d: SearchDone, fallback: string, started: number): void {
+  private finish(d: SearchResult, fallback: string, started: number): void {
     if (d.error) this.error(d.error);
     this.debug(`search done: ${Date.now() - started} ms, ${d.nodes} nodes, depth ${d.depth}`);
     const best = d.best !== '' ? d.best : fallback;
@@ -537,8 +544,8 @@ export class UciEngine {
       depth = Number(args[0]);
     }
     if (args[1] !== undefined) {
-      if (!/^\d+$/.test(args[1]) || Number(args[1]) < 1 || Number(args[1]) > MAX_THREADS) {
-        return this.error(`bench: threads must be a whole number from 1 to ${MAX_THREADS}, not ${quote(args[1])}`);
+      if (!/^\d+$/.test(args[1]) || Number(args[1]) < 1 || Number(args[1]) > this.maxThreads) {
+        return this.error(`bench: threads must be a whole number from 1 to ${this.maxThreads}, not ${quote(args[1])}`);
       }
       threads = Number(args[1]);
     }
@@ -555,7 +562,7 @@ export class UciEngine {
     // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures
     // throughput. Its node count varies from run to run, unlike the one-thread signature.
     const run = async (): Promise<void> => {
-      const pool = new SearchPool(threads, 16);
+      const pool = this.host.startSearchThreads(threads, 16);
       let nodes = 0;
       const t0 = performance.now();
       try {

@@ -19,7 +19,7 @@ export interface Puzzle {
   source: string;
 }
 
-export const PUZZLE_FIELDS = ['id', 'variant', 'kfen', 'moves', 'themes', 'rating', 'source'] as const;
+const PUZZLE_FIELDS = ['id', 'variant', 'kfen', 'moves', 'themes', 'rating', 'source'] as const;
 
 /** The themes the miner writes. */
 export const THEMES = [

@@ -70,11 +70,11 @@ export interface MinerTally {
   budget: number;
 }
 
-export const emptyTally = (): MinerTally => ({ positions: 0, hit: 0, defence: 0, material: 0, notUnique: 0, duplicate: 0, budget: 0 });
+const emptyTally = (): MinerTally => ({ positions: 0, hit: 0, defence: 0, material: 0, notUnique: 0, duplicate: 0, budget: 0 });
 
 /** The initial rating's bounds. */
-export const RATING_MIN = 600;
-export const RATING_MAX = 2600;
+const RATING_MIN = 600;
+const RATING_MAX = 2600;
 
 /**
  * The initial rating (docs/puzzles.md): deeper lines and more tempting alternatives make a
@@ -485,7 +485,7 @@ function dupKey(variant: string, pos: Position): string {
  * Themes from the line (pos: the puzzle's position after the opponent's move):
  * hitInN / defence, sphinxTurn, swap, unstack, anubisBlock, quietMove, capture.
  */
-export function detectThemes(pos: Position, line: readonly number[], kind: PuzzleKind, n: number, quietFirst: boolean): string[] {
+function detectThemes(pos: Position, line: readonly number[], kind: PuzzleKind, n: number, quietFirst: boolean): string[] {
   const themes = new Set<string>();
   themes.add(kind === 'hit' ? `hitIn${n}` : kind);
   const depth0 = pos.ply;

@@ -25,7 +25,7 @@ export const DEFAULT_SELFPLAY: SelfplaySettings = { nodes: 3000, randomPlies: 8,
  * The edition and setup of game `g` for the editions asked: with all three, three games in five
  * are Khet 2.0, one Khet 1.0, one Deflexion; the setups of an edition come in turn.
  */
-export function selfplaySetup(g: number, editions: readonly EditionId[]): { edition: EditionId; setup: SetupName } {
+function selfplaySetup(g: number, editions: readonly EditionId[]): { edition: EditionId; setup: SetupName } {
   const cycle: EditionId[] = editions.length === EDITION_IDS.length ? ['khet2', 'khet2', 'khet2', 'khet1', 'deflexion'] : [...editions];
   const edition = cycle[g % cycle.length];
   const turn = Math.floor(g / cycle.length) * cycle.filter((e) => e === edition).length + cycle.slice(0, g % cycle.length).filter((e) => e === edition).length;

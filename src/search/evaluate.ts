@@ -280,7 +280,7 @@ export function evaluate(pos: Position, w: Weights = WEIGHTS, terms?: number[]):
 }
 
 /** Squares in a beam mask. */
-export function beamLength(m: Int32Array, at: number): number {
+function beamLength(m: Int32Array, at: number): number {
   return popcount(m[at]) + popcount(m[at + 1]) + popcount(m[at + 2]);
 }
 

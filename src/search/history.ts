@@ -7,12 +7,12 @@ import { ROT_CCW, ROT_CW } from '../core/index';
 
 /** Targets per from square: 80 squares, then clockwise and counter-clockwise turns. */
 const TARGETS = 82;
-export const HISTORY_SIZE = 80 * TARGETS;
+const HISTORY_SIZE = 80 * TARGETS;
 /** Bound of history scores under the gravity update. */
-export const HISTORY_MAX = 1 << 14;
+const HISTORY_MAX = 1 << 14;
 
 /** The history slot of a move (a step, a swap or an unstack to the same square share it). */
-export function historyIndex(m: number): number {
+function historyIndex(m: number): number {
   const type = m >>> 14;
   const target = type === ROT_CW ? 80 : type === ROT_CCW ? 81 : (m >>> 7) & 127;
   return (m & 127) * TARGETS + target;

@@ -22,7 +22,7 @@ export const OUT_NONE = 0;
 export const OUT_CAPTURE = 1;
 export const OUT_OWN = 2;
 export const OUT_WIN = 3;
-export const OUT_SUICIDE = 4;
+const OUT_SUICIDE = 4;
 
 // ordering scores
 const SCORE_WIN = 1 << 29;

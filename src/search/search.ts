@@ -18,9 +18,9 @@ import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
 import { NnueStack } from './nnue';
 import { evaluatePosition, type Network } from '../nnue/network';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
-import { MATE, MATE_BOUND, scoreOf, type SearchInfo } from '../core/score';
+import { MATE, MATE_BOUND, scoreOf, type SearchInfo, type SearchResult } from '../core/score';
 
-export const INF = 32500;
+const INF = 32500;
 export const MAX_PLY = 128;
 /**
  * Nodes between two looks at the clock, the stop word and the node limit: 256 keeps a
@@ -110,12 +110,13 @@ export interface RootLine {
   pv: number[];
 }
 
-export interface SearchResult {
+/**
+ * What Searcher.run returns, in this thread: the search's result (SearchResult, src/core/score.ts,
+ * the shape that crosses threads) with the moves as numbers (0: none), and every MultiPV root line.
+ */
+export interface RootResult extends Omit<SearchResult, 'best' | 'ponder' | 'error'> {
   best: number;
   ponder: number;
-  score: number;
-  depth: number;
-  nodes: number;
   lines: RootLine[];
 }
 
@@ -217,7 +218,7 @@ export class Searcher {
   }
 
   /** Runs a search from `pos` (not modified at the end). */
-  run(pos: Position, limits: SearchLimits): SearchResult {
+  run(pos: Position, limits: SearchLimits): RootResult {
     this.pos = pos;
     this.limits = limits;
     this.nodes = 0;
@@ -242,7 +243,7 @@ export class Searcher {
       if (allowed.length > 0) rootMoves = allowed;
     }
     this.rootLines = rootMoves.map((move) => ({ move, score: -INF, bound: 0, depth: 0, pv: [move] }));
-    const result: SearchResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
+    const result: RootResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
     if (rootMoves.length === 0) return result;
     const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
 
@@ -416,7 +417,8 @@ export class Searcher {
     if (alpha >= beta) return alpha;
     if (ply >= MAX_PLY - 2) return this.nnue !== null ? evaluatePosition(this.nnue.net, pos) : evaluate(pos);
     if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
-    // the table is probed below; the quiescence search never probes it
+    // the table is probed below: its bucket is fetched now (the quiescence search, entered above,
+    // probes the table only with QTT, unfetched)
     this.tt.prefetch(pos.keyLo);
 
     if (++this.pollCounter >= POLL_NODES) {
@@ -442,7 +444,8 @@ export class Searcher {
     beams.afterMove(pos, ply);
     const inCheck = beams.inCheck(pos, ply);
 
-    // the static evaluation of an inner node is needed only by the pruning that uses it
+    // the static evaluation of an inner node is computed only when the pruning that uses it may
+    // run (it is then stored in the table with the node's result; otherwise NO_EVAL is)
     let staticEval = NO_EVAL;
     if (!inCheck && !pvNode && this.features.nullMove) {
       staticEval = ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);

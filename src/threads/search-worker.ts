@@ -11,6 +11,7 @@ import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type Search
 import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth } from '../search/skill';
 import { TranspositionTable } from '../search/tt';
 import { NetworkCache } from '../nnue/network';
+import type { SearchResult } from '../core/score';
 
 /** With `Random`, moves up to this move number are chosen among lines within RANDOM_MARGIN cp. */
 const RANDOM_MOVES = 6;
@@ -55,26 +56,16 @@ export interface SearchTask {
   random?: boolean;
 }
 
-export interface SearchTaskResult {
-  threadIndex: number;
-  best: string;
-  ponder: string;
-  score: number;
-  depth: number;
-  nodes: number;
-  error?: string;
-}
-
 let searcher: Searcher | undefined;
 
-/** Networks parsed from the bytes the pool sends (the same buffer for every search). */
 /** Networks parsed from the bytes the pool sends (the same bytes for every search). */
 const networks = new NetworkCache();
 /** The tableId the searcher's table and control words belong to. */
 let searcherTable = -2;
 let lastNewGame = -1;
 
-export default function search(task: SearchTask): SearchTaskResult {
+/** One thread's part of one search; its answer is this thread's own (the pool adds up the nodes and votes). */
+export default function search(task: SearchTask): SearchResult {
   const control = new Int32Array(task.control);
   try {
     // (a SharedArrayBuffer arrives as a new object with every task, so the pool names its buffers)
@@ -165,7 +156,6 @@ export default function search(task: SearchTask): SearchTaskResult {
     port?.postMessage(null);
     port?.close();
     return {
-      threadIndex: task.threadIndex,
       best: res.best === 0 || res.depth === 0 && !main ? '' : formatMove(res.best),
       ponder: res.ponder === 0 ? '' : formatMove(res.ponder),
       score: res.score,
@@ -176,7 +166,7 @@ export default function search(task: SearchTask): SearchTaskResult {
     if (task.threadIndex === 0) Atomics.store(control, CTRL_STOP, 1);
     task.port?.postMessage(null);
     task.port?.close();
-    return { threadIndex: task.threadIndex, best: '', ponder: '', score: 0, depth: 0, nodes: 0, error: e instanceof Error ? e.message : String(e) };
+    return { best: '', ponder: '', score: 0, depth: 0, nodes: 0, error: e instanceof Error ? e.message : String(e) };
   }
 }
 

@@ -28,8 +28,6 @@ export const GAME_HEADER_BYTES = 8;
 export const POSITION_FIXED_BYTES = 16;
 /** The most bytes one position takes (every square occupied). */
 export const MAX_POSITION_BYTES = POSITION_FIXED_BYTES + SQUARES;
-/** The most positions a game block holds (u16). */
-export const MAX_GAME_POSITIONS = 65535;
 
 /** Results as stored: the first player's (or, per position, the side to move's) view. */
 export const LOSS = 0;

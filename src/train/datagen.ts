@@ -2,7 +2,7 @@
  * Self-play for training data: one game from a setup and random opening plies, every move
  * searched to a fixed node budget, and the quiet positions kept with their search score and,
  * once the game is over, its result. Pure computation (no I/O): the worker threads run it and
- * `thoth datagen` (src/cli/datagen.ts) writes what it returns.
+ * `thoth datagen` (src/cli/datagen-command.ts) writes what it returns.
  */
 import {
   EDITION_IDS, KHET_SETUP_NAMES, MAX_MOVES, gameStatus, parseKfen, setupKfen, setupsOf, type EditionId, type Position, type SetupName,
@@ -88,7 +88,7 @@ const quietMoves = new Int32Array(MAX_MOVES);
  * True when the position is quiet: the side to move is not in check (the enemy beam, fired now,
  * would not hit its Pharaoh) and has no move whose shot removes an enemy piece.
  */
-export function isQuiet(pos: Position): boolean {
+function isQuiet(pos: Position): boolean {
   const us = pos.side;
   const pharaoh = pos.pharaohSq[us];
   if (pharaoh >= 0 && pos.laserTarget(us ^ 1) === pharaoh) return false;

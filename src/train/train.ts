@@ -265,7 +265,7 @@ export interface TrainSettings {
 }
 
 /** A float network with small seeded random weights. */
-export function initialNetwork(hidden: number, seed: number): FloatNetwork {
+function initialNetwork(hidden: number, seed: number): FloatNetwork {
   const net = floatNetwork(hidden, new Float32Array(new SharedArrayBuffer(floatNetworkSize(hidden) * 4)));
   const rand = mulberry32(seed ^ 0x5eed);
   const u = (a: number): number => (((rand() >>> 0) / 4294967296) * 2 - 1) * a;
@@ -286,7 +286,7 @@ export interface GradientSplitter {
 }
 
 /** Adam state over every parameter, with the int16 bounds applied after each step. */
-export class Adam {
+class Adam {
   private readonly m: Float32Array;
   private readonly v: Float32Array;
   private t = 0;

@@ -6,7 +6,7 @@
 import { PageController } from '../gui/page/controller';
 import { EngineClient } from '../gui/page/engine';
 import { ensureIsolation, showSingleThreadNote } from './isolation';
-import { LocalLink } from './link';
+import { LocalLink } from './local-link';
 
 void ensureIsolation().then((iso) => {
   if (iso.kind === 'reloading') return;

@@ -1,8 +1,8 @@
 /**
- * The search threads of the static build: Web Workers standing in for the engine's piscina pool
- * (src/protocol/search-pool.ts), with the same interface, so that the engine's own protocol
- * (src/protocol/uci.ts) runs in the page unchanged; build.mjs puts this module in the place of
- * the Node one.
+ * The search threads of the static build (SearchThreads, src/protocol/engine-host.ts, as the page
+ * host provides them: page-host.ts): Web Workers where the Node host has its piscina pool
+ * (src/protocol/search-pool.ts), so that the engine's own protocol (src/protocol/uci.ts) runs in
+ * the page unchanged.
  *
  * Stopping a search. A worker that searches cannot read a message until the search returns, so:
  * - with shared memory (a cross-origin isolated page: served with COOP/COEP headers) the stop
@@ -15,14 +15,11 @@
  *   time, depth or node limit end by themselves; only `go infinite` (analysis) and cancelled
  *   searches are stopped this way.
  */
-import type { GoRequest, SearchDone, SearchPool as NodeSearchPool } from '../protocol/search-pool';
+import type { GoRequest, SearchThreads } from '../protocol/engine-host';
 import { CTRL_PONDER, CTRL_STOP } from '../search/search';
-import { type SearchInfo } from '../core/score';
+import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
-import type { SearchTaskResult } from '../threads/search-worker';
 import type { FromWorker, ToWorker } from './search-worker';
-
-export type { SearchDone };
 
 /** The worker's code, put in by build.mjs (a worker is started from a Blob: file:// pages may not load worker files). */
 declare const __SEARCH_WORKER_SOURCE__: string;
@@ -64,15 +61,13 @@ interface LastIteration {
 }
 
 interface Running {
-  resolve: (d: SearchDone) => void;
+  resolve: (d: SearchResult) => void;
   last: LastIteration | null;
   stopRequested: boolean;
 }
 
-/** The Node pool's interface as the protocol uses it (its shared control word is its own business). */
-type PoolApi = { [K in Exclude<keyof NodeSearchPool, 'control'>]: NodeSearchPool[K] };
 
-export class SearchPool implements PoolApi {
+export class SearchPool implements SearchThreads {
   private readonly shared = sharedMemory();
   private threadCount: number;
   private hashMb: number;
@@ -155,10 +150,10 @@ export class SearchPool implements PoolApi {
     });
   }
 
-  async start(go: GoRequest, ponder: boolean, onInfo: Parameters<NodeSearchPool['start']>[2]): Promise<SearchDone> {
+  async start(go: GoRequest, ponder: boolean, onInfo: (info: SearchInfo) => void): Promise<SearchResult> {
     if (this.running) throw new Error('a search is already running');
-    let resolve!: (d: SearchDone) => void;
-    const done = new Promise<SearchDone>((r) => (resolve = r));
+    let resolve!: (d: SearchResult) => void;
+    const done = new Promise<SearchResult>((r) => (resolve = r));
     const run: Running = { resolve, last: null, stopRequested: false };
     this.running = run;
     await this.stragglers;
@@ -204,7 +199,7 @@ export class SearchPool implements PoolApi {
     return done;
   }
 
-  private finish(run: Running, r: Pick<SearchTaskResult, 'best' | 'ponder' | 'score' | 'depth' | 'nodes' | 'error'>): void {
+  private finish(run: Running, r: SearchResult): void {
     if (this.running !== run) return;
     this.running = null;
     run.resolve({

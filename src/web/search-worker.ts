@@ -5,7 +5,7 @@
  * and are shared by all threads; without it the worker keeps its own table, and the page stops a
  * search by ending the worker (src/web/search-pool.ts).
  */
-import type { SearchInfo } from '../core/score';
+import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import search, { clear, type SearchTask } from '../threads/search-worker';
 
@@ -18,7 +18,7 @@ export type ToWorker =
 export type FromWorker =
   | { kind: 'ready' }
   | { kind: 'info'; info: SearchInfo }
-  | { kind: 'done'; result: ReturnType<typeof search> }
+  | { kind: 'done'; result: SearchResult }
   | { kind: 'cleared' };
 
 const post = (m: FromWorker): void => (self as unknown as Worker).postMessage(m);

@@ -1,9 +1,9 @@
 /** The plain-words side of `thoth analyse`: move descriptions, score texts, record loading. */
 import { describe, expect, it } from 'vitest';
 import { EDITIONS, SETUPS, parseKfen, parseMove, toKfen, type EditionId, type Position } from '../../src/core/index';
-import { RecordError, loadGame } from '../../src/analysis/game';
+import { RecordError, loadGame } from '../../src/analysis/annotate-game';
 import { comparable, moveInWords, firstPlayerView, mateMoves, scoreSentence, scoreText } from '../../src/analysis/words';
-import { renderBoard } from '../../src/analysis/board';
+import { renderBoard } from '../../src/analysis/diagram';
 import { MATE } from '../../src/core/score';
 
 function position(kfen: string, edition: EditionId = 'khet2'): Position {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchBuild, identifyEngine, localEngine, staticImports, storeBuild } from '../../src/distributed/builds';
 import { openRedis, parseRedisUrl } from '../../src/distributed/redis';
-import type { EngineSpec } from '../../src/match/engine';
+import type { EngineSpec } from '../../src/match/engine-process';
 import { startEngine } from '../../src/match/slot';
 import { fakeEngineScript } from '../match/helpers';
 import { REDIS_SERVER, ROOT, startRedis, type RedisInstance } from './helpers';

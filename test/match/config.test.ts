@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, parseMatchArgs as parseResult } from '../../src/match/config';
-import { defaultName } from '../../src/match/engine';
+import { defaultName } from '../../src/match/engine-process';
 import { MatchConfigError } from '../../src/match/errors';
 import { unwrap } from '../core/helpers';
 import { Schedule } from '../../src/match/schedule';

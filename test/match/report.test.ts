@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readInfo, type InfoScore } from '../../src/match/game';
+import { readInfo, type InfoScore } from '../../src/match/referee';
 import { Standings, encounterLines, standingsLines } from '../../src/match/report';
 import { Schedule } from '../../src/match/schedule';
 

@@ -1,6 +1,6 @@
 /** The built engine: `debug on|off` (UCI) adds or removes the `info string debug: …` diagnostics. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine, assertBuilt, startEngine } from './engine';
+import { Engine, assertBuilt, startEngine } from './spawn-engine';
 
 describe('debug', () => {
   let e: Engine;

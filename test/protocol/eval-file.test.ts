@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
 import { NUM_FEATURES } from '../../src/nnue/features';
 import { floatNetwork, quantise, writeNetwork } from '../../src/nnue/network';
-import { Engine, assertBuilt, startEngine } from './engine';
+import { Engine, assertBuilt, startEngine } from './spawn-engine';
 
 describe('EvalFile and UseNNUE', () => {
   let e: Engine;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS, mirrorPosition, toKfen, type Position } from '../../src/core/index';
 import {
   CLASSIC, Engine, MATE_IN_1, assertBuilt, checkBestmove, parseInfo, positionOf, startEngine, type BestMove,
-} from './engine';
+} from './spawn-engine';
 import type { ForcedWin } from '../search/solver';
 
 /** Proved forced wins (see test/search/forced-wins.test.ts). */

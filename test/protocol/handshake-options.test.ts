@@ -4,15 +4,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS } from '../../src/core/index';
 import { ok } from '../../src/core/result';
-import { createOptions, optionLine, type OptionSpec } from '../../src/protocol/options';
+import { createOptions, maxThreads, optionLine, type OptionSpec } from '../../src/protocol/options';
+import { nodeHost } from '../../src/protocol/node-host';
 import { KNOWN_COMMANDS } from '../../src/protocol/uci';
-import { Engine, ROOT, assertBuilt, startEngine } from './engine';
+import { Engine, ROOT, assertBuilt, startEngine } from './spawn-engine';
 
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
 const OPTIONS: OptionSpec[] = createOptions({
   resizeHash: () => {}, clearHash: () => {}, setThreads: () => {}, variantChanged: () => {}, pharaohRotationChanged: () => {},
   loadNetwork: () => ok(undefined), evaluationChanged: () => {}, hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
-}).all.map((o) => o.spec);
+}, maxThreads(nodeHost.cores)).all.map((o) => o.spec);
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 

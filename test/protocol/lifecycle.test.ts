@@ -3,7 +3,7 @@
  * a search, end of input = quit.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine, assertBuilt, startEngine } from './engine';
+import { Engine, assertBuilt, startEngine } from './spawn-engine';
 
 /** Runs `node dist/cli.js …args` with stdin closed; returns its lines and exit. */
 async function run(args: string[], timeoutMs = 20_000): Promise<{ lines: string[]; code: number | null; stderr: string }> {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toKfen } from '../../src/core/index';
-import { CLASSIC, Engine, MATE_IN_1, assertBuilt, checkBestmove, positionOf, startEngine } from './engine';
+import { CLASSIC, Engine, MATE_IN_1, assertBuilt, checkBestmove, positionOf, startEngine } from './spawn-engine';
 
 /** The position every row starts from (not the start position, so a reset would show). */
 const SETUP_MOVES = ['c1d2', 'h8g7', 'j1-'];

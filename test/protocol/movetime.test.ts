@@ -6,7 +6,7 @@
  * bench/latency.mjs reports the medians.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLASSIC, Engine, assertBuilt, checkBestmove, positionOf, startEngine } from './engine';
+import { CLASSIC, Engine, assertBuilt, checkBestmove, positionOf, startEngine } from './spawn-engine';
 
 interface Try {
   what: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SETUPS, formatMove, keyHex, legalMoves, mirrorPosition, mulberry32, toKfen, type EditionId, type Position, type SetupName,
 } from '../../src/core/index';
-import { Engine, MATE_IN_1, assertBuilt, positionOf, startEngine } from './engine';
+import { Engine, MATE_IN_1, assertBuilt, positionOf, startEngine } from './spawn-engine';
 
 const ALL_SETUPS: Array<{ edition: EditionId; setup: SetupName }> = (Object.keys(SETUPS) as EditionId[]).flatMap((edition) =>
   (Object.keys(SETUPS[edition]) as SetupName[]).map((setup) => ({ edition, setup })),

@@ -3,11 +3,10 @@
  * depth and score (Stockfish's), a found win always winning.
  */
 import { describe, expect, it } from 'vitest';
-import { voteBest } from '../../src/protocol/search-pool';
+import { voteBest, type ThreadResult } from '../../src/protocol/search-pool';
 import { MATE } from '../../src/core/score';
-import type { SearchTaskResult } from '../../src/threads/search-worker';
 
-function r(threadIndex: number, best: string, score: number, depth: number, ponder = ''): SearchTaskResult {
+function r(threadIndex: number, best: string, score: number, depth: number, ponder = ''): ThreadResult {
   return { threadIndex, best, ponder, score, depth, nodes: 1000 };
 }
 

@@ -5,12 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
-import { MAX_THREADS } from '../../src/protocol/options';
-import { SearchPool, clearRanges, type GoRequest } from '../../src/protocol/search-pool';
+import { maxThreads } from '../../src/protocol/options';
+import { nodeHost } from '../../src/protocol/node-host';
+import type { GoRequest } from '../../src/protocol/engine-host';
+import { SearchPool, clearRanges } from '../../src/protocol/search-pool';
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
 import { type SearchInfo } from '../../src/core/score';
 import { TranspositionTable } from '../../src/search/tt';
-import { positionOf } from './engine';
+import { positionOf } from './spawn-engine';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 
@@ -114,7 +116,7 @@ describe('clearRanges: the table clear covers every word at any Hash size', () =
     it(`${mb} MB`, () => {
       const bytes = TranspositionTable.bytesFor(mb);
       const words = bytes / 4;
-      for (const threads of [1, 2, 3, 7, MAX_THREADS]) {
+      for (const threads of [1, 2, 3, 7, maxThreads(nodeHost.cores)]) {
         const ranges = clearRanges(bytes, threads);
         expect(ranges.length, `${threads} threads`).toBeGreaterThan(0);
         expect(ranges.length).toBeLessThanOrEqual(threads);

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseKfen, parseMove } from '../../src/core/index';
 import { BENCH_POSITIONS } from '../../src/search/bench';
-import { CLI, ROOT, assertBuilt } from '../protocol/engine';
+import { CLI, ROOT, assertBuilt } from '../protocol/spawn-engine';
 
 interface Run {
   code: number | null;

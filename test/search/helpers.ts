@@ -2,7 +2,7 @@
 import {
   MAX_MOVES, SETUPS, formatKfenError, mulberry32, parseKfen, toKfen, type EditionId, type Position, type SetupName,
 } from '../../src/core/index';
-import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures, type SearchLimits, type SearchResult } from '../../src/search/search';
+import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures, type SearchLimits, type RootResult } from '../../src/search/search';
 import { TranspositionTable } from '../../src/search/tt';
 
 export const ALL_SETUPS: Array<{ edition: EditionId; setup: SetupName }> = (Object.keys(SETUPS) as EditionId[]).flatMap((edition) =>
@@ -73,7 +73,7 @@ export function collectPositions(
 /** A fresh single-thread searcher (own table), as `bench` uses. */
 export function search(
   pos: Position, limits: Partial<SearchLimits>, hashMb = 16, features: Partial<SearchFeatures> = {},
-): SearchResult {
+): RootResult {
   const s = new Searcher(new TranspositionTable(hashMb));
   s.features = { ...DEFAULT_FEATURES, ...features };
   return s.run(pos, { ...DEFAULT_LIMITS, ...limits });

@@ -3,11 +3,11 @@
  * built engine (`node dist/cli.js`) as a child process read line by line, and in-process positions
  * to check its moves against.
  */
-import { Engine as ProtocolEngine } from '../protocol/engine';
+import { Engine as ProtocolEngine } from '../protocol/spawn-engine';
 import { formatMove, legalMoves, parseMove, type Position } from '../../src/core/index';
 import { mulberry32 } from '../../src/core/zobrist';
 
-export { CLI, ROOT, assertBuilt, parseInfo, positionOf, type Exit, type Line } from '../protocol/engine';
+export { CLI, ROOT, assertBuilt, parseInfo, positionOf, type Exit, type Line } from '../protocol/spawn-engine';
 
 /**
  * The protocol tests' engine driver; searches with several threads may take longer to answer

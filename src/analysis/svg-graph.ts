@@ -34,7 +34,7 @@ const BOTTOM = 36;
 const MARK_COLORS = { '?!': '#d4a017', '?': '#e67e22', '??': '#c0392b' } as const;
 
 /** Text safe in XML content and attribute values. */
-export function xmlEscape(s: string): string {
+function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 

@@ -1,10 +1,11 @@
 /**
  * Thoth inside the page (the static build): the engine's own protocol (src/protocol/uci.ts)
- * answers the page's lines, its searches run in Web Workers (src/web/search-pool.ts). No server,
+ * answers the page's lines on the page's host (page-host.ts: searches in Web Workers). No server,
  * no other tab to share it with.
  */
 import type { EngineLink, LinkEvents } from '../gui/page/engine';
 import { UciEngine } from '../protocol/uci';
+import { pageHost } from './page-host';
 import { sharedMemory } from './search-pool';
 
 /** Threads for Lazy SMP when the page may share memory with its workers. */
@@ -35,7 +36,7 @@ export class LocalLink implements EngineLink {
         ready = true;
         this.events?.hello('ready', where, handshake, '', { threads });
       } else handshake.push(line);
-    });
+    }, pageHost);
     this.engine = engine;
     this.events?.hello('starting', where, [], '');
     engine.input('uci');

@@ -1,7 +1,9 @@
-/** EvalFile in the static build: the network that travels inside the page, and no files. */
+/** The page's host (src/web/page-host.ts): EvalFile's network travels inside the page, and no files. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { floatNetwork, quantise, writeNetwork } from '../../src/nnue/network';
-import { loadNetworkFile } from '../../src/web/network-file';
+import { pageHost } from '../../src/web/page-host';
+
+const loadNetworkFile = (file: string) => pageHost.loadNetworkFile(file);
 
 const g = globalThis as { __DEFAULT_NETWORK__?: string };
 

@@ -1,21 +1,18 @@
 /**
- * EvalFile in the static build: a page reads no files, so the shipped network travels inside
- * the page (build.mjs puts nets/default.nnue in as base64 when there is one) and other paths are
- * refused. Stands in for src/protocol/network-file.ts (build.mjs swaps the module).
+ * The engine's host in the page of the static build (EngineHost, src/protocol/engine-host.ts):
+ * the cores from navigator.hardwareConcurrency, search threads in Web Workers (search-pool.ts),
+ * and EvalFile: a page reads no files, so the shipped network travels inside the page (build.mjs
+ * puts nets/default.nnue in as base64 when there is one) and other paths are refused.
  */
-import type * as NodeNetworkFile from '../protocol/network-file';
 import { err, ok, type Result } from '../core/result';
 import { formatNetworkError, readNetwork } from '../nnue/network';
-
-export type LoadedNetwork = NodeNetworkFile.LoadedNetwork;
-
-export const DEFAULT_EVAL_FILE: typeof NodeNetworkFile.DEFAULT_EVAL_FILE = 'default';
-export const DEFAULT_NETWORK_FILE: typeof NodeNetworkFile.DEFAULT_NETWORK_FILE = 'default.nnue';
+import { DEFAULT_EVAL_FILE, type EngineHost, type LoadedNetwork } from '../protocol/engine-host';
+import { SearchPool } from './search-pool';
 
 /** The shipped network's bytes as base64 ('' when the build had none), put in by build.mjs. */
 declare const __DEFAULT_NETWORK__: string;
 
-export const loadNetworkFile: typeof NodeNetworkFile.loadNetworkFile = (file: string): Result<LoadedNetwork, string> => {
+function loadShippedNetwork(file: string): Result<LoadedNetwork, string> {
   if (file !== DEFAULT_EVAL_FILE) return err(`cannot read '${file}': a page reads no files (only the shipped network)`);
   if (__DEFAULT_NETWORK__ === '') return err('this build of the page has no network');
   const raw = atob(__DEFAULT_NETWORK__);
@@ -25,4 +22,10 @@ export const loadNetworkFile: typeof NodeNetworkFile.loadNetworkFile = (file: st
   const r = readNetwork(view);
   if (!r.ok) return err(`the shipped network is not one Thoth can use: ${formatNetworkError(r.error)}`);
   return ok({ net: r.value, bytes, source: file });
+}
+
+export const pageHost: EngineHost = {
+  cores: (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency || 1,
+  loadNetworkFile: loadShippedNetwork,
+  startSearchThreads: (threads, hashMb) => new SearchPool(threads, hashMb),
 };

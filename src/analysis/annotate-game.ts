@@ -9,7 +9,7 @@ import {
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import { type Searcher } from '../search/search';
 import { scoreOf } from '../core/score';
-import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './engine';
+import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
 import { reviewGame, type GameReview, type ReviewOptions } from './review';
 import { comparable, moveInWords, type MoveWords } from './words';
 
@@ -70,7 +70,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
 }
 
 /** `12.` before a first-player move, `12...` before a second-player move. */
-export function moveLabel(pos: Position): string {
+function moveLabel(pos: Position): string {
   return `${pos.moveNumber}${pos.side === 0 ? '.' : '...'}`;
 }
 

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId } from '../core/index';
 import { parseInfo } from '../core/info';
-import type { EngineProcess } from './engine';
+import type { EngineProcess } from './engine-process';
 import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from '../core/record';
 import { PlayerClock, describeLimits, goForMove, moveDeadlineMs } from './timecontrol';
 

@@ -1,0 +1,141 @@
+/**
+ * Lists the exported names of src/ that no other module imports: from src/, test/, bench/ or
+ * tools/ (static imports, re-exports, `import type`; a namespace import, `export *` or a dynamic
+ * import counts as using every name of its module). The library's public API (src/core/index.ts
+ * and what it re-exports) and the entry points build.mjs bundles are not listed, nor is a name
+ * that a worker pool calls by name. Each line says whether the name is used in its own file (then
+ * only its `export` may go) or nowhere (then the code may go), and marks types: a type that names
+ * the shape of an exported function's argument or result is that module's interface, kept.
+ *
+ *   npx tsx tools/dead-exports.ts [--values] [folder-prefix …]     e.g. src/match src/search
+ *
+ * `--values`: only values (not types), outside src/gui/page: what test/tools/dead-exports.test.ts
+ * keeps at none (but the typed error of an exported parse function).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules' && e.name !== 'fixtures') out.push(...files(p));
+    } else if (/\.(ts|mts|mjs|js)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Entry points (build.mjs, worker files loaded by name) and the public API: their exports are API. */
+const API_FILES = new Set([
+  'src/core/index.ts', 'src/cli.ts', 'src/gui/page/main.ts', 'src/web/main.ts', 'src/web/coi-sw.ts',
+  'src/web/search-worker.ts', 'src/distributed/page/main.ts',
+  ...readdirSync(path.join(ROOT, 'src/threads')).filter((f) => f.endsWith('-worker.ts')).map((f) => `src/threads/${f}`),
+]);
+/** Names a pool calls by name (piscina's `name` option): used though nothing imports them. */
+const CALLED_BY_NAME = new Set(['clear']);
+
+const all = [
+  ...files('src'), ...files('test'), ...files('bench'), ...files('tools'),
+  ...readdirSync(ROOT).filter((f) => /\.(ts|mjs)$/.test(f)),
+];
+const used = new Map<string, Set<string>>(); // file → imported names ('*' = all)
+const use = (file: string, name: string): void => {
+  let s = used.get(file);
+  if (!s) used.set(file, (s = new Set()));
+  s.add(name);
+};
+
+function resolve(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = path.join(path.dirname(from), spec).replace(/\.js$/, '');
+  for (const c of [`${base}.ts`, `${base}.mts`, path.join(base, 'index.ts'), base]) {
+    if (all.includes(c)) return c;
+  }
+  return null;
+}
+
+for (const file of all) {
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const target = resolve(file, node.moduleSpecifier.text);
+      const c = node.importClause;
+      if (target && c) {
+        if (c.name) use(target, 'default');
+        const b = c.namedBindings;
+        if (b && ts.isNamespaceImport(b)) use(target, '*');
+        if (b && ts.isNamedImports(b)) for (const e of b.elements) use(target, (e.propertyName ?? e.name).text);
+      }
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const target = resolve(file, node.moduleSpecifier.text);
+      if (target) {
+        const c = node.exportClause;
+        if (!c || ts.isNamespaceExport(c)) use(target, '*');
+        else for (const e of c.elements) use(target, (e.propertyName ?? e.name).text);
+      }
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const a = node.arguments[0];
+      const target = a && ts.isStringLiteral(a) ? resolve(file, a.text) : null;
+      if (target) use(target, '*');
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      const target = resolve(file, node.argument.literal.text);
+      if (target) use(target, node.qualifier && ts.isIdentifier(node.qualifier) ? node.qualifier.text : '*');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+}
+
+/** The names a file declares with `export` (not re-exports), and whether its own code uses each. */
+function ownExports(file: string): Array<{ name: string; line: number; usedHere: boolean; type?: boolean }> {
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: Array<{ name: string; line: number; usedHere: boolean; type?: boolean }> = [];
+  const exported = (n: ts.Node): boolean =>
+    ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  const add = (id: ts.Identifier | undefined, isDefault = false, type = false): void => {
+    if (!id && !isDefault) return;
+    const name = isDefault ? 'default' : id!.text;
+    const count = id ? (text.match(new RegExp(`\\b${id.text}\\b`, 'g')) ?? []).length : 0;
+    out.push({ name, line: sf.getLineAndCharacterOfPosition((id ?? sf).getStart()).line + 1, usedHere: count > 1, type });
+  };
+  for (const s of sf.statements) {
+    if (!exported(s)) continue;
+    const isDefault = ((ts.canHaveModifiers(s) ? ts.getModifiers(s) : undefined) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+    if (ts.isVariableStatement(s)) {
+      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d.name);
+    } else if (
+      ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s) || ts.isInterfaceDeclaration(s) ||
+      ts.isTypeAliasDeclaration(s) || ts.isEnumDeclaration(s)
+    ) {
+      if (isDefault) out.push({ name: 'default', line: sf.getLineAndCharacterOfPosition(s.getStart()).line + 1, usedHere: false });
+      else add(s.name as ts.Identifier | undefined, false, ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s));
+    }
+  }
+  return out;
+}
+
+const valuesOnly = process.argv.includes('--values');
+const prefixes = process.argv.slice(2).filter((a) => a !== '--values');
+let n = 0;
+for (const file of all) {
+  if (!file.startsWith('src/') || API_FILES.has(file)) continue;
+  if (prefixes.length > 0 && !prefixes.some((p) => file.startsWith(p))) continue;
+  if (valuesOnly && file.startsWith('src/gui/page/')) continue;
+  const u = used.get(file) ?? new Set<string>();
+  if (u.has('*')) continue;
+  for (const e of ownExports(file)) {
+    if (u.has(e.name) || CALLED_BY_NAME.has(e.name) || (valuesOnly && e.type)) continue;
+    // what src/core/index.ts re-exports (export *) is the library's API
+    const what = e.usedHere ? 'used in its own file: only the export may go' : 'used nowhere';
+    console.log(`${file}:${e.line}  ${e.type ? 'type ' : ''}${e.name}  (${what})`);
+    n++;
+  }
+}
+console.error(`${n} exported names that no other module imports`);
