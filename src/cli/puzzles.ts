@@ -17,6 +17,7 @@ import { DEFAULT_MINER, Miner, type MinedGame, type MinerSettings, type PuzzleKi
 import { DEFAULT_SELFPLAY, SelfPlayer, type SelfplaySettings } from '../puzzles/selfplay';
 import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine, formatDuration } from './progress';
+import { readRecordFile } from '../process/files';
 
 const m = DEFAULT_MINER;
 const sp = DEFAULT_SELFPLAY;
@@ -186,12 +187,10 @@ function resumeGame(puzzles: readonly Puzzle[], seed: number): number {
 
 /** The games of a record file, ready to mine; records that do not replay are skipped with a note. */
 function readGames(file: string, note: (s: string) => void): MinedGame[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read '${file}': ${fileErrorText(e)}`);
-  }
+  // Up to the record-file limit; a device or binary data (`/dev/zero`) is refused, not read without end.
+  const read = readRecordFile(file);
+  if (!read.ok) throw new UsageError(read.error);
+  const text = read.value;
   const parsed = parseRecords(text);
   if (parsed.games.length === 0) throw new UsageError(`${file}: no game found${parsed.errors[0] ? ` (${parsed.errors[0].message})` : ''}`);
   const out: MinedGame[] = [];

@@ -64,6 +64,7 @@ describe('thoth puzzles', () => {
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfpaly', '2']),
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--from', join(dir, 'missing.pgn')]),
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfplay', '2', '--kinds', 'mate']),
+      runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--from', '/dev/zero']), // was read without end
     ]);
     for (const r of runs) {
       expect(r.code).toBe(2);
@@ -71,6 +72,7 @@ describe('thoth puzzles', () => {
       expect(r.err).toMatch(/^thoth puzzles: /);
     }
     expect(runs[3].err).toContain("did you mean '--selfplay'");
+    expect(runs[6].err).toBe("thoth puzzles: '/dev/zero' is not a record file (it holds binary data)\n");
     const help = await runBuilt(['puzzles', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('--selfplay N');
