@@ -97,9 +97,9 @@ function isPlainFile(path: string): boolean {
 
 /**
  * The files a run reads: the -openings file, the -resume file when the records go to another
- * -pgnout, and the files named in the engines' commands (a program given by a path, an argument
- * that is a file there, relative to dir=), each with its words (`the openings file`), the path as
- * given and the path to compare.
+ * -pgnout, and the files named in the engines' commands and options (a program given by a path,
+ * an argument or an option's value that is a file there, relative to dir=: option.EvalFile),
+ * each with its words (`the openings file`), the path as given and the path to compare.
  */
 function runInputs(cfg: MatchConfig): [words: string, shown: string, path: string][] {
   const inputs: [string, string, string][] = [];
@@ -111,6 +111,10 @@ function runInputs(cfg: MatchConfig): [words: string, shown: string, path: strin
       const path = resolve(spec.dir ?? '.', word);
       if (isPlainFile(path)) inputs.push([`read by the command of -engine #${i + 1}, the file`, word, path]);
     });
+    for (const [name, value] of spec.options) {
+      const path = resolve(spec.dir ?? '.', value);
+      if (value !== '' && isPlainFile(path)) inputs.push([`read by option.${name} of -engine #${i + 1}, the file`, value, path]);
+    }
   });
   return inputs;
 }

@@ -26,6 +26,7 @@ function setup(): string {
   writeFileSync(join(dir, 'old.pgn'), '');
   writeFileSync(join(dir, 'engine.mjs'), '');
   writeFileSync(join(dir, 'run.sh'), '');
+  writeFileSync(join(dir, 'net.nnue'), '');
   symlinkSync(join(dir, 'book.kfen'), join(dir, 'link.kfen'));
   linkSync(join(dir, 'book.kfen'), join(dir, 'hard.kfen'));
   return dir;
@@ -46,6 +47,9 @@ describe('an output that is an input', () => {
     );
     expect(clash(d, ['-pgnout', join(d, 'engine.mjs')])).toMatch(/is read by the command of -engine #1, the file '.*engine\.mjs'/);
     expect(clash(d, ['-report', `json=${join(d, 'run.sh')}`])).toMatch(/is read by the command of -engine #2, the file '\.\/run\.sh'/);
+    expect(clash(d, ['-each', 'option.EvalFile=net.nnue', '-pgnout', join(d, 'net.nnue')])).toMatch(
+      /is read by option\.EvalFile of -engine #2, the file 'net\.nnue'/, // engine #2 runs in dir=
+    );
     expect(clash(d, ['-pgnout', join(d, 'g.pgn'), '-report', `json=${join(d, 'g.pgn')}`])).toMatch(/^-report json=.* is the record file/);
     expect(clash(d, ['-resume', join(d, 'g.pgn'), '-report', `json=${join(d, 'g.pgn')}`])).toMatch(/^-report json=.* is the record file/);
   });
