@@ -60,7 +60,13 @@ class RecordWriter {
   }
   append(rec: GameRecord): void {
     writeSync(this.fd, serializeRecord(rec));
-    fsyncSync(this.fd);
+    try {
+      fsyncSync(this.fd);
+    } catch (e) {
+      // A device or a pipe (`-pgnout /dev/null`, /dev/stdout) cannot be synchronised: nothing to flush there.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EINVAL' && code !== 'ENOTSUP') throw e;
+    }
   }
   close(): void {
     closeSync(this.fd);
@@ -119,16 +125,26 @@ function runInputs(cfg: MatchConfig): [words: string, shown: string, path: strin
   return inputs;
 }
 
+/** True for a path that is there and is neither a plain file nor a folder: a device (`/dev/null`) or a pipe. */
+function isDevice(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The words for an output of the run (the record file, the JSON report) that is one of its
  * inputs or the other output, or undefined when the outputs are files of their own. Paths are
- * compared resolved (symbolic links, `..`, hard links).
+ * compared resolved (symbolic links, `..`, hard links); a device (`/dev/null`) destroys nothing.
  */
 export function outputClash(cfg: MatchConfig): string | undefined {
   const outputs: [string, string | undefined][] = [
     [cfg.pgnout !== undefined ? '-pgnout' : '-resume', recordPath(cfg)],
     ['-report json=', cfg.jsonReport],
-  ];
+  ].map(([what, path]) => [what as string, path === undefined || isDevice(path) ? undefined : path]);
   const inputs = runInputs(cfg);
   for (const [what, out] of outputs) {
     if (out === undefined) continue;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMatchArgs } from '../../src/match/config';
 import { outputClash } from '../../src/match/ledger';
 import { unwrap } from '../core/helpers';
-import { ROOT, tempDir } from './helpers';
+import { ROOT, fake, run, tempDir } from './helpers';
 
 const CLI = join(ROOT, 'bin', 'thoth.js');
 const KFEN = 'xv3avkav3/2pv4p>2/3P<4P<1/p^1Pv1s^s>1p>2/p>1P<1S>S^1p^1Pv/6pv3/7P^2/2P<A<KA^3X^ s 4 3';
@@ -59,6 +59,14 @@ describe('an output that is an input', () => {
     expect(clash(d, ['-openings', `file=${join(d, 'book.kfen')}`, '-pgnout', join(d, 'g.pgn'), '-report', `json=${join(d, 'g.jsonl')}`])).toBeUndefined();
     expect(clash(d, ['-resume', join(d, 'old.pgn'), '-pgnout', join(d, 'old.pgn')])).toBeUndefined();
     expect(clash(d, ['-resume', join(d, 'old.pgn')])).toBeUndefined();
+    expect(clash(d, ['-pgnout', '/dev/null', '-report', 'json=/dev/null'])).toBeUndefined(); // a device destroys nothing
+  });
+
+  it('a device is an output like a file: -pgnout /dev/null and -report json=/dev/null play the run', async () => {
+    // fsync of /dev/null fails with EINVAL: it stopped the run after the first game.
+    const { summary } = await run([...fake('A'), ...fake('B'), '-each', 'depth=1', '-games', '2', '-pgnout', '/dev/null', '-report', 'json=/dev/null']);
+    expect(summary.stop).toBe('done');
+    expect(summary.finished).toHaveLength(2);
   });
 
   it('thoth match refuses it with one line, exit 2, the file untouched', async () => {
