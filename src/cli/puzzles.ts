@@ -6,7 +6,7 @@
  * keeps what it found; run the same command again and it goes on (the puzzles in the file count,
  * and self-play resumes after the last game that gave one).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   EDITION_IDS, isEditionId, parseRecords, recordStart, recordVariant, replayRecord, setupKfen, type EditionId,
@@ -17,7 +17,7 @@ import { DEFAULT_MINER, Miner, type MinedGame, type MinerSettings, type PuzzleKi
 import { DEFAULT_SELFPLAY, SelfPlayer, type SelfplaySettings } from '../puzzles/selfplay';
 import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine, formatDuration } from './progress';
-import { readRecordFile } from '../process/files';
+import { readRecordFile, writeFileAtomic } from '../process/files';
 
 const m = DEFAULT_MINER;
 const sp = DEFAULT_SELFPLAY;
@@ -90,8 +90,9 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
   for (const p of puzzles) mine.remember(p);
   const save = (): void => {
     try {
-      writeFileSync(`${out}.tmp`, formatPuzzleFile(puzzles));
-      renameSync(`${out}.tmp`, out);
+      // Whole, through a temporary file; a link's file is written (the link kept) and a device in
+      // place: a rename over `--out /dev/null` replaced the device with a plain file.
+      writeFileAtomic(out, formatPuzzleFile(puzzles));
     } catch (e) {
       throw new CommandError(`cannot write '${out}': ${fileErrorText(e)}`);
     }
