@@ -7,6 +7,7 @@
  * Exit codes: 0 the work finished; 1 it failed (an engine could not start, a match stopped on a
  * fault); 2 bad usage; 130 interrupted.
  */
+import { clipMessage } from './core/quote';
 import { didYouMean } from './core/suggest';
 import { ANALYSE_SPEC, analyseCommand } from './cli/analyse';
 import { CommandError, EXIT, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
@@ -123,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(BENCH_HELP);
       return EXIT.ok;
     }
-    process.stderr.write(`thoth help: no command '${topic}'${didYouMean(topic, [...Object.keys(SUBCOMMANDS), 'bench'])}\n`);
+    process.stderr.write(`${clipMessage(`thoth help: no command '${topic}'${didYouMean(topic, [...Object.keys(SUBCOMMANDS), 'bench'])}`)}\n`);
     return EXIT.usage;
   }
   if (cmd === '--version' || cmd === 'version' || cmd === '-V') {
@@ -142,7 +143,7 @@ async function main(argv: string[]): Promise<number> {
       return EXIT.ok;
     } catch (e) {
       if (e instanceof CommandError) {
-        process.stderr.write(`thoth ${cmd}: ${e.message}\n`);
+        process.stderr.write(`thoth ${cmd}: ${clipMessage(e.message)}\n`);
         return e.exitCode;
       }
       throw e;
@@ -151,7 +152,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd !== undefined && !isKnownCommand(cmd.trim().split(/\s+/)[0])) {
     const word = cmd.trim().split(/\s+/)[0];
     const what = word.startsWith('-') ? 'option' : 'command';
-    process.stderr.write(`thoth: unknown ${what} '${word}'${didYouMean(word, knownWords())}; thoth help lists the commands\n`);
+    process.stderr.write(`${clipMessage(`thoth: unknown ${what} '${word}'${didYouMean(word, knownWords())}; thoth help lists the commands`)}\n`);
     return EXIT.usage;
   }
   if (name === 'bench' && wantsHelp(rest)) {
@@ -160,7 +161,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // protocol commands as arguments: an error is also a message on stderr and exit code 2
   const errors = await runProtocol(argv);
-  for (const e of errors) process.stderr.write(`thoth: ${e}\n`);
+  for (const e of errors) process.stderr.write(`thoth: ${clipMessage(e)}\n`);
   return errors.length > 0 ? EXIT.usage : EXIT.ok;
 }
 

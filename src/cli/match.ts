@@ -51,6 +51,7 @@ Output:
                         (a flag that changes the games, e.g. tc= or option.X, is refused, named)
   -resume-force         with -resume: count the file's games although other flags played them
   -report json=FILE     append a JSON line per finished game and per summary to FILE
+                        (an output that is an input, e.g. the -openings file, is refused: exit 2)
   -event text           the records' Event tag (default "Thoth match")
   -site text            the records' Site tag (default "?")
 Distributed:

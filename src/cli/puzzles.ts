@@ -6,7 +6,7 @@
  * keeps what it found; run the same command again and it goes on (the puzzles in the file count,
  * and self-play resumes after the last game that gave one).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   EDITION_IDS, isEditionId, parseRecords, recordStart, recordVariant, replayRecord, setupKfen, type EditionId,
@@ -17,6 +17,7 @@ import { DEFAULT_MINER, Miner, type MinedGame, type MinerSettings, type PuzzleKi
 import { DEFAULT_SELFPLAY, SelfPlayer, type SelfplaySettings } from '../puzzles/selfplay';
 import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine, formatDuration } from './progress';
+import { readRecordFile, writeFileAtomic } from '../process/files';
 
 const m = DEFAULT_MINER;
 const sp = DEFAULT_SELFPLAY;
@@ -89,8 +90,9 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
   for (const p of puzzles) mine.remember(p);
   const save = (): void => {
     try {
-      writeFileSync(`${out}.tmp`, formatPuzzleFile(puzzles));
-      renameSync(`${out}.tmp`, out);
+      // Whole, through a temporary file; a link's file is written (the link kept) and a device in
+      // place: a rename over `--out /dev/null` replaced the device with a plain file.
+      writeFileAtomic(out, formatPuzzleFile(puzzles));
     } catch (e) {
       throw new CommandError(`cannot write '${out}': ${fileErrorText(e)}`);
     }
@@ -186,12 +188,10 @@ function resumeGame(puzzles: readonly Puzzle[], seed: number): number {
 
 /** The games of a record file, ready to mine; records that do not replay are skipped with a note. */
 function readGames(file: string, note: (s: string) => void): MinedGame[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read '${file}': ${fileErrorText(e)}`);
-  }
+  // Up to the record-file limit; a device or binary data (`/dev/zero`) is refused, not read without end.
+  const read = readRecordFile(file);
+  if (!read.ok) throw new UsageError(read.error);
+  const text = read.value;
   const parsed = parseRecords(text);
   if (parsed.games.length === 0) throw new UsageError(`${file}: no game found${parsed.errors[0] ? ` (${parsed.errors[0].message})` : ''}`);
   const out: MinedGame[] = [];

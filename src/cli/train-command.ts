@@ -5,7 +5,7 @@
  * `--out` is checked before the data are read (it may not be one of them) and written whole; Ctrl-C
  * writes the best network so far (by validation loss) and exits 130.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { DEFAULT_SEED } from '../match/config';
@@ -94,11 +94,16 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     return streamedTraining(args.positional, index, settings, { valFraction, threads, chunkPositions, out, progress, write, t0 });
   }
   const sources = args.positional.map((path) => {
+    let bytes: Uint8Array;
     try {
-      return { name: path, bytes: new Uint8Array(readFileSync(path)) };
+      // A device or a pipe (`/dev/zero`) would be read without end: only files (a folder says so below).
+      const st = statSync(path);
+      if (!st.isFile() && !st.isDirectory()) throw new UsageError(`cannot read '${path}': not a data file (a device or a pipe)`);
+      bytes = new Uint8Array(readFileSync(path));
     } catch (e) {
-      throw new UsageError(`cannot read '${path}': ${fileErrorText(e)}`);
+      throw e instanceof UsageError ? e : new UsageError(`cannot read '${path}': ${fileErrorText(e)}`);
     }
+    return { name: path, bytes };
   });
   progress.show('train: reading the data', true);
   const loaded = loadTrainingData(sources, valFraction, settings.seed);

@@ -6,10 +6,10 @@
  */
 
 /** The most characters of the input an error line quotes. */
-const QUOTE_MAX = 200;
+export const QUOTE_MAX = 200;
 
 /** `text`, or its first QUOTE_MAX characters and how long it was. */
-function clip(text: string): string {
+export function clip(text: string): string {
   if (text.length <= QUOTE_MAX) return text;
   return `${text.slice(0, QUOTE_MAX)}… (${text.length} characters)`;
 }
@@ -19,7 +19,18 @@ export function quote(text: string): string {
   return `'${clip(text)}'`;
 }
 
-/** A message with every run of more than QUOTE_MAX characters without a space clipped. */
+/** A clipped text's tail, as {@link clip} writes it. */
+const CLIPPED_TAIL = /^ \(\d+ characters\)/;
+
+/**
+ * A message with every run of more than QUOTE_MAX characters without a space clipped; a run
+ * that {@link clip} has clipped already is left as it is, and quotes or brackets around a run
+ * stay outside the clipped text (`'xx…x'` becomes `'xx… (20000 characters)'`).
+ */
 export function clipMessage(message: string): string {
-  return message.replace(new RegExp(`\\S{${QUOTE_MAX + 1},}`, 'g'), (run) => clip(run));
+  return message.replace(new RegExp(`\\S{${QUOTE_MAX + 1},}`, 'g'), (run: string, at: number) => {
+    if (run.endsWith('…') && run.length <= QUOTE_MAX + 2 && CLIPPED_TAIL.test(message.slice(at + run.length))) return run;
+    const [, open, body, close] = /^(['"(]?)([\s\S]*?)(['")]?[:;,.]?)$/.exec(run) as RegExpExecArray;
+    return `${open}${clip(body)}${close}`;
+  });
 }

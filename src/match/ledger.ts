@@ -4,12 +4,13 @@
  * standings and the summaries, the SPRT and fault decisions, the progress line and the last words.
  * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
  */
-import { closeSync, existsSync, fsyncSync, openSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
 import { parseRecords, recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../core/record';
 import { ok } from '../core/result';
-import { readRecordFile } from '../process/files';
+import { readRecordFile, sameFile } from '../process/files';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import type { GameOutcome } from './referee';
@@ -59,7 +60,13 @@ class RecordWriter {
   }
   append(rec: GameRecord): void {
     writeSync(this.fd, serializeRecord(rec));
-    fsyncSync(this.fd);
+    try {
+      fsyncSync(this.fd);
+    } catch (e) {
+      // A device or a pipe (`-pgnout /dev/null`, /dev/stdout) cannot be synchronised: nothing to flush there.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EINVAL' && code !== 'ENOTSUP') throw e;
+    }
   }
   close(): void {
     closeSync(this.fd);
@@ -83,6 +90,72 @@ export function fmtDuration(ms: number): string {
 /** The record file of a run: -pgnout, else the -resume file. */
 export function recordPath(cfg: MatchConfig): string | undefined {
   return cfg.pgnout ?? cfg.resume;
+}
+
+/** True for a path that names a plain file that is there. */
+function isPlainFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The files a run reads: the -openings file, the -resume file when the records go to another
+ * -pgnout, and the files named in the engines' commands and options (a program given by a path,
+ * an argument or an option's value that is a file there, relative to dir=: option.EvalFile),
+ * each with its words (`the openings file`), the path as given and the path to compare.
+ */
+function runInputs(cfg: MatchConfig): [words: string, shown: string, path: string][] {
+  const inputs: [string, string, string][] = [];
+  if (cfg.openings.kind === 'file') inputs.push(['the openings file', cfg.openings.path, cfg.openings.path]);
+  if (cfg.resume !== undefined && cfg.pgnout !== undefined && !sameFile(cfg.pgnout, cfg.resume)) inputs.push(['the -resume file', cfg.resume, cfg.resume]);
+  cfg.engines.forEach((spec, i) => {
+    spec.command.forEach((word, k) => {
+      if (k === 0 && !word.includes('/')) return; // a program found on the PATH
+      const path = resolve(spec.dir ?? '.', word);
+      if (isPlainFile(path)) inputs.push([`read by the command of -engine #${i + 1}, the file`, word, path]);
+    });
+    for (const [name, value] of spec.options) {
+      const path = resolve(spec.dir ?? '.', value);
+      if (value !== '' && isPlainFile(path)) inputs.push([`read by option.${name} of -engine #${i + 1}, the file`, value, path]);
+    }
+  });
+  return inputs;
+}
+
+/** True for a path that is there and is neither a plain file nor a folder: a device (`/dev/null`) or a pipe. */
+function isDevice(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The words for an output of the run (the record file, the JSON report) that is one of its
+ * inputs or the other output, or undefined when the outputs are files of their own. Paths are
+ * compared resolved (symbolic links, `..`, hard links); a device (`/dev/null`) destroys nothing.
+ */
+export function outputClash(cfg: MatchConfig): string | undefined {
+  const outputs: [string, string | undefined][] = [
+    [cfg.pgnout !== undefined ? '-pgnout' : '-resume', recordPath(cfg)],
+    ['-report json=', cfg.jsonReport],
+  ].map(([what, path]) => [what as string, path === undefined || isDevice(path) ? undefined : path]);
+  const inputs = runInputs(cfg);
+  for (const [what, out] of outputs) {
+    if (out === undefined) continue;
+    const hit = inputs.find(([, , i]) => sameFile(out, i));
+    if (hit !== undefined) return `${what}${what.endsWith('=') ? '' : ' '}${out} is ${hit[0]} '${hit[1]}': writing it would destroy what the run reads; give another file`;
+  }
+  const [rec, report] = [outputs[0][1], outputs[1][1]];
+  if (rec !== undefined && report !== undefined && sameFile(rec, report)) {
+    return `-report json=${report} is the record file '${rec}': the games and the JSON lines need a file each`;
+  }
+  return undefined;
 }
 
 /** Checks that the record file and the JSON report can be written (creating them); a MatchConfigError otherwise. */

@@ -6,7 +6,6 @@
  * neither side can hit the opposing Pharaoh with its next move. Everything is derived from a seed,
  * so a run (and `-resume`) sees the same openings every time.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   formatKfenError, gameStatus, parseKfen, parsePlayableKfen, setupKfen, setupsOf, toKfen,
@@ -14,6 +13,7 @@ import {
 } from '../core/index';
 import { makeRng, randomOpening, itemSeed } from '../core/opening';
 import { err, ok, type Result } from '../core/result';
+import { readRecordFile } from '../process/files';
 import { MatchConfigError } from './errors';
 
 /** The start position of a named setup (not every edition has every setup). */
@@ -39,12 +39,10 @@ function setupPositions(edition: EditionId, setups: readonly SetupName[]): Resul
 /** Reads the KFEN lines of a file (blank lines, `#` comments and `info string genfens ` prefixes skipped). */
 export function readOpeningFile(path: string, edition: EditionId): Result<string[], MatchConfigError> {
   const bad = (message: string): { ok: false; error: MatchConfigError } => err(new MatchConfigError(message));
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    return bad(`cannot read openings file '${path}': ${(e as Error).message}`);
-  }
+  // As a record file: up to its size limit, and never a device or binary data (`/dev/zero`).
+  const read = readRecordFile(path, 'openings file');
+  if (!read.ok) return bad(read.error);
+  const text = read.value;
   const out: string[] = [];
   const lines = text.split(/\r?\n/);
   for (const [i, raw] of lines.entries()) {

@@ -8,7 +8,7 @@ import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from './config';
 import type { EngineProcess } from './engine-process';
 import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from './errors';
-import { Ledger, anchorIndex, checkRecordFile, settleNames, type Halt, type MatchSummary, type StopReason } from './ledger';
+import { Ledger, anchorIndex, checkRecordFile, outputClash, settleNames, type Halt, type MatchSummary, type StopReason } from './ledger';
 import { OpeningBook } from './openings';
 import { Schedule, type ScheduledGame } from './schedule';
 import { GameSlot, startEngine } from './slot';
@@ -59,6 +59,8 @@ export async function prepareRun(
   /** Called with the ledger before the -resume file is read (a distributed run takes its lock there). */
   beforeResume?: (ledger: Ledger) => Promise<void>,
 ): Promise<PreparedRun> {
+  const clash = outputClash(cfg);
+  if (clash !== undefined) throw new MatchConfigError(clash);
   const opened = OpeningBook.open(cfg.openings, cfg.variant, cfg.srand);
   if (!opened.ok) throw opened.error;
   const book = opened.value;

@@ -28,6 +28,8 @@ export function fileErrorText(e: unknown): string {
       return 'no space left on the device';
     case 'EROFS':
       return 'read-only file system';
+    case 'ENAMETOOLONG':
+      return 'the name is too long';
     default:
       return e instanceof Error ? e.message : String(e);
   }

@@ -8,7 +8,7 @@ import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
 import { DEFAULT_EVAL_FILE } from './engine-host';
-import { quote } from '../core/quote';
+import { clip, quote } from '../core/quote';
 
 /** Threads: up to twice the machine's cores (EngineHost.cores). */
 export function maxThreads(cores: number): number {
@@ -105,7 +105,8 @@ class Spin extends Valued<number> {
   protected parse(text: string | undefined): Result<number, string> {
     if (text === undefined || !/^-?\d+$/.test(text)) return err(`needs a whole number, not ${quote(text ?? '')}`);
     const n = Number(text);
-    if (n < this.min || n > this.max) return err(`must be from ${this.min} to ${this.max}, not ${n}`);
+    // The value as given (clipped), not as a double: 20,000 nines are not `Infinity`, 1 and 30 zeros not `1e+30`.
+    if (n < this.min || n > this.max) return err(`must be from ${this.min} to ${this.max}, not ${clip(text)}`);
     return ok(n);
   }
 }

@@ -4,7 +4,7 @@
  * file finds what the miner finds in the same game in this process; bad usage exits 2 with one
  * line.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,20 @@ describe('thoth puzzles', () => {
     expect(got.value).toEqual(want);
   });
 
+  it('--out through a symbolic link writes its file and keeps the link (a rename replaced it, and a device with it)', async () => {
+    // `--out /dev/null` renamed a plain file over the device; a link shows the same fault safely.
+    const sub = mkdtempSync(join(dir, 'link-'));
+    const real = join(sub, 'real.json');
+    const link = join(sub, 'link.json');
+    writeFileSync(real, '');
+    symlinkSync(real, link);
+    const r = await runBuilt(['puzzles', '--out', link, '--seed', '1', '--nodes', '300', '--selfplay', '1']);
+    expect(r.code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(parsePuzzleFile(readFileSync(real, 'utf8')).ok).toBe(true);
+    expect(readdirSync(sub).sort()).toEqual(['link.json', 'real.json']); // no temporary file left
+  });
+
   it('bad usage: one line, exit 2', async () => {
     const runs = await Promise.all([
       runBuilt(['puzzles', '--out', join(dir, 'x.json')]),
@@ -64,6 +78,7 @@ describe('thoth puzzles', () => {
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfpaly', '2']),
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--from', join(dir, 'missing.pgn')]),
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfplay', '2', '--kinds', 'mate']),
+      runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--from', '/dev/zero']), // was read without end
     ]);
     for (const r of runs) {
       expect(r.code).toBe(2);
@@ -71,6 +86,7 @@ describe('thoth puzzles', () => {
       expect(r.err).toMatch(/^thoth puzzles: /);
     }
     expect(runs[3].err).toContain("did you mean '--selfplay'");
+    expect(runs[6].err).toBe("thoth puzzles: '/dev/zero' is not a record file (it holds binary data)\n");
     const help = await runBuilt(['puzzles', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('--selfplay N');

@@ -1,5 +1,5 @@
 /** `thoth train` as a user runs it: the entry point in a child process, its worker thread and all. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,9 @@ describe('thoth train', () => {
     const notes = join(dir, 'notes.txt');
     writeFileSync(notes, 'my notes\n');
     const out = join(dir, 'x.nnue');
-    const [noOut, noData, badLambda, badLr, foreign, missing, help] = await Promise.all([
+    const fifo = join(dir, 'fifo.bin');
+    execFileSync('mkfifo', [fifo]);
+    const [noOut, noData, badLambda, badLr, foreign, missing, help, zero, pipe] = await Promise.all([
       runThoth(['train', FIXTURE]),
       runThoth(['train', '--out', out]),
       runThoth(['train', '--out', out, '--lambda', '2', FIXTURE]),
@@ -55,6 +57,8 @@ describe('thoth train', () => {
       runThoth(['train', '--out', out, notes]),
       runThoth(['train', '--out', out, join(dir, 'nothing.bin')]),
       runThoth(['train', '--help']),
+      runThoth(['train', '--out', out, '/dev/zero']), // a device and a pipe were read without end
+      runThoth(['train', '--out', out, fifo]),
     ]);
     expect(noOut).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: --out FILE is needed/) });
     expect(noData).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: no data files given/) });
@@ -63,6 +67,8 @@ describe('thoth train', () => {
     expect(foreign).toMatchObject({ code: 1, err: expect.stringMatching(/notes\.txt: not a Thoth training data file/) });
     expect(missing).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': no such file or directory\n$/) });
     expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth train --out FILE DATA… [^]*--epochs N +passes over the training positions \(default: 10\)/) });
+    expect(zero).toMatchObject({ code: 2, err: "thoth train: cannot read '/dev/zero': not a data file (a device or a pipe)\n" });
+    expect(pipe).toMatchObject({ code: 2, err: `thoth train: cannot read '${fifo}': not a data file (a device or a pipe)\n` });
     expect(() => readFileSync(out)).toThrow(); // nothing was written
   });
 });

@@ -116,6 +116,16 @@ describe('openings', () => {
     const missing = readOpeningFile(join(dir, 'missing'), 'khet2');
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.error).toBeInstanceOf(MatchConfigError);
+    expect(!missing.ok && missing.error.message).toBe(`cannot read openings file '${join(dir, 'missing')}': no such file or directory`);
+  });
+
+  it('a device or binary file is refused at once, not read without end', () => {
+    // /dev/zero was read whole (readFileSync): the process ran out of memory after a minute and more.
+    const zero = readOpeningFile('/dev/zero', 'khet2');
+    expect(!zero.ok && zero.error.message).toBe("openings file '/dev/zero' is not a record file (it holds binary data)");
+    const dir = tempDir();
+    const folder = readOpeningFile(dir, 'khet2');
+    expect(!folder.ok && folder.error.message).toBe(`cannot read openings file '${dir}': it is a directory`);
   });
 
   it('genfens: distinct valid lines', () => {

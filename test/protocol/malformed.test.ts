@@ -125,6 +125,15 @@ const LONG_ERRORS: string[] = [
   `query ${LONG}`,
 ];
 
+/** Numbers past the range of an option: the error names the value as given (clipped), not as a double. */
+const NINES = '9'.repeat(20_000);
+const BIG_NUMBERS: [string, string][] = [
+  [`setoption name Hash value ${NINES}`, `not ${'9'.repeat(200)}… (20000 characters)`],
+  [`setoption name MultiPV value -${NINES}`, `not -${'9'.repeat(199)}… (20001 characters)`],
+  [`setoption name Hash value 1${'0'.repeat(30)}`, `not 1${'0'.repeat(30)}`],
+  ['setoption name Hash value 9000', 'not 9000'],
+];
+
 /** Lines that are ignored without a word. */
 const SILENT: string[] = ['', '   ', '\t', ' \t  ', '# a comment', '#', 'stop', 'ponderhit'];
 
@@ -156,6 +165,18 @@ describe('malformed input', () => {
     },
   );
 
+  it.each(BIG_NUMBERS.map(([line, named]) => ({ line, named, label: line.replace(/9{20000}/, '9×20000') })))(
+    "'$label' → one error line naming the value as given", async ({ line, named }) => {
+    await setUp();
+    e.send(line);
+    const out = await e.sync();
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^info string error: setoption: (Hash|MultiPV) must be from \d+ to \d+, /);
+    expect(out[0].endsWith(named), out[0].slice(0, 300)).toBe(true);
+    expect(await e.kfen()).toBe(BEFORE);
+  },
+  );
+
   it.each(LONG_ERRORS.map((line, i) => ({ i, label: line.replace(/x{20000}/, 'x×20000').replace(/(w ){4999}w/, 'w×5000').slice(0, 80) })))(
     "long input $i, '$label': one error line quoting at most ~200 characters of it",
     async ({ i }) => {
@@ -168,6 +189,9 @@ describe('malformed input', () => {
       const longest = Math.max(...[...out[0].matchAll(/x+|(?:w )+w?/g)].map((m) => m[0].length));
       expect(longest, out[0].slice(0, 400)).toBeLessThanOrEqual(201);
       expect(out[0].length, out[0].slice(0, 400)).toBeLessThan(500);
+      // clipped once: one length, and the quote around a clipped word closed
+      expect(out[0], out[0].slice(0, 400)).not.toMatch(/characters\) \(\d+ characters\)/);
+      if (/'x+…/.test(out[0])) expect(out[0], out[0].slice(0, 400)).toMatch(/'x+… \(\d+ characters\)'/);
       expect(await e.kfen()).toBe(BEFORE);
     },
   );

@@ -112,12 +112,25 @@ export interface ImportedGame {
   tags: [string, string][];
 }
 
-export type ImportError = { kind: 'no game' } | { kind: 'variant'; variant: string } | { kind: 'replay'; error: ReplayError };
+/**
+ * The most characters the page reads from a paste or a link (1 MiB of text: a game of thousands
+ * of moves with its comments fits many times; a file of a whole match may not). A larger text is
+ * refused at once rather than freezing the page; `thoth analyse --game` reads record files.
+ */
+export const PASTE_LIMIT = 1024 * 1024;
+
+export type ImportError =
+  | { kind: 'no game' }
+  | { kind: 'too large'; length: number }
+  | { kind: 'variant'; variant: string }
+  | { kind: 'replay'; error: ReplayError };
 
 export function formatImportError(e: ImportError): string {
   switch (e.kind) {
     case 'no game':
       return 'no game found';
+    case 'too large':
+      return `the text is ${e.length.toLocaleString('en')} characters, more than the page reads (${PASTE_LIMIT.toLocaleString('en')}); paste one game`;
     case 'variant':
       return `unknown variant '${e.variant}'`;
     case 'replay':
@@ -144,8 +157,9 @@ function importMove(m: MoveRecord): ImportedMove {
   return out;
 }
 
-/** Reads the first game of a record text; its moves are checked against the rules. */
+/** Reads the first game of a record text (at most {@link PASTE_LIMIT} characters); its moves are checked against the rules. */
 export function importGame(text: string): Result<ImportedGame, ImportError> {
+  if (text.length > PASTE_LIMIT) return err({ kind: 'too large', length: text.length });
   let parsed = parseRecords(text);
   if (parsed.games.length === 0 && text.trim() !== '') {
     // Moves pasted without a result token: read them as an unfinished game.
