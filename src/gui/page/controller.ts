@@ -143,6 +143,8 @@ export class PageController {
     if (how === 'soon') this.scheduleRender();
     else if (how === 'board') this.renderBoard();
     else this.render();
+    // A shot just played is on the screen only now: its hold starts here.
+    if (this.s.holdUntil > before.holdUntil && how === 'now') this.s = S.holdFrom(this.s, now());
   }
 
   private scheduleRender(): void {

@@ -350,6 +350,14 @@ export function engineMoved(s: PageState, text: string, note: EngineNote, now: n
   return applyReply({ ...waiting, pendingReply: { move: m.value, note } }, now);
 }
 
+/**
+ * The hold counts from when the person's shot is on the screen: the page calls this once it has
+ * drawn the move (drawing a busy page can take a good part of the hold).
+ */
+export function holdFrom(s: PageState, now: number): PageState {
+  return s.holdUntil > 0 && !s.pendingReply ? { ...s, holdUntil: now + SHOT_HOLD_MS } : s;
+}
+
 /** Shows Thoth's held-back move now (the hold is over, or the person skipped it). */
 export function showPendingReply(s: PageState, now: number): PageState {
   if (!s.pendingReply) return s.holdUntil > 0 ? { ...s, holdUntil: 0 } : s;
