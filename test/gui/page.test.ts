@@ -1,7 +1,8 @@
 /** The page's logic that needs no browser: info parsing, the game tree, records. */
 import { describe, expect, it } from 'vitest';
 import { KILL, setupKfen, squareName } from '../../src/core/index';
-import { parseOption, pvInfo } from '../../src/gui/page/engine';
+import { parseOptionLine } from '../../src/core/option-line';
+import { pvInfo } from '../../src/gui/page/engine';
 import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from '../../src/gui/page/record';
 import * as S from '../../src/gui/page/state';
 import { addMoves, deleteNode, mainline, newTree, positionAt, positionCommand, type GameTree } from '../../src/gui/page/tree';
@@ -30,11 +31,11 @@ describe('engine lines', () => {
   });
 
   it('parses option lines', () => {
-    expect(parseOption('option name Move Overhead type spin default 10 min 0 max 5000')).toEqual({
+    expect(parseOptionLine('option name Move Overhead type spin default 10 min 0 max 5000')).toEqual({
       name: 'Move Overhead', type: 'spin', default: '10', min: 0, max: 5000, vars: [],
     });
-    expect(parseOption('option name UCI_Variant type combo default khet2 var khet2 var khet1 var deflexion')?.vars).toEqual(['khet2', 'khet1', 'deflexion']);
-    expect(parseOption('id name Thoth')).toBeNull();
+    expect(parseOptionLine('option name UCI_Variant type combo default khet2 var khet2 var khet1 var deflexion')?.vars).toEqual(['khet2', 'khet1', 'deflexion']);
+    expect(parseOptionLine('id name Thoth')).toBeUndefined();
   });
 });
 
