@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMove, setupKfen, type Position } from '../../src/core/index';
 import { clockAfterMove, clockText, newClock, parsePgnClock, pgnClock, startClock, timeLeft } from '../../src/gui/page/clock';
-import type { InfoLine } from '../../src/gui/page/engine';
+import type { InfoLine } from '../../src/gui/page/engine-client';
 import { keyAction } from '../../src/gui/page/keys';
 import { levelGoCommand, levelsFor } from '../../src/gui/page/levels';
 import { restoreGame, restoreSettings, saveGame } from '../../src/gui/page/persist';

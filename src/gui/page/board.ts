@@ -7,7 +7,7 @@ import {
   ANUBIS, BLOCK, KILL, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, oriOf, squareName,
   type BeamPath, type Edition, type Position,
 } from '../../core/index';
-import type { LaserSource, PlyInfo } from './game';
+import type { LaserSource, PlyInfo } from './move-effect';
 import type { TargetKind } from './selection';
 
 const NS = 'http://www.w3.org/2000/svg';

@@ -13,7 +13,7 @@ import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
 import { currentReview, gameReview, mainlineWins, reviewMarks, shownWin } from './gamereview';
 import { graphSvg, type GraphMark } from './graph';
-import type { EngineClient } from './engine';
+import type { EngineClient } from './engine-client';
 import { KEY_HELP } from './keys';
 import type { Level } from './levels';
 import { materialLeadHtml } from './material';

@@ -5,7 +5,7 @@
  */
 import { parseKfen, parseMove, type EditionId, type Position } from '../../core/index';
 import { err, ok, type Result } from '../../core/result';
-import { playPly, type PlyInfo } from './game';
+import { playPly, type PlyInfo } from './move-effect';
 
 /** What an engine said about a move it played, from the mover's point of view. */
 export interface EngineNote {
