@@ -117,7 +117,7 @@ interface Running {
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'superseded';
 
 /** How long an engine may take to answer `stop` before the page calls it unresponsive. */
-export const STOP_TIMEOUT_MS = 3000;
+const STOP_TIMEOUT_MS = 3000;
 
 export class EngineClient {
   connection: ConnectionState = 'connecting';
