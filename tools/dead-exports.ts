@@ -9,8 +9,8 @@
  *
  *   npx tsx tools/dead-exports.ts [--values] [folder-prefix …]     e.g. src/match src/search
  *
- * `--values`: only values (not types), outside src/gui/page: what test/tools/dead-exports.test.ts
- * keeps at none (but the typed error of an exported parse function).
+ * `--values`: only values (not types): what test/tools/dead-exports.test.ts keeps at none (but the
+ * typed error of an exported parse function).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -127,7 +127,6 @@ let n = 0;
 for (const file of all) {
   if (!file.startsWith('src/') || API_FILES.has(file)) continue;
   if (prefixes.length > 0 && !prefixes.some((p) => file.startsWith(p))) continue;
-  if (valuesOnly && file.startsWith('src/gui/page/')) continue;
   const u = used.get(file) ?? new Set<string>();
   if (u.has('*')) continue;
   for (const e of ownExports(file)) {

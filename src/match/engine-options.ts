@@ -4,40 +4,10 @@
  * engine does not declare, or a value outside what it declares (a spin's range, a combo's vars, a
  * check's true/false), stops the run instead of playing a match the tester did not ask for.
  */
+import type { DeclaredOption } from '../core/option-line';
 import { didYouMean } from '../core/suggest';
 
-export interface DeclaredOption {
-  name: string;
-  /** spin, check, combo, button, string (or whatever the engine says). */
-  type: string;
-  default?: string;
-  min?: number;
-  max?: number;
-  /** A combo's values. */
-  vars: string[];
-}
-
-const KEYWORDS = new Set(['default', 'min', 'max', 'var']);
-
-/** Parses an `option name X type T [default D] [min A max B] [var V …]` line; undefined for other lines. */
-export function parseOptionLine(line: string): DeclaredOption | undefined {
-  const m = /^option\s+name\s+(.+?)\s+type\s+(\S+)(?:\s+(.*))?$/.exec(line.trim());
-  if (!m) return undefined;
-  const o: DeclaredOption = { name: m[1], type: m[2].toLowerCase(), vars: [] };
-  // Values run up to the next keyword (a combo var or a string default may hold spaces).
-  const words = (m[3] ?? '').split(/\s+/).filter(Boolean);
-  for (let i = 0; i < words.length; ) {
-    const key = words[i++];
-    const value: string[] = [];
-    while (i < words.length && !KEYWORDS.has(words[i])) value.push(words[i++]);
-    const v = value.join(' ');
-    if (key === 'default') o.default = v;
-    else if (key === 'min') o.min = Number(v);
-    else if (key === 'max') o.max = Number(v);
-    else if (key === 'var') o.vars.push(v);
-  }
-  return o;
-}
+export { parseOptionLine, type DeclaredOption } from '../core/option-line';
 
 /**
  * Why `option.name=value` does not fit what the engine declared (undefined when it fits). `declared`

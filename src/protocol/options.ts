@@ -9,6 +9,9 @@ import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
 import { DEFAULT_EVAL_FILE } from './engine-host';
 import { clip, quote } from '../core/quote';
+import { formatOptionLine, type OptionSpec } from '../core/option-line';
+
+export type { OptionSpec };
 
 /** Threads: up to twice the machine's cores (EngineHost.cores). */
 export function maxThreads(cores: number): number {
@@ -25,15 +28,6 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
   ['QTT', 'qtt'],
 ];
 
-/** An option as the handshake declares it. */
-export interface OptionSpec {
-  name: string;
-  type: 'spin' | 'check' | 'combo' | 'button' | 'string';
-  default?: string | number | boolean;
-  min?: number;
-  max?: number;
-  vars?: readonly string[];
-}
 
 /** A `setoption` value the option does not take: `message` follows the option's name. */
 export interface OptionError {
@@ -45,14 +39,8 @@ export function formatOptionError(e: OptionError): string {
   return `${e.option} ${e.message}`;
 }
 
-export function optionLine(o: OptionSpec): string {
-  let s = `option name ${o.name} type ${o.type}`;
-  if (o.default !== undefined) s += ` default ${String(o.default)}`;
-  if (o.min !== undefined) s += ` min ${o.min}`;
-  if (o.max !== undefined) s += ` max ${o.max}`;
-  if (o.vars) for (const v of o.vars) s += ` var ${v}`;
-  return s;
-}
+/** The option's handshake line (src/core/option-line.ts formats and parses it). */
+export const optionLine = formatOptionLine;
 
 /** One option of the engine, as `setoption` sees it. */
 export interface SettableOption {

@@ -3,7 +3,7 @@
  * answers the page's lines on the page's host (page-host.ts: searches in Web Workers). No server,
  * no other tab to share it with.
  */
-import type { EngineLink, LinkEvents } from '../gui/page/engine';
+import type { EngineLink, LinkEvents } from '../gui/page/engine-client';
 import { UciEngine } from '../protocol/uci';
 import { pageHost } from './page-host';
 import { sharedMemory } from './search-pool';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMove } from '../../src/core/index';
 import * as R from '../../src/gui/page/gamereview';
 import { graphIndexAt, graphSvg } from '../../src/gui/page/graph';
-import { exportInput } from '../../src/gui/page/record';
+import { exportInput } from '../../src/gui/page/record-io';
 import * as S from '../../src/gui/page/state';
 import { newTree } from '../../src/gui/page/tree';
 

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen } from '../../src/core/index';
-import { PASTE_LIMIT } from '../../src/gui/page/record';
+import { PASTE_LIMIT } from '../../src/gui/page/record-io';
 import { HAVE_CHROMIUM, closeBrowser, confirmIfAsked, moveCount, movesText, open, setMode } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { setupKfen } from '../../src/core/index';
 import { decodeLink, encodeLink, formatLinkError, isLinkFragment, linkUrl, MAX_LINK_TEXT, type LinkPayload } from '../../src/gui/page/link';
-import { exportGame, importGame } from '../../src/gui/page/record';
+import { exportGame, importGame } from '../../src/gui/page/record-io';
 
 /** A game with tags, a variation inside a variation, NAGs, comments and clocks, as the page exports it. */
 const PGN = exportGame({

@@ -1,8 +1,12 @@
 /** The page's logic that needs no browser: info parsing, the game tree, records. */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { KILL, setupKfen, squareName } from '../../src/core/index';
-import { parseOption, pvInfo } from '../../src/gui/page/engine';
-import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from '../../src/gui/page/record';
+import { parseOptionLine } from '../../src/core/option-line';
+import { pvInfo } from '../../src/gui/page/engine-client';
+import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from '../../src/gui/page/record-io';
 import * as S from '../../src/gui/page/state';
 import { addMoves, deleteNode, mainline, newTree, positionAt, positionCommand, type GameTree } from '../../src/gui/page/tree';
 
@@ -30,11 +34,11 @@ describe('engine lines', () => {
   });
 
   it('parses option lines', () => {
-    expect(parseOption('option name Move Overhead type spin default 10 min 0 max 5000')).toEqual({
+    expect(parseOptionLine('option name Move Overhead type spin default 10 min 0 max 5000')).toEqual({
       name: 'Move Overhead', type: 'spin', default: '10', min: 0, max: 5000, vars: [],
     });
-    expect(parseOption('option name UCI_Variant type combo default khet2 var khet2 var khet1 var deflexion')?.vars).toEqual(['khet2', 'khet1', 'deflexion']);
-    expect(parseOption('id name Thoth')).toBeNull();
+    expect(parseOptionLine('option name UCI_Variant type combo default khet2 var khet2 var khet1 var deflexion')?.vars).toEqual(['khet2', 'khet1', 'deflexion']);
+    expect(parseOptionLine('id name Thoth')).toBeUndefined();
   });
 });
 
@@ -179,5 +183,28 @@ describe('variations and NAGs of a record', () => {
     const again = importGame(text);
     const t2 = again.ok ? importedTree(again.value) : null;
     expect(t2?.ok && mainline(t2.value.tree).map((n) => n.ply.text)).toEqual(['c1d2', 'a4a3', 'd2d3']);
+  });
+});
+
+describe('the page\'s modules', () => {
+  it('import each other without a cycle, type-only imports included (issue 33, 7)', () => {
+    const dir = fileURLToPath(new URL('../../src/gui/page/', import.meta.url));
+    const re = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]\.\/([^'"]+)['"]/g;
+    const imports = new Map<string, string[]>();
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.ts'))) {
+      const text = readFileSync(path.join(dir, f), 'utf8');
+      imports.set(f, [...text.matchAll(re)].map((m) => `${m[1]}.ts`));
+    }
+    expect(imports.get('gamereview.ts')).toContain('state.ts'); // the walker sees imports
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visit = (f: string, stack: string[]): void => {
+      if (stack.includes(f)) return void cycles.push([...stack.slice(stack.indexOf(f)), f].join(' → '));
+      if (done.has(f)) return;
+      for (const g of imports.get(f) ?? []) visit(g, [...stack, f]);
+      done.add(f);
+    };
+    for (const f of imports.keys()) visit(f, []);
+    expect(cycles).toEqual([]);
   });
 });

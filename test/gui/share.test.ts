@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupKfen } from '../../src/core/index';
 import { encodeLink } from '../../src/gui/page/link';
-import { exportGame } from '../../src/gui/page/record';
+import { exportGame } from '../../src/gui/page/record-io';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMove, setupKfen, type Position } from '../../src/core/index';
 import { clockAfterMove, clockText, newClock, parsePgnClock, pgnClock, startClock, timeLeft } from '../../src/gui/page/clock';
-import type { InfoLine } from '../../src/gui/page/engine';
+import type { InfoLine } from '../../src/gui/page/engine-client';
 import { keyAction } from '../../src/gui/page/keys';
 import { levelGoCommand, levelsFor } from '../../src/gui/page/levels';
 import { restoreGame, restoreSettings, saveGame } from '../../src/gui/page/persist';
@@ -63,6 +63,18 @@ describe('playing against Thoth', () => {
     // Red thought 50 ms and got its increment.
     expect(s.clock?.remaining[1]).toBe(60000 - 50 + 1000);
     expect(S.humanMayMove(s)).toBe(true);
+  });
+
+  it('counts the hold from when the shot is drawn, not from when the move was made', () => {
+    let s = play(state(), ['j4i4'], 1000);
+    // The page took 150 ms to draw the move: the shot is on show for the whole hold after that.
+    s = S.holdFrom(s, 1150);
+    expect(s.holdUntil).toBe(1150 + S.SHOT_HOLD_MS);
+    s = S.engineMoved(s, 'a4a3', {}, 1900);
+    expect(texts(s)).toEqual(['j4i4']);
+    // A reply already waiting keeps its hold; nothing held: nothing to move.
+    expect(S.holdFrom(s, 1940).holdUntil).toBe(1150 + S.SHOT_HOLD_MS);
+    expect(S.holdFrom(state(), 5000).holdUntil).toBe(0);
   });
 
   it('plays a slow reply at once', () => {

@@ -1,5 +1,5 @@
 /**
- * tools/dead-exports.ts: no value that src/ exports outside the GUI page goes unimported, but the
+ * tools/dead-exports.ts: no value that src/ exports (the GUI page included) goes unimported, but the
  * typed error of an exported parse function (its result's type). Types that only name the shape of
  * an exported function's argument or result are that module's interface, and are not checked.
  */
@@ -15,13 +15,13 @@ function run(...args: string[]): { lines: string[]; status: number | null } {
 }
 
 describe('dead exports', () => {
-  it('finds an export that nobody imports (the page is not checked by --values, but is listed)', () => {
+  it('finds an export that nobody imports (the interface types of the page are listed)', () => {
     const { lines, status } = run('src/gui/page');
     expect(status).toBe(0);
     expect(lines.length).toBeGreaterThan(0);
   });
 
-  it('src/ exports no value that nobody imports, outside the GUI page', () => {
+  it('src/ exports no value that nobody imports, the GUI page included', () => {
     const { lines, status } = run('--values');
     expect(status).toBe(0);
     expect(lines.map((l) => l.split(/\s+/)[1])).toEqual(['RedisUrlError']);

@@ -7,7 +7,7 @@ import {
   ANUBIS, BLOCK, KILL, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, oriOf, squareName,
   type BeamPath, type Edition, type Position,
 } from '../../core/index';
-import type { LaserSource, PlyInfo } from './game';
+import type { LaserSource, PlyInfo } from './move-effect';
 import type { TargetKind } from './selection';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -126,7 +126,7 @@ function obelisk(dx: number, dy: number, cls = ''): string {
 }
 
 /** Short text describing a piece, for titles and tests: `P^`, `s>`, `K`. */
-export function pieceLabel(p: number): string {
+function pieceLabel(p: number): string {
   const k = kindOf(p);
   let c = ['', 'X', 'K', 'P', 'A', 'S', 'O', 'T'][k];
   if (colorOf(p) === 1) c = c.toLowerCase();
@@ -137,7 +137,7 @@ export function pieceLabel(p: number): string {
 const KIND_WORD = ['', 'Sphinx', 'Pharaoh', 'Pyramid', 'Anubis', 'Scarab', 'Obelisk', 'Obelisk stack'];
 const DIR_WORD = ['north', 'east', 'south', 'west'];
 
-export function pieceTitle(p: number, ed: Edition): string {
+function pieceTitle(p: number, ed: Edition): string {
   const k = kindOf(p);
   const name = k === SCARAB && ed.scarabLetter === 'D' ? 'Djed' : KIND_WORD[k];
   let s = `${ed.colorNames[colorOf(p)]} ${name}`;

@@ -8,8 +8,8 @@ import { EDITIONS, legalMoves, moveFrom, moveTo, moveType, parseMove, ROT_CCW, R
 import { BoardView, type Arrow } from './board';
 import { timeLeft } from './clock';
 import { lookUpDom, type Dom } from './dom';
-import type { EngineClient, InfoLine } from './engine';
-import { laserPath, playPly, type PlyInfo } from './game';
+import type { EngineClient, InfoLine } from './engine-client';
+import { laserPath, playPly, type PlyInfo } from './move-effect';
 import { graphIndexAt } from './graph';
 import { keyAction, type KeyAction } from './keys';
 import { isFullStrength, levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
@@ -18,7 +18,7 @@ import {
   renderLegend, renderMoves, renderOffer, renderPlayers, renderStatus, renderThinking, renderToolbar,
 } from './panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
-import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record';
+import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record-io';
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
@@ -143,6 +143,8 @@ export class PageController {
     if (how === 'soon') this.scheduleRender();
     else if (how === 'board') this.renderBoard();
     else this.render();
+    // A shot just played is on the screen only now: its hold starts here.
+    if (this.s.holdUntil > before.holdUntil && how === 'now') this.s = S.holdFrom(this.s, now());
   }
 
   private scheduleRender(): void {

@@ -6,15 +6,8 @@
 import { gameStatus } from '../../core/index';
 import { evalsFromPositions, reviewGame, winChance, type GameReview } from '../../analysis/review';
 import type { Score } from './evaluation';
-import { endPath, isOver, type PageState } from './state';
+import { endPath, isOver, type PageState, type ReviewState } from './state';
 import { mainline, pathKey, positionAt, type Path } from './tree';
-
-export interface ReviewState {
-  /** The main line it is for (its start and moves): a changed line makes it stale. */
-  key: string;
-  /** The score of each main-line position (index = moves played), side to move's view. */
-  scores: (Score | undefined)[];
-}
 
 /** How long Thoth looks at each position of a review. */
 export const REVIEW_MOVETIME_MS = 300;

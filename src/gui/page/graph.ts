@@ -4,8 +4,8 @@
  * it draws what it is given.
  */
 
-export const GRAPH_W = 600;
-export const GRAPH_H = 120;
+const GRAPH_W = 600;
+const GRAPH_H = 120;
 
 export interface GraphMark {
   /** The position after the move (1 = after the first move). */

@@ -6,7 +6,7 @@
  */
 import { err, isEditionId, ok, parseKfen, formatKfenError, type EditionId, type Result } from '../../core/index';
 
-export const LINK_VERSION = '1';
+const LINK_VERSION = '1';
 /** Longest text a link may unpack to (a long game with comments is a few tens of kB). */
 export const MAX_LINK_TEXT = 1 << 20;
 

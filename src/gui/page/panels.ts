@@ -13,7 +13,7 @@ import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
 import { currentReview, gameReview, mainlineWins, reviewMarks, shownWin } from './gamereview';
 import { graphSvg, type GraphMark } from './graph';
-import type { EngineClient } from './engine';
+import type { EngineClient } from './engine-client';
 import { KEY_HELP } from './keys';
 import type { Level } from './levels';
 import { materialLeadHtml } from './material';
@@ -24,7 +24,7 @@ import {
 } from './state';
 import { childrenAt, isMainline, mainlineLength, nodeAt, pathKey, samePath, type GameTree, type MoveNode, type Path } from './tree';
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
@@ -48,7 +48,7 @@ export interface MoveLabel {
 }
 
 /** The number and side of the move that leads to `path`. */
-export function moveLabel(tree: GameTree, path: Path): MoveLabel | null {
+function moveLabel(tree: GameTree, path: Path): MoveLabel | null {
   const n = nodeAt(tree, path);
   if (!n) return null;
   const start = parseKfen(tree.startKfen, tree.edition);
@@ -61,7 +61,7 @@ export function moveLabel(tree: GameTree, path: Path): MoveLabel | null {
 }
 
 /** How many moves (numbered as the list numbers them) the main line holds. */
-export function mainlineMoveCount(tree: GameTree): number {
+function mainlineMoveCount(tree: GameTree): number {
   const len = mainlineLength(tree);
   if (len === 0) return 0;
   return moveLabel(tree, new Array<number>(len).fill(0))?.number ?? 0;
@@ -242,7 +242,7 @@ function scrollToCurrent(box: HTMLElement): void {
 
 // ---- thinking and analysis -----------------------------------------------------------------
 
-export function pvText(pos: Position, pv: string[], limit = 12): string {
+function pvText(pos: Position, pv: string[], limit = 12): string {
   let num = pos.moveNumber;
   let side = pos.side;
   const words: string[] = [];

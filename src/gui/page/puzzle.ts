@@ -44,7 +44,7 @@ export function puzzlePosition(p: Puzzle, k: number): Position {
   return pos;
 }
 
-export const isHit = (p: Puzzle): boolean => p.themes.some((t) => t.startsWith('hitIn'));
+const isHit = (p: Puzzle): boolean => p.themes.some((t) => t.startsWith('hitIn'));
 
 /** What the puzzle asks, in words. */
 export function taskText(p: Puzzle, names: readonly [string, string]): string {
@@ -121,9 +121,9 @@ export interface Rating {
   vol: number;
 }
 
-export const NEW_PLAYER: Rating = { rating: 1500, rd: 350, vol: 0.06 };
+const NEW_PLAYER: Rating = { rating: 1500, rd: 350, vol: 0.06 };
 /** Every puzzle's rating deviation: their ratings are estimates. */
-export const PUZZLE_RD = 80;
+const PUZZLE_RD = 80;
 const TAU = 0.5;
 const SCALE = 173.7178;
 

@@ -17,7 +17,7 @@ export interface Target {
 export const isStack = (pos: Position, sq: number): boolean => kindOf(pos.board[sq]) === STACK;
 
 /** The legal moves of the piece on `sq`. */
-export function movesFrom(pos: Position, sq: number): number[] {
+function movesFrom(pos: Position, sq: number): number[] {
   return legalMoves(pos).filter((m) => moveFrom(m) === sq);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The page's state as plain data, and its transitions as pure functions: each takes a state
  * (and the time `now` where clocks matter) and returns the next one. Nothing here touches the
- * DOM or the engine; the controller (main.ts) applies these and runs the effects (searches,
+ * DOM or the engine; the controller (controller.ts) applies these and runs the effects (searches,
  * storage, drawing), so all of the game's rules for people — moves, clocks, take-backs,
  * resignation, draws, analysis lines — are tested without a browser (test/gui/state.test.ts).
  */
@@ -14,9 +14,8 @@ import {
   clockAfterMove, flagged, newClock, parseTimeControl, restoreClock, startClock, stopClock, timeLeft, type ClockState,
 } from './clock';
 import { evalOf, type Eval, type Score } from './evaluation';
-import type { InfoLine } from './engine';
-import type { ReviewState } from './gamereview';
-import { playPly, type PlyInfo } from './game';
+import type { InfoLine } from './engine-client';
+import { playPly, type PlyInfo } from './move-effect';
 import { isOwnMovable, rotationMove, targetsOf } from './selection';
 import {
   addMove, deleteNode, isMainline, lineEnd, mainlineEnd, newTree, nodeAt, pathExists, pathKey, positionAt, promote,
@@ -125,6 +124,14 @@ export interface PageState {
   /** A message for the person (replaces the hint until the next action). */
   message: string;
   bannerClosed: boolean;
+}
+
+/** Thoth's review of the main line (its transitions and what it shows: gamereview.ts). */
+export interface ReviewState {
+  /** The main line it is for (its start and moves): a changed line makes it stale. */
+  key: string;
+  /** The score of each main-line position (index = moves played), side to move's view. */
+  scores: (Score | undefined)[];
 }
 
 // ---- reading the state ---------------------------------------------------------------------
@@ -348,6 +355,14 @@ export function engineMoved(s: PageState, text: string, note: EngineNote, now: n
     return { ...waiting, pendingReply: { move: m.value, note }, clock: waiting.clock ? stopClock(waiting.clock, now) : null };
   }
   return applyReply({ ...waiting, pendingReply: { move: m.value, note } }, now);
+}
+
+/**
+ * The hold counts from when the person's shot is on the screen: the page calls this once it has
+ * drawn the move (drawing a busy page can take a good part of the hold).
+ */
+export function holdFrom(s: PageState, now: number): PageState {
+  return s.holdUntil > 0 && !s.pendingReply ? { ...s, holdUntil: now + SHOT_HOLD_MS } : s;
 }
 
 /** Shows Thoth's held-back move now (the hold is over, or the person skipped it). */

@@ -5,7 +5,7 @@
  */
 import { parseKfen, parseMove, type EditionId, type Position } from '../../core/index';
 import { err, ok, type Result } from '../../core/result';
-import { playPly, type PlyInfo } from './game';
+import { playPly, type PlyInfo } from './move-effect';
 
 /** What an engine said about a move it played, from the mover's point of view. */
 export interface EngineNote {
@@ -44,14 +44,14 @@ export function newTree(edition: EditionId, startKfen: string): Result<GameTree,
   return ok({ edition, startKfen, children: [] });
 }
 
-export function startPosition(tree: GameTree): Position {
+function startPosition(tree: GameTree): Position {
   const r = parseKfen(tree.startKfen, tree.edition);
   if (!r.ok) throw new Error(`bad start KFEN: ${r.error.message}`);
   return r.value;
 }
 
 /** The nodes from the start to `path` (as far as it exists). */
-export function nodesAlong(tree: GameTree, path: Path): MoveNode[] {
+function nodesAlong(tree: GameTree, path: Path): MoveNode[] {
   const out: MoveNode[] = [];
   let children = tree.children;
   for (const i of path) {

@@ -7,17 +7,9 @@
  * An engine that does not answer `stop` with `bestmove` within STOP_TIMEOUT_MS is reported as
  * unresponsive (the page offers a restart) instead of being waited for forever.
  */
+import { parseOptionLine, type DeclaredOption } from '../../core/option-line';
 import { parseInfo, type InfoFields, type SearchInfo } from '../../core/info';
 import type { EngineState, FullStrength } from '../messages';
-
-export interface EngineOption {
-  name: string;
-  type: string;
-  default?: string;
-  min?: number;
-  max?: number;
-  vars: string[];
-}
 
 /** An `info` line with a principal variation and a score (what the page shows). */
 export type InfoLine = InfoFields & Pick<SearchInfo, 'depth' | 'multipv' | 'score' | 'pv'>;
@@ -29,20 +21,6 @@ export function pvInfo(line: string): InfoLine | null {
   const { depth, score, pv } = r.value;
   if (depth === undefined || score === undefined || pv === undefined || pv.length === 0) return null;
   return { ...r.value, depth, score, pv, multipv: r.value.multipv ?? 1 };
-}
-
-export function parseOption(line: string): EngineOption | null {
-  const m = /^option\s+name\s+(.+?)\s+type\s+(\S+)(.*)$/.exec(line.trim());
-  if (!m) return null;
-  const o: EngineOption = { name: m[1], type: m[2], vars: [] };
-  const rest = m[3].trim().split(/\s+/).filter(Boolean);
-  for (let i = 0; i < rest.length; i++) {
-    if (rest[i] === 'default') o.default = rest[++i];
-    else if (rest[i] === 'min') o.min = Number(rest[++i]);
-    else if (rest[i] === 'max') o.max = Number(rest[++i]);
-    else if (rest[i] === 'var') o.vars.push(rest[++i]);
-  }
-  return o;
 }
 
 /** What a link reports to the client. */
@@ -139,7 +117,7 @@ interface Running {
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'superseded';
 
 /** How long an engine may take to answer `stop` before the page calls it unresponsive. */
-export const STOP_TIMEOUT_MS = 3000;
+const STOP_TIMEOUT_MS = 3000;
 
 export class EngineClient {
   connection: ConnectionState = 'connecting';
@@ -149,7 +127,7 @@ export class EngineClient {
   message = '';
   /** The engine did not answer `stop`: searches wait for a restart. */
   unresponsive = false;
-  options = new Map<string, EngineOption>();
+  options = new Map<string, DeclaredOption>();
   /** Full strength as the engine was set up (threads, table), when the link says. */
   strength: FullStrength | undefined;
   /** Called when the connection or the engine's state changes. */
@@ -226,7 +204,7 @@ export class EngineClient {
     this.options.clear();
     for (const l of handshake) {
       if (l.startsWith('id name ')) this.name = l.slice(8).trim();
-      const o = parseOption(l);
+      const o = parseOptionLine(l);
       if (o) this.options.set(o.name.toLowerCase(), o);
     }
     if (!wasReady || state !== 'ready') {
@@ -276,7 +254,7 @@ export class EngineClient {
     return this.options.has(name.toLowerCase());
   }
 
-  option(name: string): EngineOption | undefined {
+  option(name: string): DeclaredOption | undefined {
     return this.options.get(name.toLowerCase());
   }
 

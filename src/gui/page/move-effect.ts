@@ -26,7 +26,7 @@ export interface PlyInfo {
 }
 
 /** The laser of `side` on `board` (a Sphinx's facing is read from the board). */
-export function laserSource(pos: Position, side: number, board: Uint8Array = pos.board): LaserSource {
+function laserSource(pos: Position, side: number, board: Uint8Array = pos.board): LaserSource {
   const ed = pos.edition;
   const square = ed.laserSquare[side];
   return ed.sphinx ? { square, dir: board[square] & 3, strikeFirst: false } : { square, dir: ed.laserDir[side], strikeFirst: true };
