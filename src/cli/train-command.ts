@@ -81,6 +81,18 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   }
   const chunkPositions = intOption(args, 'chunk-positions', 2_000_000, 1, 2_000_000_000);
 
+  // A device or a pipe (`/dev/zero`, a FIFO) would be read, or opened, without end: only files
+  // (a folder or a missing file is reported by the reader below).
+  for (const path of args.positional) {
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      continue;
+    }
+    if (!st.isFile() && !st.isDirectory()) throw new UsageError(`cannot read '${path}': not a data file (a device or a pipe)`);
+  }
+
   const t0 = performance.now();
   // Data that do not fit in one chunk are streamed; a file the index cannot read is left to the
   // whole-file reader below, which says what is wrong with it.
@@ -96,9 +108,6 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   const sources = args.positional.map((path) => {
     let bytes: Uint8Array;
     try {
-      // A device or a pipe (`/dev/zero`) would be read without end: only files (a folder says so below).
-      const st = statSync(path);
-      if (!st.isFile() && !st.isDirectory()) throw new UsageError(`cannot read '${path}': not a data file (a device or a pipe)`);
       bytes = new Uint8Array(readFileSync(path));
     } catch (e) {
       throw e instanceof UsageError ? e : new UsageError(`cannot read '${path}': ${fileErrorText(e)}`);
