@@ -406,6 +406,9 @@ export class Trainer {
     return this.valIdx.length === 0 ? NaN : s / this.valIdx.length;
   }
 
+  /** When a pass last let the event loop run (kept across passes: short epochs add up). */
+  private yielded = performance.now();
+
   learningRate(epoch: number): number {
     const s = this.settings;
     return s.lr * s.lrGamma ** Math.floor((epoch - 1) / s.lrDrop);
@@ -446,13 +449,12 @@ export class Trainer {
     const lr = this.learningRate(epoch);
     const B = this.settings.batch;
     let loss = 0;
-    let yielded = performance.now();
     let done = 0;
     for (let from = 0; from < order.length; from += B) {
       if (stop) {
-        if (performance.now() - yielded > 100) {
+        if (performance.now() - this.yielded > 100) {
           await new Promise((resolve) => setImmediate(resolve));
-          yielded = performance.now();
+          this.yielded = performance.now();
         }
         if (stop()) break;
       }
