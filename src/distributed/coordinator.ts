@@ -28,26 +28,13 @@ import { BuildError, identifyEngine, storeBuild, type IdentifiedBuild } from './
 import { checkResult, gameOutcome, pairGames, pairId, type PairJob, type PairResult, type RunSettings } from './jobs';
 import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, parseRedisUrl, type RedisAddress } from './redis';
 import { ledgerStatus, liveWorkers, type RunState, type RunStatus } from './status';
+import { sleep, within } from './wait';
 
 export type DistributedError = MatchError | RedisUnreachable | BuildError;
 
 const LOCK_TTL_MS = 15_000;
 /** How long a finished run's status stays in Redis. */
 const KEEP_FINISHED_S = 7 * 24 * 3600;
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Waits for `p` at most `ms` (for closing connections to a Redis that may be gone). */
-async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let t: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p, new Promise<undefined>((r) => (t = setTimeout(() => r(undefined), ms)))]);
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(t);
-  }
-}
 
 /** The run's id: a hash of what makes it this run (settings, schedule, openings, the record file). */
 function runId(cfg: MatchConfig, settings: RunSettings): string {

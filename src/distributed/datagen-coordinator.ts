@@ -19,6 +19,7 @@ import { storeBuild } from './builds';
 import { chunkId, ownBuild, storeNet, type ChunkJob, type ChunkResult, type DatagenRunSettings, type DatagenStatus, type DatagenWorkerTally } from './datagen-jobs';
 import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, type RedisAddress } from './redis';
 import { liveWorkers, type RunState } from './status';
+import { sleep, within } from './wait';
 
 const LOCK_TTL_MS = 15_000;
 const KEEP_FINISHED_S = 7 * 24 * 3600;
@@ -67,19 +68,6 @@ export interface DatagenOutcome {
 /** A datagen run that cannot go on (a chunk that failed on the workers, a lock held by another coordinator). */
 export class DatagenRunError extends Error {
   override name = 'DatagenRunError';
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let t: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p, new Promise<undefined>((r) => (t = setTimeout(() => r(undefined), ms)))]);
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(t);
-  }
 }
 
 /** The run's id: what makes it this run. */

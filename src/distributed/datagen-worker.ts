@@ -16,6 +16,7 @@ import { fetchBuild, shortSum } from './builds';
 import { fetchNet, type ChunkJob, type ChunkResult, type DatagenRunSettings } from './datagen-jobs';
 import { QUEUE_PREFIX, connectionOptions, keys, type RedisAddress } from './redis';
 import type { WorkerOptions } from './worker';
+import { sleep } from './wait';
 
 /** What serveDatagen needs of the worker that calls it. */
 export interface DatagenWorkerHost {
@@ -33,17 +34,6 @@ export interface DatagenWorkerHost {
   pickRun(): Promise<string | undefined>;
   waitingCount(run: string): Promise<number>;
 }
-
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** Plays one chunk with the build's datagen; the shard's bytes, or throws with datagen's error. */
 function playChunk(cli: string, settings: DatagenRunSettings, netFile: string | undefined, job: ChunkJob, signal: AbortSignal): Promise<Buffer> {

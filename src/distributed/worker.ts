@@ -18,6 +18,7 @@ import { localEngine, shortSum } from './builds';
 import { serveDatagen, type DatagenWorkerHost } from './datagen-worker';
 import { gameResult, type PairJob, type PairResult, type RunSettings } from './jobs';
 import { QUEUE_PREFIX, connectionOptions, keys, openRedis, type RedisAddress } from './redis';
+import { sleep } from './wait';
 
 export interface WorkerOptions {
   /** Pairs played at once (each on its own engine processes). */
@@ -39,17 +40,6 @@ export interface WorkerOptions {
   /** Ends when no run has work (for tests and scripts) instead of waiting for runs. */
   exitWhenIdle?: boolean;
 }
-
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** Runs a worker until its signal is aborted. Throws RedisUnreachable when Redis cannot be reached at the start. */
 export async function runWorker(addr: RedisAddress, opts: WorkerOptions): Promise<void> {
