@@ -1,6 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Test files that drive a real Chromium: those that use the browser harness (test/gui/browser.ts). */
 function browserTests(dir = 'test'): string[] {
@@ -33,11 +35,51 @@ export const SLOW = [
   'test/core/library.test.ts',
 ];
 
+/**
+ * Files that run longest (15 s or more here), longest first. They start first, so that the browser,
+ * Redis and match files, which mostly wait on other processes, overlap the CPU-bound ones instead of
+ * queueing behind them at the end. Only the order depends on this list: a stale entry costs time,
+ * never a result.
+ */
+const LONGEST = [
+  'test/gui/e2e.test.ts',
+  'test/gui/player.test.ts',
+  'test/gui/faults.test.ts',
+  'test/gui/puzzles.test.ts',
+  'test/distributed/e2e.test.ts',
+  'test/puzzles/shipped.test.ts',
+  'test/distributed/datagen.test.ts',
+  'test/search/forced-wins.test.ts',
+  'test/core/properties.deflexion.test.ts',
+  'test/core/properties.khet1.test.ts',
+  'test/core/properties.khet2.test.ts',
+  'test/gui/web.test.ts',
+  'test/protocol/lifecycle.test.ts',
+  'test/threads/engine-threads.test.ts',
+  'test/match/e2e-match.test.ts',
+];
+
+/** Vitest's own order runs one project after the other; this one runs `LONGEST` first, then larger files first. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rel = (f: TestSpecification): string => path.relative(f.project.config.root, f.moduleId).split(path.sep).join('/');
+    const rank = (f: TestSpecification): number => {
+      const i = LONGEST.indexOf(rel(f));
+      return i < 0 ? LONGEST.length : i;
+    };
+    return [...files].sort((a, b) => rank(a) - rank(b) || statSync(b.moduleId).size - statSync(a.moduleId).size);
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on engines, browsers and servers more than they compute: one more file than
+    // there are cores keeps the cores busy (Vitest's default is one fewer).
+    maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
       { extends: true, test: { name: 'slow', include: SLOW } },

@@ -54,8 +54,18 @@ export async function open(url: string, opts: { viewport?: { width: number; heig
   return { ctx, page, errors };
 }
 
-export const shot = (page: Page, name: string, fullPage = false): Promise<Buffer> =>
-  page.screenshot({ path: path.join(OUT, `gui-${name}.png`), fullPage });
+/** Waits until the page's finite animations (a beam drawn, a piece leaving, a banner fading in) have ended. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  );
+}
+
+/** A screenshot to test-output/, taken once the animations have ended. */
+export async function shot(page: Page, name: string, fullPage = false): Promise<Buffer> {
+  await settled(page);
+  return page.screenshot({ path: path.join(OUT, `gui-${name}.png`), fullPage });
+}
 export const click = (page: Page, sq: string): Promise<void> => page.click(`.hit[data-square=${sq}]`);
 export const moveCount = async (page: Page): Promise<number> => Number(await page.getAttribute('#moves', 'data-count'));
 export const waitMoves = (page: Page, n: number, timeout = 20000): Promise<unknown> =>

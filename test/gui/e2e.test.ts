@@ -110,7 +110,6 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       const all = await movesText(page);
       expect(all[4]).toBe('d2d3');
       expect(await page.inputValue('#kfen')).toBe(toKfen(positionAt(coreGame(CLASSIC, all), new Array<number>(all.length).fill(0))));
-      await page.waitForTimeout(700);
       await shot(page, `${label}-after-moves`);
 
       // Take back returns to the human's turn.
@@ -164,14 +163,12 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       expect(await page.getAttribute('#engine-status', 'data-state')).toBe('thinking');
       const pv = (await page.textContent('#lines .line[data-line="0"] .pv')) ?? '';
       expect(pv).toMatch(/^1\. [a-j][1-8]/);
-      await page.waitForTimeout(400);
       await shot(page, `${label}-analysis`);
 
       // Clicking a line previews it on the board.
       await page.click('#lines .line[data-line="1"]');
       await page.waitForSelector('#preview-bar:not([hidden])');
       expect(await page.textContent('#preview-text')).toMatch(/^Line 2, move 1 of \d+/);
-      await page.waitForTimeout(600);
       await shot(page, `${label}-preview`);
       await page.keyboard.press('Escape');
       await page.waitForSelector('#preview-bar', { state: 'hidden' });
@@ -228,7 +225,6 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     expect(await page.getAttribute('#layer-beam', 'data-path')).toBe('j1 j2 j3 j4 j5 j6 j7 i7 h7 g7 f7 e7');
     expect(await page.getAttribute('#layer-beam', 'data-end')).toBe('kill e7');
     expect(await page.locator('#layer-fx .leaving[data-piece="k"]').count()).toBe(1);
-    await page.waitForTimeout(900);
     await shot(page, 'pharaoh-hit');
     // The game is over: nothing moves any more.
     await page.click('#banner-close');
@@ -236,8 +232,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await click(page, 'e2');
     expect(await page.locator('#layer-marks .selected').count()).toBe(0);
     expect(await page.textContent('#moves .result')).toContain('1-0');
-    await page.waitForTimeout(1600);
-    expect(await page.locator('#layer-fx .leaving').count()).toBe(0);
+    await page.waitForFunction(() => document.querySelectorAll('#layer-fx .leaving').length === 0);
     expect(errors).toEqual([]);
     await ctx.close();
   });
@@ -366,7 +361,6 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await click(page, 'd2');
     await waitMoves(page, 1);
     expect(await movesText(page)).toEqual(['d1d2u']);
-    await page.waitForTimeout(700);
     await shot(page, 'khet1');
     expect(errors).toEqual([]);
     await ctx.close();
@@ -381,7 +375,6 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await click(page, 'c1');
     await click(page, 'd2');
     await waitMoves(page, 2);
-    await page.waitForTimeout(600);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'phone', true);
     expect(errors).toEqual([]);

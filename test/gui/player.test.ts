@@ -168,7 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the hint under the board (issue 30, 5)', () => 
   const hint = async (page: Page): Promise<string> => ((await page.textContent('#hint')) ?? '').trim();
 
   it('says "Your shot…" only while a reply is waiting: not while Thoth thinks, not after a winning move', async () => {
-    const { ctx, page, errors } = await openPage(gui.url);
+    const { ctx, page, errors } = await openPage(gui.url, { clock: true });
     // Level 8 without a clock: the fake engine thinks 2 s, longer than the shot is on show.
     await page.selectOption('#sel-tc', '');
     await pickLevel(page, 8);
@@ -179,11 +179,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the hint under the board (issue 30, 5)', () => 
     expect(await hint(page)).toBe('Thoth is thinking…');
     await waitMoves(page, 2);
     // Level 1 answers at once: its reply waits while the shot is on show, and the hint says so.
+    // The page's time stands still meanwhile, so a slow machine cannot end the shot first.
     await pickLevel(page, 1);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1);
     await click(page, 'd2');
     await click(page, 'd3');
     await page.waitForSelector('#board[data-holding=reply]');
     expect(await hint(page)).toMatch(/^Your shot… \(click or press a key to see Thoth’s reply\)$/);
+    await page.clock.resume();
     await waitMoves(page, 4);
     expect(await hint(page)).not.toMatch(/Your shot/);
     // A winning move: the result, not "Your shot…".
@@ -380,8 +383,10 @@ describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review (issue 30, 8)', (
     expect(mark).toMatch(/^\?[!?]?$/);
     // Another Red reply after j4i4, made the main line.
     await page.click('#moves .mv[data-ply="3"]');
+    await page.waitForSelector('#moves .mv.current[data-ply="3"]');
     await click(page, 'a3');
     await click(page, 'a2');
+    await page.waitForSelector('#moves .mv.var.current');
     await page.click('#btn-promote');
     expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j4i4', 'a3a2']);
     expect(await page.textContent('#moves .mv[data-ply="3"] .nag')).toBe(mark);

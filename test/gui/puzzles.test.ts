@@ -108,7 +108,6 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
         await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed', null, { timeout: 15000 });
         expect(await page.textContent('#pz-msg')).toMatch(/^Wrong: /);
         if (i === 3) {
-          await page.waitForTimeout(900);
           await shot(page, 'puzzle-wrong');
         }
         const r = Number(await card(page, 'rating'));
@@ -140,7 +139,6 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
         rating = r;
         solved++;
         if (i === 0) {
-          await page.waitForTimeout(900);
           await shot(page, 'puzzle-solved');
         }
       }
@@ -189,7 +187,6 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in the static build', (
     const p = await startPlayable(page, '#pz-start');
     await solve(page, p);
     expect(await page.textContent('#pz-msg')).toMatch(/^Solved/);
-    await page.waitForTimeout(900);
     await shot(page, 'puzzle-web');
     expect(errors).toEqual([]);
     await ctx.close();

@@ -91,6 +91,13 @@ class Client {
   lines(): string[] {
     return this.messages.flatMap((m) => (m.type === 'line' ? [m.line] : []));
   }
+
+  /** `isready` answered: every line the engine wrote before it has arrived. */
+  async barrier(): Promise<void> {
+    const seen = this.lines().filter((l) => l === 'readyok').length;
+    this.send('isready');
+    await this.wait(() => this.lines().filter((l) => l === 'readyok').length > seen);
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -275,7 +282,6 @@ describe('the GUI server', () => {
     a.send('position startpos moves c1b2');
     a.send('go infinite');
     await a.waitLine(/^info depth \d+/);
-    await sleep(250);
     expect(server.bridge.outstanding).toBe(1);
     a.ws.close();
     await a.closed;
@@ -296,7 +302,7 @@ describe('the GUI server', () => {
     b.send('position startpos');
     b.send('go depth 2');
     await b.waitLine(/^bestmove /);
-    await sleep(200);
+    await b.barrier();
     expect(b.lines().filter((l) => l.startsWith('bestmove'))).toHaveLength(1);
     expect(b.lines().some((l) => l.includes('pv') && l.includes('time') && / c1b2 /.test(l))).toBe(false);
     expect(server.bridge.outstanding).toBe(0);
@@ -395,7 +401,7 @@ describe.skipIf(!REAL_ENGINE)('the GUI server with the real engine', () => {
       b.send('position startpos');
       b.send('go depth 1');
       await b.waitLine(/^bestmove [a-j][1-8]/, 10000);
-      await sleep(200);
+      await b.barrier();
       expect(b.lines().filter((l) => l.startsWith('bestmove'))).toHaveLength(1);
       b.ws.close();
       await b.closed;

@@ -29,7 +29,6 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     await page.selectOption('#sel-level', '2');
     await playMoves(page, 3);
     checkLegal('khet2', await movesText(page));
-    await page.waitForTimeout(300);
     await shot(page, 'web-file');
     // Analysis: lines, then a move stops the search (the worker is replaced) and a new one starts.
     await setMode(page, 'analysis');
