@@ -9,7 +9,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { DEFAULT_SEED } from '../match/config';
-import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork } from '../nnue/network';
+import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork, type Network } from '../nnue/network';
+import { loadNetworkFile } from '../protocol/network-file';
 import { startTrainThreads } from '../train/train-threads';
 import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../train/train';
 import { checkWritable, fileErrorText, outputIsInput, writeFileAtomic } from '../process/files';
@@ -26,7 +27,8 @@ export const TRAIN_SPEC: CommandSpec = {
     '+ (1 − λ) · result; the optimiser is Adam.',
   options: [
     { name: 'out', value: 'FILE', help: 'the network file to write (not a data file); Ctrl-C writes the best network so far there' },
-    { name: 'hidden', value: 'N', help: 'neurons per perspective', default: '128' },
+    { name: 'init', value: 'NET', help: 'a warm start: begin from this network\'s weights (\'default\': the shipped one) instead of random ones; its hidden size and scale are kept' },
+    { name: 'hidden', value: 'N', help: 'neurons per perspective', default: '128, or that of --init' },
     { name: 'epochs', value: 'N', help: 'passes over the training positions', default: '10' },
     { name: 'batch', value: 'N', help: 'positions per optimiser step', default: '4096' },
     { name: 'lr', value: 'X', help: 'Adam\'s learning rate', default: '0.001' },
@@ -57,8 +59,16 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth train --help)');
   if (args.positional.length === 0) throw new UsageError('no data files given (see thoth train --help)');
   const epochs = intOption(args, 'epochs', 10, 1, 10_000);
+  const initFile = args.options.get('init')?.[0];
+  let init: Network | undefined;
+  if (initFile !== undefined) {
+    const loaded = loadNetworkFile(initFile);
+    if (!loaded.ok) throw new UsageError(`--init: ${loaded.error}`);
+    init = loaded.value.net;
+  }
+  const nameTail = initFile !== undefined ? ` init=${basename(initFile)}` : '';
   const settings: TrainSettings = {
-    hidden: intOption(args, 'hidden', 128, 1, MAX_HIDDEN),
+    hidden: intOption(args, 'hidden', init?.hidden ?? 128, 1, MAX_HIDDEN),
     epochs,
     batch: intOption(args, 'batch', 4096, 1, 1 << 24),
     lr: numberOption(args, 'lr', 0.001, 1e-9, 10),
@@ -66,8 +76,11 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     lrGamma: numberOption(args, 'lr-gamma', 0.1, 0, 1),
     lambda: numberOption(args, 'lambda', 0.8, 0, 1),
     seed: intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295),
-    scale: intOption(args, 'scale', DEFAULT_SCALE, 1, 100_000),
+    scale: intOption(args, 'scale', init?.scale ?? DEFAULT_SCALE, 1, 100_000),
+    init,
   };
+  if (init && init.hidden !== settings.hidden) throw new UsageError(`--hidden ${settings.hidden}, but the --init network has ${init.hidden} hidden neurons`);
+  if (init && init.scale !== settings.scale) throw new UsageError(`--scale ${settings.scale}, but the --init network's scale is ${init.scale}`);
   const valFraction = numberOption(args, 'val', 0.05, 0, 0.9);
   const threads = intOption(args, 'threads', availableParallelism(), 1, 64);
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
@@ -103,7 +116,7 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     index = undefined;
   }
   if (index && index.trainPositions > chunkPositions) {
-    return streamedTraining(args.positional, index, settings, { valFraction, threads, chunkPositions, out, progress, write, t0 });
+    return streamedTraining(args.positional, index, settings, { valFraction, threads, chunkPositions, out, progress, write, t0, nameTail });
   }
   const sources = args.positional.map((path) => {
     let bytes: Uint8Array;
@@ -185,7 +198,8 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
 
   const name =
     `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${interrupted ? best!.epoch : epochs} seed=${settings.seed} ` +
-    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}`;
+    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}` +
+    nameTail;
   const q = quantise(trainer.net, { scale: settings.scale, editions: data.editions, name });
   const bytes = writeNetwork(q);
   try {
@@ -215,6 +229,8 @@ interface StreamOptions {
   progress: ProgressLine;
   write: (s: string) => void;
   t0: number;
+  /** The end of the network's name field (` init=FILE` after a warm start). */
+  nameTail: string;
 }
 
 /** Training on data larger than one chunk: streamed from the files in shuffled chunks (src/train/stream.ts). */
@@ -286,7 +302,8 @@ async function streamedTraining(paths: string[], index: DataIndex, settings: Tra
 
   const name =
     `data=${index.files.map((f) => basename(f.name)).join(',')} positions=${total} epochs=${epochs} seed=${settings.seed} ` +
-    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}`;
+    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}` +
+    o.nameTail;
   const q = quantise(main.net, { scale: settings.scale, editions: index.editions, name });
   const bytes = writeNetwork(q);
   try {

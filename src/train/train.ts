@@ -262,11 +262,21 @@ export interface TrainSettings {
   seed: number;
   /** The output's scale to centi-pyramids (SCALE). */
   scale: number;
+  /** A warm start: training begins from this network's weights (its hidden size and scale). */
+  init?: Network;
 }
 
-/** A float network with small seeded random weights. */
-function initialNetwork(hidden: number, seed: number): FloatNetwork {
+/** A float network with small seeded random weights, or the weights of `init` (a warm start). */
+function initialNetwork(hidden: number, seed: number, init?: Network): FloatNetwork {
   const net = floatNetwork(hidden, new Float32Array(new SharedArrayBuffer(floatNetworkSize(hidden) * 4)));
+  if (init) {
+    if (init.hidden !== hidden) throw new Error(`the initial network has ${init.hidden} hidden neurons, not ${hidden}`);
+    for (let i = 0; i < net.ftWeights.length; i++) net.ftWeights[i] = init.ftWeights[i] / init.qa;
+    for (let j = 0; j < hidden; j++) net.ftBias[j] = init.ftBias[j] / init.qa;
+    for (let j = 0; j < 2 * hidden; j++) net.outWeights[j] = init.outWeights[j] / init.qb;
+    net.outBias[0] = init.outBias / (init.qa * init.qb);
+    return net;
+  }
   const rand = mulberry32(seed ^ 0x5eed);
   const u = (a: number): number => (((rand() >>> 0) / 4294967296) * 2 - 1) * a;
   for (let i = 0; i < net.ftWeights.length; i++) net.ftWeights[i] = u(0.1);
@@ -355,7 +365,7 @@ export class Trainer {
    * chunks, src/train/stream.ts): this one trains it on its own data.
    */
   constructor(readonly data: TrainingData, readonly settings: TrainSettings, shared?: SharedTraining) {
-    this.net = shared?.net ?? initialNetwork(settings.hidden, settings.seed);
+    this.net = shared?.net ?? initialNetwork(settings.hidden, settings.seed, settings.init);
     this.target = targets(data, settings.lambda);
     let nVal = 0;
     for (let i = 0; i < data.count; i++) nVal += data.validation[i];

@@ -71,6 +71,30 @@ describe('thoth train', () => {
     expect(pipe).toMatchObject({ code: 2, err: `thoth train: cannot read '${fifo}': not a data file (a device or a pipe)\n` });
     expect(() => readFileSync(out)).toThrow(); // nothing was written
   });
+
+  it('--init starts from a network\'s weights: its loss before training is that network\'s; a size or file that does not fit is refused', async () => {
+    const base = join(dir, 'base.nnue');
+    const warm = join(dir, 'warm.nnue');
+    // as in docs/nnue.md: a quarter of the games held out, and what they teach learnt in 4 epochs
+    const LEARNS = ['--epochs', '4', '--batch', '64', '--lr', '0.002', '--lr-drop', '3', '--lambda', '1', '--val', '0.25', '--seed', '3', '--quiet'];
+    const fresh = await runThoth(['train', '--out', base, '--threads', '1', '--hidden', '8', ...LEARNS, FIXTURE]);
+    expect(fresh.code).toBe(0);
+    const before = (out: string): number => Number(/^Validation loss before training (0\.\d+)/m.exec(out)?.[1]);
+    const lastVal = (out: string): number => Number([...out.matchAll(/val loss (0\.\d+)/g)].at(-1)?.[1]);
+    const [again, wrongSize, notNet] = await Promise.all([
+      runThoth(['train', '--out', warm, '--threads', '1', '--init', base, ...LEARNS, FIXTURE]),
+      runThoth(['train', '--out', join(dir, 'y.nnue'), '--init', base, '--hidden', '16', FIXTURE]),
+      runThoth(['train', '--out', join(dir, 'y.nnue'), '--init', '/dev/zero', FIXTURE]),
+    ]);
+    expect(again.code).toBe(0);
+    // the same split (same seed): it begins where the first run ended, up to quantisation
+    expect(Math.abs(before(again.out) - lastVal(fresh.out))).toBeLessThan(0.0005);
+    expect(before(again.out)).toBeLessThan(before(fresh.out) * 0.7);
+    expect(again.out).toMatch(/Network: 8 hidden × 2 perspectives/);
+    expect(again.out).toMatch(/Wrote .*warm\.nnue .* init=base\.nnue\n$/);
+    expect(wrongSize).toMatchObject({ code: 2, err: 'thoth train: --hidden 16, but the --init network has 8 hidden neurons\n' });
+    expect(notNet).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: --init: cannot read '\/dev\/zero': .*not a network file\n$/) });
+  });
 });
 
 describe('thoth train: its output', () => {
