@@ -54,6 +54,23 @@ export async function open(url: string, opts: { viewport?: { width: number; heig
   return { ctx, page, errors };
 }
 
+/**
+ * Stops the page's time (`open(…, { clock: true })`): no timer fires until `page.clock.resume()`.
+ * Playwright pauses only at a time ahead of the page's; the page's time is read first, so the
+ * pause lands a second ahead (due timers fire) — again if a loaded machine let that pass.
+ */
+export async function pauseClock(page: Page): Promise<void> {
+  for (;;) {
+    const at = (await page.evaluate(() => Date.now())) + 1000;
+    try {
+      await page.clock.pauseAt(at);
+      return;
+    } catch (e) {
+      if (!/to the past/.test(String(e))) throw e;
+    }
+  }
+}
+
 /** Waits until the page's finite animations (a beam drawn, a piece leaving, a banner fading in) have ended. */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() =>

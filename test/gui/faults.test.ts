@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen } from '../../src/core/index';
 import {
-  HAVE_CHROMIUM, PHONE, click, closeBrowser, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open, pickLevel, setMode, shot, squareCentre,
+  HAVE_CHROMIUM, PHONE, click, pauseClock, closeBrowser, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open, pickLevel, setMode, shot, squareCentre,
   waitMoves, watchErrors,
 } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
@@ -80,7 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium
     expect(mine?.marked).toBe(true);
     // The next one: Esc shows the reply at once. The page's time stands still meanwhile, so the
     // reply can come only through Esc (and a slow machine cannot end the shot first).
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1);
+    await pauseClock(page);
     await click(page, 'c1');
     await page.click('#layer-controls [data-rot="+"]');
     await page.waitForSelector('#board[data-holding=reply]', { timeout: 20000 });
