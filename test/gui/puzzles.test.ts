@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legalMoves, moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, squareName, STEP } from '../../src/core/index';
 import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
 import { judge, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
-import { HAVE_CHROMIUM, click, closeBrowser, open, shot } from './browser';
+import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, pauseClock, shot } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 
 const file = parsePuzzleFile(readFileSync(path.join(ROOT, 'puzzles', 'puzzles.json'), 'utf8'));
@@ -157,6 +157,36 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 240_000);
+
+  it('a refutation still due when Next is pressed is not played on the next puzzle', async () => {
+    const { ctx, page, errors } = await open(gui.url, { clock: true });
+    await page.click('#pz-start');
+    await pauseClock(page);
+    for (;;) {
+      await page.clock.runFor(600); // the opponent's first move (500 ms)
+      const p = await current(page);
+      if (p.moves.some((m) => m.endsWith('u'))) {
+        await page.click('#pz-next');
+        continue;
+      }
+      await play(page, wrongMove(p));
+      await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed');
+      if (/answers it/.test((await page.textContent('#pz-msg')) ?? '')) break;
+      await page.click('#pz-next'); // no refutation to be due: another puzzle
+    }
+    // The refutation is due 700 ms after the wrong move: Next after 400, then 350 more.
+    await page.clock.runFor(400);
+    await page.click('#pz-next');
+    await page.clock.runFor(350);
+    expect(await card(page, 'done')).toBe('0'); // the new puzzle's first move is still to come
+    expect(await movesText(page)).toEqual([]);
+    await page.clock.runFor(300);
+    const next = await current(page);
+    expect(await movesText(page)).toEqual([next.moves[0]]);
+    await page.clock.resume();
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
 
   it('a streak: rising puzzles until the first mistake', async () => {
     const { ctx, page, errors } = await open(gui.url);

@@ -41,7 +41,8 @@ export class PuzzleMode {
   /** The streak in progress: puzzles solved in a row, and those played. */
   streak: { count: number; played: Set<string> } | null = null;
   private own = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** What is due later (a reply, a take-back, the next puzzle of a streak): all cancelled together. */
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly el: Record<string, HTMLElement>;
 
   constructor(private readonly host: PuzzleHost, doc: Document = document) {
@@ -106,6 +107,8 @@ export class PuzzleMode {
     if (!tree.ok) return;
     const failed = keepRun && this.run ? this.run.failed : false;
     const rated = keepRun && this.run ? this.run.rated : false;
+    // a reply or a refutation still due from the puzzle before must not be played on this one
+    this.cancel();
     this.run = { ...startRun(p), done: 0, failed, rated, hinted: keepRun && this.run ? this.run.hinted : false };
     this.streak?.played.add(p.id);
     this.ownUpdate((x) => ({
@@ -202,8 +205,7 @@ export class PuzzleMode {
         const reply = replyDue(this.run);
         if (reply) {
           this.later(() => {
-            this.playOwn(reply);
-            if (this.run) this.run = { ...this.run, done: this.run.done + 1 };
+            if (this.playOwn(reply) && this.run) this.run = { ...this.run, done: this.run.done + 1 };
             this.render();
           }, REPLY_MS);
         }
@@ -249,16 +251,20 @@ export class PuzzleMode {
     this.ownUpdate((x) => ({ ...S.newGame(x, line.value.tree, { now: now() }), clock: null, flipped: solverSide(p) === 1, bannerClosed: true }));
   }
 
-  private playOwn(text: string): void {
+  /** Plays a move of the puzzle's line on the board; false when it does not fit the position there. */
+  private playOwn(text: string): boolean {
+    let played = false;
     this.ownUpdate((x) => {
       const pos = S.endPosition(x);
       const m = parseMove(pos, text);
       if (!m.ok) return x;
+      played = true;
       const y = S.playMove(x, m.value, now());
       return { ...y, bannerClosed: true };
     });
-    if (this.run && this.run.done === 0) this.run = { ...this.run, done: 1 };
+    if (played && this.run && this.run.done === 0) this.run = { ...this.run, done: 1 };
     this.render();
+    return played;
   }
 
   private ownUpdate(f: (s: PageState) => PageState): void {
@@ -270,16 +276,18 @@ export class PuzzleMode {
     }
   }
 
+  /** Runs `f` after `ms` (unless `cancel` comes first: a new puzzle, the solution, leaving). */
   private later(f: () => void, ms: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
       f();
     }, ms);
+    this.timers.add(t);
   }
 
   private cancel(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
   }
 
   private say(text: string): void {
