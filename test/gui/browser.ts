@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { setupKfen, type EditionId } from '../../src/core/index';
+import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
 import { addMoves, newTree } from '../../src/gui/page/tree';
 import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
 
@@ -189,4 +189,27 @@ export function levelLabelsFit(page: Page): Promise<boolean> {
     const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24;
     return Array.from(s.options).every((o) => g.measureText(o.text).width <= room);
   });
+}
+
+/** A legal Khet 2.0 game of `plies` moves from the Classic setup that does not end: a pseudo-random walk fixed by `seed`. */
+export function walkGame(plies: number, seed: number): string[] {
+  const r = parseKfen(setupKfen('khet2', 'classic') as string, 'khet2');
+  if (!r.ok) throw new Error(r.error.message);
+  const pos = r.value;
+  const out: string[] = [];
+  while (out.length < plies) {
+    const moves = legalMoves(pos);
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    for (let k = 0; k < moves.length; k++) {
+      const m = moves[(seed + k) % moves.length];
+      const q = pos.clone();
+      q.make(m);
+      if (q.winner < 0 && gameStatus(q).result === 'ongoing') {
+        pos.make(m);
+        out.push(formatMove(m));
+        break;
+      }
+    }
+  }
+  return out;
 }

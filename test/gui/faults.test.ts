@@ -5,10 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen } from '../../src/core/index';
 import {
   HAVE_CHROMIUM, PHONE, click, pauseClock, closeBrowser, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open, pickLevel, setMode, shot, squareCentre,
-  waitMoves, watchErrors,
+  waitMoves, walkGame, watchErrors,
 } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 
@@ -22,30 +21,6 @@ const RED_AHEAD_KFEN = 'xv9/4k5/10/1pv1pv1pv4/10/10/4K5/9X^ s 0 1';
 afterAll(closeBrowser);
 
 const text = async (page: Page, sel: string): Promise<string> => (await page.textContent(sel)) ?? '';
-
-/** A legal game of `plies` moves from the Classic setup that does not end (a fixed pseudo-random walk). */
-function longGame(plies: number): string[] {
-  const r = parseKfen(setupKfen('khet2', 'classic') as string, 'khet2');
-  if (!r.ok) throw new Error(r.error.message);
-  const pos = r.value;
-  const out: string[] = [];
-  let seed = 12345;
-  while (out.length < plies) {
-    const moves = legalMoves(pos);
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    for (let k = 0; k < moves.length; k++) {
-      const m = moves[(seed + k) % moves.length];
-      const q = pos.clone();
-      q.make(m);
-      if (q.winner < 0 && gameStatus(q).result === 'ongoing') {
-        pos.make(m);
-        out.push(formatMove(m));
-        break;
-      }
-    }
-  }
-  return out;
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium', () => {
   let gui: RunningGui;
@@ -440,7 +415,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium
   it('16. the move list numbers moves as it shows them, Home scrolls it to the top, export keeps what was imported', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await setMode(page, 'humans');
-    const moves = longGame(60);
+    const moves = walkGame(60, 12345);
     const record =
       '[Event "Club night"]\n[White "Alice"]\n[Black "Bob"]\n[Annotator "Carol"]\n[Variant "khet2"]\n\n' +
       moves.map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${m}${i === 3 ? ' {a fine move}' : ''}`).join(' ') + ' *\n';

@@ -6,36 +6,11 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen } from '../../src/core/index';
 import { PASTE_LIMIT } from '../../src/gui/page/record-io';
-import { HAVE_CHROMIUM, closeBrowser, confirmIfAsked, moveCount, movesText, open, setMode } from './browser';
+import { HAVE_CHROMIUM, closeBrowser, confirmIfAsked, moveCount, movesText, open, setMode, walkGame } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 
 afterAll(closeBrowser);
-
-/** A legal game of `plies` moves from the Classic setup that does not end (a fixed pseudo-random walk). */
-function someGame(plies: number): string[] {
-  const r = parseKfen(setupKfen('khet2', 'classic') as string, 'khet2');
-  if (!r.ok) throw new Error(r.error.message);
-  const pos = r.value;
-  const out: string[] = [];
-  let seed = 777;
-  while (out.length < plies) {
-    const moves = legalMoves(pos);
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    for (let k = 0; k < moves.length; k++) {
-      const m = moves[(seed + k) % moves.length];
-      const q = pos.clone();
-      q.make(m);
-      if (q.winner < 0 && gameStatus(q).result === 'ongoing') {
-        pos.make(m);
-        out.push(formatMove(m));
-        break;
-      }
-    }
-  }
-  return out;
-}
 
 const message = async (page: Page): Promise<string> => (await page.textContent('#io-msg')) ?? '';
 
@@ -58,7 +33,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Import tab (issue 32), in Chromium', () => 
   it('imports a record parted by a form feed, a vertical tab, U+00A0, U+2028 and U+3000', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await setMode(page, 'humans');
-    const moves = someGame(12);
+    const moves = walkGame(12, 777);
     const spaces = ['\f', '\v', '\u00a0', '\u2028', '\u3000', '\f\n'];
     const body = moves.map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}.${spaces[i % spaces.length]}` : ''}${m}`).join(spaces[1]);
     const record = `[Event "Form feed"]\f[White "Ann"]\u2028[Black "Bo"]\n[Variant "khet2"]\f\n\f${body}\f*\f\n`;
@@ -73,11 +48,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the Import tab (issue 32), in Chromium', () => 
   it('refuses a paste past the limit with a message saying so, and keeps the game shown', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await setMode(page, 'humans');
-    const moves = someGame(4);
+    const moves = walkGame(4, 777);
     await importRecord(page, `${moves.join(' ')} *\n`);
     expect(await moveCount(page)).toBe(4);
     // A real record (a match's games) one character past the limit: the first game alone would import.
-    const game = `[Event "Big file"]\n[Variant "khet2"]\n\n${someGame(8).join(' ')} *\n\n`;
+    const game = `[Event "Big file"]\n[Variant "khet2"]\n\n${walkGame(8, 777).join(' ')} *\n\n`;
     const big = game.repeat(Math.ceil((PASTE_LIMIT + 1) / game.length)).slice(0, PASTE_LIMIT + 1);
     await importRecord(page, big);
     expect(await message(page)).toBe(
