@@ -10,13 +10,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Job, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { fetchBuild, shortSum } from './builds';
 import { fetchNet, type ChunkJob, type ChunkResult, type DatagenRunSettings } from './datagen-jobs';
-import { QUEUE_PREFIX, connectionOptions, keys, type RedisAddress } from './redis';
+import { QUEUE_PREFIX, keys, type RedisAddress } from './redis';
+import { followRun } from './run-queue';
 import type { WorkerOptions } from './worker';
-import { sleep } from './wait';
 
 /** What serveDatagen needs of the worker that calls it. */
 export interface DatagenWorkerHost {
@@ -121,67 +121,12 @@ export async function serveDatagen(host: DatagenWorkerHost, run: string, text: s
     }
   };
 
-  let active = 0;
-  const worker: Worker = new bull.Worker(keys.pairsQueue(run), async (job, token, signal) => {
-    active++;
-    try {
-      return await processor(job, token, signal);
-    } finally {
-      active--;
-    }
-  }, {
-    connection: connectionOptions(host.addr),
-    prefix: QUEUE_PREFIX,
-    concurrency: opts.concurrency,
-    lockDuration: opts.lockDurationMs,
-    stalledInterval: opts.stalledIntervalMs,
-    maxStalledCount: opts.maxStalledCount,
-    drainDelay: 1,
-    name: host.id,
-  });
-  worker.on('error', () => undefined);
-  worker.on('failed', (job, e) => {
-    if (job && e.name !== 'WaitingError') opts.write(`Chunk ${job.id} failed here: ${e.message}`);
-  });
-
-  // The coordinator says stop (the run is done): cancel the chunks in progress.
-  const sub = redis.duplicate();
-  sub.on('error', () => undefined);
-  const cancel = (): void => worker.cancelAllJobs('the run stopped');
-  await sub.subscribe(keys.control(run)).catch(() => undefined);
-  sub.on('message', cancel);
-  const onKill = (): void => worker.cancelAllJobs('the worker is stopping');
-  opts.kill.addEventListener('abort', onKill, { once: true });
   try {
-    let idleSince: number | undefined;
-    while (!opts.signal.aborted) {
-      await sleep(opts.pollMs, opts.signal);
-      let state: string | null;
-      try {
-        state = await redis.hget(keys.run(run), 'state');
-      } catch {
-        continue; // Redis away: BullMQ reconnects; keep playing
-      }
-      if (state !== 'running') {
-        if (state !== null && state !== 'interrupted') cancel();
-        break;
-      }
-      if (active > 0) {
-        idleSince = undefined;
-        continue;
-      }
-      idleSince ??= Date.now();
-      if (Date.now() - idleSince < 2 * opts.pollMs) continue;
-      const waiting = await host.waitingCount(run).catch(() => 1);
-      if (waiting > 0) continue;
-      const other = await host.pickRun().catch(() => undefined);
-      if ((other !== undefined && other !== run) || opts.exitWhenIdle) break;
-    }
+    await followRun({
+      bull, redis, addr: host.addr, run, id: host.id, opts, noun: 'chunk', processor,
+      waiting: () => host.waitingCount(run), pickRun: () => host.pickRun(),
+    });
   } finally {
-    opts.kill.removeEventListener('abort', onKill);
-    if (opts.signal.aborted && active > 0) opts.write(`Finishing the ${active} chunks in progress (Ctrl-C again to stop at once: they are played again elsewhere)`);
-    await worker.close();
-    sub.disconnect();
     await results.close();
     host.setRun(null);
   }

@@ -10,14 +10,15 @@
  * (kill -9) loses its locks, so another worker's stalled-job check puts the pair back in the queue.
  */
 import { hostname } from 'node:os';
-import type { Job, Queue, Worker } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { localEngine, shortSum } from './builds';
 import { serveDatagen, type DatagenWorkerHost } from './datagen-worker';
 import { gameResult, type PairJob, type PairResult, type RunSettings } from './jobs';
-import { QUEUE_PREFIX, connectionOptions, keys, openRedis, type RedisAddress } from './redis';
+import { QUEUE_PREFIX, keys, openRedis, type RedisAddress } from './redis';
+import { followRun } from './run-queue';
 import { sleep } from './wait';
 
 export interface WorkerOptions {
@@ -188,7 +189,6 @@ class RunWorker {
     this.current = run;
     opts.write(`Serving run ${run}: ${settings.names.join(' vs ')} (${settings.builds.map((b, i) => `${settings.names[i]} ${b.kind === 'thoth' ? 'Thoth build' : 'files'} ${shortSum(b.checksum)}`).join(', ')})`);
     const bull = this.bull ?? (this.bull = await import('bullmq'));
-    const connection = connectionOptions(this.addr);
     const results = new bull.Queue(keys.resultsQueue(run), { connection: this.redis, prefix: QUEUE_PREFIX });
     results.on('error', () => undefined);
     const never = new AbortController();
@@ -242,61 +242,14 @@ class RunWorker {
       }
     };
 
-    const worker: Worker = new bull.Worker(keys.pairsQueue(run), processor, {
-      connection,
-      prefix: QUEUE_PREFIX,
-      concurrency: opts.concurrency,
-      lockDuration: opts.lockDurationMs,
-      stalledInterval: opts.stalledIntervalMs,
-      maxStalledCount: opts.maxStalledCount,
-      drainDelay: 1,
-      name: this.id,
-    });
-    worker.on('error', () => undefined);
-    worker.on('failed', (job, e) => {
-      if (job && e.name !== 'WaitingError') opts.write(`Pair ${job.id} failed here: ${e.message}`);
-    });
-
-    // The coordinator says stop (the SPRT decided): cancel the pairs in progress.
-    const sub = redis.duplicate();
-    sub.on('error', () => undefined);
-    const cancel = (): void => worker.cancelAllJobs('the run stopped');
-    await sub.subscribe(keys.control(run)).catch(() => undefined);
-    sub.on('message', cancel);
-
-    const onKill = (): void => worker.cancelAllJobs('the worker is stopping');
-    opts.kill.addEventListener('abort', onKill, { once: true });
     try {
-      let idleSince: number | undefined;
-      while (!opts.signal.aborted && !leave) {
-        await sleep(opts.pollMs, opts.signal);
-        let state: string | null;
-        try {
-          state = await redis.hget(keys.run(run), 'state');
-        } catch {
-          continue; // Redis away: BullMQ reconnects; keep playing
-        }
-        if (state !== 'running') {
-          if (state !== null && state !== 'interrupted') cancel();
-          break;
-        }
-        if (this.busy > 0) {
-          idleSince = undefined;
-          continue;
-        }
-        idleSince ??= Date.now();
-        if (Date.now() - idleSince < 2 * opts.pollMs) continue;
-        const c = await this.queue(run).getJobCounts('waiting', 'prioritized').catch(() => undefined);
-        const waiting = c ? (c.waiting ?? 0) + (c.prioritized ?? 0) : 1;
-        if (waiting > 0) continue;
-        const other = await this.pickRun().catch(() => undefined);
-        if ((other !== undefined && other !== run) || opts.exitWhenIdle) break;
-      }
+      await followRun({
+        bull, redis, addr: this.addr, run, id: this.id, opts, noun: 'pair', processor,
+        waiting: () => this.waitingCount(run),
+        pickRun: () => this.pickRun(),
+        leave: () => leave,
+      });
     } finally {
-      opts.kill.removeEventListener('abort', onKill);
-      if (opts.signal.aborted && this.busy > 0) opts.write(`Finishing the ${this.busy} pairs in progress (Ctrl-C again to stop at once: they are played again elsewhere)`);
-      await worker.close();
-      sub.disconnect();
       await results.close();
       await Promise.all(free.map((s) => s.close(opts.kill.aborted)));
       this.current = null;
@@ -323,11 +276,14 @@ class RunWorker {
         this.current = run;
       },
       pickRun: () => this.pickRun(),
-      waitingCount: async (run) => {
-        const c = await this.queue(run).getJobCounts('waiting', 'prioritized');
-        return (c.waiting ?? 0) + (c.prioritized ?? 0);
-      },
+      waitingCount: (run) => this.waitingCount(run),
     };
+  }
+
+  /** The jobs waiting in a run's queue. */
+  private async waitingCount(run: string): Promise<number> {
+    const c = await this.queue(run).getJobCounts('waiting', 'prioritized');
+    return (c.waiting ?? 0) + (c.prioritized ?? 0);
   }
 
   async close(): Promise<void> {
