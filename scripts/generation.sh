@@ -7,11 +7,13 @@
 # 2. data/NAME-all.bin: that and the earlier generations' files, merged and deduplicated.
 # 3. data/NAME-scratch.nnue (random start) and data/NAME-warm.nnue (from the shipped network),
 #    the same seed, data and validation split; their losses in data/NAME-*.log.
-# 4. An SPRT [0, 5] of the one with the lower validation loss against the shipped network.
+# 4. Each judged by its loss on the held-out games of data/NAME.bin alone (the earlier games were
+#    partly the shipped network's training data), and the better one played against the shipped
+#    network: an SPRT [0, 5] at 2+0.02.
 # Every step goes on from what the files hold: Ctrl-C, then the same command again. Environment:
-# THREADS (every core), NODES (5000), EPOCHS (4), LR_DROP (3), TC (2+0.02), CONCURRENCY (THREADS).
+# THREADS (every core), NODES (5000), EPOCHS (2), LR_DROP (1), TC (2+0.02), CONCURRENCY (THREADS).
 set -eu
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
 if [ $# -lt 3 ]; then usage >&2; exit 2; fi
 name=$1 seed=$2 positions=$3
@@ -37,14 +39,19 @@ for start in scratch warm; do
   init=''
   [ "$start" = warm ] && init='--init default'
   # shellcheck disable=SC2086 # $init is empty or two words
-  thoth train --out "$net" $init --epochs "${EPOCHS:-4}" --lr-drop "${LR_DROP:-3}" --threads "$threads" \
+  thoth train --out "$net" $init --epochs "${EPOCHS:-2}" --lr-drop "${LR_DROP:-1}" --threads "$threads" \
     --seed "$seed" --quiet "data/$name-all.bin" | tee "data/$name-$start.log"
 done
 
-# The last epoch's validation loss of each; the lower one is matched.
-loss() { grep -o 'val loss [0-9.]*' "data/$name-$1.log" | tail -1 | cut -d' ' -f3; }
-best=$(printf '%s scratch\n%s warm\n' "$(loss scratch)" "$(loss warm)" | sort -g | head -1 | cut -d' ' -f2)
-echo "== 4. SPRT: data/$name-$best.nnue (validation loss $(loss "$best")) against the shipped network" >&2
+# The loss of each on the fresh games held out (game by game, the same ones as in the merged
+# file's split): `--epochs 0` trains nothing. The lower one is matched.
+loss() {
+  thoth train --init "data/$name-$1.nnue" --epochs 0 --out "data/$name-judged.nnue" --seed "$seed" --threads 1 \
+    --quiet "data/$name.bin" | sed -n 's/^Validation loss before training \([0-9.]*\).*/\1/p'
+}
+scratch=$(loss scratch) warm=$(loss warm)
+best=$(printf '%s scratch\n%s warm\n' "$scratch" "$warm" | sort -g | head -1 | cut -d' ' -f2)
+echo "== 4. on the fresh games: scratch $scratch, warm $warm; SPRT of data/$name-$best.nnue against the shipped network" >&2
 [ -f "data/$name-base.nnue" ] || cp nets/default.nnue "data/$name-base.nnue" # the network it must beat, kept
 pgn="data/$name-sprt.pgn"
 resume=''

@@ -29,7 +29,7 @@ export const TRAIN_SPEC: CommandSpec = {
     { name: 'out', value: 'FILE', help: 'the network file to write (not a data file); Ctrl-C writes the best network so far there' },
     { name: 'init', value: 'NET', help: 'a warm start: begin from this network\'s weights (\'default\': the shipped one) instead of random ones; its hidden size and scale are kept' },
     { name: 'hidden', value: 'N', help: 'neurons per perspective', default: '128, or that of --init' },
-    { name: 'epochs', value: 'N', help: 'passes over the training positions', default: '10' },
+    { name: 'epochs', value: 'N', help: 'passes over the training positions (0: none, only the --init network\'s loss)', default: '10' },
     { name: 'batch', value: 'N', help: 'positions per optimiser step', default: '4096' },
     { name: 'lr', value: 'X', help: 'Adam\'s learning rate', default: '0.001' },
     { name: 'lr-drop', value: 'N', help: 'multiply the rate by --lr-gamma after every N epochs', default: '70 % of --epochs' },
@@ -58,7 +58,7 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth train --help)');
   if (args.positional.length === 0) throw new UsageError('no data files given (see thoth train --help)');
-  const epochs = intOption(args, 'epochs', 10, 1, 10_000);
+  const epochs = intOption(args, 'epochs', 10, 0, 10_000);
   const initFile = args.options.get('init')?.[0];
   let init: Network | undefined;
   if (initFile !== undefined) {

@@ -66,7 +66,7 @@ describe('thoth train', () => {
     expect(badLr).toMatchObject({ code: 2, err: "thoth train: --lr must be a number, not 'fast'\n" });
     expect(foreign).toMatchObject({ code: 1, err: expect.stringMatching(/notes\.txt: not a Thoth training data file/) });
     expect(missing).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': no such file or directory\n$/) });
-    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth train --out FILE DATA… [^]*--epochs N +passes over the training positions \(default: 10\)/) });
+    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth train --out FILE DATA… [^]*--epochs N +passes over the training positions \(0: none, only the --init network's\s+loss\)\s+\(default:\s+10\)/) });
     expect(zero).toMatchObject({ code: 2, err: "thoth train: cannot read '/dev/zero': not a data file (a device or a pipe)\n" });
     expect(pipe).toMatchObject({ code: 2, err: `thoth train: cannot read '${fifo}': not a data file (a device or a pipe)\n` });
     expect(() => readFileSync(out)).toThrow(); // nothing was written
@@ -81,10 +81,13 @@ describe('thoth train', () => {
     expect(fresh.code).toBe(0);
     const before = (out: string): number => Number(/^Validation loss before training (0\.\d+)/m.exec(out)?.[1]);
     const lastVal = (out: string): number => Number([...out.matchAll(/val loss (0\.\d+)/g)].at(-1)?.[1]);
-    const [again, wrongSize, notNet] = await Promise.all([
+    const judged = join(dir, 'judged.nnue');
+    const [again, wrongSize, notNet, judge] = await Promise.all([
       runThoth(['train', '--out', warm, '--threads', '1', '--init', base, ...LEARNS, FIXTURE]),
       runThoth(['train', '--out', join(dir, 'y.nnue'), '--init', base, '--hidden', '16', FIXTURE]),
       runThoth(['train', '--out', join(dir, 'y.nnue'), '--init', '/dev/zero', FIXTURE]),
+      // --epochs 0: the network's loss on these data, nothing trained
+      runThoth(['train', '--out', judged, '--threads', '1', '--init', base, ...LEARNS, '--epochs', '0', FIXTURE]),
     ]);
     expect(again.code).toBe(0);
     // the same split (same seed): it begins where the first run ended, up to quantisation
@@ -92,6 +95,11 @@ describe('thoth train', () => {
     expect(before(again.out)).toBeLessThan(before(fresh.out) * 0.7);
     expect(again.out).toMatch(/Network: 8 hidden × 2 perspectives/);
     expect(again.out).toMatch(/Wrote .*warm\.nnue .* init=base\.nnue\n$/);
+    expect(judge.code).toBe(0);
+    expect(before(judge.out)).toBe(before(again.out));
+    expect(judge.out).not.toMatch(/^epoch /m);
+    const [b, j] = [base, judged].map((f) => readNetwork(new Uint8Array(readFileSync(f))));
+    expect(b.ok && j.ok && [...j.value.ftWeights].every((w, i) => w === b.value.ftWeights[i])).toBe(true);
     expect(wrongSize).toMatchObject({ code: 2, err: 'thoth train: --hidden 16, but the --init network has 8 hidden neurons\n' });
     expect(notNet).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: --init: cannot read '\/dev\/zero': .*not a network file\n$/) });
   });
