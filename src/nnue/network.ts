@@ -104,6 +104,16 @@ export function quantise(net: FloatNetwork, meta: { scale: number; editions: num
   return { hidden: H, editions: meta.editions, scale: meta.scale, qa: QA, qb: QB, name: meta.name, ftWeights, ftBias, outWeights, outBias };
 }
 
+/** The float network a quantised one stands for (the int16 weights over QA and QB): `quantise`'s inverse, exact on its output. */
+export function dequantise(net: Network, params: Float32Array = new Float32Array(floatNetworkSize(net.hidden))): FloatNetwork {
+  const f = floatNetwork(net.hidden, params);
+  for (let i = 0; i < f.ftWeights.length; i++) f.ftWeights[i] = net.ftWeights[i] / net.qa;
+  for (let j = 0; j < net.hidden; j++) f.ftBias[j] = net.ftBias[j] / net.qa;
+  for (let j = 0; j < 2 * net.hidden; j++) f.outWeights[j] = net.outWeights[j] / net.qb;
+  f.outBias[0] = net.outBias / (net.qa * net.qb);
+  return f;
+}
+
 /** acc[at..at+H) = the bias plus the rows of the `count` features (the from-scratch refresh). */
 export function refreshAccumulator(net: Network, features: ArrayLike<number>, count: number, acc: Int32Array, at = 0): void {
   const H = net.hidden;

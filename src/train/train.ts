@@ -13,7 +13,7 @@ import { EDITION_IDS, Position, mulberry32 } from '../core/index';
 import { scanData, type DataFileError } from './data';
 import { FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../nnue/features';
 import {
-  FT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT, floatForward, floatNetwork, floatNetworkSize, forward, refreshAccumulator,
+  FT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT, dequantise, floatForward, floatNetwork, floatNetworkSize, forward, refreshAccumulator,
   type FloatNetwork, type Network,
 } from '../nnue/network';
 
@@ -268,15 +268,12 @@ export interface TrainSettings {
 
 /** A float network with small seeded random weights, or the weights of `init` (a warm start). */
 function initialNetwork(hidden: number, seed: number, init?: Network): FloatNetwork {
-  const net = floatNetwork(hidden, new Float32Array(new SharedArrayBuffer(floatNetworkSize(hidden) * 4)));
+  const params = new Float32Array(new SharedArrayBuffer(floatNetworkSize(hidden) * 4));
   if (init) {
     if (init.hidden !== hidden) throw new Error(`the initial network has ${init.hidden} hidden neurons, not ${hidden}`);
-    for (let i = 0; i < net.ftWeights.length; i++) net.ftWeights[i] = init.ftWeights[i] / init.qa;
-    for (let j = 0; j < hidden; j++) net.ftBias[j] = init.ftBias[j] / init.qa;
-    for (let j = 0; j < 2 * hidden; j++) net.outWeights[j] = init.outWeights[j] / init.qb;
-    net.outBias[0] = init.outBias / (init.qa * init.qb);
-    return net;
+    return dequantise(init, params);
   }
+  const net = floatNetwork(hidden, params);
   const rand = mulberry32(seed ^ 0x5eed);
   const u = (a: number): number => (((rand() >>> 0) / 4294967296) * 2 - 1) * a;
   for (let i = 0; i < net.ftWeights.length; i++) net.ftWeights[i] = u(0.1);

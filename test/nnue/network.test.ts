@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mirrorPosition, mulberry32, type Position } from '../../src/core/index';
 import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../../src/nnue/features';
 import {
+  dequantise,
   DEFAULT_SCALE, addFeature, evaluatePosition, floatForward, floatNetwork, forward, fnv1a, quantise, readNetwork,
   refreshAccumulator, subFeature, writeNetwork,
 } from '../../src/nnue/network';
@@ -95,6 +96,12 @@ describe('NNUE network', () => {
     expect(kind(patched(20, 64))).toBe('truncated');
     const r = readNetwork(bytes.subarray(0, 100));
     expect(r.ok ? '' : r.error.message).toMatch(/^truncated: 100 bytes/);
+  });
+
+  it('dequantises exactly: quantising the float network again gives the same file', () => {
+    const q = quantise(randomFloatNetwork(8, 11), { scale: 400, editions: 7, name: 'q' });
+    const again = quantise(dequantise(q), { scale: 400, editions: 7, name: 'q' });
+    expect(writeNetwork(again)).toEqual(writeNetwork(q));
   });
 
   it('computes the quantised output close to the float output on real positions', () => {
