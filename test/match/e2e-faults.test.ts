@@ -80,7 +80,7 @@ describe('faults', () => {
   });
 
   it('overrunning the clock: time forfeit (the engine answers stop, so it is not stalled)', async () => {
-    // The slow engine faults at its second `go` only; the good one gets a margin, or on a loaded
+    // The slow engine faults at its second `go`; the good one gets a margin, or on a loaded
     // machine its moves at 0.3+0.01 may run late and forfeit the other game.
     const { summary } = await run([
       ...fake('slow', '--mode slow --at 2'), ...fake('ok', '', ['timemargin=1000']), '-each', 'tc=0.3+0.01', '-rounds', '1', '-pingtimeout', '2000',
