@@ -8,7 +8,8 @@ import type { Page } from 'playwright-core';
 import {
   HAVE_CHROMIUM, PHONE, pauseClock, click, closeBrowser, confirmIfAsked, loadKfen, targets, theBrowser, watchErrors, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves,
 } from './browser';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fullStrength } from '../../src/gui/server';
@@ -572,16 +573,21 @@ describe.skipIf(!HAVE_CHROMIUM)('sounds (issue 30, 4)', () => {
 
 describe.skipIf(!HAVE_CHROMIUM)('premoves (issue 30, 4)', () => {
   let gui: RunningGui;
+  // The engine moves when the test says so (the gate file), not after 2 s: on a loaded machine
+  // the clicks below took longer than the engine's thinking, and the "premove" became a move.
+  const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-premove-')), 'gate');
+  const release = (): void => writeFileSync(gate, '');
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
+    gui = await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]);
   });
   afterAll(async () => {
     await gui?.stop();
+    rmSync(path.dirname(gate), { recursive: true, force: true });
   });
 
   it('a move made while Thoth thinks is shown, cancelled by Esc or a right-click, and played at once after its move', async () => {
     const { ctx, page, errors } = await openPage(gui.url);
-    // Level 8 without a clock: the fake engine thinks 2 s.
+    // Level 8 without a clock: the fake engine thinks until the test releases it.
     await page.selectOption('#sel-tc', '');
     await pickLevel(page, 8);
     await newGame(page);
@@ -604,10 +610,12 @@ describe.skipIf(!HAVE_CHROMIUM)('premoves (issue 30, 4)', () => {
     await page.keyboard.press('Escape');
     expect(await marks()).toBe(0);
     // Thoth moves; then, while it thinks about its next move, a premove that follows at once.
+    release();
     await waitMoves(page, 2);
     await click(page, 'd2');
     await click(page, 'd3');
     await premove();
+    release();
     await waitMoves(page, 5);
     const moves = await movesText(page);
     expect(moves[2]).toBe('d2d3');
