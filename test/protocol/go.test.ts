@@ -89,9 +89,13 @@ describe('go', () => {
     const pos = await position('position startpos', positionOf(CLASSIC));
     const r = await go('go movetime 300', pos);
     expect(r.ms).toBeLessThan(300 + SLACK_MS);
-    // it searched until the clock stopped it: the last report is from late in its time
+    // It searched until the clock stopped it: it did not answer early (a loaded machine only makes
+    // the answer later). The time of the last completed iteration's report says nothing: how deep
+    // 300 ms reach depends on the network and the machine (a full run saw its last report at 50 ms).
+    expect(r.ms).toBeGreaterThanOrEqual(250);
     const infos = r.lines.map(parseInfo).filter((i) => i !== undefined);
-    expect(infos.at(-1)!.time).toBeGreaterThan(100);
+    expect(infos.length).toBeGreaterThan(0);
+    expect(infos.at(-1)!.time).toBeLessThanOrEqual(r.ms);
   });
 
   it('go wtime/btime/winc/binc: the side to move uses its own clock', async () => {
