@@ -19,7 +19,8 @@ positions=${1:-5000000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 threads=${THREADS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)}
 seed=${SEED:-$(hostname | cksum | cut -d' ' -f1)}
+nodes=${NODES:-2000}
 [ -f "$root/dist/cli.js" ] || (cd "$root" && node build.mjs)
-echo "datagen-host: $shard, $positions positions, $threads threads, seed $seed, nodes ${NODES:-2000}, net ${NET:-default}" >&2
+echo "datagen-host: $shard, $positions positions, $threads threads, seed $seed, nodes $nodes, net ${NET:-default}" >&2
 exec nice -n 19 node "$root/bin/thoth.js" datagen --out "$shard" --positions "$positions" --threads "$threads" \
-  --seed "$seed" --nodes "${NODES:-2000}" --net "${NET:-default}" "$@"
+  --seed "$seed" --nodes "$nodes" --net "${NET:-default}" "$@"
