@@ -25,7 +25,6 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
   ['NullMove', 'nullMove'],
   ['LMP', 'lmp'],
   ['HistoryMalus', 'historyMalus'],
-  ['QTT', 'qtt'],
 ];
 
 

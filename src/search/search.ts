@@ -67,13 +67,11 @@ export interface SearchFeatures {
   lmp: boolean;
   /** History with a malus for the quiet moves tried before a cutoff, bounded by gravity. */
   historyMalus: boolean;
-  /** The transposition table in the quiescence search: probed for cutoffs and the static evaluation, stored at depth 0. */
-  qtt: boolean;
 }
 
 /** Defaults follow the matches logged in docs/strength.md: on when an SPRT accepted the feature. */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, qtt: false,
+  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true,
 };
 
 /** Quiet moves remembered per node for the history malus. */
@@ -418,7 +416,7 @@ export class Searcher {
     if (ply >= MAX_PLY - 2) return this.nnue !== null ? evaluatePosition(this.nnue.net, pos) : evaluate(pos);
     if (depth <= 0) return this.qsearch(alpha, beta, ply, 0);
     // the table is probed below: its bucket is fetched now (the quiescence search, entered above,
-    // probes the table only with QTT, unfetched)
+    // does not use it)
     this.tt.prefetch(pos.keyLo);
 
     if (++this.pollCounter >= POLL_NODES) {
@@ -599,23 +597,9 @@ export class Searcher {
       }
     }
     let best = -INF;
-    // the transposition table (switch QTT): a stored bound that settles the node ends it, and a
-    // stored static evaluation spares the network's; the node's result is stored at depth 0
-    const useTT = this.features.qtt && !inCheck;
-    let standPat = NO_EVAL;
-    if (useTT && this.tt.probe(pos.keyLo, pos.keyHi)) {
-      standPat = this.tt.hitEval;
-      const s = scoreFromTT(this.tt.hitScore, ply);
-      if (boundSettles(this.tt.hitBound, s, alpha, beta)) return s;
-    }
-    const alphaOrig = alpha;
     if (!inCheck) {
-      if (standPat === NO_EVAL) standPat = this.staticEval(ply);
-      best = standPat;
-      if (best >= beta) {
-        if (useTT) this.tt.store(pos.keyLo, pos.keyHi, 0, BOUND_LOWER, scoreToTT(best, ply), 0, standPat);
-        return best;
-      }
+      best = this.staticEval(ply);
+      if (best >= beta) return best;
       if (best > alpha) alpha = best;
       if (qply >= QS_MAX) return best;
     } else if (qply >= QS_CHECK_MAX) {
@@ -684,7 +668,6 @@ export class Searcher {
     }
     // in check with no answer: the enemy hits our Pharaoh next move
     if (best === -INF) return -(MATE - ply - 2);
-    if (useTT) this.tt.store(pos.keyLo, pos.keyHi, 0, boundOf(best, alphaOrig, beta), scoreToTT(best, ply), 0, standPat);
     return best;
   }
 }

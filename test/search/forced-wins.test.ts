@@ -91,7 +91,7 @@ describe('the search finds the forced wins', () => {
 // Every pruning and reduction switch on at once: none of them may hide a forced win or claim a
 // faster one than the proof.
 const ALL_ON: SearchFeatures = {
-  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true, qtt: true,
+  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true,
 };
 
 describe('the forced wins with every search switch on', () => {
