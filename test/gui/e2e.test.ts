@@ -165,8 +165,23 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       expect(pv).toMatch(/^1\. [a-j][1-8]/);
       await shot(page, `${label}-analysis`);
 
-      // Clicking a line previews it on the board.
-      await page.click('#lines .line[data-line="1"]');
+      // Clicking a line previews it on the board. With the stand-in engine (a new depth every
+      // 100 ms, for 60 s) the button is held until the line has changed under the pointer, as a
+      // person's click often is: the press and the release must still make one click (the line's
+      // element is updated in place, not replaced).
+      const line1 = '#lines .line[data-line="1"]';
+      if (label === 'fake-engine') {
+        const box = (await page.locator(line1).boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        const held = await page.locator(line1).elementHandle();
+        const depth = await page.textContent(`${line1} .depth`);
+        await page.mouse.down();
+        await page.waitForFunction(([sel, d]) => document.querySelector(sel)?.textContent !== d, [`${line1} .depth`, depth] as const, { timeout: 20000 });
+        await page.mouse.up();
+        expect(await held!.evaluate((e) => e.isConnected)).toBe(true);
+      } else {
+        await page.click(line1);
+      }
       await page.waitForSelector('#preview-bar:not([hidden])');
       expect(await page.textContent('#preview-text')).toMatch(/^Line 2, move 1 of \d+/);
       await shot(page, `${label}-preview`);

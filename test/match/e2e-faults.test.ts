@@ -53,7 +53,7 @@ describe('faults', () => {
 
   it('a hang: stalled (no bestmove, no answer to stop), restarted with -recover', async () => {
     const { summary } = await run([
-      ...fake('hanger', '--mode hang --at 3'), ...fake('ok'), '-each', 'tc=0.6+0.01', '-rounds', '1', '-recover', '-pingtimeout', '400',
+      ...fake('hanger', '--mode hang --at 3'), ...fake('ok'), '-each', 'tc=0.6+0.01', '-rounds', '1', '-recover', '-pingtimeout', '2000',
       '-openings', 'setups=classic', 'plies=0',
     ]);
     expect(summary.stop).toBe('done');
@@ -81,9 +81,11 @@ describe('faults', () => {
 
   it('overrunning the clock: time forfeit (the engine answers stop, so it is not stalled)', async () => {
     // The slow engine faults at its second `go`; the good one gets a margin, or on a loaded
-    // machine its moves at 0.3+0.01 may run late and forfeit the other game.
+    // machine its moves at 0.3+0.01 may run late and forfeit the other game. The default
+    // -pingtimeout (10 s) bounds the answers to `stop` and `isready`, which come at once: a
+    // short one made a loaded machine's late `readyok` a stall that stopped the run.
     const { summary } = await run([
-      ...fake('slow', '--mode slow --at 2'), ...fake('ok', '', ['timemargin=1000']), '-each', 'tc=0.3+0.01', '-rounds', '1', '-pingtimeout', '2000',
+      ...fake('slow', '--mode slow --at 2'), ...fake('ok', '', ['timemargin=1000']), '-each', 'tc=0.3+0.01', '-rounds', '1',
       '-openings', 'setups=classic', 'plies=0',
     ]);
     const f = faultsOf(summary, 'slow');
@@ -107,12 +109,13 @@ describe('faults', () => {
   });
 
   it('an engine that never answers uci (or dies at once) stops the run with a clear message', async () => {
-    // The time rule: the 0.5 s of -starttimeout ends the wait, not the default of 10 s (any time
-    // under 10 s tells the two apart; how long it takes is measured by bench/runner-latency.mjs).
+    // The time rule: the 3 s of -starttimeout ends the wait, not the default of 10 s (any time
+    // under 10 s tells the two apart, and 3 s leaves the good engine room to start on a loaded
+    // machine; how long it takes is measured by bench/runner-latency.mjs).
     const t0 = Date.now();
-    const p = run([...fake('mute', '--mode nouci'), ...fake('ok'), '-each', 'tc=10+0.1', '-starttimeout', '500']);
+    const p = run([...fake('mute', '--mode nouci'), ...fake('ok'), '-each', 'tc=10+0.1', '-starttimeout', '3000']);
     await expect(p).rejects.toThrow(EngineStartError);
-    await expect(p).rejects.toThrow(/^engine 'mute' cannot start: no 'uciok' within 0\.5 s after 'uci' \(command: node .*fake-engine\.mjs --mode nouci\)$/);
+    await expect(p).rejects.toThrow(/^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci' \(command: node .*fake-engine\.mjs --mode nouci\)$/);
     expect(Date.now() - t0).toBeLessThan(DEFAULT_START_TIMEOUT_MS);
     await expect(run([...fake('dead', '--mode die'), ...fake('ok'), '-each', 'tc=10+0.1'])).rejects.toThrow(
       /engine 'dead' cannot start: the process ended \(exit code 1\) before 'uciok'; stderr: fake engine: cannot open my brain/,

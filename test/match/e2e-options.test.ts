@@ -55,26 +55,26 @@ describe('option.X is checked before the first game', () => {
 describe('-searchtimeout: a search without a clock has a deadline', () => {
   it('an engine that does not end a depth= search loses on time once told stop', async () => {
     const { summary } = await run([
-      ...fake('slow', '--mode slow --at 2'), ...fake('ok'), '-each', 'depth=3', '-searchtimeout', '0.3', '-rounds', '1',
+      ...fake('slow', '--mode slow --at 2'), ...fake('ok'), '-each', 'depth=3', '-searchtimeout', '2', '-rounds', '1',
       '-openings', 'setups=classic', 'plies=0',
     ]);
     expect(summary.stop).toBe('done');
     const tf = summary.finished.filter((f) => f.record.tags.get('Termination') === 'time forfeit');
     expect(tf).toHaveLength(1);
     expect(tf[0].record.result).toBe(tf[0].record.tags.get('White') === 'slow' ? '0-1' : '1-0');
-    expect(recordReason(tf[0].record)).toMatch(/loses on time \(slow: no 'bestmove' within the search timeout of 0\.3 s \(-searchtimeout\)\)/);
+    expect(recordReason(tf[0].record)).toMatch(/loses on time \(slow: no 'bestmove' within the search timeout of 2 s \(-searchtimeout\)\)/);
   });
 
   it('a hung engine under nodes= is stalled and, with -recover, restarted: the run ends', async () => {
     const { summary } = await run([
-      ...fake('hanger', '--mode hang --at 2'), ...fake('ok'), '-each', 'nodes=1000', '-searchtimeout', '0.3', '-pingtimeout', '300',
+      ...fake('hanger', '--mode hang --at 2'), ...fake('ok'), '-each', 'nodes=1000', '-searchtimeout', '2', '-pingtimeout', '2000',
       '-rounds', '1', '-recover', '-openings', 'setups=classic', 'plies=0',
     ]);
     expect(summary.stop).toBe('done');
     expect(summary.finished).toHaveLength(2);
     const stalled = summary.finished.filter((f) => f.record.tags.get('Termination') === 'stalled');
     expect(stalled.length).toBeGreaterThanOrEqual(1);
-    for (const s of stalled) expect(recordReason(s.record)).toMatch(/hanger stalls: .*\(search timeout of 0\.3 s\)/);
+    for (const s of stalled) expect(recordReason(s.record)).toMatch(/hanger stalls: .*\(search timeout of 2 s\)/);
   });
 
   it('-searchtimeout must be a positive number of seconds', async () => {

@@ -44,7 +44,7 @@ describe.skipIf(!canPlay)('Thoth in a match', () => {
       const pgn = join(dir, 'g.pgn');
       const { summary } = await run([
         '-engine', 'cmd=node', `args=${CLI}`, 'name=thoth', 'option.Hash=8', ...fake('greedy', '--seed 3'),
-        '-each', limit, 'timemargin=200', '-rounds', '1', '-pgnout', pgn, '-pingtimeout', '5000',
+        '-each', limit, 'timemargin=1000', '-rounds', '1', '-pgnout', pgn, '-pingtimeout', '5000',
       ]);
       expect(summary.stop).toBe('done');
       const games = parseRecords(readFileSync(pgn, 'utf8')).games;

@@ -274,6 +274,46 @@ export function renderThinking(dom: Dom, s: PageState, thinkingNow: boolean): vo
   if (dom.thinking.textContent !== t) dom.thinking.textContent = t;
 }
 
+/** What one analysis line shows. */
+interface LineView {
+  previewing: boolean;
+  score: string;
+  depth: string;
+  pv: string;
+}
+
+/**
+ * The analysis lines, updated in place: a line's element stays while the engine refines it, so a
+ * click whose press and release straddle an update (several a second while Thoth thinks) still
+ * lands on one element and counts.
+ */
+function renderLines(list: HTMLElement, views: LineView[]): void {
+  while (list.children.length > views.length) list.lastElementChild!.remove();
+  while (list.children.length < views.length) {
+    const i = list.children.length;
+    const li = document.createElement('li');
+    li.dataset.line = String(i);
+    li.tabIndex = 0;
+    li.setAttribute('role', 'button');
+    li.setAttribute('aria-label', `Line ${i + 1}: preview it`);
+    for (const c of ['score', 'depth', 'pv']) {
+      const span = document.createElement('span');
+      span.className = c;
+      li.append(span);
+    }
+    list.append(li);
+  }
+  views.forEach((v, i) => {
+    const li = list.children[i] as HTMLElement;
+    const cls = v.previewing ? 'line previewing' : 'line';
+    if (li.className !== cls) li.className = cls;
+    const [score, depth, pv] = Array.from(li.children);
+    if (score.textContent !== v.score) score.textContent = v.score;
+    if (depth.textContent !== v.depth) depth.textContent = v.depth;
+    if (pv.textContent !== v.pv) pv.textContent = v.pv;
+  });
+}
+
 export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, running: boolean): void {
   dom.analysisCard.hidden = s.mode !== 'analysis';
   if (dom.analysisCard.hidden) return;
@@ -296,14 +336,15 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
         : running
           ? 'thinking…'
           : 'stopped';
-  const items = lines
-    .map((l, i) => {
-      const cls = `line${s.preview?.index === i ? ' previewing' : ''}`;
-      const e = evalText({ kind: l.score.kind, value: pos.side === 0 ? l.score.value : -l.score.value });
-      return `<li class="${cls}" data-line="${i}" tabindex="0" role="button" aria-label="Line ${i + 1}: preview it"><span class="score">${e}</span><span class="depth">d${l.depth}</span><span class="pv">${escapeHtml(pvText(pos, l.pv))}</span></li>`;
-    })
-    .join('');
-  setHtml(dom.lines, items);
+  renderLines(
+    dom.lines,
+    lines.map((l, i) => ({
+      previewing: s.preview?.index === i,
+      score: evalText({ kind: l.score.kind, value: pos.side === 0 ? l.score.value : -l.score.value }),
+      depth: `d${l.depth}`,
+      pv: pvText(pos, l.pv),
+    })),
+  );
   dom.previewBar.hidden = !s.preview;
   if (s.preview) {
     const p = s.preview;
