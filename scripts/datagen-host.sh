@@ -5,7 +5,7 @@
 #   scripts/datagen-host.sh SHARD [POSITIONS] [more thoth datagen flags…]
 #
 # Environment: THREADS (default: every core), NET (default: the shipped network, `default`),
-# NODES (2000), SEED (default: derived from the host name, so that two hosts play different
+# NODES (1000), SEED (default: derived from the host name, so that two hosts play different
 # games; give each host its own, and keep it when resuming). Merge the shards afterwards with
 #   node bin/thoth.js datagen --merge --out all.bin shard-a.bin shard-b.bin …
 set -eu
@@ -19,7 +19,7 @@ positions=${1:-5000000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 threads=${THREADS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)}
 seed=${SEED:-$(hostname | cksum | cut -d' ' -f1)}
-nodes=${NODES:-2000}
+nodes=${NODES:-1000}
 [ -f "$root/dist/cli.js" ] || (cd "$root" && node build.mjs)
 echo "datagen-host: $shard, $positions positions, $threads threads, seed $seed, nodes $nodes, net ${NET:-default}" >&2
 exec nice -n 19 node "$root/bin/thoth.js" datagen --out "$shard" --positions "$positions" --threads "$threads" \

@@ -11,7 +11,7 @@
 #    partly the shipped network's training data), and the better one played against the shipped
 #    network: an SPRT [0, 5] at 2+0.02.
 # Every step goes on from what the files hold: Ctrl-C, then the same command again. Environment:
-# THREADS (every core), NODES (2000), EPOCHS (2), LR_DROP (1), TC (2+0.02), CONCURRENCY (THREADS).
+# THREADS (every core), NODES (1000), EPOCHS (2), LR_DROP (1), TC (2+0.02), CONCURRENCY (THREADS).
 set -eu
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
@@ -27,7 +27,7 @@ mkdir -p data
 
 echo "== 1. datagen: data/$name.bin" >&2
 thoth datagen --out "data/$name.bin" --net default --positions "$positions" --threads "$threads" \
-  --seed "$seed" --nodes "${NODES:-2000}"
+  --seed "$seed" --nodes "${NODES:-1000}"
 
 echo "== 2. merge: data/$name-all.bin" >&2
 thoth datagen --merge --out "data/$name-all.bin" "$@" "data/$name.bin"
