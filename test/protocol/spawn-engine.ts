@@ -63,6 +63,13 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
+/**
+ * How long a test waits for an engine's line before it fails. Only a failing test waits this
+ * long, so it is generous: an engine starting beside a busy suite (or a match) on two cores has
+ * taken over 5 s to answer its handshake.
+ */
+export const LINE_TIMEOUT_MS = 30_000;
+
 /** The engine as a child process, read line by line. */
 export class Engine {
   readonly proc: ChildProcessWithoutNullStreams;
@@ -132,7 +139,7 @@ export class Engine {
    * Waits for the first unconsumed line matching `re`; consumes everything up to and including
    * it and returns the consumed lines (the match last).
    */
-  async collect(re: RegExp, timeoutMs = 5000): Promise<Line[]> {
+  async collect(re: RegExp, timeoutMs = LINE_TIMEOUT_MS): Promise<Line[]> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       for (let i = this.cursor; i < this.lines.length; i++) {
@@ -164,19 +171,19 @@ export class Engine {
   }
 
   /** The line matching `re` (see collect). */
-  async waitFor(re: RegExp, timeoutMs = 5000): Promise<Line> {
+  async waitFor(re: RegExp, timeoutMs = LINE_TIMEOUT_MS): Promise<Line> {
     const ls = await this.collect(re, timeoutMs);
     return ls[ls.length - 1];
   }
 
   /** Sends a command and collects its output up to a line matching `until`. */
-  async command(line: string, until: RegExp, timeoutMs = 5000): Promise<string[]> {
+  async command(line: string, until: RegExp, timeoutMs = LINE_TIMEOUT_MS): Promise<string[]> {
     this.send(line);
     return (await this.collect(until, timeoutMs)).map((l) => l.text);
   }
 
   /** `isready` → `readyok`: returns every line written before readyok (readyok excluded). */
-  async sync(timeoutMs = 5000): Promise<string[]> {
+  async sync(timeoutMs = LINE_TIMEOUT_MS): Promise<string[]> {
     const ls = await this.command('isready', /^readyok$/, timeoutMs);
     return ls.slice(0, -1);
   }
@@ -190,12 +197,12 @@ export class Engine {
   }
 
   /** Sends quit and waits for the exit. */
-  async quit(timeoutMs = 5000): Promise<Exit> {
+  async quit(timeoutMs = LINE_TIMEOUT_MS): Promise<Exit> {
     if (!this.exit) this.send('quit');
     return this.waitExit(timeoutMs);
   }
 
-  async waitExit(timeoutMs = 5000): Promise<Exit> {
+  async waitExit(timeoutMs = LINE_TIMEOUT_MS): Promise<Exit> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`engine did not exit within ${timeoutMs} ms`)), timeoutMs);
