@@ -462,176 +462,218 @@ function skipVariation(text: string, i: number): number {
   return text.length;
 }
 
-/** Parses every game in a record text. Tolerant: garbage is skipped and reported in `errors`. */
-export function parseRecords(text: string): ParsedRecords {
-  const games: GameRecord[] = [];
-  const errors: RecordSyntaxError[] = [];
-  let end = 0;
-  let r = newReading();
-  let i = 0;
-  const n = text.length;
-  const line = (): MoveRecord[] => {
+/** The offset of the next line break at or after `i`, or the text's end. */
+function endOfLine(text: string, i: number): number {
+  const eol = text.indexOf('\n', i);
+  return eol < 0 ? text.length : eol;
+}
+
+/**
+ * One pass over a record text: `i` is where it reads, `r` the game being read. Each `read…` method
+ * consumes one token of its kind and moves `i` past it.
+ */
+class RecordScanner {
+  readonly games: GameRecord[] = [];
+  readonly errors: RecordSyntaxError[] = [];
+  /** The offset past the last complete game (and the blank lines after it). */
+  end = 0;
+  i = 0;
+  atLineStart = true;
+  r: Reading = newReading();
+
+  constructor(readonly text: string) {}
+
+  /** The innermost open line (the main line when none is open). */
+  line(): MoveRecord[] {
+    const r = this.r;
     if (r.lines.length === 0) r.lines.push(r.game.moves);
     return r.lines[r.lines.length - 1];
-  };
-  const lastMove = (): MoveRecord | undefined => {
-    const l = line();
+  }
+
+  lastMove(): MoveRecord | undefined {
+    const l = this.line();
     return l[l.length - 1];
-  };
-  const addNag = (nag: number): void => {
-    const m = lastMove();
+  }
+
+  addNag(nag: number): void {
+    const m = this.lastMove();
     if (m) (m.nags ??= []).push(nag);
-  };
-  let atLineStart = true;
-  while (i < n) {
-    const c = text[i];
-    if (c === '\n' || c === '\u2028' || c === '\u2029') {
-      atLineStart = true;
-      i++;
-      continue;
-    }
-    if (WHITESPACE.test(c)) {
-      i++;
-      continue;
-    }
-    const lineStart = atLineStart;
-    atLineStart = false;
-    if (c === '%' && lineStart) {
-      const eol = text.indexOf('\n', i);
-      i = eol < 0 ? n : eol;
-      continue;
-    }
-    if (c === '[') {
-      TAG_RE.lastIndex = i;
-      const m = TAG_RE.exec(text);
-      if (!m) {
-        const eol = text.indexOf('\n', i);
-        errors.push({ kind: 'tag', index: i, message: 'bad tag line' });
-        i = eol < 0 ? n : eol;
+  }
+
+  /** Reads the whole text, or up to an unterminated comment. */
+  run(): void {
+    const { text } = this;
+    const n = text.length;
+    while (this.i < n) {
+      const c = text[this.i];
+      if (c === '\n' || c === '\u2028' || c === '\u2029') {
+        this.atLineStart = true;
+        this.i++;
         continue;
       }
-      if (r.inMoves) {
-        errors.push({ kind: 'no result', index: -1, message: `game ${games.length + 1} has no result token` });
-        r = newReading();
-      }
-      r.game.tags.set(m[1], unescapeTag(m[2]));
-      i = TAG_RE.lastIndex;
-      continue;
-    }
-    if (c === ';') {
-      const eol = text.indexOf('\n', i);
-      i = eol < 0 ? n : eol;
-      continue;
-    }
-    if (c === '{') {
-      const close = text.indexOf('}', i + 1);
-      if (close < 0) break; // unterminated: the game is incomplete
-      const body = text.slice(i + 1, close).replace(/\s+/g, ' ').trim();
-      i = close + 1;
-      r.inMoves = true;
-      if (body === '') continue;
-      const m = lastMove();
-      if (m) {
-        const blocks = r.comments.get(m);
-        if (blocks) blocks.push(body);
-        else r.comments.set(m, [body]);
-        r.commentLast = r.lines.length <= 1;
-      } else {
-        r.pending = r.pending === undefined ? body : `${r.pending} ${body}`;
-      }
-      continue;
-    }
-    if (c === '<') {
-      const close = text.indexOf('>', i + 1);
-      i = close < 0 ? n : close + 1;
-      continue;
-    }
-    if (c === '(' || c === ')' || c === '$') r.commentLast = false;
-    if (c === '(') {
-      r.inMoves = true;
-      const m = lastMove();
-      if (!m) {
-        // An alternative to nothing: skipped whole.
-        errors.push({ kind: 'variation', index: i, message: 'a variation before any move' });
-        i = skipVariation(text, i);
+      if (WHITESPACE.test(c)) {
+        this.i++;
         continue;
-      } else if (r.lines.length > MAX_VARIATION_DEPTH) {
-        errors.push({ kind: 'variation', index: i, message: `variations nested more than ${MAX_VARIATION_DEPTH} deep (skipped)` });
-        i = skipVariation(text, i);
-        continue;
-      } else {
-        const v: MoveRecord[] = [];
-        (m.variations ??= []).push(v);
-        r.lines.push(v);
-        r.pending = undefined;
       }
-      i++;
-      continue;
+      const lineStart = this.atLineStart;
+      this.atLineStart = false;
+      if ((c === '%' && lineStart) || c === ';') this.i = endOfLine(text, this.i);
+      else if (c === '[') this.readTag();
+      else if (c === '{') {
+        if (!this.readComment()) break; // unterminated: the game is incomplete
+      } else if (c === '<') {
+        const close = text.indexOf('>', this.i + 1);
+        this.i = close < 0 ? n : close + 1;
+      } else if (c === '(') this.openVariation();
+      else if (c === ')') this.closeVariation();
+      else if (c === '$') this.readNag();
+      else if (c === '}' || c === ']') this.i++;
+      else this.readToken();
     }
-    if (c === ')') {
-      if (r.lines.length > 1) r.lines.pop();
-      else errors.push({ kind: 'variation', index: i, message: "a ')' without its '('" });
-      r.pending = undefined;
-      i++;
-      continue;
+  }
+
+  readTag(): void {
+    const { text, r } = this;
+    TAG_RE.lastIndex = this.i;
+    const m = TAG_RE.exec(text);
+    if (!m) {
+      this.errors.push({ kind: 'tag', index: this.i, message: 'bad tag line' });
+      this.i = endOfLine(text, this.i);
+      return;
     }
-    if (c === '$') {
-      let j = i + 1;
-      while (j < n && text[j] >= '0' && text[j] <= '9') j++;
-      if (j > i + 1) addNag(Number(text.slice(i + 1, j)));
-      i = j;
-      continue;
+    if (r.inMoves) {
+      this.errors.push({ kind: 'no result', index: -1, message: `game ${this.games.length + 1} has no result token` });
+      this.r = newReading();
     }
-    if (c === '}' || c === ']') {
-      i++;
-      continue;
-    }
-    let j = i + 1; // c is neither white space nor a token's end: the token holds at least it
-    while (j < n && !TOKEN_END.test(text[j])) j++;
-    let tok = text.slice(i, j);
-    const at = i;
-    i = j;
+    this.r.game.tags.set(m[1], unescapeTag(m[2]));
+    this.i = TAG_RE.lastIndex;
+  }
+
+  /** A `{…}` comment, kept after the move it follows (or before the next). False if never closed. */
+  readComment(): boolean {
+    const { text, r } = this;
+    const close = text.indexOf('}', this.i + 1);
+    if (close < 0) return false;
+    const body = text.slice(this.i + 1, close).replace(/\s+/g, ' ').trim();
+    this.i = close + 1;
     r.inMoves = true;
+    if (body === '') return true;
+    const m = this.lastMove();
+    if (m) {
+      const blocks = r.comments.get(m);
+      if (blocks) blocks.push(body);
+      else r.comments.set(m, [body]);
+      r.commentLast = r.lines.length <= 1;
+    } else {
+      r.pending = r.pending === undefined ? body : `${r.pending} ${body}`;
+    }
+    return true;
+  }
+
+  openVariation(): void {
+    const r = this.r;
+    r.commentLast = false;
+    r.inMoves = true;
+    const m = this.lastMove();
+    if (!m) {
+      // An alternative to nothing: skipped whole.
+      this.errors.push({ kind: 'variation', index: this.i, message: 'a variation before any move' });
+      this.i = skipVariation(this.text, this.i);
+    } else if (r.lines.length > MAX_VARIATION_DEPTH) {
+      const message = `variations nested more than ${MAX_VARIATION_DEPTH} deep (skipped)`;
+      this.errors.push({ kind: 'variation', index: this.i, message });
+      this.i = skipVariation(this.text, this.i);
+    } else {
+      const v: MoveRecord[] = [];
+      (m.variations ??= []).push(v);
+      r.lines.push(v);
+      r.pending = undefined;
+      this.i++;
+    }
+  }
+
+  closeVariation(): void {
+    const r = this.r;
+    r.commentLast = false;
+    if (r.lines.length > 1) r.lines.pop();
+    else this.errors.push({ kind: 'variation', index: this.i, message: "a ')' without its '('" });
+    r.pending = undefined;
+    this.i++;
+  }
+
+  readNag(): void {
+    const { text } = this;
+    this.r.commentLast = false;
+    let j = this.i + 1;
+    while (j < text.length && text[j] >= '0' && text[j] <= '9') j++;
+    if (j > this.i + 1) this.addNag(Number(text.slice(this.i + 1, j)));
+    this.i = j;
+  }
+
+  /** A move, a move number, a result or a symbolic annotation. */
+  readToken(): void {
+    const { text } = this;
+    const n = text.length;
+    let j = this.i + 1; // text[i] is neither white space nor a token's end: the token holds at least it
+    while (j < n && !TOKEN_END.test(text[j])) j++;
+    let tok = text.slice(this.i, j);
+    const at = this.i;
+    this.i = j;
+    this.r.inMoves = true;
     const num = /^\d+\.+/.exec(tok);
     if (num) tok = tok.slice(num[0].length); // a move number glued to what follows (`1.j4i4`, `11.1-0`)
     if ((RESULT_TOKENS as readonly string[]).includes(tok)) {
-      // A result cannot stand in a variation: one still open was never closed.
-      if (r.lines.length > 1) errors.push({ kind: 'variation', index: at, message: 'a variation not closed before the result' });
-      r.game.result = tok as ResultToken;
-      games.push(finishGame(r));
-      r = newReading();
-      // Past the result token and the blank lines after it.
-      while (i < n && /\s/.test(text[i])) i++;
-      end = i;
-      atLineStart = true;
-      continue;
+      this.endGame(tok as ResultToken, at);
+      return;
     }
-    r.commentLast = false;
-    if (/^\d*\.*$/.test(tok)) continue; // a move number without its dot, or `...`
+    this.r.commentLast = false;
+    if (/^\d*\.*$/.test(tok)) return; // a move number without its dot, or `...`
     if (SYMBOL_NAGS[tok] !== undefined) {
-      addNag(SYMBOL_NAGS[tok]);
-      continue;
+      this.addNag(SYMBOL_NAGS[tok]);
+      return;
     }
-    // `!`/`?` at the end (scanned from the end: a regex would try every start of a long token)
-    let cut = tok.length;
-    while (cut > 0 && (tok[cut - 1] === '!' || tok[cut - 1] === '?')) cut--;
-    const suffix = cut < tok.length ? tok.slice(cut) : undefined;
-    tok = tok.slice(0, cut);
-    if (tok === '') {
-      if (suffix !== undefined && SUFFIX_NAGS[suffix] !== undefined) addNag(SUFFIX_NAGS[suffix]);
-      continue;
-    }
-    const m: MoveRecord = { move: tok };
-    if (r.pending !== undefined) {
-      m.before = r.pending;
-      r.pending = undefined;
-    }
-    line().push(m);
-    if (suffix !== undefined && SUFFIX_NAGS[suffix] !== undefined) addNag(SUFFIX_NAGS[suffix]);
+    this.addMove(tok);
   }
-  const rest = text.slice(end);
-  const incomplete = rest.trim() !== '';
-  return { games, end, incomplete, errors };
+
+  /** A move text with its `!`/`?` suffix, if any. */
+  addMove(token: string): void {
+    // `!`/`?` at the end (scanned from the end: a regex would try every start of a long token)
+    let cut = token.length;
+    while (cut > 0 && (token[cut - 1] === '!' || token[cut - 1] === '?')) cut--;
+    const suffix = cut < token.length ? token.slice(cut) : undefined;
+    const move = token.slice(0, cut);
+    if (move !== '') {
+      const m: MoveRecord = { move };
+      const r = this.r;
+      if (r.pending !== undefined) {
+        m.before = r.pending;
+        r.pending = undefined;
+      }
+      this.line().push(m);
+    }
+    if (suffix !== undefined && SUFFIX_NAGS[suffix] !== undefined) this.addNag(SUFFIX_NAGS[suffix]);
+  }
+
+  endGame(result: ResultToken, at: number): void {
+    const { text } = this;
+    // A result cannot stand in a variation: one still open was never closed.
+    if (this.r.lines.length > 1) this.errors.push({ kind: 'variation', index: at, message: 'a variation not closed before the result' });
+    this.r.game.result = result;
+    this.games.push(finishGame(this.r));
+    this.r = newReading();
+    // Past the result token and the blank lines after it.
+    while (this.i < text.length && /\s/.test(text[this.i])) this.i++;
+    this.end = this.i;
+    this.atLineStart = true;
+  }
+}
+
+/** Parses every game in a record text. Tolerant: garbage is skipped and reported in `errors`. */
+export function parseRecords(text: string): ParsedRecords {
+  const s = new RecordScanner(text);
+  s.run();
+  const incomplete = text.slice(s.end).trim() !== '';
+  return { games: s.games, end: s.end, incomplete, errors: s.errors };
 }
 
 /** The first game of a record text. */
