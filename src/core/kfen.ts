@@ -37,6 +37,16 @@ function fail(field: KfenField, index: number, message: string): { ok: false; er
   return err({ field, index, message });
 }
 
+type KfenFail = { ok: false; error: KfenError };
+
+/** The placement field being read: the board so far and the kings and lasers counted. */
+interface Placement {
+  ed: Edition;
+  board: Uint8Array;
+  pharaohs: number[];
+  sphinxes: number[];
+}
+
 /** Parses a KFEN for the given edition into plain data. */
 export function parseKfenData(text: string, edition: Edition | EditionId = 'khet2'): Result<KfenData, KfenError> {
   const ed = typeof edition === 'string' ? EDITIONS[edition] : edition;
@@ -49,91 +59,8 @@ export function parseKfenData(text: string, edition: Edition | EditionId = 'khet
   if (fields.length !== 4) {
     return fail('kfen', -1, `expected 4 fields (placement, side, plies since removal, move number), found ${fields.length}`);
   }
-  const board = new Uint8Array(SQUARES);
-  const pl = fields[0];
-  const ranks = pl.text.split('/');
-  if (ranks.length !== 8) return fail('placement', pl.start, `expected 8 ranks separated by '/', found ${ranks.length}`);
-  const pharaohs = [0, 0];
-  const sphinxes = [0, 0];
-  let offset = pl.start;
-  for (let ri = 0; ri < 8; ri++) {
-    const rankText = ranks[ri];
-    const rank = 7 - ri;
-    let file = 0;
-    let i = 0;
-    if (rankText.length === 0) return fail('placement', offset, `rank ${rank + 1} is empty`);
-    while (i < rankText.length) {
-      const c = rankText[i];
-      const at = offset + i;
-      if (c >= '0' && c <= '9') {
-        let j = i;
-        while (j < rankText.length && rankText[j] >= '0' && rankText[j] <= '9') j++;
-        const run = Number(rankText.slice(i, j));
-        if (run < 1 || run > 10 || rankText[i] === '0') {
-          return fail('placement', at, `bad empty-square count '${rankText.slice(i, j)}' on rank ${rank + 1}`);
-        }
-        file += run;
-        if (file > 10) return fail('placement', at, `rank ${rank + 1} has more than 10 squares`);
-        i = j;
-        continue;
-      }
-      const upper = c.toUpperCase();
-      const kind = c.charCodeAt(0) < 128 ? KIND_BY_LETTER[upper] : undefined; // ASCII only: 'ſ'.toUpperCase() is 'S'
-      if (kind === undefined || upper === c.toLowerCase()) {
-        return fail('placement', at, `unknown piece letter '${c}' on rank ${rank + 1}`);
-      }
-      if (!ed.kinds[kind] || ((upper === 'S' || upper === 'D') && upper !== ed.scarabLetter)) {
-        return fail('placement', at, `'${c}' (${pieceWord(upper)}) does not exist in ${ed.name}`);
-      }
-      if (file >= 10) return fail('placement', at, `rank ${rank + 1} has more than 10 squares`);
-      const color = c === upper ? 0 : 1;
-      let ori = 0;
-      i++;
-      if (kind === SPHINX || kind === PYRAMID || kind === ANUBIS || kind === SCARAB) {
-        const oc = rankText[i];
-        const o = oc === undefined ? -1 : ORI_CHARS.indexOf(oc);
-        if (o < 0) {
-          return fail(
-            'placement',
-            offset + i,
-            oc === undefined
-              ? `'${c}' on rank ${rank + 1} needs an orientation (^ > v <)`
-              : `'${oc}' is not an orientation (^ > v <) for '${c}' on rank ${rank + 1}`,
-          );
-        }
-        ori = o;
-        i++;
-      }
-      const sq = rank * 10 + file;
-      if (kind === SPHINX) {
-        sphinxes[color]++;
-        if (sq !== ed.laserSquare[color]) {
-          return fail('placement', at, `a ${color === 0 ? 'first' : 'second'} player's Sphinx may stand only on ${squareName(ed.laserSquare[color])}, not ${squareName(sq)}`);
-        }
-        const legal = color === 0 ? ori === 0 || ori === 3 : ori === 2 || ori === 1;
-        if (!legal) {
-          return fail('placement', at + 1, `the Sphinx on ${squareName(sq)} must face ${color === 0 ? 'N (^) or W (<)' : 'S (v) or E (>)'}`);
-        }
-      }
-      if (kind === PHARAOH && ++pharaohs[color] > 1) {
-        return fail('placement', at, `more than one ${ed.colorNames[color]} Pharaoh`);
-      }
-      if ((ed.reserved[color * 3 + (sq >> 5)] & (1 << (sq & 31))) !== 0) {
-        return fail('placement', at, `a ${ed.colorNames[color]} piece may not stand on ${squareName(sq)} (reserved for ${ed.colorNames[color ^ 1]})`);
-      }
-      board[sq] = makePiece(color, kind, ori);
-      file++;
-    }
-    if (file !== 10) return fail('placement', offset + rankText.length, `rank ${rank + 1} has ${file} squares, expected 10`);
-    offset += rankText.length + 1;
-  }
-  if (ed.sphinx) {
-    for (const color of [0, 1]) {
-      if (sphinxes[color] !== 1) {
-        return fail('placement', pl.start, `${ed.name} needs one ${ed.colorNames[color]} Sphinx on ${squareName(ed.laserSquare[color])}`);
-      }
-    }
-  }
+  const placed = parsePlacement(fields[0].text, fields[0].start, ed);
+  if (!placed.ok) return placed;
   const sf = fields[1];
   const side = sf.text === ed.sideChars[0] ? 0 : sf.text === ed.sideChars[1] ? 1 : -1;
   if (side < 0) {
@@ -145,7 +72,102 @@ export function parseKfenData(text: string, edition: Edition | EditionId = 'khet
   if (!/^\d{1,6}$/.test(mf.text) || Number(mf.text) < 1) {
     return fail('move number', mf.start, `the move number must be a whole number from 1, not '${mf.text}'`);
   }
-  return ok({ board, side, pliesSinceRemoval: Number(pf.text), moveNumber: Number(mf.text) });
+  return ok({ board: placed.value, side, pliesSinceRemoval: Number(pf.text), moveNumber: Number(mf.text) });
+}
+
+/** The placement field (starting at `start` in the KFEN) as a board. */
+function parsePlacement(text: string, start: number, ed: Edition): Result<Uint8Array, KfenError> {
+  const ranks = text.split('/');
+  if (ranks.length !== 8) return fail('placement', start, `expected 8 ranks separated by '/', found ${ranks.length}`);
+  const p: Placement = { ed, board: new Uint8Array(SQUARES), pharaohs: [0, 0], sphinxes: [0, 0] };
+  let offset = start;
+  for (let ri = 0; ri < 8; ri++) {
+    const bad = parseRank(p, ranks[ri], 7 - ri, offset);
+    if (bad) return bad;
+    offset += ranks[ri].length + 1;
+  }
+  if (ed.sphinx) {
+    for (const color of [0, 1]) {
+      if (p.sphinxes[color] !== 1) {
+        return fail('placement', start, `${ed.name} needs one ${ed.colorNames[color]} Sphinx on ${squareName(ed.laserSquare[color])}`);
+      }
+    }
+  }
+  return ok(p.board);
+}
+
+/** One rank of the placement (its text starts at `offset` in the KFEN); undefined when it is good. */
+function parseRank(p: Placement, rankText: string, rank: number, offset: number): KfenFail | undefined {
+  let file = 0;
+  let i = 0;
+  if (rankText.length === 0) return fail('placement', offset, `rank ${rank + 1} is empty`);
+  while (i < rankText.length) {
+    const c = rankText[i];
+    const at = offset + i;
+    if (c >= '0' && c <= '9') {
+      let j = i;
+      while (j < rankText.length && rankText[j] >= '0' && rankText[j] <= '9') j++;
+      const run = Number(rankText.slice(i, j));
+      if (run < 1 || run > 10 || rankText[i] === '0') {
+        return fail('placement', at, `bad empty-square count '${rankText.slice(i, j)}' on rank ${rank + 1}`);
+      }
+      file += run;
+      if (file > 10) return fail('placement', at, `rank ${rank + 1} has more than 10 squares`);
+      i = j;
+      continue;
+    }
+    const upper = c.toUpperCase();
+    const kind = c.charCodeAt(0) < 128 ? KIND_BY_LETTER[upper] : undefined; // ASCII only: 'ſ'.toUpperCase() is 'S'
+    if (kind === undefined || upper === c.toLowerCase()) {
+      return fail('placement', at, `unknown piece letter '${c}' on rank ${rank + 1}`);
+    }
+    if (!p.ed.kinds[kind] || ((upper === 'S' || upper === 'D') && upper !== p.ed.scarabLetter)) {
+      return fail('placement', at, `'${c}' (${pieceWord(upper)}) does not exist in ${p.ed.name}`);
+    }
+    if (file >= 10) return fail('placement', at, `rank ${rank + 1} has more than 10 squares`);
+    let ori = 0;
+    i++;
+    if (kind === SPHINX || kind === PYRAMID || kind === ANUBIS || kind === SCARAB) {
+      const oc = rankText[i];
+      ori = oc === undefined ? -1 : ORI_CHARS.indexOf(oc);
+      if (ori < 0) {
+        const message =
+          oc === undefined
+            ? `'${c}' on rank ${rank + 1} needs an orientation (^ > v <)`
+            : `'${oc}' is not an orientation (^ > v <) for '${c}' on rank ${rank + 1}`;
+        return fail('placement', offset + i, message);
+      }
+      i++;
+    }
+    const bad = placePiece(p, c === upper ? 0 : 1, kind, ori, rank * 10 + file, at);
+    if (bad) return bad;
+    file++;
+  }
+  if (file !== 10) return fail('placement', offset + rankText.length, `rank ${rank + 1} has ${file} squares, expected 10`);
+  return undefined;
+}
+
+/** Puts a piece on the board after the checks of where it may stand; undefined when it is good. */
+function placePiece(p: Placement, color: number, kind: number, ori: number, sq: number, at: number): KfenFail | undefined {
+  const ed = p.ed;
+  if (kind === SPHINX) {
+    p.sphinxes[color]++;
+    if (sq !== ed.laserSquare[color]) {
+      return fail('placement', at, `a ${color === 0 ? 'first' : 'second'} player's Sphinx may stand only on ${squareName(ed.laserSquare[color])}, not ${squareName(sq)}`);
+    }
+    const legal = color === 0 ? ori === 0 || ori === 3 : ori === 2 || ori === 1;
+    if (!legal) {
+      return fail('placement', at + 1, `the Sphinx on ${squareName(sq)} must face ${color === 0 ? 'N (^) or W (<)' : 'S (v) or E (>)'}`);
+    }
+  }
+  if (kind === PHARAOH && ++p.pharaohs[color] > 1) {
+    return fail('placement', at, `more than one ${ed.colorNames[color]} Pharaoh`);
+  }
+  if ((ed.reserved[color * 3 + (sq >> 5)] & (1 << (sq & 31))) !== 0) {
+    return fail('placement', at, `a ${ed.colorNames[color]} piece may not stand on ${squareName(sq)} (reserved for ${ed.colorNames[color ^ 1]})`);
+  }
+  p.board[sq] = makePiece(color, kind, ori);
+  return undefined;
 }
 
 function pieceWord(upper: string): string {
