@@ -67,101 +67,113 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
 }
 
+/** What a request is checked against: the page's folder, the port and the per-run token. */
+interface Site {
+  root: string;
+  port: number;
+  token: string;
+  log?: (s: string) => void;
+}
+
+/** Answers one HTTP request: a file of the page's folder, after the token, Host and Origin checks. */
+async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { root, port, token } = site;
+  try {
+    const bad = checkRequest(req, port, token, false);
+    if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+    const file = resolveStatic(root, req.url ?? '/');
+    if (!file) return send(res, 400, 'Bad Request: path refused');
+    let real: string;
+    try {
+      real = await fsp.realpath(file);
+    } catch {
+      return send(res, 404, 'Not Found');
+    }
+    if (!real.startsWith(root + path.sep)) return send(res, 403, 'Forbidden: outside the folder');
+    const st = await fsp.stat(real);
+    if (!st.isFile()) return send(res, 404, 'Not Found');
+    const body = await fsp.readFile(real);
+    const headers: Record<string, string> = {
+      ...SECURITY_HEADERS,
+      'Content-Type': MIME[path.extname(real)] ?? 'application/octet-stream',
+      'Content-Length': String(body.length),
+    };
+    if (path.extname(real) === '.html') {
+      headers['Set-Cookie'] = tokenCookie(port, token);
+    }
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch (e) {
+    site.log?.(`http error: ${e instanceof Error ? e.message : String(e)}`);
+    if (!res.headersSent) send(res, 500, 'Internal Server Error');
+    else res.destroy();
+  }
+}
+
+/**
+ * One page's WebSocket: it takes the engine over from the page before (which is told and
+ * closed), and its `cmd` messages reach the engine after the filter.
+ */
+function connectPage(ws: WebSocket, bridge: EngineBridge, replacedClients: Map<BridgeClient, () => void>): void {
+  const out = (m: ServerMessage): void => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+  };
+  const hello = (): void =>
+    out({ type: 'hello', state: bridge.state, engine: bridge.commandText, handshake: bridge.handshake, message: bridge.message || undefined, strength: bridge.strength });
+  const client: BridgeClient = {
+    line: (text) => out({ type: 'line', line: text }),
+    state: hello,
+  };
+  const replaced = bridge.attach(client);
+  if (replaced) replacedClients.get(replaced)?.();
+  replacedClients.set(client, () => {
+    out({ type: 'superseded' });
+    ws.close(4000, 'another page took over the engine');
+  });
+  hello();
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(data.toString());
+    } catch {
+      return out({ type: 'refused', line: '', reason: 'not JSON' });
+    }
+    const m = msg as { type?: unknown; line?: unknown };
+    if (m.type === 'restart') return bridge.restart(client);
+    if (m.type !== 'cmd') return out({ type: 'refused', line: '', reason: 'unknown message' });
+    const f = filterCommand(m.line);
+    if (!f.ok) return out({ type: 'refused', line: typeof m.line === 'string' ? m.line.slice(0, 200) : '', reason: f.error.reason });
+    bridge.send(client, f.value);
+  });
+  ws.on('close', () => {
+    replacedClients.delete(client);
+    bridge.release(client);
+  });
+  ws.on('error', () => ws.terminate());
+}
+
 export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
-  const root = realpathSync(path.resolve(opts.staticDir));
+  const site: Site = { root: realpathSync(path.resolve(opts.staticDir)), port: opts.port, token, log: opts.log };
   const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log, strength: opts.strength ?? fullStrength() });
-  let port = opts.port;
-
   const server: Server = createServer((req, res) => {
-    void handleHttp(req, res);
+    void serveStatic(site, req, res);
   });
-
-  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      const bad = checkRequest(req, port, token, false);
-      if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
-      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
-      const file = resolveStatic(root, req.url ?? '/');
-      if (!file) return send(res, 400, 'Bad Request: path refused');
-      let real: string;
-      try {
-        real = await fsp.realpath(file);
-      } catch {
-        return send(res, 404, 'Not Found');
-      }
-      if (!real.startsWith(root + path.sep)) return send(res, 403, 'Forbidden: outside the folder');
-      const st = await fsp.stat(real);
-      if (!st.isFile()) return send(res, 404, 'Not Found');
-      const body = await fsp.readFile(real);
-      const headers: Record<string, string> = {
-        ...SECURITY_HEADERS,
-        'Content-Type': MIME[path.extname(real)] ?? 'application/octet-stream',
-        'Content-Length': String(body.length),
-      };
-      if (path.extname(real) === '.html') {
-        headers['Set-Cookie'] = tokenCookie(port, token);
-      }
-      res.writeHead(200, headers);
-      res.end(req.method === 'HEAD' ? undefined : body);
-    } catch (e) {
-      opts.log?.(`http error: ${e instanceof Error ? e.message : String(e)}`);
-      if (!res.headersSent) send(res, 500, 'Internal Server Error');
-      else res.destroy();
-    }
-  }
-
+  const replacedClients = new Map<BridgeClient, () => void>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    const bad = checkRequest(req, port, token, true);
+    const bad = checkRequest(req, site.port, token, true);
     if (bad) return refuseUpgrade(socket, bad.status, bad.reason);
     const pathname = (req.url ?? '').split('?')[0];
     if (pathname !== '/ws') return refuseUpgrade(socket, 404, 'no such endpoint');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+    wss.handleUpgrade(req, socket, head, (ws) => connectPage(ws, bridge, replacedClients));
   });
 
-  function onConnection(ws: WebSocket): void {
-    const out = (m: ServerMessage): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-    };
-    const hello = (): void =>
-      out({ type: 'hello', state: bridge.state, engine: bridge.commandText, handshake: bridge.handshake, message: bridge.message || undefined, strength: bridge.strength });
-    const client: BridgeClient = {
-      line: (text) => out({ type: 'line', line: text }),
-      state: hello,
-    };
-    const replaced = bridge.attach(client);
-    if (replaced) replacedClients.get(replaced)?.();
-    replacedClients.set(client, () => {
-      out({ type: 'superseded' });
-      ws.close(4000, 'another page took over the engine');
-    });
-    hello();
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      let msg: unknown;
-      try {
-        msg = JSON.parse(data.toString());
-      } catch {
-        return out({ type: 'refused', line: '', reason: 'not JSON' });
-      }
-      const m = msg as { type?: unknown; line?: unknown };
-      if (m.type === 'restart') return bridge.restart(client);
-      if (m.type !== 'cmd') return out({ type: 'refused', line: '', reason: 'unknown message' });
-      const f = filterCommand(m.line);
-      if (!f.ok) return out({ type: 'refused', line: typeof m.line === 'string' ? m.line.slice(0, 200) : '', reason: f.error.reason });
-      bridge.send(client, f.value);
-    });
-    ws.on('close', () => {
-      replacedClients.delete(client);
-      bridge.release(client);
-    });
-    ws.on('error', () => ws.terminate());
-  }
-  const replacedClients = new Map<BridgeClient, () => void>();
-
-  port = await listenLoopback(server, opts.port);
+  const port = await listenLoopback(server, opts.port);
+  site.port = port;
   bridge.start();
 
   return {
