@@ -13,7 +13,7 @@ import { formatCommandLineError, splitCommandLine } from '../process/command-lin
 import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';
 import { MatchConfigError } from './errors';
-import type { Adjudication } from './referee';
+import type { Adjudication, DrawAdjudication, ResignAdjudication } from './referee';
 import type { OpeningSource } from './openings';
 import type { SprtModel } from './stats';
 import { applyLimit, hasLimit, type EngineLimits } from './timecontrol';
@@ -82,12 +82,6 @@ export const DEFAULT_SEED = 951356066;
 /** The default of `-searchtimeout` in seconds: generous for any depth/nodes search, yet not forever. */
 export const DEFAULT_SEARCH_TIMEOUT_S = 300;
 
-/** Every flag `thoth match` knows (for "did you mean"). */
-const MATCH_FLAGS = [
-  'engine', 'each', 'rounds', 'games', 'repeat', 'concurrency', 'tournament', 'variant', 'openings', 'srand', 'sprt', 'draw',
-  'resign', 'maxplies', 'maxmoves', 'noremoval', 'recover', 'timemargin', 'pgnout', 'resume', 'resume-force', 'drawscore', 'ratinginterval',
-  'event', 'site', 'anchor', 'pingtimeout', 'starttimeout', 'searchtimeout', 'report', 'distributed',
-];
 
 const FLAG_RE = /^--?[A-Za-z][A-Za-z0-9_-]*$/;
 
@@ -228,12 +222,19 @@ export function parseMatchArgs(argv: string[]): Result<MatchConfig, MatchConfigE
   }
 }
 
-/** The parsing itself: the helpers throw MatchConfigError, which parseMatchArgs returns. */
-function parseFlags(argv: string[]): MatchConfig {
-  const flags = splitFlags(argv);
-  const raw: RawEngine[] = [];
-  const each: [string, string][] = [];
-  const cfg: MatchConfig = {
+/** What parsing has gathered: the config so far and what is applied once every flag is read. */
+interface ParseState {
+  cfg: MatchConfig;
+  raw: RawEngine[];
+  each: [string, string][];
+  roundsGiven: boolean;
+  concurrencyGiven: boolean;
+  globalMargin: number;
+  openingsFlag?: Flag;
+}
+
+function defaultConfig(): MatchConfig {
+  return {
     engines: [],
     rounds: 1,
     games: 2,
@@ -254,190 +255,171 @@ function parseFlags(argv: string[]): MatchConfig {
     searchTimeoutMs: DEFAULT_SEARCH_TIMEOUT_S * 1000,
     notes: [],
   };
-  let roundsGiven = false;
-  let concurrencyGiven = false;
-  let globalMargin = 0;
-  let openingsFlag: Flag | undefined;
-  for (const f of flags) {
-    switch (f.name) {
-      case 'engine': {
-        // Settings are applied after -each (an engine's own settings win), so keep them for later.
-        raw.push({ args: [], options: [], limits: {}, own: keyValues(f) });
-        break;
-      }
-      case 'each':
-        each.push(...keyValues(f));
-        break;
-      case 'rounds':
-        cfg.rounds = int('-rounds', one(f), 1, 1e9);
-        roundsGiven = true;
-        break;
-      case 'games':
-        cfg.games = int('-games', one(f), 1, 1000);
-        break;
-      case 'repeat':
-        if (f.values.length > 1) throw new MatchConfigError('-repeat takes at most one value');
-        cfg.games = f.values.length === 1 ? int('-repeat', f.values[0], 1, 1000) : 2;
-        break;
-      case 'concurrency':
-        cfg.concurrency = int('-concurrency', one(f), 1, 1024);
-        concurrencyGiven = true;
-        break;
-      case 'tournament': {
-        const t = one(f);
-        if (t !== 'roundrobin' && t !== 'gauntlet') throw new MatchConfigError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
-        cfg.tournament = t;
-        break;
-      }
-      case 'variant': {
-        const v = one(f);
-        if (!isEditionId(v)) throw new MatchConfigError(`unknown variant '${v}' (khet2, khet1 or deflexion)`);
-        cfg.variant = v;
-        break;
-      }
-      case 'openings':
-        openingsFlag = f;
-        break;
-      case 'srand':
-        cfg.srand = int('-srand', one(f), 0, 4294967295);
-        break;
-      case 'sprt':
-        cfg.sprt = sprtSetting(f);
-        break;
-      case 'draw': {
-        const d = { moveNumber: 0, moveCount: 1, score: 0 };
-        for (const [k, v] of keyValues(f)) {
-          if (k === 'movenumber') d.moveNumber = int('-draw movenumber', v, 0, 100000);
-          else if (k === 'movecount') d.moveCount = int('-draw movecount', v, 1, 100000);
-          else if (k === 'score') d.score = int('-draw score', v, 0, 100000);
-          else throw new MatchConfigError(`-draw: unknown setting '${k}' (movenumber, movecount, score)`);
-        }
-        cfg.adjudication.draw = d;
-        break;
-      }
-      case 'resign': {
-        const r = { moveCount: 1, score: 0, twoSided: false };
-        let scoreGiven = false;
-        for (const [k, v] of keyValues(f)) {
-          if (k === 'movecount') r.moveCount = int('-resign movecount', v, 1, 100000);
-          else if (k === 'score') {
-            r.score = int('-resign score', v, 1, 100000);
-            scoreGiven = true;
-          } else if (k === 'twosided') r.twoSided = v === 'true' || v === '1' || v === 'on';
-          else throw new MatchConfigError(`-resign: unknown setting '${k}' (movecount, score, twosided)`);
-        }
-        if (!scoreGiven) throw new MatchConfigError('-resign needs score=<centipawns>');
-        cfg.adjudication.resign = r;
-        break;
-      }
-      case 'maxplies':
-        cfg.adjudication.maxPlies = int('-maxplies', one(f), 0, 1e9);
-        break;
-      case 'maxmoves':
-        cfg.adjudication.maxPlies = 2 * int('-maxmoves', one(f), 0, 1e9);
-        break;
-      case 'noremoval':
-        cfg.noRemovalLimit = int('-noremoval', one(f), 0, 1e9);
-        break;
-      case 'recover':
-        if (f.values.length > 0) throw new MatchConfigError('-recover takes no value');
-        cfg.recover = true;
-        break;
-      case 'timemargin':
-        globalMargin = int('-timemargin', one(f), 0, 3_600_000);
-        break;
-      case 'pgnout': {
-        // cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …]
-        const v = f.values;
-        if (v.length === 0) throw new MatchConfigError('-pgnout needs a file name');
-        const kv = v.find((w) => w.startsWith('file='));
-        cfg.pgnout = kv ? kv.slice(5) : v[0];
-        break;
-      }
-      case 'resume':
-        cfg.resume = one(f);
-        break;
-      case 'resume-force':
-        if (f.values.length > 0) throw new MatchConfigError('-resume-force takes no value (it goes with -resume FILE)');
-        cfg.resumeForce = true;
-        break;
-      case 'drawscore':
-        cfg.drawScore = num('-drawscore', one(f), 0, 1);
-        break;
-      case 'ratinginterval':
-        cfg.ratingInterval = int('-ratinginterval', one(f), 0, 1e9);
-        break;
-      case 'event':
-        cfg.event = f.values.join(' ');
-        break;
-      case 'anchor':
-        cfg.anchor = one(f);
-        break;
-      case 'pingtimeout':
-        cfg.pingTimeoutMs = int('-pingtimeout', one(f), 1, 3_600_000);
-        break;
-      case 'starttimeout':
-        cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000);
-        break;
-      case 'searchtimeout':
-        cfg.searchTimeoutMs = Math.round(num('-searchtimeout', one(f), 0.001, 86_400) * 1000);
-        break;
-      case 'distributed': {
-        const [url, ...rest] = f.values;
-        if (url === undefined) throw new MatchConfigError('-distributed needs a Redis address: redis://HOST:PORT[/DB]');
-        const d: DistributedSetting = { url, redisTimeoutMs: 10_000 };
-        for (const [k, v] of keyValues({ name: f.name, values: rest })) {
-          if (k === 'timeout') d.redisTimeoutMs = Math.round(num('-distributed timeout', v, 0.1, 3600) * 1000);
-          else throw new MatchConfigError(`-distributed: unknown setting '${k}' (timeout)`);
-        }
-        cfg.distributed = d;
-        break;
-      }
-      case 'site':
-        cfg.site = f.values.join(' ');
-        break;
-      case 'report':
-        for (const [k, v] of keyValues(f)) {
-          if (k !== 'json') throw new MatchConfigError(`-report: unknown format '${k}' (json=FILE)`);
-          if (v === '') throw new MatchConfigError('-report json= needs a file name');
-          cfg.jsonReport = v;
-        }
-        if (f.values.length === 0) throw new MatchConfigError('-report needs json=FILE');
-        break;
-      default:
-        throw new MatchConfigError(`unknown flag -${f.name}${didYouMean(f.name, MATCH_FLAGS, '-')}; thoth match --help lists the flags`);
-    }
-  }
+}
 
-  // Engines: -each first, then each engine's own settings.
-  raw.forEach((e, i) => {
-    const where = `-engine #${i + 1}`;
-    for (const [k, v] of each) applyEngineKey(e, k, v, '-each');
-    for (const [k, v] of e.own) applyEngineKey(e, k, v, where);
-    const command = [...commandWords(e.cmd ?? '', `${where} cmd=`), ...e.args];
-    if (e.cmd === undefined || command.length === e.args.length) throw new MatchConfigError(`${where} has no cmd=`);
-    if (!hasLimit(e.limits)) throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
-    const spec: EngineSpec = {
-      name: e.name ?? defaultName(command),
-      nameGiven: e.name !== undefined,
-      command,
-      dir: e.dir,
-      options: e.options,
-      limits: e.limits,
-      timeMarginMs: e.timeMarginMs ?? globalMargin,
-    };
-    cfg.engines.push(spec);
-  });
+function noValue(f: Flag, hint = ''): void {
+  if (f.values.length > 0) throw new MatchConfigError(`-${f.name} takes no value${hint}`);
+}
+
+function drawSetting(f: Flag): DrawAdjudication {
+  const d = { moveNumber: 0, moveCount: 1, score: 0 };
+  for (const [k, v] of keyValues(f)) {
+    if (k === 'movenumber') d.moveNumber = int('-draw movenumber', v, 0, 100000);
+    else if (k === 'movecount') d.moveCount = int('-draw movecount', v, 1, 100000);
+    else if (k === 'score') d.score = int('-draw score', v, 0, 100000);
+    else throw new MatchConfigError(`-draw: unknown setting '${k}' (movenumber, movecount, score)`);
+  }
+  return d;
+}
+
+function resignSetting(f: Flag): ResignAdjudication {
+  const r = { moveCount: 1, score: 0, twoSided: false };
+  let scoreGiven = false;
+  for (const [k, v] of keyValues(f)) {
+    if (k === 'movecount') r.moveCount = int('-resign movecount', v, 1, 100000);
+    else if (k === 'score') {
+      r.score = int('-resign score', v, 1, 100000);
+      scoreGiven = true;
+    } else if (k === 'twosided') r.twoSided = v === 'true' || v === '1' || v === 'on';
+    else throw new MatchConfigError(`-resign: unknown setting '${k}' (movecount, score, twosided)`);
+  }
+  if (!scoreGiven) throw new MatchConfigError('-resign needs score=<centipawns>');
+  return r;
+}
+
+function distributedSetting(f: Flag): DistributedSetting {
+  const [url, ...rest] = f.values;
+  if (url === undefined) throw new MatchConfigError('-distributed needs a Redis address: redis://HOST:PORT[/DB]');
+  const d: DistributedSetting = { url, redisTimeoutMs: 10_000 };
+  for (const [k, v] of keyValues({ name: f.name, values: rest })) {
+    if (k === 'timeout') d.redisTimeoutMs = Math.round(num('-distributed timeout', v, 0.1, 3600) * 1000);
+    else throw new MatchConfigError(`-distributed: unknown setting '${k}' (timeout)`);
+  }
+  return d;
+}
+
+function reportSetting(f: Flag): string {
+  let file = '';
+  for (const [k, v] of keyValues(f)) {
+    if (k !== 'json') throw new MatchConfigError(`-report: unknown format '${k}' (json=FILE)`);
+    if (v === '') throw new MatchConfigError('-report json= needs a file name');
+    file = v;
+  }
+  if (f.values.length === 0) throw new MatchConfigError('-report needs json=FILE');
+  return file;
+}
+
+/** cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …] */
+function pgnoutSetting(f: Flag): string {
+  const v = f.values;
+  if (v.length === 0) throw new MatchConfigError('-pgnout needs a file name');
+  const kv = v.find((w) => w.startsWith('file='));
+  return kv ? kv.slice(5) : v[0];
+}
+
+/** Every flag with its handler: the handler checks the flag's values and records them. */
+const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
+  // Settings are applied after -each (an engine's own settings win), so keep them for later.
+  engine: (f, st) => st.raw.push({ args: [], options: [], limits: {}, own: keyValues(f) }),
+  each: (f, st) => st.each.push(...keyValues(f)),
+  rounds: (f, st) => {
+    st.cfg.rounds = int('-rounds', one(f), 1, 1e9);
+    st.roundsGiven = true;
+  },
+  games: (f, st) => (st.cfg.games = int('-games', one(f), 1, 1000)),
+  repeat: (f, st) => {
+    if (f.values.length > 1) throw new MatchConfigError('-repeat takes at most one value');
+    st.cfg.games = f.values.length === 1 ? int('-repeat', f.values[0], 1, 1000) : 2;
+  },
+  concurrency: (f, st) => {
+    st.cfg.concurrency = int('-concurrency', one(f), 1, 1024);
+    st.concurrencyGiven = true;
+  },
+  tournament: (f, st) => {
+    const t = one(f);
+    if (t !== 'roundrobin' && t !== 'gauntlet') throw new MatchConfigError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
+    st.cfg.tournament = t;
+  },
+  variant: (f, st) => {
+    const v = one(f);
+    if (!isEditionId(v)) throw new MatchConfigError(`unknown variant '${v}' (khet2, khet1 or deflexion)`);
+    st.cfg.variant = v;
+  },
+  openings: (f, st) => (st.openingsFlag = f),
+  srand: (f, st) => (st.cfg.srand = int('-srand', one(f), 0, 4294967295)),
+  sprt: (f, st) => (st.cfg.sprt = sprtSetting(f)),
+  draw: (f, st) => (st.cfg.adjudication.draw = drawSetting(f)),
+  resign: (f, st) => (st.cfg.adjudication.resign = resignSetting(f)),
+  maxplies: (f, st) => (st.cfg.adjudication.maxPlies = int('-maxplies', one(f), 0, 1e9)),
+  maxmoves: (f, st) => (st.cfg.adjudication.maxPlies = 2 * int('-maxmoves', one(f), 0, 1e9)),
+  noremoval: (f, st) => (st.cfg.noRemovalLimit = int('-noremoval', one(f), 0, 1e9)),
+  recover: (f, st) => {
+    noValue(f);
+    st.cfg.recover = true;
+  },
+  timemargin: (f, st) => (st.globalMargin = int('-timemargin', one(f), 0, 3_600_000)),
+  pgnout: (f, st) => (st.cfg.pgnout = pgnoutSetting(f)),
+  resume: (f, st) => (st.cfg.resume = one(f)),
+  'resume-force': (f, st) => {
+    noValue(f, ' (it goes with -resume FILE)');
+    st.cfg.resumeForce = true;
+  },
+  drawscore: (f, st) => (st.cfg.drawScore = num('-drawscore', one(f), 0, 1)),
+  ratinginterval: (f, st) => (st.cfg.ratingInterval = int('-ratinginterval', one(f), 0, 1e9)),
+  event: (f, st) => (st.cfg.event = f.values.join(' ')),
+  site: (f, st) => (st.cfg.site = f.values.join(' ')),
+  anchor: (f, st) => (st.cfg.anchor = one(f)),
+  pingtimeout: (f, st) => (st.cfg.pingTimeoutMs = int('-pingtimeout', one(f), 1, 3_600_000)),
+  starttimeout: (f, st) => (st.cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000)),
+  searchtimeout: (f, st) => (st.cfg.searchTimeoutMs = Math.round(num('-searchtimeout', one(f), 0.001, 86_400) * 1000)),
+  report: (f, st) => (st.cfg.jsonReport = reportSetting(f)),
+  distributed: (f, st) => (st.cfg.distributed = distributedSetting(f)),
+};
+
+/** Every flag `thoth match` knows (for "did you mean"). */
+const MATCH_FLAGS = Object.keys(FLAG_HANDLERS);
+
+/** An engine's settings: -each first, then its own; a complete EngineSpec or an error. */
+function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
+  const where = `-engine #${i + 1}`;
+  for (const [k, v] of st.each) applyEngineKey(e, k, v, '-each');
+  for (const [k, v] of e.own) applyEngineKey(e, k, v, where);
+  const command = [...commandWords(e.cmd ?? '', `${where} cmd=`), ...e.args];
+  if (e.cmd === undefined || command.length === e.args.length) throw new MatchConfigError(`${where} has no cmd=`);
+  if (!hasLimit(e.limits)) throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
+  return {
+    name: e.name ?? defaultName(command),
+    nameGiven: e.name !== undefined,
+    command,
+    dir: e.dir,
+    options: e.options,
+    limits: e.limits,
+    timeMarginMs: e.timeMarginMs ?? st.globalMargin,
+  };
+}
+
+/** The parsing itself: the helpers throw MatchConfigError, which parseMatchArgs returns. */
+function parseFlags(argv: string[]): MatchConfig {
+  const cfg = defaultConfig();
+  const st: ParseState = { cfg, raw: [], each: [], roundsGiven: false, concurrencyGiven: false, globalMargin: 0 };
+  for (const f of splitFlags(argv)) {
+    const handler = Object.hasOwn(FLAG_HANDLERS, f.name) ? FLAG_HANDLERS[f.name] : undefined;
+    if (!handler) {
+      throw new MatchConfigError(`unknown flag -${f.name}${didYouMean(f.name, MATCH_FLAGS, '-')}; thoth match --help lists the flags`);
+    }
+    handler(f, st);
+  }
+  st.raw.forEach((e, i) => cfg.engines.push(engineSpec(e, i, st)));
   if (cfg.engines.length < 2) throw new MatchConfigError('a match needs at least two -engine');
   if (cfg.resumeForce && cfg.resume === undefined) throw new MatchConfigError('-resume-force goes with -resume FILE');
   if (cfg.sprt && cfg.engines.length !== 2) throw new MatchConfigError('-sprt needs exactly two engines');
-  if (cfg.sprt && !roundsGiven) cfg.rounds = Infinity;
+  if (cfg.sprt && !st.roundsGiven) cfg.rounds = Infinity;
 
-  cfg.openings = parseOpenings(openingsFlag, cfg.variant);
+  cfg.openings = parseOpenings(st.openingsFlag, cfg.variant);
 
   const cores = availableParallelism();
   if (cfg.distributed) {
-    if (concurrencyGiven) cfg.notes.push('-concurrency is ignored with -distributed: each worker plays `thoth worker --concurrency N` pairs at once');
+    if (st.concurrencyGiven) cfg.notes.push('-concurrency is ignored with -distributed: each worker plays `thoth worker --concurrency N` pairs at once');
   } else if (cfg.concurrency > cores) {
     cfg.notes.push(`-concurrency ${cfg.concurrency} lowered to ${cores}, the number of cores`);
     cfg.concurrency = cores;
