@@ -33,11 +33,16 @@ export interface RecordedOptions {
   drawScore: number;
 }
 
-/** The summary of the games of several record files (`files[i]` are the games of one file). */
-export function summariseRecords(files: readonly GameRecord[][], opts: RecordedOptions): RecordedSummary | { error: string } {
-  const notes: string[] = [];
+interface CountedGame {
+  rec: GameRecord;
+  file: number;
+  score: number;
+}
+
+/** The finished games of one variant (the first game's), each record once, and why others were left out. */
+function countedGames(files: readonly GameRecord[][], notes: string[]): CountedGame[] {
   const seen = new Set<string>();
-  const games: { rec: GameRecord; file: number; score: number }[] = [];
+  const games: CountedGame[] = [];
   let unfinished = 0;
   let repeated = 0;
   files.forEach((recs, file) => {
@@ -58,44 +63,63 @@ export function summariseRecords(files: readonly GameRecord[][], opts: RecordedO
   });
   if (unfinished > 0) notes.push(`${unfinished} unfinished games (result *) not counted`);
   if (repeated > 0) notes.push(`${repeated} records that appear twice counted once`);
-  if (games.length === 0) return { error: 'no finished games in these files' };
+  if (games.length === 0) return [];
   const variant = recordVariant(games[0].rec);
   const other = games.filter((g) => recordVariant(g.rec) !== variant).length;
   if (other > 0) notes.push(`${other} games of another variant than ${variant} not counted`);
-  const counted = games.filter((g) => recordVariant(g.rec) === variant);
+  return games.filter((g) => recordVariant(g.rec) === variant);
+}
 
-  const names: string[] = [];
-  const idOf = (n: string): number => {
-    let i = names.indexOf(n);
-    if (i < 0) i = names.push(n) - 1;
+/** The slot of a game's pair: its file, round and pair within the round (from `Round` r.k). */
+function pairSlot(g: CountedGame): string | undefined {
+  const m = /^(\d+)\.(\d+)$/.exec(g.rec.tags.get('Round') ?? '');
+  return m ? `${g.file}:${m[1]}:${Math.floor((Number(m[2]) - 1) / 2)}` : undefined;
+}
+
+/** Two games of one slot that start from the same KFEN with the colours swapped. */
+function isPair(list: CountedGame[] | undefined): boolean {
+  if (!list || list.length !== 2) return false;
+  const [a, b] = list.map((x) => x.rec);
+  const [a0, a1] = recordPlayers(a);
+  const [b0, b1] = recordPlayers(b);
+  return recordStart(a) === recordStart(b) && a0 === b1 && a1 === b0 && a0 !== a1;
+}
+
+/** The players (in order of appearance) and their encounters (pairs of players, lower index first). */
+class Players {
+  readonly names: string[] = [];
+  readonly encounters: [number, number][] = [];
+
+  id(name: string): number {
+    let i = this.names.indexOf(name);
+    if (i < 0) i = this.names.push(name) - 1;
     return i;
-  };
-  for (const g of counted) recordPlayers(g.rec).forEach(idOf);
-  const encounters: [number, number][] = [];
-  const encounterOf = (a: number, b: number): number => {
+  }
+
+  encounter(a: number, b: number): number {
     const [x, y] = a < b ? [a, b] : [b, a];
-    let k = encounters.findIndex(([p, q]) => p === x && q === y);
-    if (k < 0) k = encounters.push([x, y]) - 1;
+    let k = this.encounters.findIndex(([p, q]) => p === x && q === y);
+    if (k < 0) k = this.encounters.push([x, y]) - 1;
     return k;
-  };
+  }
+}
+
+/** The summary of the games of several record files (`files[i]` are the games of one file). */
+export function summariseRecords(files: readonly GameRecord[][], opts: RecordedOptions): RecordedSummary | { error: string } {
+  const notes: string[] = [];
+  const counted = countedGames(files, notes);
+  if (counted.length === 0) return { error: 'no finished games in these files' };
+  const variant = recordVariant(counted[0].rec);
+  const players = new Players();
+  const { names, encounters } = players;
+  for (const g of counted) recordPlayers(g.rec).forEach((n) => players.id(n));
 
   // Pairs: r.(2j-1) and r.(2j) of one file with the same opening and the colours swapped.
-  const slot = new Map<string, { rec: GameRecord }[]>();
-  const pairSlot = (g: { rec: GameRecord; file: number }): string | undefined => {
-    const m = /^(\d+)\.(\d+)$/.exec(g.rec.tags.get('Round') ?? '');
-    return m ? `${g.file}:${m[1]}:${Math.floor((Number(m[2]) - 1) / 2)}` : undefined;
-  };
+  const slot = new Map<string, CountedGame[]>();
   for (const g of counted) {
     const key = pairSlot(g);
     if (key !== undefined) slot.set(key, [...(slot.get(key) ?? []), g]);
   }
-  const isPair = (list: { rec: GameRecord }[] | undefined): boolean => {
-    if (!list || list.length !== 2) return false;
-    const [a, b] = list.map((x) => x.rec);
-    const [a0, a1] = recordPlayers(a);
-    const [b0, b1] = recordPlayers(b);
-    return recordStart(a) === recordStart(b) && a0 === b1 && a1 === b0 && a0 !== a1;
-  };
   let pairs = 0;
   for (const list of slot.values()) if (isPair(list)) pairs++;
 
@@ -104,19 +128,19 @@ export function summariseRecords(files: readonly GameRecord[][], opts: RecordedO
   // Standings takes its encounters up front: find them all first.
   for (const g of counted) {
     const [p0, p1] = recordPlayers(g.rec);
-    encounterOf(idOf(p0), idOf(p1));
+    players.encounter(players.id(p0), players.id(p1));
   }
   const standings = new Standings(names, encounters, pairs > 0);
   counted.forEach((g, i) => {
     const [p0, p1] = recordPlayers(g.rec);
-    const first = idOf(p0);
-    const second = idOf(p1);
+    const first = players.id(p0);
+    const second = players.id(p1);
     const key = pairSlot(g);
     const game: ScheduledGame = {
       index: i,
       round: 0,
       inRound: 0,
-      encounter: encounterOf(first, second),
+      encounter: players.encounter(first, second),
       first,
       second,
       openingIndex: 0,
@@ -125,15 +149,19 @@ export function summariseRecords(files: readonly GameRecord[][], opts: RecordedO
     };
     standings.add(game, g.score);
   });
+  return { names, standings, variant, games: counted.length, pairs, notes, lines: summaryLines(standings, variant, opts) };
+}
 
+function summaryLines(standings: Standings, variant: EditionId, opts: RecordedOptions): string[] {
+  const { names } = standings;
   const lines: string[] = [];
   const colors = EDITIONS[variant].colorNames;
   if (names.length === 2) {
     lines.push(...encounterLines(standings, 0, colors, opts.sprt));
   } else {
     const anchor = opts.anchor !== undefined ? names.indexOf(opts.anchor) : 0;
-    encounters.forEach((_, k) => lines.push(...encounterLines(standings, k, colors)));
+    standings.encounters.forEach((_, k) => lines.push(...encounterLines(standings, k, colors)));
     lines.push('', ...standingsLines(standings, anchor, opts.drawScore));
   }
-  return { names, standings, variant, games: counted.length, pairs, notes, lines };
+  return lines;
 }
