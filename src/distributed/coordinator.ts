@@ -21,9 +21,9 @@ import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from '../match/config';
 import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from '../match/errors';
-import { recordPath, type Halt, type MatchSummary, type StopReason } from '../match/ledger';
-import type { ScheduledGame } from '../match/schedule';
-import { prepareRun, type RunOptions } from '../match/tournament';
+import { recordPath, type Halt, type Ledger, type MatchSummary, type StopReason } from '../match/ledger';
+import type { Schedule, ScheduledGame } from '../match/schedule';
+import { prepareRun, type PreparedRun, type RunOptions } from '../match/tournament';
 import { BuildError, identifyEngine, storeBuild, type IdentifiedBuild } from './builds';
 import { checkResult, gameOutcome, pairGames, pairId, type PairJob, type PairResult, type RunSettings } from './jobs';
 import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, parseRedisUrl, type RedisAddress } from './redis';
@@ -82,6 +82,14 @@ export async function runDistributed(cfg: MatchConfig, opts: RunOptions): Promis
   }
 }
 
+/** What the run is stopping on; set once, by the first reason. */
+interface Stopping {
+  reason: StopReason;
+  message?: string;
+  /** The games in progress are cancelled (not counted). */
+  cancelGames: boolean;
+}
+
 class Coordinator {
   private readonly stop = new AbortController();
   private readonly id = `${hostname()}:${process.pid}`;
@@ -93,12 +101,40 @@ class Coordinator {
   private timers: NodeJS.Timeout[] = [];
   private lockHeld = false;
 
+  // Set by prepare():
+  private prepared?: PreparedRun;
+  private settings?: RunSettings;
+  private identified: IdentifiedBuild[] = [];
+  /** The run was in Redis already when this coordinator started. */
+  private known = false;
+  private started = 0;
+
+  // The run's progress:
+  private stopping?: Stopping;
+  /** Redis was lost (unreachable too long, or it forgot the run). */
+  private lost?: RedisUnreachable;
+  /** Rejects every wait on Redis in the loop once Redis is declared lost. */
+  private onLost: (e: RedisUnreachable) => void = () => undefined;
+  private readonly lostSignal = new Promise<never>((_, reject) => (this.onLost = reject));
+  /** Wakes the loop early (a result counted, a stop). */
+  private wake: () => void = () => undefined;
+  /** Pairs in flight: queued or being played (pair id → schedule indices). */
+  private readonly inflight = new Map<string, number[]>();
+  private readonly queuedGames = new Set<number>();
+  private statusDirty = true;
+  /** The schedule index of the next pair to queue, and the worker slots last seen. */
+  private cursor = 0;
+  private slots = 0;
+  private readonly refusalsSeen = new Set<string>();
+
   constructor(
     private readonly cfg: MatchConfig,
     private readonly addr: RedisAddress,
     private readonly redis: Redis,
     private readonly opts: RunOptions,
-  ) {}
+  ) {
+    this.lostSignal.catch(() => undefined);
+  }
 
   async run(): Promise<Result<MatchSummary, DistributedError>> {
     const opts = this.opts;
@@ -112,20 +148,37 @@ class Coordinator {
     }
   }
 
+  /** The phases of a run: prepare, publish, follow the results, stop. */
   private async play(): Promise<Result<MatchSummary, DistributedError>> {
+    await this.prepare();
+    await this.publish();
+    await this.follow();
+    return this.finish();
+  }
+
+  private get ledger(): Ledger {
+    return this.prepared!.ledger;
+  }
+
+  private get schedule(): Schedule {
+    return this.prepared!.schedule;
+  }
+
+  /**
+   * Before the -resume file is read: the builds identified (Thoth builds stored for the workers),
+   * the run's id, and its lock (a coordinator that died may still hold it a while). Then what a
+   * local run does before its first game.
+   */
+  private async prepare(): Promise<void> {
     const { cfg, redis } = this;
-    // Before the -resume file is read: the builds identified (Thoth builds stored for the
-    // workers), the run's id, and its lock (a coordinator that died may still hold it a while).
-    const identified: IdentifiedBuild[] = [];
-    let settings: RunSettings | undefined;
-    const prepared = await prepareRun(cfg, this.opts, this.stop.signal, async (ledger) => {
+    this.prepared = await prepareRun(cfg, this.opts, this.stop.signal, async (ledger) => {
       for (const spec of cfg.engines) {
         const b = identifyEngine(spec);
         if (!b.ok) throw b.error;
-        identified.push(b.value);
+        this.identified.push(b.value);
         if (await storeBuild(redis, b.value)) ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
       }
-      settings = {
+      this.settings = {
         engines: cfg.engines,
         variant: cfg.variant,
         noRemovalLimit: cfg.noRemovalLimit,
@@ -137,211 +190,233 @@ class Coordinator {
         site: cfg.site,
         recover: cfg.recover,
         names: ledger.names,
-        builds: identified.map((b) => b.build),
+        builds: this.identified.map((b) => b.build),
       };
-      this.run_ = runId(cfg, settings);
+      this.run_ = runId(cfg, this.settings);
       await this.takeLock(this.run_, (l) => ledger.write(l));
     });
-    await Promise.all([...prepared.engines.values()].map((e) => e.quit(200)));
-    const { ledger, schedule, book } = prepared;
-    const run = this.run_;
+    await Promise.all([...this.prepared.engines.values()].map((e) => e.quit(200)));
+  }
 
-    const { Queue, Worker, QueueEvents } = await import('bullmq');
-    const connection = connectionOptions(this.addr);
-    const q = { connection, prefix: QUEUE_PREFIX };
+  /** The queues opened, the run's settings in Redis, and on -resume what Redis still holds. */
+  private async publish(): Promise<void> {
+    const { cfg, redis, ledger } = this;
+    const run = this.run_;
+    const { Queue } = await import('bullmq');
+    const q = { connection: connectionOptions(this.addr), prefix: QUEUE_PREFIX };
     const pairs = (this.pairs = new Queue(keys.pairsQueue(run), q));
     const results = (this.results = new Queue(keys.resultsQueue(run), q));
     pairs.on('error', () => undefined);
     results.on('error', () => undefined);
 
-    const known = (await redis.exists(keys.run(run))) === 1;
-    if (known && cfg.resume === undefined) {
+    this.known = (await redis.exists(keys.run(run))) === 1;
+    if (this.known && cfg.resume === undefined) {
       ledger.write(`Note: run ${run} was in Redis already (the same flags and record file): starting it afresh (-resume continues a run)`);
       await this.forget(run);
     }
     const now = Date.now();
-    await redis.hset(keys.run(run), { settings: JSON.stringify(settings!), state: 'running', coordinator: this.id });
+    await redis.hset(keys.run(run), { settings: JSON.stringify(this.settings!), state: 'running', coordinator: this.id });
     await redis.hsetnx(keys.run(run), 'started', String(now));
+    this.started = Number((await redis.hget(keys.run(run), 'started')) ?? now);
     await redis.zadd(keys.runs, 'NX', now, run);
-    if (!known || cfg.resume === undefined) await redis.del(keys.llr(run), keys.refusals(run));
-    for (const [i, b] of identified.entries()) if (b.build.kind === 'files') ledger.write(`Note: engine ${cfg.engines[i].name}: workers need ${b.text}`);
+    const resuming = this.known && cfg.resume !== undefined;
+    if (!resuming) await redis.del(keys.llr(run), keys.refusals(run));
+    for (const [i, b] of this.identified.entries()) if (b.build.kind === 'files') ledger.write(`Note: engine ${cfg.engines[i].name}: workers need ${b.text}`);
+    this.stop.signal.addEventListener('abort', () => this.halt('interrupted', 'interrupted'));
 
-    // What the run stops on.
-    let stopReason: StopReason = 'done';
-    let stopMessage: string | undefined;
-    let stopping = false;
-    let cancelGames = false;
-    let lost: RedisUnreachable | undefined;
-    // Every wait on Redis in the loop ends when Redis is declared lost (commands to a Redis that
-    // is gone wait for it to come back).
-    let onLost: (e: RedisUnreachable) => void = () => undefined;
-    const lostSignal = new Promise<never>((_, reject) => (onLost = reject));
-    lostSignal.catch(() => undefined);
-    const guard = <T>(p: Promise<T>): Promise<T> => Promise.race([p, lostSignal]);
-    let wake: () => void = () => undefined;
-    const halt = (reason: StopReason, message?: string, abortGames = false): void => {
-      if (stopping) return;
-      stopping = true;
-      stopReason = reason;
-      stopMessage = message;
-      cancelGames = abortGames;
-      wake();
-    };
-    const haltOn = (h: Halt | undefined): void => {
-      if (h) halt(h.reason, h.message, h.abortGames);
-    };
-    this.stop.signal.addEventListener('abort', () => halt('interrupted', 'interrupted'));
-
-    // Pairs in flight: queued or being played (pair id → schedule indices).
-    const inflight = new Map<string, number[]>();
-    const queuedGames = new Set<number>();
-    const track = (id: string, games: number[]): void => {
-      inflight.set(id, games);
-      for (const g of games) queuedGames.add(g);
-    };
-    const untrack = (id: string): void => {
-      for (const g of inflight.get(id) ?? []) queuedGames.delete(g);
-      inflight.delete(id);
-    };
-    if (known && cfg.resume !== undefined) {
+    if (resuming) {
       for (const job of await pairs.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
-        if (job?.id) track(job.id, (job.data as PairJob).games.map((g) => g.index));
+        if (job?.id) this.track(job.id, (job.data as PairJob).games.map((g) => g.index));
       }
       for (const job of await pairs.getJobs(['failed'])) await job?.remove().catch(() => undefined);
     }
-
-    // Counting a result. The pair id is the key: BullMQ keeps one result per pair id, and games
-    // already counted (in the record file, or by a result seen before) are not counted again.
-    let statusDirty = true;
-    const count = (res: PairResult): void => {
-      const scheduled = inflight.get(res.pair) ?? this.pairIndices(schedule, res.pair);
-      for (const gr of checkResult(res, scheduled)) {
-        if (ledger.done.has(gr.index) || (stopping && cancelGames)) continue;
-        haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr)));
-        if (cfg.sprt) void redis.rpush(keys.llr(run), `${ledger.finished.length} ${ledger.standings.llr(cfg.sprt)}`).catch(() => undefined);
-      }
-      untrack(res.pair);
-      statusDirty = true;
-      wake();
-    };
     ledger.openRecords();
-    if (known && cfg.resume !== undefined) {
-      const stored = (await results.getJobs(['completed', 'waiting', 'active', 'delayed', 'prioritized', 'failed'])).filter((j) => j !== undefined);
-      stored.sort((a, b) => a.timestamp - b.timestamp);
-      const before = ledger.finished.length;
-      for (const j of stored) count(j.data as PairResult);
-      if (ledger.finished.length > before) ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
-      if (inflight.size > 0) ledger.write(`Resumed ${inflight.size} pairs still queued or being played`);
-    }
+    if (resuming) await this.countStoredResults(results);
     ledger.planLine(`distributed ${this.addr.text} (run ${run})`);
-    haltOn(ledger.outputHalt() ?? ledger.sprtHalt());
+    this.haltOn(ledger.outputHalt() ?? ledger.sprtHalt());
+  }
 
+  /** On -resume: the results the workers left in Redis while no coordinator ran. */
+  private async countStoredResults(results: Queue): Promise<void> {
+    const { ledger } = this;
+    const stored = (await results.getJobs(['completed', 'waiting', 'active', 'delayed', 'prioritized', 'failed'])).filter((j) => j !== undefined);
+    stored.sort((a, b) => a.timestamp - b.timestamp);
+    const before = ledger.finished.length;
+    for (const j of stored) this.count(j.data as PairResult);
+    if (ledger.finished.length > before) ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
+    if (this.inflight.size > 0) ledger.write(`Resumed ${this.inflight.size} pairs still queued or being played`);
+  }
+
+  private halt(reason: StopReason, message?: string, cancelGames = false): void {
+    if (this.stopping) return;
+    this.stopping = { reason, message, cancelGames };
+    this.wake();
+  }
+
+  private haltOn(h: Halt | undefined): void {
+    if (h) this.halt(h.reason, h.message, h.abortGames);
+  }
+
+  /** A wait on Redis that ends (rejects) once Redis is declared lost. */
+  private guard<T>(p: Promise<T>): Promise<T> {
+    return Promise.race([p, this.lostSignal]);
+  }
+
+  private declareLost(e: RedisUnreachable, message: string): void {
+    this.lost = e;
+    this.onLost(e);
+    this.halt('fault', message);
+  }
+
+  private track(id: string, games: number[]): void {
+    this.inflight.set(id, games);
+    for (const g of games) this.queuedGames.add(g);
+  }
+
+  private untrack(id: string): void {
+    for (const g of this.inflight.get(id) ?? []) this.queuedGames.delete(g);
+    this.inflight.delete(id);
+  }
+
+  /**
+   * Counting a result. The pair id is the key: BullMQ keeps one result per pair id, and games
+   * already counted (in the record file, or by a result seen before) are not counted again.
+   */
+  private count(res: PairResult): void {
+    const { cfg, ledger, schedule } = this;
+    const scheduled = this.inflight.get(res.pair) ?? this.pairIndices(schedule, res.pair);
+    for (const gr of checkResult(res, scheduled)) {
+      if (ledger.done.has(gr.index) || this.stopping?.cancelGames) continue;
+      this.haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr)));
+      if (cfg.sprt) void this.redis.rpush(keys.llr(this.run_), `${ledger.finished.length} ${ledger.standings.llr(cfg.sprt)}`).catch(() => undefined);
+    }
+    this.untrack(res.pair);
+    this.statusDirty = true;
+    this.wake();
+  }
+
+  /** Follows the run: queue events, the results worker, the Redis watchers, and the loop. */
+  private async follow(): Promise<void> {
+    const run = this.run_;
+    const { ledger } = this;
+    const { Worker, QueueEvents } = await import('bullmq');
+    const q = { connection: connectionOptions(this.addr), prefix: QUEUE_PREFIX };
     // Queue events: stalled pairs go back to the queue by themselves; a failed one stops the run.
     const events = (this.events = new QueueEvents(keys.pairsQueue(run), q));
     events.on('error', () => undefined);
     events.on('stalled', ({ jobId }) => ledger.write(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`));
     events.on('failed', ({ jobId, failedReason }) => {
-      if (!inflight.has(jobId)) return;
-      halt('fault', `${jobId} could not be played: ${failedReason} (continue with -resume once the workers are fixed)`, true);
+      if (!this.inflight.has(jobId)) return;
+      this.halt('fault', `${jobId} could not be played: ${failedReason} (continue with -resume once the workers are fixed)`, true);
     });
     await within(events.waitUntilReady(), 5000);
-
     const rw = (this.resultsWorker = new Worker(
       keys.resultsQueue(run),
       async (job) => {
-        count(job.data as PairResult);
+        this.count(job.data as PairResult);
       },
       { ...q, concurrency: 1, removeOnComplete: { count: 10_000 }, drainDelay: 1 },
     ));
     rw.on('error', () => undefined);
+    this.watchRedis();
+    await this.loop();
+  }
 
-    // Workers refusing the run (they cannot get a build, or an engine does not start there).
-    const refusalsSeen = new Set<string>();
-    const checkRefusals = async (): Promise<void> => {
-      const r = await redis.hgetall(keys.refusals(run));
-      for (const [w, why] of Object.entries(r)) {
-        if (refusalsSeen.has(`${w}\0${why}`)) continue;
-        refusalsSeen.add(`${w}\0${why}`);
-        ledger.write(`Note: worker ${w} refuses this run: ${why}`);
-      }
-    };
+  /** Workers refusing the run (they cannot get a build, or an engine does not start there). */
+  private async checkRefusals(): Promise<void> {
+    const r = await this.redis.hgetall(keys.refusals(this.run_));
+    for (const [w, why] of Object.entries(r)) {
+      if (this.refusalsSeen.has(`${w}\0${why}`)) continue;
+      this.refusalsSeen.add(`${w}\0${why}`);
+      this.ledger.write(`Note: worker ${w} refuses this run: ${why}`);
+    }
+  }
 
-    // The window: enough pairs queued for every worker slot twice over.
+  /** The next pair of the schedule with games neither done nor queued. */
+  private nextPair(): ScheduledGame[] | undefined {
+    const { schedule, ledger } = this;
     const total = schedule.total;
-    let cursor = 0;
-    const nextPair = (): ScheduledGame[] | undefined => {
-      while (cursor < total) {
-        const first = schedule.game(cursor);
-        const games = pairGames(first, cursor + 1 < total ? schedule.game(cursor + 1) : undefined);
-        cursor += games.length;
-        const todo = games.filter((g) => !ledger.done.has(g.index) && !queuedGames.has(g.index));
-        if (todo.length > 0) return todo;
-      }
-      return undefined;
-    };
-    let slots = 0;
-    const topUp = async (): Promise<void> => {
-      const want = Math.max(8, 2 * slots);
-      const jobs: { name: string; data: PairJob; opts: { jobId: string } }[] = [];
-      while (!stopping && inflight.size < want) {
-        const games = nextPair();
-        if (!games) break;
-        const id = pairId(this.pairFirst(schedule, games[0]));
-        track(id, games.map((g) => g.index));
-        jobs.push({ name: 'pair', data: { games, opening: book.get(games[0].openingIndex) }, opts: { jobId: id } });
-      }
-      if (jobs.length > 0) {
-        await pairs.addBulk(jobs.map((j) => ({ ...j, opts: { ...j.opts, removeOnComplete: true, removeOnFail: false, attempts: 3, backoff: { type: 'fixed', delay: 1000 } } })));
-      }
-    };
+    while (this.cursor < total) {
+      const first = schedule.game(this.cursor);
+      const games = pairGames(first, this.cursor + 1 < total ? schedule.game(this.cursor + 1) : undefined);
+      this.cursor += games.length;
+      const todo = games.filter((g) => !ledger.done.has(g.index) && !this.queuedGames.has(g.index));
+      if (todo.length > 0) return todo;
+    }
+    return undefined;
+  }
 
-    const writeStatus = async (state: RunState, message?: string): Promise<void> => {
-      const counts = await pairs.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-      const workers = await liveWorkers(redis);
-      slots = workers.reduce((n, w) => n + w.concurrency, 0);
-      const status: RunStatus = {
-        run,
-        state,
-        message,
-        ...ledgerStatus(cfg, ledger),
-        pairsQueued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
-        pairsActive: counts.active ?? 0,
-        refusals: await redis.hgetall(keys.refusals(run)),
-        workers,
-        started: Number((await redis.hget(keys.run(run), 'started')) ?? now),
-        updated: Date.now(),
-      };
-      await redis.set(keys.status(run), JSON.stringify(status));
-    };
+  /** The window: enough pairs queued for every worker slot twice over. */
+  private async topUp(): Promise<void> {
+    const want = Math.max(8, 2 * this.slots);
+    const book = this.prepared!.book;
+    const jobs: { name: string; data: PairJob; opts: { jobId: string } }[] = [];
+    while (!this.stopping && this.inflight.size < want) {
+      const games = this.nextPair();
+      if (!games) break;
+      const id = pairId(this.pairFirst(this.schedule, games[0]));
+      this.track(id, games.map((g) => g.index));
+      jobs.push({ name: 'pair', data: { games, opening: book.get(games[0].openingIndex) }, opts: { jobId: id } });
+    }
+    if (jobs.length > 0) {
+      const opts = { removeOnComplete: true, removeOnFail: false, attempts: 3, backoff: { type: 'fixed', delay: 1000 } };
+      await this.pairs!.addBulk(jobs.map((j) => ({ ...j, opts: { ...j.opts, ...opts } })));
+    }
+  }
 
-    // Redis must stay reachable: after `timeout` without it the run stops (the records so far are in the file).
+  private async writeStatus(state: RunState, message?: string): Promise<void> {
+    const { redis } = this;
+    const run = this.run_;
+    const counts = await this.pairs!.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    const workers = await liveWorkers(redis);
+    this.slots = workers.reduce((n, w) => n + w.concurrency, 0);
+    const status: RunStatus = {
+      run,
+      state,
+      message,
+      ...ledgerStatus(this.cfg, this.ledger),
+      pairsQueued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+      pairsActive: counts.active ?? 0,
+      refusals: await redis.hgetall(keys.refusals(run)),
+      workers,
+      started: this.started,
+      updated: Date.now(),
+    };
+    await redis.set(keys.status(run), JSON.stringify(status));
+  }
+
+  /**
+   * Redis must stay reachable: after `timeout` without it the run stops (the records so far are in
+   * the file). Redis back but without the run (it restarted without persistence, or the keys were
+   * evicted): the queues and the pairs in flight are gone, so nothing would ever come back. And
+   * the lock is renewed while the run goes on.
+   */
+  private watchRedis(): void {
+    const { cfg, redis } = this;
+    const run = this.run_;
     let downSince: number | undefined;
     this.every(500, () => {
       if (redis.status === 'ready') downSince = undefined;
       else if (downSince === undefined) downSince = Date.now();
-      else if (Date.now() - downSince > (cfg.distributed?.redisTimeoutMs ?? 10_000) && !lost) {
-        lost = new RedisUnreachable(`lost Redis at ${this.addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`);
-        onLost(lost);
-        halt('fault', `${lost.message}; the records so far are in ${recordPath(cfg) ?? 'no file (no -pgnout)'}`);
+      else if (Date.now() - downSince > (cfg.distributed?.redisTimeoutMs ?? 10_000) && !this.lost) {
+        const e = new RedisUnreachable(`lost Redis at ${this.addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`);
+        this.declareLost(e, `${e.message}; the records so far are in ${recordPath(cfg) ?? 'no file (no -pgnout)'}`);
       }
     });
-    // Redis back, but without the run (it restarted without persistence, or the keys were
-    // evicted): the queues and the pairs in flight are gone, so nothing would ever come back.
     let checking = false;
     this.every(500, () => {
-      if (lost || checking || redis.status !== 'ready') return;
+      if (this.lost || checking || redis.status !== 'ready') return;
       checking = true;
       redis
         .exists(keys.run(run))
         .then((n) => {
-          if (n !== 0 || lost) return;
+          if (n !== 0 || this.lost) return;
           const rec = recordPath(cfg);
-          lost = new RedisUnreachable(
+          const e = new RedisUnreachable(
             `Redis at ${this.addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)` +
               (rec !== undefined ? `; the records so far are in ${rec}: -resume ${rec} finishes the run` : ''),
           );
-          onLost(lost);
-          halt('fault', lost.message);
+          this.declareLost(e, e.message);
         })
         .catch(() => undefined)
         .finally(() => (checking = false));
@@ -349,76 +424,96 @@ class Coordinator {
     this.every(LOCK_TTL_MS / 3, () => {
       if (redis.status === 'ready') void redis.set(keys.lock(run), this.id, 'PX', LOCK_TTL_MS).catch(() => undefined);
     });
+  }
 
-    // The loop: top up, publish the status, until the run is done or stops.
+  /** The loop: top up, publish the status, until the run is done or stops. */
+  private async loop(): Promise<void> {
+    const { redis, ledger } = this;
+    const total = this.schedule.total;
     let lastStatus = 0;
     const isDone = (): boolean => Number.isFinite(total) && ledger.done.size >= total;
-    while (!stopping && !isDone()) {
+    while (!this.stopping && !isDone()) {
       if (redis.status === 'ready') {
         try {
-          await guard(topUp());
-          if (statusDirty || Date.now() - lastStatus > 2000) {
-            statusDirty = false;
+          await this.guard(this.topUp());
+          if (this.statusDirty || Date.now() - lastStatus > 2000) {
+            this.statusDirty = false;
             lastStatus = Date.now();
-            await guard(checkRefusals());
-            await guard(writeStatus('running'));
+            await this.guard(this.checkRefusals());
+            await this.guard(this.writeStatus('running'));
           }
         } catch (e) {
-          if (!lost && redis.status === 'ready') throw e;
+          if (!this.lost && redis.status === 'ready') throw e;
         }
       }
-      if (!stopping && !isDone()) await new Promise<void>((r) => {
-        const t = setTimeout(r, 500);
-        wake = () => {
-          clearTimeout(t);
-          r();
-        };
-      });
-      wake = () => undefined;
+      if (!this.stopping && !isDone()) {
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, 500);
+          this.wake = () => {
+            clearTimeout(t);
+            r();
+          };
+        });
+      }
+      this.wake = () => undefined;
     }
+  }
 
-    // Stopping: what becomes of the pairs still queued and those being played.
+  /** Stopping: what becomes of the pairs still queued and those being played; the summary. */
+  private async finish(): Promise<Result<MatchSummary, DistributedError>> {
+    const { redis, ledger } = this;
+    const run = this.run_;
+    const pairs = this.pairs!;
+    const { reason, message, cancelGames } = this.stopping ?? { reason: 'done' as StopReason, cancelGames: false };
     let detail = '';
     let state: RunState = 'finished';
-    const reason = stopReason as StopReason;
-    if (lost) {
+    if (this.lost) {
       state = 'lost';
     } else if (reason === 'interrupted') {
       state = 'interrupted';
-      const n = inflight.size;
+      const n = this.inflight.size;
       if (n > 0) ledger.write(`Note: the workers go on with the ${n} pairs queued or in progress; -resume counts them`);
     } else if (reason === 'fault' && !cancelGames) {
-      // As locally: the games in progress are let finish and counted.
-      const removed = await this.removeQueued(pairs, untrack);
       state = 'stopped';
-      if (removed > 0) ledger.write(`Note: ${removed} queued pairs removed; waiting for the ${inflight.size} pairs in progress`);
-      while (inflight.size > 0 && redis.status === 'ready' && !this.stop.signal.aborted) {
-        await sleep(200);
-        const active = new Set((await pairs.getJobs(['active', 'waiting', 'delayed'])).map((j) => j?.id));
-        for (const id of [...inflight.keys()]) if (!active.has(id) && !(await results.getJob(id))) untrack(id);
-      }
+      await this.letPairsFinish();
     } else if (reason === 'sprt' || reason === 'fault') {
       state = reason === 'sprt' ? 'finished' : 'stopped';
-      const removed = await this.removeQueued(pairs, untrack);
+      const removed = await this.removeQueued(pairs, (id) => this.untrack(id));
       const active = await pairs.getActiveCount();
       await redis.hset(keys.run(run), 'state', state);
       await redis.publish(keys.control(run), 'stop');
       detail = `; ${removed} queued pairs removed, ${active} pairs in progress cancelled`;
     }
-    if (!lost) {
-      await within(rw.close(true), 2000);
-      await redis.hset(keys.run(run), 'state', state);
-      await writeStatus(state, reason === 'done' ? undefined : stopMessage);
-      if (state !== 'interrupted') {
-        await redis.publish(keys.control(run), 'stop');
-        await within(pairs.obliterate({ force: true }), 5000);
-        await within(results.obliterate({ force: true }), 5000);
-        for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)]) await redis.expire(k, KEEP_FINISHED_S);
-      }
-    }
+    if (!this.lost) await this.closeRun(state, reason === 'done' ? undefined : message);
     ledger.closeRecords();
-    const summary = ledger.end(reason, stopMessage, detail);
-    return lost ? err(lost) : ok(summary);
+    const summary = ledger.end(reason, message, detail);
+    return this.lost ? err(this.lost) : ok(summary);
+  }
+
+  /** As locally, on a fault: the queued pairs removed, the games in progress let finish and counted. */
+  private async letPairsFinish(): Promise<void> {
+    const pairs = this.pairs!;
+    const removed = await this.removeQueued(pairs, (id) => this.untrack(id));
+    if (removed > 0) this.ledger.write(`Note: ${removed} queued pairs removed; waiting for the ${this.inflight.size} pairs in progress`);
+    while (this.inflight.size > 0 && this.redis.status === 'ready' && !this.stop.signal.aborted) {
+      await sleep(200);
+      const active = new Set((await pairs.getJobs(['active', 'waiting', 'delayed'])).map((j) => j?.id));
+      for (const id of [...this.inflight.keys()]) if (!active.has(id) && !(await this.results!.getJob(id))) this.untrack(id);
+    }
+  }
+
+  /** The run's last state and status in Redis; unless interrupted, its queues gone and its keys expiring. */
+  private async closeRun(state: RunState, message: string | undefined): Promise<void> {
+    const { redis } = this;
+    const run = this.run_;
+    await within(this.resultsWorker!.close(true), 2000);
+    await redis.hset(keys.run(run), 'state', state);
+    await this.writeStatus(state, message);
+    if (state === 'interrupted') return;
+    await redis.publish(keys.control(run), 'stop');
+    await within(this.pairs!.obliterate({ force: true }), 5000);
+    await within(this.results!.obliterate({ force: true }), 5000);
+    for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)]) await redis.expire(k, KEEP_FINISHED_S);
   }
 
   /** The schedule index of the first game of the pair `g` belongs to. */
