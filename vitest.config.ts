@@ -29,6 +29,7 @@ export const SLOW = [
   // real matches between engine processes
   'test/match/e2e-*.test.ts',
   'test/cli/match.test.ts',
+  'test/cli/tune.test.ts',
   // every shipped puzzle proved again by the solver
   'test/puzzles/shipped.test.ts',
   // the package as npm packs and installs it

@@ -20,6 +20,7 @@ import { PERFT_SPEC, perftCommand } from './cli/perft-command';
 import { PUZZLES_SPEC, puzzlesCommand } from './cli/puzzles';
 import { STATS_HELP, statsCommand } from './cli/stats-command';
 import { TRAIN_SPEC, trainCommand } from './cli/train-command';
+import { TUNE_SPEC, tuneCommand } from './cli/tune';
 import { WORKER_SPEC, workerCommand } from './cli/worker-command';
 import { exitOnOutputError } from './process/output';
 import { runProtocol } from './protocol/loop';
@@ -54,6 +55,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
   train: fromSpec(TRAIN_SPEC, trainCommand, 'trains the network on datagen\'s files; writes the network file'),
   puzzles: fromSpec(PUZZLES_SPEC, puzzlesCommand, 'puzzles (forced hits, defences, material) mined from games (docs/puzzles.md)'),
+  tune: fromSpec(TUNE_SPEC, tuneCommand, 'tunes the search parameters by SPSA over matches (docs/tuning.md)'),
 };
 /** Other spellings. */
 const ALIASES: Record<string, string> = { analyze: 'analyse' };

@@ -6,6 +6,7 @@
 import { EDITION_IDS, type EditionId } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
+import { DEFAULT_PARAMS, PARAM_SPECS, type SearchParams } from '../search/params';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
 import { DEFAULT_EVAL_FILE } from './engine-host';
 import { clip, quote } from '../core/quote';
@@ -202,7 +203,9 @@ export function createOptions(host: OptionHost, threadsMax: number) {
   };
   // Developer switches, so that matches can measure each search feature.
   const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));
-  const all: readonly SettableOption[] = [...Object.values(named), ...features.map((f) => f.option)];
+  // The search's numeric parameters (src/search/params.ts), for tuning.
+  const params = PARAM_SPECS.map((p) => ({ key: p.key, option: new Spin(p.name, DEFAULT_PARAMS[p.key], p.min, p.max) }));
+  const all: readonly SettableOption[] = [...Object.values(named), ...features.map((f) => f.option), ...params.map((p) => p.option)];
   return {
     ...named,
     all,
@@ -211,6 +214,12 @@ export function createOptions(host: OptionHost, threadsMax: number) {
       const f = { ...DEFAULT_FEATURES };
       for (const { key, option } of features) f[key] = option.value;
       return f;
+    },
+    /** The search parameters as set. */
+    params(): SearchParams {
+      const v = { ...DEFAULT_PARAMS };
+      for (const { key, option } of params) v[key] = option.value;
+      return v;
     },
     /** The option of that name (names are case-insensitive). */
     find(name: string): SettableOption | undefined {

@@ -420,6 +420,7 @@ export class UciEngine {
         moves: this.state.moves,
         limits,
         features: this.options.features(),
+        params: this.options.params(),
         network: this.evalNetwork()?.bytes,
         skill: this.options.limitStrength.value ? skillFromElo(this.options.elo.value) : this.options.skillLevel.value,
         random: this.options.random.value && !this.options.ponder.value,
@@ -556,7 +557,7 @@ export class UciEngine {
       this.write(`Nodes/second    : ${r.nps}`);
     };
     if (threads === 1) {
-      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.options.features(), this.evalNetwork()?.net ?? null));
+      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.options.features(), this.evalNetwork()?.net ?? null, this.options.params()));
       return;
     }
     // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures

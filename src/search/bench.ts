@@ -5,6 +5,7 @@
 import { EDITION_IDS, KHET_SETUP_NAMES, formatMove, parseKfen, setupKfen, setupsOf, type EditionId } from '../core/index';
 import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures } from './search';
 import { TranspositionTable } from './tt';
+import { DEFAULT_PARAMS, type SearchParams } from './params';
 import type { Network } from '../nnue/network';
 
 export const BENCH_DEPTH = 6;
@@ -58,10 +59,10 @@ export interface BenchResult {
   nps: number;
 }
 
-/** Searches each position to `depth` on one thread, with the given search feature switches. */
+/** Searches each position to `depth` on one thread, with the given search switches and parameters. */
 export function runBench(
   depth: number, write: (line: string) => void, positions: BenchPosition[] = BENCH_POSITIONS,
-  features: SearchFeatures = DEFAULT_FEATURES, network: Network | null = null,
+  features: SearchFeatures = DEFAULT_FEATURES, network: Network | null = null, params: SearchParams = DEFAULT_PARAMS,
 ): BenchResult {
   let nodes = 0;
   const t0 = performance.now();
@@ -69,6 +70,7 @@ export function runBench(
   // without allocating (and faulting in) 16 MB per position.
   const searcher = new Searcher(new TranspositionTable(16));
   searcher.features = { ...features };
+  searcher.params = { ...params };
   searcher.setNetwork(network);
   for (let i = 0; i < positions.length; i++) {
     const { edition, kfen } = positions[i];

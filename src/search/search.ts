@@ -14,6 +14,7 @@ import { MAX_MOVES, PHARAOH, bbHas, colorOf, formatMove, kindOf, moveFrom, moveT
 import { Beams } from './beams';
 import { evaluate, evaluateBeams, pieceValue } from './evaluate';
 import { History } from './history';
+import { DEFAULT_PARAMS, type SearchParams } from './params';
 import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
 import { NnueStack } from './nnue';
 import { evaluatePosition, type Network } from '../nnue/network';
@@ -123,6 +124,8 @@ export class Searcher {
   tt: TranspositionTable;
   control: Int32Array;
   features: SearchFeatures = { ...DEFAULT_FEATURES };
+  /** The numeric parameters (src/search/params.ts), set like the switches. */
+  params: SearchParams = { ...DEFAULT_PARAMS };
   limits: SearchLimits = { ...DEFAULT_LIMITS };
   onInfo: (info: SearchInfo) => void = () => {};
   /** Called after each completed iteration with the best move, its score and the depth. */
@@ -255,7 +258,7 @@ export class Searcher {
       for (let pvIdx = 0; pvIdx < multiPV; pvIdx++) {
         this.seldepth = 0;
         const prev = this.rootLines[pvIdx].score;
-        let delta = 40;
+        let delta = this.params.aspirationDelta;
         let alpha = -INF;
         let beta = INF;
         if (this.features.aspiration && depth >= 4 && Math.abs(prev) < MATE_BOUND) {
@@ -449,7 +452,7 @@ export class Searcher {
       staticEval = ttEval !== NO_EVAL ? ttEval : this.staticEval(ply);
       // null-move pruning: even passing (without firing) keeps us above beta
       if (depth >= 3 && staticEval >= beta && Math.abs(beta) < MATE_BOUND && pos.moveAt(pos.ply - 1) !== 0) {
-        const r = 3 + (depth >> 2);
+        const r = (this.params.nullMoveBase + depth / this.params.nullMoveDivisor) | 0;
         pos.makeNull();
         if (this.nnue !== null) this.nnue.recordNull(pos, ply + 1);
         this.nodes++;
@@ -463,7 +466,9 @@ export class Searcher {
     const us = pos.side;
     const history = this.history;
     const picker = this.picker;
-    const lmpLimit = this.features.lmp && !pvNode && !inCheck && depth <= 3 ? 5 + 3 * depth * depth : 1 << 30;
+    const params = this.params;
+    const lmpLimit =
+      this.features.lmp && !pvNode && !inCheck && depth <= params.lmpDepth ? params.lmpBase + params.lmpScale * depth * depth : 1 << 30;
     picker.init(pos, history, beams.ourMask, ply, ttMove, beams.ourKill[ply], lmpLimit < 64);
     let best = -INF;
     let bestMove = 0;
@@ -503,9 +508,9 @@ export class Searcher {
         score = -this.search(depth - 1, -beta | 0, -alpha | 0, ply + 1, pvNode) | 0;
       } else {
         let r = 0;
-        if (this.features.lmr && depth >= 3 && moveCount > 3 && quiet && !inCheck) {
+        if (this.features.lmr && depth >= 3 && moveCount > params.lmrMoves && quiet && !inCheck) {
           r = 1;
-          if (moveCount > 10) r++;
+          if (moveCount > params.lmrMoves2) r++;
           if (depth > 6 && moveCount > 20) r++;
           if (pvNode && r > 0) r--;
           if (r > depth - 2) r = depth - 2;
@@ -535,7 +540,7 @@ export class Searcher {
             if (quiet) {
               history.addKiller(ply, m);
               if (this.features.historyMalus) {
-                const bonus = Math.min(32 * depth * depth, 4096);
+                const bonus = Math.min(params.historyScale * depth * depth, params.historyMax);
                 history.update(us, m, bonus);
                 for (let k = 0; k < quietCount; k++) history.update(us, this.quiets[qBase + k], -bonus);
               } else {

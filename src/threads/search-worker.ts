@@ -10,6 +10,7 @@ import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index'
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
 import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth } from '../search/skill';
 import { TranspositionTable } from '../search/tt';
+import { DEFAULT_PARAMS, type SearchParams } from '../search/params';
 import { NetworkCache } from '../nnue/network';
 import type { SearchResult } from '../core/score';
 
@@ -44,6 +45,7 @@ export interface SearchTask {
   moves: string[];
   limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] };
   features?: SearchFeatures;
+  params?: SearchParams;
   /** The bytes of the network file when the evaluation is the network's (parsed once per buffer). */
   network?: SharedArrayBuffer;
   /** Date.now() when the main thread received `go`: the lag is taken off the time limits. */
@@ -107,6 +109,7 @@ export default function search(task: SearchTask): SearchResult {
       multiPV: main ? task.limits.multiPV : 1,
     };
     s.features = task.features ?? { ...DEFAULT_FEATURES };
+    s.params = task.params ?? { ...DEFAULT_PARAMS };
     s.setNetwork(task.network === undefined ? null : networks.get(task.network));
     s.threadIndex = task.threadIndex;
     s.searchAge = task.age;

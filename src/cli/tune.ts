@@ -1,0 +1,105 @@
+/** `thoth tune`: SPSA over the match runner (src/match/tune.ts), locally or on workers; docs/tuning.md. */
+import { existsSync, readFileSync } from 'node:fs';
+import { runDistributed } from '../distributed/coordinator';
+import { DEFAULT_R_END, checkSpsaState, newSpsaState, type SpsaParam, type SpsaState } from '../match/spsa';
+import { runMatch } from '../match/tournament';
+import { runTune, type PlayMatch } from '../match/tune';
+import { writeFileAtomic } from '../process/files';
+import { DEFAULT_PARAMS, PARAM_SPECS } from '../search/params';
+import { CommandError, EXIT, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
+
+const ALL = PARAM_SPECS.map((p) => p.name);
+
+export const TUNE_SPEC: CommandSpec = {
+  name: 'tune',
+  summary:
+    'Tunes the search parameters by SPSA: each iteration plays game pairs between the engine with every parameter ' +
+    'nudged up or down at random and the same engine nudged the other way, and moves the parameters by the result.',
+  options: [
+    { name: 'state', value: 'FILE', help: 'the run: created, or gone on with (the same command again after Ctrl-C)' },
+    { name: 'params', value: 'NAME[:C_END],…', help: 'the parameters and their step at the end', default: 'all, with the steps in src/search/params.ts' },
+    { name: 'iterations', value: 'N', help: 'SPSA iterations', default: '1000' },
+    { name: 'pairs', value: 'N', help: 'game pairs an iteration', default: '1' },
+    { name: 'engine', value: 'CMD', help: 'the engine command line', default: 'node dist/cli.js' },
+    { name: 'tc', value: 'TC', help: 'time control of the games (thoth match\'s tc=)', default: '2+0.02' },
+    { name: 'concurrency', value: 'N', help: 'games at once', default: '1' },
+    { name: 'r-end', value: 'X', help: 'learning rate at the last iteration', default: String(DEFAULT_R_END) },
+    { name: 'seed', value: 'S', help: 'seed of the perturbations and openings', default: '1' },
+    { name: 'distributed', value: 'URL', help: 'play the games on `thoth worker` processes through this Redis' },
+  ],
+  notes: [
+    'Games: Hash 16, one thread, the Classic, Imhotep and Dynasty setups with 4 random plies.',
+    'The tuned values are a proposal: keep them only after an SPRT against the defaults accepts (docs/tuning.md).',
+  ],
+};
+
+function parseParams(text: string | undefined, rEnd: number): SpsaParam[] {
+  const words = text === undefined ? ALL : text.split(',').map((w) => w.trim()).filter(Boolean);
+  if (words.length === 0) throw new UsageError('--params needs at least one parameter');
+  return words.map((w) => {
+    const [name, step] = w.split(':');
+    const spec = PARAM_SPECS.find((p) => p.name.toLowerCase() === name.toLowerCase());
+    if (!spec) throw new UsageError(`unknown parameter '${name}' (${ALL.join(', ')})`);
+    const cEnd = step === undefined ? spec.cEnd : Number(step);
+    if (!(cEnd > 0) || cEnd > spec.max - spec.min) throw new UsageError(`${spec.name}: the step must be above 0 and at most ${spec.max - spec.min}, not '${step}'`);
+    return { name: spec.name, min: spec.min, max: spec.max, cEnd, rEnd };
+  });
+}
+
+function readState(file: string, names: string[]): SpsaState | undefined {
+  if (!existsSync(file)) return undefined;
+  let x: unknown;
+  try {
+    x = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`cannot read '${file}': ${e instanceof SyntaxError ? 'not JSON' : fileErrorText(e)}`);
+  }
+  const bad = checkSpsaState(x, names);
+  if (bad) throw new UsageError(`'${file}': ${bad}`);
+  return x as SpsaState;
+}
+
+export async function tuneCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  const args = parseArgs(argv, TUNE_SPEC);
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth tune --help)`);
+  const file = args.options.get('state')?.[0];
+  if (!file) throw new UsageError('--state FILE is needed: the run is kept there (see thoth tune --help)');
+  const rEnd = Number(args.options.get('r-end')?.[0] ?? DEFAULT_R_END);
+  if (!(rEnd > 0 && rEnd < 1)) throw new UsageError('--r-end must be above 0 and below 1');
+  const params = parseParams(args.options.get('params')?.[0], rEnd);
+  const iterations = intOption(args, 'iterations', 1000, 1, 1e7);
+  const seed = intOption(args, 'seed', 1, 0, 4294967295);
+  const start = params.map((p) => DEFAULT_PARAMS[PARAM_SPECS.find((s) => s.name === p.name)!.key]);
+  const state = readState(file, params.map((p) => p.name)) ?? newSpsaState(params, start, iterations, seed);
+  const distributed = args.options.get('distributed')?.[0];
+  const matchFlags = [
+    '-each', `tc=${args.options.get('tc')?.[0] ?? '2+0.02'}`, 'option.Hash=16', 'option.Threads=1',
+    '-openings', 'setups=classic,imhotep,dynasty', 'plies=4',
+    '-concurrency', String(intOption(args, 'concurrency', 1, 1, 1024)),
+    ...(distributed ? ['-distributed', distributed] : []),
+  ];
+  const save = (s: SpsaState): void => {
+    try {
+      writeFileAtomic(file, JSON.stringify(s, null, 1) + '\n');
+    } catch (e) {
+      throw new CommandError(`cannot write '${file}': ${fileErrorText(e)}`);
+    }
+  };
+  save(state);
+  const ctrl = new AbortController();
+  const onSigint = (): void => ctrl.abort();
+  process.on('SIGINT', onSigint);
+  const quiet = { write: () => undefined, signal: ctrl.signal };
+  const play: PlayMatch = (cfg) => (cfg.distributed ? runDistributed(cfg, quiet) : runMatch(cfg, quiet));
+  const settings = { engine: args.options.get('engine')?.[0] ?? 'node dist/cli.js', pairs: intOption(args, 'pairs', 1, 1, 10000), matchFlags };
+  try {
+    write(`Tuning ${params.map((p) => p.name).join(', ')} from iteration ${state.k} of ${state.iterations}; the run is kept in ${file}`);
+    const end = await runTune(settings, state, play, save, write, ctrl.signal);
+    const values = end.state.params.map((p, i) => `${p.name}=${Math.round(end.state.theta[i])}`).join(' ');
+    write(`${end.stopped ? 'Stopped' : 'Done'} after iteration ${end.state.k - 1}: ${values}`);
+    if (end.stopped === 'interrupted') throw new CommandError('interrupted; the same command goes on', EXIT.interrupted);
+    if (end.stopped) throw new CommandError(`a match stopped: ${end.stopped}`, EXIT.failure);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
