@@ -3,7 +3,7 @@
  *
  * Pure functions, no dependencies. The formulas follow fishtest (`stat_util.py`, `LLRcalc.py`) and
  * fastchess (`elo_wdl.cpp`, `elo_pentanomial.cpp`, `sprt.cpp`), as summarised in
- * `engine-conventions.md`, section "Statistics":
+ * docs/conventions.md, "Statistics":
  *
  * - game scores 0, ½, 1 with counts {losses, draws, wins} (trinomial);
  * - game-pair scores 0, ¼, ½, ¾, 1 with counts [LL, LD, WL+DD, WD, WW] (pentanomial, N = pairs);
