@@ -4,7 +4,7 @@
 //
 //   node bench/compare.mjs [--base REV] [--depth D] [--runs N] [--threads T] [--option NAME=VALUE]… [--keep]
 //
-// The other commit (default 0b53221, the build before the speed work of issue 13) is checked out
+// The other commit (default 0b53221, the build of 2026-11-30, before the speed work of 2026-12-01) is checked out
 // into a scratch folder under the OS temp directory (git worktree), installed with `npm ci` and
 // built; then both builds run `bench D` N times each in turn, A B A B …, so that a change in the
 // machine's load hits both. Run `npm run build` first: this build is the one in dist/.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Checks that the make/unmake/generate loop does not allocate (issue 2, "Speed").
+// Checks that the make/unmake/generate loop does not allocate (bench/README.md).
 //
 //   node bench/gc-check.mjs [--rounds B,F]
 //

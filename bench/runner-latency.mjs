@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The tournament runner's latencies, reported and never asserted (the tests check behaviour only;
-// issue 32 item 16, issue 33 item 6). See bench/README.md.
+// The tournament runner's latencies, reported and never asserted (the tests check behaviour only). See bench/README.md.
 //
 //   node bench/runner-latency.mjs [--runs N]
 //

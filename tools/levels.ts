@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SummaryLine } from '../src/match/json-report';
+import type { SummaryLine } from '../src/match/results/json-report';
 
 interface Args {
   levels: number[];
@@ -53,7 +53,7 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-/** The last summary line of a `thoth match -report json=FILE` report (see src/match/json-report.ts). */
+/** The last summary line of a `thoth match -report json=FILE` report (see src/match/results/json-report.ts). */
 function finalSummary(file: string): SummaryLine | undefined {
   const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
   const summaries = lines.map((l) => JSON.parse(l) as { type: string }).filter((x): x is SummaryLine => x.type === 'summary');

@@ -17,7 +17,7 @@ import { RecordError, annotateGame, loadGame, reviewAnnotation, type GameAnnotat
 import { evalGraphSvg, type GraphMark } from '../analysis/svg-graph';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
-import { jsonLine } from '../match/summary';
+import { jsonLine } from '../match/results/summary';
 import { Searcher } from '../search/search';
 import { scoreOf } from '../core/score';
 import { BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../search/tt';

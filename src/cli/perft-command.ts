@@ -1,6 +1,6 @@
 /** `thoth perft <depth> [...]`: Stockfish-style perft and divide. */
 import { divide, perft, toKfen, type DivideLine } from '../core/index';
-import { jsonLine } from '../match/summary';
+import { jsonLine } from '../match/results/summary';
 import { parallelDivide } from '../threads/perft-pool';
 import { UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine, formatDuration } from './progress';

@@ -1,8 +1,8 @@
-/** `thoth stats FILE… [-sprt …] [-anchor NAME] [-drawscore X]`: the summary of record files (src/match/recorded.ts). */
+/** `thoth stats FILE… [-sprt …] [-anchor NAME] [-drawscore X]`: the summary of record files (src/match/results/recorded.ts). */
 import { RECORD_FILE_LIMIT, formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
 import { readRecordFile, sizeText } from '../process/files';
 import { parseSprt, type SprtConfig } from '../match/config';
-import { summariseRecords } from '../match/recorded';
+import { summariseRecords } from '../match/results/recorded';
 import { CommandError, UsageError } from './args';
 
 /** A move as records write it (`e4d5`, `e4+`, `e4-`, `d1e2u`), legal or not. */

@@ -1,5 +1,5 @@
 /**
- * KFEN (rulebook §5.2): `<placement> <side> <plies since last removal> <move number>`.
+ * KFEN (docs/rules.md §5.2): `<placement> <side> <plies since last removal> <move number>`.
  * The parser validates fully and returns an error naming the field and the character at fault;
  * it never throws.
  */

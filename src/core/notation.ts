@@ -1,5 +1,5 @@
 /**
- * Move text (rulebook §5.1), against a position: `e4d5` (step or swap), `e4+` / `e4-`
+ * Move text (docs/rules.md §5.1), against a position: `e4d5` (step or swap), `e4+` / `e4-`
  * (rotation; `R` / `L` accepted), `j1-` (Sphinx), `d1e2u` (the top obelisk of a stack).
  */
 import { MAX_MOVES, ROT_CCW, ROT_CW, UNSTACK, makeMove, moveFrom, moveTo, moveType } from './move';

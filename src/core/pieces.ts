@@ -1,7 +1,7 @@
 /**
  * Pieces as one byte: colour << 5 | kind << 2 | orientation. 0 is an empty square.
  * Colour 0 is the first player (upper case in KFEN: Silver, Gold in Deflexion), 1 the second.
- * Orientation is a direction (N E S W) with the meaning of the rulebook §2.1; a Scarab/Djed
+ * Orientation is a direction (N E S W) with the meaning of docs/rules.md §2.1; a Scarab/Djed
  * is always stored with orientation N or E (its orientation mod 2).
  */
 export const WHITE = 0; // first player

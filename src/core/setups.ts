@@ -1,18 +1,18 @@
 /**
- * The starting positions of the rulebook §6, by edition and name, and two more Khet 2.0 setups
+ * The starting positions of docs/rules.md §6, by edition and name, and two more Khet 2.0 setups
  * from ThinkFun's Laser Chess (the licensed Khet 2.0), which names five: Ace (= Classic),
  * Curiosity (= Imhotep), Grail (= Dynasty), Mercury and Sophie.
  *
- * Mercury and Sophie (issue 30), what was verified (test/core/setups.test.ts checks each point):
- * - transcribed from the issue's piece lists; a second, independent public transcription (a chat
+ * Mercury and Sophie (376095a, 2026-12-03), what was verified (test/core/setups.test.ts checks each point):
+ * - transcribed from the piece lists of the request that added them; a second, independent public transcription (a chat
  *   bot's Laser Chess boards) agrees on every piece's square and orientation in both, except the
  *   direction of Mercury's Sphinxes (below);
  * - point-symmetric: turning the board 180° maps each Red piece onto a Silver piece of the same
  *   kind with the piece turned 180° (a Scarab keeps its mirror), and back;
  * - 13 pieces a side (Sphinx, Pharaoh, 2 Anubis, 2 Scarabs, 7 Pyramids), every one on a square
- *   its colour may use (rulebook §1: Silver never on file a, i1, i8; Red never on file j, b1, b8);
+ *   its colour may use (docs/rules.md §1: Silver never on file a, i1, i8; Red never on file j, b1, b8);
  * - the Sphinxes stand on a8 and j1 as in Classic. Sophie's fire S and N as in Classic. Mercury's
- *   fire E (Red) and W (Silver), as the second source has them, not S and N as the issue's list
+ *   fire E (Red) and W (Silver), as the second source has them, not S and N as the first piece list
  *   says: facing N, Silver's beam would meet the back of its own Pyramid on j3 (Red's on a6), and
  *   64 of Silver's 68 first moves would remove one of its own pieces; facing W, 16 do (Classic 8,
  *   Dynasty 14, Sophie 15);
@@ -24,7 +24,7 @@ import type { EditionId } from './editions';
 
 export type SetupName = 'classic' | 'imhotep' | 'dynasty' | 'mercury' | 'sophie';
 export const SETUP_NAMES: readonly SetupName[] = ['classic', 'imhotep', 'dynasty', 'mercury', 'sophie'];
-/** The setups of the Khet rulebooks (§6), without Laser Chess's Mercury and Sophie. */
+/** The setups of the Khet rulebooks (docs/rules.md §6), without Laser Chess's Mercury and Sophie. */
 export const KHET_SETUP_NAMES: readonly SetupName[] = ['classic', 'imhotep', 'dynasty'];
 
 /** Every edition has the classic setup; Deflexion has no Dynasty; only Khet 2.0 has Mercury and Sophie. */

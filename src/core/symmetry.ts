@@ -1,5 +1,5 @@
 /**
- * The board's 180° symmetry (rulebook §6): every square turned about the centre, colours
+ * The board's 180° symmetry (docs/rules.md §6): every square turned about the centre, colours
  * swapped, every piece turned 180°. Pure helpers, not for the hot path.
  */
 import { makeMove, moveFrom, moveTo, moveType } from './move';

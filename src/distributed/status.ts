@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { MatchConfig } from '../match/config';
 import type { Ledger } from '../match/ledger';
-import { sprtBounds } from '../match/stats';
+import { sprtBounds } from '../match/stats/sprt';
 import { describeLimits } from '../match/timecontrol';
 import { keys } from './redis';
 

@@ -13,9 +13,9 @@ import { formatCommandLineError, splitCommandLine } from '../process/command-lin
 import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';
 import { MatchConfigError } from './errors';
-import type { Adjudication, DrawAdjudication, ResignAdjudication } from './referee';
+import type { Adjudication, DrawAdjudication, ResignAdjudication } from './adjudicator';
 import type { OpeningSource } from './openings';
-import type { SprtModel } from './stats';
+import type { SprtModel } from './stats/sprt';
 import { applyLimit, hasLimit, type EngineLimits } from './timecontrol';
 
 export interface SprtConfig {

@@ -8,33 +8,11 @@
 import { performance } from 'node:perf_hooks';
 import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId } from '../core/index';
 import { parseInfo } from '../core/info';
+import type { Score } from '../core/score';
+import { Adjudicator, type Adjudication } from './adjudicator';
 import type { EngineProcess } from './engine-process';
 import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from '../core/record';
 import { PlayerClock, describeLimits, goForMove, moveDeadlineMs } from './timecontrol';
-
-export interface DrawAdjudication {
-  /** Full move number from which the window applies. */
-  moveNumber: number;
-  /** Consecutive moves (of each side) the scores must stay inside the window. */
-  moveCount: number;
-  /** Window half-width in centipawns. */
-  score: number;
-}
-
-export interface ResignAdjudication {
-  /** Consecutive own moves with a score at or below −score. */
-  moveCount: number;
-  score: number;
-  /** Also require the opponent's score to be at least +score over the same moves. */
-  twoSided: boolean;
-}
-
-export interface Adjudication {
-  draw?: DrawAdjudication;
-  resign?: ResignAdjudication;
-  /** Plies after which the game is a draw (0 = no cap). */
-  maxPlies: number;
-}
 
 export interface GameSetup {
   /** [first player, second player] (Silver/Red, Gold/Silver in Deflexion). */
@@ -67,32 +45,22 @@ export interface GameOutcome {
   engineLost: boolean;
 }
 
-/** Score from an `info` line: centipawns, or a mate distance. */
-export interface InfoScore {
-  cp?: number;
-  mate?: number;
+/** What an engine's `info` lines said of its search: the depth and the score of its best line. */
+export interface EngineReport {
   depth?: number;
+  score?: Score;
 }
 
 /**
  * Keeps the depth and score of an engine's `info` lines in `acc` (other lines, and the lines of
  * other MultiPV lines than the best, are ignored).
  */
-export function readInfo(line: string, acc: InfoScore): void {
+export function readInfo(line: string, acc: EngineReport): void {
   const r = parseInfo(line);
   if (!r.ok || (r.value.multipv ?? 1) !== 1) return;
   const { depth, score } = r.value;
   if (depth !== undefined) acc.depth = depth;
-  if (score !== undefined) {
-    acc.cp = score.kind === 'cp' ? score.value : undefined;
-    acc.mate = score.kind === 'mate' ? score.value : undefined;
-  }
-}
-
-/** A score as centipawns for adjudication: mates are ±100000 (a win beats any evaluation). */
-function scoreValue(s: InfoScore): number | undefined {
-  if (s.mate !== undefined) return s.mate > 0 ? 100000 : -100000; // `mate 0`: the mover is lost
-  return s.cp;
+  if (score !== undefined) acc.score = score;
 }
 
 const now = (): number => performance.now();
@@ -108,7 +76,7 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
   const moveTexts: string[] = [];
   const specs = [g.engines[0].spec, g.engines[1].spec];
   const clocks = specs.map((s) => (s.limits.tc ? new PlayerClock(s.limits.tc) : undefined));
-  const adj = g.adjudication;
+  const judge = new Adjudicator(g.adjudication, names);
   const [tc0, tc1] = specs.map((s) => describeLimits(s.limits));
 
   const finish = (score: number, termination: Termination, reason: string, faultSide = -1, engineLost = false): GameOutcome => {
@@ -146,22 +114,17 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
     return loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${err}`, true);
   }
 
-  const drawWindow = adj.draw;
-  let drawCount = 0;
-  const resignCount = [0, 0];
-  const winCount = [0, 0];
   for (;;) {
     const status = gameStatus(pos, { noRemovalLimit: g.noRemovalLimit });
     if (status.result === 'win') return finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
     if (status.result === 'draw') return finish(0.5, 'normal', status.text);
-    if (adj.maxPlies > 0 && moves.length >= adj.maxPlies) {
-      return finish(0.5, 'adjudication', `Draw by adjudication: ${adj.maxPlies} plies played`);
-    }
+    const capped = judge.beforeMove(moves.length);
+    if (capped) return finish(0.5, 'adjudication', capped.reason);
 
     const side = pos.side;
     const eng = g.engines[side];
     const spec = specs[side];
-    const info: InfoScore = {};
+    const info: EngineReport = {};
     eng.onLine = (line) => readInfo(line, info);
     eng.send(moveTexts.length > 0 ? `position kfen ${g.kfen} moves ${moveTexts.join(' ')}` : `position kfen ${g.kfen}`);
     const go = goForMove(spec.limits, side, clocks);
@@ -214,31 +177,21 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
     const canonical = formatMove(m.value);
     pos.make(m.value);
     moveTexts.push(canonical);
-    moves.push({ move: canonical, scoreCp: info.cp, mate: info.mate, depth: info.depth, timeMs: Math.round(elapsed) });
+    const score = info.score;
+    moves.push({
+      move: canonical,
+      scoreCp: score?.kind === 'cp' ? score.value : undefined,
+      mate: score?.kind === 'mate' ? score.value : undefined,
+      depth: info.depth,
+      timeMs: Math.round(elapsed),
+    });
 
-    // Adjudication on the scores engines report (from their own point of view).
-    const v = scoreValue(info);
-    if (drawWindow) {
-      if (v !== undefined && Math.abs(v) <= drawWindow.score && pos.moveNumber >= drawWindow.moveNumber) drawCount++;
-      else drawCount = 0;
-      if (drawCount >= 2 * drawWindow.moveCount && pos.winner < 0) {
-        return finish(0.5, 'adjudication', `Draw by adjudication: scores within ${drawWindow.score} cp for ${drawWindow.moveCount} moves`);
-      }
-    }
-    if (adj.resign && pos.winner < 0) {
-      const s = adj.resign.score;
-      resignCount[side] = v !== undefined && v <= -s ? resignCount[side] + 1 : 0;
-      winCount[side] = v !== undefined && v >= s ? winCount[side] + 1 : 0;
-      const other = side ^ 1;
-      if (resignCount[side] >= adj.resign.moveCount && (!adj.resign.twoSided || winCount[other] >= adj.resign.moveCount)) {
-        return loss(side, 'adjudication', `${names[side]} resigns by adjudication: score at or below -${s} cp for ${adj.resign.moveCount} moves`);
-      }
-      if (winCount[side] >= adj.resign.moveCount && adj.resign.twoSided && resignCount[other] >= adj.resign.moveCount) {
-        return loss(other, 'adjudication', `${names[other]} resigns by adjudication: score at or below -${s} cp for ${adj.resign.moveCount} moves`);
-      }
-    }
+    // Adjudication on the score the mover's engine reported (from its own point of view).
+    const verdict = judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);
+    if (verdict) return verdict.loser < 0 ? finish(0.5, 'adjudication', verdict.reason) : loss(verdict.loser, 'adjudication', verdict.reason);
   }
 }
+
 
 function isBestmove(line: string): boolean {
   return line === 'bestmove' || line.startsWith('bestmove ');

@@ -376,7 +376,7 @@ export class UciEngine {
     const noRemovalDraw = this.options.noRemovalDraw.value;
     const status = gameStatus(pos, { noRemovalLimit: noRemovalDraw });
     // Only a hit Pharaoh or no legal move ends the game here: a draw by repetition or by the
-    // no-removal limit is the referee's to apply (khet-rules.md § game end); the engine says it
+    // no-removal limit is the referee's to apply (docs/rules.md, "Game end"); the engine says it
     // may be claimed and plays on, scoring such positions as draws inside its search.
     if (status.result === 'win' || legalMoves(pos).length === 0) {
       this.write(`info string game over: ${status.text}`);

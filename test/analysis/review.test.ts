@@ -69,7 +69,7 @@ describe('reviewGame', () => {
   });
 });
 
-describe('wins and forced wins (issue 32)', () => {
+describe('wins and forced wins', () => {
   it('the move that hits the Pharaoh is never marked, the final position lost for its side to move (mate 0 and -0)', () => {
     for (const lost of [mate(0), mate(-0)]) {
       for (const first of [0, 1] as const) {

@@ -101,7 +101,7 @@ describe('thoth analyse --game: the review as files and data', () => {
   });
 });
 
-describe('thoth analyse --game: a game won by a Pharaoh hit (issue 32)', () => {
+describe('thoth analyse --game: a game won by a Pharaoh hit', () => {
   /** Red to move could hit the Silver Pharaoh on d1 with a1+ once Silver steps there. */
   const RED_HITS = 'xv4k4/10/10/10/10/10/10/p<3K4X^ s 0 1';
   it.each([

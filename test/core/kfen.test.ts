@@ -1,4 +1,4 @@
-/** KFEN (rulebook §5.2): parsing, validation errors, serialization, and a fuzz of junk input. */
+/** KFEN (docs/rules.md §5.2): parsing, validation errors, serialization, and a fuzz of junk input. */
 import { describe, expect, it } from 'vitest';
 import {
   ANUBIS, EDITIONS, KHET1, OBELISK, PHARAOH, PYRAMID, SCARAB, SETUPS, SPHINX, STACK, colorOf, formatKfenError,

@@ -1,4 +1,4 @@
-/** The reflection table (rulebook §2.2), the tracer and the beam paths of §7.3. */
+/** The reflection table (docs/rules.md §2.2), the tracer and the beam paths of §7.3. */
 import { describe, expect, it } from 'vitest';
 import {
   ANUBIS, BLOCK, E, KILL, N, OBELISK, PHARAOH, PYRAMID, REFLECT, S, SCARAB, SETUPS, SPHINX, STACK, W,
@@ -10,10 +10,10 @@ const DIRS = [N, E, S, W] as const;
 const DIR_OF: Record<string, number> = { N, E, S, W };
 const OUT_NAME = (o: number): string => (o === KILL ? 'KILL' : o === BLOCK ? 'BLOCK' : 'NESW'[o]);
 
-/** Parses a rulebook table cell: `KILL`, `BLOCK` or `→X`. */
+/** Parses a table cell: `KILL` (docs/rules.md: removed), `BLOCK` (stops) or `→X`. */
 const cell = (t: string): number => (t === 'KILL' ? KILL : t === 'BLOCK' ? BLOCK : DIR_OF[t.replace('→', '')]);
 
-/** Rulebook §2.2 tables, rows = the beam's travel N E S W, columns = the piece's orientation. */
+/** docs/rules.md §2.2 tables, rows = the beam's travel N E S W, columns = the piece's orientation. */
 const PYRAMID_TABLE = `
 N | KILL | →E | →W | KILL
 E | KILL | KILL | →S | →N
@@ -39,7 +39,7 @@ function parseTable(t: string): Map<number, number[]> {
   return rows;
 }
 
-describe('reflection table (rulebook §2.2)', () => {
+describe('reflection table (docs/rules.md §2.2)', () => {
   const cases: Array<{ kind: number; ori: number; dir: number; want: number; name: string }> = [];
   for (const [dir, cells] of parseTable(PYRAMID_TABLE)) {
     cells.forEach((want, ori) => cases.push({ kind: PYRAMID, ori, dir, want, name: 'Pyramid' }));
@@ -106,7 +106,7 @@ describe('reflection table (rulebook §2.2)', () => {
   });
 });
 
-/** The rulebook's §7.3 block, verbatim. */
+/** docs/rules.md §7.3's block, verbatim. */
 const BEAM_PATHS = `
 Classic  Silver: j1 j2 j3 j4(P→W) i4 h4(p→N) h5(p→E) i5 j5(P→N) j6 j7 j8 → off board
 Classic  Red:    a8 a7 a6 a5(p→E) b5 c5(P→S) c4(P→W) b4 a4(p→S) a3 a2 a1 → off board
@@ -139,7 +139,7 @@ function pathText(pos: Position, p: BeamPath): string {
   return parts.join(' ') + (p.offBoard ? ' → off board' : '');
 }
 
-describe('beam paths of the start positions (rulebook §7.3)', () => {
+describe('beam paths of the start positions (docs/rules.md §7.3)', () => {
   const lines = BEAM_PATHS.trim().split('\n');
   it.each(lines)('%s', (line) => {
     const { setup, color, steps } = parsePathLine(line);

@@ -1,7 +1,7 @@
 /**
  * The rules core as a library (`thoth/core`): the package is packed as npm would publish it,
  * installed into a scratch project (offline, from npm's cache, with a lockfile of the same
- * dependencies), and README's example is run with node and type-checked against the installed
+ * dependencies), and docs/library.md's example is run with node and type-checked against the installed
  * declarations.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,17 +23,17 @@ function run(cmd: string, args: string[], cwd: string): string {
   return r.stdout;
 }
 
-/** README's library example: the first ```js block after its heading. */
-function readmeExample(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const at = readme.indexOf('## The rules as a library');
+/** The library's example: the first ```js block of docs/library.md. */
+function libraryExample(): string {
+  const readme = readFileSync(join(ROOT, 'docs/library.md'), 'utf8');
+  const at = readme.indexOf('# The rules as a library');
   const m = /```js\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (at < 0 || !m) throw new Error('README.md has no library example');
+  if (at < 0 || !m) throw new Error('docs/library.md has no library example');
   return m[1];
 }
 
 describe('thoth/core, installed from a packed tarball', () => {
-  it('README\'s example runs with node and type-checks against the installed declarations', () => {
+  it('docs/library.md\'s example runs with node and type-checks against the installed declarations', () => {
     expect(existsSync(join(ROOT, 'dist/lib/core.js')), 'npm run build makes dist/lib/core.js').toBe(true);
     run(process.execPath, ['build.mjs', '--types'], ROOT);
     const packDir = mkdtempSync(join(tmpdir(), 'thoth-pack-'));
@@ -56,7 +56,7 @@ describe('thoth/core, installed from a packed tarball', () => {
     writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', dependencies: { thoth: `file:${tgz}` } }));
     run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--silent'], scratch);
 
-    const example = readmeExample();
+    const example = libraryExample();
     writeFileSync(join(scratch, 'example.mjs'), example);
     const out = run(process.execPath, ['example.mjs'], scratch);
     expect(out).toMatch(/^77 legal moves, e\.g\. \S+ \S+ \S+$/m);

@@ -1,4 +1,4 @@
-/** Move generation (rulebook §3) in every edition: exact move sets and the effect of each kind. */
+/** Move generation (docs/rules.md §3) in every edition: exact move sets and the effect of each kind. */
 import { describe, expect, it } from 'vitest';
 import {
   MAX_MOVES, ROT_CCW, ROT_CW, STACK_ON, STEP, SWAP, UNSTACK, formatMove, moveType, type EditionId,

@@ -1,4 +1,4 @@
-/** Move text (rulebook §5.1): formatting, parsing against a position, and the errors. */
+/** Move text (docs/rules.md §5.1): formatting, parsing against a position, and the errors. */
 import { describe, expect, it } from 'vitest';
 import {
   ROT_CCW, ROT_CW, SETUPS, STACK_ON, STEP, SWAP, UNSTACK, formatMove, legalMoves, makeMove, moveFrom, moveTo,

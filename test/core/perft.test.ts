@@ -1,4 +1,4 @@
-/** Perft and the test vectors of the rulebook §7.1 and §7.2. */
+/** Perft and the test vectors of docs/rules.md §7.1 and §7.2. */
 import { describe, expect, it } from 'vitest';
 import {
   PHARAOH, SETUPS, colorOf, divide, formatMove, gameStatus, kindOf, mirrorPosition, perft, perftStats,
@@ -14,7 +14,7 @@ interface PerftRow {
   counts: [number, number, number, number];
 }
 
-/** Rulebook §7.1, depths 1-4 (depth 5 belongs in the benchmark). */
+/** docs/rules.md §7.1, depths 1-4 (depth 5 belongs in the benchmark). */
 const PERFT_TABLE: PerftRow[] = [
   { label: 'Khet 2.0 Classic', edition: 'khet2', setup: 'classic', pharaohRotation: false, counts: [77, 5_920, 451_859, 34_065_081] },
   { label: 'Khet 2.0 Imhotep', edition: 'khet2', setup: 'imhotep', pharaohRotation: false, counts: [73, 5_343, 387_073, 27_828_428] },
@@ -30,7 +30,7 @@ const PERFT_TABLE: PerftRow[] = [
 const start = (row: Pick<PerftRow, 'edition' | 'setup' | 'pharaohRotation'>) =>
   load(SETUPS[row.edition][row.setup]!, row.edition, { pharaohRotation: row.pharaohRotation });
 
-describe('perft (rulebook §7.1)', () => {
+describe('perft (docs/rules.md §7.1)', () => {
   const cases = PERFT_TABLE.flatMap((row) => row.counts.map((nodes, i) => ({ ...row, depth: i + 1, nodes })));
   it.each(cases)('$label, depth $depth = $nodes', (c) => {
     const pos = start(c);
@@ -70,7 +70,7 @@ describe('perft (rulebook §7.1)', () => {
   });
 });
 
-describe('removals and Pharaoh hits at the last ply (rulebook §7.1, Khet 2.0)', () => {
+describe('removals and Pharaoh hits at the last ply (docs/rules.md §7.1, Khet 2.0)', () => {
   const TABLE = [
     { setup: 'classic', d: 1, removals: 8, opp: 0, own: 0 },
     { setup: 'classic', d: 2, removals: 1_045, opp: 0, own: 8 },
@@ -116,14 +116,14 @@ describe('removals and Pharaoh hits at the last ply (rulebook §7.1, Khet 2.0)',
   });
 });
 
-/** Rulebook §7.2, verbatim. */
+/** docs/rules.md §7.2, verbatim. */
 const CLASSIC_77 = `
 c1b1 c1b2 c1c2 c1d2 c1+ c1- c4b3 c4b4 c4b5 c4c3 c4d3 c4d4 c4d5 c4+ c4- c5b4 c5b5 c5b6 c5c6 c5d4
 c5d5 c5+ c5- d1c2 d1d2 d1e2 d1+ d1- d6c6 d6d5 d6d7 d6e6 d6e7 d6+ d6- e1d2 e1e2 e1f2 e4d3 e4d4
 e4d5 e4e3 e4f3 e4+ f1e2 f1f2 f1g1 f1g2 f1+ f1- f4e3 f4f3 f4g3 f4g4 f4g5 f4+ h2g1 h2g2 h2h1 h2h3
 h2i2 h2i3 h2+ h2- j1-x j4i3x j4i4x j4i5x j4j3 j4+x j4- j5i4x j5i5 j5i6 j5j6 j5+x j5-x`;
 
-describe('the 77 moves of Khet 2.0 Classic (rulebook §7.2)', () => {
+describe('the 77 moves of Khet 2.0 Classic (docs/rules.md §7.2)', () => {
   const listed = CLASSIC_77.trim().split(/\s+/);
   const names = listed.map((t) => t.replace(/x$/, ''));
   const removing = new Set(listed.filter((t) => t.endsWith('x')).map((t) => t.slice(0, -1)));
@@ -164,7 +164,7 @@ describe('the 77 moves of Khet 2.0 Classic (rulebook §7.2)', () => {
   });
 });
 
-describe('Dynasty: j3j2 makes Silver shoot its own Pharaoh on e2 (rulebook §7.2)', () => {
+describe('Dynasty: j3j2 makes Silver shoot its own Pharaoh on e2 (docs/rules.md §7.2)', () => {
   it('Red wins at once', () => {
     const pos = start({ edition: 'khet2', setup: 'dynasty', pharaohRotation: false });
     const silverPharaoh = pos.board[sq('e2')];

@@ -1,4 +1,4 @@
-/** The starting positions of the rulebook §6 and the editions as data. */
+/** The starting positions of docs/rules.md §6 and the editions as data. */
 import { describe, expect, it } from 'vitest';
 import {
   ANUBIS, DEFLEXION, EDITIONS, KHET1, KHET2, OBELISK, PHARAOH, PYRAMID, SCARAB, SETUPS, SPHINX, STACK, bbCount,
@@ -8,7 +8,7 @@ import {
 } from '../../src/core/index';
 import { ALL_SETUPS, kfen, load, sq } from './helpers';
 
-/** Rulebook §6, verbatim. */
+/** docs/rules.md §6, verbatim. */
 const RULEBOOK_SETUPS: Record<EditionId, Record<string, string>> = {
   khet2: {
     classic: 'xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1',
@@ -33,7 +33,7 @@ const PIECES: Record<EditionId, Record<number, number>> = {
   deflexion: { [PHARAOH]: 1, [SCARAB]: 2, [PYRAMID]: 7, [OBELISK]: 2 },
 };
 
-describe('setups by name (rulebook §6)', () => {
+describe('setups by name (docs/rules.md §6)', () => {
   it('the table holds exactly the rulebook\'s eight setups', () => {
     for (const ed of ['khet2', 'khet1', 'deflexion'] as const) {
       expect({ ...SETUPS[ed], mercury: undefined, sophie: undefined }).toEqual({ ...RULEBOOK_SETUPS[ed], mercury: undefined, sophie: undefined });
@@ -158,7 +158,7 @@ describe('editions as data', () => {
 });
 
 /**
- * Laser Chess's Mercury and Sophie (issue 30), written here from the issue's piece lists, rank by
+ * Laser Chess's Mercury and Sophie (376095a), written here from the piece lists they were added from, rank by
  * rank, independently of the table: `r`/`s` = Red/Silver; a Pyramid by the corner its mirror faces
  * (NE ^, SE >, SW v, NW <), an Anubis by the side its shield faces, a Scarab by its diagonal
  * (`/` >, `\` ^), a Sphinx by where it fires.
@@ -197,7 +197,7 @@ const LASER_CHESS: Array<{ setup: 'mercury' | 'sophie'; counts: [number, number,
 ];
 
 /**
- * Silver's first moves counted from a piece list by the rulebook's §3 alone (no move generator):
+ * Silver's first moves counted from a piece list by the docs/rules.md §3 alone (no move generator):
  * steps to empty squares Silver may use, a Scarab's swaps with a Pyramid or Anubis (both squares
  * allowed for the piece that lands there), two turns for a Pyramid or Anubis, one for a Scarab
  * and one for the Sphinx.
@@ -243,7 +243,7 @@ function ownRemovals(text: string): number {
 }
 
 describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
-  it('Sophie is the issue\'s list exactly; Mercury is too, but for its Sphinxes, which fire E and W', () => {
+  it('Sophie is the first piece list exactly; Mercury is too, but for its Sphinxes, which fire E and W', () => {
     expect(SETUPS.khet2.sophie).toBe(kfen(fromList(ISSUE_LISTS.sophie), 's'));
     expect(SETUPS.khet2.mercury).toBe(kfen({ ...fromList(ISSUE_LISTS.mercury), a8: 'x>', j1: 'X<' }, 's'));
     expect([fromList(ISSUE_LISTS.mercury).a8, fromList(ISSUE_LISTS.mercury).j1]).toEqual(['xv', 'X^']);
@@ -281,7 +281,7 @@ describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
         const p = pos.board[s];
         if (p === 0 || colorOf(p) !== color) continue;
         count[kindOf(p)] = (count[kindOf(p)] ?? 0) + 1;
-        // rulebook §1, by name: Silver never on file a, i1, i8; Red never on file j, b1, b8
+        // docs/rules.md §1, by name: Silver never on file a, i1, i8; Red never on file j, b1, b8
         const name = squareName(s);
         const barred = color === 0 ? name[0] === 'a' || name === 'i1' || name === 'i8' : name[0] === 'j' || name === 'b1' || name === 'b8';
         expect(barred, `${name}`).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * The sixteen faults a player met in the GUI (issue 15), each played again in Chromium as a
+ * The sixteen faults a player met in the GUI (7fe2406, 2026-12-01), each played again in Chromium as a
  * person would meet it, against `thoth gui` (the built dist/) with the fake engine. Each test
  * failed on the page before its fix. Screenshots of the new views go to test-output/gui-*.png.
  */
@@ -22,7 +22,7 @@ afterAll(closeBrowser);
 
 const text = async (page: Page, sel: string): Promise<string> => (await page.textContent(sel)) ?? '';
 
-describe.skipIf(!HAVE_CHROMIUM)('the faults a player met (issue 15), in Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);

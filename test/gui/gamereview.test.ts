@@ -69,7 +69,7 @@ describe('the evaluation graph', () => {
   });
 });
 
-describe('a review when the main line changes (issue 30, 8)', () => {
+describe('a review when the main line changes', () => {
   it('keeps the scores and marks of the shared moves and scores the new ones', () => {
     let s = R.startReview(played(['c1d2', 'a4a3', 'j4i4', 'a3a4']));
     const key = s.review!.key;

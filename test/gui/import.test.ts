@@ -1,5 +1,5 @@
 /**
- * The Import tab as a player uses it (issue 32, item 5), in Chromium against `thoth gui` (the
+ * The Import tab as a player uses it, in Chromium against `thoth gui` (the
  * built dist/): a record whose tokens are parted by a form feed or other Unicode white space
  * imports like any other, and a paste larger than the page's limit is refused with a message
  * saying so, at once, instead of freezing the page.
@@ -21,7 +21,7 @@ async function importRecord(page: Page, record: string): Promise<void> {
   await page.click('#rec-import');
 }
 
-describe.skipIf(!HAVE_CHROMIUM)('the Import tab (issue 32), in Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)('the Import tab, in Chromium', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);

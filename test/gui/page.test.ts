@@ -44,7 +44,7 @@ describe('engine lines', () => {
 
 describe('the game tree', () => {
   it('records the beam of each move, with the removed piece', () => {
-    // Silver's j4i3 sends the beam j1 j2 j3 j4... and removes a piece (rulebook §7.2: j4i3x).
+    // Silver's j4i3 sends the beam j1 j2 j3 j4... and removes a piece (docs/rules.md §7.2: j4i3x).
     const g = game('khet2', CLASSIC, ['j4i3']);
     const p = mainline(g)[0].ply;
     expect(p.side).toBe(0);
@@ -187,7 +187,7 @@ describe('variations and NAGs of a record', () => {
 });
 
 describe('the page\'s modules', () => {
-  it('import each other without a cycle, type-only imports included (issue 33, 7)', () => {
+  it('import each other without a cycle, type-only imports included', () => {
     const dir = fileURLToPath(new URL('../../src/gui/page/', import.meta.url));
     const re = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]\.\/([^'"]+)['"]/g;
     const imports = new Map<string, string[]>();

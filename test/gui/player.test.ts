@@ -1,5 +1,5 @@
 /**
- * What a lichess player expects of the page (issues 30 and 32), in real headless Chromium against
+ * What a lichess player expects of the page, in real headless Chromium against
  * `thoth gui` with the fake engine: reviews of won games, clocks across modes, the arrow keys, the
  * hint, records, layout. Screenshots go to test-output/.
  */
@@ -43,7 +43,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () =>
   it.each([
     ['Silver', SILVER_WINS_KFEN, 'j1', '0'],
     ['Red', RED_WINS_KFEN, 'a8', '1'],
-  ])('reviews a game %s wins by a Pharaoh hit: the winning move is not marked (issue 32)', async (winner, kfen, sphinx, side) => {
+  ])('reviews a game %s wins by a Pharaoh hit: the winning move is not marked', async (winner, kfen, sphinx, side) => {
     const { ctx, page, errors } = await open();
     await setMode(page, 'humans');
     await loadKfen(page, kfen);
@@ -105,7 +105,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () =>
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click (issue 30, 3)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -158,7 +158,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click (issue 30, 3)', () =
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('the hint under the board (issue 30, 5)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('the hint under the board', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -202,7 +202,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the hint under the board (issue 30, 5)', () => 
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('records (issue 30, 6)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('records', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -261,7 +261,7 @@ describe.skipIf(!HAVE_CHROMIUM)('records (issue 30, 6)', () => {
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('layout (issue 30, 10)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('layout', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -360,7 +360,7 @@ describe.skipIf(!HAVE_CHROMIUM)('layout (issue 30, 10)', () => {
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review (issue 30, 8)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -404,7 +404,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review (issue 30, 8)', (
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('Khet 1.0 stacks (issue 30, 9)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('Khet 1.0 stacks', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -439,7 +439,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Khet 1.0 stacks (issue 30, 9)', () => {
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('touch: preview, then play (issue 30, 7)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('touch: preview, then play', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -517,7 +517,7 @@ describe.skipIf(!HAVE_CHROMIUM)('touch: preview, then play (issue 30, 7)', () =>
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('sounds (issue 30, 4)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('sounds', () => {
   let gui: RunningGui;
   beforeAll(async () => {
     gui = await startGui(['--engine', FAKE_ENGINE]);
@@ -571,7 +571,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sounds (issue 30, 4)', () => {
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('premoves (issue 30, 4)', () => {
+describe.skipIf(!HAVE_CHROMIUM)('premoves', () => {
   let gui: RunningGui;
   // The engine moves when the test says so (the gate file), not after 2 s: on a loaded machine
   // the clicks below took longer than the engine's thinking, and the "premove" became a move.
@@ -626,7 +626,7 @@ describe.skipIf(!HAVE_CHROMIUM)('premoves (issue 30, 4)', () => {
   });
 });
 
-describe('full strength for thoth gui (issue 30, 2)', () => {
+describe('full strength for thoth gui', () => {
   it('is every core and a table of a 64th of the memory, a power of two from 16 to 1024 MB', () => {
     const GB = 2 ** 30;
     expect(fullStrength(16, 64 * GB)).toEqual({ threads: 16, hashMb: 1024 });

@@ -33,7 +33,7 @@ describe('material count', () => {
     expect(materialLead(pos(MATE_IN_ONE), 0)).toBe('+1');
     expect(materialLead(pos(MATE_IN_ONE), 1)).toBe('');
     const p = pos(setupKfen('khet2', 'classic')!);
-    for (const t of ['j4i3']) { // rulebook §7.2: j4i3 removes a piece (Silver's own)
+    for (const t of ['j4i3']) { // docs/rules.md §7.2: j4i3 removes a piece (Silver's own)
       const m = parseMove(p, t);
       if (!m.ok) throw new Error(t);
       p.make(m.value);

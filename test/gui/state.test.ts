@@ -267,7 +267,7 @@ describe('the game tree', () => {
   });
 });
 
-describe('modes and the clocks (issue 30, 1)', () => {
+describe('modes and the clocks', () => {
   it('a game keeps its clocks through analysis (standing still) and back; the move where analysis was opened is noted', () => {
     let s = state({}, { tc: '60+1' });
     s = play(s, ['j4i4'], 0);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readInfo, type InfoScore } from '../../src/match/referee';
-import { Standings, encounterLines, standingsLines } from '../../src/match/report';
+import { readInfo, type EngineReport } from '../../src/match/referee';
+import {
+  Standings, encounterLines, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, standingsLines,
+} from '../../src/match/results/report';
 import { Schedule } from '../../src/match/schedule';
+import { sprtBounds } from '../../src/match/stats/sprt';
+import { trinomialStats } from '../../src/match/stats/wdl';
 
 /** Feeds `n` games with A scoring `aScore` into an encounter of a schedule, in schedule order. */
 function feed(st: Standings, s: Schedule, scores: number[], start = 0): number {
@@ -82,22 +86,77 @@ describe('standings and summary lines', () => {
 
 describe('info lines', () => {
   it('keeps the last score and depth', () => {
-    const acc: InfoScore = {};
+    const acc: EngineReport = {};
     readInfo('info depth 3 seldepth 5 multipv 1 score cp -25 nodes 100 pv a1a2', acc);
-    expect(acc).toEqual({ depth: 3, cp: -25 });
+    expect(acc).toEqual({ depth: 3, score: { kind: 'cp', value: -25 } });
     readInfo('info depth 4 score mate -2 lowerbound nodes 5', acc);
-    expect(acc).toEqual({ depth: 4, cp: undefined, mate: -2 });
+    expect(acc).toEqual({ depth: 4, score: { kind: 'mate', value: -2 } });
     readInfo('info string score cp 999 depth 99', acc);
     expect(acc.depth).toBe(4);
     readInfo('info nodes 10 score cp 12', acc);
-    expect(acc).toMatchObject({ cp: 12, mate: undefined, depth: 4 });
+    expect(acc).toEqual({ depth: 4, score: { kind: 'cp', value: 12 } });
     readInfo('bestmove a1a2', acc);
     readInfo('info depth x score cp y', acc);
-    expect(acc).toMatchObject({ cp: 12, depth: 4 });
+    expect(acc).toEqual({ depth: 4, score: { kind: 'cp', value: 12 } });
     // the second-best line of a MultiPV search is not the engine's score
     readInfo('info depth 5 seldepth 7 multipv 2 score cp -300 nodes 900 pv b1b2', acc);
-    expect(acc).toMatchObject({ cp: 12, depth: 4 });
+    expect(acc).toEqual({ depth: 4, score: { kind: 'cp', value: 12 } });
     readInfo('info depth 5 seldepth 7 multipv 1 score cp 40 nodes 900 pv a1a2', acc);
-    expect(acc).toMatchObject({ cp: 40, depth: 5 });
+    expect(acc).toEqual({ depth: 5, score: { kind: 'cp', value: 40 } });
+  });
+});
+
+describe('formatting', () => {
+  it('score line', () => {
+    expect(formatScoreLine('A', 'B', { wins: 120, losses: 98, draws: 182 })).toBe(
+      'Score of A vs B: 120 - 98 - 182  [0.527] 400',
+    );
+    expect(formatScoreLine('Thoth dev', 'Thoth base', { wins: 0, losses: 0, draws: 0 })).toBe(
+      'Score of Thoth dev vs Thoth base: 0 - 0 - 0  [0.000] 0',
+    );
+  });
+
+  it('Elo line', () => {
+    expect(formatEloLine({ elo: 19.1, eloError: 24.0, los: 94.0, drawRatio: 45.5 })).toBe(
+      'Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %',
+    );
+    const s = trinomialStats({ wins: 136, losses: 96, draws: 111 });
+    expect(formatEloLine(s)).toBe('Elo difference: 40.7 +/- 30.4, LOS: 99.6 %, DrawRatio: 32.4 %');
+  });
+
+  it('SPRT line', () => {
+    const b = sprtBounds(0.05, 0.05);
+    expect(formatSprtLine(2.95, b)).toBe(
+      'SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted',
+    );
+    expect(formatSprtLine(-2.95, b)).toBe(
+      'SPRT: llr -2.95 (-100.2%), lbound -2.94, ubound 2.94 - H0 was accepted',
+    );
+    expect(formatSprtLine(1.23, b)).toBe('SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94');
+  });
+
+  it('pentanomial line', () => {
+    expect(formatPentanomialLine([12, 345, 678, 901, 23])).toBe(
+      'Ptnml(0-2): [12, 345, 678, 901, 23]',
+    );
+  });
+});
+
+describe('summary lines never show inf or nan', () => {
+  it('a value the results cannot give yet is n/a', () => {
+    expect(formatEloLine({ elo: Infinity, eloError: NaN, los: 100, drawRatio: 0 })).toBe('Elo difference: n/a +/- n/a, LOS: 100.0 %, DrawRatio: 0.0 %');
+    expect(formatEloLine({ elo: -Infinity, eloError: Infinity, los: 0, drawRatio: 0 })).toBe('Elo difference: n/a +/- n/a, LOS: 0.0 %, DrawRatio: 0.0 %');
+    expect(formatEloLine({ elo: 19.06, eloError: 24.04, los: 94, drawRatio: 45.5 })).toBe('Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %');
+  });
+
+  it('the whole summary of one-sided, drawn and single results, with an SPRT and standings', () => {
+    const sprt = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' as const };
+    for (const scores of [[1], [0], [0.5], [1, 1], [0, 0], [0.5, 0.5], [1, 0], [1, 1, 1, 1], [0.5, 0.5, 0.5, 0.5]]) {
+      const s = new Schedule(2, 'roundrobin', 2, 100);
+      const st = new Standings(['A', 'B'], s.encounters, s.paired);
+      scores.forEach((x, i) => st.add(s.game(i), x));
+      const text = [...encounterLines(st, 0, ['Silver', 'Red'], sprt), ...standingsLines(st, 0, 0.5)].join('\n');
+      expect(text, JSON.stringify(scores)).not.toMatch(/\b(inf|nan|Infinity|NaN)\b/i);
+    }
   });
 });

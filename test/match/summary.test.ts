@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLine, summarizeEncounter, type EncounterCounts } from '../../src/match/summary';
-import { pentanomialStats, sprtLLR } from '../../src/match/stats';
+import { jsonLine, summarizeEncounter, type EncounterCounts } from '../../src/match/results/summary';
+import { pentanomialStats } from '../../src/match/stats/pentanomial';
+import { sprtLLR } from '../../src/match/stats/sprt';
 
 const counts = (): EncounterCounts => ({
   total: { wins: 5, losses: 2, draws: 4 },

@@ -17,7 +17,7 @@ const OPTIONS: OptionSpec[] = createOptions({
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The options issue 3 names, as `option` lines must declare them (independent of options.ts). */
+/** The options the protocol promises (protocol.md, `uci`), as `option` lines must declare them (independent of options.ts). */
 const REQUIRED_OPTIONS: Array<{ name: string; type: string; default?: string }> = [
   { name: 'Hash', type: 'spin', default: '16' },
   { name: 'Clear Hash', type: 'button' },

@@ -46,7 +46,7 @@ interface Threats {
   pharaoh: boolean;
 }
 
-/** The square `color`'s laser fires from and its direction, as the rulebook §2.2 says. */
+/** The square `color`'s laser fires from and its direction, as docs/rules.md §2.2 says. */
 function laserOf(pos: Position, color: number): { sq: number; dir: number; strikeFirst: boolean } {
   const ed = pos.edition;
   const sq = ed.laserSquare[color];

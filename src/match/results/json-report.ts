@@ -5,9 +5,9 @@
  * hold (an Elo after only wins) are null. Each line is written through at once.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { GameRecord } from '../core/record';
-import { recordPlayers, recordReason, recordStart } from '../core/record';
-import { MatchConfigError } from './errors';
+import type { GameRecord } from '../../core/record';
+import { recordPlayers, recordReason, recordStart } from '../../core/record';
+import { MatchConfigError } from '../errors';
 import { jsonLine, type EncounterSummary, type StandingRow, type SprtSummary } from './summary';
 
 export interface StartLine {

@@ -3,12 +3,13 @@
  * `Score of …`, `Elo difference: …`, `SPRT: …`, fastchess's `Ptnml(0-2): […]`), plus a standings
  * table with maximum-likelihood ratings and a cross table for more than two engines.
  */
-import type { SprtConfig } from './config';
-import type { ScheduledGame } from './schedule';
-import {
-  fitRatings, fixedOrNa, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, pentanomialIndex, points,
-  sprtBounds, sprtDecision, type MatchStats, type RatedGame, type SprtDecision, type Trinomial,
-} from './stats';
+import type { SprtConfig } from '../config';
+import type { ScheduledGame } from '../schedule';
+import type { MatchStats } from '../stats/elo';
+import { pentanomialIndex, type Pentanomial } from '../stats/pentanomial';
+import { fitRatings, type RatedGame } from '../stats/ratings';
+import { sprtBounds, sprtDecision, type SprtBounds, type SprtDecision } from '../stats/sprt';
+import { points, type Trinomial } from '../stats/wdl';
 import {
   encounterLLR, encounterStats, summarizeEncounter, type EncounterCounts, type EncounterSummary, type StandingRow,
 } from './summary';
@@ -200,4 +201,52 @@ export function standingsLines(st: Standings, anchor: number, drawScore: number)
 
 function fmtPts(x: number): string {
   return Number.isInteger(x) ? String(x) : String(Number(x.toFixed(2)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The summary lines (cutechess / fastchess)
+// ---------------------------------------------------------------------------------------------
+
+/** A number with `digits` decimals, or `n/a` when it is not finite (an Elo of 100 % wins, an error of too few games). */
+export function fixedOrNa(x: number, digits: number): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : 'n/a';
+}
+
+/** `Score of A vs B: 120 - 98 - 182  [0.527] 400` (wins - losses - draws  [score] games). */
+export function formatScoreLine(nameA: string, nameB: string, r: Trinomial): string {
+  const games = r.wins + r.losses + r.draws;
+  const score = games > 0 ? points(r) / games : 0;
+  return (
+    `Score of ${nameA} vs ${nameB}: ${r.wins} - ${r.losses} - ${r.draws}  ` +
+    `[${score.toFixed(3)}] ${games}`
+  );
+}
+
+/**
+ * `Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %` (one decimal each; `n/a` for a
+ * value the results cannot give yet, e.g. the Elo of 100 % wins).
+ */
+export function formatEloLine(s: Pick<MatchStats, 'elo' | 'eloError' | 'los' | 'drawRatio'>): string {
+  return (
+    `Elo difference: ${fixedOrNa(s.elo, 1)} +/- ${fixedOrNa(s.eloError, 1)}, ` +
+    `LOS: ${fixedOrNa(s.los, 1)} %, DrawRatio: ${fixedOrNa(s.drawRatio, 1)} %`
+  );
+}
+
+/**
+ * `SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted`. The percentage is
+ * `llr / upper × 100`; the suffix comes from {@link sprtDecision} (none while the test runs on).
+ */
+export function formatSprtLine(llr: number, bounds: SprtBounds): string {
+  const decision = sprtDecision(llr, bounds);
+  const suffix = decision ? ` - ${decision} was accepted` : '';
+  return (
+    `SPRT: llr ${fixedOrNa(llr, 2)} (${fixedOrNa((llr / bounds.upper) * 100, 1)}%), ` +
+    `lbound ${bounds.lower.toFixed(2)}, ubound ${bounds.upper.toFixed(2)}${suffix}`
+  );
+}
+
+/** `Ptnml(0-2): [LL, LD, WL+DD, WD, WW]` with the counts filled in. */
+export function formatPentanomialLine(p: Pentanomial): string {
+  return `Ptnml(0-2): [${p.join(', ')}]`;
 }

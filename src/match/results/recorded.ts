@@ -7,12 +7,12 @@
  * a round form a pair when they start from the same KFEN with the players' colours swapped. Any
  * other game counts alone. A record that appears twice (the same text) counts once.
  */
-import { EDITIONS, type EditionId } from '../core/index';
-import { recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../core/record';
-import type { SprtConfig } from './config';
-import { scoreOfResult } from './ledger';
+import { EDITIONS, type EditionId } from '../../core/index';
+import { recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../../core/record';
+import type { SprtConfig } from '../config';
+import { scoreOfResult } from '../ledger';
 import { Standings, encounterLines, standingsLines } from './report';
-import type { ScheduledGame } from './schedule';
+import type { ScheduledGame } from '../schedule';
 
 export interface RecordedSummary {
   names: string[];

@@ -5,11 +5,11 @@
  * adds up counts on its own (e.g. from several machines) gets the same numbers from
  * {@link summarizeEncounter}.
  */
-import type { SprtConfig } from './config';
-import {
-  pentanomialStats, sprtBounds, sprtDecision, sprtLLR, trinomialStats, type MatchStats, type Pentanomial,
-  type SprtDecision, type SprtModel, type Trinomial,
-} from './stats';
+import type { SprtConfig } from '../config';
+import type { MatchStats } from '../stats/elo';
+import { pentanomialStats, type Pentanomial } from '../stats/pentanomial';
+import { sprtBounds, sprtDecision, sprtLLR, type SprtDecision, type SprtModel } from '../stats/sprt';
+import { trinomialStats, type Trinomial } from '../stats/wdl';
 
 /** The counts of one encounter (engine A against engine B), from A's point of view. */
 export interface EncounterCounts {
