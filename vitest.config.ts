@@ -74,8 +74,8 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     // Most files wait on engines, browsers and servers more than they compute: one more file than
     // there are cores keeps the cores busy (Vitest's default is one fewer).

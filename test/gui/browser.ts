@@ -1,13 +1,79 @@
 /** The browser side of the GUI tests: one Chromium per test file, and what a person does on the page. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
 import { addMoves, newTree } from '../../src/gui/page/tree';
 import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
 
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+
+/**
+ * How long a page waits for what it waits for (an element, a move, the engine) before the test
+ * fails. Only a failing test waits this long, so it is generous: on a busy machine (two browsers
+ * and engines beside a datagen on two cores) an engine's first answer has taken over 20 s.
+ */
+export const WAIT_MS = 60_000;
+
+/**
+ * At most this many test files drive a Chromium at once, whatever the number of test workers:
+ * three browsers with their engines on two cores starved each other (load 15, waits of 30 s
+ * missed). A file takes a slot before its first test (a folder made atomically, with the
+ * holder's pid in it, so that a slot left by a killed run is taken back) and gives it back after
+ * its last; while it waits, the other workers go on with files that need no browser.
+ */
+const BROWSER_SLOTS = 2;
+const SLOT_DIR = path.join(tmpdir(), 'thoth-test-chromium-slots');
+let slot: string | undefined;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+function tryTakeSlot(): string | undefined {
+  mkdirSync(SLOT_DIR, { recursive: true });
+  for (let i = 0; i < BROWSER_SLOTS; i++) {
+    const dir = path.join(SLOT_DIR, String(i));
+    try {
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'pid'), String(process.pid));
+      return dir;
+    } catch {
+      let holder = NaN;
+      try {
+        holder = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
+      } catch {
+        continue; // being taken right now
+      }
+      if (Number.isInteger(holder) && !alive(holder)) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return undefined;
+}
+
+async function takeSlot(): Promise<void> {
+  while (!(slot = tryTakeSlot())) await new Promise((r) => setTimeout(r, 250));
+}
+
+function giveSlotBack(): void {
+  if (slot) rmSync(slot, { recursive: true, force: true });
+  slot = undefined;
+}
+
+if (HAVE_CHROMIUM) {
+  beforeAll(takeSlot, 30 * 60_000);
+  afterAll(async () => {
+    await closeBrowser();
+    giveSlotBack();
+  });
+}
 
 let browser: Browser | undefined;
 
@@ -45,12 +111,13 @@ export function watchErrors(page: Page, errors: string[]): void {
 /** Opens `url` in a fresh context and waits for the engine (`ready: false` does not wait). */
 export async function open(url: string, opts: { viewport?: { width: number; height: number }; ready?: boolean; clock?: boolean } = {}): Promise<Opened> {
   const ctx = await (await theBrowser()).newContext({ viewport: opts.viewport ?? DESKTOP });
+  ctx.setDefaultTimeout(WAIT_MS);
   const page = await ctx.newPage();
   const errors: string[] = [];
   watchErrors(page, errors);
   if (opts.clock) await page.clock.install();
   await page.goto(url);
-  if (opts.ready !== false) await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
+  if (opts.ready !== false) await page.waitForSelector('#engine-status[data-state=ready]');
   return { ctx, page, errors };
 }
 
@@ -85,7 +152,7 @@ export async function shot(page: Page, name: string, fullPage = false): Promise<
 }
 export const click = (page: Page, sq: string): Promise<void> => page.click(`.hit[data-square=${sq}]`);
 export const moveCount = async (page: Page): Promise<number> => Number(await page.getAttribute('#moves', 'data-count'));
-export const waitMoves = (page: Page, n: number, timeout = 20000): Promise<unknown> =>
+export const waitMoves = (page: Page, n: number, timeout = WAIT_MS): Promise<unknown> =>
   page.waitForFunction((k) => Number(document.getElementById('moves')?.dataset.count) >= k, n, { timeout });
 export const movesText = (page: Page): Promise<string[]> =>
   page.$$eval('#moves .mv[data-ply]', (bs) => bs.map((b) => (b.firstChild?.textContent ?? '').trim()));

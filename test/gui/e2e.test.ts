@@ -16,7 +16,7 @@ import { CHROMIUM, FAKE_ENGINE, realEngineWorks, startGui, type RunningGui } fro
 if (!HAVE_CHROMIUM) {
   console.warn(`GUI browser tests SKIPPED: ${CHROMIUM} is missing (Debian: apt-get install chromium).`);
 }
-const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks(5000));
+const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks());
 if (HAVE_CHROMIUM && !REAL_ENGINE) {
   console.warn('GUI tests against the real engine SKIPPED: `node dist/cli.js` does not yet answer `go depth 1` and `go infinite` + `stop` with a `bestmove`.');
 }
@@ -142,7 +142,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       await page.selectOption('#sel-side', '0');
       await pickLevel(page, 2);
       await loadKfen(page, RED_WINS_KFEN);
-      await page.waitForSelector('#banner:not([hidden])', { timeout: 20000 });
+      await page.waitForSelector('#banner:not([hidden])');
       expect(await page.textContent('#banner-title')).toBe('Red wins · Thoth won');
       expect(await page.textContent('#banner-text')).toContain('hit the Silver Pharaoh on f2 (a8+)');
       expect(await page.getAttribute('#layer-beam', 'data-end')).toBe('kill f2');
@@ -155,7 +155,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       const { ctx, page, errors } = await open(gui);
       await setMode(page, 'analysis');
       await page.waitForSelector('#card-analysis:not([hidden])');
-      await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });
+      await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
       // attached, not 'visible': the arrow of a straight step is a line with no width, which
       // Playwright counts as hidden
       await page.waitForSelector('#layer-arrows .arrow.best', { state: 'attached' });
@@ -176,7 +176,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
         const held = await page.locator(line1).elementHandle();
         const depth = await page.textContent(`${line1} .depth`);
         await page.mouse.down();
-        await page.waitForFunction(([sel, d]) => document.querySelector(sel)?.textContent !== d, [`${line1} .depth`, depth] as const, { timeout: 20000 });
+        await page.waitForFunction(([sel, d]) => document.querySelector(sel)?.textContent !== d, [`${line1} .depth`, depth] as const);
         await page.mouse.up();
         expect(await held!.evaluate((e) => e.isConnected)).toBe(true);
       } else {
@@ -192,7 +192,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       await click(page, 'c1');
       await click(page, 'd2');
       await waitMoves(page, 1);
-      await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });
+      await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
       const pv2 = (await page.textContent('#lines .line[data-line="0"] .pv')) ?? '';
       expect(pv2).toMatch(/^1… [a-j][1-8]/);
 
@@ -263,7 +263,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     // Red's clock runs once Silver has moved; Silver got the increment.
     expect(await page.textContent('#player-bottom .clock')).toBe('1:01');
     expect(await page.locator('#player-top .clock.running').count()).toBe(1);
-    await page.waitForFunction(() => document.querySelector('#player-top .clock')?.textContent === '0:59', null, { timeout: 3000 });
+    await page.waitForFunction(() => document.querySelector('#player-top .clock')?.textContent === '0:59');
     await click(page, 'a4');
     await click(page, 'a3');
     await click(page, 'j5');
@@ -316,7 +316,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await page.click('#dialog-yes');
     await page.click('#banner-review');
     await page.waitForSelector('#card-analysis:not([hidden])');
-    await page.waitForSelector('#review .acc', { timeout: 20000 });
+    await page.waitForSelector('#review .acc');
     const acc = await page.$$eval('#review .acc', (as) => as.map((a) => a.textContent ?? ''));
     expect(acc).toHaveLength(2);
     for (const a of acc) expect(a).toMatch(/^\d+%$/);

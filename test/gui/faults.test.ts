@@ -3,6 +3,9 @@
  * person would meet it, against `thoth gui` (the built dist/) with the fake engine. Each test
  * failed on the page before its fix. Screenshots of the new views go to test-output/gui-*.png.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -58,7 +61,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await pauseClock(page);
     await click(page, 'c1');
     await page.click('#layer-controls [data-rot="+"]');
-    await page.waitForSelector('#board[data-holding=reply]', { timeout: 20000 });
+    await page.waitForSelector('#board[data-holding=reply]');
     await page.keyboard.press('Escape');
     await waitMoves(page, 4);
     await page.clock.resume();
@@ -240,7 +243,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
   it('8. a page opened without ?token after an earlier visit connects (the cookie lets it in)', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await page.goto(gui.url.split('?')[0]);
-    await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 10000 });
+    await page.waitForSelector('#engine-status[data-state=ready]');
     expect(await text(page, '#engine-status')).not.toMatch(/gone/);
     expect(errors).toEqual([]);
     await ctx.close();
@@ -270,11 +273,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
       await setMode(o.page, 'analysis');
       await o.page.waitForSelector('#lines .line');
       await o.page.click('#btn-analyse'); // Stop: the engine never answers
-      await o.page.waitForSelector('#engine-action:not([hidden])', { timeout: 8000 });
+      await o.page.waitForSelector('#engine-action:not([hidden])');
       expect(await text(o.page, '#engine-status')).toMatch(/does not answer 'stop'/);
       await shot(o.page, 'unresponsive');
       await o.page.click('#engine-action');
-      await o.page.waitForSelector('#engine-status[data-state=ready]', { timeout: 15000 });
+      await o.page.waitForSelector('#engine-status[data-state=ready]');
       expect(o.errors).toEqual([]);
       await o.ctx.close();
     } finally {
@@ -344,20 +347,32 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
   });
 
   it('13. Thoth\'s plan stays hidden while it plays you, unless you ask to see it', async () => {
-    const { ctx, page, errors } = await open(gui.url);
-    await pickLevel(page, 8);
-    await page.selectOption('#sel-tc', '');
-    await newGame(page); // full strength without a clock: it thinks two seconds
-    await click(page, 'c1');
-    await click(page, 'd2');
-    await page.waitForSelector('#engine-status[data-state=thinking]');
-    await page.waitForFunction(() => document.getElementById('thinking')?.textContent?.trim() === 'Thoth thinks…');
-    expect(await page.isVisible('#evalbar')).toBe(false);
-    await page.click('#card-settings summary');
-    await page.check('#opt-thinking');
-    expect(await text(page, '#thinking')).toMatch(/depth \d+ · [−+]?\d\.\d\d · 1… [a-j][1-8]/);
-    expect(errors).toEqual([]);
-    await ctx.close();
+    // The engine thinks until the test lets it move (the gate file), so that the plan is looked
+    // at while it thinks however slowly the machine clicks.
+    const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-plan-')), 'gate');
+    const gated = await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]);
+    const { ctx, page, errors } = await open(gated.url);
+    try {
+      await pickLevel(page, 8);
+      await page.selectOption('#sel-tc', '');
+      await newGame(page);
+      await click(page, 'c1');
+      await click(page, 'd2');
+      await page.waitForSelector('#engine-status[data-state=thinking]');
+      await page.waitForFunction(() => document.getElementById('thinking')?.textContent?.trim() === 'Thoth thinks…');
+      expect(await page.isVisible('#evalbar')).toBe(false);
+      await page.click('#card-settings summary');
+      await page.check('#opt-thinking');
+      await page.waitForFunction(() => /depth \d+ · [−+]?\d\.\d\d · 1… [a-j][1-8]/.test(document.getElementById('thinking')?.textContent ?? ''));
+      expect(await text(page, '#thinking')).toMatch(/depth \d+ · [−+]?\d\.\d\d · 1… [a-j][1-8]/);
+      writeFileSync(gate, '');
+      await waitMoves(page, 2);
+      expect(errors).toEqual([]);
+    } finally {
+      await ctx.close();
+      await gated.stop();
+      rmSync(path.dirname(gate), { recursive: true, force: true });
+    }
   });
 
   it('14. eight strength levels, one scheme, each label readable in full', async () => {
@@ -385,7 +400,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'd2d3']);
     expect(await page.$$eval('#moves .mv.var', (bs) => bs.map((b) => b.firstChild?.textContent))).toEqual(['h4h3']);
     // Lines stay when their number changes while stopped.
-    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
     await page.click('#btn-analyse');
     await page.waitForSelector('#lines[data-state=stopped]');
     await page.selectOption('#sel-multipv', '2');
@@ -394,10 +409,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     expect(await page.locator('#lines .line').count()).toBe(3);
     // A previewed line holds still while the engine goes deeper.
     await page.click('#btn-analyse');
-    await page.waitForFunction(() => /depth [12]\b/.test(document.getElementById('an-info')?.textContent ?? ''), null, { timeout: 20000 });
+    await page.waitForFunction(() => /depth [12]\b/.test(document.getElementById('an-info')?.textContent ?? ''));
     await page.click('#lines .line[data-line="0"]');
     const shown = await text(page, '#preview-text');
-    await page.waitForFunction(() => /depth ([5-9]|\d\d)/.test(document.getElementById('an-info')?.textContent ?? ''), null, { timeout: 20000 });
+    await page.waitForFunction(() => /depth ([5-9]|\d\d)/.test(document.getElementById('an-info')?.textContent ?? ''));
     expect(await text(page, '#preview-text')).toBe(shown);
     await page.keyboard.press('Escape');
     // The eval bar and the graph of the main line; a click on the graph goes there.

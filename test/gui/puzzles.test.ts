@@ -24,12 +24,12 @@ const card = (page: Page, key: string): Promise<string | null> => page.getAttrib
 
 /** Waits until the puzzle on the board has had `done` moves made. */
 async function waitDone(page: Page, done: number): Promise<void> {
-  await page.waitForFunction((k) => document.getElementById('card-puzzles')?.dataset.done === String(k), done, { timeout: 15000 });
+  await page.waitForFunction((k) => document.getElementById('card-puzzles')?.dataset.done === String(k), done);
 }
 
 /** The puzzle on show, once its opponent's move has been played. */
 async function current(page: Page): Promise<Puzzle> {
-  await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1', null, { timeout: 15000 });
+  await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
   const id = await card(page, 'puzzle');
   const p = PUZZLES.get(id ?? '');
   if (!p) throw new Error(`no puzzle ${id}`);
@@ -58,7 +58,7 @@ async function solve(page: Page, p: Puzzle, hinted = false): Promise<void> {
     await waitDone(page, k);
     await play(page, solutionMove(p, k), hinted && k === 1);
   }
-  await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'solved', null, { timeout: 15000 });
+  await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'solved');
 }
 
 /** A wrong first move: a plain step that neither is the solution nor ends the game. */
@@ -105,7 +105,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
       if (i % 4 === 3) {
         // a wrong move: the refutation is played, the puzzle failed, the rating falls
         await play(page, wrongMove(p));
-        await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed', null, { timeout: 15000 });
+        await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed');
         expect(await page.textContent('#pz-msg')).toMatch(/^Wrong: /);
         if (i === 3) {
           await shot(page, 'puzzle-wrong');
@@ -122,7 +122,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
         } else if (i === 7) {
           // the solution, played out to the decisive move
           await page.click('#pz-solution');
-          await page.waitForFunction(() => /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''), null, { timeout: 20000 });
+          await page.waitForFunction(() => /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''));
           await shot(page, 'puzzle-solution');
         }
       } else {
@@ -197,14 +197,14 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
       await solve(page, p);
       expect(await card(page, 'streak')).toBe(String(k));
       // the next puzzle comes by itself
-      await page.waitForFunction((id) => document.getElementById('card-puzzles')?.dataset.puzzle !== id, p.id, { timeout: 15000 });
+      await page.waitForFunction((id) => document.getElementById('card-puzzles')?.dataset.puzzle !== id, p.id);
       const q = await current(page);
       expect(q.rating).toBeGreaterThanOrEqual(p.rating - 40);
       p = q;
     }
     await shot(page, 'puzzle-streak');
     await play(page, wrongMove(p));
-    await page.waitForFunction(() => /The streak ends at 3/.test(document.getElementById('pz-msg')?.textContent ?? ''), null, { timeout: 15000 });
+    await page.waitForFunction(() => /The streak ends at 3/.test(document.getElementById('pz-msg')?.textContent ?? ''));
     expect(errors).toEqual([]);
     await ctx.close();
   }, 120_000);

@@ -90,7 +90,7 @@ describe.skipIf(!HAVE_CHROMIUM)('rematch and material in Chromium', () => {
     await shot(page, 'rematch-won');
     await page.click('#banner-rematch');
     // Thoth is Silver now and moves first: it finds the same shot
-    await page.waitForFunction(() => /Silver wins · Thoth won/.test(document.getElementById('banner-title')?.textContent ?? ''), null, { timeout: 30000 });
+    await page.waitForFunction(() => /Silver wins · Thoth won/.test(document.getElementById('banner-title')?.textContent ?? ''));
     expect(await page.textContent('#player-bottom')).toMatch(/You · Red/);
     expect(await page.inputValue('#sel-side')).toBe('1');
     await shot(page, 'rematch-lost');

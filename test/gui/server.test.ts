@@ -14,7 +14,7 @@ import type { ServerMessage } from '../../src/gui/messages';
 import { startGuiServer, type GuiServer } from '../../src/gui/server';
 import { CLI, FAKE_ENGINE_ARGV, ROOT, realEngineWorks } from './helpers';
 
-const REAL_ENGINE = await realEngineWorks(5000);
+const REAL_ENGINE = await realEngineWorks();
 if (!REAL_ENGINE) console.warn('GUI server test with the real engine SKIPPED: `node dist/cli.js` does not answer `go` with `bestmove` yet.');
 
 interface Reply {
@@ -359,16 +359,16 @@ describe('the GUI server', () => {
 describe('thoth gui on the command line', () => {
   it('refuses bad arguments', () => {
     for (const args of [['--port', 'abc'], ['--port', '70000'], ['extra'], ['--engine', '"unterminated'], ['--bogus']]) {
-      const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: 10000 });
+      const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: 60_000 });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^thoth gui: /);
     }
   });
 
   it('is listed in the help, and its options in thoth gui --help', () => {
-    const r = spawnSync(process.execPath, [CLI, 'help'], { encoding: 'utf8', timeout: 10000 });
+    const r = spawnSync(process.execPath, [CLI, 'help'], { encoding: 'utf8', timeout: 60_000 });
     expect(r.stdout).toContain('thoth gui [options]');
-    const g = spawnSync(process.execPath, [CLI, 'gui', '--help'], { encoding: 'utf8', timeout: 10000 });
+    const g = spawnSync(process.execPath, [CLI, 'gui', '--help'], { encoding: 'utf8', timeout: 60_000 });
     expect(g.stdout).toMatch(/--port N +the port [^]*\(default: 7700\)/);
     expect(g.stdout).toContain('--engine "<command>"');
   });

@@ -32,11 +32,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     await shot(page, 'web-file');
     // Analysis: lines, then a move stops the search (the worker is replaced) and a new one starts.
     await setMode(page, 'analysis');
-    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
     await page.click('#nav-prev');
-    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
     await page.click('#btn-analyse');
-    await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 3000 });
+    await page.waitForSelector('#engine-status[data-state=ready]');
     expect(await page.locator('#lines .line').count()).toBe(3);
     // Another edition, another game.
     await setMode(page, 'engine');
@@ -88,11 +88,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       await page.selectOption('#sel-level', '1');
       await click(page, 'c1');
       await click(page, 'd2');
-      await waitMoves(page, 2, 30000);
+      await waitMoves(page, 2);
       // a second visit is isolated from its first load
       const again = await ctx.newPage();
       await again.goto(url);
-      await again.waitForSelector('#engine-status[data-state=ready]', { timeout: 20000 });
+      await again.waitForSelector('#engine-status[data-state=ready]');
       expect(await again.evaluate(() => crossOriginIsolated)).toBe(true);
       await shot(page, 'web-plain-host');
       expect(errors).toEqual([]);
@@ -102,7 +102,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     it('a first visit by a link keeps the link through the reload', async () => {
       const kfen = setupKfen('khet2', 'sophie')!;
       const { ctx, page, errors } = await open(`${url}#${await encodeLink({ kind: 'kfen', edition: 'khet2', kfen })}`, { ready: false });
-      await page.waitForFunction(() => /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''), null, { timeout: 20000 });
+      await page.waitForFunction(() => /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''));
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       expect(await page.inputValue('#kfen')).toBe(kfen);
       expect(errors).toEqual([]);
@@ -118,7 +118,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       await page.selectOption('#sel-level', '1');
       await click(page, 'c1');
       await click(page, 'd2');
-      await waitMoves(page, 2, 30000);
+      await waitMoves(page, 2);
       await ctx.close();
     });
   });
@@ -158,11 +158,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       await page.selectOption('#sel-level', '1');
       await click(page, 'c1');
       await click(page, 'd2');
-      await waitMoves(page, 2, 30000);
+      await waitMoves(page, 2);
       await setMode(page, 'analysis');
-      await page.waitForFunction(() => /depth [4-9]/.test(document.getElementById('an-info')?.textContent ?? ''), null, { timeout: 30000 });
+      await page.waitForFunction(() => /depth [4-9]/.test(document.getElementById('an-info')?.textContent ?? ''));
       await page.click('#btn-analyse');
-      await page.waitForSelector('#engine-status[data-state=ready]', { timeout: 2000 });
+      await page.waitForSelector('#engine-status[data-state=ready]');
       expect(errors).toEqual([]);
       await ctx.close();
     });

@@ -17,7 +17,7 @@ describe('debug', () => {
     expect(await e.sync()).toEqual([]);
     e.send('position startpos');
     e.send('go movetime 200');
-    const ls = (await e.collect(/^bestmove /, 5000)).map((l) => l.text);
+    const ls = (await e.collect(/^bestmove /)).map((l) => l.text);
     const d = debugLines(ls);
     expect(d.length, JSON.stringify(ls)).toBeGreaterThanOrEqual(2);
     expect(d[0]).toMatch(/^info string debug: go: .*movetime 200/);
@@ -29,7 +29,7 @@ describe('debug', () => {
     e.send('debug off');
     expect(await e.sync()).toEqual([]);
     e.send('go depth 2');
-    const ls = (await e.collect(/^bestmove /, 5000)).map((l) => l.text);
+    const ls = (await e.collect(/^bestmove /)).map((l) => l.text);
     expect(debugLines(ls)).toEqual([]);
   });
 
@@ -41,6 +41,6 @@ describe('debug', () => {
       expect(out[0], line).toMatch(/^info string error: debug/);
     }
     e.send('go depth 2');
-    expect(debugLines((await e.collect(/^bestmove /, 5000)).map((l) => l.text))).toEqual([]);
+    expect(debugLines((await e.collect(/^bestmove /)).map((l) => l.text))).toEqual([]);
   });
 });

@@ -160,11 +160,11 @@ describe('the engine with several threads', () => {
     }
     // a running search is not disturbed by a Clear Hash queued behind it
     e.send('go infinite');
-    await e.waitFor(/^info depth 2 /, 10_000);
+    await e.waitFor(/^info depth 2 /);
     e.send('setoption name Clear Hash');
     e.send('setoption name Hash value 16');
     e.send('stop');
-    checkBestmove((await e.waitFor(/^bestmove /, 5000)).text, s.pos);
+    checkBestmove((await e.waitFor(/^bestmove /)).text, s.pos);
     expect((await e.sync()).filter((l) => l.startsWith('bestmove') || l.startsWith('info string error'))).toEqual([]);
     await play(e, s, 'go depth 3');
     await setThreads(e, 2);
@@ -274,9 +274,9 @@ describe('leaving during a multi-threaded search', () => {
       const s = spot(CLASSIC);
       await setPosition(e, s);
       e.send('go infinite');
-      await e.waitFor(/^info depth 3 /, 10_000);
+      await e.waitFor(/^info depth 3 /);
       e.send('quit');
-      const exit = await e.waitExit(5000);
+      const exit = await e.waitExit();
       expect(exit, e.stderr).toEqual({ code: 0, signal: null });
       const best = e.lines.filter((l) => l.text.startsWith('bestmove'));
       expect(best.length).toBe(1);
@@ -292,11 +292,11 @@ describe('leaving during a multi-threaded search', () => {
     try {
       const s = spot(IMHOTEP);
       await setPosition(e, s);
-      e.send('go wtime 1000000 btime 1000000');
-      await e.waitFor(/^info depth 2 /, 10_000);
+      e.send('go wtime 100000000 btime 100000000');
+      await e.waitFor(/^info depth 2 /);
       e.proc.stdin.end();
-      // (its share of a 1000 s clock is about 30 s: the wait of 5 s is far shorter)
-      const exit = await e.waitExit(5000);
+      // (its share of a clock of 100,000 s is near an hour: an exit within the line wait shows it stopped)
+      const exit = await e.waitExit();
       expect(exit, e.stderr).toEqual({ code: 0, signal: null });
       const best = e.lines.filter((l) => l.text.startsWith('bestmove'));
       expect(best.length).toBe(1);
