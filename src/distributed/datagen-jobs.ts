@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine-process';
-import { BuildError, identifyEngine, shortSum, type EngineBuild, type IdentifiedBuild } from './builds';
+import { BuildError, CHECKSUM, identifyEngine, shortSum, sumText, type EngineBuild, type IdentifiedBuild } from './builds';
 import type { RunState, RunStatus, WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
@@ -65,6 +65,7 @@ export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string>
 
 /** A network in the worker's cache (`<cache>/nets/<sha256>.nnue`), fetched from Redis when missing; its path. */
 export async function fetchNet(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
+  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum)) return err(new BuildError(`the network checksum ${sumText(checksum)} is not 64 hex digits`));
   const dir = path.join(cacheDir, 'nets');
   const file = path.join(dir, `${checksum}.nnue`);
   if (existsSync(file) && sha256(readFileSync(file)) === checksum) return ok(file);

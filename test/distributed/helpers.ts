@@ -3,12 +3,30 @@
  * port, a temporary folder, no persistence), and `thoth` commands run as child processes.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
+import { fakeEngineScript } from '../match/helpers';
+
+/** An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers trust). */
+export function makeKeys(): { private: string; public: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-keys-'));
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const keys = { private: path.join(dir, 'coordinator.key'), public: path.join(dir, 'coordinator.pub') };
+  writeFileSync(keys.private, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(keys.public, publicKey.export({ type: 'spki', format: 'pem' }));
+  return keys;
+}
+
+/**
+ * The key every `thoth` child of these tests signs runs with (THOTH_SIGN_KEY) and trusts
+ * (THOTH_TRUST); the trust tests (trust.test.ts) give other keys on the command line.
+ */
+export const TEST_KEYS = makeKeys();
 
 /** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -110,9 +128,13 @@ export class ThothProcess {
   readonly exited: Promise<number | null>;
   private waiters: { re: RegExp; resolve: () => void }[] = [];
 
-  constructor(args: string[], cwd = ROOT) {
+  constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}) {
     // tsx by its path: the child may run in a folder without node_modules.
-    this.proc = spawn(process.execPath, [...COMMAND, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [...COMMAND, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, THOTH_SIGN_KEY: TEST_KEYS.private, THOTH_TRUST: TEST_KEYS.public, ...env },
+    });
     this.proc.stdout!.on('data', (d) => {
       this.out += d;
       this.check();
@@ -149,9 +171,13 @@ export class ThothProcess {
   }
 }
 
-/** A worker with short lock and stall intervals (so that a killed one's pair is taken again in about a second). */
-export function worker(url: string, extra: string[] = [], cwd?: string): ThothProcess {
-  return new ThothProcess(['worker', url, '--lock-duration', '1500', '--stalled-interval', '500', ...extra], cwd);
+/**
+ * A worker with short lock and stall intervals (so that a killed one's pair is taken again in
+ * about a second), allowed to run the fake engine (and engines in `cwd`).
+ */
+export function worker(url: string, extra: string[] = [], cwd?: string, env?: NodeJS.ProcessEnv): ThothProcess {
+  const allow = ['--allow-engine', path.dirname(fakeEngineScript()), ...(cwd !== undefined ? ['--allow-engine', cwd] : [])];
+  return new ThothProcess(['worker', url, '--lock-duration', '1500', '--stalled-interval', '500', ...allow, ...extra], cwd, env);
 }
 
 /** Games of a record text, each without its move times, sorted by Round (workers finish in any order). */
