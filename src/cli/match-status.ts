@@ -85,6 +85,10 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
       await new Promise((r) => setTimeout(r, 2000));
       if (!args.options.has('json')) write('');
     }
+  } catch (e) {
+    // A user the ACL does not let read something: one line, no stack.
+    if ((e as Error).name === 'ReplyError') throw new CommandError(`Redis at ${addr.value.text}: ${(e as Error).message.split('\n')[0]}`, 1);
+    throw e;
   } finally {
     redis.disconnect();
     exitSoon();

@@ -162,7 +162,10 @@ export async function openRedis(a: RedisAddress, timeoutMs = 5000): Promise<Redi
 /** A refused login or a TLS certificate that fails its check, in words; undefined for other errors. */
 export function loginOrTlsProblem(e: Error): string | undefined {
   const m = e.message.split('\n')[0];
-  if (/^(WRONGPASS|NOAUTH|NOPERM)\b/.test(m)) return `${m} (give the user and password in the address, --redis-password-file FILE or THOTH_REDIS_PASSWORD)`;
+  const hint = '(give the user and password in the address, --redis-password-file FILE or THOTH_REDIS_PASSWORD)';
+  if (/^NOAUTH\b/.test(m)) return `it wants a password (NOAUTH) ${hint}`;
+  if (/^WRONGPASS\b/.test(m)) return `the user or password is wrong, or the user is disabled (WRONGPASS) ${hint}`;
+  if (/^NOPERM\b/.test(m)) return `${m} (see the ACL users of docs/distributed.md)`;
   if (/\bAUTH\b.*(without any password|no password is set)/i.test(m)) return `${m} (this Redis has no password: leave it out of the address)`;
   const code = (e as NodeJS.ErrnoException).code ?? '';
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) return `its TLS certificate is not trusted: ${m} (give the CA that signed it with --redis-ca FILE, or ca=FILE after -distributed)`;

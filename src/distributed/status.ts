@@ -126,9 +126,10 @@ export function ledgerStatus(cfg: MatchConfig, ledger: Ledger): Pick<RunStatus, 
 }
 
 /** Live workers (heartbeats of the last 10 s). */
-export async function liveWorkers(redis: Redis): Promise<WorkerStatus[]> {
+export async function liveWorkers(redis: Redis, prune = true): Promise<WorkerStatus[]> {
   const now = Date.now();
-  await redis.zremrangebyscore(keys.workers, 0, now - 60_000);
+  // Readers (match-status, the page) only read: they may hold a read-only ACL user.
+  if (prune) await redis.zremrangebyscore(keys.workers, 0, now - 60_000);
   const ids = await redis.zrangebyscore(keys.workers, now - 10_000, '+inf');
   const out: WorkerStatus[] = [];
   for (const id of ids) {
@@ -149,7 +150,7 @@ export async function readStatus(redis: Redis, run: string): Promise<RunStatus |
   const text = await redis.get(keys.status(run));
   if (text === null) return undefined;
   const s = JSON.parse(text) as RunStatus;
-  s.workers = (await liveWorkers(redis)).filter((w) => w.run === run || w.run === null);
+  s.workers = (await liveWorkers(redis, false)).filter((w) => w.run === run || w.run === null);
   return s;
 }
 

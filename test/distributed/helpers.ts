@@ -64,10 +64,14 @@ export interface RedisInstance {
  * Starts a redis-server on a free loopback port (or on `port`: a restart) with a temporary folder
  * and no persistence; stop() ends it and removes the folder.
  */
-export async function startRedis(port?: number): Promise<RedisInstance> {
+export async function startRedis(port?: number, opts: { extra?: string[]; tls?: TlsFiles } = {}): Promise<RedisInstance> {
   port ??= await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-redis-'));
-  const proc = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+  const listen = opts.tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', opts.tls.cert, '--tls-key-file', opts.tls.key, '--tls-ca-cert-file', opts.tls.ca, '--tls-auth-clients', 'no']
+    : ['--port', String(port)];
+  const args = [...listen, '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(opts.extra ?? [])];
+  const proc = spawn(REDIS_SERVER!, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Its log says when it listens (or why it cannot); the log keeps being read so that the pipe never fills.
@@ -101,7 +105,7 @@ export async function startRedis(port?: number): Promise<RedisInstance> {
   });
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) {
         const gone = new Promise((r) => proc.once('exit', r));
@@ -111,6 +115,30 @@ export async function startRedis(port?: number): Promise<RedisInstance> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A throwaway CA and a server certificate for 127.0.0.1 signed by it (PEM files). */
+export interface TlsFiles {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+/** Makes a throwaway CA and a certificate for 127.0.0.1 and localhost with openssl, in a temporary folder. */
+export function makeTls(): TlsFiles {
+  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-tls-'));
+  const f = (n: string): string => path.join(dir, n);
+  writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  const steps = [
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Thoth test CA'],
+    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost'],
+    ['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('server.pem'), '-days', '2', '-extfile', f('ext')],
+  ];
+  for (const a of steps) {
+    const r = spawnSync('openssl', a, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`openssl ${a[0]} failed: ${r.stderr}`);
+  }
+  return { ca: f('ca.pem'), cert: f('server.pem'), key: f('server.key') };
 }
 
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
