@@ -59,6 +59,18 @@ export async function runWorker(addr: RedisAddress, opts: WorkerOptions): Promis
   }
 }
 
+/** Why a pair job is malformed (engine indices out of range, an opening that is not one line), or undefined. */
+export function pairJobProblem(data: PairJob, engines: number): string | undefined {
+  const idx = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0 && (n as number) < engines;
+  if (!Array.isArray(data?.games) || data.games.length < 1 || data.games.length > 2) return 'no games';
+  for (const g of data.games) {
+    if (!Number.isSafeInteger(g?.index) || g.index < 0 || !idx(g.first) || !idx(g.second) || typeof g.roundTag !== 'string' || /[\0-\x1f]/.test(g.roundTag)) return 'a bad game';
+  }
+  const o = data.opening;
+  if (typeof o?.kfen !== 'string' || typeof o.label !== 'string' || /[\0-\x1f\x7f]/.test(o.kfen + o.label)) return 'a bad opening';
+  return undefined;
+}
+
 class RunWorker {
   readonly id = `${hostname()}:${process.pid}`;
   private busy = 0;
@@ -228,6 +240,9 @@ class RunWorker {
       try {
         slot.dropDead();
         const data = job.data as PairJob;
+        // The queue is writable by every worker's Redis user: a job is data, checked before use.
+        const bad = pairJobProblem(data, engines.length);
+        if (bad !== undefined) throw new Error(`${job.id} is not a pair job of this run (${bad})`);
         let r;
         try {
           r = await playPair(slot, data.games, data.opening, local.recover, stop.signal);

@@ -14,6 +14,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_PREFIX, keys, openRedis, redisAddress } from '../../src/distributed/redis';
+import { pairJobProblem } from '../../src/distributed/worker';
 import { keyId, loadSigner, loadTrustedKey, refuseUnsigned, signRun, type Signer } from '../../src/distributed/trust';
 import { fake, fakeEngineScript } from '../match/helpers';
 import { REDIS_SERVER, TEST_KEYS, ThothProcess, makeKeys, makeTls, startRedis, worker, type RedisInstance } from './helpers';
@@ -57,6 +58,18 @@ describe('keys', () => {
     expect(loadTrustedKey('not-a-key').ok).toBe(false);
     const signPub = loadSigner(TEST_KEYS.public);
     expect(signPub.ok ? '' : signPub.error.message).toMatch(/is not a private key/);
+  });
+});
+
+describe('pair jobs', () => {
+  it('a job from the queue is data: engine indices in range, an opening of one line', () => {
+    const g = { index: 0, round: 0, inRound: 0, encounter: 0, first: 0, second: 1, openingIndex: 0, roundTag: '1.1' };
+    const opening = { kfen: 'k', label: 'classic' };
+    expect(pairJobProblem({ games: [g, { ...g, index: 1, first: 1, second: 0 }], opening }, 2)).toBeUndefined();
+    expect(pairJobProblem({ games: [{ ...g, first: 7 }], opening }, 2)).toBe('a bad game');
+    expect(pairJobProblem({ games: [{ ...g, index: -1 }], opening }, 2)).toBe('a bad game');
+    expect(pairJobProblem({ games: [], opening }, 2)).toBe('no games');
+    expect(pairJobProblem({ games: [g], opening: { kfen: 'k\nsetoption name X value Y', label: '' } }, 2)).toBe('a bad opening');
   });
 });
 
