@@ -125,9 +125,9 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   if (url !== undefined) {
     const addr = redisAddress(url, { caFile: args.options.get('redis-ca')?.[0], passwordFile: args.options.get('redis-password-file')?.[0] });
     if (!addr.ok) throw new UsageError(`--distributed: ${addr.error.message}`);
+    if (args.options.has('threads')) throw new UsageError('--threads is for a local run; with --distributed the workers\' --concurrency says how many games run at once');
     const signer = signerFor(args.options.get('sign')?.[0]);
     if (!signer.ok) throw new UsageError(`--distributed: ${signer.error.message}`);
-    if (args.options.has('threads')) throw new UsageError('--threads is for a local run; with --distributed the workers\' --concurrency says how many games run at once');
     return distributedDatagen({
       addr: addr.value, signer: signer.value, out, chunk, firstGame, dedup, positionsTarget, gamesTarget, progress, write,
       args: settingsArgs(variant, seed, settings), network: settings.network ? new Uint8Array(settings.network) : undefined,
