@@ -6,7 +6,7 @@
  * carries a signed match end to end, and the worker user cannot write runs, builds or networks.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -17,7 +17,7 @@ import { QUEUE_PREFIX, keys, openRedis, redisAddress } from '../../src/distribut
 import { pairJobProblem } from '../../src/distributed/worker';
 import { keyId, loadSigner, loadTrustedKey, refuseUnsigned, signRun, type Signer } from '../../src/distributed/trust';
 import { fake, fakeEngineScript } from '../match/helpers';
-import { REDIS_SERVER, TEST_KEYS, ThothProcess, makeKeys, makeTls, startRedis, worker, type RedisInstance } from './helpers';
+import { REDIS_SERVER, ROOT, TEST_KEYS, ThothProcess, makeKeys, makeTls, startRedis, worker, type RedisInstance } from './helpers';
 
 const sha256 = (d: string | Buffer): string => createHash('sha256').update(d).digest('hex');
 const signerOf = (file: string): Signer => {
@@ -197,17 +197,12 @@ describe.skipIf(!REDIS_SERVER)('a Redis with a password, ACL users and TLS', () 
     const tls = makeTls();
     const dir = mkdtempSync(path.join(tmpdir(), 'thoth-acl-'));
     const acl = path.join(dir, 'users.acl');
-    // The ACL lines of docs/distributed.md, "Trust".
-    writeFileSync(
-      acl,
-      [
-        'user default off',
-        'user coordinator on >coord-Secret ~thoth:* &thoth:* +@all -@dangerous +info +client|setname +client|getname',
-        'user worker on >worker-Secret %R~thoth:runs %R~thoth:run:* %R~thoth:build:* %R~thoth:net:* ~thoth:run:*:refusals ~thoth:workers ~thoth:worker:* ~thoth:pairs-* ~thoth:results-* &thoth:run:*:control +@all -@dangerous +info +client|setname +client|getname',
-        'user viewer on >viewer-Secret %R~thoth:* -@all +@read +@connection +info',
-        '',
-      ].join('\n'),
-    );
+    // The ACL lines of docs/distributed.md, "Trust", as they are there (the passwords replaced).
+    const doc = readFileSync(path.join(ROOT, 'docs', 'distributed.md'), 'utf8');
+    const lines = doc.split('\n').filter((l) => /^user (default|coordinator|worker|viewer) /.test(l));
+    expect(lines.map((l) => l.split(' ')[1])).toEqual(['default', 'coordinator', 'worker', 'viewer']);
+    const passwords: Record<string, string> = { 'COORDINATOR-PASSWORD': 'coord-Secret', 'WORKER-PASSWORD': 'worker-Secret', 'VIEWER-PASSWORD': 'viewer-Secret' };
+    writeFileSync(acl, lines.map((l) => l.replace(/>([A-Z-]+)/, (_, p: string) => `>${passwords[p]}`)).join('\n') + '\n');
     writeFileSync(path.join(dir, 'coord.pass'), 'coord-Secret\n');
     const r = await startRedis(undefined, { tls, extra: ['--aclfile', acl] });
     try {
