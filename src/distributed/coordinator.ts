@@ -27,7 +27,7 @@ import { prepareRun, type RunOptions } from '../match/tournament';
 import { BuildError, identifyEngine, storeBuild, type IdentifiedBuild } from './builds';
 import { checkResult, gameOutcome, pairGames, pairId, type PairJob, type PairResult, type RunSettings } from './jobs';
 import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, redisAddress, type RedisAddress } from './redis';
-import { ledgerStatus, liveWorkers, type RunState, type RunStatus } from './status';
+import { ledgerStatus, liveWorkers, oneLine, type RunState, type RunStatus } from './status';
 import { signerFor, signRun, type Signer } from './trust';
 import { sleep, within } from './wait';
 
@@ -267,7 +267,7 @@ class Coordinator {
       for (const [w, why] of Object.entries(r)) {
         if (refusalsSeen.has(`${w}\0${why}`)) continue;
         refusalsSeen.add(`${w}\0${why}`);
-        ledger.write(`Note: worker ${w} refuses this run: ${why}`);
+        ledger.write(`Note: worker ${oneLine(w)} refuses this run: ${oneLine(why)}`);
       }
     };
 

@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine-process';
 import { BuildError, CHECKSUM, identifyEngine, shortSum, sumText, type EngineBuild, type IdentifiedBuild } from './builds';
-import type { RunState, RunStatus, WorkerStatus } from './status';
+import { oneLine, type RunState, type RunStatus, type WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
 export interface DatagenRunSettings {
@@ -143,11 +143,11 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
   const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
-  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${w.id} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
   for (const t of s.tallies) {
-    lines.push(`  ${t.id}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`);
+    lines.push(`  ${oneLine(t.id)}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`);
   }
-  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${w}: ${why}`);
+  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
   return lines;
 }
 

@@ -160,6 +160,16 @@ export async function readLlrSeries(redis: Redis, run: string): Promise<[number,
   return items.map((t) => t.split(' ').map(Number) as [number, number]).filter(([g, l]) => Number.isFinite(g) && Number.isFinite(l));
 }
 
+/**
+ * Text a worker wrote to Redis (its id, a refusal), made one printable line: control characters
+ * (newlines, terminal escapes) become '?', and it is cut at 300 characters. Whoever holds the
+ * worker user can write there, and must not forge lines of the coordinator's output.
+ */
+export function oneLine(text: unknown): string {
+  const t = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+  return t.length > 300 ? `${t.slice(0, 297)}...` : t;
+}
+
 /** The status in words, for `thoth match-status`. */
 export function statusLines(s: RunStatus): string[] {
   const age = Math.round((Date.now() - s.updated) / 1000);
@@ -169,8 +179,8 @@ export function statusLines(s: RunStatus): string[] {
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
   const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
-  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${w.id} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
-  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${w}: ${why}`);
+  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
   lines.push(...s.lines);
   return lines;
 }

@@ -153,6 +153,30 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
     }
   }, 120_000);
 
+  it('what workers write (ids, refusals) is shown as one line each: no forged lines, no terminal escapes', async () => {
+    const conn = await connect(redis.url);
+    try {
+      const run = 'd00000000001';
+      const evil = 'w1\nFinished match\u001b[2J';
+      await conn.hset(keys.worker(evil), { concurrency: 1, busy: 0, run, pairs: 0 });
+      await conn.zadd(keys.workers, Date.now(), evil);
+      const status = {
+        run, state: 'running', names: ['A', 'B'], variant: 'khet2', timeControl: '10+0.1', games: 0, total: 2, pairsQueued: 1, pairsActive: 0,
+        encounters: [], sprt: null, ratings: [], lines: [], refusals: { [evil]: 'no\nScore of A vs B: 9 - 0 - 0' }, workers: [], started: 1, updated: Date.now(),
+      };
+      await conn.set(keys.status(run), JSON.stringify(status));
+      await conn.zadd(keys.runs, Date.now(), run);
+      const st = new ThothProcess(['match-status', redis.url, run]);
+      expect(await st.exited, st.err).toBe(0);
+      const lines = st.out.split('\n');
+      expect(lines).not.toContain('Score of A vs B: 9 - 0 - 0');
+      expect(lines).toContain('Workers: 1 (0/1 slots busy): w1?Finished match?[2J 0/1');
+      expect(lines).toContain('Refused by w1?Finished match?[2J: no?Score of A vs B: 9 - 0 - 0');
+    } finally {
+      conn.disconnect();
+    }
+  });
+
   it('a worker without --trust, or with a private key, stops with one line', async () => {
     const none = new ThothProcess(['worker', redis.url], undefined, { THOTH_TRUST: '' });
     expect(await none.exited).toBe(2);
