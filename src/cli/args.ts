@@ -31,6 +31,8 @@ export interface FlagSpec {
   value?: string;
   /** Takes every following word that is not an option (`--moves a b c`)… */
   multi?: boolean;
+  /** The option may be given more than once, each with one value; all are kept in order. */
+  repeat?: boolean;
   /** … and, when given, that this accepts: the list ends at the first word it refuses (`--moves a b 3`: 3 is not a move). */
   accepts?: (word: string) => boolean;
   /** What it does, in a few words. */
@@ -128,7 +130,7 @@ export function parseArgs(argv: string[], spec: CommandSpec): ParsedArgs {
       } else if (o.value) {
         const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
         if (v === undefined) throw new UsageError(`--${name} needs a value (${o.value})`);
-        options.set(name, [v]);
+        options.set(name, o.repeat ? [...(options.get(name) ?? []), v] : [v]);
       } else {
         if (eq >= 0) throw new UsageError(`--${name} takes no value`);
         options.set(name, []);

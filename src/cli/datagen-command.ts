@@ -20,7 +20,8 @@ import { ProgressLine } from './progress';
 import { loadNetworkFile } from '../protocol/network-file';
 import { DatagenRunError, runDatagenCoordinator } from '../distributed/datagen-coordinator';
 import { BuildError } from '../distributed/builds';
-import { RedisUnreachable, parseRedisUrl, type RedisAddress } from '../distributed/redis';
+import { RedisUnreachable, redisAddress, type RedisAddress } from '../distributed/redis';
+import { signerFor, type Signer } from '../distributed/trust';
 import { decodeBoard, gameBlocks, type GameBlock } from '../train/data';
 import { exitSoon } from './match';
 
@@ -52,7 +53,10 @@ export const DATAGEN_SPEC: CommandSpec = {
     { name: 'net', value: 'FILE', help: 'search with this network (NNUE; `default`: the shipped one) instead of the hand-written evaluation' },
     { name: 'no-dedup', help: 'keep positions that are already in the file' },
     { name: 'first-game', value: 'N', help: 'the index of the first game when the file has none (another host: another range, or another seed)', default: '0' },
-    { name: 'distributed', value: 'URL', help: 'play the games on `thoth worker` processes through the Redis at redis://HOST:PORT[/DB] (docs/distributed.md)' },
+    { name: 'distributed', value: 'URL', help: 'play the games on `thoth worker` processes through the Redis at redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] (docs/distributed.md)' },
+    { name: 'sign', value: 'FILE', help: 'with --distributed: the Ed25519 private key that signs the run for the workers', default: '$THOTH_SIGN_KEY' },
+    { name: 'redis-ca', value: 'FILE', help: 'with --distributed rediss://: the CA certificates of the Redis server' },
+    { name: 'redis-password-file', value: 'FILE', help: 'with --distributed: the Redis password (else the address\'s, else $THOTH_REDIS_PASSWORD)' },
     { name: 'chunk', value: 'N', help: 'with --distributed: games per job', default: '32' },
     { name: 'merge', help: 'merge the data files given after the options into --out (positions already there dropped, and games left with none) instead of playing' },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
@@ -119,11 +123,13 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   const url = args.options.get('distributed')?.[0];
   const chunk = intOption(args, 'chunk', 32, 1, 10_000);
   if (url !== undefined) {
-    const addr = parseRedisUrl(url);
+    const addr = redisAddress(url, { caFile: args.options.get('redis-ca')?.[0], passwordFile: args.options.get('redis-password-file')?.[0] });
     if (!addr.ok) throw new UsageError(`--distributed: ${addr.error.message}`);
     if (args.options.has('threads')) throw new UsageError('--threads is for a local run; with --distributed the workers\' --concurrency says how many games run at once');
+    const signer = signerFor(args.options.get('sign')?.[0]);
+    if (!signer.ok) throw new UsageError(`--distributed: ${signer.error.message}`);
     return distributedDatagen({
-      addr: addr.value, out, chunk, firstGame, dedup, positionsTarget, gamesTarget, progress, write,
+      addr: addr.value, signer: signer.value, out, chunk, firstGame, dedup, positionsTarget, gamesTarget, progress, write,
       args: settingsArgs(variant, seed, settings), network: settings.network ? new Uint8Array(settings.network) : undefined,
     });
   }
@@ -368,6 +374,7 @@ class BlockWriter {
 
 interface DistributedRun {
   addr: RedisAddress;
+  signer: Signer;
   out: string;
   chunk: number;
   firstGame: number;
@@ -421,7 +428,7 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
   let outcome;
   try {
     outcome = await runDatagenCoordinator(r.addr, {
-      args: r.args, chunk: r.chunk, network: r.network, out: r.out, signal: stop.signal,
+      args: r.args, chunk: r.chunk, network: r.network, out: r.out, signal: stop.signal, signer: r.signer,
       targetPositions: r.positionsTarget, targetGames: Number.isFinite(r.gamesTarget) ? r.gamesTarget : null,
     }, {
       nextGame,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStatusPage } from '../distributed/page';
-import { RedisUnreachable, openRedis, parseRedisUrl } from '../distributed/redis';
+import { REDIS_URL_SYNTAX, RedisUnreachable, openRedis, redisAddress } from '../distributed/redis';
 import { datagenStatusLines, isDatagenStatus } from '../distributed/datagen-jobs';
 import { listRuns, readLlrSeries, readStatus, statusLines } from '../distributed/status';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
@@ -11,7 +11,7 @@ import { exitSoon } from './match';
 
 export const MATCH_STATUS_SPEC: CommandSpec = {
   name: 'match-status',
-  positional: 'redis://HOST:PORT[/DB] [RUN]',
+  positional: 'redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [RUN]',
   summary:
     'The live summary of a distributed match (thoth match -distributed): workers, queue, the summary lines; RUN is ' +
     'the run id the match printed (default: the newest run).',
@@ -20,6 +20,8 @@ export const MATCH_STATUS_SPEC: CommandSpec = {
     { name: 'json', help: 'the status as one JSON object per print' },
     { name: 'page', help: 'serve a status page on 127.0.0.1 (standings, Elo, workers, the LLR over the games)' },
     { name: 'port', value: 'N', help: 'the page\'s port (0 = any free port)', default: '0' },
+    { name: 'redis-ca', value: 'FILE', help: 'the CA certificates of a rediss:// server' },
+    { name: 'redis-password-file', value: 'FILE', help: 'the Redis password (else the address\'s, else $THOTH_REDIS_PASSWORD)' },
   ],
   notes: ['See docs/distributed.md.'],
 };
@@ -34,9 +36,9 @@ function statusPageDir(): string {
 export async function matchStatusCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, MATCH_STATUS_SPEC);
   if (args.positional.length < 1 || args.positional.length > 2) {
-    throw new UsageError('usage: thoth match-status redis://HOST:PORT[/DB] [RUN] [options] (thoth match-status --help)');
+    throw new UsageError(`usage: thoth match-status ${REDIS_URL_SYNTAX} [RUN] [options] (thoth match-status --help)`);
   }
-  const addr = parseRedisUrl(args.positional[0]);
+  const addr = redisAddress(args.positional[0], { caFile: args.options.get('redis-ca')?.[0], passwordFile: args.options.get('redis-password-file')?.[0] });
   if (!addr.ok) throw new UsageError(addr.error.message);
   const wanted = args.positional[1];
   if (wanted !== undefined && !/^[0-9a-f]{12}$/.test(wanted)) throw new UsageError(`'${wanted}' is not a run id (12 hex digits, as thoth match -distributed prints)`);
@@ -83,6 +85,10 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
       await new Promise((r) => setTimeout(r, 2000));
       if (!args.options.has('json')) write('');
     }
+  } catch (e) {
+    // A user the ACL does not let read something: one line, no stack.
+    if ((e as Error).name === 'ReplyError') throw new CommandError(`Redis at ${addr.value.text}: ${(e as Error).message.split('\n')[0]}`, 1);
+    throw e;
   } finally {
     redis.disconnect();
     exitSoon();

@@ -55,8 +55,11 @@ Output:
   -event text           the records' Event tag (default "Thoth match")
   -site text            the records' Site tag (default "?")
 Distributed:
-  -distributed redis://HOST:PORT[/DB] [timeout=S]   the games are played by \`thoth worker\` processes on any
-                        machine (Redis may be unreachable for timeout seconds, default 10; docs/distributed.md)
+  -distributed redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [timeout=S] [sign=KEY] [ca=FILE] [passwordfile=FILE]
+                        the games are played by \`thoth worker\` processes on any machine (Redis may be
+                        unreachable for timeout seconds, default 10); sign=: the Ed25519 private key the
+                        workers trust (else THOTH_SIGN_KEY); ca=: the CAs of a rediss:// server;
+                        passwordfile=: the Redis password (else THOTH_REDIS_PASSWORD); docs/distributed.md
   -h, --help            this text
 
 Exit codes: 0 the run finished (or the SPRT decided); 1 it stopped on a fault (an engine crashed,

@@ -1,19 +1,25 @@
-/** `thoth worker redis://HOST:PORT[/DB] [--concurrency N] …`: plays the game pairs and datagen chunks of distributed runs (src/distributed). */
+/** `thoth worker redis[s]://… --trust KEY [--allow-engine PATH] [--concurrency N] …`: plays the game pairs and datagen chunks of distributed runs (src/distributed). */
 import { availableParallelism } from 'node:os';
-import { defaultCacheDir } from '../distributed/builds';
-import { RedisUnreachable, parseRedisUrl } from '../distributed/redis';
+import { allowedPath, defaultCacheDir } from '../distributed/builds';
+import { REDIS_URL_SYNTAX, RedisUnreachable, redisAddress } from '../distributed/redis';
+import { loadTrustedKey, type TrustedKey } from '../distributed/trust';
 import { runWorker } from '../distributed/worker';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { exitSoon } from './match';
 
 export const WORKER_SPEC: CommandSpec = {
   name: 'worker',
-  positional: 'redis://HOST:PORT[/DB]',
+  positional: 'redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]',
   summary:
     'Plays the game pairs of distributed matches (thoth match -distributed) and the game chunks of distributed datagen ' +
     '(thoth datagen --distributed) from the Redis at that address, on any machine; Thoth builds and networks are fetched ' +
-    'from Redis into a cache. Ctrl-C finishes the pairs in progress, twice stops at once.',
+    'from Redis into a cache. Only runs signed by a --trust key are taken; other engines than Thoth builds only when ' +
+    '--allow-engine allows them. Ctrl-C finishes the pairs in progress, twice stops at once.',
   options: [
+    { name: 'trust', value: 'KEY|FILE', repeat: true, help: 'the coordinator\'s Ed25519 public key (PEM file, or its base64 line); runs signed by another key or unsigned are refused (repeatable)', default: '$THOTH_TRUST' },
+    { name: 'allow-engine', value: 'PATH', repeat: true, help: 'an engine file (or a folder of them) this worker may run besides Thoth builds (repeatable)', default: 'none' },
+    { name: 'redis-ca', value: 'FILE', help: 'the CA certificates of a rediss:// server' },
+    { name: 'redis-password-file', value: 'FILE', help: 'the Redis password (else the address\'s, else $THOTH_REDIS_PASSWORD)' },
     { name: 'concurrency', value: 'N', help: 'game pairs (or datagen chunks) at once (at most the number of cores)', default: '1' },
     { name: 'cache', value: 'DIR', help: 'where engine builds from Redis are unpacked', default: 'a folder under the user cache' },
     { name: 'lock-duration', value: 'MS', help: 'how long a pair stays this worker\'s without a sign of life', default: '30000' },
@@ -26,9 +32,25 @@ export const WORKER_SPEC: CommandSpec = {
 
 export async function workerCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, WORKER_SPEC);
-  if (args.positional.length !== 1) throw new UsageError('give the Redis address: thoth worker redis://HOST:PORT[/DB] (thoth worker --help)');
-  const addr = parseRedisUrl(args.positional[0]);
+  if (args.positional.length !== 1) throw new UsageError(`give the Redis address: thoth worker ${REDIS_URL_SYNTAX} --trust KEY (thoth worker --help)`);
+  const addr = redisAddress(args.positional[0], { caFile: args.options.get('redis-ca')?.[0], passwordFile: args.options.get('redis-password-file')?.[0] });
   if (!addr.ok) throw new UsageError(addr.error.message);
+  const trustValues = args.options.get('trust') ?? (process.env.THOTH_TRUST ? [process.env.THOTH_TRUST] : []);
+  if (trustValues.length === 0) {
+    throw new UsageError('give the coordinator\'s public key: --trust KEY-or-FILE (or THOTH_TRUST); a worker takes only runs signed with it (docs/distributed.md, Trust)');
+  }
+  const trusted: TrustedKey[] = [];
+  for (const v of trustValues) {
+    const k = loadTrustedKey(v);
+    if (!k.ok) throw new UsageError(k.error.message);
+    trusted.push(k.value);
+  }
+  const allowEngines: string[] = [];
+  for (const p of args.options.get('allow-engine') ?? []) {
+    const a = allowedPath(p);
+    if (!a.ok) throw new UsageError(a.error.message);
+    allowEngines.push(a.value);
+  }
   const cores = availableParallelism();
   const concurrency = intOption(args, 'concurrency', 1, 1, 1024);
   if (concurrency > cores) write(`Note: --concurrency ${concurrency} is more than the ${cores} cores here: games may lose on time`);
@@ -62,6 +84,8 @@ export async function workerCommand(argv: string[], write: (s: string) => void):
       signal: finish.signal,
       kill: kill.signal,
       exitWhenIdle: args.options.has('exit-when-idle'),
+      trusted,
+      allowEngines,
     });
   } catch (e) {
     if (e instanceof RedisUnreachable) throw new CommandError(e.message, 1);

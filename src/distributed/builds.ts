@@ -42,6 +42,41 @@ const INTERPRETERS = /^(node|nodejs|bun|deno|python[0-9.]*|pypy3?|java|sh|bash)$
 
 export const shortSum = (checksum: string): string => checksum.slice(0, 12);
 
+/** A checksum as builds and networks are named by: 64 lowercase hex digits (nothing else reaches a path). */
+export const CHECKSUM = /^[0-9a-f]{64}$/;
+
+/** A checksum for messages: its first 12 digits, or the text cut short and escaped when it is not one. */
+export function sumText(checksum: unknown): string {
+  if (typeof checksum === 'string' && CHECKSUM.test(checksum)) return shortSum(checksum);
+  return JSON.stringify(String(checksum).slice(0, 40));
+}
+
+/** A relative path inside a folder: no `..`, not absolute, no empty or `.` parts, no backslash or control character. */
+export function isSafeRelPath(p: unknown): p is string {
+  if (typeof p !== 'string' || p === '' || p.length > 1000 || /[\\\0-\x1f]/.test(p) || p.startsWith('/')) return false;
+  return p.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+/**
+ * Why a build as it comes from Redis is malformed (one line), or undefined: a checksum of 64 hex
+ * digits, a Thoth build's script a safe relative path, a files build's words indices.
+ */
+export function buildProblem(b: unknown): string | undefined {
+  if (typeof b !== 'object' || b === null) return 'a build that is not an object';
+  const x = b as Record<string, unknown>;
+  if (typeof x.checksum !== 'string' || !CHECKSUM.test(x.checksum)) return `the build checksum ${sumText(x.checksum)} is not 64 hex digits`;
+  if (x.kind === 'thoth') {
+    if (!isSafeRelPath(x.script)) return `Thoth build ${shortSum(x.checksum)}: its script ${JSON.stringify(String(x.script).slice(0, 80))} is not a relative path inside the build`;
+    if (!Number.isInteger(x.word) || (x.word as number) < 0 || (x.word as number) > 1000) return `Thoth build ${shortSum(x.checksum)}: a bad command word`;
+    return undefined;
+  }
+  if (x.kind === 'files') {
+    if (!Array.isArray(x.words) || !x.words.every((w) => Number.isInteger(w) && w >= 0 && w <= 1000)) return `files ${shortSum(x.checksum)}: bad command words`;
+    return undefined;
+  }
+  return `a build of unknown kind ${JSON.stringify(String(x.kind).slice(0, 20))}`;
+}
+
 function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
@@ -272,10 +307,18 @@ function folderChecksum(dir: string): string {
  * checked and moved into place. Returns its folder.
  */
 export async function fetchBuild(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
-  const dir = path.join(cacheDir, checksum);
-  if (existsSync(dir)) {
-    if (folderChecksum(dir) === checksum) return ok(dir);
-    rmSync(dir, { recursive: true, force: true }); // damaged: fetch it again
+  // Before any file operation: the checksum names a folder right inside the cache, or nothing.
+  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum)) return err(new BuildError(`the build checksum ${sumText(checksum)} is not 64 hex digits`));
+  const cache = path.resolve(cacheDir);
+  const dir = path.join(cache, checksum);
+  if (path.dirname(dir) !== cache) return err(new BuildError(`the build checksum ${sumText(checksum)} is not 64 hex digits`));
+  try {
+    if (existsSync(dir)) {
+      if (folderChecksum(dir) === checksum) return ok(dir);
+      rmSync(dir, { recursive: true, force: true }); // damaged: fetch it again
+    }
+  } catch (e) {
+    return err(new BuildError(`Thoth build ${shortSum(checksum)} in the cache ${dir} cannot be checked: ${(e as Error).message}`));
   }
   const key = keys.build(checksum);
   const raw = await redis.hgetallBuffer(key);
@@ -283,19 +326,29 @@ export async function fetchBuild(redis: Redis, checksum: string, cacheDir: strin
   if (manifestText === undefined) {
     return err(new BuildError(`Thoth build ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`));
   }
-  const manifest = JSON.parse(manifestText) as Manifest;
-  mkdirSync(cacheDir, { recursive: true });
-  const tmp = mkdtempSync(path.join(cacheDir, `.unpack-${shortSum(checksum)}-`));
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(manifestText) as Manifest;
+    if (!Array.isArray(manifest.files)) throw new Error('no file list');
+  } catch {
+    return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (its manifest)`));
+  }
+  mkdirSync(cache, { recursive: true });
+  const tmp = mkdtempSync(path.join(cache, `.unpack-${shortSum(checksum)}-`));
   try {
     for (const f of manifest.files) {
-      const data = raw[f.rel];
-      if (data === undefined || f.rel.split(/[\\/]/).includes('..') || path.isAbsolute(f.rel)) {
-        return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (file ${f.rel})`));
+      const data = isSafeRelPath(f?.rel) && f.rel !== MANIFEST ? raw[f.rel] : undefined;
+      if (data === undefined) {
+        return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (file ${JSON.stringify(String(f?.rel).slice(0, 80))})`));
       }
       const out = path.join(tmp, f.rel);
-      mkdirSync(path.dirname(out), { recursive: true });
-      writeFileSync(out, gunzipSync(data));
-      chmodSync(out, f.exec ? 0o755 : 0o644);
+      try {
+        mkdirSync(path.dirname(out), { recursive: true });
+        writeFileSync(out, gunzipSync(data));
+        chmodSync(out, f.exec ? 0o755 : 0o644);
+      } catch (e) {
+        return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (file ${f.rel}: ${(e as Error).message})`));
+      }
     }
     const got = folderChecksum(tmp);
     if (got !== checksum) return err(new BuildError(`Thoth build ${shortSum(checksum)}: the unpacked files have checksum ${shortSum(got)}`));
@@ -310,23 +363,65 @@ export async function fetchBuild(redis: Redis, checksum: string, cacheDir: strin
   }
 }
 
+/** A folder or file the worker allows as an engine (`--allow-engine PATH`), resolved. */
+export function allowedPath(p: string): Result<string, BuildError> {
+  try {
+    return ok(realpathSync(p));
+  } catch (e) {
+    return err(new BuildError(`--allow-engine: '${p}' does not exist here (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`));
+  }
+}
+
+/** True when `file` is one of the allowed files or lies under one of the allowed folders. */
+function isAllowed(file: string, allowed: readonly string[]): boolean {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return false;
+  }
+  return allowed.some((a) => real === a || real.startsWith(a.endsWith(path.sep) ? a : a + path.sep));
+}
+
+const NODE = /^node(js)?$/;
+
 /**
- * The engine as this worker runs it: a Thoth build from the cache (fetched when missing), or the
- * files the command names, which must be here with the same checksum. A BuildError says why not.
+ * The engine as this worker runs it: a Thoth build from the cache (fetched when missing), run by
+ * this worker's own node; or, for any other engine, the files the command names, which must be
+ * here with the same checksum, and whose program (or the script an interpreter runs) must be
+ * allowed by `allowed` (the worker's `--allow-engine`). A BuildError says why not.
  */
-export async function localEngine(redis: Redis, spec: EngineSpec, build: EngineBuild, cacheDir: string): Promise<Result<EngineSpec, BuildError>> {
-  if (spec.dir !== undefined && !existsSync(spec.dir)) return err(new BuildError(`engine '${spec.name}': its folder dir=${spec.dir} does not exist here`));
+export async function localEngine(redis: Redis, spec: EngineSpec, build: EngineBuild, cacheDir: string, allowed: readonly string[] = []): Promise<Result<EngineSpec, BuildError>> {
+  const problem = buildProblem(build);
+  if (problem !== undefined) return err(new BuildError(`engine '${spec.name}': ${problem}`));
+  if (!Array.isArray(spec.command) || spec.command.length === 0 || !spec.command.every((w) => typeof w === 'string')) {
+    return err(new BuildError(`engine '${spec.name}': no command`));
+  }
+  if (spec.dir !== undefined && (typeof spec.dir !== 'string' || !existsSync(spec.dir))) return err(new BuildError(`engine '${spec.name}': its folder dir=${spec.dir} does not exist here`));
+  const shown = (): string => spec.command.map((w) => (/^[\w./:=@+-]+$/.test(w) ? w : JSON.stringify(w))).join(' ').slice(0, 200);
   if (build.kind === 'thoth') {
+    // Only the build itself, run by node: `node SCRIPT ARGS…` or `SCRIPT ARGS…`.
+    if (build.word >= spec.command.length || !(build.word === 0 || (build.word === 1 && NODE.test(path.basename(spec.command[0]))))) {
+      return err(new BuildError(`engine '${spec.name}': '${shown()}' does not run its Thoth build with node`));
+    }
     const dir = await fetchBuild(redis, build.checksum, cacheDir);
     if (!dir.ok) return err(new BuildError(`engine '${spec.name}': ${dir.error.message}`));
-    const command = [...spec.command];
-    command[build.word] = path.join(dir.value, build.script);
-    return ok({ ...spec, command });
+    const script = path.join(dir.value, build.script);
+    if (!script.startsWith(dir.value + path.sep) || !isFile(script)) return err(new BuildError(`engine '${spec.name}': Thoth build ${shortSum(build.checksum)} has no file ${build.script}`));
+    return ok({ ...spec, command: [process.execPath, script, ...spec.command.slice(build.word + 1)] });
+  }
+  // Another engine: its program, or the script its interpreter runs, must be allowed here.
+  const interp = !spec.command[0].includes('/') ? INTERPRETERS.test(spec.command[0]) : INTERPRETERS.test(path.basename(spec.command[0]));
+  const main = interp ? 1 : 0;
+  const mainFile = main < spec.command.length && !spec.command[main].startsWith('-') ? wordFile(spec, main, process.cwd()) : undefined;
+  if (mainFile === undefined || !build.words.includes(main) || !isAllowed(mainFile, allowed)) {
+    const how = allowed.length === 0 ? 'this worker allows no engine but Thoth builds' : `this worker allows only ${allowed.join(', ')}`;
+    return err(new BuildError(`engine '${spec.name}': '${shown()}' is not an engine this worker allows (${how}; thoth worker --allow-engine PATH)`));
   }
   const words: { word: number; file: string }[] = [];
   for (const i of build.words) {
-    const f = wordFile(spec, i, process.cwd());
-    if (f === undefined) return err(new BuildError(`engine '${spec.name}': '${spec.command[i]}' is not found here`));
+    const f = i < spec.command.length ? wordFile(spec, i, process.cwd()) : undefined;
+    if (f === undefined) return err(new BuildError(`engine '${spec.name}': '${spec.command[i] ?? ''}' is not found here`));
     words.push({ word: i, file: f });
   }
   const here = filesChecksum(words);

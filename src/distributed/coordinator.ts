@@ -26,8 +26,9 @@ import type { Schedule, ScheduledGame } from '../match/schedule';
 import { prepareRun, type PreparedRun, type RunOptions } from '../match/tournament';
 import { BuildError, identifyEngine, storeBuild, type IdentifiedBuild } from './builds';
 import { checkResult, gameOutcome, pairGames, pairId, type PairJob, type PairResult, type RunSettings } from './jobs';
-import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, parseRedisUrl, type RedisAddress } from './redis';
-import { ledgerStatus, liveWorkers, type RunState, type RunStatus } from './status';
+import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, redisAddress, type RedisAddress } from './redis';
+import { ledgerStatus, liveWorkers, oneLine, type RunState, type RunStatus } from './status';
+import { signerFor, signRun, type Signer } from './trust';
 import { sleep, within } from './wait';
 
 export type DistributedError = MatchError | RedisUnreachable | BuildError;
@@ -60,8 +61,10 @@ function runId(cfg: MatchConfig, settings: RunSettings): string {
 export async function runDistributed(cfg: MatchConfig, opts: RunOptions): Promise<Result<MatchSummary, DistributedError>> {
   const setting = cfg.distributed;
   if (!setting) throw new Error('runDistributed without -distributed');
-  const addr = parseRedisUrl(setting.url);
+  const addr = redisAddress(setting.url, { caFile: setting.caFile, passwordFile: setting.passwordFile });
   if (!addr.ok) return err(new MatchConfigError(`-distributed: ${addr.error.message}`));
+  const signer = signerFor(setting.signKey);
+  if (!signer.ok) return err(new MatchConfigError(`-distributed: ${signer.error.message}`));
   let redis: Redis;
   try {
     redis = await openRedis(addr.value);
@@ -69,7 +72,7 @@ export async function runDistributed(cfg: MatchConfig, opts: RunOptions): Promis
     if (e instanceof RedisUnreachable) return err(e);
     throw e;
   }
-  const c = new Coordinator(cfg, addr.value, redis, opts);
+  const c = new Coordinator(cfg, addr.value, redis, opts, signer.value);
   try {
     return await c.run();
   } catch (e) {
@@ -132,6 +135,7 @@ class Coordinator {
     private readonly addr: RedisAddress,
     private readonly redis: Redis,
     private readonly opts: RunOptions,
+    private readonly signer: Signer,
   ) {
     this.lostSignal.catch(() => undefined);
   }
@@ -215,7 +219,8 @@ class Coordinator {
       await this.forget(run);
     }
     const now = Date.now();
-    await redis.hset(keys.run(run), { settings: JSON.stringify(this.settings!), state: 'running', coordinator: this.id });
+    const settingsText = JSON.stringify(this.settings!);
+    await redis.hset(keys.run(run), { settings: settingsText, ...signRun(this.signer, run, 'settings', settingsText), state: 'running', coordinator: this.id });
     await redis.hsetnx(keys.run(run), 'started', String(now));
     this.started = Number((await redis.hget(keys.run(run), 'started')) ?? now);
     await redis.zadd(keys.runs, 'NX', now, run);
@@ -328,7 +333,7 @@ class Coordinator {
     for (const [w, why] of Object.entries(r)) {
       if (this.refusalsSeen.has(`${w}\0${why}`)) continue;
       this.refusalsSeen.add(`${w}\0${why}`);
-      this.ledger.write(`Note: worker ${w} refuses this run: ${why}`);
+      this.ledger.write(`Note: worker ${oneLine(w)} refuses this run: ${oneLine(why)}`);
     }
   }
 

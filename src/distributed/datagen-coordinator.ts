@@ -19,6 +19,7 @@ import { storeBuild } from './builds';
 import { chunkId, ownBuild, storeNet, type ChunkJob, type ChunkResult, type DatagenRunSettings, type DatagenStatus, type DatagenWorkerTally } from './datagen-jobs';
 import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, type RedisAddress } from './redis';
 import { liveWorkers, type RunState } from './status';
+import { signRun, type Signer } from './trust';
 import { sleep, within } from './wait';
 
 const LOCK_TTL_MS = 15_000;
@@ -56,6 +57,8 @@ export interface DatagenRunOptions {
   signal: AbortSignal;
   /** Seconds Redis may be unreachable before the run stops. */
   redisTimeoutMs?: number;
+  /** The key that signs the run's settings for the workers (src/distributed/trust.ts). */
+  signer: Signer;
 }
 
 export interface DatagenOutcome {
@@ -143,7 +146,8 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
       if (inflight.size > 0) sink.note(`Resumed run ${run}: ${inflight.size} chunks queued, being played or finished in Redis`);
     }
     const now = Date.now();
-    await redis.hset(keys.run(run), { kind: 'datagen', datagen: JSON.stringify(settings), state: 'running', coordinator: me });
+    const settingsText = JSON.stringify(settings);
+    await redis.hset(keys.run(run), { kind: 'datagen', datagen: settingsText, ...signRun(opts.signer, run, 'datagen', settingsText), state: 'running', coordinator: me });
     await redis.hsetnx(keys.run(run), 'started', String(now));
     await redis.zadd(keys.runs, 'NX', now, run);
     await redis.del(keys.refusals(run));

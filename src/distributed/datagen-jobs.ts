@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine-process';
-import { BuildError, identifyEngine, shortSum, type EngineBuild, type IdentifiedBuild } from './builds';
-import type { RunState, RunStatus, WorkerStatus } from './status';
+import { BuildError, CHECKSUM, identifyEngine, shortSum, sumText, type EngineBuild, type IdentifiedBuild } from './builds';
+import { oneLine, type RunState, type RunStatus, type WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
 export interface DatagenRunSettings {
@@ -65,6 +65,7 @@ export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string>
 
 /** A network in the worker's cache (`<cache>/nets/<sha256>.nnue`), fetched from Redis when missing; its path. */
 export async function fetchNet(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
+  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum)) return err(new BuildError(`the network checksum ${sumText(checksum)} is not 64 hex digits`));
   const dir = path.join(cacheDir, 'nets');
   const file = path.join(dir, `${checksum}.nnue`);
   if (existsSync(file) && sha256(readFileSync(file)) === checksum) return ok(file);
@@ -142,11 +143,11 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
   const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
-  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${w.id} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
   for (const t of s.tallies) {
-    lines.push(`  ${t.id}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`);
+    lines.push(`  ${oneLine(t.id)}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`);
   }
-  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${w}: ${why}`);
+  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
   return lines;
 }
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { fetchBuild, shortSum } from './builds';
+import { CHECKSUM, buildProblem, fetchBuild, shortSum, sumText } from './builds';
 import { fetchNet, type ChunkJob, type ChunkResult, type DatagenRunSettings } from './datagen-jobs';
 import { QUEUE_PREFIX, keys, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
@@ -33,6 +33,21 @@ export interface DatagenWorkerHost {
   /** The oldest run with work this worker can take (to leave this one when it has none). */
   pickRun(): Promise<string | undefined>;
   waitingCount(run: string): Promise<number>;
+}
+
+/** Flags of the worker's own datagen child that the run's settings must not give. */
+const WORKER_FLAGS = new Set(['--out', '--net', '--first-game', '--games', '--positions', '--threads', '--distributed', '--sign']);
+
+/** Why a datagen run's settings are malformed (one line), or undefined. */
+function datagenProblem(s: DatagenRunSettings): string | undefined {
+  if (typeof s !== 'object' || s === null) return 'its datagen settings are not an object';
+  const b = buildProblem(s.build);
+  if (b !== undefined) return b;
+  if (s.build.kind !== 'thoth') return 'a datagen run needs a Thoth build';
+  if (s.net !== null && !(typeof s.net === 'string' && CHECKSUM.test(s.net))) return `the network checksum ${sumText(s.net)} is not 64 hex digits`;
+  if (!Number.isInteger(s.chunk) || s.chunk < 1) return 'a bad chunk size';
+  if (!Array.isArray(s.args) || !s.args.every((a) => typeof a === 'string' && !WORKER_FLAGS.has(a.split('=')[0]))) return 'its datagen flags are not ones a worker passes on';
+  return undefined;
 }
 
 /** Plays one chunk with the build's datagen; the shard's bytes, or throws with datagen's error. */
@@ -73,7 +88,15 @@ function playChunk(cli: string, settings: DatagenRunSettings, netFile: string | 
 /** Plays a datagen run's chunks until the run ends, or it has no chunks waiting and another run has. */
 export async function serveDatagen(host: DatagenWorkerHost, run: string, text: string): Promise<void> {
   const { opts, redis, bull } = host;
-  const settings = JSON.parse(text) as DatagenRunSettings;
+  // The settings' signature was checked by the caller; their shape is checked here, before any file operation.
+  let settings: DatagenRunSettings;
+  try {
+    settings = JSON.parse(text) as DatagenRunSettings;
+  } catch {
+    return host.refuse(run, 'its datagen settings are not JSON');
+  }
+  const why = datagenProblem(settings);
+  if (why !== undefined) return host.refuse(run, why);
   const dir = await fetchBuild(redis, settings.build.checksum, opts.cacheDir);
   if (!dir.ok) return host.refuse(run, dir.error.message);
   let netFile: string | undefined;
@@ -83,6 +106,7 @@ export async function serveDatagen(host: DatagenWorkerHost, run: string, text: s
     netFile = n.value;
   }
   const cli = path.join(dir.value, settings.build.kind === 'thoth' ? settings.build.script : 'dist/cli.js');
+  if (!cli.startsWith(dir.value + path.sep)) return host.refuse(run, `its script is outside Thoth build ${shortSum(settings.build.checksum)}`);
   host.setRun(run);
   opts.write(`Serving datagen run ${run}: Thoth build ${shortSum(settings.build.checksum)}, ${settings.net ? `network ${shortSum(settings.net)}` : 'hand-written evaluation'}, ${settings.chunk} games a chunk`);
   const results = new bull.Queue(keys.resultsQueue(run), { connection: redis, prefix: QUEUE_PREFIX });
@@ -97,6 +121,9 @@ export async function serveDatagen(host: DatagenWorkerHost, run: string, text: s
     const t0 = Date.now();
     try {
       const data = job.data as ChunkJob;
+      if (!Number.isSafeInteger(data?.chunk) || data.chunk < 0 || data.first !== data.chunk * settings.chunk || !Number.isSafeInteger(data.games) || data.games < 1 || data.games > settings.chunk) {
+        throw new Error(`${job.id} is not a chunk of this run (${settings.chunk} games a chunk)`);
+      }
       let shard: Buffer;
       try {
         shard = await playChunk(cli, settings, netFile, data, stop.signal);

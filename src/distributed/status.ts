@@ -126,9 +126,10 @@ export function ledgerStatus(cfg: MatchConfig, ledger: Ledger): Pick<RunStatus, 
 }
 
 /** Live workers (heartbeats of the last 10 s). */
-export async function liveWorkers(redis: Redis): Promise<WorkerStatus[]> {
+export async function liveWorkers(redis: Redis, prune = true): Promise<WorkerStatus[]> {
   const now = Date.now();
-  await redis.zremrangebyscore(keys.workers, 0, now - 60_000);
+  // Readers (match-status, the page) only read: they may hold a read-only ACL user.
+  if (prune) await redis.zremrangebyscore(keys.workers, 0, now - 60_000);
   const ids = await redis.zrangebyscore(keys.workers, now - 10_000, '+inf');
   const out: WorkerStatus[] = [];
   for (const id of ids) {
@@ -149,7 +150,7 @@ export async function readStatus(redis: Redis, run: string): Promise<RunStatus |
   const text = await redis.get(keys.status(run));
   if (text === null) return undefined;
   const s = JSON.parse(text) as RunStatus;
-  s.workers = (await liveWorkers(redis)).filter((w) => w.run === run || w.run === null);
+  s.workers = (await liveWorkers(redis, false)).filter((w) => w.run === run || w.run === null);
   return s;
 }
 
@@ -157,6 +158,16 @@ export async function readStatus(redis: Redis, run: string): Promise<RunStatus |
 export async function readLlrSeries(redis: Redis, run: string): Promise<[number, number][]> {
   const items = await redis.lrange(keys.llr(run), 0, -1);
   return items.map((t) => t.split(' ').map(Number) as [number, number]).filter(([g, l]) => Number.isFinite(g) && Number.isFinite(l));
+}
+
+/**
+ * Text a worker wrote to Redis (its id, a refusal), made one printable line: control characters
+ * (newlines, terminal escapes) become '?', and it is cut at 300 characters. Whoever holds the
+ * worker user can write there, and must not forge lines of the coordinator's output.
+ */
+export function oneLine(text: unknown): string {
+  const t = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+  return t.length > 300 ? `${t.slice(0, 297)}...` : t;
 }
 
 /** The status in words, for `thoth match-status`. */
@@ -168,8 +179,8 @@ export function statusLines(s: RunStatus): string[] {
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
   const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
-  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${w.id} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
-  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${w}: ${why}`);
+  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
   lines.push(...s.lines);
   return lines;
 }

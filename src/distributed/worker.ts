@@ -14,11 +14,12 @@ import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
-import { localEngine, shortSum } from './builds';
+import { buildProblem, localEngine, shortSum } from './builds';
 import { serveDatagen, type DatagenWorkerHost } from './datagen-worker';
 import { gameResult, type PairJob, type PairResult, type RunSettings } from './jobs';
 import { QUEUE_PREFIX, keys, openRedis, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
+import { refuseUnsigned, type TrustedKey } from './trust';
 import { sleep } from './wait';
 
 export interface WorkerOptions {
@@ -40,6 +41,10 @@ export interface WorkerOptions {
   kill: AbortSignal;
   /** Ends when no run has work (for tests and scripts) instead of waiting for runs. */
   exitWhenIdle?: boolean;
+  /** The coordinators' public keys (`--trust`): a run not signed by one of them is refused. */
+  trusted: TrustedKey[];
+  /** Engines other than Thoth builds this worker may run (`--allow-engine`, real paths: files or folders). */
+  allowEngines: string[];
 }
 
 /** Runs a worker until its signal is aborted. Throws RedisUnreachable when Redis cannot be reached at the start. */
@@ -52,6 +57,18 @@ export async function runWorker(addr: RedisAddress, opts: WorkerOptions): Promis
   } finally {
     await w.close();
   }
+}
+
+/** Why a pair job is malformed (engine indices out of range, an opening that is not one line), or undefined. */
+export function pairJobProblem(data: PairJob, engines: number): string | undefined {
+  const idx = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0 && (n as number) < engines;
+  if (!Array.isArray(data?.games) || data.games.length < 1 || data.games.length > 2) return 'no games';
+  for (const g of data.games) {
+    if (!Number.isSafeInteger(g?.index) || g.index < 0 || !idx(g.first) || !idx(g.second) || typeof g.roundTag !== 'string' || /[\0-\x1f]/.test(g.roundTag)) return 'a bad game';
+  }
+  const o = data.opening;
+  if (typeof o?.kfen !== 'string' || typeof o.label !== 'string' || /[\0-\x1f\x7f]/.test(o.kfen + o.label)) return 'a bad opening';
+  return undefined;
 }
 
 class RunWorker {
@@ -156,16 +173,32 @@ class RunWorker {
   /** Plays a run's pairs until the run ends, or it has no pairs waiting and another run has. */
   private async serve(run: string): Promise<void> {
     const { opts, redis } = this;
-    const datagen = await redis.hget(keys.run(run), 'datagen');
+    // Nothing from Redis is run or parsed before its signature is checked (docs/distributed.md, Trust).
+    const [datagen, text, sig, signer] = await redis.hmget(keys.run(run), 'datagen', 'settings', 'sig', 'signer');
+    const field = datagen !== null ? 'datagen' : 'settings';
+    const body = datagen ?? text;
+    if (body === null) return;
+    const unsigned = refuseUnsigned(opts.trusted, run, field, body, sig, signer);
+    if (unsigned !== undefined) return this.refuse(run, unsigned);
     if (datagen !== null) return serveDatagen(await this.datagenHost(), run, datagen);
-    const text = await redis.hget(keys.run(run), 'settings');
-    if (text === null) return;
-    const settings = JSON.parse(text) as RunSettings;
+    let settings: RunSettings;
+    try {
+      settings = JSON.parse(body) as RunSettings;
+      if (!Array.isArray(settings.engines) || !Array.isArray(settings.builds) || settings.builds.length !== settings.engines.length || !Array.isArray(settings.names)) {
+        throw new Error('no engines');
+      }
+    } catch {
+      return this.refuse(run, 'its settings are not a run this worker understands (a newer or older Thoth?)');
+    }
+    for (const b of settings.builds) {
+      const why = buildProblem(b);
+      if (why !== undefined) return this.refuse(run, why);
+    }
 
     // Exactly the builds the coordinator named, or no game at all.
     const engines = [];
     for (const [i, spec] of settings.engines.entries()) {
-      const local = await localEngine(redis, spec, settings.builds[i], opts.cacheDir);
+      const local = await localEngine(redis, spec, settings.builds[i], opts.cacheDir, opts.allowEngines);
       if (!local.ok) return this.refuse(run, local.error.message);
       engines.push(local.value);
     }
@@ -207,6 +240,9 @@ class RunWorker {
       try {
         slot.dropDead();
         const data = job.data as PairJob;
+        // The queue is writable by every worker's Redis user: a job is data, checked before use.
+        const bad = pairJobProblem(data, engines.length);
+        if (bad !== undefined) throw new Error(`${job.id} is not a pair job of this run (${bad})`);
         let r;
         try {
           r = await playPair(slot, data.games, data.opening, local.recover, stop.signal);

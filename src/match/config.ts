@@ -65,7 +65,7 @@ export interface MatchConfig {
   site?: string;
   /** Notes for the user (e.g. concurrency lowered to the number of cores). */
   notes: string[];
-  /** `-distributed redis://HOST:PORT[/DB] [timeout=S]`: the games are played by workers (src/distributed). */
+  /** `-distributed redis[s]://… [timeout=S] [ca=FILE] [passwordfile=FILE] [sign=FILE]`: the games are played by workers (src/distributed). */
   distributed?: DistributedSetting;
 }
 
@@ -74,6 +74,12 @@ export interface DistributedSetting {
   url: string;
   /** How long Redis may be unreachable before the coordinator gives up. */
   redisTimeoutMs: number;
+  /** `ca=FILE`: the CAs of a `rediss://` server. */
+  caFile?: string;
+  /** `passwordfile=FILE`: the Redis password (first line). */
+  passwordFile?: string;
+  /** `sign=FILE`: the coordinator's Ed25519 private key that signs the run for the workers (else THOTH_SIGN_KEY). */
+  signKey?: string;
 }
 
 /** The fixed default seed (as fastchess has one): runs are reproducible unless -srand is given. */
@@ -289,11 +295,14 @@ function resignSetting(f: Flag): ResignAdjudication {
 
 function distributedSetting(f: Flag): DistributedSetting {
   const [url, ...rest] = f.values;
-  if (url === undefined) throw new MatchConfigError('-distributed needs a Redis address: redis://HOST:PORT[/DB]');
+  if (url === undefined) throw new MatchConfigError('-distributed needs a Redis address: redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]');
   const d: DistributedSetting = { url, redisTimeoutMs: 10_000 };
   for (const [k, v] of keyValues({ name: f.name, values: rest })) {
     if (k === 'timeout') d.redisTimeoutMs = Math.round(num('-distributed timeout', v, 0.1, 3600) * 1000);
-    else throw new MatchConfigError(`-distributed: unknown setting '${k}' (timeout)`);
+    else if (k === 'ca') d.caFile = v;
+    else if (k === 'passwordfile') d.passwordFile = v;
+    else if (k === 'sign') d.signKey = v;
+    else throw new MatchConfigError(`-distributed: unknown setting '${k}' (timeout, ca, passwordfile, sign)`);
   }
   return d;
 }

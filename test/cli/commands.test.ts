@@ -11,9 +11,9 @@ const HELP: [string, string[]][] = [
   ['analyse', ['--depth N', '(default: 8)', '--game FILE', '--out FILE', '--graph FILE', '--json', '--threshold PCT', '(default: 5)', '--hash MB', '(default: 64)']],
   ['genfens', ['--seed S', '--plies P', '(default: 4)', '--setup', '(default: all)', '--out FILE']],
   ['gui', ['--port N', '(default: 7700)', '--engine "<command>"', '--verbose']],
-  ['match', ['-engine cmd=', '-rounds N', '(default 1;', '-concurrency N', '-sprt', '-pgnout FILE', '-report json=FILE', '-resume FILE', '-distributed redis://', 'Exit codes:']],
-  ['worker', ['redis://HOST:PORT[/DB]', '--concurrency N', '(default: 1)', '--lock-duration MS', '(default: 30000)', '--exit-when-idle']],
-  ['match-status', ['redis://HOST:PORT[/DB] [RUN]', '--follow', '--json', '--page', '--port N', '(default: 0)']],
+  ['match', ['-engine cmd=', '-rounds N', '(default 1;', '-concurrency N', '-sprt', '-pgnout FILE', '-report json=FILE', '-resume FILE', '-distributed redis[s]://', 'sign=KEY', 'ca=FILE', 'passwordfile=FILE', 'Exit codes:']],
+  ['worker', ['redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]', '--trust KEY|FILE', '(default: $THOTH_TRUST)', '--allow-engine PATH', '--redis-ca FILE', '--redis-password-file FILE', '--concurrency N', '(default: 1)', '--lock-duration MS', '(default: 30000)', '--exit-when-idle']],
+  ['match-status', ['redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [RUN]', '--redis-ca FILE', '--follow', '--json', '--page', '--port N', '(default: 0)']],
   ['stats', ['FILE.pgn', '-sprt', '-anchor NAME', '-drawscore X', '(default 0.5)']],
 ];
 

@@ -3,12 +3,30 @@
  * port, a temporary folder, no persistence), and `thoth` commands run as child processes.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
+import { fakeEngineScript } from '../match/helpers';
+
+/** An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers trust). */
+export function makeKeys(): { private: string; public: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-keys-'));
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const keys = { private: path.join(dir, 'coordinator.key'), public: path.join(dir, 'coordinator.pub') };
+  writeFileSync(keys.private, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(keys.public, publicKey.export({ type: 'spki', format: 'pem' }));
+  return keys;
+}
+
+/**
+ * The key every `thoth` child of these tests signs runs with (THOTH_SIGN_KEY) and trusts
+ * (THOTH_TRUST); the trust tests (trust.test.ts) give other keys on the command line.
+ */
+export const TEST_KEYS = makeKeys();
 
 /** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -46,10 +64,14 @@ export interface RedisInstance {
  * Starts a redis-server on a free loopback port (or on `port`: a restart) with a temporary folder
  * and no persistence; stop() ends it and removes the folder.
  */
-export async function startRedis(port?: number): Promise<RedisInstance> {
+export async function startRedis(port?: number, opts: { extra?: string[]; tls?: TlsFiles } = {}): Promise<RedisInstance> {
   port ??= await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-redis-'));
-  const proc = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+  const listen = opts.tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', opts.tls.cert, '--tls-key-file', opts.tls.key, '--tls-ca-cert-file', opts.tls.ca, '--tls-auth-clients', 'no']
+    : ['--port', String(port)];
+  const args = [...listen, '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(opts.extra ?? [])];
+  const proc = spawn(REDIS_SERVER!, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Its log says when it listens (or why it cannot); the log keeps being read so that the pipe never fills.
@@ -83,7 +105,7 @@ export async function startRedis(port?: number): Promise<RedisInstance> {
   });
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) {
         const gone = new Promise((r) => proc.once('exit', r));
@@ -93,6 +115,30 @@ export async function startRedis(port?: number): Promise<RedisInstance> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A throwaway CA and a server certificate for 127.0.0.1 signed by it (PEM files). */
+export interface TlsFiles {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+/** Makes a throwaway CA and a certificate for 127.0.0.1 and localhost with openssl, in a temporary folder. */
+export function makeTls(): TlsFiles {
+  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-tls-'));
+  const f = (n: string): string => path.join(dir, n);
+  writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  const steps = [
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Thoth test CA'],
+    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost'],
+    ['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('server.pem'), '-days', '2', '-extfile', f('ext')],
+  ];
+  for (const a of steps) {
+    const r = spawnSync('openssl', a, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`openssl ${a[0]} failed: ${r.stderr}`);
+  }
+  return { ca: f('ca.pem'), cert: f('server.pem'), key: f('server.key') };
 }
 
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -110,9 +156,13 @@ export class ThothProcess {
   readonly exited: Promise<number | null>;
   private waiters: { re: RegExp; resolve: () => void }[] = [];
 
-  constructor(args: string[], cwd = ROOT) {
+  constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}) {
     // tsx by its path: the child may run in a folder without node_modules.
-    this.proc = spawn(process.execPath, [...COMMAND, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [...COMMAND, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, THOTH_SIGN_KEY: TEST_KEYS.private, THOTH_TRUST: TEST_KEYS.public, ...env },
+    });
     this.proc.stdout!.on('data', (d) => {
       this.out += d;
       this.check();
@@ -149,9 +199,13 @@ export class ThothProcess {
   }
 }
 
-/** A worker with short lock and stall intervals (so that a killed one's pair is taken again in about a second). */
-export function worker(url: string, extra: string[] = [], cwd?: string): ThothProcess {
-  return new ThothProcess(['worker', url, '--lock-duration', '1500', '--stalled-interval', '500', ...extra], cwd);
+/**
+ * A worker with short lock and stall intervals (so that a killed one's pair is taken again in
+ * about a second), allowed to run the fake engine (and engines in `cwd`).
+ */
+export function worker(url: string, extra: string[] = [], cwd?: string, env?: NodeJS.ProcessEnv): ThothProcess {
+  const allow = ['--allow-engine', path.dirname(fakeEngineScript()), ...(cwd !== undefined ? ['--allow-engine', cwd] : [])];
+  return new ThothProcess(['worker', url, '--lock-duration', '1500', '--stalled-interval', '500', ...allow, ...extra], cwd, env);
 }
 
 /** Games of a record text, each without its move times, sorted by Round (workers finish in any order). */
