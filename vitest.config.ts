@@ -17,9 +17,10 @@ function browserTests(dir = 'test'): string[] {
 
 /**
  * The slow kinds of test, by what they start: a browser, a Redis server, real matches between
- * engine processes, the package as npm packs it, the shipped puzzles proved again. `npm test` (and CI) runs every test;
- * `npm run test:fast` runs the project `fast`, everything but these. A browser test is one that
- * uses the browser harness; the other kinds are listed by path.
+ * engine processes, the package as npm packs it, the shipped puzzles proved again, and the files
+ * that compute for ten seconds or more. `npm test` (and CI) runs every test; `npm run test:fast`
+ * (with the type check, in under two minutes on two cores) runs the project `fast`, everything
+ * but these. A browser test is one that uses the browser harness; the other kinds are listed by path.
  */
 export const SLOW = [
   // a real Chromium
@@ -34,6 +35,15 @@ export const SLOW = [
   'test/puzzles/shipped.test.ts',
   // the package as npm packs and installs it
   'test/core/library.test.ts',
+  // CPU-bound for ten seconds or more on two cores: random games, perft, solvers, many searches
+  'test/core/properties.*.test.ts',
+  'test/core/perft-bulk.test.ts',
+  'test/search/forced-wins.test.ts',
+  'test/search/pharaoh-hit.test.ts',
+  'test/search/params.test.ts',
+  'test/protocol/lifecycle.test.ts',
+  'test/protocol/search-pool.test.ts',
+  'test/threads/engine-threads.test.ts',
 ];
 
 /**

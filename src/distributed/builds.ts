@@ -52,7 +52,7 @@ export function sumText(checksum: unknown): string {
 }
 
 /** A relative path inside a folder: no `..`, not absolute, no empty or `.` parts, no backslash or control character. */
-export function isSafeRelPath(p: unknown): p is string {
+function isSafeRelPath(p: unknown): p is string {
   if (typeof p !== 'string' || p === '' || p.length > 1000 || /[\\\0-\x1f]/.test(p) || p.startsWith('/')) return false;
   return p.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }

@@ -160,7 +160,7 @@ export async function openRedis(a: RedisAddress, timeoutMs = 5000): Promise<Redi
 }
 
 /** A refused login or a TLS certificate that fails its check, in words; undefined for other errors. */
-export function loginOrTlsProblem(e: Error): string | undefined {
+function loginOrTlsProblem(e: Error): string | undefined {
   const m = e.message.split('\n')[0];
   const hint = '(give the user and password in the address, --redis-password-file FILE or THOTH_REDIS_PASSWORD)';
   if (/^NOAUTH\b/.test(m)) return `it wants a password (NOAUTH) ${hint}`;
