@@ -7,7 +7,7 @@ import { EDITIONS, type Edition, type EditionId } from './editions';
 import { ANUBIS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece, oriOf } from './pieces';
 import { DEFAULT_RULES, Position, type RuleOptions } from './position';
 import { err, ok, type Result } from './result';
-import { SQUARES, squareName } from './squares';
+import { SQUARES, square, squareName } from './squares';
 
 export type KfenField = 'kfen' | 'placement' | 'side' | 'plies' | 'move number';
 
@@ -104,7 +104,7 @@ export function parseKfenData(text: string, edition: Edition | EditionId = 'khet
         ori = o;
         i++;
       }
-      const sq = rank * 10 + file;
+      const sq = square(file, rank);
       if (kind === SPHINX) {
         sphinxes[color]++;
         if (sq !== ed.laserSquare[color]) {
@@ -210,7 +210,7 @@ export function boardToKfen(board: ArrayLike<number>, side: number, plies: numbe
     let row = '';
     let empty = 0;
     for (let file = 0; file < 10; file++) {
-      const p = board[rank * 10 + file];
+      const p = board[square(file, rank)];
       if (p === 0) {
         empty++;
         continue;
