@@ -11,13 +11,18 @@
  *
  * `--values`: only values (not types): what test/tools/dead-exports.test.ts keeps at none (but the
  * typed error of an exported parse function).
+ *
+ * It also fails (exit code 1, a `defined twice` line per name on stderr) when two modules of src/
+ * export a declaration of the same name: one name, one thing (two `PlayedGame`s or two `CTRL_STOP`s
+ * that mean different things make every reader check which one an import is).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The repository (DEAD_EXPORTS_ROOT: another tree, for the tool's own test). */
+const ROOT = process.env.DEAD_EXPORTS_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
 
 function files(dir: string): string[] {
   const out: string[] = [];
@@ -121,6 +126,29 @@ function ownExports(file: string): Array<{ name: string; line: number; usedHere:
   return out;
 }
 
+/**
+ * Names two modules may declare for now, each with the reason and what ends it. Keep it short: a
+ * name here is a name a reader must check.
+ */
+const TWICE_FOR_NOW = new Map([
+  ['SearchPool', "the Node host's pool and the page's (src/protocol, src/web): until both run on one pool core"],
+]);
+
+/** Names that two or more modules of src/ declare with `export`: name → where. */
+function duplicateExports(): Map<string, string[]> {
+  const where = new Map<string, string[]>();
+  for (const file of all) {
+    if (!file.startsWith('src/')) continue;
+    for (const e of ownExports(file)) {
+      if (e.name === 'default') continue;
+      const list = where.get(e.name) ?? [];
+      list.push(`${file}:${e.line}`);
+      where.set(e.name, list);
+    }
+  }
+  return new Map([...where].filter(([name, list]) => list.length > 1 && !TWICE_FOR_NOW.has(name)));
+}
+
 const valuesOnly = process.argv.includes('--values');
 const prefixes = process.argv.slice(2).filter((a) => a !== '--values');
 let n = 0;
@@ -138,3 +166,9 @@ for (const file of all) {
   }
 }
 console.error(`${n} exported names that no other module imports`);
+const twice = duplicateExports();
+for (const [name, list] of twice) console.error(`defined twice: ${name} (${list.join(', ')})`);
+if (twice.size > 0) {
+  console.error(`${twice.size} exported names are defined in more than one module of src/: rename all but one`);
+  process.exitCode = 1;
+}

@@ -1,5 +1,5 @@
 /** The board as text for people: coordinates on all sides, side to move, KFEN. */
-import { pieceText, toKfen, type Position } from '../core/index';
+import { pieceText, square, toKfen, type Position } from '../core/index';
 
 const FILES = 'abcdefghij';
 
@@ -12,7 +12,7 @@ export function renderBoard(pos: Position): string[] {
   for (let r = 7; r >= 0; r--) {
     let row = ` ${r + 1}   `;
     for (let f = 0; f < 10; f++) {
-      const p = pos.board[r * 10 + f];
+      const p = pos.board[square(f, r)];
       row += (p === 0 ? '.' : pieceText(p, ed)).padEnd(4);
     }
     lines.push(`${row} ${r + 1}`);

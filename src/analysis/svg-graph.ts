@@ -3,13 +3,18 @@
  * (the area above the middle in the first player's colour, below it in the second's), the marked
  * moves as dots with a tooltip, move numbers along the bottom. Plain strings, no Node, no DOM.
  */
+import type { Judgement } from './review';
 
+/**
+ * A reviewed move on a win-chance graph: the one shape of `thoth analyse --graph` and the GUI
+ * page's graph (src/gui/page/graph.ts).
+ */
 export interface GraphMark {
   /** Index of the move in the game, from 0 (the dot sits on the position after it). */
   ply: number;
-  mark: '?!' | '?' | '??';
-  /** Tooltip text (`12. e4d5?? better f4g5`). */
-  text: string;
+  judgement: Judgement;
+  /** Tooltip text (`12. e4d5?? better f4g5`); none: no tooltip. */
+  text?: string;
 }
 
 export interface GraphInput {
@@ -31,7 +36,7 @@ const LEFT = 48;
 const RIGHT = 16;
 const TOP = 40;
 const BOTTOM = 36;
-const MARK_COLORS = { '?!': '#d4a017', '?': '#e67e22', '??': '#c0392b' } as const;
+const MARK_COLORS: Record<Judgement, string> = { inaccuracy: '#d4a017', mistake: '#e67e22', blunder: '#c0392b' };
 
 /** Text safe in XML content and attribute values. */
 function xmlEscape(s: string): string {
@@ -90,14 +95,14 @@ export function evalGraphSvg(g: GraphInput): string {
     const i = Math.min(m.ply + 1, g.wins.length - 1);
     if (i < 0) continue;
     out.push(
-      `<circle cx="${f(x(i))}" cy="${f(y(g.wins[i]))}" r="4.5" fill="${MARK_COLORS[m.mark]}" stroke="#ffffff" stroke-width="1">` +
-        `<title>${xmlEscape(m.text)}</title></circle>`,
+      `<circle cx="${f(x(i))}" cy="${f(y(g.wins[i]))}" r="4.5" fill="${MARK_COLORS[m.judgement]}" stroke="#ffffff" stroke-width="1">` +
+        `${m.text === undefined ? '' : `<title>${xmlEscape(m.text)}</title>`}</circle>`,
     );
   }
   // The legend of the dots.
   let lx = W - RIGHT - 290;
   for (const [mark, name] of [['?!', 'inaccuracy'], ['?', 'mistake'], ['??', 'blunder']] as const) {
-    out.push(`<circle cx="${lx}" cy="${H - 10}" r="4.5" fill="${MARK_COLORS[mark]}"/>`);
+    out.push(`<circle cx="${lx}" cy="${H - 10}" r="4.5" fill="${MARK_COLORS[name]}"/>`);
     out.push(`<text x="${lx + 8}" y="${H - 10}" dominant-baseline="middle" fill="#555555">${mark} ${name}</text>`);
     lx += 98;
   }

@@ -7,7 +7,7 @@ import {
   ANUBIS, PHARAOH, PYRAMID, ROT_CCW, ROT_CW, SCARAB, SPHINX, STACK, STACK_ON, SWAP, UNSTACK,
   KIND_NAMES, colorOf, kindOf, moveFrom, moveTo, moveType, oriOf, squareName, type Edition, type Position,
 } from '../core/index';
-import { MATE, MATE_BOUND } from '../core/score';
+import { MATE, MATE_BOUND, mateMoves } from '../core/score';
 
 const DIR_WORDS = ['north', 'east', 'south', 'west'] as const;
 /** A Pyramid's mirror faces `ori` and the next direction clockwise. */
@@ -124,11 +124,6 @@ export function moveInWords(pos: Position, m: number, notation: string): MoveWor
 // ---------------------------------------------------------------------------------------------
 
 export const isMateScore = (s: number): boolean => Math.abs(s) >= MATE_BOUND;
-
-/** Moves (of the winner) to the Pharaoh hit for a mate score; positive when the side to move wins. */
-export function mateMoves(s: number): number {
-  return s > 0 ? Math.ceil((MATE - s) / 2) : -Math.ceil((MATE + s) / 2);
-}
 
 /** `+0.35`, `-1.20`, `0.00`, `+M2`, `-M3` for a score from some point of view. */
 export function scoreText(s: number): string {

@@ -7,7 +7,7 @@
  */
 import { checkWritable, outputIsInput, readRecordFile, sameFile, writeFileAtomic } from '../process/files';
 import {
-  formatMove, gameStatus, isEditionId, legalMoves, toKfen, type Edition, type EditionId, type Position,
+  NO_REMOVAL_PLIES, formatMove, gameStatus, isEditionId, legalMoves, toKfen, type Edition, type EditionId, type Position,
 } from '../core/index';
 import { recordPlayers, recordReason, recordStart, serializeRecord } from '../core/record';
 import { annotatedRecord } from '../analysis/annotated';
@@ -51,7 +51,7 @@ export const ANALYSE_SPEC: CommandSpec = {
     { name: 'graph', value: 'FILE', help: 'with --game: draw the win chance over the game as an SVG' },
     { name: 'json', help: 'one JSON object on stdout instead of the text' },
     { name: 'hash', value: 'MB', help: 'transposition table size', default: '64' },
-    { name: 'no-removal', value: 'PLIES', help: 'plies without a removal that draw (0 = off)', default: '100' },
+    { name: 'no-removal', value: 'PLIES', help: 'plies without a removal that draw (0 = off)', default: String(NO_REMOVAL_PLIES) },
     { name: 'quiet', help: 'no progress line' },
   ],
   notes: [
@@ -114,7 +114,7 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const threshold = intOption(args, 'threshold', DEFAULT_THRESHOLD, 1, 33);
   const hash = intOption(args, 'hash', 64, 1, 4096);
   const index = intOption(args, 'index', 1, 1, 1000000);
-  const noRemovalLimit = intOption(args, 'no-removal', 100, 0, 100000);
+  const noRemovalLimit = intOption(args, 'no-removal', NO_REMOVAL_PLIES, 0, 100000);
   const pharaohRotation = args.options.has('pharaoh-rotation');
   const json = args.options.has('json');
   // `thoth analyse … | head`: a closed pipe ends the output quietly.
@@ -407,7 +407,7 @@ function gameGraph(game: LoadedGame, a: GameAnnotation, review: GameReview): str
   const marks: GraphMark[] = [];
   a.plies.forEach((p, i) => {
     const r = review.plies[i];
-    if (r.mark !== '') marks.push({ ply: i, mark: r.mark, text: `${p.label} ${p.text}${r.mark} (better ${formatMove(p.best)})` });
+    if (r.judgement) marks.push({ ply: i, judgement: r.judgement, text: `${p.label} ${p.text}${r.mark} (better ${formatMove(p.best)})` });
   });
   const s = review.sides;
   const acc = (i: 0 | 1): string => (s[i].moves > 0 ? ` ${s[i].accuracy.toFixed(0)}%` : '');

@@ -21,7 +21,7 @@ export const GENFENS_SPEC: CommandSpec = {
     { name: 'seed', value: 'S', help: 'seed of the random plies', default: String(DEFAULT_SEED) },
     { name: 'plies', value: 'P', help: 'random plies after the setup', default: '4' },
     VARIANT_OPTION,
-    { name: 'setup', value: 'classic,imhotep,dynasty,mercury,sophie|all', help: 'the setups to start from', default: 'all' },
+    { name: 'setup', value: `${SETUP_NAMES.join(',')}|all`, help: 'the setups to start from', default: 'all' },
     { name: 'out', value: 'FILE', help: 'write the lines to FILE instead of stdout (whole: never half a file)' },
   ],
   notes: [

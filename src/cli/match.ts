@@ -5,6 +5,7 @@ import { BuildError } from '../distributed/builds';
 import { DEFAULT_SEARCH_TIMEOUT_S, DEFAULT_SEED, parseMatchArgs } from '../match/config';
 import { EngineOptionError, EngineStartError, MatchInterrupted } from '../match/errors';
 import { runMatch } from '../match/tournament';
+import { NO_REMOVAL_PLIES } from '../core/game-status';
 import { CommandError, EXIT, UsageError } from './args';
 
 /** `thoth match --help`: every flag, with its default. */
@@ -38,7 +39,7 @@ Game end:
   -draw movenumber=N movecount=N score=CP      adjudicate a draw (defaults 0, 1, 0)
   -resign movecount=N score=CP [twosided=true] adjudicate a loss (movecount default 1)
   -maxplies N | -maxmoves N                    a draw after N plies / moves (default: none)
-  -noremoval PLIES      the no-removal draw rule (default 100; 0 = off)
+  -noremoval PLIES      the no-removal draw rule (default ${NO_REMOVAL_PLIES}; 0 = off)
   -timemargin ms        how far past zero a clock may go (default 0)
   -recover              restart an engine that crashed or stalled and go on (default: stop the run)
   -pingtimeout ms       time to answer isready / stop (default 10000)

@@ -1,6 +1,6 @@
 /** The position options shared by commands: --variant, --setup, --kfen, --moves, --pharaoh-rotation. */
 import {
-  formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, parsePlayableKfen, setupKfen, setupNamesText, setupsOf, type EditionId, type Position,
+  SETUP_NAMES, formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, parsePlayableKfen, setupKfen, setupNamesText, setupsOf, type EditionId, type Position,
 } from '../core/index';
 import { UsageError, type FlagSpec, type ParsedArgs } from './args';
 
@@ -12,7 +12,7 @@ const PHARAOH_ROTATION_OPTION: FlagSpec = { name: 'pharaoh-rotation', help: 'the
 
 export const POSITION_OPTIONS: FlagSpec[] = [
   VARIANT_OPTION,
-  { name: 'setup', value: 'classic|imhotep|dynasty|mercury|sophie', help: 'the starting setup', default: 'classic' },
+  { name: 'setup', value: SETUP_NAMES.join('|'), help: 'the starting setup', default: 'classic' },
   { name: 'kfen', value: '"<kfen>"', help: 'start from this position instead of a setup' },
   {
     name: 'moves', value: 'm1 m2', multi: true, accepts: (w) => MOVE_WORD.test(w),

@@ -18,7 +18,13 @@ export interface DrawRules {
   noRemovalLimit: number;
 }
 
-export const DEFAULT_DRAW_RULES: DrawRules = { noRemovalLimit: 100 };
+/**
+ * The no-removal limit: plies without a removal after which the referee draws (docs/rules.md §4).
+ * Every default of it (the runner, the GUI, the engine's NoRemovalDraw, datagen, analysis) is this.
+ */
+export const NO_REMOVAL_PLIES = 100;
+
+export const DEFAULT_DRAW_RULES: DrawRules = { noRemovalLimit: NO_REMOVAL_PLIES };
 
 export function gameStatus(pos: Position, rules: DrawRules = DEFAULT_DRAW_RULES): GameStatus {
   const names = pos.edition.colorNames;

@@ -7,7 +7,7 @@ import { EDITIONS, type Edition, type EditionId } from './editions';
 import { ANUBIS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece, oriOf } from './pieces';
 import { DEFAULT_RULES, Position, type RuleOptions } from './position';
 import { err, ok, type Result } from './result';
-import { SQUARES, squareName } from './squares';
+import { SQUARES, square, squareName } from './squares';
 
 export type KfenField = 'kfen' | 'placement' | 'side' | 'plies' | 'move number';
 
@@ -139,7 +139,7 @@ function parseRank(p: Placement, rankText: string, rank: number, offset: number)
       }
       i++;
     }
-    const bad = placePiece(p, c === upper ? 0 : 1, kind, ori, rank * 10 + file, at);
+    const bad = placePiece(p, c === upper ? 0 : 1, kind, ori, square(file, rank), at);
     if (bad) return bad;
     file++;
   }
@@ -232,7 +232,7 @@ export function boardToKfen(board: ArrayLike<number>, side: number, plies: numbe
     let row = '';
     let empty = 0;
     for (let file = 0; file < 10; file++) {
-      const p = board[rank * 10 + file];
+      const p = board[square(file, rank)];
       if (p === 0) {
         empty++;
         continue;

@@ -4,7 +4,7 @@
  */
 import { RAYS, lsb, msb } from './bitboard';
 import { ANUBIS, OBELISK, PHARAOH, PIECE_CODES, PYRAMID, SCARAB, SPHINX, STACK, kindOf, oriOf } from './pieces';
-import { SQUARES } from './squares';
+import { SQUARES, square } from './squares';
 
 /** Outcomes in the reflection table besides a new direction 0..3. */
 export const KILL = 4;
@@ -115,7 +115,7 @@ export function tracePath(board: Uint8Array, sq: number, dir: number, strikeFirs
   }
   for (let guard = 0; guard < 1000; guard++) {
     if (f < 0 || f > 9 || r < 0 || r > 7) return { steps, killed: -1, offBoard: true };
-    const s = r * 10 + f;
+    const s = square(f, r);
     const p = board[s];
     if (p === 0) {
       steps.push({ square: s, piece: 0, out: dir });

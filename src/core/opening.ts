@@ -5,7 +5,7 @@
  * opposing Pharaoh with its next move). Everything derives from a seed, so a match, its
  * `-resume`, and datagen see the same openings every time. Pure: no I/O.
  */
-import { formatMove, gameStatus, legalMoves, mulberry32, parseKfen, toKfen, type Position } from './index';
+import { NO_REMOVAL_PLIES, formatMove, gameStatus, legalMoves, mulberry32, parseKfen, toKfen, type Position } from './index';
 
 /** A generator of floats in [0, 1). */
 export type Rng = () => number;
@@ -37,7 +37,7 @@ export function canHitPharaoh(pos: Position, color: number): boolean {
 }
 
 /** True when a start is already decided: the game is over, or a side can hit the other Pharaoh. */
-export function isLostStart(pos: Position, noRemovalLimit = 100): boolean {
+export function isLostStart(pos: Position, noRemovalLimit = NO_REMOVAL_PLIES): boolean {
   if (gameStatus(pos, { noRemovalLimit }).result !== 'ongoing') return true;
   return canHitPharaoh(pos, 0) || canHitPharaoh(pos, 1);
 }

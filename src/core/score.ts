@@ -59,10 +59,17 @@ export interface SearchResult {
   error?: string;
 }
 
+/**
+ * Moves (of the winner) to the Pharaoh hit for a search score beyond ±MATE_BOUND (MATE − plies):
+ * positive when the side to move hits, negative when its own Pharaoh is hit.
+ */
+export function mateMoves(score: number): number {
+  return score > 0 ? Math.ceil((MATE - score) / 2) : -Math.ceil((MATE + score) / 2);
+}
+
 /** The search's score (mates as MATE − plies) as the protocol states it. */
 export function scoreOf(score: number): Score {
-  if (score >= MATE_BOUND) return { kind: 'mate', value: Math.ceil((MATE - score) / 2) };
-  if (score <= -MATE_BOUND) return { kind: 'mate', value: -Math.ceil((MATE + score) / 2) };
+  if (score >= MATE_BOUND || score <= -MATE_BOUND) return { kind: 'mate', value: mateMoves(score) };
   return { kind: 'cp', value: score };
 }
 

@@ -21,7 +21,7 @@ export const DIR_DRANK = [1, 0, -1, 0] as const;
 
 export const fileOf = (sq: number): number => sq % 10;
 export const rankOf = (sq: number): number => (sq / 10) | 0;
-export const square = (file: number, rank: number): number => rank * 10 + file;
+export const square = (file: number, rank: number): number => rank * FILES + file;
 export const onBoard = (file: number, rank: number): boolean =>
   file >= 0 && file < FILES && rank >= 0 && rank < RANKS;
 

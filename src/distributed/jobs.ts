@@ -23,7 +23,7 @@ export interface PairJob {
 }
 
 /** A finished game as a worker reports it. */
-export interface GameResult {
+export interface ReportedGame {
   index: number;
   score: number;
   termination: Termination;
@@ -37,7 +37,7 @@ export interface GameResult {
 export interface PairResult {
   pair: string;
   worker: string;
-  games: GameResult[];
+  games: ReportedGame[];
   /** Time the pair took on the worker. */
   ms: number;
 }
@@ -45,7 +45,7 @@ export interface PairResult {
 /** The job id of the pair whose first game has schedule index `first` (BullMQ: not a number, no ':'). */
 export const pairId = (first: number): string => `pair-${first + 1}`;
 
-export function gameResult(index: number, o: GameOutcome): GameResult {
+export function reportGame(index: number, o: GameOutcome): ReportedGame {
   const r: GameRecord = o.record;
   return {
     index,
@@ -58,7 +58,7 @@ export function gameResult(index: number, o: GameOutcome): GameResult {
   };
 }
 
-export function gameOutcome(r: GameResult): GameOutcome {
+export function gameOutcome(r: ReportedGame): GameOutcome {
   return {
     score: r.score,
     termination: r.termination,
@@ -70,7 +70,7 @@ export function gameOutcome(r: GameResult): GameOutcome {
 }
 
 /** The games of a pair result that belong to `job` and are well-formed (a worker is trusted to play, not to be right). */
-export function checkResult(res: PairResult, scheduled: readonly number[]): GameResult[] {
+export function checkResult(res: PairResult, scheduled: readonly number[]): ReportedGame[] {
   return res.games.filter(
     (g) =>
       scheduled.includes(g.index) &&

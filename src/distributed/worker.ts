@@ -16,7 +16,7 @@ import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { buildProblem, localEngine, shortSum } from './builds';
 import { serveDatagen, type DatagenWorkerHost } from './datagen-worker';
-import { gameResult, type PairJob, type PairResult, type RunSettings } from './jobs';
+import { reportGame, type PairJob, type PairResult, type RunSettings } from './jobs';
 import { QUEUE_PREFIX, keys, openRedis, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import { refuseUnsigned, type TrustedKey } from './trust';
@@ -265,7 +265,7 @@ class RunWorker {
           }
           return { cancelled: true };
         }
-        const result: PairResult = { pair: job.id!, worker: this.id, games: r.played.map((p) => gameResult(p.game.index, p.outcome)), ms: Date.now() - t0 };
+        const result: PairResult = { pair: job.id!, worker: this.id, games: r.played.map((p) => reportGame(p.game.index, p.outcome)), ms: Date.now() - t0 };
         await results.add('result', result, { jobId: job.id!, removeOnComplete: false });
         this.pairs++;
         opts.write(`Played ${job.id} of run ${run} (${r.played.map((p) => `${p.game.roundTag} ${p.outcome.record.result}`).join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

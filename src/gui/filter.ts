@@ -5,6 +5,7 @@
  * benchmark or do anything else the protocol may offer.
  */
 import { err, ok, type Result } from '../core/result';
+import { isSetupName } from '../core/setups';
 
 /** The longest line forwarded (a `position … moves …` of a very long game fits). */
 const MAX_LINE = 16384;
@@ -20,7 +21,6 @@ const GO_NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'dept
 const GO_FLAGS = new Set(['infinite', 'ponder']);
 const MOVE_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 const KFEN_PLACEMENT_RE = /^[0-9A-Za-z^<>/]{1,200}$/;
-const SETUP_RE = /^(?:classic|imhotep|dynasty|mercury|sophie)$/;
 const VALUE_RE = /^[A-Za-z0-9_.+-]{1,32}$/;
 const INT_RE = /^\d{1,10}$/;
 
@@ -79,10 +79,10 @@ function checkSetoption(t: string[], line: string): FilterResult {
 function checkPosition(t: string[], line: string): FilterResult {
   let i = 1;
   const what = t[i++];
-  if (what === 'startpos' || (what !== undefined && SETUP_RE.test(what))) {
+  if (what === 'startpos' || (what !== undefined && isSetupName(what))) {
     // nothing more
   } else if (what === 'setup') {
-    if (!SETUP_RE.test(t[i++] ?? '')) return refuse('position: unknown setup');
+    if (!isSetupName(t[i++] ?? '')) return refuse('position: unknown setup');
   } else if (what === 'kfen' || what === 'fen') {
     const [placement, side, plies, moveNo] = t.slice(i, i + 4);
     i += 4;

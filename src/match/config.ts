@@ -7,7 +7,7 @@
  *   -sprt elo0=0 elo1=5 -openings setups=classic,imhotep plies=4 -pgnout games.pgn
  */
 import { availableParallelism } from 'node:os';
-import { SETUP_NAMES, isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
+import { NO_REMOVAL_PLIES, SETUP_NAMES, isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine-process';
@@ -250,7 +250,7 @@ function defaultConfig(): MatchConfig {
     openings: { kind: 'setups', setups: ['classic'], plies: 4 },
     srand: DEFAULT_SEED,
     adjudication: { maxPlies: 0 },
-    noRemovalLimit: 100,
+    noRemovalLimit: NO_REMOVAL_PLIES,
     recover: false,
     resumeForce: false,
     drawScore: 0.5,

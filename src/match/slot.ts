@@ -99,7 +99,8 @@ export class GameSlot {
   }
 }
 
-export interface PlayedGame {
+/** A game of a pair as a slot played it: its place in the schedule and its outcome. */
+export interface SlotGame {
   game: ScheduledGame;
   outcome: GameOutcome;
 }
@@ -115,8 +116,8 @@ export async function playPair(
   opening: Opening,
   recover: boolean,
   signal?: AbortSignal,
-): Promise<{ played: PlayedGame[]; aborted: boolean }> {
-  const played: PlayedGame[] = [];
+): Promise<{ played: SlotGame[]; aborted: boolean }> {
+  const played: SlotGame[] = [];
   for (const game of games) {
     const outcome = await slot.play(game, opening, signal);
     if (!outcome) return { played, aborted: true };

@@ -1,7 +1,8 @@
 /**
  * Time controls and clocks for `thoth match`.
  *
- * Text forms (cutechess-cli / fastchess):
+ * Text forms (cutechess-cli / fastchess); the clock's grammar is src/core/time-control.ts, which
+ * the GUI page reads too:
  *   `tc=40/60+0.6`  40 moves in 60 s, +0.6 s per move (the period repeats: 60 s more after move 40)
  *   `tc=10+0.1`     sudden death: 10 s for the game, +0.1 s per move
  *   `tc=60`         60 s for the game, no increment
@@ -12,16 +13,8 @@
  * A clock (`tc`) may be combined with `depth` or `nodes` (both are then sent in `go`).
  */
 import { err, ok, type Result } from '../core/result';
+import { formatTimeControl, parseSeconds, parseTimeControl, secondsText, type TimeControl } from '../core/time-control';
 import { MatchConfigError } from './errors';
-
-export interface TimeControl {
-  /** Moves per period; 0 = the whole game (sudden death). */
-  moves: number;
-  /** Time per period in milliseconds. */
-  baseMs: number;
-  /** Increment per move in milliseconds. */
-  incMs: number;
-}
 
 export interface EngineLimits {
   tc?: TimeControl;
@@ -31,41 +24,7 @@ export interface EngineLimits {
   nodes?: number;
 }
 
-const SECONDS_RE = /^(\d+(?:\.\d*)?|\.\d+)$/;
-
-/** Seconds (`12`, `0.5`, `1:30`) to milliseconds, or NaN. */
-function parseSeconds(text: string): number {
-  const mmss = /^(\d+):(\d{1,2}(?:\.\d*)?)$/.exec(text);
-  if (mmss) return Math.round((Number(mmss[1]) * 60 + Number(mmss[2])) * 1000);
-  if (!SECONDS_RE.test(text)) return NaN;
-  return Math.round(Number(text) * 1000);
-}
-
 const bad = (message: string): { ok: false; error: MatchConfigError } => err(new MatchConfigError(message));
-
-/** Parses `moves/seconds+increment` (moves and increment optional). */
-export function parseTimeControl(text: string): Result<TimeControl, MatchConfigError> {
-  const t = text.trim();
-  const m = /^(?:(\d+)\/)?([^+/]+)(?:\+([^+/]+))?$/.exec(t);
-  if (!m) return bad(`bad time control '${text}' (expected moves/seconds+increment, e.g. 40/60+0.6 or 10+0.1)`);
-  const moves = m[1] === undefined ? 0 : Number(m[1]);
-  const baseMs = parseSeconds(m[2]);
-  const incMs = m[3] === undefined ? 0 : parseSeconds(m[3]);
-  if (Number.isNaN(baseMs)) return bad(`bad time control '${text}': '${m[2]}' is not a number of seconds`);
-  if (Number.isNaN(incMs)) return bad(`bad time control '${text}': increment '${m[3]}' is not a number of seconds`);
-  if (m[1] !== undefined && moves < 1) return bad(`bad time control '${text}': moves per period must be at least 1`);
-  if (baseMs <= 0 && incMs <= 0) return bad(`bad time control '${text}': no time at all`);
-  return ok({ moves, baseMs, incMs });
-}
-
-function secondsText(ms: number): string {
-  return String(Number((ms / 1000).toFixed(3)));
-}
-
-/** The canonical text of a time control: `40/60+0.6`, `10+0.1`, `60`. */
-export function formatTimeControl(tc: TimeControl): string {
-  return `${tc.moves > 0 ? `${tc.moves}/` : ''}${secondsText(tc.baseMs)}${tc.incMs > 0 ? `+${secondsText(tc.incMs)}` : ''}`;
-}
 
 /** Parses a positive number of seconds for `st=` into milliseconds. */
 export function parseMoveTime(text: string): Result<number, MatchConfigError> {
@@ -93,7 +52,7 @@ export function applyLimit(limits: EngineLimits, key: string, value: string): Re
         return ok(true);
       }
       const tc = parseTimeControl(value);
-      if (!tc.ok) return tc;
+      if (!tc.ok) return bad(tc.error.message);
       limits.tc = tc.value;
       delete limits.movetimeMs; // the later of tc= and st= wins (an engine's own over -each)
       return ok(true);

@@ -3,10 +3,10 @@
  * src/train/datagen.ts), then every move searched by the engine to a node budget in this thread.
  * Everything follows from the seed and the game's index, so a run can be made again.
  */
-import { EDITION_IDS, MAX_MOVES, gameStatus, parseKfen, setupKfen, setupsOf, toKfen, type EditionId, type SetupName } from '../core/index';
+import { EDITION_IDS, MAX_MOVES, NO_REMOVAL_PLIES, gameStatus, parseKfen, setupKfen, setupsOf, toKfen, type EditionId, type SetupName } from '../core/index';
 import { itemSeed, makeRng, randomOpening } from '../core/opening';
 import { DEFAULT_LIMITS, Searcher } from '../search/search';
-import { MATE, MATE_BOUND } from '../core/score';
+import { MATE_BOUND, mateMoves } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import type { MinedGame } from './miner';
 
@@ -55,18 +55,18 @@ export class SelfPlayer {
     const start = toKfen(pos);
     this.tt.clear();
     this.searcher.clearHistory();
-    const limits = { ...DEFAULT_LIMITS, nodes: s.nodes, noRemovalLimit: 100 };
+    const limits = { ...DEFAULT_LIMITS, nodes: s.nodes, noRemovalLimit: NO_REMOVAL_PLIES };
     const moves: number[] = [];
     const mateFor: (number | undefined)[] = [];
     let winner = -1;
     while (moves.length < s.maxPlies && moves.length < MAX_MOVES * 4) {
-      const status = gameStatus(pos, { noRemovalLimit: 100 });
+      const status = gameStatus(pos, { noRemovalLimit: NO_REMOVAL_PLIES });
       if (status.result !== 'ongoing') {
         winner = status.winner;
         break;
       }
       const r = this.searcher.run(pos, limits);
-      mateFor.push(r.score >= MATE_BOUND ? Math.ceil((MATE - r.score) / 2) : undefined);
+      mateFor.push(r.score >= MATE_BOUND ? mateMoves(r.score) : undefined);
       moves.push(r.best);
       pos.make(r.best);
     }

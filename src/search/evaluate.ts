@@ -4,7 +4,7 @@
  */
 import {
   ANUBIS, NEIGHBOURS, OBELISK, PHARAOH, PYRAMID, REFLECT, SCARAB, SPHINX, STACK, bbSet, colorOf, fire, kindOf, nextOccupied,
-  oriOf, popcount, type Position,
+  oriOf, popcount, square, type Position,
 } from '../core/index';
 
 export interface Weights {
@@ -103,7 +103,7 @@ for (let sq = 0; sq < 80; sq++) {
   const r = (sq / 10) | 0;
   for (let rr = Math.max(0, r - 2); rr <= Math.min(7, r + 2); rr++) {
     for (let ff = Math.max(0, f - 2); ff <= Math.min(9, f + 2); ff++) {
-      const t = rr * 10 + ff;
+      const t = square(ff, rr);
       bbSet(ZONE2, sq * 3, t);
     }
   }

@@ -10,7 +10,7 @@
  * are negated as `-x | 0`: the negation of 0 is −0, a double, and V8 would deoptimise the
  * search and go on in floating point; with `| 0` it keeps 32-bit integers.
  */
-import { MAX_MOVES, PHARAOH, bbHas, colorOf, formatMove, kindOf, moveFrom, moveTo, type Position } from '../core/index';
+import { MAX_MOVES, NO_REMOVAL_PLIES, PHARAOH, bbHas, colorOf, formatMove, kindOf, moveFrom, moveTo, type Position } from '../core/index';
 import { Beams } from './beams';
 import { evaluate, evaluateBeams, pieceValue } from './evaluate';
 import { History } from './history';
@@ -18,7 +18,7 @@ import { DEFAULT_PARAMS, type SearchParams } from './params';
 import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
 import { NnueStack } from './nnue';
 import { evaluatePosition, type Network } from '../nnue/network';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
+import { AGE_MASK, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
 import { MATE, MATE_BOUND, scoreOf, type SearchInfo, type SearchResult } from '../core/score';
 
 const INF = 32500;
@@ -97,13 +97,13 @@ export interface SearchLimits {
 }
 
 export const DEFAULT_LIMITS: SearchLimits = {
-  depth: MAX_PLY - 8, nodes: 0, mate: 0, optimumMs: 0, maximumMs: 0, searchMoves: [], multiPV: 1, noRemovalLimit: 100,
+  depth: MAX_PLY - 8, nodes: 0, mate: 0, optimumMs: 0, maximumMs: 0, searchMoves: [], multiPV: 1, noRemovalLimit: NO_REMOVAL_PLIES,
 };
 
 export interface RootLine {
   move: number;
   score: number;
-  /** 0 exact, BOUND_LOWER / BOUND_UPPER when the last search of this line failed high/low. */
+  /** BOUND_EXACT, or BOUND_LOWER / BOUND_UPPER when the last search of this line failed high/low. */
   bound: number;
   depth: number;
   pv: number[];
@@ -230,7 +230,7 @@ export class Searcher {
     this.pollCounter = 0;
     this.completedDepth = 0;
     this.pondering = Atomics.load(this.control, CTRL_PONDER) !== 0;
-    if (this.searchAge >= 0) this.tt.age = this.searchAge & 63;
+    if (this.searchAge >= 0) this.tt.age = this.searchAge & AGE_MASK;
     else this.tt.newSearch();
     this.history.newSearch();
 
@@ -243,7 +243,7 @@ export class Searcher {
       const allowed = rootMoves.filter((m) => limits.searchMoves.includes(m));
       if (allowed.length > 0) rootMoves = allowed;
     }
-    this.rootLines = rootMoves.map((move) => ({ move, score: -INF, bound: 0, depth: 0, pv: [move] }));
+    this.rootLines = rootMoves.map((move) => ({ move, score: -INF, bound: BOUND_EXACT, depth: 0, pv: [move] }));
     const result: RootResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
     if (rootMoves.length === 0) return result;
     const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
@@ -277,7 +277,7 @@ export class Searcher {
             beta = Math.min(score + delta, INF);
             this.rootLines[pvIdx].bound = BOUND_LOWER;
           } else {
-            this.rootLines[pvIdx].bound = 0;
+            this.rootLines[pvIdx].bound = BOUND_EXACT;
             break;
           }
           if (Math.abs(score) >= MATE_BOUND) {

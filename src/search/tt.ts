@@ -21,6 +21,11 @@ const ENTRY_WORDS = 4;
 const BUCKET_ENTRIES = 4;
 const BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES;
 const USED = 1 << 25;
+/** The age field of w1: 6 bits, counting searches and wrapping. */
+export const AGE_MASK = 63;
+
+/** The age of the search after one of age `age` (what newSearch sets; the pools hand it to their threads). */
+export const nextAge = (age: number): number => (age + 1) & AGE_MASK;
 /** The move field of w1: the low 17 bits of a move (from, to, type). */
 const MOVE_MASK = (1 << 17) - 1;
 
@@ -70,7 +75,7 @@ export class TranspositionTable {
   }
 
   newSearch(): void {
-    this.age = (this.age + 1) & 63;
+    this.age = nextAge(this.age);
   }
 
   /** Loaded words are folded in here, so that a prefetch is not optimised away. */
@@ -136,7 +141,7 @@ export class TranspositionTable {
         break;
       }
       const d = ((w2 >>> 16) & 0xff) - 16;
-      const relAge = (this.age - ((w1 >>> 19) & 63)) & 63;
+      const relAge = (this.age - ((w1 >>> 19) & AGE_MASK)) & AGE_MASK;
       const value = d - 8 * relAge;
       if (value < worst) {
         worst = value;
@@ -160,7 +165,7 @@ export class TranspositionTable {
     let used = 0;
     for (let e = 0; e < n; e++) {
       const w1 = w[e * ENTRY_WORDS + 1];
-      if ((w1 & USED) !== 0 && ((w1 >>> 19) & 63) === this.age) used++;
+      if ((w1 & USED) !== 0 && ((w1 >>> 19) & AGE_MASK) === this.age) used++;
     }
     return Math.round((used * 1000) / n);
   }

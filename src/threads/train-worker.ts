@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { MAX_ACTIVE } from '../nnue/features';
 import { batchGradient, type Kernel } from '../train/train';
 import {
-  CTRL_DONE, CTRL_FAILED, CTRL_GENERATION, CTRL_RANGES, CTRL_STOP, type TrainWorkerData,
+  CTRL_DONE, CTRL_FAILED, CTRL_GENERATION, CTRL_RANGES, CTRL_TRAIN_STOP, type TrainWorkerData,
 } from '../train/train-threads';
 
 const d = workerData as TrainWorkerData;
@@ -17,7 +17,7 @@ parentPort?.postMessage('ready');
 for (;;) {
   Atomics.wait(ctrl, CTRL_GENERATION, generation);
   generation = Atomics.load(ctrl, CTRL_GENERATION);
-  if (Atomics.load(ctrl, CTRL_STOP) !== 0) break;
+  if (Atomics.load(ctrl, CTRL_TRAIN_STOP) !== 0) break;
   try {
     d.grads.fill(0);
     const from = ctrl[CTRL_RANGES + 2 * d.index];

@@ -5,7 +5,7 @@
  * `thoth datagen` (src/cli/datagen-command.ts) writes what it returns.
  */
 import {
-  EDITION_IDS, KHET_SETUP_NAMES, MAX_MOVES, gameStatus, parseKfen, setupKfen, setupsOf, type EditionId, type Position, type SetupName,
+  EDITION_IDS, KHET_SETUP_NAMES, MAX_MOVES, NO_REMOVAL_PLIES, gameStatus, parseKfen, setupKfen, setupsOf, type EditionId, type Position, type SetupName,
 } from '../core/index';
 import { itemSeed, makeRng, randomOpening } from '../core/opening';
 import { DEFAULT_LIMITS, Searcher, type SearchLimits } from '../search/search';
@@ -38,7 +38,7 @@ export interface DatagenSettings {
 }
 
 export const DEFAULT_DATAGEN: DatagenSettings = {
-  nodes: 5000, randomPlies: 8, skipPlies: 12, maxScore: 2000, maxPlies: 400, noRemoval: 100, decidedScore: 0,
+  nodes: 5000, randomPlies: 8, skipPlies: 12, maxScore: 2000, maxPlies: 400, noRemoval: NO_REMOVAL_PLIES, decidedScore: 0,
   decidedPlies: 8, hashMb: 4,
 };
 

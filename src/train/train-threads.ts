@@ -11,7 +11,7 @@ import { batchGradient, type GradientSplitter, type Trainer } from './train';
 /** Control words: the batch's generation, how many workers finished it, stop, a worker's failure. */
 export const CTRL_GENERATION = 0;
 export const CTRL_DONE = 1;
-export const CTRL_STOP = 2;
+export const CTRL_TRAIN_STOP = 2;
 export const CTRL_FAILED = 3;
 /** Worker w's share of the batch: order[ctrl[CTRL_RANGES + 2w] .. ctrl[CTRL_RANGES + 2w + 1]). */
 export const CTRL_RANGES = 4;
@@ -81,7 +81,7 @@ export async function startTrainThreads(trainer: Trainer, threads: number): Prom
       return loss;
     },
     async close(): Promise<void> {
-      Atomics.store(ctrl, CTRL_STOP, 1);
+      Atomics.store(ctrl, CTRL_TRAIN_STOP, 1);
       Atomics.add(ctrl, CTRL_GENERATION, 1);
       Atomics.notify(ctrl, CTRL_GENERATION);
       await Promise.all(workers.map((w) => new Promise((resolve) => {

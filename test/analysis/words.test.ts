@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { EDITIONS, SETUPS, parseKfen, parseMove, toKfen, type EditionId, type Position } from '../../src/core/index';
 import { RecordError, loadGame } from '../../src/analysis/annotate-game';
-import { comparable, moveInWords, firstPlayerView, mateMoves, scoreSentence, scoreText } from '../../src/analysis/words';
+import { comparable, moveInWords, firstPlayerView, scoreSentence, scoreText } from '../../src/analysis/words';
 import { renderBoard } from '../../src/analysis/diagram';
-import { MATE } from '../../src/core/score';
+import { MATE, mateMoves } from '../../src/core/score';
 
 function position(kfen: string, edition: EditionId = 'khet2'): Position {
   const r = parseKfen(kfen, edition);

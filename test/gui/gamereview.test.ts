@@ -59,7 +59,7 @@ describe('the review of a game', () => {
 
 describe('the evaluation graph', () => {
   it('draws known points, the shown position and the marks', () => {
-    const svg = graphSvg([0.5, null, 0.7, 0.2], 2, [{ index: 3, judgement: 'blunder' }]);
+    const svg = graphSvg([0.5, null, 0.7, 0.2], 2, [{ ply: 2, judgement: 'blunder' }]);
     expect(svg.match(/class="dot"/g)).toHaveLength(3);
     expect(svg).toContain('class="cursor-line" x1="400"');
     expect(svg).toContain('class="mark-bad" data-index="3"');

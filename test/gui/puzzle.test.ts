@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { legalMoves, parseMove } from '../../src/core/index';
 import type { Puzzle } from '../../src/puzzles/format';
 import {
-  afterRight, emptyStore, glicko2, judge, nextPuzzle, puzzlePosition, readStore, recordResult, refutation, replyDue, startRun,
+  afterRight, emptyStore, glicko2, judgePuzzleMove, nextPuzzle, puzzlePosition, readStore, recordResult, refutation, replyDue, startRun,
   streakPuzzle, taskText, withTheme,
 } from '../../src/gui/page/puzzle';
 
@@ -29,10 +29,10 @@ describe('a puzzle run', () => {
     expect(taskText(hit2, ['Silver', 'Red'])).toBe('Silver to move: hit the Pharaoh in 2 moves.');
     expect(taskText({ ...hit1, themes: ['material'] }, ['Silver', 'Red'])).toBe('Red to move: win material.');
     expect(taskText({ ...hit1, themes: ['defence'] }, ['Silver', 'Red'])).toBe('Red to move: only one move saves the Pharaoh. Find it.');
-    expect(judge(run, mv(hit2, 1, 'g7f7'))).toBe('right');
+    expect(judgePuzzleMove(run, mv(hit2, 1, 'g7f7'))).toBe('right');
     const pos = puzzlePosition(hit2, 1);
     const others = legalMoves(pos).filter((m) => m !== mv(hit2, 1, 'g7f7'));
-    expect(others.every((m) => judge(run, m) === 'wrong')).toBe(true);
+    expect(others.every((m) => judgePuzzleMove(run, m) === 'wrong')).toBe(true);
     const next = afterRight(run);
     expect(next).toMatchObject({ done: 2, status: 'play' });
     expect(replyDue(next)).toBe('c1d1');
@@ -42,7 +42,7 @@ describe('a puzzle run', () => {
     for (const m of legalMoves(before)) {
       const q = puzzlePosition(hit2, 3);
       q.make(m);
-      expect(judge(last, m)).toBe(q.winner === before.side ? 'right' : 'wrong');
+      expect(judgePuzzleMove(last, m)).toBe(q.winner === before.side ? 'right' : 'wrong');
     }
     expect(afterRight(last).status).toBe('solved');
     expect(replyDue(afterRight(last))).toBeNull();

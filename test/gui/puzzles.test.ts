@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legalMoves, moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, squareName, STEP } from '../../src/core/index';
 import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
-import { judge, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
+import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, pauseClock, shot } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 
@@ -66,7 +66,7 @@ function wrongMove(p: Puzzle): number {
   const pos = puzzlePosition(p, 1);
   const run = { ...startRun(p), done: 1 };
   const m = legalMoves(pos).find((x) => {
-    if (moveType(x) !== STEP || judge(run, x) !== 'wrong') return false;
+    if (moveType(x) !== STEP || judgePuzzleMove(run, x) !== 'wrong') return false;
     const q = puzzlePosition(p, 1);
     q.make(x);
     return q.winner < 0;

@@ -1,37 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MatchConfigError } from '../../src/match/errors';
+import { parseTimeControl } from '../../src/core/time-control';
 import {
-  PlayerClock, applyLimit, describeLimits, formatTimeControl, goForMove, moveDeadlineMs, parseMoveTime, parseTimeControl,
-  type EngineLimits,
+  PlayerClock, applyLimit, describeLimits, goForMove, moveDeadlineMs, parseMoveTime, type EngineLimits,
 } from '../../src/match/timecontrol';
 import { unwrap } from '../core/helpers';
-
-describe('parseTimeControl', () => {
-  it.each([
-    ['40/60+0.6', { moves: 40, baseMs: 60000, incMs: 600 }],
-    ['10+0.1', { moves: 0, baseMs: 10000, incMs: 100 }],
-    ['60', { moves: 0, baseMs: 60000, incMs: 0 }],
-    ['40/60', { moves: 40, baseMs: 60000, incMs: 0 }],
-    ['1:30+1', { moves: 0, baseMs: 90000, incMs: 1000 }],
-    ['0.5+0.01', { moves: 0, baseMs: 500, incMs: 10 }],
-    ['.25', { moves: 0, baseMs: 250, incMs: 0 }],
-    ['0+1', { moves: 0, baseMs: 0, incMs: 1000 }],
-    [' 5+0.05 ', { moves: 0, baseMs: 5000, incMs: 50 }],
-  ])('%s', (text, want) => {
-    expect(parseTimeControl(text)).toEqual({ ok: true, value: want });
-  });
-
-  it.each(['', 'abc', '10+', '+0.1', '0/10', '40/', '10+0.1+1', '-5', '10+x', '1:90:00', '0', '0+0'])('rejects %j', (text) => {
-    const r = parseTimeControl(text);
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toBeInstanceOf(MatchConfigError);
-  });
-
-  it('formats back to the canonical text', () => {
-    for (const t of ['40/60+0.6', '10+0.1', '60', '40/60', '0.5+0.01']) expect(formatTimeControl(unwrap(parseTimeControl(t)))).toBe(t);
-    expect(formatTimeControl(unwrap(parseTimeControl('1:30+1')))).toBe('90+1');
-  });
-});
 
 describe('limits', () => {
   it('st=, depth=, nodes=, tc=', () => {
@@ -46,6 +19,10 @@ describe('limits', () => {
     expect(l.tc).toBeUndefined();
     expect(applyLimit(l, 'depth', '0')).toMatchObject({ ok: false, error: { message: "depth= must be a whole number from 1 to 1000, not '0'" } });
     expect(applyLimit(l, 'nodes', '1e5')).toMatchObject({ ok: false });
+    // tc= reads core's grammar; its refusal is the run's configuration error, with core's message
+    const bad = applyLimit(l, 'tc', '10+x');
+    expect(bad).toMatchObject({ ok: false, error: { message: "bad time control '10+x': increment 'x' is not a number of seconds" } });
+    if (!bad.ok) expect(bad.error).toBeInstanceOf(MatchConfigError);
     expect(l).toEqual({ movetimeMs: 500, depth: 7, nodes: 5000 }); // untouched by the bad values
     expect(parseMoveTime('0')).toMatchObject({ ok: false, error: { message: "bad move time '0' (seconds per move, e.g. st=0.5)" } });
     expect(describeLimits({})).toBe('-');

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
 import { MATE } from '../../src/core/score';
-import { BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, TranspositionTable, bucketWord } from '../../src/search/tt';
+import {
+  AGE_MASK, BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, TranspositionTable, bucketWord, nextAge,
+} from '../../src/search/tt';
 
 interface Entry {
   keyLo: number;
@@ -189,6 +191,20 @@ describe('transposition table', () => {
     expect(tt.hashfull()).toBeGreaterThan(900);
     tt.newSearch();
     expect(tt.hashfull()).toBe(0);
+  });
+
+  it('the age counts searches in its 6 bits and wraps: newSearch is nextAge', () => {
+    expect(AGE_MASK).toBe(63);
+    expect(nextAge(0)).toBe(1);
+    expect(nextAge(62)).toBe(63);
+    expect(nextAge(63)).toBe(0);
+    const tt = new TranspositionTable(1);
+    for (let i = 0; i < 70; i++) {
+      const want = nextAge(tt.age);
+      tt.newSearch();
+      expect(tt.age).toBe(want);
+    }
+    expect(tt.age).toBe(70 & AGE_MASK);
   });
 });
 

@@ -2,6 +2,7 @@
  * The game clocks as plain data, with pure transitions: every function takes the time `now` (ms,
  * any steady time base) and returns a new state, so they are tested without a browser.
  */
+import { parseTimeControl } from '../../core/time-control';
 
 export interface ClockState {
   readonly baseMs: number;
@@ -18,13 +19,14 @@ export function newClock(baseMs: number, incMs: number): ClockState {
   return { baseMs, incMs, remaining: [baseMs, baseMs], running: -1, since: 0 };
 }
 
-/** Reads a time control such as `300+3` (seconds + seconds); null for none or nonsense. */
-export function parseTimeControl(text: string): ClockState | null {
-  const m = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(text.trim());
-  if (!m) return null;
-  const base = Math.round(Number(m[1]) * 1000);
-  if (base <= 0) return null;
-  return newClock(base, Math.round(Number(m[2]) * 1000));
+/**
+ * The clocks of a time control such as `300+3` (src/core/time-control.ts, the runner's grammar);
+ * null for none, nonsense, no base time, or moves per period (which the page's clocks do not keep).
+ */
+export function clockFromText(text: string): ClockState | null {
+  const tc = parseTimeControl(text);
+  if (!tc.ok || tc.value.moves > 0 || tc.value.baseMs <= 0) return null;
+  return newClock(tc.value.baseMs, tc.value.incMs);
 }
 
 /** The time control as a record writes it: `300+3`. */

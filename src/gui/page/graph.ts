@@ -3,15 +3,11 @@
  * position (0 = lost, 1 = won), the shown position marked, the reviewed mistakes dotted. Pure:
  * it draws what it is given.
  */
+import type { GraphMark } from '../../analysis/svg-graph';
 
 const GRAPH_W = 600;
 const GRAPH_H = 120;
 
-export interface GraphMark {
-  /** The position after the move (1 = after the first move). */
-  index: number;
-  judgement: 'inaccuracy' | 'mistake' | 'blunder';
-}
 
 const x = (i: number, n: number): number => (n <= 0 ? 0 : (i / n) * GRAPH_W);
 const y = (w: number): number => (1 - w) * GRAPH_H;
@@ -36,10 +32,11 @@ export function graphSvg(wins: readonly (number | null)[], current: number, mark
     if (w !== null) parts.push(`<circle class="dot" data-index="${i}" cx="${x(i, n).toFixed(1)}" cy="${y(w).toFixed(1)}" r="2.5"/>`);
   });
   for (const m of marks) {
-    const w = wins[m.index];
+    const index = m.ply + 1; // the position after the move
+    const w = wins[index];
     if (w === null || w === undefined) continue;
     const cls = m.judgement === 'inaccuracy' ? 'mark-dubious' : 'mark-bad';
-    parts.push(`<circle class="${cls}" data-index="${m.index}" cx="${x(m.index, n).toFixed(1)}" cy="${y(w).toFixed(1)}" r="5"/>`);
+    parts.push(`<circle class="${cls}" data-index="${index}" cx="${x(index, n).toFixed(1)}" cy="${y(w).toFixed(1)}" r="5"/>`);
   }
   parts.push('</svg>');
   return parts.join('');

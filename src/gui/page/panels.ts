@@ -12,7 +12,8 @@ import { clockText, timeLeft } from './clock';
 import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
 import { currentReview, gameReview, mainlineWins, reviewMarks, shownWin } from './gamereview';
-import { graphSvg, type GraphMark } from './graph';
+import type { GraphMark } from '../../analysis/svg-graph';
+import { graphSvg } from './graph';
 import type { EngineClient } from './engine-client';
 import { KEY_HELP } from './keys';
 import type { Level } from './levels';
@@ -385,7 +386,7 @@ export function renderGraph(dom: Dom, s: PageState): void {
   const wins = mainlineWins(s);
   const onMain = isMainline(s.path);
   const g = gameReview(s);
-  const marks: GraphMark[] = g ? g.plies.filter((p) => p.judgement).map((p) => ({ index: p.ply + 1, judgement: p.judgement! })) : [];
+  const marks: GraphMark[] = g ? g.plies.filter((p) => p.judgement).map((p) => ({ ply: p.ply, judgement: p.judgement! })) : [];
   setHtml(dom.graph, wins.some((w) => w !== null) ? graphSvg(wins, onMain ? s.path.length : -1, marks) : '');
 }
 

@@ -9,13 +9,13 @@ import { formatMove, legalMoves, parseKfen, parseMove, type Position } from '../
 import type { Puzzle } from '../../puzzles/format';
 import { Solver } from '../../puzzles/solver';
 
-export type RunStatus = 'play' | 'solved' | 'failed';
+export type PuzzleRunStatus = 'play' | 'solved' | 'failed';
 
 export interface PuzzleRun {
   puzzle: Puzzle;
   /** Moves of `puzzle.moves` made on the board so far (1: the opponent's move is shown). */
   done: number;
-  status: RunStatus;
+  status: PuzzleRunStatus;
   /** A mistake, a hint or the solution: the rating counts the puzzle as failed. */
   failed: boolean;
   hinted: boolean;
@@ -62,7 +62,7 @@ export function taskText(p: Puzzle, names: readonly [string, string]): string {
  * Judges the person's move `move` at the run's point (the position after `run.done` moves):
  * right (the solution's move, or at a hit's last move any move that hits too), or wrong.
  */
-export function judge(run: PuzzleRun, move: number): 'right' | 'wrong' {
+export function judgePuzzleMove(run: PuzzleRun, move: number): 'right' | 'wrong' {
   const p = run.puzzle;
   const pos = puzzlePosition(p, run.done);
   const want = parseMove(pos, p.moves[run.done]);

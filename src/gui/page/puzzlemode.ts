@@ -10,7 +10,7 @@ import { EDITIONS, parseMove } from '../../core/index';
 import { THEMES, type Puzzle } from '../../puzzles/format';
 import shipped from '../../../puzzles/puzzles.json';
 import {
-  STORE_KEY, afterRight, emptyStore, hintSquare, judge, nextPuzzle, puzzlePosition, readStore, recordResult, refutation,
+  STORE_KEY, afterRight, emptyStore, hintSquare, judgePuzzleMove, nextPuzzle, puzzlePosition, readStore, recordResult, refutation,
   replyDue, solverSide, startRun, streakPuzzle, taskText, withTheme, type PuzzleRun, type PuzzleStore,
 } from './puzzle';
 import * as S from './state';
@@ -193,7 +193,7 @@ export class PuzzleMode {
       this.later(() => this.ownUpdate((x) => S.takeBack(x, now())), 0);
       return;
     }
-    if (judge(run, node.ply.move) === 'right') {
+    if (judgePuzzleMove(run, node.ply.move) === 'right') {
       this.run = afterRight(run);
       if (this.run.status === 'solved') {
         this.finish(true);

@@ -11,7 +11,7 @@ import {
   serializeRecord,
   type MoveRecord, type ReplayError, type ResultToken, type Termination,
 } from '../../core/record';
-import { parsePgnClock, parseTimeControl, pgnClock, restoreClock, timeControlText } from './clock';
+import { clockFromText, parsePgnClock, pgnClock, restoreClock, timeControlText } from './clock';
 import * as S from './state';
 import { reviewNags } from './gamereview';
 import { addMove, childrenAt, isMainline, newTree, nodeAt, positionAt, type EngineNote, type GameTree, type NodeExtra, type Path } from './tree';
@@ -235,7 +235,7 @@ function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clo
 export function loadImported(s: S.PageState, g: ImportedGame, t: { tree: GameTree; path: Path }, now: number): S.PageState {
   let next = S.newGame(S.setSettings(s, { edition: g.edition }), t.tree, { now, tags: g.tags });
   // The record's own time control, when it states one, for the game's clocks.
-  const tc = parseTimeControl(g.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '');
+  const tc = clockFromText(g.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '');
   if (tc && next.clock) next = { ...next, clock: tc };
   if (!S.isOver(next) && g.result !== '*') {
     next = { ...next, ending: { result: g.result, text: g.reason ?? `Result ${g.result} (${g.termination})`, termination: g.termination } };

@@ -6,12 +6,13 @@
  * resignation, draws, analysis lines — are tested without a browser (test/gui/state.test.ts).
  */
 import {
-  EDITIONS, PHARAOH, colorOf, formatMove, gameStatus, kindOf, legalMoves, parseKfen, parseMove, setupKfen, toKfen, type EditionId, type GameStatus,
+  EDITIONS, PHARAOH, colorOf, fileOf, formatMove, gameStatus, kindOf, legalMoves, parseKfen, parseMove, rankOf, setupKfen, square, toKfen,
+  type EditionId, type GameStatus,
   type Position, type SetupName,
 } from '../../core/index';
 import type { ResultToken } from '../../core/record';
 import {
-  clockAfterMove, flagged, newClock, parseTimeControl, restoreClock, startClock, stopClock, timeLeft, type ClockState,
+  clockAfterMove, flagged, newClock, clockFromText, restoreClock, startClock, stopClock, timeLeft, type ClockState,
 } from './clock';
 import { evalOf, type Eval, type Score } from './evaluation';
 import type { InfoLine } from './engine-client';
@@ -204,7 +205,7 @@ export function initialState(settings: Settings, random: () => number = Math.ran
   const humanSide = sideFor(settings, random);
   return {
     settings, mode: 'engine', tree: tree.value, path: [], humanSide, ending: null,
-    clock: parseTimeControl(settings.tc), tags: [], players: null, flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
+    clock: clockFromText(settings.tc), tags: [], players: null, flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
     aim: null, engineAvailable: false, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true,
     lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
   };
@@ -222,7 +223,7 @@ export function newGame(
 ): PageState {
   const humanSide = s.mode === 'engine' ? sideFor(s.settings, opts.random ?? Math.random) : s.humanSide;
   const path = opts.path ?? mainlineEnd(tree);
-  let clock = s.mode === 'analysis' ? null : parseTimeControl(s.settings.tc);
+  let clock = s.mode === 'analysis' ? null : clockFromText(s.settings.tc);
   const next: PageState = {
     ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [], players: null, premove: null,
     flipped: s.mode === 'engine' ? humanSide === 1 : s.flipped, selected: -1, stackTop: false, cursor: -1, aim: null,
@@ -271,7 +272,7 @@ export function setMode(s: PageState, mode: Mode, now: number): PageState {
   if (mode === s.mode) return s;
   let clock = s.clock;
   if (mode === 'analysis') clock = clock ? stopClock(clock, now) : null;
-  else if (s.mode === 'analysis' && !clock) clock = parseTimeControl(s.settings.tc);
+  else if (s.mode === 'analysis' && !clock) clock = clockFromText(s.settings.tc);
   let next: PageState = {
     ...s, mode, clock, selected: -1, preview: null, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, premove: null,
     analysing: true, message: '', path: mode === 'analysis' ? s.path : mainlineEnd(s.tree),
@@ -566,9 +567,9 @@ export function moveCursor(s: PageState, dFile: number, dRank: number): PageStat
     return { ...s, cursor: s.selected >= 0 ? s.selected : start >= 0 ? start : 4 };
   }
   const d = s.flipped ? -1 : 1;
-  const f = Math.max(0, Math.min(9, (s.cursor % 10) + dFile * d));
-  const r = Math.max(0, Math.min(7, ((s.cursor / 10) | 0) + dRank * d));
-  const cursor = r * 10 + f;
+  const f = Math.max(0, Math.min(9, fileOf(s.cursor) + dFile * d));
+  const r = Math.max(0, Math.min(7, rankOf(s.cursor) + dRank * d));
+  const cursor = square(f, r);
   const onTarget = s.selected >= 0 && targetsOf(pos, s.selected, s.stackTop).has(cursor);
   return { ...s, cursor, aim: onTarget ? cursor : null };
 }
