@@ -71,6 +71,36 @@ export function pairJobProblem(data: PairJob, engines: number): string | undefin
   return undefined;
 }
 
+
+
+/** A run's settings from their (signed) text, or why this worker cannot take them. */
+function runSettings(body: string): RunSettings | string {
+  let settings: RunSettings;
+  try {
+    settings = JSON.parse(body) as RunSettings;
+    if (!Array.isArray(settings.engines) || !Array.isArray(settings.builds) || settings.builds.length !== settings.engines.length || !Array.isArray(settings.names)) {
+      throw new Error('no engines');
+    }
+  } catch {
+    return 'its settings are not a run this worker understands (a newer or older Thoth?)';
+  }
+  for (const b of settings.builds) {
+    const why = buildProblem(b);
+    if (why !== undefined) return why;
+  }
+  return settings;
+}
+
+/** A match run being served: its local settings, queues and game slots. */
+interface ServedRun {
+  run: string;
+  local: RunSettings;
+  bull: typeof import('bullmq');
+  results: Queue;
+  free: GameSlot[];
+  /** An engine would not start here: the worker leaves the run once its jobs are handed back. */
+  leave: boolean;
+}
 class RunWorker {
   readonly id = `${hostname()}:${process.pid}`;
   private busy = 0;
@@ -181,44 +211,49 @@ class RunWorker {
     const unsigned = refuseUnsigned(opts.trusted, run, field, body, sig, signer);
     if (unsigned !== undefined) return this.refuse(run, unsigned);
     if (datagen !== null) return serveDatagen(await this.datagenHost(), run, datagen);
-    let settings: RunSettings;
-    try {
-      settings = JSON.parse(body) as RunSettings;
-      if (!Array.isArray(settings.engines) || !Array.isArray(settings.builds) || settings.builds.length !== settings.engines.length || !Array.isArray(settings.names)) {
-        throw new Error('no engines');
-      }
-    } catch {
-      return this.refuse(run, 'its settings are not a run this worker understands (a newer or older Thoth?)');
-    }
-    for (const b of settings.builds) {
-      const why = buildProblem(b);
-      if (why !== undefined) return this.refuse(run, why);
-    }
+    const settings = runSettings(body);
+    if (typeof settings === 'string') return this.refuse(run, settings);
+    const local = await this.localRun(run, settings);
+    if (local) await this.playRun(run, settings, local);
+  }
 
-    // Exactly the builds the coordinator named, or no game at all.
+  /**
+   * The run with this worker's engines: exactly the builds the coordinator named, each started
+   * once; or undefined when one cannot be had (the run is refused) or the worker is stopping.
+   */
+  private async localRun(run: string, settings: RunSettings): Promise<RunSettings | undefined> {
+    const { opts, redis } = this;
     const engines = [];
     for (const [i, spec] of settings.engines.entries()) {
       const local = await localEngine(redis, spec, settings.builds[i], opts.cacheDir, opts.allowEngines);
-      if (!local.ok) return this.refuse(run, local.error.message);
+      if (!local.ok) {
+        await this.refuse(run, local.error.message);
+        return undefined;
+      }
       engines.push(local.value);
     }
     const local: RunSettings = { ...settings, engines };
     const check = new AbortController();
     const onKillCheck = (): void => check.abort();
     opts.kill.addEventListener('abort', onKillCheck, { once: true });
-    for (const spec of engines) {
-      try {
+    try {
+      for (const spec of engines) {
         const e = await startEngine(spec, local, check.signal);
         await e.quit(200);
-      } catch (e) {
-        opts.kill.removeEventListener('abort', onKillCheck);
-        if (e instanceof EngineStartError) return this.refuse(run, e.message);
-        if (e instanceof MatchInterrupted) return;
-        throw e;
       }
+    } catch (e) {
+      if (e instanceof EngineStartError) await this.refuse(run, e.message);
+      if (e instanceof EngineStartError || e instanceof MatchInterrupted) return undefined;
+      throw e;
+    } finally {
+      opts.kill.removeEventListener('abort', onKillCheck);
     }
-    opts.kill.removeEventListener('abort', onKillCheck);
+    return local;
+  }
 
+  /** Takes the run's pair jobs, `--concurrency` at once, and writes their results. */
+  private async playRun(run: string, settings: RunSettings, local: RunSettings): Promise<void> {
+    const { opts, redis } = this;
     this.current = run;
     opts.write(`Serving run ${run}: ${settings.names.join(' vs ')} (${settings.builds.map((b, i) => `${settings.names[i]} ${b.kind === 'thoth' ? 'Thoth build' : 'files'} ${shortSum(b.checksum)}`).join(', ')})`);
     const bull = this.bull ?? (this.bull = await import('bullmq'));
@@ -226,69 +261,72 @@ class RunWorker {
     results.on('error', () => undefined);
     const never = new AbortController();
     const free: GameSlot[] = Array.from({ length: opts.concurrency }, () => new GameSlot(local, settings.names, never.signal, (l) => opts.write(l)));
-    let leave = false;
-
-    const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
-      const slot = free.pop();
-      if (!slot) throw new Error('no free game slot');
-      this.busy++;
-      const stop = new AbortController();
-      const abort = (): void => stop.abort();
-      signal?.addEventListener('abort', abort, { once: true });
-      opts.kill.addEventListener('abort', abort, { once: true });
-      const t0 = Date.now();
-      try {
-        slot.dropDead();
-        const data = job.data as PairJob;
-        // The queue is writable by every worker's Redis user: a job is data, checked before use.
-        const bad = pairJobProblem(data, engines.length);
-        if (bad !== undefined) throw new Error(`${job.id} is not a pair job of this run (${bad})`);
-        let r;
-        try {
-          r = await playPair(slot, data.games, data.opening, local.recover, stop.signal);
-        } catch (e) {
-          if (!(e instanceof EngineStartError || e instanceof MatchInterrupted)) throw e;
-          if (e instanceof EngineStartError) {
-            leave = true;
-            await this.refuse(run, e.message);
-          }
-          await slot.close(true);
-          await job.moveToWait(token);
-          throw new bull.WaitingError();
-        }
-        if (r.aborted) {
-          await slot.close(true);
-          if (opts.kill.aborted) {
-            // This worker is going away: the pair goes back to the queue for another worker.
-            await job.moveToWait(token);
-            throw new bull.WaitingError();
-          }
-          return { cancelled: true };
-        }
-        const result: PairResult = { pair: job.id!, worker: this.id, games: r.played.map((p) => reportGame(p.game.index, p.outcome)), ms: Date.now() - t0 };
-        await results.add('result', result, { jobId: job.id!, removeOnComplete: false });
-        this.pairs++;
-        opts.write(`Played ${job.id} of run ${run} (${r.played.map((p) => `${p.game.roundTag} ${p.outcome.record.result}`).join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-        return { games: r.played.length };
-      } finally {
-        signal?.removeEventListener('abort', abort);
-        opts.kill.removeEventListener('abort', abort);
-        free.push(slot);
-        this.busy--;
-      }
-    };
-
+    const served: ServedRun = { run, local, bull, results, free, leave: false };
     try {
       await followRun({
-        bull, redis, addr: this.addr, run, id: this.id, opts, noun: 'pair', processor,
+        bull, redis, addr: this.addr, run, id: this.id, opts, noun: 'pair',
+        processor: (job, token, signal) => this.playJob(served, job, token, signal),
         waiting: () => this.waitingCount(run),
         pickRun: () => this.pickRun(),
-        leave: () => leave,
+        leave: () => served.leave,
       });
     } finally {
       await results.close();
       await Promise.all(free.map((s) => s.close(opts.kill.aborted)));
       this.current = null;
+    }
+  }
+
+  /** One pair job on a free game slot: its result written, or the job back to the queue. */
+  private async playJob(served: ServedRun, job: Job, token?: string, signal?: AbortSignal): Promise<unknown> {
+    const { opts } = this;
+    const { run, bull, free } = served;
+    const slot = free.pop();
+    if (!slot) throw new Error('no free game slot');
+    this.busy++;
+    const stop = new AbortController();
+    const abort = (): void => stop.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    opts.kill.addEventListener('abort', abort, { once: true });
+    const t0 = Date.now();
+    try {
+      slot.dropDead();
+      const data = job.data as PairJob;
+      // The queue is writable by every worker's Redis user: a job is data, checked before use.
+      const bad = pairJobProblem(data, served.local.engines.length);
+      if (bad !== undefined) throw new Error(`${job.id} is not a pair job of this run (${bad})`);
+      let r;
+      try {
+        r = await playPair(slot, data.games, data.opening, served.local.recover, stop.signal);
+      } catch (e) {
+        if (!(e instanceof EngineStartError || e instanceof MatchInterrupted)) throw e;
+        if (e instanceof EngineStartError) {
+          served.leave = true;
+          await this.refuse(run, e.message);
+        }
+        await slot.close(true);
+        await job.moveToWait(token);
+        throw new bull.WaitingError();
+      }
+      if (r.aborted) {
+        await slot.close(true);
+        if (opts.kill.aborted) {
+          // This worker is going away: the pair goes back to the queue for another worker.
+          await job.moveToWait(token);
+          throw new bull.WaitingError();
+        }
+        return { cancelled: true };
+      }
+      const result: PairResult = { pair: job.id!, worker: this.id, games: r.played.map((p) => reportGame(p.game.index, p.outcome)), ms: Date.now() - t0 };
+      await served.results.add('result', result, { jobId: job.id!, removeOnComplete: false });
+      this.pairs++;
+      opts.write(`Played ${job.id} of run ${run} (${r.played.map((p) => `${p.game.roundTag} ${p.outcome.record.result}`).join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return { games: r.played.length };
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      opts.kill.removeEventListener('abort', abort);
+      free.push(slot);
+      this.busy--;
     }
   }
 

@@ -101,12 +101,38 @@ export function fitRatings(
   if (!Number.isInteger(anchor) || anchor < 0 || anchor >= n) {
     throw new RangeError(`anchor ${anchor} is not a player index`);
   }
-  const priorDraws = options.priorDraws ?? 0.1;
   const maxIterations = options.maxIterations ?? 200;
   const tolerance = (options.tolerance ?? 1e-9) / ELO_PER_LOGIT;
+  const pairs = pairResults(n, games, anchor, options.priorDraws ?? 0.1);
 
-  // Aggregate games by unordered pair i < j: games played and points scored by i.
-  const pairGames = new Map<number, { i: number; j: number; games: number; score: number }>();
+  // Free variables: every player except the anchor, in logit units (Elo · ln10/400).
+  const varIndex = new Array<number>(n).fill(-1);
+  let m = 0;
+  for (let p = 0; p < n; p++) if (p !== anchor) varIndex[p] = m++;
+  const x = new Array<number>(n).fill(0);
+  let current = logLikelihood(pairs, x);
+  for (let iter = 0; iter < maxIterations && m > 0; iter++) {
+    const step = newtonStep(pairs, x, varIndex, m);
+    const moved = lineSearch(pairs, x, varIndex, step, current);
+    if (moved === undefined) break;
+    current = moved.value;
+    if (moved.distance < tolerance) break;
+  }
+  const offset = x[anchor];
+  return x.map((v) => (v - offset) * ELO_PER_LOGIT + anchorElo);
+}
+
+/** Games and points of the lower-indexed player, by unordered pair of players. */
+interface PairResult {
+  i: number;
+  j: number;
+  games: number;
+  score: number;
+}
+
+/** The games by pair of players, with `priorDraws` drawn games of each player against the anchor. */
+function pairResults(n: number, games: readonly RatedGame[], anchor: number, priorDraws: number): PairResult[] {
+  const pairGames = new Map<number, PairResult>();
   const addPair = (i: number, j: number, weight: number, scoreOfI: number): void => {
     if (i === j || weight === 0) return;
     const [a, b, s] = i < j ? [i, j, scoreOfI] : [j, i, weight - scoreOfI];
@@ -119,16 +145,9 @@ export function fitRatings(
       pairGames.set(key, { i: a, j: b, games: weight, score: s });
     }
   };
+  const player = (k: number): boolean => Number.isInteger(k) && k >= 0 && k < n;
   for (const g of games) {
-    if (
-      !Number.isInteger(g.white) ||
-      !Number.isInteger(g.black) ||
-      g.white < 0 ||
-      g.white >= n ||
-      g.black < 0 ||
-      g.black >= n ||
-      !(g.score >= 0 && g.score <= 1)
-    ) {
+    if (!player(g.white) || !player(g.black) || !(g.score >= 0 && g.score <= 1)) {
       throw new RangeError(`invalid game ${JSON.stringify(g)}`);
     }
     addPair(g.white, g.black, 1, g.score);
@@ -136,72 +155,67 @@ export function fitRatings(
   if (priorDraws > 0) {
     for (let p = 0; p < n; p++) if (p !== anchor) addPair(p, anchor, priorDraws, priorDraws / 2);
   }
-  const pairs = [...pairGames.values()];
+  return [...pairGames.values()];
+}
 
-  // Free variables: every player except the anchor, in logit units (Elo · ln10/400).
-  const varIndex = new Array<number>(n).fill(-1);
-  let m = 0;
-  for (let p = 0; p < n; p++) if (p !== anchor) varIndex[p] = m++;
-  const x = new Array<number>(n).fill(0);
-
-  const logLikelihood = (r: readonly number[]): number => {
-    let ll = 0;
-    for (const e of pairs) {
-      const d = r[e.i] - r[e.j];
-      // s·ln σ(d) + (g − s)·ln(1 − σ(d))
-      ll -= e.score * softplus(-d) + (e.games - e.score) * softplus(d);
-    }
-    return ll;
-  };
-
-  let current = logLikelihood(x);
-  for (let iter = 0; iter < maxIterations && m > 0; iter++) {
-    const grad = new Array<number>(m).fill(0);
-    const hess: number[][] = Array.from({ length: m }, () => new Array<number>(m).fill(0));
-    for (const e of pairs) {
-      const p = sigmoid(x[e.i] - x[e.j]);
-      const gr = e.score - e.games * p;
-      const w = e.games * p * (1 - p);
-      const a = varIndex[e.i];
-      const b = varIndex[e.j];
-      if (a >= 0) {
-        grad[a] += gr;
-        hess[a][a] += w;
-      }
-      if (b >= 0) {
-        grad[b] -= gr;
-        hess[b][b] += w;
-      }
-      if (a >= 0 && b >= 0) {
-        hess[a][b] -= w;
-        hess[b][a] -= w;
-      }
-    }
-    // Tiny ridge so that players with no games at all (and priorDraws 0) stay solvable.
-    for (let k = 0; k < m; k++) hess[k][k] += 1e-12;
-    const step = solveSpd(hess, grad);
-    // Never jump more than 10 logits (~1737 Elo) at once.
-    let maxStep = 0;
-    for (const s of step) maxStep = Math.max(maxStep, Math.abs(s));
-    let scale = maxStep > 10 ? 10 / maxStep : 1;
-    let accepted = false;
-    let moved = 0;
-    for (let tries = 0; tries < 60; tries++) {
-      const trial = x.slice();
-      for (let p = 0; p < n; p++) if (varIndex[p] >= 0) trial[p] += scale * step[varIndex[p]];
-      const value = logLikelihood(trial);
-      if (value >= current - 1e-12 * Math.abs(current)) {
-        for (let p = 0; p < n; p++) x[p] = trial[p];
-        current = value;
-        moved = scale * maxStep;
-        accepted = true;
-        break;
-      }
-      scale /= 2;
-    }
-    if (!accepted || moved < tolerance) break;
+function logLikelihood(pairs: readonly PairResult[], r: readonly number[]): number {
+  let ll = 0;
+  for (const e of pairs) {
+    const d = r[e.i] - r[e.j];
+    // s·ln σ(d) + (g − s)·ln(1 − σ(d))
+    ll -= e.score * softplus(-d) + (e.games - e.score) * softplus(d);
   }
+  return ll;
+}
 
-  const offset = x[anchor];
-  return x.map((v) => (v - offset) * ELO_PER_LOGIT + anchorElo);
+/** Newton's step for the free variables at `x`: the Hessian solved against the gradient. */
+function newtonStep(pairs: readonly PairResult[], x: readonly number[], varIndex: readonly number[], m: number): number[] {
+  const grad = new Array<number>(m).fill(0);
+  const hess: number[][] = Array.from({ length: m }, () => new Array<number>(m).fill(0));
+  for (const e of pairs) {
+    const p = sigmoid(x[e.i] - x[e.j]);
+    const gr = e.score - e.games * p;
+    const w = e.games * p * (1 - p);
+    const a = varIndex[e.i];
+    const b = varIndex[e.j];
+    if (a >= 0) {
+      grad[a] += gr;
+      hess[a][a] += w;
+    }
+    if (b >= 0) {
+      grad[b] -= gr;
+      hess[b][b] += w;
+    }
+    if (a >= 0 && b >= 0) {
+      hess[a][b] -= w;
+      hess[b][a] -= w;
+    }
+  }
+  // Tiny ridge so that players with no games at all (and priorDraws 0) stay solvable.
+  for (let k = 0; k < m; k++) hess[k][k] += 1e-12;
+  return solveSpd(hess, grad);
+}
+
+/**
+ * Moves `x` along `step`, halving it until the likelihood does not fall (never more than 10
+ * logits, about 1737 Elo, at once). The new likelihood and the distance moved, or undefined when
+ * no step was taken.
+ */
+function lineSearch(
+  pairs: readonly PairResult[], x: number[], varIndex: readonly number[], step: readonly number[], current: number,
+): { value: number; distance: number } | undefined {
+  let maxStep = 0;
+  for (const s of step) maxStep = Math.max(maxStep, Math.abs(s));
+  let scale = maxStep > 10 ? 10 / maxStep : 1;
+  for (let tries = 0; tries < 60; tries++) {
+    const trial = x.slice();
+    for (let p = 0; p < x.length; p++) if (varIndex[p] >= 0) trial[p] += scale * step[varIndex[p]];
+    const value = logLikelihood(pairs, trial);
+    if (value >= current - 1e-12 * Math.abs(current)) {
+      for (let p = 0; p < x.length; p++) x[p] = trial[p];
+      return { value, distance: scale * maxStep };
+    }
+    scale /= 2;
+  }
+  return undefined;
 }
