@@ -12,14 +12,18 @@ const webOnly = process.argv.includes('--web');
 
 if (process.argv.includes('--types')) {
   // tsc with the library's settings: no DOM and no Node types, so the rules core is proven pure.
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.lib.json'], { stdio: 'inherit' });
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.lib.json'], {
+    stdio: 'inherit',
+  });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
   // Relative imports get their `.js`, so that declarations resolve under every moduleResolution.
   const dir = 'dist/types/core';
   for (const f of readdirSync(dir)) {
     if (!f.endsWith('.d.ts')) continue;
     const file = join(dir, f);
-    const text = readFileSync(file, 'utf8').replace(/(from\s+['"])(\.\.?\/[^'"]+?)(['"])/g, (m, a, spec, b) => (spec.endsWith('.js') ? m : `${a}${spec}.js${b}`));
+    const text = readFileSync(file, 'utf8').replace(/(from\s+['"])(\.\.?\/[^'"]+?)(['"])/g, (m, a, spec, b) =>
+      spec.endsWith('.js') ? m : `${a}${spec}.js${b}`,
+    );
     writeFileSync(file, text);
   }
   process.exit(0);
@@ -33,29 +37,31 @@ const entries = [
   { in: 'src/threads/train-worker.ts', out: 'train-worker' },
 ];
 
-if (!webOnly) await build({
-  entryPoints: entries,
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
-});
+if (!webOnly)
+  await build({
+    entryPoints: entries,
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 
 // The library: the rules core and the record format, for Node and browsers alike.
-if (!webOnly) await build({
-  entryPoints: ['src/core/index.ts'],
-  outfile: 'dist/lib/core.js',
-  bundle: true,
-  platform: 'neutral',
-  format: 'esm',
-  target: 'es2022',
-  sourcemap: true,
-  logLevel: 'warning',
-});
+if (!webOnly)
+  await build({
+    entryPoints: ['src/core/index.ts'],
+    outfile: 'dist/lib/core.js',
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    target: 'es2022',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 
 // A page for the browser: its TypeScript bundled, and its static files, into one folder of dist/
 // (the only folder its server serves).
@@ -99,7 +105,12 @@ if (!webOnly) {
     // no network shipped: the hand-written evaluation
   }
   const common = {
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: true, logLevel: 'warning',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
     define: { __DEFAULT_NETWORK__: JSON.stringify(net) },
   };
   const worker = await build({ ...common, entryPoints: ['src/web/search-worker.ts'], write: false });
@@ -118,6 +129,6 @@ if (!webOnly) {
     '<script type="module" src="app.js"></script>',
     '<script defer src="app.js"></script>',
   );
-  if (!html.includes('<script defer src="app.js">')) throw new Error('build: the page\'s script tag was not found');
+  if (!html.includes('<script defer src="app.js">')) throw new Error("build: the page's script tag was not found");
   writeFileSync('dist/web/index.html', html);
 }

@@ -10,7 +10,8 @@ function browserTests(dir = 'test'): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...browserTests(p));
-    else if (e.name.endsWith('.test.ts') && /from '\.\/browser'|HAVE_CHROMIUM/.test(readFileSync(p, 'utf8'))) out.push(p.split(path.sep).join('/'));
+    else if (e.name.endsWith('.test.ts') && /from '\.\/browser'|HAVE_CHROMIUM/.test(readFileSync(p, 'utf8')))
+      out.push(p.split(path.sep).join('/'));
   }
   return out;
 }
@@ -73,7 +74,8 @@ const LONGEST = [
 /** Vitest's own order runs one project after the other; this one runs `LONGEST` first, then larger files first. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rel = (f: TestSpecification): string => path.relative(f.project.config.root, f.moduleId).split(path.sep).join('/');
+    const rel = (f: TestSpecification): string =>
+      path.relative(f.project.config.root, f.moduleId).split(path.sep).join('/');
     const rank = (f: TestSpecification): number => {
       const i = LONGEST.indexOf(rel(f));
       return i < 0 ? LONGEST.length : i;

@@ -25,12 +25,20 @@ for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   const v = argv[i + 1];
   if (a === '-h' || a === '--help') {
-    process.stdout.write(`${USAGE}\n  --base REV   the other build (default 0b53221)\n  --rounds N   rounds (default 5)\n  --depth D    bench depth (default 6)\n  --perft D    perft(D) of Khet 2.0 Classic instead of the bench\n`);
+    process.stdout.write(
+      `${USAGE}\n  --base REV   the other build (default 0b53221)\n  --rounds N   rounds (default 5)\n  --depth D    bench depth (default 6)\n  --perft D    perft(D) of Khet 2.0 Classic instead of the bench\n`,
+    );
     process.exit(0);
   } else if (a === '--base' && v !== undefined) {
     opts.base = v;
     i++;
-  } else if ((a === '--rounds' || a === '--depth' || a === '--perft') && v !== undefined && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 99) {
+  } else if (
+    (a === '--rounds' || a === '--depth' || a === '--perft') &&
+    v !== undefined &&
+    /^\d+$/.test(v) &&
+    Number(v) >= 1 &&
+    Number(v) <= 99
+  ) {
     opts[a.slice(2)] = Number(v);
     i++;
   } else {
@@ -88,7 +96,12 @@ async function perftRounds(A, B, say) {
   const tb = [];
   const ca = [];
   const cb = [];
-  say(`perft(${opts.perft}) of Khet 2.0 Classic, ${opts.rounds} rounds; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  say(
+    `perft(${opts.perft}) of Khet 2.0 Classic, ${opts.rounds} rounds; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   for (let i = 0; i < opts.rounds; i++) {
     for (const k of i % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
       const t0 = performance.now();
@@ -98,12 +111,18 @@ async function perftRounds(A, B, say) {
       (k === 'a' ? ta : tb).push(performance.now() - t0);
       if (k === 'a' && i === 0) say(`  nodes ${n}`);
     }
-    say(`  round ${i + 1}  this ${ta[i].toFixed(0).padStart(6)} ms  base ${tb[i].toFixed(0).padStart(6)} ms  ratio ${(tb[i] / ta[i]).toFixed(2)}` +
-      `   CPU this ${ca[i].toFixed(0).padStart(6)} ms  base ${cb[i].toFixed(0).padStart(6)} ms  ratio ${(cb[i] / ca[i]).toFixed(3)}`);
+    say(
+      `  round ${i + 1}  this ${ta[i].toFixed(0).padStart(6)} ms  base ${tb[i].toFixed(0).padStart(6)} ms  ratio ${(tb[i] / ta[i]).toFixed(2)}` +
+        `   CPU this ${ca[i].toFixed(0).padStart(6)} ms  base ${cb[i].toFixed(0).padStart(6)} ms  ratio ${(cb[i] / ca[i]).toFixed(3)}`,
+    );
   }
-  say(`median: this ${median(ta).toFixed(0)} ms, base ${median(tb).toFixed(0)} ms, ${(median(tb) / median(ta)).toFixed(2)}x faster`);
-  say(`median CPU time: this ${median(ca).toFixed(0)} ms, base ${median(cb).toFixed(0)} ms, ${(median(cb) / median(ca)).toFixed(3)}x faster; ` +
-    `median of the round ratios ${median(cb.map((b, i) => b / ca[i])).toFixed(3)}x`);
+  say(
+    `median: this ${median(ta).toFixed(0)} ms, base ${median(tb).toFixed(0)} ms, ${(median(tb) / median(ta)).toFixed(2)}x faster`,
+  );
+  say(
+    `median CPU time: this ${median(ca).toFixed(0)} ms, base ${median(cb).toFixed(0)} ms, ${(median(cb) / median(ca)).toFixed(3)}x faster; ` +
+      `median of the round ratios ${median(cb.map((b, i) => b / ca[i])).toFixed(3)}x`,
+  );
 }
 
 try {
@@ -115,7 +134,12 @@ try {
     process.exit(0);
   }
   const quiet = () => {};
-  say(`bench depth ${opts.depth}, ${opts.rounds} rounds in one process; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  say(
+    `bench depth ${opts.depth}, ${opts.rounds} rounds in one process; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const runs = { a: [], b: [] };
   let nodesA = 0;
   let nodesB = 0;
@@ -146,19 +170,27 @@ try {
     cpu.b.push(row.b.cpu);
     nodesA = row.a.nodes;
     nodesB = row.b.nodes;
-    say(`  round ${round + 1}  this ${row.a.ms.toFixed(0).padStart(6)} ms  base ${row.b.ms.toFixed(0).padStart(6)} ms  ratio ${(row.b.ms / row.a.ms).toFixed(2)}` +
-      `   CPU this ${row.a.cpu.toFixed(0).padStart(6)} ms  base ${row.b.cpu.toFixed(0).padStart(6)} ms  ratio ${(row.b.cpu / row.a.cpu).toFixed(3)}`);
+    say(
+      `  round ${round + 1}  this ${row.a.ms.toFixed(0).padStart(6)} ms  base ${row.b.ms.toFixed(0).padStart(6)} ms  ratio ${(row.b.ms / row.a.ms).toFixed(2)}` +
+        `   CPU this ${row.a.cpu.toFixed(0).padStart(6)} ms  base ${row.b.cpu.toFixed(0).padStart(6)} ms  ratio ${(row.b.cpu / row.a.cpu).toFixed(3)}`,
+    );
   }
   const ratios = runs.a.map((a, i) => runs.b[i] / a);
   const ma = median(runs.a);
   const mb = median(runs.b);
   say();
   say(`this build: ${nodesA} nodes, median ${ma.toFixed(0)} ms, ${Math.round((nodesA * 1000) / ma)} nodes/s`);
-  say(`base ${sha.slice(0, 7)}: ${nodesB} nodes, median ${mb.toFixed(0)} ms, ${Math.round((nodesB * 1000) / mb)} nodes/s`);
-  say(`median of the round ratios: time ${median(ratios).toFixed(2)}x faster, nodes/second ${(median(ratios) * nodesA / nodesB).toFixed(2)}x`);
+  say(
+    `base ${sha.slice(0, 7)}: ${nodesB} nodes, median ${mb.toFixed(0)} ms, ${Math.round((nodesB * 1000) / mb)} nodes/s`,
+  );
+  say(
+    `median of the round ratios: time ${median(ratios).toFixed(2)}x faster, nodes/second ${((median(ratios) * nodesA) / nodesB).toFixed(2)}x`,
+  );
   const cpuRatios = cpu.a.map((a, i) => cpu.b[i] / a);
-  say(`CPU time: this median ${median(cpu.a).toFixed(0)} ms, base ${median(cpu.b).toFixed(0)} ms; median of the round ratios ${median(cpuRatios).toFixed(3)}x faster, ` +
-    `nodes per CPU-second ${(median(cpuRatios) * nodesA / nodesB).toFixed(3)}x`);
+  say(
+    `CPU time: this median ${median(cpu.a).toFixed(0)} ms, base ${median(cpu.b).toFixed(0)} ms; median of the round ratios ${median(cpuRatios).toFixed(3)}x faster, ` +
+      `nodes per CPU-second ${((median(cpuRatios) * nodesA) / nodesB).toFixed(3)}x`,
+  );
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

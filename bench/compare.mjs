@@ -15,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'usage: node bench/compare.mjs [--base REV] [--depth D] [--runs N] [--threads T] [--option NAME=VALUE]… [--keep]';
+const USAGE =
+  'usage: node bench/compare.mjs [--base REV] [--depth D] [--runs N] [--threads T] [--option NAME=VALUE]… [--keep]';
 
 const opts = { base: '0b53221', depth: 6, runs: 3, threads: 1, keep: false, options: [] };
 const argv = process.argv.slice(2);
@@ -27,11 +28,14 @@ for (let i = 0; i < argv.length; i++) {
     return v;
   };
   const whole = (v, lo, hi) => {
-    if (!/^\d+$/.test(v) || Number(v) < lo || Number(v) > hi) fail(`${a} must be a whole number from ${lo} to ${hi}, not '${v}'`);
+    if (!/^\d+$/.test(v) || Number(v) < lo || Number(v) > hi)
+      fail(`${a} must be a whole number from ${lo} to ${hi}, not '${v}'`);
     return Number(v);
   };
   if (a === '-h' || a === '--help') {
-    process.stdout.write(`${USAGE}\n  --base REV   the other build (default 0b53221)\n  --depth D    bench depth (default 6: the signature bench; 12 for time to depth)\n  --runs N     runs of each build (default 3)\n  --threads T  bench threads (default 1)\n  --option NAME=VALUE  set an engine option of this build before its bench (setoption; repeatable)\n  --keep       keep the scratch checkout for the next run\n`);
+    process.stdout.write(
+      `${USAGE}\n  --base REV   the other build (default 0b53221)\n  --depth D    bench depth (default 6: the signature bench; 12 for time to depth)\n  --runs N     runs of each build (default 3)\n  --threads T  bench threads (default 1)\n  --option NAME=VALUE  set an engine option of this build before its bench (setoption; repeatable)\n  --keep       keep the scratch checkout for the next run\n`,
+    );
     process.exit(0);
   } else if (a === '--base') opts.base = value();
   else if (a === '--depth') opts.depth = whole(value(), 1, 30);
@@ -98,7 +102,12 @@ function bench(dir, options) {
   out.cpuMs = cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) / 1000) : NaN;
   out.cpuNps = Math.round((out.nodes * 1000) / out.cpuMs);
   if (r.status !== 0 || Number.isNaN(out.nodes)) {
-    process.stderr.write(`compare: bench failed in ${dir}\n${r.stderr ?? ''}${(r.stdout ?? '').split('\n').filter((l) => l.startsWith('info string error')).join('\n')}\n`);
+    process.stderr.write(
+      `compare: bench failed in ${dir}\n${r.stderr ?? ''}${(r.stdout ?? '')
+        .split('\n')
+        .filter((l) => l.startsWith('info string error'))
+        .join('\n')}\n`,
+    );
     process.exit(1);
   }
   return out;
@@ -111,8 +120,14 @@ const median = (xs) => {
 };
 
 prepare();
-const here = git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? '+changes' : '');
-say(`bench depth ${opts.depth}, ${opts.threads} thread(s), ${opts.runs} runs each, alternating; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+const here =
+  git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? '+changes' : '');
+say(
+  `bench depth ${opts.depth}, ${opts.threads} thread(s), ${opts.runs} runs each, alternating; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 if (opts.options.length > 0) say(`this build with ${opts.options.map(([n, v]) => `${n}=${v}`).join(', ')}`);
 const builds = [
   { name: `this build (${here})`, dir: ROOT, runs: [], options: opts.options },
@@ -122,18 +137,29 @@ for (let i = 0; i < opts.runs; i++) {
   for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
     const r = bench(b.dir, b.options);
     b.runs.push(r);
-    say(`  run ${i + 1}  ${b.name.padEnd(28)} nodes ${String(r.nodes).padStart(10)}  time ${String(r.ms).padStart(7)} ms  ${String(r.nps).padStart(9)} nodes/s  (CPU ${r.cpuMs} ms, ${r.cpuNps} nodes per CPU second)`);
+    say(
+      `  run ${i + 1}  ${b.name.padEnd(28)} nodes ${String(r.nodes).padStart(10)}  time ${String(r.ms).padStart(7)} ms  ${String(r.nps).padStart(9)} nodes/s  (CPU ${r.cpuMs} ms, ${r.cpuNps} nodes per CPU second)`,
+    );
   }
 }
 say();
 const [a, b] = builds.map((x) => ({
-  ms: median(x.runs.map((r) => r.ms)), nps: median(x.runs.map((r) => r.nps)), nodes: x.runs[0].nodes,
-  cpuMs: median(x.runs.map((r) => r.cpuMs)), cpuNps: median(x.runs.map((r) => r.cpuNps)),
+  ms: median(x.runs.map((r) => r.ms)),
+  nps: median(x.runs.map((r) => r.nps)),
+  nodes: x.runs[0].nodes,
+  cpuMs: median(x.runs.map((r) => r.cpuMs)),
+  cpuNps: median(x.runs.map((r) => r.cpuNps)),
 }));
-say(`median  ${builds[0].name.padEnd(28)} nodes ${a.nodes}  time ${a.ms} ms  ${a.nps} nodes/s  (CPU ${a.cpuMs} ms, ${a.cpuNps} nodes per CPU second)`);
-say(`median  ${builds[1].name.padEnd(28)} nodes ${b.nodes}  time ${b.ms} ms  ${b.nps} nodes/s  (CPU ${b.cpuMs} ms, ${b.cpuNps} nodes per CPU second)`);
+say(
+  `median  ${builds[0].name.padEnd(28)} nodes ${a.nodes}  time ${a.ms} ms  ${a.nps} nodes/s  (CPU ${a.cpuMs} ms, ${a.cpuNps} nodes per CPU second)`,
+);
+say(
+  `median  ${builds[1].name.padEnd(28)} nodes ${b.nodes}  time ${b.ms} ms  ${b.nps} nodes/s  (CPU ${b.cpuMs} ms, ${b.cpuNps} nodes per CPU second)`,
+);
 say(`ratio   nodes/second ${(a.nps / b.nps).toFixed(2)}x   time ${(b.ms / a.ms).toFixed(2)}x faster`);
-say(`ratio   by CPU time: nodes per CPU second ${(a.cpuNps / b.cpuNps).toFixed(2)}x   CPU time ${(b.cpuMs / a.cpuMs).toFixed(2)}x less`);
+say(
+  `ratio   by CPU time: nodes per CPU second ${(a.cpuNps / b.cpuNps).toFixed(2)}x   CPU time ${(b.cpuMs / a.cpuMs).toFixed(2)}x less`,
+);
 if (!opts.keep) {
   try {
     git('worktree', 'remove', '--force', scratch);

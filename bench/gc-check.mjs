@@ -32,7 +32,9 @@ for (let i = 0; i < argv.length; i++) {
     bulkRounds = Number(m[1]);
     fullRounds = Number(m[2]);
   } else {
-    process.stderr.write(`gc-check: bad argument '${a}${v !== undefined && !a.includes('=') ? ` ${v}` : ''}'\nusage: node bench/gc-check.mjs [--rounds B,F]\n`);
+    process.stderr.write(
+      `gc-check: bad argument '${a}${v !== undefined && !a.includes('=') ? ` ${v}` : ''}'\nusage: node bench/gc-check.mjs [--rounds B,F]\n`,
+    );
     process.exit(2);
   }
 }
@@ -73,7 +75,9 @@ async function main() {
       logLevel: 'warning',
     });
     const nodeArgs = ['--trace-gc', '--expose-gc', bundle, String(bulkRounds), String(fullRounds)];
-    say(`GC check: node ${nodeArgs.join(' ').replace(bundle, '<bench/gc-entry.ts bundled>')}  (node ${process.version})`);
+    say(
+      `GC check: node ${nodeArgs.join(' ').replace(bundle, '<bench/gc-entry.ts bundled>')}  (node ${process.version})`,
+    );
     const { code, out, err } = await new Promise((resolve) => {
       const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
@@ -107,7 +111,8 @@ async function main() {
     const before = events.slice(0, markers[0]);
     say(
       `the trace holds the ${want} forced full GCs that frame the timed loops (so --trace-gc is reporting), ` +
-        `and ${before.length} GC event(s) from start-up and warm-up` + (before.length ? ` (${summarise(before)})` : ''),
+        `and ${before.length} GC event(s) from start-up and warm-up` +
+        (before.length ? ` (${summarise(before)})` : ''),
     );
     say();
 
@@ -130,7 +135,9 @@ async function main() {
       if (ph.rounds === 0) {
         say(`baseline (the timed loop with 0 rounds: only the timers and heap readings)`);
         say(`  used heap after minus before: ${delta(ph.heapDelta)}; --trace-gc: ${gcs}`);
-        say('  (V8\'s used-heap figure moves by up to a few hundred KB after a forced GC on its own; the GC count is the test)');
+        say(
+          "  (V8's used-heap figure moves by up to a few hundred KB after a forced GC on its own; the GC count is the test)",
+        );
         say();
         continue;
       }
@@ -138,7 +145,9 @@ async function main() {
         control = { gcs: inside.length + ph.observedGcs, text: gcs, observed: ph.observedGcs, seconds: ph.seconds };
         say(`${ph.name}, ${ph.rounds} round(s), ${ph.seconds.toFixed(3)} s`);
         say(`  --trace-gc inside the loop: ${gcs}; PerformanceObserver 'gc' entries: ${ph.observedGcs}`);
-        say(`  (this loop does allocate, so the check must see GCs here: it ${inside.length > 0 ? 'does' : 'DOES NOT'})`);
+        say(
+          `  (this loop does allocate, so the check must see GCs here: it ${inside.length > 0 ? 'does' : 'DOES NOT'})`,
+        );
         say();
         continue;
       }

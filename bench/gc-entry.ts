@@ -67,7 +67,9 @@ obs.observe({ entryTypes: ['gc'] });
 
 function check(name: string, n: number): void {
   if (n !== PERFT4) {
-    process.stderr.write(`GC-CHECK-RESULT ${JSON.stringify({ error: `${name}: perft(4) gave ${n}, expected ${PERFT4}` })}\n`);
+    process.stderr.write(
+      `GC-CHECK-RESULT ${JSON.stringify({ error: `${name}: perft(4) gave ${n}, expected ${PERFT4}` })}\n`,
+    );
     process.exit(1);
   }
 }
@@ -129,9 +131,9 @@ function timedLoop(mode: 'bulk' | 'full' | 'control', rounds: number): Phase {
   const t1 = performance.now();
   const heapAfter = getHeapStatistics().used_heap_size;
   const name = {
-    bulk: 'perft(4), bulk-counted (the core\'s perft)',
+    bulk: "perft(4), bulk-counted (the core's perft)",
     full: 'perft(4), make/unmake at every ply',
-    control: 'control: perft(4) copying each node\'s moves into a new JS array',
+    control: "control: perft(4) copying each node's moves into a new JS array",
   }[mode];
   return { name, control: mode === 'control', rounds, nodes, makes: totalMakes, t0, t1, heapBefore, heapAfter };
 }

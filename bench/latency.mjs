@@ -26,7 +26,13 @@ const runs = Number(arg('runs', 7));
 const threads = Number(arg('threads', 1));
 const movetimes = String(arg('movetimes', '50,100,200,500')).split(',').map(Number);
 const overhead = arg('overhead', undefined);
-if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(threads) || threads < 1 || movetimes.some((t) => !Number.isInteger(t) || t < 1)) {
+if (
+  !Number.isInteger(runs) ||
+  runs < 1 ||
+  !Number.isInteger(threads) ||
+  threads < 1 ||
+  movetimes.some((t) => !Number.isInteger(t) || t < 1)
+) {
   console.error('usage: node bench/latency.mjs [--runs N] [--threads N] [--movetimes T1,T2,…] [--overhead MS]');
   process.exit(2);
 }
@@ -69,10 +75,11 @@ function engine() {
       this.send('isready');
       await next(/^readyok$/);
     },
-    quit: () => new Promise((r) => {
-      p.on('close', r);
-      p.stdin.end('quit\n');
-    }),
+    quit: () =>
+      new Promise((r) => {
+        p.on('close', r);
+        p.stdin.end('quit\n');
+      }),
   };
 }
 
@@ -89,9 +96,19 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const show = (name, xs) =>
-  console.log(`${name.padEnd(52)} median ${median(xs).toFixed(1).padStart(7)} ms   min ${Math.min(...xs).toFixed(1).padStart(7)}   max ${Math.max(...xs).toFixed(1).padStart(7)}   (${xs.length} runs)`);
+  console.log(
+    `${name.padEnd(52)} median ${median(xs).toFixed(1).padStart(7)} ms   min ${Math.min(...xs)
+      .toFixed(1)
+      .padStart(7)}   max ${Math.max(...xs)
+      .toFixed(1)
+      .padStart(7)}   (${xs.length} runs)`,
+  );
 
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${runs} runs, Threads ${threads}${overhead !== undefined ? `, Move Overhead ${overhead}` : ''}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${runs} runs, Threads ${threads}${overhead !== undefined ? `, Move Overhead ${overhead}` : ''}`,
+);
 
 const e = await fresh();
 const stop = [];
@@ -120,7 +137,7 @@ for (let i = 0; i < runs; i++) {
   const t0 = e.send('stop');
   stopNewPool.push((await e.next(/^bestmove /)).at - t0);
 }
-show('stop → bestmove, a new pool\'s first search', stopNewPool);
+show("stop → bestmove, a new pool's first search", stopNewPool);
 
 // the first search of a game: a fresh engine's first, and the first after ucinewgame
 const firstFresh = [];

@@ -6,7 +6,17 @@
  * Every case feeds what it computes into `sink`, a module-level variable that is read at the
  * end, so V8 cannot treat the work as dead code.
  */
-import { MAX_MOVES, SETUPS, parseKfen, parseMove, perft, squareName, toKfen, tracePath, type Position } from '../src/core/index';
+import {
+  MAX_MOVES,
+  SETUPS,
+  parseKfen,
+  parseMove,
+  perft,
+  squareName,
+  toKfen,
+  tracePath,
+  type Position,
+} from '../src/core/index';
 
 /** The positions: the Khet 2.0 Classic start and two middle games reached by fixed move lists. */
 export const POSITIONS: ReadonlyArray<{ name: string; moves: string }> = [
@@ -71,7 +81,9 @@ function reach(moves: string): Position {
 function beam(pos: Position, color: number): string {
   const ed = pos.edition;
   const sq = ed.laserSquare[color];
-  const path = ed.sphinx ? tracePath(pos.board, sq, pos.board[sq] & 3, false) : tracePath(pos.board, sq, ed.laserDir[color], true);
+  const path = ed.sphinx
+    ? tracePath(pos.board, sq, pos.board[sq] & 3, false)
+    : tracePath(pos.board, sq, ed.laserDir[color], true);
   const struck = path.steps.filter((st) => st.piece !== 0 && st.square !== (ed.sphinx ? sq : -1)).length;
   const end = path.killed >= 0 ? `kills ${squareName(path.killed)}` : path.offBoard ? 'off board' : 'blocked';
   if ((path.killed >= 0 ? path.killed : -1) !== pos.laserTarget(color)) {
@@ -95,7 +107,8 @@ export function buildCases(): { positions: PositionInfo[]; cases: MicroCase[]; v
     const pos = reach(moves);
     const buf = new Int32Array(MAX_MOVES);
     const n = pos.generate(buf, 0);
-    if (n !== pos.countMoves()) throw new Error(`bench: ${name}: generate gives ${n} moves, countMoves ${pos.countMoves()}`);
+    if (n !== pos.countMoves())
+      throw new Error(`bench: ${name}: generate gives ${n} moves, countMoves ${pos.countMoves()}`);
     const legal = buf.slice(0, n);
     const plies = pos.ply;
     const keyLo = pos.keyLo;

@@ -61,7 +61,11 @@ export const MIDDLE_GAMES = BENCH_POSITIONS.slice(8, 21);
 const searchers = new Map<Variant, Searcher>();
 
 /** Searches `positions` to `depth` with a fresh table each; returns the nodes and milliseconds. */
-export function searchRound(variant: Variant, positions: BenchPosition[], depth: number): { nodes: number; ms: number } {
+export function searchRound(
+  variant: Variant,
+  positions: BenchPosition[],
+  depth: number,
+): { nodes: number; ms: number } {
   let s = searchers.get(variant);
   if (s === undefined) {
     s = new Searcher(new TranspositionTable(16));
@@ -96,8 +100,10 @@ const evalPositions = MIDDLE_GAMES.map(position);
  * milliseconds and a checksum of the evaluations.
  */
 export function evalRound(variant: EvalVariant, reps: number): { evals: number; ms: number; sum: number } {
-  stacks ??= new Map((['js', 'simd', 'simd16'] as const).filter(kernelsRun).map((k) => [k, new nnue.NnueStack(net, 4, k)]));
-  const stack = variant === 'hce' || variant === 'walk' ? null : stacks.get(variant) ?? null;
+  stacks ??= new Map(
+    (['js', 'simd', 'simd16'] as const).filter(kernelsRun).map((k) => [k, new nnue.NnueStack(net, 4, k)]),
+  );
+  const stack = variant === 'hce' || variant === 'walk' ? null : (stacks.get(variant) ?? null);
   if (stack === null && variant !== 'hce' && variant !== 'walk') throw new Error(`no ${variant} kernels here`);
   let evals = 0;
   let sum = 0;

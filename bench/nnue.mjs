@@ -35,12 +35,20 @@ for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   const v = argv[i + 1];
   if (a === '-h' || a === '--help') {
-    process.stdout.write(`${USAGE}\n  --rounds N  rounds (default 7)\n  --depth D   search depth (default 5)\n  --reps N    passes over the moves per evaluation round (default 20)\n  --net F     the network file to time, or 'random' (default: one trained for the bench)\n  --base REV  also time another commit's network path\n`);
+    process.stdout.write(
+      `${USAGE}\n  --rounds N  rounds (default 7)\n  --depth D   search depth (default 5)\n  --reps N    passes over the moves per evaluation round (default 20)\n  --net F     the network file to time, or 'random' (default: one trained for the bench)\n  --base REV  also time another commit's network path\n`,
+    );
     process.exit(0);
   } else if ((a === '--base' || a === '--net') && v !== undefined) {
     opts[a.slice(2)] = v;
     i++;
-  } else if ((a === '--rounds' || a === '--depth' || a === '--reps') && v !== undefined && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 999) {
+  } else if (
+    (a === '--rounds' || a === '--depth' || a === '--reps') &&
+    v !== undefined &&
+    /^\d+$/.test(v) &&
+    Number(v) >= 1 &&
+    Number(v) <= 999
+  ) {
     opts[a.slice(2)] = Number(v);
     i++;
   } else {
@@ -51,7 +59,11 @@ for (let i = 0; i < argv.length; i++) {
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'thoth-nnue-bench-'));
 const say = (s = '') => process.stdout.write(`${s}\n`);
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const median = (xs) => {
   const s = [...xs].sort((x, y) => x - y);
   const k = s.length >> 1;
@@ -60,7 +72,14 @@ const median = (xs) => {
 
 async function bundle(tree, name) {
   const out = path.join(tmp, `${name}.mjs`);
-  await build({ entryPoints: [path.join(tree, 'bench/nnue-entry.ts')], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
+  await build({
+    entryPoints: [path.join(tree, 'bench/nnue-entry.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile: out,
+    logLevel: 'error',
+  });
   return import(pathToFileURL(out).href);
 }
 
@@ -79,7 +98,9 @@ try {
   let B = null;
   let baseSha = '';
   if (opts.base !== '') {
-    baseSha = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${opts.base}^{commit}`], { encoding: 'utf8' }).trim();
+    baseSha = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${opts.base}^{commit}`], {
+      encoding: 'utf8',
+    }).trim();
     const tree = path.join(tmp, 'base');
     mkdirSync(tree);
     execFileSync('sh', ['-c', `git -C "${ROOT}" archive ${baseSha} src | tar -x -C "${tree}"`]);
@@ -93,16 +114,43 @@ try {
   let netFile = opts.net;
   if (netFile === '') {
     netFile = path.join(tmp, 'bench.nnue');
-    execFileSync(process.execPath, [path.join(ROOT, 'bin/thoth.js'), 'train', '--out', netFile, '--hidden', '128', '--epochs', '15',
-      '--batch', '256', '--seed', '1', '--threads', '1', '--quiet', path.join(ROOT, 'test/nnue/fixtures/selfplay.bin')], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin/thoth.js'),
+        'train',
+        '--out',
+        netFile,
+        '--hidden',
+        '128',
+        '--epochs',
+        '15',
+        '--batch',
+        '256',
+        '--seed',
+        '1',
+        '--threads',
+        '1',
+        '--quiet',
+        path.join(ROOT, 'test/nnue/fixtures/selfplay.bin'),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
   }
   const bytes = netFile === 'random' ? null : new Uint8Array(readFileSync(netFile));
   const netName = A.useNetwork(bytes);
   if (B) B.useNetwork(bytes);
   const simd = A.simdAvailable();
-  const variants = [['hce', A, 'hce'], ['js', A, 'js'], ...['simd', 'simd16'].filter((k) => A.kernelsRun(k)).map((k) => [k, A, k]), ...(B ? [['base', B, 'js']] : [])];
+  const variants = [
+    ['hce', A, 'hce'],
+    ['js', A, 'js'],
+    ...['simd', 'simd16'].filter((k) => A.kernelsRun(k)).map((k) => [k, A, k]),
+    ...(B ? [['base', B, 'js']] : []),
+  ];
   say(`NNUE bench: network ${netFile === 'random' ? 'random, ' : ''}${netName}`);
-  say(`search depth ${opts.depth} of ${A.MIDDLE_GAMES.length} middle games, ${opts.rounds} rounds; WebAssembly SIMD ${simd ? 'available' : 'NOT available'}${B ? `; base ${baseSha.slice(0, 7)}` : ''}`);
+  say(
+    `search depth ${opts.depth} of ${A.MIDDLE_GAMES.length} middle games, ${opts.rounds} rounds; WebAssembly SIMD ${simd ? 'available' : 'NOT available'}${B ? `; base ${baseSha.slice(0, 7)}` : ''}`,
+  );
   say(`load average at the start: ${load()}`);
   const search = Object.fromEntries(variants.map(([k]) => [k, { nps: [], cpuNps: [], nodes: 0 }]));
   const evalK = [['walk', A, 'walk'], ...variants];
@@ -127,7 +175,8 @@ try {
       e.ms.push(r.ms);
       e.cpu.push(r.cpu);
       e.evals = r.evals;
-      if (e.sum !== null && e.sum !== r.sum) throw new Error(`${k}: the evaluations changed from one round to the next`);
+      if (e.sum !== null && e.sum !== r.sum)
+        throw new Error(`${k}: the evaluations changed from one round to the next`);
       e.sum = r.sum;
     }
     say(`  round ${round + 1}: search nodes/s ${cells.join(', ')}; load ${load()}`);
@@ -137,17 +186,24 @@ try {
   const hce = median(search.hce.cpuNps);
   for (const [k] of variants) {
     const s = search[k];
-    say(`  ${k.padEnd(6)} ${String(s.nodes).padStart(9)} nodes  ${String(Math.round(median(s.nps))).padStart(8)} /s  ${String(Math.round(median(s.cpuNps))).padStart(8)} /CPU-s  ${(median(s.cpuNps) / hce).toFixed(2)}x`);
+    say(
+      `  ${k.padEnd(6)} ${String(s.nodes).padStart(9)} nodes  ${String(Math.round(median(s.nps))).padStart(8)} /s  ${String(Math.round(median(s.cpuNps))).padStart(8)} /CPU-s  ${(median(s.cpuNps) / hce).toFixed(2)}x`,
+    );
   }
   for (const [k] of variants.slice(2)) {
-    if (k !== 'base' && search[k].nodes !== search.js.nodes) say(`  WARNING: js and ${k} searched different trees (their evaluations differ)`);
+    if (k !== 'base' && search[k].nodes !== search.js.nodes)
+      say(`  WARNING: js and ${k} searched different trees (their evaluations differ)`);
     if (k !== 'base' && ev[k].sum !== ev.js.sum) say(`  WARNING: js and ${k} evaluations differ`);
   }
-  say(`evaluation alone (${ev.walk.evals} evaluations a round; the walk without evaluation, ${median(ev.walk.cpu).toFixed(0)} ms CPU, taken off):`);
+  say(
+    `evaluation alone (${ev.walk.evals} evaluations a round; the walk without evaluation, ${median(ev.walk.cpu).toFixed(0)} ms CPU, taken off):`,
+  );
   for (const [k] of variants) {
     const wall = median(ev[k].ms.map((x, i) => x - ev.walk.ms[i]));
     const cpu = median(ev[k].cpu.map((x, i) => x - ev.walk.cpu[i]));
-    say(`  ${k.padEnd(6)} ${((wall * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns wall  ${((cpu * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns CPU  = ${Math.round(ev[k].evals / (cpu / 1000)).toLocaleString('en')} evaluations per CPU-second`);
+    say(
+      `  ${k.padEnd(6)} ${((wall * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns wall  ${((cpu * 1e6) / ev[k].evals).toFixed(0).padStart(6)} ns CPU  = ${Math.round(ev[k].evals / (cpu / 1000)).toLocaleString('en')} evaluations per CPU-second`,
+    );
   }
   say(`load average at the end: ${load()}`);
 } finally {

@@ -154,7 +154,7 @@ function measureMicro(micro, opt) {
   say(
     table(
       [
-        ['name', 'plies', 'moves', 'first player\'s beam', 'second player\'s beam', 'KFEN'],
+        ['name', 'plies', 'moves', "first player's beam", "second player's beam", 'KFEN'],
         ...positions.map((p) => [p.name, p.plies, p.legalMoves, p.beams[0], p.beams[1], p.kfen]),
       ],
       (c) => c === 1 || c === 2,
@@ -201,7 +201,10 @@ function runChild(args) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     // --require adds only an exit hook that reports the child's CPU time (bench/cpu-usage.cjs).
-    const child = spawn(process.execPath, ['--require', CPU_HOOK, THOTH, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', CPU_HOOK, THOTH, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -246,7 +249,14 @@ async function runPerft(opt) {
       }
       const n = Number(nodes[1]);
       const t = Number(time[1]);
-      const run = { nodes: n, time: t, nps: nps ? Number(nps[1]) : n / t, wall: r.wall, cpu: r.cpu, correct: n === expected };
+      const run = {
+        nodes: n,
+        time: t,
+        nps: nps ? Number(nps[1]) : n / t,
+        wall: r.wall,
+        cpu: r.cpu,
+        correct: n === expected,
+      };
       c.runs.push(run);
       if (!run.correct) ok = false;
       say(
@@ -283,7 +293,17 @@ function summary(micro, perftRes) {
     say();
   }
   if (perftRes) {
-    const rows = [[`perft(${perftRes.depth}) Classic`, 'runs', 'median time', 'median leaves/s', 'median wall', 'median CPU', 'count']];
+    const rows = [
+      [
+        `perft(${perftRes.depth}) Classic`,
+        'runs',
+        'median time',
+        'median leaves/s',
+        'median wall',
+        'median CPU',
+        'count',
+      ],
+    ];
     const med = {};
     for (const c of perftRes.configs) {
       if (c.runs.length === 0) {
@@ -316,7 +336,9 @@ function summary(micro, perftRes) {
           `median CPU time of the whole process ${cpu1.toFixed(2)} s)`,
       );
       if (t1 > 1.2 * cpu1) {
-        say('  (time well above CPU time: the perft waited for a core; the machine was busy, so rerun when it is idle)');
+        say(
+          '  (time well above CPU time: the perft waited for a core; the machine was busy, so rerun when it is idle)',
+        );
       }
     } else if (t1 !== undefined) {
       say(`(the ${TARGET_SECONDS} s target is for perft(5): run without --quick / --depth to check it)`);
@@ -331,7 +353,10 @@ async function main() {
   const opt = parseOptions(process.argv.slice(2));
   say(
     `Thoth benchmarks: node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? '?'}), ` +
-      `load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}${opt.quick ? ', --quick' : ''}`,
+      `load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}${opt.quick ? ', --quick' : ''}`,
   );
   say();
   let micro = null;

@@ -40,7 +40,15 @@ if (!existsSync(CLI)) usage(`${path.relative(ROOT, CLI)} is missing: run 'npm ru
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'thoth-runner-latency-'));
 const fakeEngine = path.join(dir, 'fake-engine.mjs');
-await build({ entryPoints: [FIXTURE], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: fakeEngine, logLevel: 'warning' });
+await build({
+  entryPoints: [FIXTURE],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: fakeEngine,
+  logLevel: 'warning',
+});
 
 const engine = (name, args = '') => ['-engine', 'cmd=node', `args=${fakeEngine} ${args}`.trim(), `name=${name}`];
 
@@ -64,8 +72,14 @@ const median = (xs) => {
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
 let failed = false;
-process.stdout.write(`runner latency: ${runs} runs each, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
-const stats = (xs) => `median ${fmt(median(xs))}   (min ${fmt(Math.min(...xs))}, max ${fmt(Math.max(...xs))}, ${xs.length} runs)`;
+process.stdout.write(
+  `runner latency: ${runs} runs each, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}\n`,
+);
+const stats = (xs) =>
+  `median ${fmt(median(xs))}   (min ${fmt(Math.min(...xs))}, max ${fmt(Math.max(...xs))}, ${xs.length} runs)`;
 try {
   // An engine that never answers `uci` and notes when it was asked (ms since 1970 in its file): a
   // shell script, which starts in a millisecond or two where node takes a few hundred.
@@ -75,7 +89,17 @@ try {
   const late = [];
   for (let i = 0; i < runs; i++) {
     rmSync(stamp, { force: true });
-    const r = await match(['-engine', 'cmd=sh', `args=${mute}`, 'name=mute', ...engine('ok'), '-each', 'tc=10+0.1', '-starttimeout', '500']);
+    const r = await match([
+      '-engine',
+      'cmd=sh',
+      `args=${mute}`,
+      'name=mute',
+      ...engine('ok'),
+      '-each',
+      'tc=10+0.1',
+      '-starttimeout',
+      '500',
+    ]);
     const end = Date.now();
     if (!/no 'uciok' within 0\.5 s/.test(r.out) || !existsSync(stamp)) {
       process.stderr.write(`runner-latency: starttimeout: unexpected end (exit code ${r.code}):\n${r.out}\n`);
@@ -86,7 +110,20 @@ try {
 
   // Per move: a game of 100 plies less a game of 2, over the 98 plies between.
   const pgn = path.join(dir, 'games.pgn');
-  const game = (plies) => [...engine('A', '--seed 1 --play quiet'), ...engine('B', '--seed 2 --play quiet'), '-each', 'tc=10+0.1', '-maxplies', String(plies), '-rounds', '1', '-games', '1', '-pgnout', pgn];
+  const game = (plies) => [
+    ...engine('A', '--seed 1 --play quiet'),
+    ...engine('B', '--seed 2 --play quiet'),
+    '-each',
+    'tc=10+0.1',
+    '-maxplies',
+    String(plies),
+    '-rounds',
+    '1',
+    '-games',
+    '1',
+    '-pgnout',
+    pgn,
+  ];
   /** The run's wall time, when it played exactly `plies` plies (each ply's comment ends in its time: {+0.00/1 0.001s}). */
   const played = async (plies) => {
     rmSync(pgn, { force: true });
@@ -105,7 +142,8 @@ try {
     const long = await played(100);
     if (short !== undefined && long !== undefined) perMove.push((long - short) / 98);
   }
-  if (perMove.length) process.stdout.write(`a move (runner and both engines' I/O, engines answering at once): ${stats(perMove)}\n`);
+  if (perMove.length)
+    process.stdout.write(`a move (runner and both engines' I/O, engines answering at once): ${stats(perMove)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

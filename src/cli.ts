@@ -38,23 +38,43 @@ interface Subcommand {
   summary: string;
 }
 
-const fromSpec = (spec: CommandSpec, run: Run, summary: string): Subcommand => ({ run, help: helpText(spec), usage: usageLine(spec), summary });
+const fromSpec = (spec: CommandSpec, run: Run, summary: string): Subcommand => ({
+  run,
+  help: helpText(spec),
+  usage: usageLine(spec),
+  summary,
+});
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
   perft: fromSpec(PERFT_SPEC, perftCommand, 'perft / divide from any position'),
   analyse: fromSpec(ANALYSE_SPEC, analyseCommand, 'the best moves of a position in words, or a review of a game'),
   match: {
-    run: matchCommand, help: MATCH_HELP, usage: 'thoth match -engine … -engine … [flags]',
+    run: matchCommand,
+    help: MATCH_HELP,
+    usage: 'thoth match -engine … -engine … [flags]',
     summary: 'matches and tournaments (SPRT, Elo, records); -distributed: on workers',
   },
   worker: fromSpec(WORKER_SPEC, workerCommand, 'plays the game pairs of distributed matches'),
-  'match-status': fromSpec(MATCH_STATUS_SPEC, matchStatusCommand, 'the live summary of a distributed match, or its page'),
-  stats: { run: statsCommand, help: STATS_HELP, usage: 'thoth stats FILE.pgn… [flags]', summary: 'the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged' },
+  'match-status': fromSpec(
+    MATCH_STATUS_SPEC,
+    matchStatusCommand,
+    'the live summary of a distributed match, or its page',
+  ),
+  stats: {
+    run: statsCommand,
+    help: STATS_HELP,
+    usage: 'thoth stats FILE.pgn… [flags]',
+    summary: 'the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged',
+  },
   genfens: fromSpec(GENFENS_SPEC, genfensCommand, 'KFEN openings for matches'),
   gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
-  train: fromSpec(TRAIN_SPEC, trainCommand, 'trains the network on datagen\'s files; writes the network file'),
-  puzzles: fromSpec(PUZZLES_SPEC, puzzlesCommand, 'puzzles (forced hits, defences, material) mined from games (docs/puzzles.md)'),
+  train: fromSpec(TRAIN_SPEC, trainCommand, "trains the network on datagen's files; writes the network file"),
+  puzzles: fromSpec(
+    PUZZLES_SPEC,
+    puzzlesCommand,
+    'puzzles (forced hits, defences, material) mined from games (docs/puzzles.md)',
+  ),
   tune: fromSpec(TUNE_SPEC, tuneCommand, 'tunes the search parameters by SPSA over matches (docs/tuning.md)'),
 };
 /** Other spellings. */
@@ -84,12 +104,13 @@ function mainHelp(): string {
     ['thoth bench [depth [threads]]', 'the deterministic benchmark (a protocol command)'],
     ['thoth "position setup dynasty" d', 'protocol commands as arguments, then quit'],
     ...Object.values(SUBCOMMANDS).map((s): [string, string] => [s.usage, s.summary]),
-    ['thoth help [command]', 'this text, or a command\'s options (also: thoth <command> --help)'],
+    ['thoth help [command]', "this text, or a command's options (also: thoth <command> --help)"],
     ['thoth --version', 'the version'],
   ];
   // Long usages put their line of words under them.
   const w = 36;
-  const row = ([a, b]: [string, string]): string[] => (a.length + 2 <= w ? [`  ${a.padEnd(w)}${b}`] : [`  ${a}`, `  ${''.padEnd(w)}${b}`]);
+  const row = ([a, b]: [string, string]): string[] =>
+    a.length + 2 <= w ? [`  ${a.padEnd(w)}${b}`] : [`  ${a}`, `  ${''.padEnd(w)}${b}`];
   return [
     `Thoth ${VERSION}: a Khet engine (Khet 2.0, Khet 1.0, Deflexion).`,
     '',
@@ -103,7 +124,15 @@ function mainHelp(): string {
 
 /** The words `thoth <word>` understands, for "did you mean". */
 function knownWords(): string[] {
-  return [...Object.keys(SUBCOMMANDS), ...Object.keys(ALIASES), ...KNOWN_COMMANDS, 'help', '--help', '--version', 'version'];
+  return [
+    ...Object.keys(SUBCOMMANDS),
+    ...Object.keys(ALIASES),
+    ...KNOWN_COMMANDS,
+    'help',
+    '--help',
+    '--version',
+    'version',
+  ];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -126,14 +155,16 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(BENCH_HELP);
       return EXIT.ok;
     }
-    process.stderr.write(`${clipMessage(`thoth help: no command '${topic}'${didYouMean(topic, [...Object.keys(SUBCOMMANDS), 'bench'])}`)}\n`);
+    process.stderr.write(
+      `${clipMessage(`thoth help: no command '${topic}'${didYouMean(topic, [...Object.keys(SUBCOMMANDS), 'bench'])}`)}\n`,
+    );
     return EXIT.usage;
   }
   if (cmd === '--version' || cmd === 'version' || cmd === '-V') {
     write(`Thoth ${VERSION}`);
     return EXIT.ok;
   }
-  const name = cmd === undefined ? undefined : ALIASES[cmd] ?? cmd;
+  const name = cmd === undefined ? undefined : (ALIASES[cmd] ?? cmd);
   const sub = name === undefined ? undefined : SUBCOMMANDS[name];
   if (sub) {
     if (wantsHelp(rest)) {
@@ -154,7 +185,9 @@ async function main(argv: string[]): Promise<number> {
   if (cmd !== undefined && !isKnownCommand(cmd.trim().split(/\s+/)[0])) {
     const word = cmd.trim().split(/\s+/)[0];
     const what = word.startsWith('-') ? 'option' : 'command';
-    process.stderr.write(`${clipMessage(`thoth: unknown ${what} '${word}'${didYouMean(word, knownWords())}; thoth help lists the commands`)}\n`);
+    process.stderr.write(
+      `${clipMessage(`thoth: unknown ${what} '${word}'${didYouMean(word, knownWords())}; thoth help lists the commands`)}\n`,
+    );
     return EXIT.usage;
   }
   if (name === 'bench' && wantsHelp(rest)) {
@@ -176,7 +209,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`thoth: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.stderr.write(`thoth: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exitCode = EXIT.failure;
   },
 );

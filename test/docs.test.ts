@@ -25,14 +25,21 @@ function textFiles(dir: string): string[] {
   return out;
 }
 
-const SCANNED = ['README.md', 'protocol.md', ...['docs', 'src', 'bench', 'test', 'tools', 'scripts'].flatMap(textFiles)];
+const SCANNED = [
+  'README.md',
+  'protocol.md',
+  ...['docs', 'src', 'bench', 'test', 'tools', 'scripts'].flatMap(textFiles),
+];
 
 /** What no file may say: a numbered work period, an issue number, a document outside the repository. */
 const FORBIDDEN: Array<[string, RegExp]> = [
   ['a numbered work period', /\bsessions? \d/i],
   ['an issue number', /\bissues? #?\d/i],
   ['the rulebook outside the repository (cite docs/rules.md)', new RegExp(['khet', 'rules\\.md'].join('-'))],
-  ['the conventions outside the repository (cite docs/conventions.md)', new RegExp(['engine', 'conventions\\.md'].join('-'))],
+  [
+    'the conventions outside the repository (cite docs/conventions.md)',
+    new RegExp(['engine', 'conventions\\.md'].join('-')),
+  ],
 ];
 
 /** Every `what` in `text`, as `file:line: text`. */
@@ -50,8 +57,12 @@ describe('references a clone can follow', () => {
     const w = (...parts: string[]): string => parts.join(' ');
     expect(findReferences('x', w('as measured in', 'Session', '14 (below)'), FORBIDDEN[0][1])).toHaveLength(1);
     expect(findReferences('x', w('sessions', '9–11: networks'), FORBIDDEN[0][1])).toHaveLength(1);
-    expect(findReferences('x', w('the faults of', 'issue', '15\n') + w('issues', '#3 and #4'), FORBIDDEN[1][1])).toHaveLength(2);
-    expect(findReferences('x', 'a session token; an issue with 3 parts; 2026-12-03 (5c5f614)', FORBIDDEN[0][1])).toHaveLength(0);
+    expect(
+      findReferences('x', w('the faults of', 'issue', '15\n') + w('issues', '#3 and #4'), FORBIDDEN[1][1]),
+    ).toHaveLength(2);
+    expect(
+      findReferences('x', 'a session token; an issue with 3 parts; 2026-12-03 (5c5f614)', FORBIDDEN[0][1]),
+    ).toHaveLength(0);
     expect(findReferences('x', 'an issue, 3 times', FORBIDDEN[1][1])).toHaveLength(0);
   });
 

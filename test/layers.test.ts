@@ -28,7 +28,8 @@ export function readFloors(readme: string): Map<string, Set<string>> {
 
 /** Relative import specifiers of a TypeScript file: static, type-only, re-exports, dynamic, `new URL`. */
 export function relativeImports(source: string): string[] {
-  const re = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|new URL\(\s*['"`](\.{1,2}\/[^'"`$]+)['"`]/g;
+  const re =
+    /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|new URL\(\s*['"`](\.{1,2}\/[^'"`$]+)['"`]/g;
   const out: string[] = [];
   for (let m = re.exec(source); m; m = re.exec(source)) out.push(m[1] ?? m[2] ?? m[3]);
   return out;
@@ -67,7 +68,12 @@ function crossings(): Crossing[] {
       const target = path.resolve(path.dirname(file), spec);
       const to = floorOf(target);
       if (from === null || to === null || from === to) continue;
-      out.push({ from: from || path.basename(file), to: to || path.basename(target).replace(/\.[a-z]+$/, ''), file, target });
+      out.push({
+        from: from || path.basename(file),
+        to: to || path.basename(target).replace(/\.[a-z]+$/, ''),
+        file,
+        target,
+      });
     }
   }
   return out;
@@ -82,7 +88,9 @@ describe('layers: README.md floors table', () => {
   });
 
   it('lists every folder of src/', () => {
-    const dirs = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const dirs = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(dirs.filter((d) => !floors.has(d))).toEqual([]);
   });
 
@@ -115,18 +123,24 @@ describe('layers: README.md floors table', () => {
       if (c.from === 'cli.ts') continue;
       const allowed = floors.get(c.from);
       if (!allowed || !(allowed.has('*') || allowed.has(c.to))) {
-        bad.push(`${path.relative(ROOT, c.file)} → ${path.relative(ROOT, c.target)} (${c.from} may not import ${c.to})`);
+        bad.push(
+          `${path.relative(ROOT, c.file)} → ${path.relative(ROOT, c.target)} (${c.from} may not import ${c.to})`,
+        );
       }
     }
     expect(bad).toEqual([]);
   });
 
   it('catches an import the wrong way (the check can fail)', () => {
-    expect(relativeImports("import { x } from '../search/search';\nimport type {\n  Y,\n} from '../core/index';"))
-      .toEqual(['../search/search', '../core/index']);
-    expect(relativeImports("const w = new URL('./search-worker.js', import.meta.url); await import('../cli/x');"))
-      .toEqual(['./search-worker.js', '../cli/x']);
-    const t = readFloors('<!-- layers -->\n| folder | may import |\n|---|---|\n| core | — |\n| search | core |\n<!-- /layers -->');
+    expect(
+      relativeImports("import { x } from '../search/search';\nimport type {\n  Y,\n} from '../core/index';"),
+    ).toEqual(['../search/search', '../core/index']);
+    expect(
+      relativeImports("const w = new URL('./search-worker.js', import.meta.url); await import('../cli/x');"),
+    ).toEqual(['./search-worker.js', '../cli/x']);
+    const t = readFloors(
+      '<!-- layers -->\n| folder | may import |\n|---|---|\n| core | — |\n| search | core |\n<!-- /layers -->',
+    );
     expect(t.get('core')?.has('search')).toBe(false);
     expect(t.get('search')?.has('core')).toBe(true);
   });

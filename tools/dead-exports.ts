@@ -37,15 +37,25 @@ function files(dir: string): string[] {
 
 /** Entry points (build.mjs, worker files loaded by name) and the public API: their exports are API. */
 const API_FILES = new Set([
-  'src/core/index.ts', 'src/cli.ts', 'src/gui/page/main.ts', 'src/web/main.ts', 'src/web/coi-sw.ts',
-  'src/web/search-worker.ts', 'src/distributed/page/main.ts',
-  ...readdirSync(path.join(ROOT, 'src/threads')).filter((f) => f.endsWith('-worker.ts')).map((f) => `src/threads/${f}`),
+  'src/core/index.ts',
+  'src/cli.ts',
+  'src/gui/page/main.ts',
+  'src/web/main.ts',
+  'src/web/coi-sw.ts',
+  'src/web/search-worker.ts',
+  'src/distributed/page/main.ts',
+  ...readdirSync(path.join(ROOT, 'src/threads'))
+    .filter((f) => f.endsWith('-worker.ts'))
+    .map((f) => `src/threads/${f}`),
 ]);
 /** Names a pool calls by name (piscina's `name` option): used though nothing imports them. */
 const CALLED_BY_NAME = new Set(['clear']);
 
 const all = [
-  ...files('src'), ...files('test'), ...files('bench'), ...files('tools'),
+  ...files('src'),
+  ...files('test'),
+  ...files('bench'),
+  ...files('tools'),
   ...readdirSync(ROOT).filter((f) => /\.(ts|mjs)$/.test(f)),
 ];
 const used = new Map<string, Set<string>>(); // file → imported names ('*' = all)
@@ -88,7 +98,11 @@ for (const file of all) {
       const a = node.arguments[0];
       const target = a && ts.isStringLiteral(a) ? resolve(file, a.text) : null;
       if (target) use(target, '*');
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       const target = resolve(file, node.argument.literal.text);
       if (target) use(target, node.qualifier && ts.isIdentifier(node.qualifier) ? node.qualifier.text : '*');
     }
@@ -108,19 +122,31 @@ function ownExports(file: string): Array<{ name: string; line: number; usedHere:
     if (!id && !isDefault) return;
     const name = isDefault ? 'default' : id!.text;
     const count = id ? (text.match(new RegExp(`\\b${id.text}\\b`, 'g')) ?? []).length : 0;
-    out.push({ name, line: sf.getLineAndCharacterOfPosition((id ?? sf).getStart()).line + 1, usedHere: count > 1, type });
+    out.push({
+      name,
+      line: sf.getLineAndCharacterOfPosition((id ?? sf).getStart()).line + 1,
+      usedHere: count > 1,
+      type,
+    });
   };
   for (const s of sf.statements) {
     if (!exported(s)) continue;
-    const isDefault = ((ts.canHaveModifiers(s) ? ts.getModifiers(s) : undefined) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+    const isDefault = ((ts.canHaveModifiers(s) ? ts.getModifiers(s) : undefined) ?? []).some(
+      (m) => m.kind === ts.SyntaxKind.DefaultKeyword,
+    );
     if (ts.isVariableStatement(s)) {
       for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d.name);
     } else if (
-      ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s) || ts.isInterfaceDeclaration(s) ||
-      ts.isTypeAliasDeclaration(s) || ts.isEnumDeclaration(s)
+      ts.isFunctionDeclaration(s) ||
+      ts.isClassDeclaration(s) ||
+      ts.isInterfaceDeclaration(s) ||
+      ts.isTypeAliasDeclaration(s) ||
+      ts.isEnumDeclaration(s)
     ) {
-      if (isDefault) out.push({ name: 'default', line: sf.getLineAndCharacterOfPosition(s.getStart()).line + 1, usedHere: false });
-      else add(s.name as ts.Identifier | undefined, false, ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s));
+      if (isDefault)
+        out.push({ name: 'default', line: sf.getLineAndCharacterOfPosition(s.getStart()).line + 1, usedHere: false });
+      else
+        add(s.name as ts.Identifier | undefined, false, ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s));
     }
   }
   return out;

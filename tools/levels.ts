@@ -31,7 +31,11 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const a: Args = {
-    levels: [0, 2, 4, 6, 8, 10, 13, 16, 20], games: 24, limit: 'nodes=50000', top: 2400, engine: 'node dist/cli.js',
+    levels: [0, 2, 4, 6, 8, 10, 13, 16, 20],
+    games: 24,
+    limit: 'nodes=50000',
+    top: 2400,
+    engine: 'node dist/cli.js',
     concurrency: 2,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -46,17 +50,25 @@ function parseArgs(argv: string[]): Args {
     else if (s === '--concurrency') a.concurrency = Number(v);
     else fail(`unknown argument ${s}`);
   }
-  if (a.levels.length < 2 || a.levels.some((l, i) => !Number.isInteger(l) || l < 0 || l > 20 || (i > 0 && l <= a.levels[i - 1]))) {
+  if (
+    a.levels.length < 2 ||
+    a.levels.some((l, i) => !Number.isInteger(l) || l < 0 || l > 20 || (i > 0 && l <= a.levels[i - 1]))
+  ) {
     fail('--levels must be at least two increasing whole numbers from 0 to 20');
   }
-  if (!Number.isInteger(a.games) || a.games < 2 || a.games % 2 !== 0) fail('--games must be an even number of at least 2');
+  if (!Number.isInteger(a.games) || a.games < 2 || a.games % 2 !== 0)
+    fail('--games must be an even number of at least 2');
   return a;
 }
 
 /** The last summary line of a `thoth match -report json=FILE` report (see src/match/results/json-report.ts). */
 function finalSummary(file: string): SummaryLine | undefined {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  const summaries = lines.map((l) => JSON.parse(l) as { type: string }).filter((x): x is SummaryLine => x.type === 'summary');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const summaries = lines
+    .map((l) => JSON.parse(l) as { type: string })
+    .filter((x): x is SummaryLine => x.type === 'summary');
   return summaries.find((x) => x.final) ?? summaries[summaries.length - 1];
 }
 
@@ -79,17 +91,34 @@ export function eloOf(score: number, games: number): { elo: number; bound: boole
 function main(): void {
   const a = parseArgs(process.argv.slice(2));
   const tmp = mkdtempSync(join(tmpdir(), 'thoth-levels-'));
-  const links: Array<{ weak: number; strong: number; w: number; l: number; d: number; elo: number; bound: boolean }> = [];
+  const links: Array<{ weak: number; strong: number; w: number; l: number; d: number; elo: number; bound: boolean }> =
+    [];
   for (let i = 1; i < a.levels.length; i++) {
     const weak = a.levels[i - 1];
     const strong = a.levels[i];
     const args = [
-      'bin/thoth.js', 'match',
-      '-engine', `cmd=${a.engine}`, `name=level${strong}`, `option.Skill Level=${strong}`,
-      '-engine', `cmd=${a.engine}`, `name=level${weak}`, `option.Skill Level=${weak}`,
-      '-each', a.limit, 'option.Hash=16',
-      '-openings', 'setups=classic,imhotep,dynasty', 'plies=4',
-      '-rounds', String(a.games / 2), '-games', '2', '-concurrency', String(a.concurrency),
+      'bin/thoth.js',
+      'match',
+      '-engine',
+      `cmd=${a.engine}`,
+      `name=level${strong}`,
+      `option.Skill Level=${strong}`,
+      '-engine',
+      `cmd=${a.engine}`,
+      `name=level${weak}`,
+      `option.Skill Level=${weak}`,
+      '-each',
+      a.limit,
+      'option.Hash=16',
+      '-openings',
+      'setups=classic,imhotep,dynasty',
+      'plies=4',
+      '-rounds',
+      String(a.games / 2),
+      '-games',
+      '2',
+      '-concurrency',
+      String(a.concurrency),
     ];
     const report = join(tmp, `level${strong}-vs-level${weak}.jsonl`);
     const r = spawnSync('node', [...args, '-report', `json=${report}`], { encoding: 'utf8', maxBuffer: 64 << 20 });

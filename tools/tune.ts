@@ -34,8 +34,18 @@ type Key = keyof Weights;
 const KEYS = Object.keys(WEIGHTS) as Key[];
 /** Linear terms: f_i = evaluate(pos, unit_i) − evaluate(pos, 0). */
 const LINEAR: Key[] = [
-  'pyramid', 'anubis', 'obelisk', 'stack', 'pharaohInBeam', 'pharaohMirrorLine', 'pharaohOpenLine', 'pharaohShelter',
-  'pharaohScarabNear', 'beamLength', 'pharaohThreatOnUs', 'pharaohEscape',
+  'pyramid',
+  'anubis',
+  'obelisk',
+  'stack',
+  'pharaohInBeam',
+  'pharaohMirrorLine',
+  'pharaohOpenLine',
+  'pharaohShelter',
+  'pharaohScarabNear',
+  'beamLength',
+  'pharaohThreatOnUs',
+  'pharaohEscape',
 ];
 /** Weights that are fractions (steps of 0.01); the others move by whole centi-pyramids. */
 const FRACTIONS = new Set<Key>(['shotOnEnemy', 'shotOnOwn', 'enemyShotOnUs', 'beamLength', 'threatOnUs']);
@@ -75,11 +85,12 @@ function parseArgs(argv: string[]): Args {
         process.stderr.write(`unknown weights: ${bad.join(', ')} (known: ${KEYS.join(', ')})\n`);
         process.exit(2);
       }
-    }
-    else a.files.push(s);
+    } else a.files.push(s);
   }
   if (a.files.length === 0) {
-    process.stderr.write('usage: npx tsx tools/tune.ts [--skip N] [--quiet] [--iterations N] [--only w1,w2] records.pgn …\n');
+    process.stderr.write(
+      'usage: npx tsx tools/tune.ts [--skip N] [--quiet] [--iterations N] [--only w1,w2] records.pgn …\n',
+    );
     process.exit(2);
   }
   return a;

@@ -122,12 +122,22 @@ function main(): void {
   const k = fitK(games, all);
   const ks: number[] = [];
   const rand = rng(12345);
-  for (let b = 0; b < a.bootstrap; b++) ks.push(fitK(games, all.map(() => Math.floor(rand() * games.length))));
+  for (let b = 0; b < a.bootstrap; b++)
+    ks.push(
+      fitK(
+        games,
+        all.map(() => Math.floor(rand() * games.length)),
+      ),
+    );
   const mean = ks.reduce((x, y) => x + y, 0) / Math.max(1, ks.length);
   const sd = Math.sqrt(ks.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, ks.length - 1));
   process.stdout.write(`${records} records, ${games.length} games used, ${positions} scored moves\n`);
-  process.stdout.write(`k = ${k.toFixed(6)} per centi-pyramid (± ${sd.toFixed(6)}, bootstrap over games, ${a.bootstrap} samples); 1/k = ${(1 / k).toFixed(1)} cp\n`);
-  process.stdout.write(`W(+100) = ${(100 / (1 + Math.exp(-k * 100))).toFixed(1)}%, W(+300) = ${(100 / (1 + Math.exp(-k * 300))).toFixed(1)}%\n\n`);
+  process.stdout.write(
+    `k = ${k.toFixed(6)} per centi-pyramid (± ${sd.toFixed(6)}, bootstrap over games, ${a.bootstrap} samples); 1/k = ${(1 / k).toFixed(1)} cp\n`,
+  );
+  process.stdout.write(
+    `W(+100) = ${(100 / (1 + Math.exp(-k * 100))).toFixed(1)}%, W(+300) = ${(100 / (1 + Math.exp(-k * 300))).toFixed(1)}%\n\n`,
+  );
   process.stdout.write('score bucket      moves   observed   fitted\n');
   const edges = [-Infinity, -600, -300, -200, -100, -50, -20, 20, 50, 100, 200, 300, 600, Infinity];
   for (let b = 0; b + 1 < edges.length; b++) {
@@ -144,7 +154,9 @@ function main(): void {
       }
     }
     const label = `[${Number.isFinite(edges[b]) ? edges[b] : '-inf'}, ${Number.isFinite(edges[b + 1]) ? edges[b + 1] : 'inf'})`;
-    process.stdout.write(`${label.padEnd(16)} ${String(n).padStart(6)}   ${n ? ((100 * sumY) / n).toFixed(1).padStart(6) + '%' : '     -'}   ${n ? ((100 * sumP) / n).toFixed(1).padStart(5) + '%' : '-'}\n`);
+    process.stdout.write(
+      `${label.padEnd(16)} ${String(n).padStart(6)}   ${n ? ((100 * sumY) / n).toFixed(1).padStart(6) + '%' : '     -'}   ${n ? ((100 * sumP) / n).toFixed(1).padStart(5) + '%' : '-'}\n`,
+    );
   }
 }
 

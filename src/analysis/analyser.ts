@@ -4,7 +4,7 @@
  * depth leaves MultiPV lines that are not comparable, so those are dropped).
  */
 import { legalMoves, type Position } from '../core/index';
-import { DEFAULT_LIMITS, Searcher, type RootLine } from '../search/search';
+import { DEFAULT_LIMITS, type Searcher, type RootLine } from '../search/search';
 import { MATE, MATE_BOUND, scoreValue, type SearchInfo } from '../core/score';
 
 export interface AnalysisLimits {
@@ -52,7 +52,13 @@ export function analysePosition(
   const listen = (info: SearchInfo): void => {
     if (info.multipv !== 1 || info.depth <= shown) return;
     shown = info.depth;
-    onProgress({ depth: info.depth, score: scoreValue(info.score), pv: info.pv, nodes: nodes + info.nodes, ms: performance.now() - t0 });
+    onProgress({
+      depth: info.depth,
+      score: scoreValue(info.score),
+      pv: info.pv,
+      nodes: nodes + info.nodes,
+      ms: performance.now() - t0,
+    });
   };
   searcher.onInfo = listen;
   try {
@@ -64,7 +70,11 @@ export function analysePosition(
     let best: Analysis | undefined;
     for (let depth = 1; depth <= DEFAULT_LIMITS.depth; depth++) {
       const elapsed = performance.now() - t0;
-      const r = searcher.run(pos, { ...base, depth, maximumMs: depth === 1 ? 0 : Math.max(1, limits.timeMs - elapsed) });
+      const r = searcher.run(pos, {
+        ...base,
+        depth,
+        maximumMs: depth === 1 ? 0 : Math.max(1, limits.timeMs - elapsed),
+      });
       nodes += r.nodes;
       if (r.depth < depth) break; // stopped by the clock: keep the last completed depth
       best = { lines: r.lines, depth: r.depth, nodes, ms: performance.now() - t0 };

@@ -3,11 +3,19 @@
  * for every move compare the move played with the engine's choice at the same depth.
  */
 import {
-  SETUPS, formatMove, gameStatus, isEditionId, parsePlayableKfen, parseMove, formatKfenError,
-  type EditionId, type GameStatus, type Position,
+  SETUPS,
+  formatMove,
+  gameStatus,
+  isEditionId,
+  parsePlayableKfen,
+  parseMove,
+  formatKfenError,
+  type EditionId,
+  type GameStatus,
+  type Position,
 } from '../core/index';
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
-import { type Searcher } from '../search/search';
+import type { Searcher } from '../search/search';
 import { scoreOf } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
 import { reviewGame, type GameReview, type ReviewOptions } from './review';
@@ -41,8 +49,10 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
   }
   if (parsed.errors.length > 0) throw new RecordError(`malformed record: ${formatRecordSyntaxError(parsed.errors[0])}`);
   const games = parsed.games.filter((g) => g.tags.size > 0 || g.moves.length > 0);
-  if (games.length === 0) throw new RecordError('no game found (expected [Tag "value"] lines, then moves, then a result such as 1-0 or *)');
-  if (index > games.length) throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
+  if (games.length === 0)
+    throw new RecordError('no game found (expected [Tag "value"] lines, then moves, then a result such as 1-0 or *)');
+  if (index > games.length)
+    throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
   const record = games[index - 1];
   const tag = record.tags.get('Variant');
   let edition: EditionId = variant ?? 'khet2';

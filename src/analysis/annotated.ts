@@ -15,7 +15,12 @@ function scored(move: string, s: Score, depth: number): MoveRecord {
   return s.kind === 'mate' ? { move, mate: s.value, depth } : { move, scoreCp: s.value, depth };
 }
 
-export function annotatedRecord(game: LoadedGame, a: GameAnnotation, review: GameReview, annotator: string): GameRecord {
+export function annotatedRecord(
+  game: LoadedGame,
+  a: GameAnnotation,
+  review: GameReview,
+  annotator: string,
+): GameRecord {
   const base = standardRecord(game.record);
   base.tags.set('Annotator', annotator);
   const moves = a.plies.map((p, i): MoveRecord => {

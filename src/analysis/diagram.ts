@@ -7,7 +7,12 @@ const FILES = 'abcdefghij';
 export function renderBoard(pos: Position): string[] {
   const ed = pos.edition;
   const [first, second] = ed.colorNames;
-  const header = '     ' + [...FILES].map((f) => f.padEnd(4)).join('').trimEnd();
+  const header =
+    '     ' +
+    [...FILES]
+      .map((f) => f.padEnd(4))
+      .join('')
+      .trimEnd();
   const lines: string[] = [header];
   for (let r = 7; r >= 0; r--) {
     let row = ` ${r + 1}   `;
@@ -23,7 +28,9 @@ export function renderBoard(pos: Position): string[] {
     ? 'X Sphinx, K Pharaoh, P Pyramid, A Anubis, S Scarab'
     : `K Pharaoh, P Pyramid, ${ed.scarabLetter} Djed, O Obelisk, T two stacked Obelisks`;
   lines.push(`${first}: upper case, ${second}: lower case. ${letters}; ^ > v < = facing N E S W.`);
-  lines.push(`${ed.name} (${ed.id}), ${ed.colorNames[pos.side]} to move, move ${pos.moveNumber}, ${pos.pliesSinceRemoval} ${pos.pliesSinceRemoval === 1 ? 'ply' : 'plies'} since a removal`);
+  lines.push(
+    `${ed.name} (${ed.id}), ${ed.colorNames[pos.side]} to move, move ${pos.moveNumber}, ${pos.pliesSinceRemoval} ${pos.pliesSinceRemoval === 1 ? 'ply' : 'plies'} since a removal`,
+  );
   lines.push(`KFEN: ${toKfen(pos)}`);
   return lines;
 }

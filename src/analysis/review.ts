@@ -236,7 +236,8 @@ export function evalsFromPositions(positions: readonly Score[], firstMover: 0 | 
   for (let i = 0; i + 1 < positions.length; i++) {
     const side = ((firstMover + i) & 1) as 0 | 1;
     const next = positions[i + 1];
-    if (next.kind === 'mate' && next.value === 0) out.push({ side, before: positions[i], after: { kind: 'mate', value: 1 }, hit: true });
+    if (next.kind === 'mate' && next.value === 0)
+      out.push({ side, before: positions[i], after: { kind: 'mate', value: 1 }, hit: true });
     else out.push({ side, before: positions[i], after: negateScore(next) });
   }
   return out;

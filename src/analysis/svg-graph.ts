@@ -40,7 +40,12 @@ const MARK_COLORS: Record<Judgement, string> = { inaccuracy: '#d4a017', mistake:
 
 /** Text safe in XML content and attribute values. */
 function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 const f = (x: number): string => (Math.round(x * 10) / 10).toString();
@@ -54,26 +59,37 @@ export function evalGraphSvg(g: GraphInput): string {
   const y = (win: number): number => TOP + plotH * (1 - Math.min(1, Math.max(0, win)));
   const mid = y(0.5);
   const pts = g.wins.map((w, i) => `${f(x(i))},${f(y(w))}`);
-  const area = g.wins.length > 0 ? `M${f(x(0))},${f(mid)} L${pts.join(' L')} L${f(x(g.wins.length - 1))},${f(mid)} Z` : '';
+  const area =
+    g.wins.length > 0 ? `M${f(x(0))},${f(mid)} L${pts.join(' L')} L${f(x(g.wins.length - 1))},${f(mid)} Z` : '';
   const [first, second] = g.colorNames;
   const out: string[] = [];
   out.push('<?xml version="1.0" encoding="UTF-8"?>');
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+  );
   out.push(`<title>${xmlEscape(g.title)}</title>`);
-  out.push(`<desc>${xmlEscape(`${first}'s win chance after every ply (50% = even), from the engine's scores.`)}</desc>`);
+  out.push(
+    `<desc>${xmlEscape(`${first}'s win chance after every ply (50% = even), from the engine's scores.`)}</desc>`,
+  );
   out.push('<defs>');
   out.push(`<clipPath id="above"><rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${f(mid - TOP)}"/></clipPath>`);
-  out.push(`<clipPath id="below"><rect x="${LEFT}" y="${f(mid)}" width="${plotW}" height="${f(TOP + plotH - mid)}"/></clipPath>`);
+  out.push(
+    `<clipPath id="below"><rect x="${LEFT}" y="${f(mid)}" width="${plotW}" height="${f(TOP + plotH - mid)}"/></clipPath>`,
+  );
   out.push('</defs>');
   out.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#ffffff"/>`);
   out.push(`<text x="${LEFT}" y="18" font-size="14" font-weight="bold">${xmlEscape(g.title)}</text>`);
-  out.push(`<text x="${W - RIGHT}" y="18" text-anchor="end" fill="#555555">${xmlEscape(`${first}'s win chance`)}</text>`);
+  out.push(
+    `<text x="${W - RIGHT}" y="18" text-anchor="end" fill="#555555">${xmlEscape(`${first}'s win chance`)}</text>`,
+  );
   out.push(`<rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="#fafafa" stroke="#cccccc"/>`);
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     const yy = f(y(p));
     const style = p === 0.5 ? 'stroke="#999999" stroke-dasharray="4 3"' : 'stroke="#dddddd"';
     out.push(`<line x1="${LEFT}" y1="${yy}" x2="${W - RIGHT}" y2="${yy}" ${style}/>`);
-    out.push(`<text x="${LEFT - 6}" y="${yy}" text-anchor="end" dominant-baseline="middle" fill="#555555">${Math.round(p * 100)}%</text>`);
+    out.push(
+      `<text x="${LEFT - 6}" y="${yy}" text-anchor="end" dominant-baseline="middle" fill="#555555">${Math.round(p * 100)}%</text>`,
+    );
   }
   if (area !== '') {
     out.push(`<path d="${area}" fill="#9aa7b4" fill-opacity="0.75" clip-path="url(#above)"/>`);
@@ -101,7 +117,11 @@ export function evalGraphSvg(g: GraphInput): string {
   }
   // The legend of the dots.
   let lx = W - RIGHT - 290;
-  for (const [mark, name] of [['?!', 'inaccuracy'], ['?', 'mistake'], ['??', 'blunder']] as const) {
+  for (const [mark, name] of [
+    ['?!', 'inaccuracy'],
+    ['?', 'mistake'],
+    ['??', 'blunder'],
+  ] as const) {
     out.push(`<circle cx="${lx}" cy="${H - 10}" r="4.5" fill="${MARK_COLORS[name]}"/>`);
     out.push(`<text x="${lx + 8}" y="${H - 10}" dominant-baseline="middle" fill="#555555">${mark} ${name}</text>`);
     lx += 98;

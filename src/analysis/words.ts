@@ -4,8 +4,27 @@
  * functions here say which point of view they take.
  */
 import {
-  ANUBIS, PHARAOH, PYRAMID, ROT_CCW, ROT_CW, SCARAB, SPHINX, STACK, STACK_ON, SWAP, UNSTACK,
-  KIND_NAMES, colorOf, kindOf, moveFrom, moveTo, moveType, oriOf, squareName, type Edition, type Position,
+  ANUBIS,
+  PHARAOH,
+  PYRAMID,
+  ROT_CCW,
+  ROT_CW,
+  SCARAB,
+  SPHINX,
+  STACK,
+  STACK_ON,
+  SWAP,
+  UNSTACK,
+  KIND_NAMES,
+  colorOf,
+  kindOf,
+  moveFrom,
+  moveTo,
+  moveType,
+  oriOf,
+  squareName,
+  type Edition,
+  type Position,
 } from '../core/index';
 import { MATE, MATE_BOUND, mateMoves } from '../core/score';
 
@@ -90,9 +109,10 @@ export function moveInWords(pos: Position, m: number, notation: string): MoveWor
       action = `puts the Obelisk on ${squareName(from)} onto the Obelisk on ${squareName(to)}, making a stack`;
       break;
     case UNSTACK:
-      action = q !== 0
-        ? `moves the top Obelisk of the stack on ${squareName(from)} onto the Obelisk on ${squareName(to)}`
-        : `moves the top Obelisk of the stack on ${squareName(from)} to ${squareName(to)}`;
+      action =
+        q !== 0
+          ? `moves the top Obelisk of the stack on ${squareName(from)} onto the Obelisk on ${squareName(to)}`
+          : `moves the top Obelisk of the stack on ${squareName(from)} to ${squareName(to)}`;
       break;
     default:
       action = `steps the ${name} from ${squareName(from)} to ${squareName(to)}`;

@@ -7,13 +7,29 @@
  */
 import { checkWritable, outputIsInput, readRecordFile, sameFile, writeFileAtomic } from '../process/files';
 import {
-  NO_REMOVAL_PLIES, formatMove, gameStatus, isEditionId, legalMoves, toKfen, type Edition, type EditionId, type Position,
+  NO_REMOVAL_PLIES,
+  formatMove,
+  gameStatus,
+  isEditionId,
+  legalMoves,
+  toKfen,
+  type Edition,
+  type EditionId,
+  type Position,
 } from '../core/index';
 import { recordPlayers, recordReason, recordStart, serializeRecord } from '../core/record';
 import { annotatedRecord } from '../analysis/annotated';
 import { renderBoard } from '../analysis/diagram';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/analyser';
-import { RecordError, annotateGame, loadGame, reviewAnnotation, type GameAnnotation, type LoadedGame, type PlyAnnotation } from '../analysis/annotate-game';
+import {
+  RecordError,
+  annotateGame,
+  loadGame,
+  reviewAnnotation,
+  type GameAnnotation,
+  type LoadedGame,
+  type PlyAnnotation,
+} from '../analysis/annotate-game';
 import { evalGraphSvg, type GraphMark } from '../analysis/svg-graph';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
@@ -34,8 +50,8 @@ export const ANALYSE_SPEC: CommandSpec = {
   name: 'analyse',
   summary:
     'The best moves of a position, with scores, principal variations and what each move does in words; or, with ' +
-    '--game, a review of a recorded game: each move against the engine\'s choice at the same depth, judged by how much it ' +
-    'drops the mover\'s win chance (?! inaccuracy, ? mistake, ?? blunder), and per side an accuracy and the counts.',
+    "--game, a review of a recorded game: each move against the engine's choice at the same depth, judged by how much it " +
+    "drops the mover's win chance (?! inaccuracy, ? mistake, ?? blunder), and per side an accuracy and the counts.",
   options: [
     ...POSITION_OPTIONS,
     { name: 'depth', value: 'N', help: 'search depth per position', default: String(DEFAULT_DEPTH) },
@@ -44,14 +60,25 @@ export const ANALYSE_SPEC: CommandSpec = {
     { name: 'game', value: 'FILE', help: 'review a game from a record file (PGN, e.g. thoth match -pgnout)' },
     { name: 'index', value: 'N', help: 'which game of the file', default: '1' },
     {
-      name: 'threshold', value: 'PCT',
-      help: 'win-chance drop (in points) that makes an inaccuracy; a mistake is twice it, a blunder three times', default: String(DEFAULT_THRESHOLD),
+      name: 'threshold',
+      value: 'PCT',
+      help: 'win-chance drop (in points) that makes an inaccuracy; a mistake is twice it, a blunder three times',
+      default: String(DEFAULT_THRESHOLD),
     },
-    { name: 'out', value: 'FILE', help: 'with --game: write the annotated record ({+0.35/12} comments, NAGs, the better line); never the --game file' },
+    {
+      name: 'out',
+      value: 'FILE',
+      help: 'with --game: write the annotated record ({+0.35/12} comments, NAGs, the better line); never the --game file',
+    },
     { name: 'graph', value: 'FILE', help: 'with --game: draw the win chance over the game as an SVG' },
     { name: 'json', help: 'one JSON object on stdout instead of the text' },
     { name: 'hash', value: 'MB', help: 'transposition table size', default: '64' },
-    { name: 'no-removal', value: 'PLIES', help: 'plies without a removal that draw (0 = off)', default: String(NO_REMOVAL_PLIES) },
+    {
+      name: 'no-removal',
+      value: 'PLIES',
+      help: 'plies without a removal that draw (0 = off)',
+      default: String(NO_REMOVAL_PLIES),
+    },
     { name: 'quiet', help: 'no progress line' },
   ],
   notes: [
@@ -62,8 +89,10 @@ export const ANALYSE_SPEC: CommandSpec = {
 };
 
 function progressText(p: Progress, side: number, ed: Edition): string {
-  return `depth ${p.depth}  ${scoreText(firstPlayerView(p.score, side))} for ${ed.colorNames[0]}  best ${p.pv[0] ?? '-'}` +
-    `  ${formatNodes(p.nodes)} nodes  ${(p.ms / 1000).toFixed(1)} s  pv ${p.pv.join(' ')}`;
+  return (
+    `depth ${p.depth}  ${scoreText(firstPlayerView(p.score, side))} for ${ed.colorNames[0]}  best ${p.pv[0] ?? '-'}` +
+    `  ${formatNodes(p.nodes)} nodes  ${(p.ms / 1000).toFixed(1)} s  pv ${p.pv.join(' ')}`
+  );
 }
 
 function formatNodes(n: number): string {
@@ -106,7 +135,8 @@ function writeOut(file: string, what: string, text: string): void {
 
 export async function analyseCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, ANALYSE_SPEC);
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (thoth analyse --help)`);
+  if (args.positional.length > 0)
+    throw new UsageError(`unexpected argument '${args.positional[0]}' (thoth analyse --help)`);
   if (args.options.has('depth') && args.options.has('time')) throw new UsageError('give --depth or --time, not both');
   const timeMs = timeOption(args);
   const depth = intOption(args, 'depth', DEFAULT_DEPTH, 1, 100);
@@ -129,7 +159,8 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
 
   const gameFile = args.options.get('game')?.[0];
   if (gameFile === undefined) {
-    for (const o of ['threshold', 'index', 'out', 'graph']) if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
+    for (const o of ['threshold', 'index', 'out', 'graph'])
+      if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
     const pos = positionFromArgs(args, pharaohRotation);
     analyseOne(newSearcher(), pos, limits, progress, write, json);
     return;
@@ -146,7 +177,8 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
     const clash = o === undefined ? undefined : outputIsInput(o, [gameFile]);
     if (clash !== undefined) throw new UsageError(clash);
   }
-  if (out !== undefined && graph !== undefined && sameFile(out, graph)) throw new UsageError(`--out and --graph are the same file '${out}'`);
+  if (out !== undefined && graph !== undefined && sameFile(out, graph))
+    throw new UsageError(`--out and --graph are the same file '${out}'`);
   const text = readRecordFile(gameFile, 'game record');
   if (!text.ok) throw new UsageError(text.error);
   let game: LoadedGame;
@@ -192,7 +224,14 @@ function limitsText(limits: AnalysisLimits): string {
 }
 
 /** The K best moves of one position. */
-function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, progress: ProgressLine, write: (s: string) => void, json: boolean): void {
+function analyseOne(
+  searcher: Searcher,
+  pos: Position,
+  limits: AnalysisLimits,
+  progress: ProgressLine,
+  write: (s: string) => void,
+  json: boolean,
+): void {
   const ed = pos.edition;
   const status = gameStatus(pos, { noRemovalLimit: limits.noRemovalLimit });
   const base = { variant: ed.id, kfen: toKfen(pos), sideToMove: ed.colorNames[pos.side] };
@@ -214,20 +253,22 @@ function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, p
     progress.clear();
   }
   if (json) {
-    write(jsonLine({
-      ...base,
-      status: 'ongoing',
-      depth: a.depth,
-      nodes: a.nodes,
-      timeMs: Math.round(a.ms),
-      lines: a.lines.map((l) => ({
-        move: formatMove(l.move),
-        score: scoreOf(l.score),
-        bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
-        pv: l.pv.map(formatMove),
-        words: moveInWords(pos, l.move, formatMove(l.move)).sentence,
-      })),
-    }));
+    write(
+      jsonLine({
+        ...base,
+        status: 'ongoing',
+        depth: a.depth,
+        nodes: a.nodes,
+        timeMs: Math.round(a.ms),
+        lines: a.lines.map((l) => ({
+          move: formatMove(l.move),
+          score: scoreOf(l.score),
+          bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
+          pv: l.pv.map(formatMove),
+          words: moveInWords(pos, l.move, formatMove(l.move)).sentence,
+        })),
+      }),
+    );
     return;
   }
   for (const l of renderBoard(pos)) write(l);
@@ -238,14 +279,19 @@ function analyseOne(searcher: Searcher, pos: Position, limits: AnalysisLimits, p
     `Analysis: depth ${a.depth}, ${formatNodes(a.nodes)} nodes, ${(a.ms / 1000).toFixed(1)} s; ` +
       `${a.lines.length} best of ${nLegal} legal move${nLegal === 1 ? '' : 's'}.`,
   );
-  write(`Scores are from ${first}'s (the first player's) point of view: +1.00 = a Pyramid ahead, +M2 = ${first} hits the ${ed.colorNames[1]} Pharaoh in 2 moves.`);
+  write(
+    `Scores are from ${first}'s (the first player's) point of view: +1.00 = a Pyramid ahead, +M2 = ${first} hits the ${ed.colorNames[1]} Pharaoh in 2 moves.`,
+  );
   write('');
   const width = Math.max(...a.lines.map((l) => formatMove(l.move).length));
   a.lines.forEach((l, i) => {
     const s = firstPlayerView(l.score, side);
-    const bound = side === 0 ? l.bound : l.bound === BOUND_LOWER ? BOUND_UPPER : l.bound === BOUND_UPPER ? BOUND_LOWER : l.bound;
+    const bound =
+      side === 0 ? l.bound : l.bound === BOUND_LOWER ? BOUND_UPPER : l.bound === BOUND_UPPER ? BOUND_LOWER : l.bound;
     const mv = formatMove(l.move);
-    write(`${i + 1}. ${mv.padEnd(width)}  ${scoreWithBound(s, bound).padStart(6)}  ${scoreSentence(s, ed)}  (pv: ${l.pv.map(formatMove).join(' ')})`);
+    write(
+      `${i + 1}. ${mv.padEnd(width)}  ${scoreWithBound(s, bound).padStart(6)}  ${scoreSentence(s, ed)}  (pv: ${l.pv.map(formatMove).join(' ')})`,
+    );
     write(`${' '.repeat(String(i + 1).length + 2)}${moveInWords(pos, l.move, mv).sentence}.`);
   });
 }
@@ -292,19 +338,29 @@ function printReview(
   // A move is both players' turns under one move number (as in the record); plies are the turns.
   const plies = game.moves.length;
   const moves = Math.ceil((plies + game.start.side) / 2);
-  write(`${ed.name} (${ed.id}), ${plural(moves, 'move')} (${plural(plies, 'ply', 'plies')}), result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`);
+  write(
+    `${ed.name} (${ed.id}), ${plural(moves, 'move')} (${plural(plies, 'ply', 'plies')}), result ${rec.result}${reason !== undefined ? ` (${reason})` : ''}`,
+  );
   write(`Start: ${start ?? `the classic setup, ${toKfen(game.start)}`}`);
   write('');
-  write(`Each move: the score before it and after it, from the mover's point of view (+1.00 = a Pyramid ahead, +M2 = hits the Pharaoh in 2 moves),`);
-  write(`the mover's win chance before -> after, and the engine's choice where it differs. Marks by the drop in win chance:`);
-  write(`?! inaccuracy ${plural(threshold, 'point')} or more, ? mistake ${2 * threshold} or more, ?? blunder ${3 * threshold} or more. ${cap(limitsText(limits))}.`);
+  write(
+    `Each move: the score before it and after it, from the mover's point of view (+1.00 = a Pyramid ahead, +M2 = hits the Pharaoh in 2 moves),`,
+  );
+  write(
+    `the mover's win chance before -> after, and the engine's choice where it differs. Marks by the drop in win chance:`,
+  );
+  write(
+    `?! inaccuracy ${plural(threshold, 'point')} or more, ? mistake ${2 * threshold} or more, ?? blunder ${3 * threshold} or more. ${cap(limitsText(limits))}.`,
+  );
   write('');
   const marked = (i: number): string => `${a.plies[i].text}${review.plies[i].mark}`;
   const labelW = Math.max(4, ...a.plies.map((p) => p.label.length));
   const moveW = Math.max(5, ...a.plies.map((_, i) => marked(i).length));
   const nameW = Math.max(first.length, second.length);
   if (a.plies.length > 0) {
-    write(`${''.padStart(labelW)} ${'move'.padEnd(moveW)} ${'mover'.padEnd(nameW)} ${'before'.padStart(6)} -> ${'after'.padStart(6)}  ${'win chance'.padEnd(11)}  engine`);
+    write(
+      `${''.padStart(labelW)} ${'move'.padEnd(moveW)} ${'mover'.padEnd(nameW)} ${'before'.padStart(6)} -> ${'after'.padStart(6)}  ${'win chance'.padEnd(11)}  engine`,
+    );
   }
   a.plies.forEach((p, i) => {
     const r = review.plies[i];
@@ -329,13 +385,16 @@ function printReview(
         `${counted(s.blunders, 'blunder', 'blunders')} (??), average loss ${(s.averageCpLoss / 100).toFixed(2)}`,
     );
     const bad = a.plies.map((p, i) => [p, review.plies[i]] as const).filter(([p, r]) => p.side === side && r.judgement);
-    if (bad.length > 0) write(`    ${bad.map(([p, r]) => `${p.label}${p.text}${r.mark} (better ${formatMove(p.best)})`).join(', ')}`);
+    if (bad.length > 0)
+      write(`    ${bad.map(([p, r]) => `${p.label}${p.text}${r.mark} (better ${formatMove(p.best)})`).join(', ')}`);
   }
   const fin = a.final;
   if (a.finalAnalysis) {
     const top = a.finalAnalysis.lines[0];
     const s = firstPlayerView(top.score, fin.side);
-    write(`  Final position: ${ed.colorNames[fin.side]} to move, ${scoreText(s)} (${first}'s view): ${scoreSentence(s, ed)}; best ${formatMove(top.move)} (pv: ${top.pv.slice(0, 8).map(formatMove).join(' ')})`);
+    write(
+      `  Final position: ${ed.colorNames[fin.side]} to move, ${scoreText(s)} (${first}'s view): ${scoreSentence(s, ed)}; best ${formatMove(top.move)} (pv: ${top.pv.slice(0, 8).map(formatMove).join(' ')})`,
+    );
   } else {
     write(`  Final position: ${a.finalStatus.text}.`);
   }
@@ -346,7 +405,14 @@ function printReview(
 const cap = (s: string): string => s[0].toUpperCase() + s.slice(1);
 
 /** The review as one JSON object. */
-function gameJson(game: LoadedGame, a: GameAnnotation, review: GameReview, limits: AnalysisLimits, file: string, index: number): unknown {
+function gameJson(
+  game: LoadedGame,
+  a: GameAnnotation,
+  review: GameReview,
+  limits: AnalysisLimits,
+  file: string,
+  index: number,
+): unknown {
   const ed = game.start.edition;
   const rec = game.record;
   const players = recordPlayers(rec);
@@ -390,7 +456,12 @@ function gameJson(game: LoadedGame, a: GameAnnotation, review: GameReview, limit
       averageCpLoss: round(s.averageCpLoss, 1),
     })),
     final: a.finalAnalysis
-      ? { status: 'ongoing', sideToMove: ed.colorNames[a.final.side], score: scoreOf(a.finalAnalysis.lines[0].score), best: formatMove(a.finalAnalysis.lines[0].move) }
+      ? {
+          status: 'ongoing',
+          sideToMove: ed.colorNames[a.final.side],
+          score: scoreOf(a.finalAnalysis.lines[0].score),
+          best: formatMove(a.finalAnalysis.lines[0].move),
+        }
       : { status: a.finalStatus.result, text: a.finalStatus.text },
   };
 }
@@ -407,7 +478,12 @@ function gameGraph(game: LoadedGame, a: GameAnnotation, review: GameReview): str
   const marks: GraphMark[] = [];
   a.plies.forEach((p, i) => {
     const r = review.plies[i];
-    if (r.judgement) marks.push({ ply: i, judgement: r.judgement, text: `${p.label} ${p.text}${r.mark} (better ${formatMove(p.best)})` });
+    if (r.judgement)
+      marks.push({
+        ply: i,
+        judgement: r.judgement,
+        text: `${p.label} ${p.text}${r.mark} (better ${formatMove(p.best)})`,
+      });
   });
   const s = review.sides;
   const acc = (i: 0 | 1): string => (s[i].moves > 0 ? ` ${s[i].accuracy.toFixed(0)}%` : '');

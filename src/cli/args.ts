@@ -8,7 +8,10 @@ import { didYouMean } from '../core/suggest';
 
 /** The command failed although it was used rightly (e.g. an engine would not start): exit code 1 by default. */
 export class CommandError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }
@@ -120,11 +123,20 @@ export function parseArgs(argv: string[], spec: CommandSpec): ParsedArgs {
       const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
       const o = byName.get(name);
       if (!o) {
-        throw new UsageError(`unknown option --${name}${didYouMean(name, [...byName.keys()], '--')}; thoth ${spec.name} --help lists the options`);
+        throw new UsageError(
+          `unknown option --${name}${didYouMean(name, [...byName.keys()], '--')}; thoth ${spec.name} --help lists the options`,
+        );
       }
       if (o.multi) {
-        const vals: string[] = eq >= 0 ? a.slice(eq + 1).split(/\s+/).filter(Boolean) : [];
-        const takes = (w: string): boolean => !w.startsWith('--') && (o.accepts === undefined || w.split(/\s+/).filter(Boolean).every(o.accepts));
+        const vals: string[] =
+          eq >= 0
+            ? a
+                .slice(eq + 1)
+                .split(/\s+/)
+                .filter(Boolean)
+            : [];
+        const takes = (w: string): boolean =>
+          !w.startsWith('--') && (o.accepts === undefined || w.split(/\s+/).filter(Boolean).every(o.accepts));
         while (i + 1 < argv.length && takes(argv[i + 1])) vals.push(...argv[++i].split(/\s+/).filter(Boolean));
         options.set(name, vals);
       } else if (o.value) {

@@ -6,12 +6,36 @@
  * cannot be read or written is exit 2, one that is not training data exit 1 (left alone); Ctrl-C
  * drops the games in progress, keeps what is written and exits 130.
  */
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { EDITION_IDS, Position, isEditionId, type EditionId } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
-import { DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader, scanData, type DataSummary } from '../train/data';
-import { DEFAULT_DATAGEN, datagenSetups, type DatagenSettings, type GameEnd, type GameTask, type PlayedGame } from '../train/datagen';
+import {
+  DATA_HEADER_BYTES,
+  GAME_HEADER_BYTES,
+  dataHeader,
+  encodeGameHeader,
+  scanData,
+  type DataSummary,
+} from '../train/data';
+import {
+  DEFAULT_DATAGEN,
+  datagenSetups,
+  type DatagenSettings,
+  type GameEnd,
+  type GameTask,
+  type PlayedGame,
+} from '../train/datagen';
 import { KeySet } from '../train/keyset';
 import { workerPool } from '../process/pool';
 import { fileErrorText, sameFile } from '../process/files';
@@ -32,7 +56,7 @@ export const DATAGEN_SPEC: CommandSpec = {
   positional: '--out FILE [--merge IN…]',
   summary:
     'Self-play games for training the network; every quiet position (not in check, no shot that removes an enemy ' +
-    'piece) is written with its search score and the game\'s result. The format is described in docs/nnue.md. Run the ' +
+    "piece) is written with its search score and the game's result. The format is described in docs/nnue.md. Run the " +
     'same command again to go on: the file is appended to, and its positions count towards the targets.',
   options: [
     { name: 'out', value: 'FILE', help: 'the data file (created, or appended to)' },
@@ -42,23 +66,73 @@ export const DATAGEN_SPEC: CommandSpec = {
     { name: 'variant', value: 'V', help: 'khet2, khet1, deflexion or all (all: the 8 setups in turn)', default: 'all' },
     { name: 'threads', value: 'N', help: 'games at once, one worker thread each', default: 'the number of cores' },
     { name: 'seed', value: 'S', help: 'seed of the random openings', default: String(DEFAULT_SEED) },
-    { name: 'random-plies', value: 'N', help: 'random plies from the setup before a game', default: String(d.randomPlies) },
-    { name: 'skip-plies', value: 'N', help: 'keep no position before this ply, counted from the setup', default: String(d.skipPlies) },
-    { name: 'max-score', value: 'CP', help: 'keep no position scored beyond ±CP (mate scores never)', default: String(d.maxScore) },
-    { name: 'decided-score', value: 'CP', help: 'adjudicate a win once the score stays beyond ±CP … (0: off)', default: '0' },
+    {
+      name: 'random-plies',
+      value: 'N',
+      help: 'random plies from the setup before a game',
+      default: String(d.randomPlies),
+    },
+    {
+      name: 'skip-plies',
+      value: 'N',
+      help: 'keep no position before this ply, counted from the setup',
+      default: String(d.skipPlies),
+    },
+    {
+      name: 'max-score',
+      value: 'CP',
+      help: 'keep no position scored beyond ±CP (mate scores never)',
+      default: String(d.maxScore),
+    },
+    {
+      name: 'decided-score',
+      value: 'CP',
+      help: 'adjudicate a win once the score stays beyond ±CP … (0: off)',
+      default: '0',
+    },
     { name: 'decided-plies', value: 'N', help: '… for N plies in a row', default: String(d.decidedPlies) },
     { name: 'max-plies', value: 'N', help: 'a game this long (from the setup) is a draw', default: String(d.maxPlies) },
     { name: 'no-removal', value: 'N', help: 'the no-removal draw in plies, 0 = off', default: String(d.noRemoval) },
-    { name: 'hash', value: 'MB', help: 'transposition table per thread, cleared before each game', default: String(d.hashMb) },
-    { name: 'net', value: 'FILE', help: 'search with this network (NNUE; `default`: the shipped one) instead of the hand-written evaluation' },
+    {
+      name: 'hash',
+      value: 'MB',
+      help: 'transposition table per thread, cleared before each game',
+      default: String(d.hashMb),
+    },
+    {
+      name: 'net',
+      value: 'FILE',
+      help: 'search with this network (NNUE; `default`: the shipped one) instead of the hand-written evaluation',
+    },
     { name: 'no-dedup', help: 'keep positions that are already in the file' },
-    { name: 'first-game', value: 'N', help: 'the index of the first game when the file has none (another host: another range, or another seed)', default: '0' },
-    { name: 'distributed', value: 'URL', help: 'play the games on `thoth worker` processes through the Redis at redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] (docs/distributed.md)' },
-    { name: 'sign', value: 'FILE', help: 'with --distributed: the Ed25519 private key that signs the run for the workers', default: '$THOTH_SIGN_KEY' },
+    {
+      name: 'first-game',
+      value: 'N',
+      help: 'the index of the first game when the file has none (another host: another range, or another seed)',
+      default: '0',
+    },
+    {
+      name: 'distributed',
+      value: 'URL',
+      help: 'play the games on `thoth worker` processes through the Redis at redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] (docs/distributed.md)',
+    },
+    {
+      name: 'sign',
+      value: 'FILE',
+      help: 'with --distributed: the Ed25519 private key that signs the run for the workers',
+      default: '$THOTH_SIGN_KEY',
+    },
     { name: 'redis-ca', value: 'FILE', help: 'with --distributed rediss://: the CA certificates of the Redis server' },
-    { name: 'redis-password-file', value: 'FILE', help: 'with --distributed: the Redis password (else the address\'s, else $THOTH_REDIS_PASSWORD)' },
+    {
+      name: 'redis-password-file',
+      value: 'FILE',
+      help: "with --distributed: the Redis password (else the address's, else $THOTH_REDIS_PASSWORD)",
+    },
     { name: 'chunk', value: 'N', help: 'with --distributed: games per job', default: '32' },
-    { name: 'merge', help: 'merge the data files given after the options into --out (positions already there dropped, and games left with none) instead of playing' },
+    {
+      name: 'merge',
+      help: 'merge the data files given after the options into --out (positions already there dropped, and games left with none) instead of playing',
+    },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
 };
@@ -81,11 +155,13 @@ interface Tally {
 export async function datagenCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, DATAGEN_SPEC);
   if (args.options.has('merge')) return mergeCommand(args, write);
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
+  if (args.positional.length > 0)
+    throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth datagen --help)');
   const variant = args.options.get('variant')?.[0] ?? 'all';
-  if (variant !== 'all' && !isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
+  if (variant !== 'all' && !isEditionId(variant))
+    throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
   const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
   const settings: DatagenSettings = {
     nodes: intOption(args, 'nodes', d.nodes, 1, 100_000_000),
@@ -107,7 +183,8 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
       } catch (e) {
         throw new UsageError(`--net: cannot read '${netFile}': ${fileErrorText(e)}`);
       }
-      if (sameFile(out, netFile)) throw new UsageError(`--out and --net are the same file '${out}': the network would be written over`);
+      if (sameFile(out, netFile))
+        throw new UsageError(`--out and --net are the same file '${out}': the network would be written over`);
     }
     const r = loadNetworkFile(netFile);
     if (!r.ok) throw new CommandError(`--net: ${r.error}`);
@@ -123,14 +200,30 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   const url = args.options.get('distributed')?.[0];
   const chunk = intOption(args, 'chunk', 32, 1, 10_000);
   if (url !== undefined) {
-    const addr = redisAddress(url, { caFile: args.options.get('redis-ca')?.[0], passwordFile: args.options.get('redis-password-file')?.[0] });
+    const addr = redisAddress(url, {
+      caFile: args.options.get('redis-ca')?.[0],
+      passwordFile: args.options.get('redis-password-file')?.[0],
+    });
     if (!addr.ok) throw new UsageError(`--distributed: ${addr.error.message}`);
-    if (args.options.has('threads')) throw new UsageError('--threads is for a local run; with --distributed the workers\' --concurrency says how many games run at once');
+    if (args.options.has('threads'))
+      throw new UsageError(
+        "--threads is for a local run; with --distributed the workers' --concurrency says how many games run at once",
+      );
     const signer = signerFor(args.options.get('sign')?.[0]);
     if (!signer.ok) throw new UsageError(`--distributed: ${signer.error.message}`);
     return distributedDatagen({
-      addr: addr.value, signer: signer.value, out, chunk, firstGame, dedup, positionsTarget, gamesTarget, progress, write,
-      args: settingsArgs(variant, seed, settings), network: settings.network ? new Uint8Array(settings.network) : undefined,
+      addr: addr.value,
+      signer: signer.value,
+      out,
+      chunk,
+      firstGame,
+      dedup,
+      positionsTarget,
+      gamesTarget,
+      progress,
+      write,
+      args: settingsArgs(variant, seed, settings),
+      network: settings.network ? new Uint8Array(settings.network) : undefined,
     });
   }
   // Started by a worker with an IPC channel (src/distributed/datagen-worker.ts): end with it.
@@ -150,9 +243,18 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
 
   const setups = datagenSetups(editions);
   const tally: Tally = {
-    games: 0, positions: 0, searched: 0, early: 0, notQuiet: 0, score: 0, duplicates: 0, results: [0, 0, 0], ends: new Map(),
+    games: 0,
+    positions: 0,
+    searched: 0,
+    early: 0,
+    notQuiet: 0,
+    score: 0,
+    duplicates: 0,
+    results: [0, 0, 0],
+    ends: new Map(),
   };
-  const done = (): boolean => have.positions + tally.positions >= positionsTarget || have.games + tally.games >= gamesTarget;
+  const done = (): boolean =>
+    have.positions + tally.positions >= positionsTarget || have.games + tally.games >= gamesTarget;
   let fd: number;
   try {
     fd = openSync(out, 'a');
@@ -173,7 +275,8 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     const s = (performance.now() - t0) / 1000;
     const rate = tally.positions / Math.max(s, 1e-3);
     const total = have.positions + tally.positions;
-    const eta = rate > 0 && Number.isFinite(positionsTarget) ? ` ETA ${duration((positionsTarget - total) / rate)}` : '';
+    const eta =
+      rate > 0 && Number.isFinite(positionsTarget) ? ` ETA ${duration((positionsTarget - total) / rate)}` : '';
     progress.show(
       `datagen: ${total.toLocaleString('en')}/${positionsTarget.toLocaleString('en')} positions, ` +
         `${(have.games + tally.games).toLocaleString('en')} games, ${rate.toFixed(0)} positions/s,${eta}`,
@@ -192,22 +295,24 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
         const task: GameTask = { game, seed, edition, setup, settings };
         running++;
         started++;
-        (pool.run(task) as Promise<PlayedGame>).then(
-          (g) => {
-            if (!stopping) append(g);
-          },
-          (e: unknown) => {
-            if (!stopping) {
-              failure = e instanceof Error ? e : new Error(String(e));
-              stopping = true;
-            }
-          },
-        ).finally(() => {
-          running--;
-          if (done()) stopping = true;
-          launch();
-          if (running === 0) resolve();
-        });
+        (pool.run(task) as Promise<PlayedGame>)
+          .then(
+            (g) => {
+              if (!stopping) append(g);
+            },
+            (e: unknown) => {
+              if (!stopping) {
+                failure = e instanceof Error ? e : new Error(String(e));
+                stopping = true;
+              }
+            },
+          )
+          .finally(() => {
+            running--;
+            if (done()) stopping = true;
+            launch();
+            if (running === 0) resolve();
+          });
       }
       if (running === 0) resolve();
     };
@@ -276,8 +381,14 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
       `not quiet ${pct(tally.notQuiet)}, score ${pct(tally.score)}, duplicates ${pct(tally.duplicates)}`,
   );
   const ends = [...tally.ends].map(([k, v]) => `${k} ${v}`).join(', ');
-  write(`Games: first player won ${tally.results[2]}, drawn ${tally.results[1]}, lost ${tally.results[0]}; ended by ${ends || 'none'}`);
-  if (interrupted) throw new CommandError(`interrupted: ${out} holds ${have.positions + tally.positions} positions; the same command goes on`, EXIT.interrupted);
+  write(
+    `Games: first player won ${tally.results[2]}, drawn ${tally.results[1]}, lost ${tally.results[0]}; ended by ${ends || 'none'}`,
+  );
+  if (interrupted)
+    throw new CommandError(
+      `interrupted: ${out} holds ${have.positions + tally.positions} positions; the same command goes on`,
+      EXIT.interrupted,
+    );
 }
 
 /**
@@ -298,11 +409,15 @@ function openDataFile(path: string, keys: KeySet | undefined, note: (s: string) 
       return empty;
     }
     const positions = EDITION_IDS.map((id) => new Position(id));
-    const scan = scanData(readFileSync(path), keys && ((r) => {
-      const p = positions[r.edition];
-      p.setup(r.board, r.side);
-      keys.add(p.keyLo, p.keyHi ^ EDITION_SALT[r.edition]);
-    }));
+    const scan = scanData(
+      readFileSync(path),
+      keys &&
+        ((r) => {
+          const p = positions[r.edition];
+          p.setup(r.board, r.side);
+          keys.add(p.keyLo, p.keyHi ^ EDITION_SALT[r.edition]);
+        }),
+    );
     if (!scan.error) return scan.summary;
     if (scan.error.kind !== 'truncated') throw new CommandError(`${path}: ${scan.error.message}; not appending to it`);
     if (scan.summary.validBytes === 0) {
@@ -324,10 +439,28 @@ function openDataFile(path: string, keys: KeySet | undefined, note: (s: string) 
 /** The flags that fix the games, as a worker's datagen gets them (the network travels by checksum). */
 function settingsArgs(variant: string, seed: number, s: DatagenSettings): string[] {
   return [
-    '--variant', variant, '--seed', String(seed), '--nodes', String(s.nodes), '--random-plies', String(s.randomPlies),
-    '--skip-plies', String(s.skipPlies), '--max-score', String(s.maxScore), '--decided-score', String(s.decidedScore),
-    '--decided-plies', String(s.decidedPlies), '--max-plies', String(s.maxPlies), '--no-removal', String(s.noRemoval),
-    '--hash', String(s.hashMb),
+    '--variant',
+    variant,
+    '--seed',
+    String(seed),
+    '--nodes',
+    String(s.nodes),
+    '--random-plies',
+    String(s.randomPlies),
+    '--skip-plies',
+    String(s.skipPlies),
+    '--max-score',
+    String(s.maxScore),
+    '--decided-score',
+    String(s.decidedScore),
+    '--decided-plies',
+    String(s.decidedPlies),
+    '--max-plies',
+    String(s.maxPlies),
+    '--no-removal',
+    String(s.noRemoval),
+    '--hash',
+    String(s.hashMb),
   ];
 }
 
@@ -342,7 +475,10 @@ class BlockWriter {
   private readonly board = new Uint8Array(80);
   private readonly pos = EDITION_IDS.map((id) => new Position(id));
 
-  constructor(private readonly fd: number, private readonly keys: KeySet | undefined) {}
+  constructor(
+    private readonly fd: number,
+    private readonly keys: KeySet | undefined,
+  ) {}
 
   /** Positions of the block (before dedup). With `dropRepeated`, a game all of whose positions are there already is not written. */
   append(b: GameBlock, dropRepeated = false): number {
@@ -403,14 +539,17 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
   const w = new BlockWriter(fd, r.dedup ? keys : undefined);
   let lastGame = have.lastGame;
   const nextGame = Math.max(have.lastGame + 1, r.firstGame);
-  const done = (): boolean => have.positions + w.positions >= r.positionsTarget || have.games + w.games >= r.gamesTarget;
+  const done = (): boolean =>
+    have.positions + w.positions >= r.positionsTarget || have.games + w.games >= r.gamesTarget;
   const stop = new AbortController();
   let interrupts = 0;
   const onSigint = (): void => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
     r.progress.clear();
-    process.stderr.write('\nInterrupted: the workers finish the chunks in progress, kept in Redis; run the same command again to go on\n');
+    process.stderr.write(
+      '\nInterrupted: the workers finish the chunks in progress, kept in Redis; run the same command again to go on\n',
+    );
     stop.abort();
   };
   process.on('SIGINT', onSigint);
@@ -427,31 +566,43 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
   ticker.unref();
   let outcome;
   try {
-    outcome = await runDatagenCoordinator(r.addr, {
-      args: r.args, chunk: r.chunk, network: r.network, out: r.out, signal: stop.signal, signer: r.signer,
-      targetPositions: r.positionsTarget, targetGames: Number.isFinite(r.gamesTarget) ? r.gamesTarget : null,
-    }, {
-      nextGame,
-      endGame: Number.isFinite(r.gamesTarget) ? nextGame + (r.gamesTarget - have.games) : Infinity,
-      write: (first, count, shard) => {
-        const g = gameBlocks(shard);
-        if (g.error) return { rejected: g.error.message };
-        if (g.blocks.length !== count || g.blocks.some((b, i) => b.game !== first + i)) {
-          return { rejected: `it holds games ${g.blocks.map((b) => b.game).join(', ')}, not ${first}-${first + count - 1}` };
-        }
-        let positions = 0;
-        for (const b of g.blocks) {
-          if (b.game <= lastGame || b.game < nextGame) continue;
-          if (done()) break;
-          positions += w.append(b);
-          lastGame = b.game;
-        }
-        return { positions };
+    outcome = await runDatagenCoordinator(
+      r.addr,
+      {
+        args: r.args,
+        chunk: r.chunk,
+        network: r.network,
+        out: r.out,
+        signal: stop.signal,
+        signer: r.signer,
+        targetPositions: r.positionsTarget,
+        targetGames: Number.isFinite(r.gamesTarget) ? r.gamesTarget : null,
       },
-      done,
-      totals: () => ({ games: have.games + w.games, positions: have.positions + w.positions }),
-      note,
-    });
+      {
+        nextGame,
+        endGame: Number.isFinite(r.gamesTarget) ? nextGame + (r.gamesTarget - have.games) : Infinity,
+        write: (first, count, shard) => {
+          const g = gameBlocks(shard);
+          if (g.error) return { rejected: g.error.message };
+          if (g.blocks.length !== count || g.blocks.some((b, i) => b.game !== first + i)) {
+            return {
+              rejected: `it holds games ${g.blocks.map((b) => b.game).join(', ')}, not ${first}-${first + count - 1}`,
+            };
+          }
+          let positions = 0;
+          for (const b of g.blocks) {
+            if (b.game <= lastGame || b.game < nextGame) continue;
+            if (done()) break;
+            positions += w.append(b);
+            lastGame = b.game;
+          }
+          return { positions };
+        },
+        done,
+        totals: () => ({ games: have.games + w.games, positions: have.positions + w.positions }),
+        note,
+      },
+    );
   } catch (e) {
     if (e instanceof RedisUnreachable) throw new CommandError(`${e.message}; the games so far are in ${r.out}`, 1);
     if (e instanceof BuildError || e instanceof DatagenRunError) throw new CommandError(e.message, 1);
@@ -470,15 +621,19 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
       `distributed run ${outcome.run}, ${r.chunk} games a chunk); the file holds ${have.positions + w.positions} positions of ${have.games + w.games} games`,
   );
   r.write(`Duplicates dropped: ${w.duplicates}`);
-  for (const t of outcome.tallies) r.write(`Worker ${t.id}: ${t.chunks} chunks, ${t.positions} positions, ${t.rate.toFixed(1)} positions/s`);
+  for (const t of outcome.tallies)
+    r.write(`Worker ${t.id}: ${t.chunks} chunks, ${t.positions} positions, ${t.rate.toFixed(1)} positions/s`);
 }
 
 /** `--merge --out OUT IN…`: appends the games of the inputs to OUT, dropping positions OUT holds already. */
 function mergeCommand(args: ReturnType<typeof parseArgs>, write: (s: string) => void): void {
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth datagen --help)');
-  if (args.positional.length === 0) throw new UsageError('--merge needs the data files to merge: thoth datagen --merge --out OUT IN…');
-  const playing = DATAGEN_SPEC.options.map((o) => o.name).filter((n) => !['out', 'merge', 'no-dedup', 'quiet'].includes(n) && args.options.has(n));
+  if (args.positional.length === 0)
+    throw new UsageError('--merge needs the data files to merge: thoth datagen --merge --out OUT IN…');
+  const playing = DATAGEN_SPEC.options
+    .map((o) => o.name)
+    .filter((n) => !['out', 'merge', 'no-dedup', 'quiet'].includes(n) && args.options.has(n));
   if (playing.length > 0) throw new UsageError(`--merge plays no games: --${playing[0]} has no use with it`);
   const inputs: { path: string; blocks: GameBlock[] }[] = [];
   for (const p of args.positional) {
@@ -507,7 +662,9 @@ function mergeCommand(args: ReturnType<typeof parseArgs>, write: (s: string) => 
   } finally {
     closeSync(fd);
   }
-  write(`Merged ${w.positions} positions of ${w.games} games into ${out} (${w.duplicates} duplicates dropped); it holds ${have.positions + w.positions} positions of ${have.games + w.games} games`);
+  write(
+    `Merged ${w.positions} positions of ${w.games} games into ${out} (${w.duplicates} duplicates dropped); it holds ${have.positions + w.positions} positions of ${have.games + w.games} games`,
+  );
 }
 
 function duration(seconds: number): string {

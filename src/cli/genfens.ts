@@ -33,9 +33,14 @@ export const GENFENS_SPEC: CommandSpec = {
 
 export async function genfensCommand(argv: string[], write: (s: string) => void): Promise<void> {
   // `--setups` is an alias that older scripts use.
-  const args = parseArgs(argv.map((a) => (a === '--setups' ? '--setup' : a.replace(/^--setups=/, '--setup='))), GENFENS_SPEC);
+  const args = parseArgs(
+    argv.map((a) => (a === '--setups' ? '--setup' : a.replace(/^--setups=/, '--setup='))),
+    GENFENS_SPEC,
+  );
   if (args.positional.length !== 1 || !/^\d+$/.test(args.positional[0])) {
-    throw new UsageError(`usage: thoth genfens <N> [options] (a number of openings${args.positional.length > 0 ? `, not '${args.positional.join(' ')}'` : ''}; thoth genfens --help)`);
+    throw new UsageError(
+      `usage: thoth genfens <N> [options] (a number of openings${args.positional.length > 0 ? `, not '${args.positional.join(' ')}'` : ''}; thoth genfens --help)`,
+    );
   }
   const n = Number(args.positional[0]);
   if (n < 1 || n > 10_000_000) throw new UsageError(`N must be from 1 to 10000000, not ${n}`);
@@ -61,7 +66,11 @@ export async function genfensCommand(argv: string[], write: (s: string) => void)
   let made;
   try {
     made = genfens(n, {
-      seed, plies, edition: variant, setups: setups as SetupName[], onProgress: (k, total) => progress.show(`genfens: ${k}/${total} openings`),
+      seed,
+      plies,
+      edition: variant,
+      setups: setups as SetupName[],
+      onProgress: (k, total) => progress.show(`genfens: ${k}/${total} openings`),
     });
   } finally {
     progress.clear();

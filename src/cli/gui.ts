@@ -12,10 +12,20 @@ export const GUI_SPEC: CommandSpec = {
   name: 'gui',
   summary:
     'The browser GUI: play Thoth, two players on one board, or analysis. Serves the page on 127.0.0.1 only and ' +
-    'prints its address with this run\'s secret token; Ctrl-C stops it.',
+    "prints its address with this run's secret token; Ctrl-C stops it.",
   options: [
-    { name: 'port', value: 'N', help: 'the port (0 = any free port; a busy default port falls back to a free one)', default: String(DEFAULT_GUI_PORT) },
-    { name: 'engine', value: '"<command>"', help: 'the engine to run (split like a POSIX shell would, without a shell)', default: 'node dist/cli.js' },
+    {
+      name: 'port',
+      value: 'N',
+      help: 'the port (0 = any free port; a busy default port falls back to a free one)',
+      default: String(DEFAULT_GUI_PORT),
+    },
+    {
+      name: 'engine',
+      value: '"<command>"',
+      help: 'the engine to run (split like a POSIX shell would, without a shell)',
+      default: 'node dist/cli.js',
+    },
     { name: 'verbose', help: 'print the protocol traffic on stderr' },
   ],
 };
@@ -78,7 +88,8 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' && !portGiven) server = await start(0);
     else if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use (try --port 0 for any free port)`);
-    else if (code === 'EACCES') throw new UsageError(`port ${port} needs privileges (try a port above 1023, or --port 0)`);
+    else if (code === 'EACCES')
+      throw new UsageError(`port ${port} needs privileges (try a port above 1023, or --port 0)`);
     else throw e;
   }
   // An engine that cannot start is said here, on the terminal, not only on the page.
@@ -89,7 +100,7 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   }
   write(`Thoth GUI: ${server.url}`);
   write(`Engine: ${server.bridge.commandText}`);
-  write('Open the address above in a browser (it holds this run\'s secret token). Ctrl-C stops the server.');
+  write("Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server.");
   await new Promise<void>((resolve) => {
     let closing = false;
     const stop = (): void => {

@@ -19,9 +19,13 @@ export const MATCH_STATUS_SPEC: CommandSpec = {
     { name: 'follow', help: 'print it again as the run goes on, until it ends' },
     { name: 'json', help: 'the status as one JSON object per print' },
     { name: 'page', help: 'serve a status page on 127.0.0.1 (standings, Elo, workers, the LLR over the games)' },
-    { name: 'port', value: 'N', help: 'the page\'s port (0 = any free port)', default: '0' },
+    { name: 'port', value: 'N', help: "the page's port (0 = any free port)", default: '0' },
     { name: 'redis-ca', value: 'FILE', help: 'the CA certificates of a rediss:// server' },
-    { name: 'redis-password-file', value: 'FILE', help: 'the Redis password (else the address\'s, else $THOTH_REDIS_PASSWORD)' },
+    {
+      name: 'redis-password-file',
+      value: 'FILE',
+      help: "the Redis password (else the address's, else $THOTH_REDIS_PASSWORD)",
+    },
   ],
   notes: ['See docs/distributed.md.'],
 };
@@ -29,7 +33,8 @@ export const MATCH_STATUS_SPEC: CommandSpec = {
 /** dist/status/: the page's files (beside the bundle, or under the repository when run from the sources). */
 function statusPageDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const d of [path.join(here, 'status'), path.join(here, '..', '..', 'dist', 'status')]) if (existsSync(path.join(d, 'index.html'))) return d;
+  for (const d of [path.join(here, 'status'), path.join(here, '..', '..', 'dist', 'status')])
+    if (existsSync(path.join(d, 'index.html'))) return d;
   return path.join(here, 'status');
 }
 
@@ -38,10 +43,14 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
   if (args.positional.length < 1 || args.positional.length > 2) {
     throw new UsageError(`usage: thoth match-status ${REDIS_URL_SYNTAX} [RUN] [options] (thoth match-status --help)`);
   }
-  const addr = redisAddress(args.positional[0], { caFile: args.options.get('redis-ca')?.[0], passwordFile: args.options.get('redis-password-file')?.[0] });
+  const addr = redisAddress(args.positional[0], {
+    caFile: args.options.get('redis-ca')?.[0],
+    passwordFile: args.options.get('redis-password-file')?.[0],
+  });
   if (!addr.ok) throw new UsageError(addr.error.message);
   const wanted = args.positional[1];
-  if (wanted !== undefined && !/^[0-9a-f]{12}$/.test(wanted)) throw new UsageError(`'${wanted}' is not a run id (12 hex digits, as thoth match -distributed prints)`);
+  if (wanted !== undefined && !/^[0-9a-f]{12}$/.test(wanted))
+    throw new UsageError(`'${wanted}' is not a run id (12 hex digits, as thoth match -distributed prints)`);
   const port = intOption(args, 'port', 0, 0, 65535);
   let redis;
   try {
@@ -53,10 +62,11 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
   try {
     if (args.options.has('page')) {
       const dir = statusPageDir();
-      if (!existsSync(path.join(dir, 'index.html'))) throw new UsageError(`the page's files are missing (${dir}); run \`npm run build\` first`);
+      if (!existsSync(path.join(dir, 'index.html')))
+        throw new UsageError(`the page's files are missing (${dir}); run \`npm run build\` first`);
       const page = await startStatusPage(redis, { port, staticDir: dir, run: wanted });
       write(`Status page: ${page.url}`);
-      write('Open the address above in a browser (it holds this server\'s secret token). Ctrl-C stops the server.');
+      write("Open the address above in a browser (it holds this server's secret token). Ctrl-C stops the server.");
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           void page.close().then(resolve, resolve);
@@ -72,7 +82,11 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
     let last = 0;
     for (;;) {
       const s = await readStatus(redis, run);
-      if (!s) throw new CommandError(`run ${run} has no status in Redis at ${addr.value.text}${runs.length > 0 ? ` (runs: ${runs.join(', ')})` : ''}`, 1);
+      if (!s)
+        throw new CommandError(
+          `run ${run} has no status in Redis at ${addr.value.text}${runs.length > 0 ? ` (runs: ${runs.join(', ')})` : ''}`,
+          1,
+        );
       if (s.updated !== last) {
         last = s.updated;
         if (args.options.has('json')) write(JSON.stringify({ ...s, llr: await readLlrSeries(redis, run) }));
@@ -87,7 +101,8 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
     }
   } catch (e) {
     // A user the ACL does not let read something: one line, no stack.
-    if ((e as Error).name === 'ReplyError') throw new CommandError(`Redis at ${addr.value.text}: ${(e as Error).message.split('\n')[0]}`, 1);
+    if ((e as Error).name === 'ReplyError')
+      throw new CommandError(`Redis at ${addr.value.text}: ${(e as Error).message.split('\n')[0]}`, 1);
     throw e;
   } finally {
     redis.disconnect();

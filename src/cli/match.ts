@@ -99,8 +99,10 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
     const r = cfg.distributed ? await runDistributed(cfg, opts) : await runMatch(cfg, opts);
     if (!r.ok) throw commandError(r.error);
     // The results are written; the exit code says whether the work finished.
-    if (r.value.stop === 'fault') throw new CommandError(`the run stopped: ${r.value.message ?? 'a fault'}`, EXIT.failure);
-    if (r.value.stop === 'interrupted') throw new CommandError(`interrupted after ${r.value.finished.length} games`, EXIT.interrupted);
+    if (r.value.stop === 'fault')
+      throw new CommandError(`the run stopped: ${r.value.message ?? 'a fault'}`, EXIT.failure);
+    if (r.value.stop === 'interrupted')
+      throw new CommandError(`interrupted after ${r.value.finished.length} games`, EXIT.interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
@@ -120,7 +122,8 @@ export function exitSoon(): void {
  */
 function commandError(e: DistributedError): CommandError {
   if (e instanceof EngineOptionError) return new UsageError(e.message);
-  if (e instanceof EngineStartError || e instanceof RedisUnreachable || e instanceof BuildError) return new CommandError(e.message, EXIT.failure);
+  if (e instanceof EngineStartError || e instanceof RedisUnreachable || e instanceof BuildError)
+    return new CommandError(e.message, EXIT.failure);
   if (e instanceof MatchInterrupted) return new CommandError(e.message, EXIT.interrupted);
   return new UsageError(e.message);
 }

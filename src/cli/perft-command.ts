@@ -10,14 +10,20 @@ export const PERFT_SPEC: CommandSpec = {
   name: 'perft',
   positional: '<depth>',
   summary:
-    'Counts the move sequences of <depth> plies from a position (1 to 20), as Stockfish\'s perft does: ' +
+    "Counts the move sequences of <depth> plies from a position (1 to 20), as Stockfish's perft does: " +
     '`Nodes searched: N`, the time and the speed. A move that hits a Pharaoh ends the game there.',
   options: [
     ...POSITION_OPTIONS,
     { name: 'divide', help: 'a `<move>: <count>` line per root move, printed as each is counted' },
     { name: 'threads', value: 'N', help: 'split the root moves over N worker threads', default: '1' },
-    { name: 'json', help: 'one JSON object instead of the text: depth, variant, kfen, nodes, timeMs, nps (and divide)' },
-    { name: 'allow-no-pharaoh', help: 'take a --kfen without both Pharaohs (a test board; positions for play need both)' },
+    {
+      name: 'json',
+      help: 'one JSON object instead of the text: depth, variant, kfen, nodes, timeMs, nps (and divide)',
+    },
+    {
+      name: 'allow-no-pharaoh',
+      help: 'take a --kfen without both Pharaohs (a test board; positions for play need both)',
+    },
   ],
   notes: [
     'On a terminal a progress line on stderr shows the root moves done.',
@@ -29,7 +35,11 @@ export async function perftCommand(argv: string[], write: (s: string) => void): 
   const args = parseArgs(argv, PERFT_SPEC);
   if (args.positional.length !== 1) {
     const hint = args.options.has('moves') ? ' (the moves end at the first word that is not a move)' : '';
-    throw new UsageError(args.positional.length === 0 ? 'give a depth, e.g. thoth perft 5 (thoth perft --help)' : `one depth only, not '${args.positional.join(' ')}'${hint}`);
+    throw new UsageError(
+      args.positional.length === 0
+        ? 'give a depth, e.g. thoth perft 5 (thoth perft --help)'
+        : `one depth only, not '${args.positional.join(' ')}'${hint}`,
+    );
   }
   const dText = args.positional[0];
   if (!/^\d+$/.test(dText) || Number(dText) < 1 || Number(dText) > 20) {
@@ -55,7 +65,9 @@ export async function perftCommand(argv: string[], write: (s: string) => void): 
     }
     const el = performance.now() - t0;
     const eta = counted < total ? ((total - counted) * el) / counted : 0;
-    progress.show(`perft ${depth}: ${i + 1}/${total} root moves, ${nodesSoFar} nodes, ${formatDuration(el)} (about ${formatDuration(eta)} to go)`);
+    progress.show(
+      `perft ${depth}: ${i + 1}/${total} root moves, ${nodesSoFar} nodes, ${formatDuration(el)} (about ${formatDuration(eta)} to go)`,
+    );
   };
   let nodes: number;
   let lines: DivideLine[] | undefined;
@@ -75,9 +87,17 @@ export async function perftCommand(argv: string[], write: (s: string) => void): 
   const ms = performance.now() - t0;
   const nps = Math.round(nodes / Math.max(ms / 1000, 1e-6));
   if (json) {
-    write(jsonLine({
-      depth, variant: pos.edition.id, kfen, nodes, timeMs: Math.round(ms), nps, ...(showDivide && lines ? { divide: lines } : {}),
-    }));
+    write(
+      jsonLine({
+        depth,
+        variant: pos.edition.id,
+        kfen,
+        nodes,
+        timeMs: Math.round(ms),
+        nps,
+        ...(showDivide && lines ? { divide: lines } : {}),
+      }),
+    );
     return;
   }
   if (showDivide) write('');

@@ -1,21 +1,43 @@
 /** The position options shared by commands: --variant, --setup, --kfen, --moves, --pharaoh-rotation. */
 import {
-  SETUP_NAMES, formatKfenError, isEditionId, isSetupName, parseKfen, parseMove, parsePlayableKfen, setupKfen, setupNamesText, setupsOf, type EditionId, type Position,
+  SETUP_NAMES,
+  formatKfenError,
+  isEditionId,
+  isSetupName,
+  parseKfen,
+  parseMove,
+  parsePlayableKfen,
+  setupKfen,
+  setupNamesText,
+  setupsOf,
+  type EditionId,
+  type Position,
 } from '../core/index';
 import { UsageError, type FlagSpec, type ParsedArgs } from './args';
 
 /** A word written as a move (`e4d5`, `e4+`, `e4-`, `d1e2u`; `R`/`L` for rotations too), legal or not. */
 const MOVE_WORD = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 
-export const VARIANT_OPTION: FlagSpec = { name: 'variant', value: 'khet2|khet1|deflexion', help: 'the edition', default: 'khet2' };
-const PHARAOH_ROTATION_OPTION: FlagSpec = { name: 'pharaoh-rotation', help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)' };
+export const VARIANT_OPTION: FlagSpec = {
+  name: 'variant',
+  value: 'khet2|khet1|deflexion',
+  help: 'the edition',
+  default: 'khet2',
+};
+const PHARAOH_ROTATION_OPTION: FlagSpec = {
+  name: 'pharaoh-rotation',
+  help: 'the literal rule: a Pharaoh may "rotate" (a move that changes nothing)',
+};
 
 export const POSITION_OPTIONS: FlagSpec[] = [
   VARIANT_OPTION,
   { name: 'setup', value: SETUP_NAMES.join('|'), help: 'the starting setup', default: 'classic' },
   { name: 'kfen', value: '"<kfen>"', help: 'start from this position instead of a setup' },
   {
-    name: 'moves', value: 'm1 m2', multi: true, accepts: (w) => MOVE_WORD.test(w),
+    name: 'moves',
+    value: 'm1 m2',
+    multi: true,
+    accepts: (w) => MOVE_WORD.test(w),
     help: 'moves played from the start (rulebook notation: e4d5, e4+, d1e2u); the list ends at the next option or word that is not a move',
   },
   PHARAOH_ROTATION_OPTION,
@@ -39,7 +61,8 @@ export function positionFromArgs(args: ParsedArgs, pharaohRotation = false, anyB
     const name = setup ?? 'classic';
     if (!isSetupName(name)) throw new UsageError(`unknown setup '${name}' (${setupNamesText()})`);
     const k = setupKfen(edition, name);
-    if (k === undefined) throw new UsageError(`${variant} has no ${name} setup (it has ${setupsOf(edition).join(', ')})`);
+    if (k === undefined)
+      throw new UsageError(`${variant} has no ${name} setup (it has ${setupsOf(edition).join(', ')})`);
     kfen = k;
   }
   const r = (anyBoard ? parseKfen : parsePlayableKfen)(kfen, edition, { pharaohRotation });

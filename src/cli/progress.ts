@@ -13,7 +13,10 @@ export class ProgressLine {
   private dirty = false;
   private shownAt = 0;
 
-  constructor(private readonly out: NodeJS.WriteStream = process.stderr, enabled = true) {
+  constructor(
+    private readonly out: NodeJS.WriteStream = process.stderr,
+    enabled = true,
+  ) {
     this.enabled = enabled && out.isTTY === true;
   }
 

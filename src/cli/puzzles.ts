@@ -9,7 +9,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  EDITION_IDS, isEditionId, parseRecords, recordStart, recordVariant, replayRecord, setupKfen, type EditionId,
+  EDITION_IDS,
+  isEditionId,
+  parseRecords,
+  recordStart,
+  recordVariant,
+  replayRecord,
+  setupKfen,
+  type EditionId,
 } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
 import { formatPuzzleFile, parsePuzzleFile, type Puzzle } from '../puzzles/format';
@@ -34,14 +41,39 @@ export const PUZZLES_SPEC: CommandSpec = {
     { name: 'selfplay', value: 'N', help: 'play N games (in all, counting the games of earlier runs) and mine them' },
     { name: 'from', value: 'FILE…', multi: true, help: 'mine these record files (PGN) instead' },
     { name: 'target', value: 'N', help: 'stop once the file holds N puzzles', default: 'no limit' },
-    { name: 'variant', value: 'V', help: 'self-play: khet2, khet1, deflexion or all (all: three games in five Khet 2.0)', default: 'all' },
+    {
+      name: 'variant',
+      value: 'V',
+      help: 'self-play: khet2, khet1, deflexion or all (all: three games in five Khet 2.0)',
+      default: 'all',
+    },
     { name: 'seed', value: 'S', help: 'self-play: seed of the random openings', default: String(DEFAULT_SEED) },
     { name: 'nodes', value: 'N', help: 'self-play: node budget per move', default: String(sp.nodes) },
-    { name: 'random-plies', value: 'N', help: 'self-play: random plies from the setup', default: String(sp.randomPlies) },
-    { name: 'max-moves', value: 'N', help: 'the longest hit, 1 to 5 of the solver\'s moves', default: String(m.maxMoves) },
-    { name: 'solver-nodes', value: 'N', help: 'node budget of one solver question (past it the position is dropped)', default: String(m.solverNodes) },
+    {
+      name: 'random-plies',
+      value: 'N',
+      help: 'self-play: random plies from the setup',
+      default: String(sp.randomPlies),
+    },
+    {
+      name: 'max-moves',
+      value: 'N',
+      help: "the longest hit, 1 to 5 of the solver's moves",
+      default: String(m.maxMoves),
+    },
+    {
+      name: 'solver-nodes',
+      value: 'N',
+      help: 'node budget of one solver question (past it the position is dropped)',
+      default: String(m.solverNodes),
+    },
     { name: 'kinds', value: 'K,…', help: 'the kinds to mine: hit, defence, material', default: 'hit,defence,material' },
-    { name: 'material-depth', value: 'N', help: 'material: depth of the two-line search', default: String(m.materialDepth) },
+    {
+      name: 'material-depth',
+      value: 'N',
+      help: 'material: depth of the two-line search',
+      default: String(m.materialDepth),
+    },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
   notes: [
@@ -52,20 +84,25 @@ export const PUZZLES_SPEC: CommandSpec = {
 
 export async function puzzlesCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, PUZZLES_SPEC);
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth puzzles --help)`);
+  if (args.positional.length > 0)
+    throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth puzzles --help)`);
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth puzzles --help)');
   const from = args.options.get('from');
   const hasSelfplay = args.options.has('selfplay');
-  if ((from === undefined) === !hasSelfplay) throw new UsageError('give either --selfplay N or --from FILE.pgn… (see thoth puzzles --help)');
+  if ((from === undefined) === !hasSelfplay)
+    throw new UsageError('give either --selfplay N or --from FILE.pgn… (see thoth puzzles --help)');
   if (from !== undefined && from.length === 0) throw new UsageError('--from needs at least one record file');
   const games = intOption(args, 'selfplay', 0, 1, 100_000_000);
   const variant = args.options.get('variant')?.[0] ?? 'all';
-  if (variant !== 'all' && !isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
+  if (variant !== 'all' && !isEditionId(variant))
+    throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
   const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
   const kindsText = args.options.get('kinds')?.[0] ?? 'hit,defence,material';
   const kinds = kindsText.split(',').map((k) => k.trim());
-  for (const k of kinds) if (k !== 'hit' && k !== 'defence' && k !== 'material') throw new UsageError(`unknown kind '${k}' (hit, defence or material)`);
+  for (const k of kinds)
+    if (k !== 'hit' && k !== 'defence' && k !== 'material')
+      throw new UsageError(`unknown kind '${k}' (hit, defence or material)`);
   const miner: MinerSettings = {
     ...m,
     maxMoves: intOption(args, 'max-moves', m.maxMoves, 1, 5),
@@ -83,7 +120,8 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
 
   // read the record files first: a bad one costs nothing
   const recordGames: MinedGame[] = [];
-  for (const file of from ?? []) recordGames.push(...readGames(file, (s) => process.stderr.write(`thoth puzzles: ${s}\n`)));
+  for (const file of from ?? [])
+    recordGames.push(...readGames(file, (s) => process.stderr.write(`thoth puzzles: ${s}\n`)));
 
   const puzzles = readExisting(out);
   const mine = new Miner(miner);
@@ -112,7 +150,9 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
   const show = (done: number, total: number): void => {
     const s = (performance.now() - t0) / 1000;
     const found = puzzles.length - had;
-    progress.show(`puzzles: ${done}/${total} games, ${puzzles.length} puzzles, ${found > 0 ? (s / found).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`);
+    progress.show(
+      `puzzles: ${done}/${total} games, ${puzzles.length} puzzles, ${found > 0 ? (s / found).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`,
+    );
   };
   const take = (g: MinedGame): void => {
     const found = mine.mine(g);
@@ -158,7 +198,8 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
     `Mined ${t.positions} positions: ${t.hit} hits, ${t.defence} defences, ${t.material} material; dropped ${t.notUnique} not unique, ` +
       `${t.duplicate} near-duplicates, ${t.budget} over the solver's budget. In the file: ${byVariant}`,
   );
-  if (stopping) throw new CommandError('interrupted: the puzzles found are in the file; run the same command again to go on', 130);
+  if (stopping)
+    throw new CommandError('interrupted: the puzzles found are in the file; run the same command again to go on', 130);
 }
 
 /** The puzzles already in the file (none when it does not exist or is empty). */
@@ -193,7 +234,8 @@ function readGames(file: string, note: (s: string) => void): MinedGame[] {
   if (!read.ok) throw new UsageError(read.error);
   const text = read.value;
   const parsed = parseRecords(text);
-  if (parsed.games.length === 0) throw new UsageError(`${file}: no game found${parsed.errors[0] ? ` (${parsed.errors[0].message})` : ''}`);
+  if (parsed.games.length === 0)
+    throw new UsageError(`${file}: no game found${parsed.errors[0] ? ` (${parsed.errors[0].message})` : ''}`);
   const out: MinedGame[] = [];
   parsed.games.forEach((rec, k) => {
     const r = replayRecord(rec);
@@ -203,8 +245,12 @@ function readGames(file: string, note: (s: string) => void): MinedGame[] {
     }
     const v = recordVariant(rec);
     out.push({
-      variant: v, start: recordStart(rec) ?? setupKfen(v, 'classic') ?? '', moves: r.value.moves,
-      mateFor: rec.moves.map((mv) => mv.mate), winner: r.value.position.winner, source: `${basename(file)}#${k + 1}`,
+      variant: v,
+      start: recordStart(rec) ?? setupKfen(v, 'classic') ?? '',
+      moves: r.value.moves,
+      mateFor: rec.moves.map((mv) => mv.mate),
+      winner: r.value.position.winner,
+      source: `${basename(file)}#${k + 1}`,
     });
   });
   return out;

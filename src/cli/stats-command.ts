@@ -11,7 +11,8 @@ const MOVE_TEXT = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 /** Problems of a file named one by one; the rest are counted. */
 const MAX_NOTES = 10;
 
-const STATS_USAGE = 'thoth stats FILE.pgn… [-sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=normalized|logistic]] [-anchor NAME] [-drawscore 0.5]';
+const STATS_USAGE =
+  'thoth stats FILE.pgn… [-sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05] [model=normalized|logistic]] [-anchor NAME] [-drawscore 0.5]';
 
 /** `thoth stats --help`. */
 export const STATS_HELP = `Usage: ${STATS_USAGE}
@@ -47,7 +48,8 @@ export async function statsCommand(argv: string[], write: (s: string) => void): 
       if (anchor === undefined) throw new UsageError('-anchor needs a name');
     } else if (a === '-drawscore' || a === '--drawscore') {
       drawScore = Number(argv[++i]);
-      if (!(drawScore >= 0 && drawScore <= 1)) throw new UsageError(`-drawscore must be a number from 0 to 1, not '${argv[i] ?? ''}'`);
+      if (!(drawScore >= 0 && drawScore <= 1))
+        throw new UsageError(`-drawscore must be a number from 0 to 1, not '${argv[i] ?? ''}'`);
     } else if (a.startsWith('-') && a !== '-') {
       throw new UsageError(`unknown flag ${a}; usage: ${STATS_USAGE}`);
     } else {
@@ -64,18 +66,26 @@ export async function statsCommand(argv: string[], write: (s: string) => void): 
     // result token in it (a README that quotes a record with `…` for its moves) is none.
     const records = parsed.games.filter((g) => g.tags.size > 0 && g.moves.every((m) => MOVE_TEXT.test(m.move)));
     if (records.length === 0) {
-      throw new UsageError(`${f === '-' ? 'standard input' : `'${f}'`} holds no game records (a record is [Tag "value"] lines, moves and a result such as 1-0)`);
+      throw new UsageError(
+        `${f === '-' ? 'standard input' : `'${f}'`} holds no game records (a record is [Tag "value"] lines, moves and a result such as 1-0)`,
+      );
     }
     for (const e of parsed.errors.slice(0, MAX_NOTES)) write(`Note: ${f}: ${formatRecordSyntaxError(e)}`);
-    if (parsed.errors.length > MAX_NOTES) write(`Note: ${f}: ${parsed.errors.length - MAX_NOTES} more problems like these`);
+    if (parsed.errors.length > MAX_NOTES)
+      write(`Note: ${f}: ${parsed.errors.length - MAX_NOTES} more problems like these`);
     if (parsed.incomplete) write(`Note: ${f} ends with an unfinished game record (not counted)`);
     const left = parsed.games.length - records.length;
-    if (left > 0) write(`Note: ${f}: ${left} text${left === 1 ? '' : 's'} ending in a result left out (no tags, or words that are not moves)`);
+    if (left > 0)
+      write(
+        `Note: ${f}: ${left} text${left === 1 ? '' : 's'} ending in a result left out (no tags, or words that are not moves)`,
+      );
     games.push(records);
   }
   const s = summariseRecords(games, { sprt, anchor, drawScore });
   if ('error' in s) throw new CommandError(s.error, 1);
   for (const n of s.notes) write(`Note: ${n}`);
-  write(`Games: ${s.games} from ${files.length} file${files.length === 1 ? '' : 's'} (${s.pairs} pairs) | ${s.variant}`);
+  write(
+    `Games: ${s.games} from ${files.length} file${files.length === 1 ? '' : 's'} (${s.pairs} pairs) | ${s.variant}`,
+  );
   for (const l of s.lines) write(l);
 }

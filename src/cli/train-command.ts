@@ -22,24 +22,57 @@ export const TRAIN_SPEC: CommandSpec = {
   name: 'train',
   positional: '--out FILE DATA…',
   summary:
-    'Trains the network on the positions of datagen\'s files (DATA…, docs/nnue.md) and writes the quantised network ' +
+    "Trains the network on the positions of datagen's files (DATA…, docs/nnue.md) and writes the quantised network " +
     `file. The loss is the squared error between sigmoid(output · SCALE / ${LOGISTIC_K}) and λ · sigmoid(score / ${LOGISTIC_K}) ` +
     '+ (1 − λ) · result; the optimiser is Adam.',
   options: [
-    { name: 'out', value: 'FILE', help: 'the network file to write (not a data file); Ctrl-C writes the best network so far there' },
-    { name: 'init', value: 'NET', help: 'a warm start: begin from this network\'s weights (\'default\': the shipped one) instead of random ones; its hidden size and scale are kept' },
+    {
+      name: 'out',
+      value: 'FILE',
+      help: 'the network file to write (not a data file); Ctrl-C writes the best network so far there',
+    },
+    {
+      name: 'init',
+      value: 'NET',
+      help: "a warm start: begin from this network's weights ('default': the shipped one) instead of random ones; its hidden size and scale are kept",
+    },
     { name: 'hidden', value: 'N', help: 'neurons per perspective', default: '128, or that of --init' },
-    { name: 'epochs', value: 'N', help: 'passes over the training positions (0: none, only the --init network\'s loss)', default: '10' },
+    {
+      name: 'epochs',
+      value: 'N',
+      help: "passes over the training positions (0: none, only the --init network's loss)",
+      default: '10',
+    },
     { name: 'batch', value: 'N', help: 'positions per optimiser step', default: '4096' },
-    { name: 'lr', value: 'X', help: 'Adam\'s learning rate', default: '0.001' },
-    { name: 'lr-drop', value: 'N', help: 'multiply the rate by --lr-gamma after every N epochs', default: '70 % of --epochs' },
+    { name: 'lr', value: 'X', help: "Adam's learning rate", default: '0.001' },
+    {
+      name: 'lr-drop',
+      value: 'N',
+      help: 'multiply the rate by --lr-gamma after every N epochs',
+      default: '70 % of --epochs',
+    },
     { name: 'lr-gamma', value: 'X', help: 'the factor of --lr-drop', default: '0.1' },
-    { name: 'lambda', value: 'X', help: 'weight of the search score against the game result in the target', default: '1' },
+    {
+      name: 'lambda',
+      value: 'X',
+      help: 'weight of the search score against the game result in the target',
+      default: '1',
+    },
     { name: 'val', value: 'X', help: 'share of the games held out for validation', default: '0.05' },
-    { name: 'seed', value: 'S', help: 'seed of the initial weights, the order and the split', default: String(DEFAULT_SEED) },
+    {
+      name: 'seed',
+      value: 'S',
+      help: 'seed of the initial weights, the order and the split',
+      default: String(DEFAULT_SEED),
+    },
     { name: 'scale', value: 'N', help: 'centi-pyramids per unit of output', default: String(DEFAULT_SCALE) },
-    { name: 'threads', value: 'N', help: 'threads computing each batch\'s gradient', default: 'the number of cores' },
-    { name: 'chunk-positions', value: 'N', help: 'more training positions than this are streamed from the files in shuffled chunks of at most N (memory: about 0.6 kB a position of a chunk; docs/nnue.md)', default: '2000000' },
+    { name: 'threads', value: 'N', help: "threads computing each batch's gradient", default: 'the number of cores' },
+    {
+      name: 'chunk-positions',
+      value: 'N',
+      help: 'more training positions than this are streamed from the files in shuffled chunks of at most N (memory: about 0.6 kB a position of a chunk; docs/nnue.md)',
+      default: '2000000',
+    },
     { name: 'quiet', help: 'no progress line (it is shown on a terminal only)' },
   ],
 };
@@ -79,8 +112,10 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     scale: intOption(args, 'scale', init?.scale ?? DEFAULT_SCALE, 1, 100_000),
     init,
   };
-  if (init && init.hidden !== settings.hidden) throw new UsageError(`--hidden ${settings.hidden}, but the --init network has ${init.hidden} hidden neurons`);
-  if (init && init.scale !== settings.scale) throw new UsageError(`--scale ${settings.scale}, but the --init network's scale is ${init.scale}`);
+  if (init && init.hidden !== settings.hidden)
+    throw new UsageError(`--hidden ${settings.hidden}, but the --init network has ${init.hidden} hidden neurons`);
+  if (init && init.scale !== settings.scale)
+    throw new UsageError(`--scale ${settings.scale}, but the --init network's scale is ${init.scale}`);
   const valFraction = numberOption(args, 'val', 0.05, 0, 0.9);
   const threads = intOption(args, 'threads', availableParallelism(), 1, 64);
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
@@ -103,7 +138,8 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     } catch {
       continue;
     }
-    if (!st.isFile() && !st.isDirectory()) throw new UsageError(`cannot read '${path}': not a data file (a device or a pipe)`);
+    if (!st.isFile() && !st.isDirectory())
+      throw new UsageError(`cannot read '${path}': not a data file (a device or a pipe)`);
   }
 
   const t0 = performance.now();
@@ -116,7 +152,16 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     index = undefined;
   }
   if (index && index.trainPositions > chunkPositions) {
-    return streamedTraining(args.positional, index, settings, { valFraction, threads, chunkPositions, out, progress, write, t0, nameTail });
+    return streamedTraining(args.positional, index, settings, {
+      valFraction,
+      threads,
+      chunkPositions,
+      out,
+      progress,
+      write,
+      t0,
+      nameTail,
+    });
   }
   const sources = args.positional.map((path) => {
     let bytes: Uint8Array;
@@ -145,8 +190,12 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
       `every ${settings.lrDrop} epochs), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
   );
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
-  if (trainer.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${files.reduce((n, f) => n + f.games, 0)} games is none)`);
-  else write(`Validation loss before training ${loss(trainer.validationLoss())} (predicting the mean target: ${loss(trainer.constantLoss())})`);
+  if (trainer.valIdx.length === 0)
+    write(`No validation split (--val ${valFraction} of ${files.reduce((n, f) => n + f.games, 0)} games is none)`);
+  else
+    write(
+      `Validation loss before training ${loss(trainer.validationLoss())} (predicting the mean target: ${loss(trainer.constantLoss())})`,
+    );
 
   const splitter = threads > 1 ? await startTrainThreads(trainer, threads) : undefined;
   let shown = 0;
@@ -234,7 +283,12 @@ interface StreamOptions {
 }
 
 /** Training on data larger than one chunk: streamed from the files in shuffled chunks (src/train/stream.ts). */
-async function streamedTraining(paths: string[], index: DataIndex, settings: TrainSettings, o: StreamOptions): Promise<void> {
+async function streamedTraining(
+  paths: string[],
+  index: DataIndex,
+  settings: TrainSettings,
+  o: StreamOptions,
+): Promise<void> {
   const { valFraction, threads, chunkPositions, out, progress, write } = o;
   const epochs = settings.epochs;
   for (const f of index.files) if (f.warning) process.stderr.write(`thoth train: ${f.name}: ${f.warning}\n`);
@@ -283,7 +337,10 @@ async function streamedTraining(paths: string[], index: DataIndex, settings: Tra
           const now = performance.now();
           if (now - shown < 500) return;
           shown = now;
-          progress.show(`train: epoch ${e}/${epochs}, chunk ${c + 1}/${chunks.length}, ${((100 * (done + d)) / index.trainPositions).toFixed(0)} %`, true);
+          progress.show(
+            `train: epoch ${e}/${epochs}, chunk ${c + 1}/${chunks.length}, ${((100 * (done + d)) / index.trainPositions).toFixed(0)} %`,
+            true,
+          );
         });
         sum += r.loss;
         lr = r.lr;
@@ -311,7 +368,10 @@ async function streamedTraining(paths: string[], index: DataIndex, settings: Tra
   } catch (e) {
     throw new CommandError(`cannot write '${out}': ${(e as Error).message}`);
   }
-  const check = main.valIdx.length > 0 ? quantisationError(main.net, q, valData, main.valIdx) : quantisationError(main.net, q, last.data, last.trainIdx);
+  const check =
+    main.valIdx.length > 0
+      ? quantisationError(main.net, q, valData, main.valIdx)
+      : quantisationError(main.net, q, last.data, last.trainIdx);
   write(
     `Quantised: evaluations differ from the float network's by ${check.mean.toFixed(2)} cp on average ` +
       `(largest ${check.max.toFixed(0)} cp; mean |evaluation| ${check.meanAbsEval.toFixed(0)} cp)`,

@@ -17,11 +17,16 @@ export const TUNE_SPEC: CommandSpec = {
     'nudged up or down at random and the same engine nudged the other way, and moves the parameters by the result.',
   options: [
     { name: 'state', value: 'FILE', help: 'the run: created, or gone on with (the same command again after Ctrl-C)' },
-    { name: 'params', value: 'NAME[:C_END],…', help: 'the parameters and their step at the end', default: 'all, with the steps in src/search/params.ts' },
+    {
+      name: 'params',
+      value: 'NAME[:C_END],…',
+      help: 'the parameters and their step at the end',
+      default: 'all, with the steps in src/search/params.ts',
+    },
     { name: 'iterations', value: 'N', help: 'SPSA iterations', default: '1000' },
     { name: 'pairs', value: 'N', help: 'game pairs an iteration', default: '1' },
     { name: 'engine', value: 'CMD', help: 'the engine command line', default: 'node dist/cli.js' },
-    { name: 'tc', value: 'TC', help: 'time control of the games (thoth match\'s tc=)', default: '2+0.02' },
+    { name: 'tc', value: 'TC', help: "time control of the games (thoth match's tc=)", default: '2+0.02' },
     { name: 'concurrency', value: 'N', help: 'games at once', default: '1' },
     { name: 'r-end', value: 'X', help: 'learning rate at the last iteration', default: String(DEFAULT_R_END) },
     { name: 'seed', value: 'S', help: 'seed of the perturbations and openings', default: '1' },
@@ -34,14 +39,21 @@ export const TUNE_SPEC: CommandSpec = {
 };
 
 function parseParams(text: string | undefined, rEnd: number): SpsaParam[] {
-  const words = text === undefined ? ALL : text.split(',').map((w) => w.trim()).filter(Boolean);
+  const words =
+    text === undefined
+      ? ALL
+      : text
+          .split(',')
+          .map((w) => w.trim())
+          .filter(Boolean);
   if (words.length === 0) throw new UsageError('--params needs at least one parameter');
   return words.map((w) => {
     const [name, step] = w.split(':');
     const spec = PARAM_SPECS.find((p) => p.name.toLowerCase() === name.toLowerCase());
     if (!spec) throw new UsageError(`unknown parameter '${name}' (${ALL.join(', ')})`);
     const cEnd = step === undefined ? spec.cEnd : Number(step);
-    if (!(cEnd > 0) || cEnd > spec.max - spec.min) throw new UsageError(`${spec.name}: the step must be above 0 and at most ${spec.max - spec.min}, not '${step}'`);
+    if (!(cEnd > 0) || cEnd > spec.max - spec.min)
+      throw new UsageError(`${spec.name}: the step must be above 0 and at most ${spec.max - spec.min}, not '${step}'`);
     return { name: spec.name, min: spec.min, max: spec.max, cEnd, rEnd };
   });
 }
@@ -61,7 +73,8 @@ function readState(file: string, names: string[]): SpsaState | undefined {
 
 export async function tuneCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, TUNE_SPEC);
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth tune --help)`);
+  if (args.positional.length > 0)
+    throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth tune --help)`);
   const file = args.options.get('state')?.[0];
   if (!file) throw new UsageError('--state FILE is needed: the run is kept there (see thoth tune --help)');
   const rEnd = Number(args.options.get('r-end')?.[0] ?? DEFAULT_R_END);
@@ -70,12 +83,22 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
   const iterations = intOption(args, 'iterations', 1000, 1, 1e7);
   const seed = intOption(args, 'seed', 1, 0, 4294967295);
   const start = params.map((p) => DEFAULT_PARAMS[PARAM_SPECS.find((s) => s.name === p.name)!.key]);
-  const state = readState(file, params.map((p) => p.name)) ?? newSpsaState(params, start, iterations, seed);
+  const state =
+    readState(
+      file,
+      params.map((p) => p.name),
+    ) ?? newSpsaState(params, start, iterations, seed);
   const distributed = args.options.get('distributed')?.[0];
   const matchFlags = [
-    '-each', `tc=${args.options.get('tc')?.[0] ?? '2+0.02'}`, 'option.Hash=16', 'option.Threads=1',
-    '-openings', 'setups=classic,imhotep,dynasty', 'plies=4',
-    '-concurrency', String(intOption(args, 'concurrency', 1, 1, 1024)),
+    '-each',
+    `tc=${args.options.get('tc')?.[0] ?? '2+0.02'}`,
+    'option.Hash=16',
+    'option.Threads=1',
+    '-openings',
+    'setups=classic,imhotep,dynasty',
+    'plies=4',
+    '-concurrency',
+    String(intOption(args, 'concurrency', 1, 1, 1024)),
     ...(distributed ? ['-distributed', distributed] : []),
   ];
   const save = (s: SpsaState): void => {
@@ -91,13 +114,20 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
   process.on('SIGINT', onSigint);
   const quiet = { write: () => undefined, signal: ctrl.signal };
   const play: PlayMatch = (cfg) => (cfg.distributed ? runDistributed(cfg, quiet) : runMatch(cfg, quiet));
-  const settings = { engine: args.options.get('engine')?.[0] ?? 'node dist/cli.js', pairs: intOption(args, 'pairs', 1, 1, 10000), matchFlags };
+  const settings = {
+    engine: args.options.get('engine')?.[0] ?? 'node dist/cli.js',
+    pairs: intOption(args, 'pairs', 1, 1, 10000),
+    matchFlags,
+  };
   try {
-    write(`Tuning ${params.map((p) => p.name).join(', ')} from iteration ${state.k} of ${state.iterations}; the run is kept in ${file}`);
+    write(
+      `Tuning ${params.map((p) => p.name).join(', ')} from iteration ${state.k} of ${state.iterations}; the run is kept in ${file}`,
+    );
     const end = await runTune(settings, state, play, save, write, ctrl.signal);
     const values = end.state.params.map((p, i) => `${p.name}=${Math.round(end.state.theta[i])}`).join(' ');
     write(`${end.stopped ? 'Stopped' : 'Done'} after iteration ${end.state.k - 1}: ${values}`);
-    if (end.stopped === 'interrupted') throw new CommandError('interrupted; the same command goes on', EXIT.interrupted);
+    if (end.stopped === 'interrupted')
+      throw new CommandError('interrupted; the same command goes on', EXIT.interrupted);
     if (end.stopped) throw new CommandError(`a match stopped: ${end.stopped}`, EXIT.failure);
   } finally {
     process.off('SIGINT', onSigint);

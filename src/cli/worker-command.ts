@@ -16,13 +16,44 @@ export const WORKER_SPEC: CommandSpec = {
     'from Redis into a cache. Only runs signed by a --trust key are taken; other engines than Thoth builds only when ' +
     '--allow-engine allows them. Ctrl-C finishes the pairs in progress, twice stops at once.',
   options: [
-    { name: 'trust', value: 'KEY|FILE', repeat: true, help: 'the coordinator\'s Ed25519 public key (PEM file, or its base64 line); runs signed by another key or unsigned are refused (repeatable)', default: '$THOTH_TRUST' },
-    { name: 'allow-engine', value: 'PATH', repeat: true, help: 'an engine file (or a folder of them) this worker may run besides Thoth builds (repeatable)', default: 'none' },
+    {
+      name: 'trust',
+      value: 'KEY|FILE',
+      repeat: true,
+      help: "the coordinator's Ed25519 public key (PEM file, or its base64 line); runs signed by another key or unsigned are refused (repeatable)",
+      default: '$THOTH_TRUST',
+    },
+    {
+      name: 'allow-engine',
+      value: 'PATH',
+      repeat: true,
+      help: 'an engine file (or a folder of them) this worker may run besides Thoth builds (repeatable)',
+      default: 'none',
+    },
     { name: 'redis-ca', value: 'FILE', help: 'the CA certificates of a rediss:// server' },
-    { name: 'redis-password-file', value: 'FILE', help: 'the Redis password (else the address\'s, else $THOTH_REDIS_PASSWORD)' },
-    { name: 'concurrency', value: 'N', help: 'game pairs (or datagen chunks) at once (at most the number of cores)', default: '1' },
-    { name: 'cache', value: 'DIR', help: 'where engine builds from Redis are unpacked', default: 'a folder under the user cache' },
-    { name: 'lock-duration', value: 'MS', help: 'how long a pair stays this worker\'s without a sign of life', default: '30000' },
+    {
+      name: 'redis-password-file',
+      value: 'FILE',
+      help: "the Redis password (else the address's, else $THOTH_REDIS_PASSWORD)",
+    },
+    {
+      name: 'concurrency',
+      value: 'N',
+      help: 'game pairs (or datagen chunks) at once (at most the number of cores)',
+      default: '1',
+    },
+    {
+      name: 'cache',
+      value: 'DIR',
+      help: 'where engine builds from Redis are unpacked',
+      default: 'a folder under the user cache',
+    },
+    {
+      name: 'lock-duration',
+      value: 'MS',
+      help: "how long a pair stays this worker's without a sign of life",
+      default: '30000',
+    },
     { name: 'stalled-interval', value: 'MS', help: 'how often stalled pairs are looked for', default: '30000' },
     { name: 'max-stalled', value: 'N', help: 'stalls before a pair is given up', default: '3' },
     { name: 'exit-when-idle', help: 'exit when the queue is empty (for scripts and tests)' },
@@ -32,12 +63,18 @@ export const WORKER_SPEC: CommandSpec = {
 
 export async function workerCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, WORKER_SPEC);
-  if (args.positional.length !== 1) throw new UsageError(`give the Redis address: thoth worker ${REDIS_URL_SYNTAX} --trust KEY (thoth worker --help)`);
-  const addr = redisAddress(args.positional[0], { caFile: args.options.get('redis-ca')?.[0], passwordFile: args.options.get('redis-password-file')?.[0] });
+  if (args.positional.length !== 1)
+    throw new UsageError(`give the Redis address: thoth worker ${REDIS_URL_SYNTAX} --trust KEY (thoth worker --help)`);
+  const addr = redisAddress(args.positional[0], {
+    caFile: args.options.get('redis-ca')?.[0],
+    passwordFile: args.options.get('redis-password-file')?.[0],
+  });
   if (!addr.ok) throw new UsageError(addr.error.message);
   const trustValues = args.options.get('trust') ?? (process.env.THOTH_TRUST ? [process.env.THOTH_TRUST] : []);
   if (trustValues.length === 0) {
-    throw new UsageError('give the coordinator\'s public key: --trust KEY-or-FILE (or THOTH_TRUST); a worker takes only runs signed with it (docs/distributed.md, Trust)');
+    throw new UsageError(
+      "give the coordinator's public key: --trust KEY-or-FILE (or THOTH_TRUST); a worker takes only runs signed with it (docs/distributed.md, Trust)",
+    );
   }
   const trusted: TrustedKey[] = [];
   for (const v of trustValues) {
@@ -53,7 +90,8 @@ export async function workerCommand(argv: string[], write: (s: string) => void):
   }
   const cores = availableParallelism();
   const concurrency = intOption(args, 'concurrency', 1, 1, 1024);
-  if (concurrency > cores) write(`Note: --concurrency ${concurrency} is more than the ${cores} cores here: games may lose on time`);
+  if (concurrency > cores)
+    write(`Note: --concurrency ${concurrency} is more than the ${cores} cores here: games may lose on time`);
   const lockDurationMs = intOption(args, 'lock-duration', 30_000, 200, 3_600_000);
   // Ctrl-C: finish the pairs in progress, then stop; again: stop at once (those pairs go back to the queue); a third time: exit.
   const finish = new AbortController();

@@ -32,10 +32,10 @@ function stepCount(p0: number, p1: number, p2: number, f0: number, f1: number, f
   const w2 = p2 & NOT_A2;
   let acc = 0;
   // N (+10), NE (+11 from e), E (+1 from e), NW (+9 from w)
-  acc += popcount3(p0 << 10 & f0, ((p1 << 10) | (p0 >>> 22)) & f1, ((p2 << 10) | (p1 >>> 22)) & f2);
-  acc += popcount3(e0 << 11 & f0, ((e1 << 11) | (e0 >>> 21)) & f1, ((e2 << 11) | (e1 >>> 21)) & f2);
-  acc += popcount3(e0 << 1 & f0, ((e1 << 1) | (e0 >>> 31)) & f1, ((e2 << 1) | (e1 >>> 31)) & f2);
-  acc += popcount3(w0 << 9 & f0, ((w1 << 9) | (w0 >>> 23)) & f1, ((w2 << 9) | (w1 >>> 23)) & f2);
+  acc += popcount3((p0 << 10) & f0, ((p1 << 10) | (p0 >>> 22)) & f1, ((p2 << 10) | (p1 >>> 22)) & f2);
+  acc += popcount3((e0 << 11) & f0, ((e1 << 11) | (e0 >>> 21)) & f1, ((e2 << 11) | (e1 >>> 21)) & f2);
+  acc += popcount3((e0 << 1) & f0, ((e1 << 1) | (e0 >>> 31)) & f1, ((e2 << 1) | (e1 >>> 31)) & f2);
+  acc += popcount3((w0 << 9) & f0, ((w1 << 9) | (w0 >>> 23)) & f1, ((w2 << 9) | (w1 >>> 23)) & f2);
   // S (−10), SW (−11 from w), W (−1 from w), SE (−9 from e)
   acc += popcount3(((p0 >>> 10) | (p1 << 22)) & f0, ((p1 >>> 10) | (p2 << 22)) & f1, (p2 >>> 10) & f2);
   acc += popcount3(((w0 >>> 11) | (w1 << 21)) & f0, ((w1 >>> 11) | (w2 << 21)) & f1, (w2 >>> 11) & f2);
@@ -50,8 +50,13 @@ function popcount3(a: number, b: number, c: number): number {
   b = b - ((b >>> 1) & 0x55555555);
   c = c - ((c >>> 1) & 0x55555555);
   // 4-bit fields of at most 4 each: three of them add up to at most 12
-  let x = (a & 0x33333333) + ((a >>> 2) & 0x33333333) + (b & 0x33333333) + ((b >>> 2) & 0x33333333) +
-    (c & 0x33333333) + ((c >>> 2) & 0x33333333);
+  let x =
+    (a & 0x33333333) +
+    ((a >>> 2) & 0x33333333) +
+    (b & 0x33333333) +
+    ((b >>> 2) & 0x33333333) +
+    (c & 0x33333333) +
+    ((c >>> 2) & 0x33333333);
   x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f);
   return Math.imul(x, 0x01010101) >>> 24;
 }
@@ -81,7 +86,10 @@ export function countMovesOf(pos: Position, us: number): number {
   let n = stepCount(p0, p1, p2, f0, f1, f2);
   const c = pos.counts;
   const o = us * 8;
-  n += 2 * (c[o + PYRAMID] + c[o + ANUBIS]) + c[o + SCARAB] + (pos.sphinx ? 1 : 0) +
+  n +=
+    2 * (c[o + PYRAMID] + c[o + ANUBIS]) +
+    c[o + SCARAB] +
+    (pos.sphinx ? 1 : 0) +
     (pos.pharaohRotation ? c[o + PHARAOH] : 0);
   // swaps: each Scarab's neighbours that it may swap with, as bitboards
   if (c[o + SCARAB] !== 0) {
@@ -131,7 +139,11 @@ export function countMovesOf(pos: Position, us: number): number {
       const from = (w << 5) + 31 - Math.clz32(low);
       const kind = (b[from] >> 2) & 7;
       if (kind !== OBELISK && kind !== STACK) continue;
-      n += popcount3(obeliskTargets(pos, from, us, 0), obeliskTargets(pos, from, us, 1), obeliskTargets(pos, from, us, 2));
+      n += popcount3(
+        obeliskTargets(pos, from, us, 0),
+        obeliskTargets(pos, from, us, 1),
+        obeliskTargets(pos, from, us, 2),
+      );
       if (kind === STACK) n += neighboursIn(from, f0, f1, f2);
     }
   }
@@ -152,7 +164,10 @@ function countSwapsBulk(pos: Position, from: number, s0: number, s1: number, s2:
   const ok0 = (res[fw] & fb) === 0 ? -1 : 0;
   const ok1 = (res[3 + fw] & fb) === 0 ? -1 : 0;
   return neighboursIn(
-    from, s0 & ((bb[0] & ok0) | (bb[3] & ok1)), s1 & ((bb[1] & ok0) | (bb[4] & ok1)), s2 & ((bb[2] & ok0) | (bb[5] & ok1)),
+    from,
+    s0 & ((bb[0] & ok0) | (bb[3] & ok1)),
+    s1 & ((bb[1] & ok0) | (bb[4] & ok1)),
+    s2 & ((bb[2] & ok0) | (bb[5] & ok1)),
   );
 }
 

@@ -30,13 +30,23 @@ export function gameStatus(pos: Position, rules: DrawRules = DEFAULT_DRAW_RULES)
   const names = pos.edition.colorNames;
   if (pos.winner >= 0) {
     const loser = pos.winner ^ 1;
-    return { result: 'win', winner: pos.winner, reason: 'pharaoh', text: `${names[pos.winner]} wins: the ${names[loser]} Pharaoh was hit` };
+    return {
+      result: 'win',
+      winner: pos.winner,
+      reason: 'pharaoh',
+      text: `${names[pos.winner]} wins: the ${names[loser]} Pharaoh was hit`,
+    };
   }
   if (pos.repetitions() >= 2) {
     return { result: 'draw', winner: -1, reason: 'repetition', text: 'Draw by threefold repetition' };
   }
   if (rules.noRemovalLimit > 0 && pos.pliesSinceRemoval >= rules.noRemovalLimit) {
-    return { result: 'draw', winner: -1, reason: 'no-removal', text: `Draw: no piece removed in ${rules.noRemovalLimit} plies` };
+    return {
+      result: 'draw',
+      winner: -1,
+      reason: 'no-removal',
+      text: `Draw: no piece removed in ${rules.noRemovalLimit} plies`,
+    };
   }
   if (pos.countMoves() === 0) {
     // Cannot happen with a Sphinx; possible only in a bare composed position.

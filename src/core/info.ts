@@ -47,12 +47,25 @@ export function formatInfo(info: InfoFields): string {
 }
 
 type CountField = 'depth' | 'seldepth' | 'multipv' | 'nodes' | 'nps' | 'hashfull' | 'time';
-const COUNTS: ReadonlySet<string> = new Set<CountField>(['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'hashfull', 'time']);
+const COUNTS: ReadonlySet<string> = new Set<CountField>([
+  'depth',
+  'seldepth',
+  'multipv',
+  'nodes',
+  'nps',
+  'hashfull',
+  'time',
+]);
 const isCount = (t: string): t is CountField => COUNTS.has(t);
 
 /** Fields of other engines that Thoth does not use, with the number of values they take. */
 const SKIPPED: ReadonlyMap<string, number> = new Map([
-  ['currmove', 1], ['currmovenumber', 1], ['tbhits', 1], ['sbhits', 1], ['cpuload', 1], ['wdl', 3],
+  ['currmove', 1],
+  ['currmovenumber', 1],
+  ['tbhits', 1],
+  ['sbhits', 1],
+  ['cpuload', 1],
+  ['wdl', 3],
 ]);
 /** Fields that take the rest of the line. */
 const TAILS: ReadonlySet<string> = new Set(['refutation', 'currline']);
@@ -72,14 +85,17 @@ export function parseInfo(line: string): Result<InfoFields, InfoError> {
     const k = t[i];
     if (isCount(k)) {
       const v = t[i + 1];
-      if (v === undefined || !COUNT_RE.test(v)) return err({ field: k, message: `needs a whole number, not ${quote(v ?? '')}` });
+      if (v === undefined || !COUNT_RE.test(v))
+        return err({ field: k, message: `needs a whole number, not ${quote(v ?? '')}` });
       info[k] = Number(v);
       i++;
     } else if (k === 'score') {
       const kind = t[i + 1];
       const v = t[i + 2];
-      if (kind !== 'cp' && kind !== 'mate') return err({ field: k, message: `expected cp or mate, not ${quote(kind ?? '')}` });
-      if (v === undefined || !SCORE_RE.test(v)) return err({ field: k, message: `${kind} needs a whole number, not ${quote(v ?? '')}` });
+      if (kind !== 'cp' && kind !== 'mate')
+        return err({ field: k, message: `expected cp or mate, not ${quote(kind ?? '')}` });
+      if (v === undefined || !SCORE_RE.test(v))
+        return err({ field: k, message: `${kind} needs a whole number, not ${quote(v ?? '')}` });
       info.score = { kind, value: Number(v) };
       info.bound ??= 'exact';
       i += 2;

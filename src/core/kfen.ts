@@ -27,7 +27,16 @@ export interface KfenData {
 }
 
 const ORI_CHARS = '^>v<';
-const KIND_BY_LETTER: Record<string, number> = { X: SPHINX, K: PHARAOH, A: ANUBIS, P: PYRAMID, S: SCARAB, D: SCARAB, O: OBELISK, T: STACK };
+const KIND_BY_LETTER: Record<string, number> = {
+  X: SPHINX,
+  K: PHARAOH,
+  A: ANUBIS,
+  P: PYRAMID,
+  S: SCARAB,
+  D: SCARAB,
+  O: OBELISK,
+  T: STACK,
+};
 
 export function formatKfenError(e: KfenError): string {
   return e.index >= 0 ? `${e.field}: ${e.message} (at character ${e.index + 1})` : `${e.field}: ${e.message}`;
@@ -57,17 +66,26 @@ export function parseKfenData(text: string, edition: Edition | EditionId = 'khet
   while ((mt = re.exec(text)) !== null) fields.push({ text: mt[0], start: mt.index });
   if (fields.length === 0) return fail('kfen', -1, 'empty KFEN');
   if (fields.length !== 4) {
-    return fail('kfen', -1, `expected 4 fields (placement, side, plies since removal, move number), found ${fields.length}`);
+    return fail(
+      'kfen',
+      -1,
+      `expected 4 fields (placement, side, plies since removal, move number), found ${fields.length}`,
+    );
   }
   const placed = parsePlacement(fields[0].text, fields[0].start, ed);
   if (!placed.ok) return placed;
   const sf = fields[1];
   const side = sf.text === ed.sideChars[0] ? 0 : sf.text === ed.sideChars[1] ? 1 : -1;
   if (side < 0) {
-    return fail('side', sf.start, `side to move must be '${ed.sideChars[0]}' or '${ed.sideChars[1]}' in ${ed.name}, not '${sf.text}'`);
+    return fail(
+      'side',
+      sf.start,
+      `side to move must be '${ed.sideChars[0]}' or '${ed.sideChars[1]}' in ${ed.name}, not '${sf.text}'`,
+    );
   }
   const pf = fields[2];
-  if (!/^\d{1,6}$/.test(pf.text)) return fail('plies', pf.start, `plies since the last removal must be a whole number, not '${pf.text}'`);
+  if (!/^\d{1,6}$/.test(pf.text))
+    return fail('plies', pf.start, `plies since the last removal must be a whole number, not '${pf.text}'`);
   const mf = fields[3];
   if (!/^\d{1,6}$/.test(mf.text) || Number(mf.text) < 1) {
     return fail('move number', mf.start, `the move number must be a whole number from 1, not '${mf.text}'`);
@@ -89,7 +107,11 @@ function parsePlacement(text: string, start: number, ed: Edition): Result<Uint8A
   if (ed.sphinx) {
     for (const color of [0, 1]) {
       if (p.sphinxes[color] !== 1) {
-        return fail('placement', start, `${ed.name} needs one ${ed.colorNames[color]} Sphinx on ${squareName(ed.laserSquare[color])}`);
+        return fail(
+          'placement',
+          start,
+          `${ed.name} needs one ${ed.colorNames[color]} Sphinx on ${squareName(ed.laserSquare[color])}`,
+        );
       }
     }
   }
@@ -143,35 +165,59 @@ function parseRank(p: Placement, rankText: string, rank: number, offset: number)
     if (bad) return bad;
     file++;
   }
-  if (file !== 10) return fail('placement', offset + rankText.length, `rank ${rank + 1} has ${file} squares, expected 10`);
+  if (file !== 10)
+    return fail('placement', offset + rankText.length, `rank ${rank + 1} has ${file} squares, expected 10`);
   return undefined;
 }
 
 /** Puts a piece on the board after the checks of where it may stand; undefined when it is good. */
-function placePiece(p: Placement, color: number, kind: number, ori: number, sq: number, at: number): KfenFail | undefined {
+function placePiece(
+  p: Placement,
+  color: number,
+  kind: number,
+  ori: number,
+  sq: number,
+  at: number,
+): KfenFail | undefined {
   const ed = p.ed;
   if (kind === SPHINX) {
     p.sphinxes[color]++;
     if (sq !== ed.laserSquare[color]) {
-      return fail('placement', at, `a ${color === 0 ? 'first' : 'second'} player's Sphinx may stand only on ${squareName(ed.laserSquare[color])}, not ${squareName(sq)}`);
+      return fail(
+        'placement',
+        at,
+        `a ${color === 0 ? 'first' : 'second'} player's Sphinx may stand only on ${squareName(ed.laserSquare[color])}, not ${squareName(sq)}`,
+      );
     }
     const legal = color === 0 ? ori === 0 || ori === 3 : ori === 2 || ori === 1;
     if (!legal) {
-      return fail('placement', at + 1, `the Sphinx on ${squareName(sq)} must face ${color === 0 ? 'N (^) or W (<)' : 'S (v) or E (>)'}`);
+      return fail(
+        'placement',
+        at + 1,
+        `the Sphinx on ${squareName(sq)} must face ${color === 0 ? 'N (^) or W (<)' : 'S (v) or E (>)'}`,
+      );
     }
   }
   if (kind === PHARAOH && ++p.pharaohs[color] > 1) {
     return fail('placement', at, `more than one ${ed.colorNames[color]} Pharaoh`);
   }
   if ((ed.reserved[color * 3 + (sq >> 5)] & (1 << (sq & 31))) !== 0) {
-    return fail('placement', at, `a ${ed.colorNames[color]} piece may not stand on ${squareName(sq)} (reserved for ${ed.colorNames[color ^ 1]})`);
+    return fail(
+      'placement',
+      at,
+      `a ${ed.colorNames[color]} piece may not stand on ${squareName(sq)} (reserved for ${ed.colorNames[color ^ 1]})`,
+    );
   }
   p.board[sq] = makePiece(color, kind, ori);
   return undefined;
 }
 
 function pieceWord(upper: string): string {
-  return { X: 'Sphinx', K: 'Pharaoh', A: 'Anubis', P: 'Pyramid', S: 'Scarab', D: 'Djed', O: 'Obelisk', T: 'Obelisk stack' }[upper] ?? upper;
+  return (
+    { X: 'Sphinx', K: 'Pharaoh', A: 'Anubis', P: 'Pyramid', S: 'Scarab', D: 'Djed', O: 'Obelisk', T: 'Obelisk stack' }[
+      upper
+    ] ?? upper
+  );
 }
 
 /** Parses a KFEN into a new Position. */
@@ -226,7 +272,13 @@ export function pieceText(p: number, ed: Edition): string {
 }
 
 /** Serializes a board and the counters as KFEN. */
-export function boardToKfen(board: ArrayLike<number>, side: number, plies: number, moveNumber: number, ed: Edition): string {
+export function boardToKfen(
+  board: ArrayLike<number>,
+  side: number,
+  plies: number,
+  moveNumber: number,
+  ed: Edition,
+): string {
   const rows: string[] = [];
   for (let rank = 7; rank >= 0; rank--) {
     let row = '';

@@ -18,7 +18,8 @@ export function reflect(kind: number, ori: number, dir: number): number {
       if (back === ori) return (ori + 1) & 3;
       if (back === ((ori + 1) & 3)) return ori;
       return KILL;
-    case SCARAB: { // two back-to-back mirrors: a pyramid of ori and one of ori+180
+    case SCARAB: {
+      // two back-to-back mirrors: a pyramid of ori and one of ori+180
       const o = ori & 1;
       if (back === o || back === o + 2) return (back + 1) & 3;
       return (back + 3) & 3;
@@ -73,7 +74,14 @@ export function nextOccupied(occ: Int32Array, at: number, sq: number, dir: numbe
  * struck first (a laser fixed in the board edge); otherwise `sq` is the Sphinx firing.
  * Returns the square of the piece the beam kills, or -1 when it leaves the board or is blocked.
  */
-export function fire(board: Uint8Array, occ: Int32Array, at: number, sq: number, dir: number, strikeFirst: boolean): number {
+export function fire(
+  board: Uint8Array,
+  occ: Int32Array,
+  at: number,
+  sq: number,
+  dir: number,
+  strikeFirst: boolean,
+): number {
   let t = strikeFirst && board[sq] !== 0 ? sq : nextOccupied(occ, at, sq, dir);
   while (t >= 0) {
     const r = REFLECT[(board[t] << 2) | dir];

@@ -70,8 +70,16 @@ export function movePieces(pos: Position, m: number): void {
       const q = b[to];
       b[from] = q;
       b[to] = p;
-      lo ^= ZOBRIST_LO[p * SQUARES + from] ^ ZOBRIST_LO[p * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + to] ^ ZOBRIST_LO[q * SQUARES + from];
-      hi ^= ZOBRIST_HI[p * SQUARES + from] ^ ZOBRIST_HI[p * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + to] ^ ZOBRIST_HI[q * SQUARES + from];
+      lo ^=
+        ZOBRIST_LO[p * SQUARES + from] ^
+        ZOBRIST_LO[p * SQUARES + to] ^
+        ZOBRIST_LO[q * SQUARES + to] ^
+        ZOBRIST_LO[q * SQUARES + from];
+      hi ^=
+        ZOBRIST_HI[p * SQUARES + from] ^
+        ZOBRIST_HI[p * SQUARES + to] ^
+        ZOBRIST_HI[q * SQUARES + to] ^
+        ZOBRIST_HI[q * SQUARES + from];
       if (q >> 5 !== us) swapColours(pos, us, q >> 5, from, to);
       moveScarab(pos, us, from, to);
       break;
@@ -101,8 +109,10 @@ export function movePieces(pos: Position, m: number): void {
       const stack = b[from];
       const single = stack - 4;
       b[from] = single;
-      lo ^= ZOBRIST_LO[stack * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + to];
-      hi ^= ZOBRIST_HI[stack * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + to];
+      lo ^=
+        ZOBRIST_LO[stack * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + from] ^ ZOBRIST_LO[single * SQUARES + to];
+      hi ^=
+        ZOBRIST_HI[stack * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + from] ^ ZOBRIST_HI[single * SQUARES + to];
       if (b[to] === 0) {
         b[to] = single;
         toggle(pos, us, to);

@@ -38,12 +38,24 @@ function pushTargets3(out: Int32Array, n: number, x0: number, x1: number, x2: nu
  */
 export function maySwap(pos: Position, from: number, us: number, q: number, w: number, low: number): boolean {
   const res = pos.reserved;
-  return pos.swapWith[(q >> 2) & 7] === 1 && (res[us * 3 + w] & low) === 0 &&
-    (res[(q >> 5) * 3 + (from >> 5)] & (1 << (from & 31))) === 0;
+  return (
+    pos.swapWith[(q >> 2) & 7] === 1 &&
+    (res[us * 3 + w] & low) === 0 &&
+    (res[(q >> 5) * 3 + (from >> 5)] & (1 << (from & 31))) === 0
+  );
 }
 
 /** Pushes the swaps of the Scarab of colour `us` on `from` with the pieces on the squares of (t0, t1, t2). */
-function pushSwaps(pos: Position, out: Int32Array, n: number, from: number, us: number, t0: number, t1: number, t2: number): number {
+function pushSwaps(
+  pos: Position,
+  out: Int32Array,
+  n: number,
+  from: number,
+  us: number,
+  t0: number,
+  t1: number,
+  t2: number,
+): number {
   const b = pos.board;
   for (let w = 0; w < 3; w++) {
     let x = NEIGHBOURS[from * 3 + w] & pos.bb[6 + w] & (w === 0 ? t0 : w === 1 ? t1 : t2);
@@ -137,15 +149,30 @@ export function generateMoves(pos: Position, out: Int32Array, n: number, mask: I
           break;
         case OBELISK:
           n = pushTargets3(
-            out, n, obeliskTargets(pos, from, us, 0) & t0, obeliskTargets(pos, from, us, 1) & t1, obeliskTargets(pos, from, us, 2) & t2,
+            out,
+            n,
+            obeliskTargets(pos, from, us, 0) & t0,
+            obeliskTargets(pos, from, us, 1) & t1,
+            obeliskTargets(pos, from, us, 2) & t2,
             from | (STACK_ON << 14),
           );
           break;
         case STACK: {
           const up = from | (UNSTACK << 14);
-          n = pushTargets3(out, n, NEIGHBOURS[nb] & f0 & t0, NEIGHBOURS[nb + 1] & f1 & t1, NEIGHBOURS[nb + 2] & f2 & t2, up);
           n = pushTargets3(
-            out, n, obeliskTargets(pos, from, us, 0) & t0, obeliskTargets(pos, from, us, 1) & t1, obeliskTargets(pos, from, us, 2) & t2,
+            out,
+            n,
+            NEIGHBOURS[nb] & f0 & t0,
+            NEIGHBOURS[nb + 1] & f1 & t1,
+            NEIGHBOURS[nb + 2] & f2 & t2,
+            up,
+          );
+          n = pushTargets3(
+            out,
+            n,
+            obeliskTargets(pos, from, us, 0) & t0,
+            obeliskTargets(pos, from, us, 1) & t1,
+            obeliskTargets(pos, from, us, 2) & t2,
             up,
           );
           break;
@@ -189,8 +216,13 @@ export function isLegalMove(pos: Position, m: number): boolean {
     case STEP:
       return q === 0 && pos.allowed(us, to);
     case SWAP:
-      return kind === SCARAB && q !== 0 && pos.swapWith[(q >> 2) & 7] === 1 && pos.allowed(us, to) &&
-        pos.allowed(q >> 5, from);
+      return (
+        kind === SCARAB &&
+        q !== 0 &&
+        pos.swapWith[(q >> 2) & 7] === 1 &&
+        pos.allowed(us, to) &&
+        pos.allowed(q >> 5, from)
+      );
     case STACK_ON:
       return kind === OBELISK && q !== 0 && q >> 5 === us && ((q >> 2) & 7) === OBELISK;
     case UNSTACK:

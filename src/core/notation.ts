@@ -65,7 +65,11 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
         if ((m[3] === 'u') === (moveType(lm) === UNSTACK)) want = lm;
       }
     }
-    if (want < 0) return err({ kind: 'illegal', message: `${t}: illegal ${m[3] === 'u' ? 'unstacking ' : ''}move for the ${KIND_NAMES[kindOf(p)]} on ${m[1]}` });
+    if (want < 0)
+      return err({
+        kind: 'illegal',
+        message: `${t}: illegal ${m[3] === 'u' ? 'unstacking ' : ''}move for the ${KIND_NAMES[kindOf(p)]} on ${m[1]}`,
+      });
   }
   if (!legal.includes(want)) {
     return err({ kind: 'illegal', message: `${t}: the ${KIND_NAMES[kindOf(p)]} on ${m[1]} cannot make that rotation` });

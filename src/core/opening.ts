@@ -5,7 +5,16 @@
  * opposing Pharaoh with its next move). Everything derives from a seed, so a match, its
  * `-resume`, and datagen see the same openings every time. Pure: no I/O.
  */
-import { NO_REMOVAL_PLIES, formatMove, gameStatus, legalMoves, mulberry32, parseKfen, toKfen, type Position } from './index';
+import {
+  NO_REMOVAL_PLIES,
+  formatMove,
+  gameStatus,
+  legalMoves,
+  mulberry32,
+  parseKfen,
+  toKfen,
+  type Position,
+} from './index';
 
 /** A generator of floats in [0, 1). */
 export type Rng = () => number;
@@ -46,7 +55,12 @@ export function isLostStart(pos: Position, noRemovalLimit = NO_REMOVAL_PLIES): b
  * Plays `plies` random moves from `start` and returns the position, or undefined when no
  * acceptable start was found in `tries` attempts.
  */
-export function randomOpening(rng: Rng, start: Position, plies: number, tries = 200): { position: Position; moves: string[] } | undefined {
+export function randomOpening(
+  rng: Rng,
+  start: Position,
+  plies: number,
+  tries = 200,
+): { position: Position; moves: string[] } | undefined {
   for (let attempt = 0; attempt < tries; attempt++) {
     const pos = start.clone();
     const moves: string[] = [];

@@ -64,7 +64,11 @@ export interface DivideLine {
 }
 
 /** Perft per root move (Stockfish's `go perft` / divide); `onLine` hears of each root move as it is counted. */
-export function divide(pos: Position, depth: number, onLine?: (line: DivideLine, index: number, total: number) => void): DivideLine[] {
+export function divide(
+  pos: Position,
+  depth: number,
+  onLine?: (line: DivideLine, index: number, total: number) => void,
+): DivideLine[] {
   const buf = new Int32Array(MAX_MOVES);
   const n = pos.winner >= 0 ? 0 : pos.generate(buf, 0);
   const out: DivideLine[] = [];

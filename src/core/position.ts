@@ -7,7 +7,17 @@
  */
 import { countMovesOf, repliesAfterQuiet, repliesByDelta } from './count';
 import { EDITIONS, type Edition, type EditionId } from './editions';
-import { U_KPIECE, U_KSQ, U_MOVE, U_SIZE, makeNullMove, movePieces, recordPly, unmakeMove, unmakeNullMove } from './make';
+import {
+  U_KPIECE,
+  U_KSQ,
+  U_MOVE,
+  U_SIZE,
+  makeNullMove,
+  movePieces,
+  recordPly,
+  unmakeMove,
+  unmakeNullMove,
+} from './make';
 import { EVERY_SQUARE, generateMoves, isLegalMove } from './movegen';
 import { ANUBIS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece } from './pieces';
 import { MAX_SEGMENTS, beamMask, laserTarget, prepareShots, probeShot, shotAfterPrepared } from './shots';

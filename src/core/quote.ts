@@ -29,7 +29,8 @@ const CLIPPED_TAIL = /^ \(\d+ characters\)/;
  */
 export function clipMessage(message: string): string {
   return message.replace(new RegExp(`\\S{${QUOTE_MAX + 1},}`, 'g'), (run: string, at: number) => {
-    if (run.endsWith('…') && run.length <= QUOTE_MAX + 2 && CLIPPED_TAIL.test(message.slice(at + run.length))) return run;
+    if (run.endsWith('…') && run.length <= QUOTE_MAX + 2 && CLIPPED_TAIL.test(message.slice(at + run.length)))
+      return run;
     const [, open, body, close] = /^(['"(]?)([\s\S]*?)(['")]?[:;,.]?)$/.exec(run) as RegExpExecArray;
     return `${open}${clip(body)}${close}`;
   });

@@ -63,7 +63,19 @@ const TAG_RE = /\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]/y;
 const SUFFIX_NAGS: Record<string, number> = { '!': 1, '?': 2, '!!': 3, '??': 4, '!?': 5, '?!': 6 };
 /** Position judgements other tools write as symbols. */
 const SYMBOL_NAGS: Record<string, number> = {
-  '□': 7, '=': 10, '∞': 13, '+=': 14, '⩲': 14, '=+': 15, '⩱': 15, '±': 16, '+/-': 16, '∓': 17, '-/+': 17, '+-': 18, '-+': 19,
+  '□': 7,
+  '=': 10,
+  '∞': 13,
+  '+=': 14,
+  '⩲': 14,
+  '=+': 15,
+  '⩱': 15,
+  '±': 16,
+  '+/-': 16,
+  '∓': 17,
+  '-/+': 17,
+  '+-': 18,
+  '-+': 19,
 };
 const TOKEN_END = /[\s{}[\]();$]/;
 /** Every Unicode white space character, and the byte order mark. */
@@ -85,7 +97,13 @@ interface Reading {
 }
 
 function newReading(): Reading {
-  return { game: { tags: new Map(), moves: [], result: '*' }, lines: [], comments: new Map(), inMoves: false, commentLast: false };
+  return {
+    game: { tags: new Map(), moves: [], result: '*' },
+    lines: [],
+    comments: new Map(),
+    inMoves: false,
+    commentLast: false,
+  };
 }
 
 /**
@@ -107,7 +125,11 @@ function finishGame(r: Reading): GameRecord {
   } else if (blocks && blocks.length === 1) {
     const probe: MoveRecord = { move: '' };
     parseMoveComment(blocks[0], probe);
-    const wordsOnly = probe.scoreCp === undefined && probe.mate === undefined && probe.depth === undefined && probe.timeMs === undefined;
+    const wordsOnly =
+      probe.scoreCp === undefined &&
+      probe.mate === undefined &&
+      probe.depth === undefined &&
+      probe.timeMs === undefined;
     const finished = g.result !== '*' && g.tags.has('Termination');
     if (blocks[0] === g.tags.get('Reason') || (wordsOnly && finished)) g.ending = blocks.pop();
   }
@@ -225,7 +247,10 @@ class RecordScanner {
     const { text, r } = this;
     const close = text.indexOf('}', this.i + 1);
     if (close < 0) return false;
-    const body = text.slice(this.i + 1, close).replace(/\s+/g, ' ').trim();
+    const body = text
+      .slice(this.i + 1, close)
+      .replace(/\s+/g, ' ')
+      .trim();
     this.i = close + 1;
     r.inMoves = true;
     if (body === '') return true;
@@ -328,7 +353,8 @@ class RecordScanner {
   endGame(result: ResultToken, at: number): void {
     const { text } = this;
     // A result cannot stand in a variation: one still open was never closed.
-    if (this.r.lines.length > 1) this.errors.push({ kind: 'variation', index: at, message: 'a variation not closed before the result' });
+    if (this.r.lines.length > 1)
+      this.errors.push({ kind: 'variation', index: at, message: 'a variation not closed before the result' });
     this.r.game.result = result;
     this.games.push(finishGame(this.r));
     this.r = newReading();

@@ -218,7 +218,8 @@ export function standardRecord(rec: GameRecord): GameRecord {
     if (v !== undefined) tags.set(k, v);
   }
   for (const [k, v] of rec.tags) {
-    if (tags.has(k) || k === 'Reason' || ((k === c0 || k === c1) && !rec.tags.has(k === c0 ? 'White' : 'Black'))) continue;
+    if (tags.has(k) || k === 'Reason' || ((k === c0 || k === c1) && !rec.tags.has(k === c0 ? 'White' : 'Black')))
+      continue;
     tags.set(k, v);
   }
   return { tags, moves: rec.moves, result: rec.result, ending: recordReason(rec) };
@@ -235,12 +236,18 @@ export function pgnDate(d: Date = new Date()): string {
 // ---------------------------------------------------------------------------------------------
 
 function escapeTag(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/[\r\n]+/g, ' ');
+  return v
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 /** Comment text that cannot close its braces early. */
 function commentText(s: string): string {
-  return s.replace(/[{}]/g, '').replace(/[\r\n]+/g, ' ').trim();
+  return s
+    .replace(/[{}]/g, '')
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
 }
 
 /** Score text: `+0.35`, `-1.20`, `0.00`, `+M3`, `-M2`. */
@@ -335,7 +342,12 @@ export function serializeRecord(rec: GameRecord): string {
 // ---------------------------------------------------------------------------------------------
 
 export {
-  formatRecordSyntaxError, parseMoveComment, parseRecord, parseRecords, type ParsedRecords, type RecordSyntaxError,
+  formatRecordSyntaxError,
+  parseMoveComment,
+  parseRecord,
+  parseRecords,
+  type ParsedRecords,
+  type RecordSyntaxError,
 } from './record-parse';
 
 /** Why a record's moves cannot be replayed: its start position, or the move at `ply` (from 0). */

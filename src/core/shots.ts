@@ -166,7 +166,11 @@ export function shotAfterPrepared(pos: Position, m: number): number {
     const type = m >>> 14;
     const dir = pb.segDir[k];
     const b = pos.board;
-    if (onTo && (type === STEP || type === ROT_CW || type === ROT_CCW) && (k > 0 || !pos.sphinx || from !== pb.segSq[0])) {
+    if (
+      onTo &&
+      (type === STEP || type === ROT_CW || type === ROT_CCW) &&
+      (k > 0 || !pos.sphinx || from !== pb.segSq[0])
+    ) {
       // the beam meets the moved piece on `to` (a step onto an empty square of the segment, or
       // a turn of the piece that ends it; not the Sphinx's own turn, which aims the beam anew)
       const p = type === STEP ? b[from] : ROTATED[b[from] * 2 + type - ROT_CW];

@@ -22,8 +22,7 @@ export const DIR_DRANK = [1, 0, -1, 0] as const;
 export const fileOf = (sq: number): number => sq % 10;
 export const rankOf = (sq: number): number => (sq / 10) | 0;
 export const square = (file: number, rank: number): number => rank * FILES + file;
-export const onBoard = (file: number, rank: number): boolean =>
-  file >= 0 && file < FILES && rank >= 0 && rank < RANKS;
+export const onBoard = (file: number, rank: number): boolean => file >= 0 && file < FILES && rank >= 0 && rank < RANKS;
 
 export function squareName(sq: number): string {
   return String.fromCharCode(97 + fileOf(sq)) + String(rankOf(sq) + 1);
@@ -42,5 +41,12 @@ export const mirrorSquare = (sq: number): number => 79 - sq;
 
 /** The eight king-step offsets as (dfile, drank). */
 export const KING_STEPS: ReadonlyArray<readonly [number, number]> = [
-  [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1],
+  [0, 1],
+  [1, 1],
+  [1, 0],
+  [1, -1],
+  [0, -1],
+  [-1, -1],
+  [-1, 0],
+  [-1, 1],
 ];

@@ -16,10 +16,20 @@
  * file (paths relative to the package root; for files, the command word's position instead).
  */
 import { createHash } from 'node:crypto';
-import { builtinModules } from 'node:module';
 import {
-  chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
 } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -30,8 +40,14 @@ import { keys } from './redis';
 
 /** How a worker gets an engine, and the checksum it must match. */
 export type EngineBuild =
-  | { kind: 'thoth'; checksum: string; /** The command word that names the script, and the script relative to the package root. */ word: number; script: string; bytes: number }
-  | { kind: 'files'; checksum: string; /** The command words that name files. */ words: number[] };
+  | {
+      kind: 'thoth';
+      checksum: string /** The command word that names the script, and the script relative to the package root. */;
+      word: number;
+      script: string;
+      bytes: number;
+    }
+  | { kind: 'files'; checksum: string /** The command words that name files. */; words: number[] };
 
 /** An engine whose build cannot be identified or obtained. */
 export class BuildError extends Error {
@@ -64,14 +80,18 @@ function isSafeRelPath(p: unknown): p is string {
 export function buildProblem(b: unknown): string | undefined {
   if (typeof b !== 'object' || b === null) return 'a build that is not an object';
   const x = b as Record<string, unknown>;
-  if (typeof x.checksum !== 'string' || !CHECKSUM.test(x.checksum)) return `the build checksum ${sumText(x.checksum)} is not 64 hex digits`;
+  if (typeof x.checksum !== 'string' || !CHECKSUM.test(x.checksum))
+    return `the build checksum ${sumText(x.checksum)} is not 64 hex digits`;
   if (x.kind === 'thoth') {
-    if (!isSafeRelPath(x.script)) return `Thoth build ${shortSum(x.checksum)}: its script ${JSON.stringify(String(x.script).slice(0, 80))} is not a relative path inside the build`;
-    if (!Number.isInteger(x.word) || (x.word as number) < 0 || (x.word as number) > 1000) return `Thoth build ${shortSum(x.checksum)}: a bad command word`;
+    if (!isSafeRelPath(x.script))
+      return `Thoth build ${shortSum(x.checksum)}: its script ${JSON.stringify(String(x.script).slice(0, 80))} is not a relative path inside the build`;
+    if (!Number.isInteger(x.word) || (x.word as number) < 0 || (x.word as number) > 1000)
+      return `Thoth build ${shortSum(x.checksum)}: a bad command word`;
     return undefined;
   }
   if (x.kind === 'files') {
-    if (!Array.isArray(x.words) || !x.words.every((w) => Number.isInteger(w) && w >= 0 && w <= 1000)) return `files ${shortSum(x.checksum)}: bad command words`;
+    if (!Array.isArray(x.words) || !x.words.every((w) => Number.isInteger(w) && w >= 0 && w <= 1000))
+      return `files ${shortSum(x.checksum)}: bad command words`;
     return undefined;
   }
   return `a build of unknown kind ${JSON.stringify(String(x.kind).slice(0, 20))}`;
@@ -119,7 +139,12 @@ function thothRoot(file: string): string | undefined {
     if (isFile(pj)) {
       try {
         const name = (JSON.parse(readFileSync(pj, 'utf8')) as { name?: unknown }).name;
-        if (name === 'thoth' && isFile(path.join(d, 'dist', 'cli.js')) && isFile(path.join(d, 'dist', 'search-worker.js'))) return d;
+        if (
+          name === 'thoth' &&
+          isFile(path.join(d, 'dist', 'cli.js')) &&
+          isFile(path.join(d, 'dist', 'search-worker.js'))
+        )
+          return d;
       } catch {
         // not a package.json we can read: not a Thoth build
       }
@@ -183,7 +208,9 @@ function packageDir(root: string, fromDir: string, name: string): string | undef
 function thothPackageFiles(root: string): string[] {
   const rels = ['package.json'];
   if (existsSync(path.join(root, 'bin'))) walk(root, 'bin', rels);
-  const dist = readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).map((f) => path.join('dist', f));
+  const dist = readdirSync(path.join(root, 'dist'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => path.join('dist', f));
   rels.push(...dist);
   const wanted = new Set<string>();
   for (const f of dist) for (const n of staticImports(readFileSync(path.join(root, f), 'utf8'))) wanted.add(n);
@@ -199,7 +226,10 @@ function thothPackageFiles(root: string): string[] {
     if (seen.has(dir)) continue;
     seen.add(dir);
     walk(root, path.relative(root, dir), rels);
-    const pj = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const pj = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     for (const d of Object.keys(pj.dependencies ?? {})) queue.push({ name: d, from: dir, optional: false });
     for (const d of Object.keys(pj.optionalDependencies ?? {})) queue.push({ name: d, from: dir, optional: true });
   }
@@ -208,7 +238,9 @@ function thothPackageFiles(root: string): string[] {
 
 /** The checksum of a set of package files. */
 function packageChecksum(files: readonly PackageFile[]): string {
-  const lines = [...files].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)).map((f) => `${f.rel}\0${f.exec ? 'x' : '-'}\0${sha256(f.data)}\n`);
+  const lines = [...files]
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+    .map((f) => `${f.rel}\0${f.exec ? 'x' : '-'}\0${sha256(f.data)}\n`);
   return sha256(lines.join(''));
 }
 
@@ -306,25 +338,39 @@ function folderChecksum(dir: string): string {
  * A Thoth build in the worker's cache: checked when found, else fetched from Redis, unpacked,
  * checked and moved into place. Returns its folder.
  */
-export async function fetchBuild(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
+export async function fetchBuild(
+  redis: Redis,
+  checksum: string,
+  cacheDir: string,
+): Promise<Result<string, BuildError>> {
   // Before any file operation: the checksum names a folder right inside the cache, or nothing.
-  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum)) return err(new BuildError(`the build checksum ${sumText(checksum)} is not 64 hex digits`));
+  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum))
+    return err(new BuildError(`the build checksum ${sumText(checksum)} is not 64 hex digits`));
   const cache = path.resolve(cacheDir);
   const dir = path.join(cache, checksum);
-  if (path.dirname(dir) !== cache) return err(new BuildError(`the build checksum ${sumText(checksum)} is not 64 hex digits`));
+  if (path.dirname(dir) !== cache)
+    return err(new BuildError(`the build checksum ${sumText(checksum)} is not 64 hex digits`));
   try {
     if (existsSync(dir)) {
       if (folderChecksum(dir) === checksum) return ok(dir);
       rmSync(dir, { recursive: true, force: true }); // damaged: fetch it again
     }
   } catch (e) {
-    return err(new BuildError(`Thoth build ${shortSum(checksum)} in the cache ${dir} cannot be checked: ${(e as Error).message}`));
+    return err(
+      new BuildError(
+        `Thoth build ${shortSum(checksum)} in the cache ${dir} cannot be checked: ${(e as Error).message}`,
+      ),
+    );
   }
   const key = keys.build(checksum);
   const raw = await redis.hgetallBuffer(key);
   const manifestText = raw[MANIFEST]?.toString('utf8');
   if (manifestText === undefined) {
-    return err(new BuildError(`Thoth build ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`));
+    return err(
+      new BuildError(
+        `Thoth build ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`,
+      ),
+    );
   }
   let manifest: Manifest;
   try {
@@ -339,7 +385,11 @@ export async function fetchBuild(redis: Redis, checksum: string, cacheDir: strin
     for (const f of manifest.files) {
       const data = isSafeRelPath(f?.rel) && f.rel !== MANIFEST ? raw[f.rel] : undefined;
       if (data === undefined) {
-        return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (file ${JSON.stringify(String(f?.rel).slice(0, 80))})`));
+        return err(
+          new BuildError(
+            `Thoth build ${shortSum(checksum)} in Redis is damaged (file ${JSON.stringify(String(f?.rel).slice(0, 80))})`,
+          ),
+        );
       }
       const out = path.join(tmp, f.rel);
       try {
@@ -347,11 +397,18 @@ export async function fetchBuild(redis: Redis, checksum: string, cacheDir: strin
         writeFileSync(out, gunzipSync(data));
         chmodSync(out, f.exec ? 0o755 : 0o644);
       } catch (e) {
-        return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (file ${f.rel}: ${(e as Error).message})`));
+        return err(
+          new BuildError(
+            `Thoth build ${shortSum(checksum)} in Redis is damaged (file ${f.rel}: ${(e as Error).message})`,
+          ),
+        );
       }
     }
     const got = folderChecksum(tmp);
-    if (got !== checksum) return err(new BuildError(`Thoth build ${shortSum(checksum)}: the unpacked files have checksum ${shortSum(got)}`));
+    if (got !== checksum)
+      return err(
+        new BuildError(`Thoth build ${shortSum(checksum)}: the unpacked files have checksum ${shortSum(got)}`),
+      );
     try {
       renameSync(tmp, dir);
     } catch (e) {
@@ -368,7 +425,11 @@ export function allowedPath(p: string): Result<string, BuildError> {
   try {
     return ok(realpathSync(p));
   } catch (e) {
-    return err(new BuildError(`--allow-engine: '${p}' does not exist here (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`));
+    return err(
+      new BuildError(
+        `--allow-engine: '${p}' does not exist here (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      ),
+    );
   }
 }
 
@@ -391,42 +452,74 @@ const NODE = /^node(js)?$/;
  * here with the same checksum, and whose program (or the script an interpreter runs) must be
  * allowed by `allowed` (the worker's `--allow-engine`). A BuildError says why not.
  */
-export async function localEngine(redis: Redis, spec: EngineSpec, build: EngineBuild, cacheDir: string, allowed: readonly string[] = []): Promise<Result<EngineSpec, BuildError>> {
+export async function localEngine(
+  redis: Redis,
+  spec: EngineSpec,
+  build: EngineBuild,
+  cacheDir: string,
+  allowed: readonly string[] = [],
+): Promise<Result<EngineSpec, BuildError>> {
   const problem = buildProblem(build);
   if (problem !== undefined) return err(new BuildError(`engine '${spec.name}': ${problem}`));
   if (!Array.isArray(spec.command) || spec.command.length === 0 || !spec.command.every((w) => typeof w === 'string')) {
     return err(new BuildError(`engine '${spec.name}': no command`));
   }
-  if (spec.dir !== undefined && (typeof spec.dir !== 'string' || !existsSync(spec.dir))) return err(new BuildError(`engine '${spec.name}': its folder dir=${spec.dir} does not exist here`));
-  const shown = (): string => spec.command.map((w) => (/^[\w./:=@+-]+$/.test(w) ? w : JSON.stringify(w))).join(' ').slice(0, 200);
+  if (spec.dir !== undefined && (typeof spec.dir !== 'string' || !existsSync(spec.dir)))
+    return err(new BuildError(`engine '${spec.name}': its folder dir=${spec.dir} does not exist here`));
+  const shown = (): string =>
+    spec.command
+      .map((w) => (/^[\w./:=@+-]+$/.test(w) ? w : JSON.stringify(w)))
+      .join(' ')
+      .slice(0, 200);
   if (build.kind === 'thoth') {
     // Only the build itself, run by node: `node SCRIPT ARGS…` or `SCRIPT ARGS…`.
-    if (build.word >= spec.command.length || !(build.word === 0 || (build.word === 1 && NODE.test(path.basename(spec.command[0]))))) {
+    if (
+      build.word >= spec.command.length ||
+      !(build.word === 0 || (build.word === 1 && NODE.test(path.basename(spec.command[0]))))
+    ) {
       return err(new BuildError(`engine '${spec.name}': '${shown()}' does not run its Thoth build with node`));
     }
     const dir = await fetchBuild(redis, build.checksum, cacheDir);
     if (!dir.ok) return err(new BuildError(`engine '${spec.name}': ${dir.error.message}`));
     const script = path.join(dir.value, build.script);
-    if (!script.startsWith(dir.value + path.sep) || !isFile(script)) return err(new BuildError(`engine '${spec.name}': Thoth build ${shortSum(build.checksum)} has no file ${build.script}`));
+    if (!script.startsWith(dir.value + path.sep) || !isFile(script))
+      return err(
+        new BuildError(`engine '${spec.name}': Thoth build ${shortSum(build.checksum)} has no file ${build.script}`),
+      );
     return ok({ ...spec, command: [process.execPath, script, ...spec.command.slice(build.word + 1)] });
   }
   // Another engine: its program, or the script its interpreter runs, must be allowed here.
-  const interp = !spec.command[0].includes('/') ? INTERPRETERS.test(spec.command[0]) : INTERPRETERS.test(path.basename(spec.command[0]));
+  const interp = !spec.command[0].includes('/')
+    ? INTERPRETERS.test(spec.command[0])
+    : INTERPRETERS.test(path.basename(spec.command[0]));
   const main = interp ? 1 : 0;
-  const mainFile = main < spec.command.length && !spec.command[main].startsWith('-') ? wordFile(spec, main, process.cwd()) : undefined;
+  const mainFile =
+    main < spec.command.length && !spec.command[main].startsWith('-') ? wordFile(spec, main, process.cwd()) : undefined;
   if (mainFile === undefined || !build.words.includes(main) || !isAllowed(mainFile, allowed)) {
-    const how = allowed.length === 0 ? 'this worker allows no engine but Thoth builds' : `this worker allows only ${allowed.join(', ')}`;
-    return err(new BuildError(`engine '${spec.name}': '${shown()}' is not an engine this worker allows (${how}; thoth worker --allow-engine PATH)`));
+    const how =
+      allowed.length === 0
+        ? 'this worker allows no engine but Thoth builds'
+        : `this worker allows only ${allowed.join(', ')}`;
+    return err(
+      new BuildError(
+        `engine '${spec.name}': '${shown()}' is not an engine this worker allows (${how}; thoth worker --allow-engine PATH)`,
+      ),
+    );
   }
   const words: { word: number; file: string }[] = [];
   for (const i of build.words) {
     const f = i < spec.command.length ? wordFile(spec, i, process.cwd()) : undefined;
-    if (f === undefined) return err(new BuildError(`engine '${spec.name}': '${spec.command[i] ?? ''}' is not found here`));
+    if (f === undefined)
+      return err(new BuildError(`engine '${spec.name}': '${spec.command[i] ?? ''}' is not found here`));
     words.push({ word: i, file: f });
   }
   const here = filesChecksum(words);
   if (here !== build.checksum) {
-    return err(new BuildError(`engine '${spec.name}': ${words.map((w) => w.file).join(', ')} here has checksum ${shortSum(here)}, the run wants ${shortSum(build.checksum)}`));
+    return err(
+      new BuildError(
+        `engine '${spec.name}': ${words.map((w) => w.file).join(', ')} here has checksum ${shortSum(here)}, the run wants ${shortSum(build.checksum)}`,
+      ),
+    );
   }
   return ok(spec);
 }

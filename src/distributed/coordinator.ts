@@ -13,22 +13,29 @@
  * finds the run again (its id is a hash of the settings and the record file) and counts what the
  * workers finished meanwhile.
  */
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import path from 'node:path';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from '../match/config';
-import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from '../match/errors';
-import { recordPath, type Halt, type Ledger, type MatchSummary, type StopReason } from '../match/ledger';
+import { EngineStartError, MatchConfigError, type MatchError, MatchInterrupted } from '../match/errors';
+import { type Halt, type Ledger, type MatchSummary, recordPath, type StopReason } from '../match/ledger';
 import type { Schedule, ScheduledGame } from '../match/schedule';
-import { prepareRun, type PreparedRun, type RunOptions } from '../match/tournament';
-import { BuildError, identifyEngine, storeBuild, type IdentifiedBuild } from './builds';
-import { checkResult, gameOutcome, pairGames, pairId, type PairJob, type PairResult, type RunSettings } from './jobs';
-import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, redisAddress, type RedisAddress } from './redis';
+import { type PreparedRun, prepareRun, type RunOptions } from '../match/tournament';
+import { BuildError, type IdentifiedBuild, identifyEngine, storeBuild } from './builds';
+import { checkResult, gameOutcome, type PairJob, type PairResult, pairGames, pairId, type RunSettings } from './jobs';
+import {
+  connectionOptions,
+  keys,
+  openRedis,
+  QUEUE_PREFIX,
+  type RedisAddress,
+  RedisUnreachable,
+  redisAddress,
+} from './redis';
+import { pairFirst, pairIndices, removeQueued, runId } from './run-plan';
 import { ledgerStatus, liveWorkers, oneLine, type RunState, type RunStatus } from './status';
-import { signerFor, signRun, type Signer } from './trust';
+import { type Signer, signerFor, signRun } from './trust';
 import { sleep, within } from './wait';
 
 export type DistributedError = MatchError | RedisUnreachable | BuildError;
@@ -37,28 +44,15 @@ const LOCK_TTL_MS = 15_000;
 /** How long a finished run's status stays in Redis. */
 const KEEP_FINISHED_S = 7 * 24 * 3600;
 
-/** The run's id: a hash of what makes it this run (settings, schedule, openings, the record file). */
-function runId(cfg: MatchConfig, settings: RunSettings): string {
-  const rec = recordPath(cfg);
-  const what = {
-    settings,
-    rounds: Number.isFinite(cfg.rounds) ? cfg.rounds : null,
-    games: cfg.games,
-    tournament: cfg.tournament,
-    openings: cfg.openings,
-    srand: cfg.srand,
-    sprt: cfg.sprt ?? null,
-    record: rec === undefined ? null : path.resolve(rec),
-  };
-  return createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 12);
-}
-
 /**
  * Plays a run on workers. Errors before the first game are returned as for a local run
  * (MatchConfigError, EngineStartError), plus BuildError (an engine's files cannot be read) and
  * RedisUnreachable (also when Redis is lost during the run: the summary so far is printed first).
  */
-export async function runDistributed(cfg: MatchConfig, opts: RunOptions): Promise<Result<MatchSummary, DistributedError>> {
+export async function runDistributed(
+  cfg: MatchConfig,
+  opts: RunOptions,
+): Promise<Result<MatchSummary, DistributedError>> {
   const setting = cfg.distributed;
   if (!setting) throw new Error('runDistributed without -distributed');
   const addr = redisAddress(setting.url, { caFile: setting.caFile, passwordFile: setting.passwordFile });
@@ -76,7 +70,13 @@ export async function runDistributed(cfg: MatchConfig, opts: RunOptions): Promis
   try {
     return await c.run();
   } catch (e) {
-    if (e instanceof MatchConfigError || e instanceof EngineStartError || e instanceof MatchInterrupted || e instanceof BuildError || e instanceof RedisUnreachable) {
+    if (
+      e instanceof MatchConfigError ||
+      e instanceof EngineStartError ||
+      e instanceof MatchInterrupted ||
+      e instanceof BuildError ||
+      e instanceof RedisUnreachable
+    ) {
       return err(e);
     }
     throw e;
@@ -180,7 +180,8 @@ class Coordinator {
         const b = identifyEngine(spec);
         if (!b.ok) throw b.error;
         this.identified.push(b.value);
-        if (await storeBuild(redis, b.value)) ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
+        if (await storeBuild(redis, b.value))
+          ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
       }
       this.settings = {
         engines: cfg.engines,
@@ -215,23 +216,35 @@ class Coordinator {
 
     this.known = (await redis.exists(keys.run(run))) === 1;
     if (this.known && cfg.resume === undefined) {
-      ledger.write(`Note: run ${run} was in Redis already (the same flags and record file): starting it afresh (-resume continues a run)`);
+      ledger.write(
+        `Note: run ${run} was in Redis already (the same flags and record file): starting it afresh (-resume continues a run)`,
+      );
       await this.forget(run);
     }
     const now = Date.now();
     const settingsText = JSON.stringify(this.settings!);
-    await redis.hset(keys.run(run), { settings: settingsText, ...signRun(this.signer, run, 'settings', settingsText), state: 'running', coordinator: this.id });
+    await redis.hset(keys.run(run), {
+      settings: settingsText,
+      ...signRun(this.signer, run, 'settings', settingsText),
+      state: 'running',
+      coordinator: this.id,
+    });
     await redis.hsetnx(keys.run(run), 'started', String(now));
     this.started = Number((await redis.hget(keys.run(run), 'started')) ?? now);
     await redis.zadd(keys.runs, 'NX', now, run);
     const resuming = this.known && cfg.resume !== undefined;
     if (!resuming) await redis.del(keys.llr(run), keys.refusals(run));
-    for (const [i, b] of this.identified.entries()) if (b.build.kind === 'files') ledger.write(`Note: engine ${cfg.engines[i].name}: workers need ${b.text}`);
+    for (const [i, b] of this.identified.entries())
+      if (b.build.kind === 'files') ledger.write(`Note: engine ${cfg.engines[i].name}: workers need ${b.text}`);
     this.stop.signal.addEventListener('abort', () => this.halt('interrupted', 'interrupted'));
 
     if (resuming) {
       for (const job of await pairs.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
-        if (job?.id) this.track(job.id, (job.data as PairJob).games.map((g) => g.index));
+        if (job?.id)
+          this.track(
+            job.id,
+            (job.data as PairJob).games.map((g) => g.index),
+          );
       }
       for (const job of await pairs.getJobs(['failed'])) await job?.remove().catch(() => undefined);
     }
@@ -244,11 +257,14 @@ class Coordinator {
   /** On -resume: the results the workers left in Redis while no coordinator ran. */
   private async countStoredResults(results: Queue): Promise<void> {
     const { ledger } = this;
-    const stored = (await results.getJobs(['completed', 'waiting', 'active', 'delayed', 'prioritized', 'failed'])).filter((j) => j !== undefined);
+    const stored = (
+      await results.getJobs(['completed', 'waiting', 'active', 'delayed', 'prioritized', 'failed'])
+    ).filter((j) => j !== undefined);
     stored.sort((a, b) => a.timestamp - b.timestamp);
     const before = ledger.finished.length;
     for (const j of stored) this.count(j.data as PairResult);
-    if (ledger.finished.length > before) ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
+    if (ledger.finished.length > before)
+      ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
     if (this.inflight.size > 0) ledger.write(`Resumed ${this.inflight.size} pairs still queued or being played`);
   }
 
@@ -289,11 +305,14 @@ class Coordinator {
    */
   private count(res: PairResult): void {
     const { cfg, ledger, schedule } = this;
-    const scheduled = this.inflight.get(res.pair) ?? this.pairIndices(schedule, res.pair);
+    const scheduled = this.inflight.get(res.pair) ?? pairIndices(schedule, res.pair);
     for (const gr of checkResult(res, scheduled)) {
       if (ledger.done.has(gr.index) || this.stopping?.cancelGames) continue;
       this.haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr)));
-      if (cfg.sprt) void this.redis.rpush(keys.llr(this.run_), `${ledger.finished.length} ${ledger.standings.llr(cfg.sprt)}`).catch(() => undefined);
+      if (cfg.sprt)
+        void this.redis
+          .rpush(keys.llr(this.run_), `${ledger.finished.length} ${ledger.standings.llr(cfg.sprt)}`)
+          .catch(() => undefined);
     }
     this.untrack(res.pair);
     this.statusDirty = true;
@@ -309,10 +328,16 @@ class Coordinator {
     // Queue events: stalled pairs go back to the queue by themselves; a failed one stops the run.
     const events = (this.events = new QueueEvents(keys.pairsQueue(run), q));
     events.on('error', () => undefined);
-    events.on('stalled', ({ jobId }) => ledger.write(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`));
+    events.on('stalled', ({ jobId }) =>
+      ledger.write(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
+    );
     events.on('failed', ({ jobId, failedReason }) => {
       if (!this.inflight.has(jobId)) return;
-      this.halt('fault', `${jobId} could not be played: ${failedReason} (continue with -resume once the workers are fixed)`, true);
+      this.halt(
+        'fault',
+        `${jobId} could not be played: ${failedReason} (continue with -resume once the workers are fixed)`,
+        true,
+      );
     });
     await within(events.waitUntilReady(), 5000);
     const rw = (this.resultsWorker = new Worker(
@@ -359,12 +384,20 @@ class Coordinator {
     while (!this.stopping && this.inflight.size < want) {
       const games = this.nextPair();
       if (!games) break;
-      const id = pairId(this.pairFirst(this.schedule, games[0]));
-      this.track(id, games.map((g) => g.index));
+      const id = pairId(pairFirst(this.schedule, games[0]));
+      this.track(
+        id,
+        games.map((g) => g.index),
+      );
       jobs.push({ name: 'pair', data: { games, opening: book.get(games[0].openingIndex) }, opts: { jobId: id } });
     }
     if (jobs.length > 0) {
-      const opts = { removeOnComplete: true, removeOnFail: false, attempts: 3, backoff: { type: 'fixed', delay: 1000 } };
+      const opts = {
+        removeOnComplete: true,
+        removeOnFail: false,
+        attempts: 3,
+        backoff: { type: 'fixed', delay: 1000 },
+      };
       await this.pairs!.addBulk(jobs.map((j) => ({ ...j, opts: { ...j.opts, ...opts } })));
     }
   }
@@ -404,7 +437,9 @@ class Coordinator {
       if (redis.status === 'ready') downSince = undefined;
       else if (downSince === undefined) downSince = Date.now();
       else if (Date.now() - downSince > (cfg.distributed?.redisTimeoutMs ?? 10_000) && !this.lost) {
-        const e = new RedisUnreachable(`lost Redis at ${this.addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`);
+        const e = new RedisUnreachable(
+          `lost Redis at ${this.addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`,
+        );
         this.declareLost(e, `${e.message}; the records so far are in ${recordPath(cfg) ?? 'no file (no -pgnout)'}`);
       }
     });
@@ -483,7 +518,7 @@ class Coordinator {
       await this.letPairsFinish();
     } else if (reason === 'sprt' || reason === 'fault') {
       state = reason === 'sprt' ? 'finished' : 'stopped';
-      const removed = await this.removeQueued(pairs, (id) => this.untrack(id));
+      const removed = await removeQueued(pairs, (id) => this.untrack(id));
       const active = await pairs.getActiveCount();
       await redis.hset(keys.run(run), 'state', state);
       await redis.publish(keys.control(run), 'stop');
@@ -498,12 +533,16 @@ class Coordinator {
   /** As locally, on a fault: the queued pairs removed, the games in progress let finish and counted. */
   private async letPairsFinish(): Promise<void> {
     const pairs = this.pairs!;
-    const removed = await this.removeQueued(pairs, (id) => this.untrack(id));
-    if (removed > 0) this.ledger.write(`Note: ${removed} queued pairs removed; waiting for the ${this.inflight.size} pairs in progress`);
+    const removed = await removeQueued(pairs, (id) => this.untrack(id));
+    if (removed > 0)
+      this.ledger.write(
+        `Note: ${removed} queued pairs removed; waiting for the ${this.inflight.size} pairs in progress`,
+      );
     while (this.inflight.size > 0 && this.redis.status === 'ready' && !this.stop.signal.aborted) {
       await sleep(200);
       const active = new Set((await pairs.getJobs(['active', 'waiting', 'delayed'])).map((j) => j?.id));
-      for (const id of [...this.inflight.keys()]) if (!active.has(id) && !(await this.results!.getJob(id))) this.untrack(id);
+      for (const id of [...this.inflight.keys()])
+        if (!active.has(id) && !(await this.results!.getJob(id))) this.untrack(id);
     }
   }
 
@@ -518,39 +557,8 @@ class Coordinator {
     await redis.publish(keys.control(run), 'stop');
     await within(this.pairs!.obliterate({ force: true }), 5000);
     await within(this.results!.obliterate({ force: true }), 5000);
-    for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)]) await redis.expire(k, KEEP_FINISHED_S);
-  }
-
-  /** The schedule index of the first game of the pair `g` belongs to. */
-  private pairFirst(schedule: { game(i: number): ScheduledGame }, g: ScheduledGame): number {
-    if (g.index > 0 && g.pairKey !== undefined && schedule.game(g.index - 1).pairKey === g.pairKey) return g.index - 1;
-    return g.index;
-  }
-
-  /** The schedule indices of a pair id (for results of pairs queued before a resume). */
-  private pairIndices(schedule: { total: number; game(i: number): ScheduledGame }, id: string): number[] {
-    const m = /^pair-(\d+)$/.exec(id);
-    if (!m) return [];
-    const first = Number(m[1]) - 1;
-    if (!(first < schedule.total)) return [];
-    const g = schedule.game(first);
-    return pairGames(g, first + 1 < schedule.total ? schedule.game(first + 1) : undefined).map((x) => x.index);
-  }
-
-  /** Removes the pairs still queued (not those being played); returns how many. */
-  private async removeQueued(pairs: Queue, untrack: (id: string) => void): Promise<number> {
-    const waiting = (await pairs.getJobs(['waiting', 'delayed', 'prioritized'])).filter((j) => j?.id);
-    let n = 0;
-    for (const j of waiting) {
-      try {
-        await j.remove();
-        untrack(j.id!);
-        n++;
-      } catch {
-        // taken by a worker meanwhile: it is in progress now
-      }
-    }
-    return n;
+    for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)])
+      await redis.expire(k, KEEP_FINISHED_S);
   }
 
   /** Takes the run's lock; waits for the lock of a coordinator that died to expire. */
@@ -563,9 +571,14 @@ class Coordinator {
       }
       const holder = await redis.get(keys.lock(run));
       const ttl = await redis.pttl(keys.lock(run));
-      if (waited === 0) note(`Note: run ${run} is locked by coordinator ${holder} (a coordinator that died: the lock ends within ${Math.ceil(ttl / 1000)} s); waiting`);
+      if (waited === 0)
+        note(
+          `Note: run ${run} is locked by coordinator ${holder} (a coordinator that died: the lock ends within ${Math.ceil(ttl / 1000)} s); waiting`,
+        );
       if (waited * 500 > LOCK_TTL_MS + 2000) {
-        throw new MatchConfigError(`run ${run} is being coordinated by ${holder}: stop it first (or wait for its lock to end)`);
+        throw new MatchConfigError(
+          `run ${run} is being coordinated by ${holder}: stop it first (or wait for its lock to end)`,
+        );
       }
       await sleep(500);
     }
@@ -588,7 +601,15 @@ class Coordinator {
     const closing = [this.resultsWorker?.close(true), this.events?.close(), this.pairs?.close(), this.results?.close()];
     await within(Promise.all(closing), 3000);
     if (this.lockHeld && this.redis.status === 'ready') {
-      await within(this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, keys.lock(this.run_), this.id), 1000);
+      await within(
+        this.redis.eval(
+          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+          1,
+          keys.lock(this.run_),
+          this.id,
+        ),
+        1000,
+      );
     }
     this.redis.disconnect();
     for (const x of [this.resultsWorker, this.events, this.pairs, this.results]) {

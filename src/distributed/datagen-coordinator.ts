@@ -16,10 +16,19 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import { storeBuild } from './builds';
-import { chunkId, ownBuild, storeNet, type ChunkJob, type ChunkResult, type DatagenRunSettings, type DatagenStatus, type DatagenWorkerTally } from './datagen-jobs';
-import { QUEUE_PREFIX, RedisUnreachable, connectionOptions, keys, openRedis, type RedisAddress } from './redis';
+import {
+  type ChunkJob,
+  type ChunkResult,
+  chunkId,
+  type DatagenRunSettings,
+  type DatagenStatus,
+  type DatagenWorkerTally,
+  ownBuild,
+  storeNet,
+} from './datagen-jobs';
+import { connectionOptions, keys, openRedis, QUEUE_PREFIX, type RedisAddress, RedisUnreachable } from './redis';
 import { liveWorkers, type RunState } from './status';
-import { signRun, type Signer } from './trust';
+import { type Signer, signRun } from './trust';
 import { sleep, within } from './wait';
 
 const LOCK_TTL_MS = 15_000;
@@ -75,7 +84,10 @@ export class DatagenRunError extends Error {
 
 /** The run's id: what makes it this run. */
 function datagenRunId(settings: DatagenRunSettings, out: string): string {
-  return createHash('sha256').update(JSON.stringify({ settings, out: path.resolve(out) })).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify({ settings, out: path.resolve(out) }))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 /**
@@ -83,7 +95,11 @@ function datagenRunId(settings: DatagenRunSettings, out: string): string {
  * running the command again counts what they finished) or a chunk fails. Throws RedisUnreachable,
  * BuildError or DatagenRunError.
  */
-export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRunOptions, sink: DatagenSink): Promise<DatagenOutcome> {
+export async function runDatagenCoordinator(
+  addr: RedisAddress,
+  opts: DatagenRunOptions,
+  sink: DatagenSink,
+): Promise<DatagenOutcome> {
   const build = ownBuild();
   if (!build.ok) throw build.error;
   const redis = await openRedis(addr);
@@ -99,22 +115,36 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
   try {
     if (await storeBuild(redis, build.value)) sink.note(`Note: stored ${build.value.text} in Redis for the workers`);
     const net = opts.network ? await storeNet(redis, opts.network) : null;
-    const settings: DatagenRunSettings = { kind: 'datagen', args: opts.args, chunk: opts.chunk, build: build.value.build, net };
+    const settings: DatagenRunSettings = {
+      kind: 'datagen',
+      args: opts.args,
+      chunk: opts.chunk,
+      build: build.value.build,
+      net,
+    };
     run = datagenRunId(settings, opts.out);
 
     // The lock: one coordinator per run (one that died holds it for LOCK_TTL_MS at most).
     for (let waited = 0; ; waited++) {
       if ((await redis.set(keys.lock(run), me, 'PX', LOCK_TTL_MS, 'NX')) === 'OK') break;
       const holder = await redis.get(keys.lock(run));
-      if (waited === 0) sink.note(`Note: run ${run} is locked by coordinator ${holder} (one that died frees it within ${LOCK_TTL_MS / 1000} s); waiting`);
-      if (waited * 500 > LOCK_TTL_MS + 2000) throw new DatagenRunError(`run ${run} is being coordinated by ${holder}: stop it first`);
+      if (waited === 0)
+        sink.note(
+          `Note: run ${run} is locked by coordinator ${holder} (one that died frees it within ${LOCK_TTL_MS / 1000} s); waiting`,
+        );
+      if (waited * 500 > LOCK_TTL_MS + 2000)
+        throw new DatagenRunError(`run ${run} is being coordinated by ${holder}: stop it first`);
       await sleep(500);
     }
     lockHeld = true;
-    sink.note(`Datagen run ${run} on ${addr.text}: ${opts.chunk} games a chunk, played by \`thoth worker ${addr.text}\` processes (thoth match-status ${addr.text} ${run})`);
-    timers.push(setInterval(() => {
-      if (redis.status === 'ready') void redis.set(keys.lock(run), me, 'PX', LOCK_TTL_MS).catch(() => undefined);
-    }, LOCK_TTL_MS / 3));
+    sink.note(
+      `Datagen run ${run} on ${addr.text}: ${opts.chunk} games a chunk, played by \`thoth worker ${addr.text}\` processes (thoth match-status ${addr.text} ${run})`,
+    );
+    timers.push(
+      setInterval(() => {
+        if (redis.status === 'ready') void redis.set(keys.lock(run), me, 'PX', LOCK_TTL_MS).catch(() => undefined);
+      }, LOCK_TTL_MS / 3),
+    );
 
     const bull = await import('bullmq');
     const connection = connectionOptions(addr);
@@ -143,11 +173,18 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
         const k = (j?.data as ChunkResult | undefined)?.chunk;
         if (typeof k === 'number' && k >= writeChunk && k < endChunk) inflight.add(k);
       }
-      if (inflight.size > 0) sink.note(`Resumed run ${run}: ${inflight.size} chunks queued, being played or finished in Redis`);
+      if (inflight.size > 0)
+        sink.note(`Resumed run ${run}: ${inflight.size} chunks queued, being played or finished in Redis`);
     }
     const now = Date.now();
     const settingsText = JSON.stringify(settings);
-    await redis.hset(keys.run(run), { kind: 'datagen', datagen: settingsText, ...signRun(opts.signer, run, 'datagen', settingsText), state: 'running', coordinator: me });
+    await redis.hset(keys.run(run), {
+      kind: 'datagen',
+      datagen: settingsText,
+      ...signRun(opts.signer, run, 'datagen', settingsText),
+      state: 'running',
+      coordinator: me,
+    });
     await redis.hsetnx(keys.run(run), 'started', String(now));
     await redis.zadd(keys.runs, 'NX', now, run);
     await redis.del(keys.refusals(run));
@@ -177,11 +214,20 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
         const first = writeChunk * chunk;
         const w = sink.write(first, chunk, new Uint8Array(Buffer.from(res.shard, 'base64')));
         if ('rejected' in w) {
-          sink.note(`Note: ${chunkId(writeChunk)} from worker ${res.worker} rejected (${w.rejected}); it is played again`);
+          sink.note(
+            `Note: ${chunkId(writeChunk)} from worker ${res.worker} rejected (${w.rejected}); it is played again`,
+          );
           republish.push(writeChunk);
           return;
         }
-        const t = tallies.get(res.worker) ?? { id: res.worker, chunks: 0, positions: 0, rate: 0, from: Date.now() - res.ms, to: 0 };
+        const t = tallies.get(res.worker) ?? {
+          id: res.worker,
+          chunks: 0,
+          positions: 0,
+          rate: 0,
+          from: Date.now() - res.ms,
+          to: 0,
+        };
         t.chunks++;
         t.positions += w.positions;
         t.to = Date.now();
@@ -193,7 +239,13 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
       }
     };
     const receive = (res: ChunkResult): void => {
-      if (typeof res?.chunk !== 'number' || res.chunk < writeChunk || buffered.has(res.chunk) || typeof res.shard !== 'string') return;
+      if (
+        typeof res?.chunk !== 'number' ||
+        res.chunk < writeChunk ||
+        buffered.has(res.chunk) ||
+        typeof res.shard !== 'string'
+      )
+        return;
       buffered.set(res.chunk, res);
       flush();
       wake();
@@ -201,15 +253,23 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
 
     events = new bull.QueueEvents(keys.pairsQueue(run), q);
     events.on('error', () => undefined);
-    events.on('stalled', ({ jobId }) => sink.note(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`));
+    events.on('stalled', ({ jobId }) =>
+      sink.note(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
+    );
     events.on('failed', ({ jobId, failedReason }) => {
       const m = /^chunk-(\d+)$/.exec(jobId);
       if (!m || !inflight.has(Number(m[1]))) return;
-      halt('stopped', `${jobId} could not be played: ${failedReason} (run the command again once the workers are fixed)`);
+      halt(
+        'stopped',
+        `${jobId} could not be played: ${failedReason} (run the command again once the workers are fixed)`,
+      );
     });
     await within(events.waitUntilReady(), 5000);
     consumer = new bull.Worker(keys.resultsQueue(run), async (job) => receive(job.data as ChunkResult), {
-      ...q, concurrency: 1, removeOnComplete: { count: 0 }, drainDelay: 1,
+      ...q,
+      concurrency: 1,
+      removeOnComplete: { count: 0 },
+      drainDelay: 1,
     });
     consumer.on('error', () => undefined);
 
@@ -227,10 +287,19 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
       }
       for (const j of add) inflight.add(j.chunk);
       if (add.length > 0) {
-        await jobs!.addBulk(add.map((data) => ({
-          name: 'chunk', data,
-          opts: { jobId: chunkId(data.chunk), removeOnComplete: true, removeOnFail: false, attempts: 3, backoff: { type: 'fixed', delay: 1000 } },
-        })));
+        await jobs!.addBulk(
+          add.map((data) => ({
+            name: 'chunk',
+            data,
+            opts: {
+              jobId: chunkId(data.chunk),
+              removeOnComplete: true,
+              removeOnFail: false,
+              attempts: 3,
+              backoff: { type: 'fixed', delay: 1000 },
+            },
+          })),
+        );
       }
     };
     const writeStatus = async (s: RunState, m?: string): Promise<void> => {
@@ -239,27 +308,41 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
       slots = workers.filter((w) => w.run === run).reduce((n, w) => n + w.concurrency, 0);
       const totals = sink.totals();
       const status: DatagenStatus = {
-        kind: 'datagen', run, state: s, message: m, out: path.resolve(opts.out),
-        games: totals.games, positions: totals.positions, targetPositions: opts.targetPositions, targetGames: opts.targetGames,
-        chunksQueued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0), chunksActive: counts.active ?? 0,
+        kind: 'datagen',
+        run,
+        state: s,
+        message: m,
+        out: path.resolve(opts.out),
+        games: totals.games,
+        positions: totals.positions,
+        targetPositions: opts.targetPositions,
+        targetGames: opts.targetGames,
+        chunksQueued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+        chunksActive: counts.active ?? 0,
         rate: (totals.positions - startPositions) / Math.max(1e-3, (Date.now() - t0) / 1000),
         tallies: [...tallies.values()].map(({ id, chunks, positions, rate }) => ({ id, chunks, positions, rate })),
-        refusals: await redis.hgetall(keys.refusals(run)), workers,
-        started: Number((await redis.hget(keys.run(run), 'started')) ?? now), updated: Date.now(),
+        refusals: await redis.hgetall(keys.refusals(run)),
+        workers,
+        started: Number((await redis.hget(keys.run(run), 'started')) ?? now),
+        updated: Date.now(),
       };
       await redis.set(keys.status(run), JSON.stringify(status));
     };
     // Redis must stay reachable.
     let downSince: number | undefined;
     let lost: RedisUnreachable | undefined;
-    timers.push(setInterval(() => {
-      if (redis.status === 'ready') downSince = undefined;
-      else if (downSince === undefined) downSince = Date.now();
-      else if (Date.now() - downSince > (opts.redisTimeoutMs ?? 10_000) && !lost) {
-        lost = new RedisUnreachable(`lost Redis at ${addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`);
-        halt('lost', lost.message);
-      }
-    }, 500));
+    timers.push(
+      setInterval(() => {
+        if (redis.status === 'ready') downSince = undefined;
+        else if (downSince === undefined) downSince = Date.now();
+        else if (Date.now() - downSince > (opts.redisTimeoutMs ?? 10_000) && !lost) {
+          lost = new RedisUnreachable(
+            `lost Redis at ${addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`,
+          );
+          halt('lost', lost.message);
+        }
+      }, 500),
+    );
 
     if (sink.done() || writeChunk >= endChunk) halt('finished');
     const refusalsSeen = new Set<string>();
@@ -294,7 +377,12 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
     }
 
     const final = state as RunState;
-    const out: DatagenOutcome = { run, state: final, message, tallies: [...tallies.values()].map(({ id, chunks, positions, rate }) => ({ id, chunks, positions, rate })) };
+    const out: DatagenOutcome = {
+      run,
+      state: final,
+      message,
+      tallies: [...tallies.values()].map(({ id, chunks, positions, rate }) => ({ id, chunks, positions, rate })),
+    };
     if (lost) throw lost;
     await within(consumer.close(true), 2000);
     await redis.hset(keys.run(run), 'state', final);
@@ -312,7 +400,15 @@ export async function runDatagenCoordinator(addr: RedisAddress, opts: DatagenRun
     for (const t of timers) clearInterval(t);
     await within(Promise.all([consumer?.close(true), events?.close(), jobs?.close(), results?.close()]), 3000);
     if (lockHeld && redis.status === 'ready') {
-      await within(redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, keys.lock(run), me), 1000);
+      await within(
+        redis.eval(
+          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+          1,
+          keys.lock(run),
+          me,
+        ),
+        1000,
+      );
     }
     redis.disconnect();
   }

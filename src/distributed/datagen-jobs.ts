@@ -15,7 +15,15 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine-process';
-import { BuildError, CHECKSUM, identifyEngine, shortSum, sumText, type EngineBuild, type IdentifiedBuild } from './builds';
+import {
+  BuildError,
+  CHECKSUM,
+  type EngineBuild,
+  type IdentifiedBuild,
+  identifyEngine,
+  shortSum,
+  sumText,
+} from './builds';
 import { oneLine, type RunState, type RunStatus, type WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
@@ -65,12 +73,16 @@ export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string>
 
 /** A network in the worker's cache (`<cache>/nets/<sha256>.nnue`), fetched from Redis when missing; its path. */
 export async function fetchNet(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
-  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum)) return err(new BuildError(`the network checksum ${sumText(checksum)} is not 64 hex digits`));
+  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum))
+    return err(new BuildError(`the network checksum ${sumText(checksum)} is not 64 hex digits`));
   const dir = path.join(cacheDir, 'nets');
   const file = path.join(dir, `${checksum}.nnue`);
   if (existsSync(file) && sha256(readFileSync(file)) === checksum) return ok(file);
   const data = await redis.getBuffer(netKey(checksum));
-  if (data === null) return err(new BuildError(`network ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`));
+  if (data === null)
+    return err(
+      new BuildError(`network ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`),
+    );
   if (sha256(data) !== checksum) return err(new BuildError(`network ${shortSum(checksum)} in Redis is damaged`));
   mkdirSync(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
@@ -86,12 +98,14 @@ export async function fetchNet(redis: Redis, checksum: string, cacheDir: string)
 export function ownBuild(): Result<IdentifiedBuild, BuildError> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const cli = [path.join(here, 'cli.js'), path.join(here, '..', '..', 'dist', 'cli.js')].find((p) => existsSync(p));
-  if (cli === undefined) return err(new BuildError('there is no built dist/cli.js to give the workers (run npm run build)'));
+  if (cli === undefined)
+    return err(new BuildError('there is no built dist/cli.js to give the workers (run npm run build)'));
   // identifyEngine reads only the command, its folder and the name.
   const spec = { name: 'thoth datagen', nameGiven: true, command: ['node', cli], options: [] } as unknown as EngineSpec;
   const b = identifyEngine(spec);
   if (!b.ok) return b;
-  if (b.value.build.kind !== 'thoth') return err(new BuildError(`${cli} is not part of a Thoth build the workers can fetch`));
+  if (b.value.build.kind !== 'thoth')
+    return err(new BuildError(`${cli} is not part of a Thoth build the workers can fetch`));
   return b;
 }
 
@@ -135,7 +149,8 @@ export function isDatagenStatus(s: unknown): s is DatagenStatus {
 /** The status in words, for `thoth match-status`. */
 export function datagenStatusLines(s: DatagenStatus): string[] {
   const age = Math.round((Date.now() - s.updated) / 1000);
-  const of = (n: number, t: number | null): string => `${n.toLocaleString('en')}${t !== null ? `/${t.toLocaleString('en')}` : ''}`;
+  const of = (n: number, t: number | null): string =>
+    `${n.toLocaleString('en')}${t !== null ? `/${t.toLocaleString('en')}` : ''}`;
   const lines = [
     `Datagen run ${s.run}: ${s.out} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
     `Positions ${of(s.positions, s.targetPositions)}, games ${of(s.games, s.targetGames)}, ${s.rate.toFixed(1)} positions/s | ` +
@@ -143,9 +158,13 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
   const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
-  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  lines.push(
+    `Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`,
+  );
   for (const t of s.tallies) {
-    lines.push(`  ${oneLine(t.id)}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`);
+    lines.push(
+      `  ${oneLine(t.id)}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`,
+    );
   }
   for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
   return lines;
@@ -157,9 +176,23 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
  */
 export function datagenAsRunStatus(s: DatagenStatus): RunStatus {
   return {
-    run: s.run, state: s.state, message: s.message, names: [`datagen ${path.basename(s.out)}`], variant: 'datagen',
-    timeControl: `${s.rate.toFixed(1)} positions/s`, games: s.games, total: s.targetGames, pairsQueued: s.chunksQueued,
-    pairsActive: s.chunksActive, encounters: [], sprt: null, ratings: [], lines: datagenStatusLines(s), refusals: s.refusals,
-    workers: s.workers, started: s.started, updated: s.updated,
+    run: s.run,
+    state: s.state,
+    message: s.message,
+    names: [`datagen ${path.basename(s.out)}`],
+    variant: 'datagen',
+    timeControl: `${s.rate.toFixed(1)} positions/s`,
+    games: s.games,
+    total: s.targetGames,
+    pairsQueued: s.chunksQueued,
+    pairsActive: s.chunksActive,
+    encounters: [],
+    sprt: null,
+    ratings: [],
+    lines: datagenStatusLines(s),
+    refusals: s.refusals,
+    workers: s.workers,
+    started: s.started,
+    updated: s.updated,
   };
 }

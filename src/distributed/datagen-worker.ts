@@ -10,11 +10,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { CHECKSUM, buildProblem, fetchBuild, shortSum, sumText } from './builds';
-import { fetchNet, type ChunkJob, type ChunkResult, type DatagenRunSettings } from './datagen-jobs';
-import { QUEUE_PREFIX, keys, type RedisAddress } from './redis';
+import { buildProblem, CHECKSUM, fetchBuild, shortSum, sumText } from './builds';
+import { type ChunkJob, type ChunkResult, type DatagenRunSettings, fetchNet } from './datagen-jobs';
+import { keys, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import type { WorkerOptions } from './worker';
 
@@ -36,7 +36,16 @@ export interface DatagenWorkerHost {
 }
 
 /** Flags of the worker's own datagen child that the run's settings must not give. */
-const WORKER_FLAGS = new Set(['--out', '--net', '--first-game', '--games', '--positions', '--threads', '--distributed', '--sign']);
+const WORKER_FLAGS = new Set([
+  '--out',
+  '--net',
+  '--first-game',
+  '--games',
+  '--positions',
+  '--threads',
+  '--distributed',
+  '--sign',
+]);
 
 /** Why a datagen run's settings are malformed (one line), or undefined. */
 function datagenProblem(s: DatagenRunSettings): string | undefined {
@@ -44,19 +53,41 @@ function datagenProblem(s: DatagenRunSettings): string | undefined {
   const b = buildProblem(s.build);
   if (b !== undefined) return b;
   if (s.build.kind !== 'thoth') return 'a datagen run needs a Thoth build';
-  if (s.net !== null && !(typeof s.net === 'string' && CHECKSUM.test(s.net))) return `the network checksum ${sumText(s.net)} is not 64 hex digits`;
+  if (s.net !== null && !(typeof s.net === 'string' && CHECKSUM.test(s.net)))
+    return `the network checksum ${sumText(s.net)} is not 64 hex digits`;
   if (!Number.isInteger(s.chunk) || s.chunk < 1) return 'a bad chunk size';
-  if (!Array.isArray(s.args) || !s.args.every((a) => typeof a === 'string' && !WORKER_FLAGS.has(a.split('=')[0]))) return 'its datagen flags are not ones a worker passes on';
+  if (!Array.isArray(s.args) || !s.args.every((a) => typeof a === 'string' && !WORKER_FLAGS.has(a.split('=')[0])))
+    return 'its datagen flags are not ones a worker passes on';
   return undefined;
 }
 
 /** Plays one chunk with the build's datagen; the shard's bytes, or throws with datagen's error. */
-function playChunk(cli: string, settings: DatagenRunSettings, netFile: string | undefined, job: ChunkJob, signal: AbortSignal): Promise<Buffer> {
+function playChunk(
+  cli: string,
+  settings: DatagenRunSettings,
+  netFile: string | undefined,
+  job: ChunkJob,
+  signal: AbortSignal,
+): Promise<Buffer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-chunk-'));
   const out = path.join(dir, 'shard.bin');
   const args = [
-    cli, 'datagen', '--out', out, ...settings.args, ...(netFile ? ['--net', netFile] : []),
-    '--first-game', String(job.first), '--games', String(job.games), '--positions', '2000000000', '--threads', '1', '--no-dedup', '--quiet',
+    cli,
+    'datagen',
+    '--out',
+    out,
+    ...settings.args,
+    ...(netFile ? ['--net', netFile] : []),
+    '--first-game',
+    String(job.first),
+    '--games',
+    String(job.games),
+    '--positions',
+    '2000000000',
+    '--threads',
+    '1',
+    '--no-dedup',
+    '--quiet',
   ];
   return new Promise<Buffer>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
@@ -75,7 +106,14 @@ function playChunk(cli: string, settings: DatagenRunSettings, netFile: string | 
       signal.removeEventListener('abort', kill);
       try {
         if (code === 0) resolve(readFileSync(out));
-        else reject(new Error(sig ? `datagen ended by ${sig}` : `datagen exited with code ${code}: ${err.trim().split('\n').pop() ?? ''}`));
+        else
+          reject(
+            new Error(
+              sig
+                ? `datagen ended by ${sig}`
+                : `datagen exited with code ${code}: ${err.trim().split('\n').pop() ?? ''}`,
+            ),
+          );
       } catch (e) {
         reject(e as Error);
       } finally {
@@ -85,76 +123,134 @@ function playChunk(cli: string, settings: DatagenRunSettings, netFile: string | 
   });
 }
 
-/** Plays a datagen run's chunks until the run ends, or it has no chunks waiting and another run has. */
-export async function serveDatagen(host: DatagenWorkerHost, run: string, text: string): Promise<void> {
-  const { opts, redis, bull } = host;
-  // The settings' signature was checked by the caller; their shape is checked here, before any file operation.
+/** A datagen run as this worker plays it: its settings, the build's entry point and the network file. */
+interface DatagenRun {
+  run: string;
+  settings: DatagenRunSettings;
+  cli: string;
+  netFile: string | undefined;
+  results: Queue;
+}
+
+/**
+ * The run's settings checked, its build and network fetched into the cache: the entry point and
+ * the network file, or why the run is refused. The settings' signature was checked by the caller;
+ * their shape is checked here, before any file operation.
+ */
+async function datagenFiles(
+  host: DatagenWorkerHost,
+  text: string,
+): Promise<{ settings: DatagenRunSettings; cli: string; netFile: string | undefined } | string> {
+  const { opts, redis } = host;
   let settings: DatagenRunSettings;
   try {
     settings = JSON.parse(text) as DatagenRunSettings;
   } catch {
-    return host.refuse(run, 'its datagen settings are not JSON');
+    return 'its datagen settings are not JSON';
   }
   const why = datagenProblem(settings);
-  if (why !== undefined) return host.refuse(run, why);
+  if (why !== undefined) return why;
   const dir = await fetchBuild(redis, settings.build.checksum, opts.cacheDir);
-  if (!dir.ok) return host.refuse(run, dir.error.message);
+  if (!dir.ok) return dir.error.message;
   let netFile: string | undefined;
   if (settings.net !== null) {
     const n = await fetchNet(redis, settings.net, opts.cacheDir);
-    if (!n.ok) return host.refuse(run, n.error.message);
+    if (!n.ok) return n.error.message;
     netFile = n.value;
   }
   const cli = path.join(dir.value, settings.build.kind === 'thoth' ? settings.build.script : 'dist/cli.js');
-  if (!cli.startsWith(dir.value + path.sep)) return host.refuse(run, `its script is outside Thoth build ${shortSum(settings.build.checksum)}`);
+  if (!cli.startsWith(dir.value + path.sep))
+    return `its script is outside Thoth build ${shortSum(settings.build.checksum)}`;
+  return { settings, cli, netFile };
+}
+
+/** Plays a datagen run's chunks until the run ends, or it has no chunks waiting and another run has. */
+export async function serveDatagen(host: DatagenWorkerHost, run: string, text: string): Promise<void> {
+  const { opts, redis, bull } = host;
+  const files = await datagenFiles(host, text);
+  if (typeof files === 'string') return host.refuse(run, files);
+  const { settings } = files;
   host.setRun(run);
-  opts.write(`Serving datagen run ${run}: Thoth build ${shortSum(settings.build.checksum)}, ${settings.net ? `network ${shortSum(settings.net)}` : 'hand-written evaluation'}, ${settings.chunk} games a chunk`);
+  opts.write(
+    `Serving datagen run ${run}: Thoth build ${shortSum(settings.build.checksum)}, ${settings.net ? `network ${shortSum(settings.net)}` : 'hand-written evaluation'}, ${settings.chunk} games a chunk`,
+  );
   const results = new bull.Queue(keys.resultsQueue(run), { connection: redis, prefix: QUEUE_PREFIX });
   results.on('error', () => undefined);
-
-  const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
-    host.busy(1);
-    const stop = new AbortController();
-    const abort = (): void => stop.abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    opts.kill.addEventListener('abort', abort, { once: true });
-    const t0 = Date.now();
-    try {
-      const data = job.data as ChunkJob;
-      if (!Number.isSafeInteger(data?.chunk) || data.chunk < 0 || data.first !== data.chunk * settings.chunk || !Number.isSafeInteger(data.games) || data.games < 1 || data.games > settings.chunk) {
-        throw new Error(`${job.id} is not a chunk of this run (${settings.chunk} games a chunk)`);
-      }
-      let shard: Buffer;
-      try {
-        shard = await playChunk(cli, settings, netFile, data, stop.signal);
-      } catch (e) {
-        if (!stop.signal.aborted) throw e;
-        if (opts.kill.aborted) {
-          // This worker is going away: the chunk goes back to the queue for another worker.
-          await job.moveToWait(token);
-          throw new bull.WaitingError();
-        }
-        return { cancelled: true };
-      }
-      const result: ChunkResult = { chunk: data.chunk, worker: host.id, shard: shard.toString('base64'), ms: Date.now() - t0 };
-      await results.add('result', result, { jobId: job.id!, removeOnComplete: true });
-      host.done();
-      opts.write(`Played ${job.id} of run ${run} (games ${data.first}-${data.first + data.games - 1}, ${shard.length} bytes) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      return { bytes: shard.length };
-    } finally {
-      signal?.removeEventListener('abort', abort);
-      opts.kill.removeEventListener('abort', abort);
-      host.busy(-1);
-    }
-  };
-
+  const served: DatagenRun = { run, ...files, results };
   try {
     await followRun({
-      bull, redis, addr: host.addr, run, id: host.id, opts, noun: 'chunk', processor,
-      waiting: () => host.waitingCount(run), pickRun: () => host.pickRun(),
+      bull,
+      redis,
+      addr: host.addr,
+      run,
+      id: host.id,
+      opts,
+      noun: 'chunk',
+      processor: (job, token, signal) => playChunkJob(host, served, job, token, signal),
+      waiting: () => host.waitingCount(run),
+      pickRun: () => host.pickRun(),
     });
   } finally {
     await results.close();
     host.setRun(null);
+  }
+}
+
+/** One chunk job: its games played by the build and the shard written as the result, or the job back to the queue. */
+async function playChunkJob(
+  host: DatagenWorkerHost,
+  served: DatagenRun,
+  job: Job,
+  token?: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const { opts, bull } = host;
+  const { run, settings } = served;
+  host.busy(1);
+  const stop = new AbortController();
+  const abort = (): void => stop.abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  opts.kill.addEventListener('abort', abort, { once: true });
+  const t0 = Date.now();
+  try {
+    const data = job.data as ChunkJob;
+    if (
+      !Number.isSafeInteger(data?.chunk) ||
+      data.chunk < 0 ||
+      data.first !== data.chunk * settings.chunk ||
+      !Number.isSafeInteger(data.games) ||
+      data.games < 1 ||
+      data.games > settings.chunk
+    ) {
+      throw new Error(`${job.id} is not a chunk of this run (${settings.chunk} games a chunk)`);
+    }
+    let shard: Buffer;
+    try {
+      shard = await playChunk(served.cli, settings, served.netFile, data, stop.signal);
+    } catch (e) {
+      if (!stop.signal.aborted) throw e;
+      if (opts.kill.aborted) {
+        // This worker is going away: the chunk goes back to the queue for another worker.
+        await job.moveToWait(token);
+        throw new bull.WaitingError();
+      }
+      return { cancelled: true };
+    }
+    const result: ChunkResult = {
+      chunk: data.chunk,
+      worker: host.id,
+      shard: shard.toString('base64'),
+      ms: Date.now() - t0,
+    };
+    await served.results.add('result', result, { jobId: job.id!, removeOnComplete: true });
+    host.done();
+    opts.write(
+      `Played ${job.id} of run ${run} (games ${data.first}-${data.first + data.games - 1}, ${shard.length} bytes) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    return { bytes: shard.length };
+  } finally {
+    signal?.removeEventListener('abort', abort);
+    opts.kill.removeEventListener('abort', abort);
+    host.busy(-1);
   }
 }

@@ -4,8 +4,8 @@
  * both the pair job and its result, so a pair is queued once and counted once.
  */
 import type { GameRecord, MoveRecord, ResultToken, Termination } from '../core/record';
-import type { GameOutcome } from '../match/referee';
 import type { Opening } from '../match/openings';
+import type { GameOutcome } from '../match/referee';
 import type { ScheduledGame } from '../match/schedule';
 import type { GameSettings } from '../match/slot';
 import type { EngineBuild } from './builds';

@@ -9,7 +9,15 @@ import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { LOOPBACK_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie } from '../http/loopback';
+import {
+  checkRequest,
+  LOOPBACK_HOST,
+  listenLoopback,
+  MIME,
+  resolveStatic,
+  SECURITY_HEADERS,
+  tokenCookie,
+} from '../http/loopback';
 import { datagenAsRunStatus, isDatagenStatus } from './datagen-jobs';
 import { listRuns, readLlrSeries, readStatus } from './status';
 
@@ -19,13 +27,22 @@ export interface StatusPage {
   close(): Promise<void>;
 }
 
-function reply(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, ...extra });
   res.end(body);
 }
 
 /** Serves the page; `run` is the run shown when the page does not name one (the newest otherwise). */
-export async function startStatusPage(redis: Redis, opts: { port: number; staticDir: string; run?: string; token?: string }): Promise<StatusPage> {
+export async function startStatusPage(
+  redis: Redis,
+  opts: { port: number; staticDir: string; run?: string; token?: string },
+): Promise<StatusPage> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const root = realpathSync(path.resolve(opts.staticDir));
   let port = opts.port;
@@ -35,19 +52,29 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
     const run = url.searchParams.get('run') ?? opts.run ?? runs[0];
     if (run === undefined || !/^[0-9a-f]{12}$/.test(run)) return { runs, status: null, llr: [] };
     const status = (await readStatus(redis, run)) ?? null;
-    return { runs, status: isDatagenStatus(status) ? datagenAsRunStatus(status) : status, llr: await readLlrSeries(redis, run) };
+    return {
+      runs,
+      status: isDatagenStatus(status) ? datagenAsRunStatus(status) : status,
+      llr: await readLlrSeries(redis, run),
+    };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const bad = checkRequest(req, port, token, false);
     if (bad) return reply(res, bad.status, 'text/plain; charset=utf-8', `Forbidden: ${bad.reason}\n`);
-    if (req.method !== 'GET') return reply(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed\n', { Allow: 'GET' });
+    if (req.method !== 'GET')
+      return reply(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed\n', { Allow: 'GET' });
     const url = new URL(req.url ?? '/', `http://${LOOPBACK_HOST}`);
     if (url.pathname === '/api/status') {
       try {
         return reply(res, 200, 'application/json; charset=utf-8', JSON.stringify(await api(url)));
       } catch (e) {
-        return reply(res, 503, 'application/json; charset=utf-8', JSON.stringify({ error: `Redis: ${(e as Error).message}` }));
+        return reply(
+          res,
+          503,
+          'application/json; charset=utf-8',
+          JSON.stringify({ error: `Redis: ${(e as Error).message}` }),
+        );
       }
     }
     const file = resolveStatic(root, req.url ?? '/');
@@ -58,7 +85,8 @@ export async function startStatusPage(redis: Redis, opts: { port: number; static
     } catch {
       return reply(res, 404, 'text/plain; charset=utf-8', 'Not Found\n');
     }
-    const extra: Record<string, string> = path.extname(file) === '.html' ? { 'Set-Cookie': tokenCookie(port, token) } : {};
+    const extra: Record<string, string> =
+      path.extname(file) === '.html' ? { 'Set-Cookie': tokenCookie(port, token) } : {};
     reply(res, 200, MIME[path.extname(file)], body, extra);
   };
 

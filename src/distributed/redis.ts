@@ -53,7 +53,8 @@ export class RedisUnreachable extends Error {
  */
 export function parseRedisUrl(text: string): Result<RedisAddress, RedisUrlError> {
   let shown = text;
-  const bad = (why: string): { ok: false; error: RedisUrlError } => err(new RedisUrlError(`'${shown}' is not a Redis address (${why}); expected ${REDIS_URL_SYNTAX}`));
+  const bad = (why: string): { ok: false; error: RedisUrlError } =>
+    err(new RedisUrlError(`'${shown}' is not a Redis address (${why}); expected ${REDIS_URL_SYNTAX}`));
   let u: URL;
   try {
     u = new URL(text);
@@ -66,7 +67,8 @@ export function parseRedisUrl(text: string): Result<RedisAddress, RedisUrlError>
     v.password = '***';
     shown = v.href.replace(/\/$/, text.endsWith('/') ? '/' : '');
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') return bad(`the scheme is ${u.protocol.replace(/:$/, '')}, not redis or rediss`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    return bad(`the scheme is ${u.protocol.replace(/:$/, '')}, not redis or rediss`);
   if (u.hostname === '') return bad('no host');
   if (u.search !== '' || u.hash !== '') return bad('unexpected ?query or #fragment');
   const port = u.port === '' ? 6379 : Number(u.port);
@@ -98,9 +100,14 @@ export function redisAddress(text: string, secrets: RedisSecrets = {}): Result<R
     try {
       addr.password = readFileSync(secrets.passwordFile, 'utf8').split(/\r?\n/)[0];
     } catch (e) {
-      return err(new RedisUrlError(`cannot read the Redis password file '${secrets.passwordFile}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
+      return err(
+        new RedisUrlError(
+          `cannot read the Redis password file '${secrets.passwordFile}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        ),
+      );
     }
-    if (addr.password === '') return err(new RedisUrlError(`the Redis password file '${secrets.passwordFile}' is empty`));
+    if (addr.password === '')
+      return err(new RedisUrlError(`the Redis password file '${secrets.passwordFile}' is empty`));
   }
   if (addr.password === undefined && env.THOTH_REDIS_PASSWORD) addr.password = env.THOTH_REDIS_PASSWORD;
   if (secrets.caFile !== undefined) {
@@ -108,9 +115,14 @@ export function redisAddress(text: string, secrets: RedisSecrets = {}): Result<R
     try {
       addr.ca = readFileSync(secrets.caFile);
     } catch (e) {
-      return err(new RedisUrlError(`cannot read the CA file '${secrets.caFile}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
+      return err(
+        new RedisUrlError(
+          `cannot read the CA file '${secrets.caFile}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        ),
+      );
     }
-    if (!addr.ca.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) return err(new RedisUrlError(`the CA file '${secrets.caFile}' holds no PEM certificate`));
+    if (!addr.ca.toString('latin1').includes('-----BEGIN CERTIFICATE-----'))
+      return err(new RedisUrlError(`the CA file '${secrets.caFile}' holds no PEM certificate`));
   }
   return ok(addr);
 }
@@ -147,7 +159,15 @@ export async function openRedis(a: RedisAddress, timeoutMs = 5000): Promise<Redi
   });
   const timer = new Promise<never>((_, reject) => {
     fatal = reject;
-    setTimeout(() => reject(new RedisUnreachable(`cannot reach Redis at ${a.text}${last ? `: ${last}` : ''} (waited ${timeoutMs / 1000} s)`)), timeoutMs).unref();
+    setTimeout(
+      () =>
+        reject(
+          new RedisUnreachable(
+            `cannot reach Redis at ${a.text}${last ? `: ${last}` : ''} (waited ${timeoutMs / 1000} s)`,
+          ),
+        ),
+      timeoutMs,
+    ).unref();
   });
   try {
     await Promise.race([r.connect().then(() => r.ping()), timer]);
@@ -166,10 +186,13 @@ function loginOrTlsProblem(e: Error): string | undefined {
   if (/^NOAUTH\b/.test(m)) return `it wants a password (NOAUTH) ${hint}`;
   if (/^WRONGPASS\b/.test(m)) return `the user or password is wrong, or the user is disabled (WRONGPASS) ${hint}`;
   if (/^NOPERM\b/.test(m)) return `${m} (see the ACL users of docs/distributed.md)`;
-  if (/\bAUTH\b.*(without any password|no password is set)/i.test(m)) return `${m} (this Redis has no password: leave it out of the address)`;
+  if (/\bAUTH\b.*(without any password|no password is set)/i.test(m))
+    return `${m} (this Redis has no password: leave it out of the address)`;
   const code = (e as NodeJS.ErrnoException).code ?? '';
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) return `its TLS certificate is not trusted: ${m} (give the CA that signed it with --redis-ca FILE, or ca=FILE after -distributed)`;
-  if (/wrong version number|packet length too long|unknown protocol/i.test(m)) return `TLS failed (${m}): is this a rediss:// server?`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code))
+    return `its TLS certificate is not trusted: ${m} (give the CA that signed it with --redis-ca FILE, or ca=FILE after -distributed)`;
+  if (/wrong version number|packet length too long|unknown protocol/i.test(m))
+    return `TLS failed (${m}): is this a rediss:// server?`;
   return undefined;
 }
 

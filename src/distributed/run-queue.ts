@@ -6,7 +6,7 @@
  */
 import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUE_PREFIX, connectionOptions, keys, type RedisAddress } from './redis';
+import { connectionOptions, keys, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { sleep } from './wait';
 import type { WorkerOptions } from './worker';
 
@@ -34,23 +34,27 @@ export async function followRun(q: RunQueue): Promise<void> {
   const { opts, run } = q;
   const Noun = q.noun[0].toUpperCase() + q.noun.slice(1);
   let active = 0;
-  const worker: Worker = new q.bull.Worker(keys.pairsQueue(run), async (job, token, signal) => {
-    active++;
-    try {
-      return await q.processor(job, token, signal);
-    } finally {
-      active--;
-    }
-  }, {
-    connection: connectionOptions(q.addr),
-    prefix: QUEUE_PREFIX,
-    concurrency: opts.concurrency,
-    lockDuration: opts.lockDurationMs,
-    stalledInterval: opts.stalledIntervalMs,
-    maxStalledCount: opts.maxStalledCount,
-    drainDelay: 1,
-    name: q.id,
-  });
+  const worker: Worker = new q.bull.Worker(
+    keys.pairsQueue(run),
+    async (job, token, signal) => {
+      active++;
+      try {
+        return await q.processor(job, token, signal);
+      } finally {
+        active--;
+      }
+    },
+    {
+      connection: connectionOptions(q.addr),
+      prefix: QUEUE_PREFIX,
+      concurrency: opts.concurrency,
+      lockDuration: opts.lockDurationMs,
+      stalledInterval: opts.stalledIntervalMs,
+      maxStalledCount: opts.maxStalledCount,
+      drainDelay: 1,
+      name: q.id,
+    },
+  );
   worker.on('error', () => undefined);
   worker.on('failed', (job, e) => {
     if (job && e.name !== 'WaitingError') opts.write(`${Noun} ${job.id} failed here: ${e.message}`);
@@ -91,7 +95,10 @@ export async function followRun(q: RunQueue): Promise<void> {
     }
   } finally {
     opts.kill.removeEventListener('abort', onKill);
-    if (opts.signal.aborted && active > 0) opts.write(`Finishing the ${active} ${q.noun}s in progress (Ctrl-C again to stop at once: they are played again elsewhere)`);
+    if (opts.signal.aborted && active > 0)
+      opts.write(
+        `Finishing the ${active} ${q.noun}s in progress (Ctrl-C again to stop at once: they are played again elsewhere)`,
+      );
     await worker.close();
     sub.disconnect();
   }

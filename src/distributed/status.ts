@@ -75,7 +75,13 @@ export interface RunStatus {
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /** The summary of a ledger as plain data (the queue and worker fields are the caller's). */
-export function ledgerStatus(cfg: MatchConfig, ledger: Ledger): Pick<RunStatus, 'names' | 'variant' | 'timeControl' | 'games' | 'total' | 'encounters' | 'sprt' | 'ratings' | 'lines'> {
+export function ledgerStatus(
+  cfg: MatchConfig,
+  ledger: Ledger,
+): Pick<
+  RunStatus,
+  'names' | 'variant' | 'timeControl' | 'games' | 'total' | 'encounters' | 'sprt' | 'ratings' | 'lines'
+> {
   const st = ledger.standings;
   const encounters = st.encounters.map((e, k): EncounterStatus => {
     const done = e.total.wins + e.total.losses + e.total.draws > 0;
@@ -96,7 +102,13 @@ export function ledgerStatus(cfg: MatchConfig, ledger: Ledger): Pick<RunStatus, 
   let sprt: SprtStatus | null = null;
   if (cfg.sprt && cfg.engines.length === 2) {
     const b = sprtBounds(cfg.sprt.alpha, cfg.sprt.beta);
-    sprt = { ...cfg.sprt, llr: finite(st.llr(cfg.sprt)), lower: b.lower, upper: b.upper, decision: st.sprtDecision(cfg.sprt) };
+    sprt = {
+      ...cfg.sprt,
+      llr: finite(st.llr(cfg.sprt)),
+      lower: b.lower,
+      upper: b.upper,
+      decision: st.sprtDecision(cfg.sprt),
+    };
   }
   let ratings: RunStatus['ratings'] = [];
   if (cfg.engines.length > 2) {
@@ -135,7 +147,13 @@ export async function liveWorkers(redis: Redis, prune = true): Promise<WorkerSta
   for (const id of ids) {
     const h = await redis.hgetall(keys.worker(id));
     if (!h.concurrency) continue;
-    out.push({ id, concurrency: Number(h.concurrency), busy: Number(h.busy ?? 0), run: h.run || null, pairs: Number(h.pairs ?? 0) });
+    out.push({
+      id,
+      concurrency: Number(h.concurrency),
+      busy: Number(h.busy ?? 0),
+      run: h.run || null,
+      pairs: Number(h.pairs ?? 0),
+    });
   }
   return out;
 }
@@ -157,7 +175,9 @@ export async function readStatus(redis: Redis, run: string): Promise<RunStatus |
 /** The LLR after each counted pair: [games, llr]. */
 export async function readLlrSeries(redis: Redis, run: string): Promise<[number, number][]> {
   const items = await redis.lrange(keys.llr(run), 0, -1);
-  return items.map((t) => t.split(' ').map(Number) as [number, number]).filter(([g, l]) => Number.isFinite(g) && Number.isFinite(l));
+  return items
+    .map((t) => t.split(' ').map(Number) as [number, number])
+    .filter(([g, l]) => Number.isFinite(g) && Number.isFinite(l));
 }
 
 /**
@@ -179,7 +199,9 @@ export function statusLines(s: RunStatus): string[] {
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
   const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
-  lines.push(`Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`);
+  lines.push(
+    `Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`,
+  );
   for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
   lines.push(...s.lines);
   return lines;

@@ -10,7 +10,7 @@
  * `openssl pkey -pubout` (public, the workers'); a public key may also be given inline as the
  * base64 line between the PEM's BEGIN and END lines.
  */
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { err, ok, type Result } from '../core/result';
 
@@ -34,7 +34,10 @@ export interface TrustedKey {
 
 /** The id of a public key: the first 16 hex digits of the SHA-256 of its SubjectPublicKeyInfo DER. */
 export function keyId(pub: KeyObject): string {
-  return createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(pub.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** A file's text, or undefined when `value` names no file. */
@@ -63,9 +66,14 @@ export function loadSigner(value: string, what = 'the signing key'): Result<Sign
   try {
     key = createPrivateKey(text);
   } catch {
-    return err(new TrustError(`${what}: '${value.includes('-----BEGIN') ? 'the PEM text' : value}' is not a private key (make one with openssl genpkey -algorithm ed25519 -out coordinator.key)`));
+    return err(
+      new TrustError(
+        `${what}: '${value.includes('-----BEGIN') ? 'the PEM text' : value}' is not a private key (make one with openssl genpkey -algorithm ed25519 -out coordinator.key)`,
+      ),
+    );
   }
-  if (key.asymmetricKeyType !== 'ed25519') return err(new TrustError(`${what}: an Ed25519 key is needed, not ${key.asymmetricKeyType ?? 'this key'}`));
+  if (key.asymmetricKeyType !== 'ed25519')
+    return err(new TrustError(`${what}: an Ed25519 key is needed, not ${key.asymmetricKeyType ?? 'this key'}`));
   return ok({ id: keyId(createPublicKey(key)), key });
 }
 
@@ -77,7 +85,11 @@ export function signerFor(given: string | undefined, env: NodeJS.ProcessEnv = pr
   if (given !== undefined) return loadSigner(given);
   const e = env.THOTH_SIGN_KEY;
   if (e !== undefined && e !== '') return loadSigner(e, 'THOTH_SIGN_KEY');
-  return err(new TrustError('workers take only signed runs: give the coordinator\'s Ed25519 key (openssl genpkey -algorithm ed25519 -out coordinator.key) as sign=FILE after -distributed, --sign FILE with datagen, or THOTH_SIGN_KEY'));
+  return err(
+    new TrustError(
+      "workers take only signed runs: give the coordinator's Ed25519 key (openssl genpkey -algorithm ed25519 -out coordinator.key) as sign=FILE after -distributed, --sign FILE with datagen, or THOTH_SIGN_KEY",
+    ),
+  );
 }
 
 /**
@@ -86,7 +98,11 @@ export function signerFor(given: string | undefined, env: NodeJS.ProcessEnv = pr
  */
 export function loadTrustedKey(value: string): Result<TrustedKey, TrustError> {
   const bad = (): Result<TrustedKey, TrustError> =>
-    err(new TrustError(`--trust: '${value.length > 80 ? `${value.slice(0, 77)}...` : value}' is neither a file nor an Ed25519 public key (openssl pkey -in coordinator.key -pubout -out coordinator.pub)`));
+    err(
+      new TrustError(
+        `--trust: '${value.length > 80 ? `${value.slice(0, 77)}...` : value}' is neither a file nor an Ed25519 public key (openssl pkey -in coordinator.key -pubout -out coordinator.pub)`,
+      ),
+    );
   let text: string | undefined;
   try {
     text = fileText(value);
@@ -96,14 +112,21 @@ export function loadTrustedKey(value: string): Result<TrustedKey, TrustError> {
   let key: KeyObject;
   try {
     const t = (text ?? value).trim();
-    if (t.includes('PRIVATE KEY-----')) return err(new TrustError(`--trust: '${value}' is a private key; give the workers only the public key (openssl pkey -in KEY -pubout)`));
+    if (t.includes('PRIVATE KEY-----'))
+      return err(
+        new TrustError(
+          `--trust: '${value}' is a private key; give the workers only the public key (openssl pkey -in KEY -pubout)`,
+        ),
+      );
     if (t.includes('-----BEGIN')) key = createPublicKey(t);
-    else if (/^[A-Za-z0-9+/]+={0,2}$/.test(t)) key = createPublicKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'spki' });
+    else if (/^[A-Za-z0-9+/]+={0,2}$/.test(t))
+      key = createPublicKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'spki' });
     else return bad();
   } catch {
     return bad();
   }
-  if (key.asymmetricKeyType !== 'ed25519') return err(new TrustError(`--trust: an Ed25519 key is needed, not ${key.asymmetricKeyType ?? 'this key'}`));
+  if (key.asymmetricKeyType !== 'ed25519')
+    return err(new TrustError(`--trust: an Ed25519 key is needed, not ${key.asymmetricKeyType ?? 'this key'}`));
   return ok({ id: keyId(key), key });
 }
 
@@ -126,16 +149,27 @@ export function signRun(s: Signer, run: string, field: string, text: string): Ru
  * Why a worker holding `trusted` must refuse a run's settings, in one line; undefined when they
  * carry a valid signature by one of those keys.
  */
-export function refuseUnsigned(trusted: readonly TrustedKey[], run: string, field: string, text: string, sig: string | null, signer: string | null): string | undefined {
+export function refuseUnsigned(
+  trusted: readonly TrustedKey[],
+  run: string,
+  field: string,
+  text: string,
+  sig: string | null,
+  signer: string | null,
+): string | undefined {
   const ids = trusted.map((k) => k.id).join(', ');
-  if (sig === null || sig === '' || signer === null || signer === '') return `the run is not signed; this worker takes only runs signed by key ${ids} (--trust)`;
+  if (sig === null || sig === '' || signer === null || signer === '')
+    return `the run is not signed; this worker takes only runs signed by key ${ids} (--trust)`;
   const k = trusted.find((t) => t.id === signer);
-  if (!k) return `the run is signed by key ${signer.slice(0, 16).replace(/[^0-9a-f]/g, '?')}, not by a key this worker trusts (${ids})`;
+  if (!k)
+    return `the run is signed by key ${signer.slice(0, 16).replace(/[^0-9a-f]/g, '?')}, not by a key this worker trusts (${ids})`;
   let good = false;
   try {
     good = verify(null, message(run, field, text), k.key, Buffer.from(sig, 'base64'));
   } catch {
     good = false;
   }
-  return good ? undefined : `the run's settings do not match their signature by key ${k.id} (changed in Redis after the coordinator signed them)`;
+  return good
+    ? undefined
+    : `the run's settings do not match their signature by key ${k.id} (changed in Redis after the coordinator signed them)`;
 }

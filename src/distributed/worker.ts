@@ -15,9 +15,9 @@ import type { Redis } from 'ioredis';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { buildProblem, localEngine, shortSum } from './builds';
-import { serveDatagen, type DatagenWorkerHost } from './datagen-worker';
-import { reportGame, type PairJob, type PairResult, type RunSettings } from './jobs';
-import { QUEUE_PREFIX, keys, openRedis, type RedisAddress } from './redis';
+import { type DatagenWorkerHost, serveDatagen } from './datagen-worker';
+import { type PairJob, type PairResult, type RunSettings, reportGame } from './jobs';
+import { keys, openRedis, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import { refuseUnsigned, type TrustedKey } from './trust';
 import { sleep } from './wait';
@@ -64,21 +64,33 @@ export function pairJobProblem(data: PairJob, engines: number): string | undefin
   const idx = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 0 && (n as number) < engines;
   if (!Array.isArray(data?.games) || data.games.length < 1 || data.games.length > 2) return 'no games';
   for (const g of data.games) {
-    if (!Number.isSafeInteger(g?.index) || g.index < 0 || !idx(g.first) || !idx(g.second) || typeof g.roundTag !== 'string' || /[\0-\x1f]/.test(g.roundTag)) return 'a bad game';
+    if (
+      !Number.isSafeInteger(g?.index) ||
+      g.index < 0 ||
+      !idx(g.first) ||
+      !idx(g.second) ||
+      typeof g.roundTag !== 'string' ||
+      /[\0-\x1f]/.test(g.roundTag)
+    )
+      return 'a bad game';
   }
   const o = data.opening;
-  if (typeof o?.kfen !== 'string' || typeof o.label !== 'string' || /[\0-\x1f\x7f]/.test(o.kfen + o.label)) return 'a bad opening';
+  if (typeof o?.kfen !== 'string' || typeof o.label !== 'string' || /[\0-\x1f\x7f]/.test(o.kfen + o.label))
+    return 'a bad opening';
   return undefined;
 }
-
-
 
 /** A run's settings from their (signed) text, or why this worker cannot take them. */
 function runSettings(body: string): RunSettings | string {
   let settings: RunSettings;
   try {
     settings = JSON.parse(body) as RunSettings;
-    if (!Array.isArray(settings.engines) || !Array.isArray(settings.builds) || settings.builds.length !== settings.engines.length || !Array.isArray(settings.names)) {
+    if (
+      !Array.isArray(settings.engines) ||
+      !Array.isArray(settings.builds) ||
+      settings.builds.length !== settings.engines.length ||
+      !Array.isArray(settings.names)
+    ) {
       throw new Error('no engines');
     }
   } catch {
@@ -122,12 +134,20 @@ class RunWorker {
     const r = this.redis;
     const sent = r
       .multi()
-      .hset(keys.worker(this.id), { concurrency: this.opts.concurrency, busy: this.busy, run: this.current ?? '', pairs: this.pairs })
+      .hset(keys.worker(this.id), {
+        concurrency: this.opts.concurrency,
+        busy: this.busy,
+        run: this.current ?? '',
+        pairs: this.pairs,
+      })
       .pexpire(keys.worker(this.id), 15_000)
       .zadd(keys.workers, Date.now(), this.id)
       .exec();
     // A Redis that is away holds commands until it is back: say so after a while.
-    await Promise.race([sent, new Promise((_, reject) => setTimeout(() => reject(new Error('no answer')), 3000).unref())]);
+    await Promise.race([
+      sent,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no answer')), 3000).unref()),
+    ]);
   }
 
   async loop(): Promise<void> {
@@ -255,16 +275,27 @@ class RunWorker {
   private async playRun(run: string, settings: RunSettings, local: RunSettings): Promise<void> {
     const { opts, redis } = this;
     this.current = run;
-    opts.write(`Serving run ${run}: ${settings.names.join(' vs ')} (${settings.builds.map((b, i) => `${settings.names[i]} ${b.kind === 'thoth' ? 'Thoth build' : 'files'} ${shortSum(b.checksum)}`).join(', ')})`);
+    opts.write(
+      `Serving run ${run}: ${settings.names.join(' vs ')} (${settings.builds.map((b, i) => `${settings.names[i]} ${b.kind === 'thoth' ? 'Thoth build' : 'files'} ${shortSum(b.checksum)}`).join(', ')})`,
+    );
     const bull = this.bull ?? (this.bull = await import('bullmq'));
     const results = new bull.Queue(keys.resultsQueue(run), { connection: this.redis, prefix: QUEUE_PREFIX });
     results.on('error', () => undefined);
     const never = new AbortController();
-    const free: GameSlot[] = Array.from({ length: opts.concurrency }, () => new GameSlot(local, settings.names, never.signal, (l) => opts.write(l)));
+    const free: GameSlot[] = Array.from(
+      { length: opts.concurrency },
+      () => new GameSlot(local, settings.names, never.signal, (l) => opts.write(l)),
+    );
     const served: ServedRun = { run, local, bull, results, free, leave: false };
     try {
       await followRun({
-        bull, redis, addr: this.addr, run, id: this.id, opts, noun: 'pair',
+        bull,
+        redis,
+        addr: this.addr,
+        run,
+        id: this.id,
+        opts,
+        noun: 'pair',
         processor: (job, token, signal) => this.playJob(served, job, token, signal),
         waiting: () => this.waitingCount(run),
         pickRun: () => this.pickRun(),
@@ -317,10 +348,17 @@ class RunWorker {
         }
         return { cancelled: true };
       }
-      const result: PairResult = { pair: job.id!, worker: this.id, games: r.played.map((p) => reportGame(p.game.index, p.outcome)), ms: Date.now() - t0 };
+      const result: PairResult = {
+        pair: job.id!,
+        worker: this.id,
+        games: r.played.map((p) => reportGame(p.game.index, p.outcome)),
+        ms: Date.now() - t0,
+      };
       await served.results.add('result', result, { jobId: job.id!, removeOnComplete: false });
       this.pairs++;
-      opts.write(`Played ${job.id} of run ${run} (${r.played.map((p) => `${p.game.roundTag} ${p.outcome.record.result}`).join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      opts.write(
+        `Played ${job.id} of run ${run} (${r.played.map((p) => `${p.game.roundTag} ${p.outcome.record.result}`).join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
       return { games: r.played.length };
     } finally {
       signal?.removeEventListener('abort', abort);

@@ -87,7 +87,9 @@ export class EngineBridge {
         // Its last words first (the line that says why, not the tail of a stack trace).
         await Promise.race([proc.closed(), new Promise((r) => setTimeout(r, 1000))]);
         const line = stderr.meaningful();
-        this.fail(`the engine exited during the handshake (${why}; command: ${this.commandText})${line !== undefined ? `: ${line}` : ''}`);
+        this.fail(
+          `the engine exited during the handshake (${why}; command: ${this.commandText})${line !== undefined ? `: ${line}` : ''}`,
+        );
       } else {
         this.state = 'exited';
         this.message = `the engine exited (${why})`;
@@ -101,7 +103,9 @@ export class EngineBridge {
     this.write('uci');
     this.timer = setTimeout(() => {
       if (this.state === 'starting') {
-        this.fail(`the engine did not answer 'uci' with 'uciok' within ${this.opts.handshakeMs ?? 10000} ms (command: ${this.commandText})`);
+        this.fail(
+          `the engine did not answer 'uci' with 'uciok' within ${this.opts.handshakeMs ?? 10000} ms (command: ${this.commandText})`,
+        );
         this.proc?.kill('SIGTERM');
       }
     }, this.opts.handshakeMs ?? 10000);
@@ -164,7 +168,7 @@ export class EngineBridge {
     this.clearTimer();
     this.queue = [];
     proc?.kill('SIGKILL');
-    this.opts.log?.('restarting the engine at the page\'s request');
+    this.opts.log?.("restarting the engine at the page's request");
     this.start();
     c.state();
   }
@@ -240,7 +244,8 @@ export class EngineBridge {
     this.strength = undefined;
     const want = this.opts.strength;
     if (!want) return;
-    const declared = (name: string): boolean => this.handshake.some((l) => new RegExp(`^option\\s+name\\s+${name}\\s+type\\s`, 'i').test(l));
+    const declared = (name: string): boolean =>
+      this.handshake.some((l) => new RegExp(`^option\\s+name\\s+${name}\\s+type\\s`, 'i').test(l));
     if (!declared('Threads')) return;
     this.write(`setoption name Threads value ${want.threads}`);
     this.strength = { threads: want.threads };

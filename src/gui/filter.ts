@@ -12,8 +12,19 @@ const MAX_LINE = 16384;
 
 /** Options a page may set (compared case-insensitively, as the protocol does). */
 const ALLOWED_OPTIONS: readonly string[] = [
-  'Hash', 'Clear Hash', 'Threads', 'MultiPV', 'Ponder', 'Move Overhead', 'UCI_Variant', 'PharaohRotation',
-  'NoRemovalDraw', 'UCI_LimitStrength', 'UCI_Elo', 'Skill Level', 'UCI_AnalyseMode',
+  'Hash',
+  'Clear Hash',
+  'Threads',
+  'MultiPV',
+  'Ponder',
+  'Move Overhead',
+  'UCI_Variant',
+  'PharaohRotation',
+  'NoRemovalDraw',
+  'UCI_LimitStrength',
+  'UCI_Elo',
+  'Skill Level',
+  'UCI_AnalyseMode',
 ];
 
 const SIMPLE = new Set(['uci', 'isready', 'ucinewgame', 'stop', 'ponderhit']);
@@ -87,13 +98,15 @@ function checkPosition(t: string[], line: string): FilterResult {
     const [placement, side, plies, moveNo] = t.slice(i, i + 4);
     i += 4;
     if (
-      !KFEN_PLACEMENT_RE.test(placement ?? '') || !/^[srg]$/.test(side ?? '') || !INT_RE.test(plies ?? '') ||
+      !KFEN_PLACEMENT_RE.test(placement ?? '') ||
+      !/^[srg]$/.test(side ?? '') ||
+      !INT_RE.test(plies ?? '') ||
       !INT_RE.test(moveNo ?? '')
     ) {
       return refuse('position: malformed KFEN');
     }
   } else {
-    return refuse("position: expected startpos, setup <name> or kfen <KFEN>");
+    return refuse('position: expected startpos, setup <name> or kfen <KFEN>');
   }
   if (i < t.length) {
     if (t[i] !== 'moves') return refuse(`position: unexpected '${t[i].slice(0, 20)}'`);

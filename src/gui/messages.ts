@@ -28,7 +28,14 @@ export type ServerMessage =
    * Sent on connection and whenever the engine's state changes. `handshake` is the engine's
    * answer to `uci` (the `id` and `option` lines and `uciok`), replayed to every page.
    */
-  | { type: 'hello'; state: EngineState; engine: string; handshake: string[]; message?: string; strength?: FullStrength }
+  | {
+      type: 'hello';
+      state: EngineState;
+      engine: string;
+      handshake: string[];
+      message?: string;
+      strength?: FullStrength;
+    }
   /** One line the engine wrote. */
   | { type: 'line'; line: string }
   /** A command the server did not forward, and why. */

@@ -15,7 +15,13 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
-  LOOPBACK_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie,
+  LOOPBACK_HOST,
+  MIME,
+  SECURITY_HEADERS,
+  checkRequest,
+  listenLoopback,
+  resolveStatic,
+  tokenCookie,
 } from '../http/loopback';
 import { EngineBridge, type BridgeClient } from './bridge';
 import { filterCommand } from './filter';
@@ -81,7 +87,8 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
   try {
     const bad = checkRequest(req, port, token, false);
     if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
     const file = resolveStatic(root, req.url ?? '/');
     if (!file) return send(res, 400, 'Bad Request: path refused');
     let real: string;
@@ -120,7 +127,14 @@ function connectPage(ws: WebSocket, bridge: EngineBridge, replacedClients: Map<B
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
   const hello = (): void =>
-    out({ type: 'hello', state: bridge.state, engine: bridge.commandText, handshake: bridge.handshake, message: bridge.message || undefined, strength: bridge.strength });
+    out({
+      type: 'hello',
+      state: bridge.state,
+      engine: bridge.commandText,
+      handshake: bridge.handshake,
+      message: bridge.message || undefined,
+      strength: bridge.strength,
+    });
   const client: BridgeClient = {
     line: (text) => out({ type: 'line', line: text }),
     state: hello,
@@ -144,7 +158,12 @@ function connectPage(ws: WebSocket, bridge: EngineBridge, replacedClients: Map<B
     if (m.type === 'restart') return bridge.restart(client);
     if (m.type !== 'cmd') return out({ type: 'refused', line: '', reason: 'unknown message' });
     const f = filterCommand(m.line);
-    if (!f.ok) return out({ type: 'refused', line: typeof m.line === 'string' ? m.line.slice(0, 200) : '', reason: f.error.reason });
+    if (!f.ok)
+      return out({
+        type: 'refused',
+        line: typeof m.line === 'string' ? m.line.slice(0, 200) : '',
+        reason: f.error.reason,
+      });
     bridge.send(client, f.value);
   });
   ws.on('close', () => {
@@ -157,7 +176,12 @@ function connectPage(ws: WebSocket, bridge: EngineBridge, replacedClients: Map<B
 export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const site: Site = { root: realpathSync(path.resolve(opts.staticDir)), port: opts.port, token, log: opts.log };
-  const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log, strength: opts.strength ?? fullStrength() });
+  const bridge = new EngineBridge({
+    command: opts.engine,
+    cwd: opts.engineCwd,
+    log: opts.log,
+    strength: opts.strength ?? fullStrength(),
+  });
   const server: Server = createServer((req, res) => {
     void serveStatic(site, req, res);
   });

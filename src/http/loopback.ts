@@ -77,7 +77,8 @@ export function checkRequest(
 const cookieName = (port: number): string => `thoth_gui_${port}`;
 
 /** The `Set-Cookie` value that lets a page served by this port show its token on later requests. */
-export const tokenCookie = (port: number, token: string): string => `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+export const tokenCookie = (port: number, token: string): string =>
+  `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 
 /** Starts `server` on the loopback address at `port` (0: any free one); the port it got. */
 export async function listenLoopback(server: Server, port: number): Promise<number> {

@@ -77,7 +77,10 @@ export class Adjudicator {
       if (v !== undefined && Math.abs(v) <= draw.score && moveNumber >= draw.moveNumber) this.drawCount++;
       else this.drawCount = 0;
       if (this.drawCount >= 2 * draw.moveCount && !decided) {
-        return { loser: -1, reason: `Draw by adjudication: scores within ${draw.score} cp for ${draw.moveCount} moves` };
+        return {
+          loser: -1,
+          reason: `Draw by adjudication: scores within ${draw.score} cp for ${draw.moveCount} moves`,
+        };
       }
     }
     const resign = this.adj.resign;

@@ -7,7 +7,15 @@
  *   -sprt elo0=0 elo1=5 -openings setups=classic,imhotep plies=4 -pgnout games.pgn
  */
 import { availableParallelism } from 'node:os';
-import { NO_REMOVAL_PLIES, SETUP_NAMES, isEditionId, isSetupName, setupsOf, type EditionId, type SetupName } from '../core/index';
+import {
+  NO_REMOVAL_PLIES,
+  SETUP_NAMES,
+  isEditionId,
+  isSetupName,
+  setupsOf,
+  type EditionId,
+  type SetupName,
+} from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine-process';
@@ -87,7 +95,6 @@ export const DEFAULT_SEED = 951356066;
 
 /** The default of `-searchtimeout` in seconds: generous for any depth/nodes search, yet not forever. */
 export const DEFAULT_SEARCH_TIMEOUT_S = 300;
-
 
 const FLAG_RE = /^--?[A-Za-z][A-Za-z0-9_-]*$/;
 
@@ -175,13 +182,16 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
       e.timeMarginMs = int(`${where} timemargin=`, value, 0, 3_600_000);
       return;
     case 'proto':
-      if (value !== 'uci') throw new MatchConfigError(`${where}: proto=${value}: only the UCI-like protocol is spoken (proto=uci)`);
+      if (value !== 'uci')
+        throw new MatchConfigError(`${where}: proto=${value}: only the UCI-like protocol is spoken (proto=uci)`);
       return;
     case 'restart':
     case 'ponder':
       return; // accepted for cutechess compatibility; engines always stay up between games
     default:
-      throw new MatchConfigError(`${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`);
+      throw new MatchConfigError(
+        `${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`,
+      );
   }
 }
 
@@ -200,7 +210,8 @@ function sprtSetting(f: Flag): SprtConfig {
     else if (k === 'alpha') s.alpha = num('-sprt alpha', v, 1e-9, 0.5);
     else if (k === 'beta') s.beta = num('-sprt beta', v, 1e-9, 0.5);
     else if (k === 'model') {
-      if (v !== 'normalized' && v !== 'logistic') throw new MatchConfigError(`-sprt model must be normalized or logistic, not '${v}'`);
+      if (v !== 'normalized' && v !== 'logistic')
+        throw new MatchConfigError(`-sprt model must be normalized or logistic, not '${v}'`);
       s.model = v;
     } else throw new MatchConfigError(`-sprt: unknown setting '${k}' (elo0, elo1, alpha, beta, model)`);
   }
@@ -295,7 +306,8 @@ function resignSetting(f: Flag): ResignAdjudication {
 
 function distributedSetting(f: Flag): DistributedSetting {
   const [url, ...rest] = f.values;
-  if (url === undefined) throw new MatchConfigError('-distributed needs a Redis address: redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]');
+  if (url === undefined)
+    throw new MatchConfigError('-distributed needs a Redis address: redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]');
   const d: DistributedSetting = { url, redisTimeoutMs: 10_000 };
   for (const [k, v] of keyValues({ name: f.name, values: rest })) {
     if (k === 'timeout') d.redisTimeoutMs = Math.round(num('-distributed timeout', v, 0.1, 3600) * 1000);
@@ -346,7 +358,8 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
   },
   tournament: (f, st) => {
     const t = one(f);
-    if (t !== 'roundrobin' && t !== 'gauntlet') throw new MatchConfigError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
+    if (t !== 'roundrobin' && t !== 'gauntlet')
+      throw new MatchConfigError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
     st.cfg.tournament = t;
   },
   variant: (f, st) => {
@@ -395,7 +408,8 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
   for (const [k, v] of e.own) applyEngineKey(e, k, v, where);
   const command = [...commandWords(e.cmd ?? '', `${where} cmd=`), ...e.args];
   if (e.cmd === undefined || command.length === e.args.length) throw new MatchConfigError(`${where} has no cmd=`);
-  if (!hasLimit(e.limits)) throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
+  if (!hasLimit(e.limits))
+    throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
   return {
     name: e.name ?? defaultName(command),
     nameGiven: e.name !== undefined,
@@ -414,7 +428,9 @@ function parseFlags(argv: string[]): MatchConfig {
   for (const f of splitFlags(argv)) {
     const handler = Object.hasOwn(FLAG_HANDLERS, f.name) ? FLAG_HANDLERS[f.name] : undefined;
     if (!handler) {
-      throw new MatchConfigError(`unknown flag -${f.name}${didYouMean(f.name, MATCH_FLAGS, '-')}; thoth match --help lists the flags`);
+      throw new MatchConfigError(
+        `unknown flag -${f.name}${didYouMean(f.name, MATCH_FLAGS, '-')}; thoth match --help lists the flags`,
+      );
     }
     handler(f, st);
   }
@@ -428,7 +444,10 @@ function parseFlags(argv: string[]): MatchConfig {
 
   const cores = availableParallelism();
   if (cfg.distributed) {
-    if (st.concurrencyGiven) cfg.notes.push('-concurrency is ignored with -distributed: each worker plays `thoth worker --concurrency N` pairs at once');
+    if (st.concurrencyGiven)
+      cfg.notes.push(
+        '-concurrency is ignored with -distributed: each worker plays `thoth worker --concurrency N` pairs at once',
+      );
   } else if (cfg.concurrency > cores) {
     cfg.notes.push(`-concurrency ${cfg.concurrency} lowered to ${cores}, the number of cores`);
     cfg.concurrency = cores;
@@ -449,10 +468,12 @@ function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
         file = v;
         break;
       case 'format':
-        if (v !== 'kfen' && v !== 'epd') throw new MatchConfigError(`-openings format must be kfen (one KFEN per line), not '${v}'`);
+        if (v !== 'kfen' && v !== 'epd')
+          throw new MatchConfigError(`-openings format must be kfen (one KFEN per line), not '${v}'`);
         break;
       case 'order':
-        if (v !== 'random' && v !== 'sequential') throw new MatchConfigError(`-openings order must be random or sequential, not '${v}'`);
+        if (v !== 'random' && v !== 'sequential')
+          throw new MatchConfigError(`-openings order must be random or sequential, not '${v}'`);
         order = v;
         break;
       case 'start':
@@ -463,10 +484,20 @@ function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
         break;
       case 'setups':
       case 'setup': {
-        const names = v === 'all' ? setupsOf(variant) : v.split(',').map((s) => s.trim()).filter(Boolean);
+        const names =
+          v === 'all'
+            ? setupsOf(variant)
+            : v
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean);
         for (const n of names) {
-          if (!isSetupName(n)) throw new MatchConfigError(`-openings: unknown setup '${n}' (${SETUP_NAMES.join(', ')} or all)`);
-          if (!setupsOf(variant).includes(n)) throw new MatchConfigError(`-openings: ${variant} has no ${n} setup (it has ${setupsOf(variant).join(', ')})`);
+          if (!isSetupName(n))
+            throw new MatchConfigError(`-openings: unknown setup '${n}' (${SETUP_NAMES.join(', ')} or all)`);
+          if (!setupsOf(variant).includes(n))
+            throw new MatchConfigError(
+              `-openings: ${variant} has no ${n} setup (it has ${setupsOf(variant).join(', ')})`,
+            );
         }
         if (names.length === 0) throw new MatchConfigError('-openings setups= needs at least one setup');
         setups = names as SetupName[];
@@ -478,7 +509,8 @@ function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
         throw new MatchConfigError(`-openings: unknown setting '${k}' (file, order, start, plies, setups)`);
     }
   }
-  if (file !== undefined && setups !== undefined) throw new MatchConfigError('-openings: give file= or setups=, not both');
+  if (file !== undefined && setups !== undefined)
+    throw new MatchConfigError('-openings: give file= or setups=, not both');
   if (file !== undefined) return { kind: 'file', path: file, order, start, plies: plies ?? 0 };
   return { kind: 'setups', setups: setups ?? ['classic'], plies: plies ?? 4 };
 }

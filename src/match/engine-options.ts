@@ -13,7 +13,11 @@ export { parseOptionLine, type DeclaredOption } from '../core/option-line';
  * Why `option.name=value` does not fit what the engine declared (undefined when it fits). `declared`
  * maps lower-case names to the declarations.
  */
-export function checkOption(declared: ReadonlyMap<string, DeclaredOption>, name: string, value: string): string | undefined {
+export function checkOption(
+  declared: ReadonlyMap<string, DeclaredOption>,
+  name: string,
+  value: string,
+): string | undefined {
   const o = declared.get(name.toLowerCase());
   if (!o) {
     const names = [...declared.values()].map((d) => d.name);
@@ -23,14 +27,17 @@ export function checkOption(declared: ReadonlyMap<string, DeclaredOption>, name:
   switch (o.type) {
     case 'spin': {
       const n = Number(value);
-      if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) return `option '${o.name}' takes a whole number, not '${value}'`;
+      if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+        return `option '${o.name}' takes a whole number, not '${value}'`;
       if ((o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max)) {
         return `option '${o.name}' must be from ${o.min ?? '-inf'} to ${o.max ?? 'inf'}, not ${n}`;
       }
       return undefined;
     }
     case 'check':
-      return value === 'true' || value === 'false' ? undefined : `option '${o.name}' takes true or false, not '${value}'`;
+      return value === 'true' || value === 'false'
+        ? undefined
+        : `option '${o.name}' takes true or false, not '${value}'`;
     case 'combo':
       if (o.vars.length > 0 && !o.vars.some((v) => v.toLowerCase() === value.toLowerCase())) {
         return `option '${o.name}' must be one of ${o.vars.join(', ')}, not '${value}'`;

@@ -169,7 +169,11 @@ export class EngineProcess {
    * `option.X` the engine does not declare, or a value outside what it declares, or one it answers
    * with `info string error: …` is an {@link OptionProblem} (nothing is sent after it).
    */
-  async handshake(variant: string, timeoutMs: number, signal?: AbortSignal): Promise<string | OptionProblem | undefined> {
+  async handshake(
+    variant: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<string | OptionProblem | undefined> {
     const prev = this.onLine;
     this.onLine = (line) => {
       const id = /^id\s+name\s+(.+)$/.exec(line);

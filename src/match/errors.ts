@@ -12,7 +12,11 @@ export class MatchConfigError extends Error {
 export class EngineStartError extends Error {
   override name = 'EngineStartError';
 
-  constructor(readonly engine: string, readonly command: string, readonly reason: string) {
+  constructor(
+    readonly engine: string,
+    readonly command: string,
+    readonly reason: string,
+  ) {
     super(`engine '${engine}' cannot start: ${reason} (command: ${command})`);
   }
 }
@@ -24,7 +28,13 @@ export class EngineStartError extends Error {
 export class EngineOptionError extends EngineStartError {
   override name = 'EngineOptionError';
 
-  constructor(engine: string, command: string, readonly option: string, readonly value: string, reason: string) {
+  constructor(
+    engine: string,
+    command: string,
+    readonly option: string,
+    readonly value: string,
+    reason: string,
+  ) {
     super(engine, command, reason);
     this.message = `engine '${engine}': option.${option}=${value} refused: ${reason}`;
   }

@@ -8,7 +8,14 @@ import { closeSync, existsSync, fsyncSync, openSync, statSync, truncateSync, wri
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
-import { parseRecords, recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../core/record';
+import {
+  parseRecords,
+  recordPlayers,
+  recordStart,
+  recordVariant,
+  serializeRecord,
+  type GameRecord,
+} from '../core/record';
 import { ok } from '../core/result';
 import { readRecordFile, sameFile } from '../process/files';
 import type { MatchConfig } from './config';
@@ -21,7 +28,7 @@ import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
 import { SETTINGS_TAG, runSettings, settingsDifferences, settingsText } from './run-settings';
 import { VERSION } from '../version';
-import { OutputError, outputError } from '../process/output';
+import { type OutputError, outputError } from '../process/output';
 
 export type StopReason = 'done' | 'sprt' | 'interrupted' | 'fault';
 
@@ -109,7 +116,8 @@ function isPlainFile(path: string): boolean {
 function runInputs(cfg: MatchConfig): [words: string, shown: string, path: string][] {
   const inputs: [string, string, string][] = [];
   if (cfg.openings.kind === 'file') inputs.push(['the openings file', cfg.openings.path, cfg.openings.path]);
-  if (cfg.resume !== undefined && cfg.pgnout !== undefined && !sameFile(cfg.pgnout, cfg.resume)) inputs.push(['the -resume file', cfg.resume, cfg.resume]);
+  if (cfg.resume !== undefined && cfg.pgnout !== undefined && !sameFile(cfg.pgnout, cfg.resume))
+    inputs.push(['the -resume file', cfg.resume, cfg.resume]);
   cfg.engines.forEach((spec, i) => {
     spec.command.forEach((word, k) => {
       if (k === 0 && !word.includes('/')) return; // a program found on the PATH
@@ -118,7 +126,8 @@ function runInputs(cfg: MatchConfig): [words: string, shown: string, path: strin
     });
     for (const [name, value] of spec.options) {
       const path = resolve(spec.dir ?? '.', value);
-      if (value !== '' && isPlainFile(path)) inputs.push([`read by option.${name} of -engine #${i + 1}, the file`, value, path]);
+      if (value !== '' && isPlainFile(path))
+        inputs.push([`read by option.${name} of -engine #${i + 1}, the file`, value, path]);
     }
   });
   return inputs;
@@ -148,7 +157,8 @@ export function outputClash(cfg: MatchConfig): string | undefined {
   for (const [what, out] of outputs) {
     if (out === undefined) continue;
     const hit = inputs.find(([, , i]) => sameFile(out, i));
-    if (hit !== undefined) return `${what}${what.endsWith('=') ? '' : ' '}${out} is ${hit[0]} '${hit[1]}': writing it would destroy what the run reads; give another file`;
+    if (hit !== undefined)
+      return `${what}${what.endsWith('=') ? '' : ' '}${out} is ${hit[0]} '${hit[1]}': writing it would destroy what the run reads; give another file`;
   }
   const [rec, report] = [outputs[0][1], outputs[1][1]];
   if (rec !== undefined && report !== undefined && sameFile(rec, report)) {
@@ -159,7 +169,10 @@ export function outputClash(cfg: MatchConfig): string | undefined {
 
 /** Checks that the record file and the JSON report can be written (creating them); a MatchConfigError otherwise. */
 export function checkRecordFile(cfg: MatchConfig): void {
-  for (const [what, path] of [['record file', recordPath(cfg)], ['report file', cfg.jsonReport]] as const) {
+  for (const [what, path] of [
+    ['record file', recordPath(cfg)],
+    ['report file', cfg.jsonReport],
+  ] as const) {
     if (path === undefined) continue;
     try {
       closeSync(openSync(path, 'a'));
@@ -173,7 +186,7 @@ export function checkRecordFile(cfg: MatchConfig): void {
 export function settleNames(cfg: MatchConfig, idNames: readonly (string | undefined)[]): string[] {
   const names: string[] = [];
   cfg.engines.forEach((spec, i) => {
-    const base = spec.nameGiven ? spec.name : idNames[i] ?? spec.name;
+    const base = spec.nameGiven ? spec.name : (idNames[i] ?? spec.name);
     let name = base;
     for (let k = 2; names.includes(name); k++) name = `${base}-${k}`;
     names.push(name);
@@ -244,19 +257,27 @@ export class Ledger {
   private writeRecord(rec: GameRecord): void {
     const w = this.writer;
     if (!w) return;
-    this.guard(`the record file '${w.path}'`, () => w.append(rec), () => {
-      this.writer = undefined;
-      w.close();
-    });
+    this.guard(
+      `the record file '${w.path}'`,
+      () => w.append(rec),
+      () => {
+        this.writer = undefined;
+        w.close();
+      },
+    );
   }
 
   private writeReport(line: Parameters<JsonReport['write']>[0]): void {
     const r = this.report;
     if (!r) return;
-    this.guard(`the report file '${r.path}'`, () => r.write(line), () => {
-      this.report = undefined;
-      r.close();
-    });
+    this.guard(
+      `the report file '${r.path}'`,
+      () => r.write(line),
+      () => {
+        this.report = undefined;
+        r.close();
+      },
+    );
   }
 
   /** The halt for a failed output, once one failed. */
@@ -314,7 +335,9 @@ export class Ledger {
       if (diffs.length > 0) {
         const what = `game ${rec.tags.get('Round')} was played with other settings (${diffs.join('; ')})`;
         if (!cfg.resumeForce) {
-          throw new MatchConfigError(`-resume ${path}: ${what}: give the same flags, or add -resume-force to count its games anyway`);
+          throw new MatchConfigError(
+            `-resume ${path}: ${what}: give the same flags, or add -resume-force to count its games anyway`,
+          );
         }
         forced ??= what;
       }
@@ -329,7 +352,9 @@ export class Ledger {
       this.finished.push({ game: g, score, record: rec, resumed: true });
     }
     if (forced !== undefined) this.write(`Note: -resume-force: counting the games of ${path} although ${forced}`);
-    this.write(`Resumed ${this.done.size} finished games from ${path}${ignored > 0 ? ` (${ignored} records ignored)` : ''}`);
+    this.write(
+      `Resumed ${this.done.size} finished games from ${path}${ignored > 0 ? ` (${ignored} records ignored)` : ''}`,
+    );
   }
 
   /** Opens the record file and the JSON report for appending (after {@link resume}). */
@@ -342,7 +367,12 @@ export class Ledger {
   closeRecords(): void {
     const w = this.writer;
     this.writer = undefined;
-    if (w) this.guard(`the record file '${w.path}'`, () => w.close(), () => undefined);
+    if (w)
+      this.guard(
+        `the record file '${w.path}'`,
+        () => w.close(),
+        () => undefined,
+      );
   }
 
   /** The plan in words: `Match: A vs B | Khet 2.0 | 10+0.1 | 400 games | openings: … | <where>`. */
@@ -350,7 +380,10 @@ export class Ledger {
     const cfg = this.cfg;
     const total = this.schedule.total;
     const lims = [...new Set(cfg.engines.map((s) => describeLimits(s.limits)))].join(' / ');
-    const op = cfg.openings.kind === 'setups' ? `setups ${cfg.openings.setups.join(',')} +${cfg.openings.plies} random plies` : `file ${cfg.openings.path} (${cfg.openings.order})`;
+    const op =
+      cfg.openings.kind === 'setups'
+        ? `setups ${cfg.openings.setups.join(',')} +${cfg.openings.plies} random plies`
+        : `file ${cfg.openings.path} (${cfg.openings.order})`;
     this.write(
       `Match: ${this.names.join(' vs ')} | ${EDITIONS[cfg.variant].name} | ${lims} | ${Number.isFinite(total) ? `${total} games` : 'until SPRT decides'}` +
         `${cfg.engines.length > 2 ? ` | ${cfg.tournament}` : ''} | openings: ${op} | ${where}`,
@@ -377,7 +410,9 @@ export class Ledger {
       type: 'summary',
       final,
       games: this.standings.finished,
-      encounters: this.schedule.encounters.map((_, k) => this.standings.summary(k, cfg.engines.length === 2 ? cfg.sprt : undefined)),
+      encounters: this.schedule.encounters.map((_, k) =>
+        this.standings.summary(k, cfg.engines.length === 2 ? cfg.sprt : undefined),
+      ),
       standings: cfg.engines.length > 2 ? this.standings.table(this.anchor, cfg.drawScore) : null,
     };
   }
@@ -388,7 +423,9 @@ export class Ledger {
     const lines: string[] = [];
     const colors = EDITIONS[cfg.variant].colorNames;
     if (cfg.engines.length === 2 || cfg.tournament === 'gauntlet') {
-      this.schedule.encounters.forEach((_, k) => lines.push(...encounterLines(this.standings, k, colors, cfg.engines.length === 2 ? cfg.sprt : undefined)));
+      this.schedule.encounters.forEach((_, k) =>
+        lines.push(...encounterLines(this.standings, k, colors, cfg.engines.length === 2 ? cfg.sprt : undefined)),
+      );
     }
     if (cfg.engines.length > 2) {
       if (lines.length > 0) lines.push('');
@@ -425,12 +462,18 @@ export class Ledger {
     this.standings.add(g, o.score);
     this.finished.push({ game: g, score: o.score, record: o.record, resumed: false });
     this.playedHere++;
-    this.write(`Finished game ${g.index + 1} (${names[g.first]} vs ${names[g.second]}): ${o.record.result} {${o.reason}}`);
+    this.write(
+      `Finished game ${g.index + 1} (${names[g.first]} vs ${names[g.second]}): ${o.record.result} {${o.reason}}`,
+    );
     if (cfg.ratingInterval > 0 && this.standings.finished % cfg.ratingInterval === 0) this.summary();
     let halt = this.outputHalt() ?? this.sprtHalt();
     if (!halt && o.engineLost && !cfg.recover) {
       const who = names[o.faultSide === 0 ? g.first : g.second];
-      halt = { reason: 'fault', message: `engine ${who}: ${o.termination} (${o.reason}); stopping the run (-recover restarts engines that fail)`, abortGames: false };
+      halt = {
+        reason: 'fault',
+        message: `engine ${who}: ${o.termination} (${o.reason}); stopping the run (-recover restarts engines that fail)`,
+        abortGames: false,
+      };
     }
     this.drawBar();
     return halt;
@@ -492,7 +535,18 @@ export class Ledger {
     this.writeReport({ ...this.summaryData(true), stop, message: message ?? null });
     const r = this.report;
     this.report = undefined;
-    this.guard(`the report file '${r?.path ?? ''}'`, () => r?.close(), () => undefined);
-    return { stop, message, names: this.names, finished: this.finished, standings: this.standings, schedule: this.schedule };
+    this.guard(
+      `the report file '${r?.path ?? ''}'`,
+      () => r?.close(),
+      () => undefined,
+    );
+    return {
+      stop,
+      message,
+      names: this.names,
+      finished: this.finished,
+      standings: this.standings,
+      schedule: this.schedule,
+    };
   }
 }

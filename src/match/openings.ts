@@ -8,8 +8,16 @@
  */
 import { basename } from 'node:path';
 import {
-  formatKfenError, gameStatus, parseKfen, parsePlayableKfen, setupKfen, setupsOf, toKfen,
-  type EditionId, type Position, type SetupName,
+  formatKfenError,
+  gameStatus,
+  parseKfen,
+  parsePlayableKfen,
+  setupKfen,
+  setupsOf,
+  toKfen,
+  type EditionId,
+  type Position,
+  type SetupName,
 } from '../core/index';
 import { makeRng, randomOpening, itemSeed } from '../core/opening';
 import { err, ok, type Result } from '../core/result';
@@ -19,7 +27,8 @@ import { MatchConfigError } from './errors';
 /** The start position of a named setup (not every edition has every setup). */
 export function setupPosition(edition: EditionId, setup: SetupName): Result<Position, MatchConfigError> {
   const kfen = setupKfen(edition, setup);
-  if (kfen === undefined) return err(new MatchConfigError(`${edition} has no ${setup} setup (it has ${setupsOf(edition).join(', ')})`));
+  if (kfen === undefined)
+    return err(new MatchConfigError(`${edition} has no ${setup} setup (it has ${setupsOf(edition).join(', ')})`));
   const r = parseKfen(kfen, edition);
   if (!r.ok) throw new Error(`bad built-in setup ${edition}/${setup}`);
   return ok(r.value);
@@ -48,10 +57,14 @@ export function readOpeningFile(path: string, edition: EditionId): Result<string
   for (const [i, raw] of lines.entries()) {
     let line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    line = line.replace(/^info string genfens\s+/, '').replace(/;.*$/, '').trim();
+    line = line
+      .replace(/^info string genfens\s+/, '')
+      .replace(/;.*$/, '')
+      .trim();
     const r = parsePlayableKfen(line, edition);
     if (!r.ok) return bad(`openings file '${path}' line ${i + 1}: bad KFEN: ${formatKfenError(r.error)}`);
-    if (gameStatus(r.value).result !== 'ongoing') return bad(`openings file '${path}' line ${i + 1}: the game is already over`);
+    if (gameStatus(r.value).result !== 'ongoing')
+      return bad(`openings file '${path}' line ${i + 1}: the game is already over`);
     out.push(toKfen(r.value));
   }
   if (out.length === 0) return bad(`openings file '${path}' holds no KFEN lines`);
@@ -163,10 +176,12 @@ export function genfens(n: number, o: GenfensOptions): Result<string[], MatchCon
     const kfen = r ? toKfen(r.position) : toKfen(base);
     if (seen.has(kfen)) {
       if (++misses >= GENFENS_TRIES) {
-        return err(new MatchConfigError(
-          `found only ${out.length} distinct openings of the ${n} asked for (${o.plies} random plies from ${o.setups.join(', ')}; ` +
-            `${GENFENS_TRIES} tries in a row gave none new): ask for fewer, or give more plies or setups`,
-        ));
+        return err(
+          new MatchConfigError(
+            `found only ${out.length} distinct openings of the ${n} asked for (${o.plies} random plies from ${o.setups.join(', ')}; ` +
+              `${GENFENS_TRIES} tries in a row gave none new): ask for fewer, or give more plies or setups`,
+          ),
+        );
       }
       continue;
     }

@@ -11,7 +11,14 @@ import { parseInfo } from '../core/info';
 import type { Score } from '../core/score';
 import { Adjudicator, type Adjudication } from './adjudicator';
 import type { EngineProcess, EngineSpec } from './engine-process';
-import { makeRecord, pgnDate, type GameRecord, type MoveRecord, type ResultToken, type Termination } from '../core/record';
+import {
+  makeRecord,
+  pgnDate,
+  type GameRecord,
+  type MoveRecord,
+  type ResultToken,
+  type Termination,
+} from '../core/record';
 import { PlayerClock, describeLimits, goForMove, moveDeadlineMs } from './timecontrol';
 
 export interface GameSetup {
@@ -140,7 +147,13 @@ class RefereedGame {
       const err = pings[side];
       if (err === undefined) continue;
       const e = g.engines[side];
-      if (!e.alive) return this.loss(side, 'abandoned', `${names[side]}'s engine ${g.names[side]} is gone before the game (${e.exitText()})`, true);
+      if (!e.alive)
+        return this.loss(
+          side,
+          'abandoned',
+          `${names[side]}'s engine ${g.names[side]} is gone before the game (${e.exitText()})`,
+          true,
+        );
       e.kill();
       return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${err}`, true);
     }
@@ -165,7 +178,11 @@ class RefereedGame {
     const spec = this.specs[side];
     const info: EngineReport = {};
     eng.onLine = (line) => readInfo(line, info);
-    eng.send(this.moveTexts.length > 0 ? `position kfen ${g.kfen} moves ${this.moveTexts.join(' ')}` : `position kfen ${g.kfen}`);
+    eng.send(
+      this.moveTexts.length > 0
+        ? `position kfen ${g.kfen} moves ${this.moveTexts.join(' ')}`
+        : `position kfen ${g.kfen}`,
+    );
     const go = goForMove(spec.limits, side, clocks);
     const clockDeadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
     const deadline = clockDeadline ?? g.searchTimeoutMs;
@@ -182,11 +199,20 @@ class RefereedGame {
 
   private disconnected(side: number): GameOutcome {
     const { g, names } = this;
-    return this.loss(side, 'abandoned', `${names[side]}'s engine ${g.names[side]} disconnects (${g.engines[side].exitText()})`, true);
+    return this.loss(
+      side,
+      'abandoned',
+      `${names[side]}'s engine ${g.names[side]} disconnects (${g.engines[side].exitText()})`,
+      true,
+    );
   }
 
   /** Out of time: the engine is stopped, and whether it still answers says how the game ends. */
-  private async outOfTime(side: number, clockDeadline: number | undefined, deadline: number | undefined): Promise<GameOutcome | undefined> {
+  private async outOfTime(
+    side: number,
+    clockDeadline: number | undefined,
+    deadline: number | undefined,
+  ): Promise<GameOutcome | undefined> {
     const { g, names } = this;
     const eng = g.engines[side];
     eng.send('stop');
@@ -200,7 +226,12 @@ class RefereedGame {
     if (r.kind === 'exit') return this.disconnected(side);
     eng.kill();
     const after = clockDeadline === undefined ? ` (search timeout of ${(deadline ?? 0) / 1000} s)` : '';
-    return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}`, true);
+    return this.loss(
+      side,
+      'stalled',
+      `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}`,
+      true,
+    );
   }
 
   /** The mover's answer charged to its clock, checked and played; how the game ends, if it does. */
@@ -212,8 +243,16 @@ class RefereedGame {
     if (clock && !clock.charge(elapsed, spec.timeMarginMs)) {
       return this.loss(side, 'time forfeit', `${names[side]} loses on time (${g.names[side]})`);
     }
-    if (!spec.limits.tc && spec.limits.movetimeMs !== undefined && elapsed > spec.limits.movetimeMs + spec.timeMarginMs) {
-      return this.loss(side, 'time forfeit', `${names[side]} loses on time (${g.names[side]}: ${Math.round(elapsed)} ms for a ${spec.limits.movetimeMs} ms move)`);
+    if (
+      !spec.limits.tc &&
+      spec.limits.movetimeMs !== undefined &&
+      elapsed > spec.limits.movetimeMs + spec.timeMarginMs
+    ) {
+      return this.loss(
+        side,
+        'time forfeit',
+        `${names[side]} loses on time (${g.names[side]}: ${Math.round(elapsed)} ms for a ${spec.limits.movetimeMs} ms move)`,
+      );
     }
     const text = line.split(/\s+/)[1] ?? '';
     if (text === '' || text === '(none)' || text === '0000') {
@@ -234,7 +273,10 @@ class RefereedGame {
     });
     // Adjudication on the score the mover's engine reported (from its own point of view).
     const verdict = this.judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);
-    if (verdict) return verdict.loser < 0 ? this.finish(0.5, 'adjudication', verdict.reason) : this.loss(verdict.loser, 'adjudication', verdict.reason);
+    if (verdict)
+      return verdict.loser < 0
+        ? this.finish(0.5, 'adjudication', verdict.reason)
+        : this.loss(verdict.loser, 'adjudication', verdict.reason);
     return undefined;
   }
 }

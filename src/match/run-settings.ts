@@ -23,13 +23,26 @@ export function runSettings(cfg: MatchConfig, names: readonly string[]): [string
   const adj = cfg.adjudication;
   const items: [string, string][] = [
     ['variant', cfg.variant],
-    ['openings', o.kind === 'setups' ? `setups=${o.setups.join(',')} plies=${o.plies}` : `file=${o.path} order=${o.order} start=${o.start} plies=${o.plies}`],
+    [
+      'openings',
+      o.kind === 'setups'
+        ? `setups=${o.setups.join(',')} plies=${o.plies}`
+        : `file=${o.path} order=${o.order} start=${o.start} plies=${o.plies}`,
+    ],
     ['srand', String(cfg.srand)],
     ['games', String(cfg.games)],
     ['tournament', cfg.tournament],
     ['noremoval', String(cfg.noRemovalLimit)],
-    ['draw', adj.draw ? `movenumber=${adj.draw.moveNumber} movecount=${adj.draw.moveCount} score=${adj.draw.score}` : 'off'],
-    ['resign', adj.resign ? `movecount=${adj.resign.moveCount} score=${adj.resign.score} twosided=${adj.resign.twoSided}` : 'off'],
+    [
+      'draw',
+      adj.draw ? `movenumber=${adj.draw.moveNumber} movecount=${adj.draw.moveCount} score=${adj.draw.score}` : 'off',
+    ],
+    [
+      'resign',
+      adj.resign
+        ? `movecount=${adj.resign.moveCount} score=${adj.resign.score} twosided=${adj.resign.twoSided}`
+        : 'off',
+    ],
     ['maxplies', String(adj.maxPlies)],
   ];
   cfg.engines.forEach((e, i) => {

@@ -30,7 +30,12 @@ export class Schedule {
   readonly perRound: number;
   readonly pairsPerRound: number;
 
-  constructor(engines: number, kind: TournamentKind, readonly games: number, readonly rounds: number) {
+  constructor(
+    engines: number,
+    kind: TournamentKind,
+    readonly games: number,
+    readonly rounds: number,
+  ) {
     if (kind === 'gauntlet') {
       for (let j = 1; j < engines; j++) this.encounters.push([0, j]);
     } else {

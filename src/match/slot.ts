@@ -15,7 +15,16 @@ import type { ScheduledGame } from './schedule';
 /** What playing a game needs from a run's settings (plain data: a distributed run sends it to its workers). */
 export type GameSettings = Pick<
   MatchConfig,
-  'engines' | 'variant' | 'noRemovalLimit' | 'adjudication' | 'pingTimeoutMs' | 'startTimeoutMs' | 'searchTimeoutMs' | 'event' | 'site' | 'recover'
+  | 'engines'
+  | 'variant'
+  | 'noRemovalLimit'
+  | 'adjudication'
+  | 'pingTimeoutMs'
+  | 'startTimeoutMs'
+  | 'searchTimeoutMs'
+  | 'event'
+  | 'site'
+  | 'recover'
 >;
 
 /**
@@ -33,7 +42,8 @@ export async function startEngine(
   if (problem !== undefined) {
     e.kill();
     if (problem === 'aborted') throw new MatchInterrupted();
-    if (typeof problem !== 'string') throw new EngineOptionError(spec.name, e.commandText, problem.option, problem.value, problem.text);
+    if (typeof problem !== 'string')
+      throw new EngineOptionError(spec.name, e.commandText, problem.option, problem.value, problem.text);
     throw new EngineStartError(spec.name, e.commandText, problem);
   }
   return e;

@@ -101,8 +101,10 @@ export function checkSpsaState(x: unknown, names: readonly string[]): string | u
   const s = x as Partial<SpsaState> | null;
   if (typeof s !== 'object' || s === null) return 'not a tuning state';
   if (!Array.isArray(s.params) || !Array.isArray(s.theta) || !Array.isArray(s.history)) return 'not a tuning state';
-  if (typeof s.k !== 'number' || typeof s.iterations !== 'number' || typeof s.seed !== 'number') return 'not a tuning state';
-  if (s.theta.length !== s.params.length || !s.theta.every((v) => typeof v === 'number' && Number.isFinite(v))) return 'not a tuning state';
+  if (typeof s.k !== 'number' || typeof s.iterations !== 'number' || typeof s.seed !== 'number')
+    return 'not a tuning state';
+  if (s.theta.length !== s.params.length || !s.theta.every((v) => typeof v === 'number' && Number.isFinite(v)))
+    return 'not a tuning state';
   const had = s.params.map((p) => p.name).join(',');
   if (had !== names.join(',')) return `it tunes ${had}, not ${names.join(',')}`;
   return undefined;

@@ -155,7 +155,11 @@ export function goForMove(limits: EngineLimits, side: number, clocks: readonly (
  * How long the runner waits for `bestmove` before it stops the engine: the time left on the
  * clock (or the move time) plus the margin; undefined for depth/node searches (no time limit).
  */
-export function moveDeadlineMs(limits: EngineLimits, clock: PlayerClock | undefined, marginMs: number): number | undefined {
+export function moveDeadlineMs(
+  limits: EngineLimits,
+  clock: PlayerClock | undefined,
+  marginMs: number,
+): number | undefined {
   if (limits.tc && clock) return Math.max(0, clock.remainingMs) + marginMs;
   if (limits.movetimeMs !== undefined) return limits.movetimeMs + marginMs;
   return undefined;

@@ -8,7 +8,16 @@ import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from './config';
 import type { EngineProcess } from './engine-process';
 import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from './errors';
-import { Ledger, anchorIndex, checkRecordFile, outputClash, settleNames, type Halt, type MatchSummary, type StopReason } from './ledger';
+import {
+  Ledger,
+  anchorIndex,
+  checkRecordFile,
+  outputClash,
+  settleNames,
+  type Halt,
+  type MatchSummary,
+  type StopReason,
+} from './ledger';
 import { OpeningBook } from './openings';
 import { Schedule, type ScheduledGame } from './schedule';
 import { GameSlot, startEngine } from './slot';
@@ -76,13 +85,19 @@ export async function prepareRun(
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   try {
     if (failed) throw failed.reason;
-    const names = settleNames(cfg, cfg.engines.map((_, i) => engines.get(i)?.idName));
+    const names = settleNames(
+      cfg,
+      cfg.engines.map((_, i) => engines.get(i)?.idName),
+    );
     const ledger = new Ledger(cfg, names, schedule, book, anchorIndex(cfg, names), opts.write, opts.progress);
     await beforeResume?.(ledger);
     if (cfg.resume !== undefined) ledger.resume(cfg.resume);
     if (cfg.variant !== 'khet2') {
       for (const [i, e] of engines) {
-        if (!e.optionNames.has('uci_variant')) ledger.write(`Note: engine ${names[i]} does not declare a UCI_Variant option; it may not play ${cfg.variant}`);
+        if (!e.optionNames.has('uci_variant'))
+          ledger.write(
+            `Note: engine ${names[i]} does not declare a UCI_Variant option; it may not play ${cfg.variant}`,
+          );
       }
     }
     return { book, schedule, ledger, engines };
@@ -144,7 +159,7 @@ async function playRun(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary
   const worker = (slot: number): Promise<void> =>
     playSlot(slot).catch((e: unknown) => {
       // A bug must not leave engines running or lose the results: stop, and say why.
-      halt('fault', `internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`, true);
+      halt('fault', `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, true);
     });
   const playSlot = async (i: number): Promise<void> => {
     const slot = new GameSlot(cfg, names, stop.signal, (l) => ledger.write(l), i === 0 ? prepared.engines : undefined);

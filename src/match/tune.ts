@@ -35,10 +35,23 @@ function plusResult(summary: MatchSummary): number {
 function iterationArgs(s: TuneSettings, state: SpsaState, plus: number[], minus: number[]): string[] {
   const opts = (v: number[]): string[] => state.params.map((p, i) => `option.${p.name}=${v[i]}`);
   return [
-    '-engine', `cmd=${s.engine}`, 'name=plus', ...opts(plus),
-    '-engine', `cmd=${s.engine}`, 'name=minus', ...opts(minus),
-    '-rounds', String(s.pairs), '-games', '2', '-srand', String((state.seed + state.k * 7919) >>> 0),
-    '-ratinginterval', '0', ...s.matchFlags,
+    '-engine',
+    `cmd=${s.engine}`,
+    'name=plus',
+    ...opts(plus),
+    '-engine',
+    `cmd=${s.engine}`,
+    'name=minus',
+    ...opts(minus),
+    '-rounds',
+    String(s.pairs),
+    '-games',
+    '2',
+    '-srand',
+    String((state.seed + state.k * 7919) >>> 0),
+    '-ratinginterval',
+    '0',
+    ...s.matchFlags,
   ];
 }
 
@@ -47,8 +60,12 @@ function iterationArgs(s: TuneSettings, state: SpsaState, plus: number[], minus:
  * (that iteration is not counted: the same command plays it again). Returns the state reached.
  */
 export async function runTune(
-  s: TuneSettings, start: SpsaState, play: PlayMatch, save: (state: SpsaState) => void,
-  write: (line: string) => void, signal?: AbortSignal,
+  s: TuneSettings,
+  start: SpsaState,
+  play: PlayMatch,
+  save: (state: SpsaState) => void,
+  write: (line: string) => void,
+  signal?: AbortSignal,
 ): Promise<{ state: SpsaState; stopped?: string }> {
   let state = start;
   while (state.k <= state.iterations) {
@@ -64,7 +81,9 @@ export async function runTune(
     state = spsaUpdate(state, result, r.value.finished.length);
     save(state);
     const theta = state.params.map((p, i) => `${p.name}=${state.theta[i].toFixed(2)}`).join(' ');
-    write(`iteration ${state.k - 1}/${state.iterations}: plus ${plus.join(',')} minus ${minus.join(',')} result ${result >= 0 ? '+' : ''}${result}; ${theta}`);
+    write(
+      `iteration ${state.k - 1}/${state.iterations}: plus ${plus.join(',')} minus ${minus.join(',')} result ${result >= 0 ? '+' : ''}${result}; ${theta}`,
+    );
   }
   return { state };
 }

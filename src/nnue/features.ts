@@ -38,7 +38,8 @@ export const EXCLUSIVE_GROUP = new Uint16Array(NUM_FEATURES);
 {
   for (let f = 0; f < BEAM_SQUARE_BASE; f++) EXCLUSIVE_GROUP[f] = f % SQUARES;
   for (let f = BEAM_SQUARE_BASE; f < BEAM_TARGET_BASE; f++) EXCLUSIVE_GROUP[f] = SQUARES + f - BEAM_SQUARE_BASE;
-  for (let f = BEAM_TARGET_BASE; f < EDITION_BASE; f++) EXCLUSIVE_GROUP[f] = 3 * SQUARES + Math.floor((f - BEAM_TARGET_BASE) / (2 * PIECE_STATES));
+  for (let f = BEAM_TARGET_BASE; f < EDITION_BASE; f++)
+    EXCLUSIVE_GROUP[f] = 3 * SQUARES + Math.floor((f - BEAM_TARGET_BASE) / (2 * PIECE_STATES));
   for (let f = EDITION_BASE; f < NUM_FEATURES; f++) EXCLUSIVE_GROUP[f] = MAX_ACTIVE - 1;
 }
 
@@ -55,13 +56,27 @@ for (let persp = 0; persp < 2; persp++) {
     const o = persp === 1 ? (ori + 2) & 3 : ori;
     let s = -1;
     switch (kind) {
-      case SPHINX: s = o; break;
-      case PHARAOH: s = ori === 0 ? 4 : -1; break;
-      case PYRAMID: s = 5 + o; break;
-      case ANUBIS: s = 9 + o; break;
-      case SCARAB: s = ori < 2 ? 13 + ori : -1; break; // stored mod 2: the turn leaves it as it is
-      case OBELISK: s = ori === 0 ? 15 : -1; break;
-      case STACK: s = ori === 0 ? 16 : -1; break;
+      case SPHINX:
+        s = o;
+        break;
+      case PHARAOH:
+        s = ori === 0 ? 4 : -1;
+        break;
+      case PYRAMID:
+        s = 5 + o;
+        break;
+      case ANUBIS:
+        s = 9 + o;
+        break;
+      case SCARAB:
+        s = ori < 2 ? 13 + ori : -1;
+        break; // stored mod 2: the turn leaves it as it is
+      case OBELISK:
+        s = ori === 0 ? 15 : -1;
+        break;
+      case STACK:
+        s = ori === 0 ? 16 : -1;
+        break;
     }
     STATE[persp * 64 + code] = s;
   }
@@ -81,8 +96,12 @@ export function pieceFeature(piece: number, sq: number, perspective: number): nu
 
 /** The feature of colour `beamColor`'s beam being about to kill `victim` (a piece code). */
 export function beamTargetFeature(beamColor: number, victim: number, perspective: number): number {
-  return BEAM_TARGET_BASE + (beamColor ^ perspective) * 2 * PIECE_STATES + ((victim >> 5) ^ perspective) * PIECE_STATES +
-    STATE[perspective * 64 + victim];
+  return (
+    BEAM_TARGET_BASE +
+    (beamColor ^ perspective) * 2 * PIECE_STATES +
+    ((victim >> 5) ^ perspective) * PIECE_STATES +
+    STATE[perspective * 64 + victim]
+  );
 }
 
 /**
@@ -101,7 +120,12 @@ export function pieceDelta(piece: number, sq: number, out: Int32Array | Uint16Ar
  * `perspective`; returns the new end.
  */
 function beamMaskFeatures(
-  beamColor: number, mask: Int32Array, at: number, perspective: number, out: Int32Array | Uint16Array, n: number,
+  beamColor: number,
+  mask: Int32Array,
+  at: number,
+  perspective: number,
+  out: Int32Array | Uint16Array,
+  n: number,
 ): number {
   const base = BEAM_SQUARE_BASE + (beamColor ^ perspective) * SQUARES;
   for (let w = 0; w < 3; w++) {
@@ -146,11 +170,13 @@ export function activeFeatures(pos: Position, perspective: number, out: Int32Arr
  */
 export const FLIP = new Uint16Array(NUM_FEATURES);
 {
-  const flipState = (s: number): number => (s < 4 ? (s + 2) & 3 : s >= 5 && s < 9 ? 5 + ((s - 3) & 3) : s >= 9 && s < 13 ? 9 + ((s - 7) & 3) : s);
+  const flipState = (s: number): number =>
+    s < 4 ? (s + 2) & 3 : s >= 5 && s < 9 ? 5 + ((s - 3) & 3) : s >= 9 && s < 13 ? 9 + ((s - 7) & 3) : s;
   for (let rel = 0; rel < 2; rel++) {
     for (let s = 0; s < PIECE_STATES; s++) {
       for (let sq = 0; sq < SQUARES; sq++) {
-        FLIP[(rel * PIECE_STATES + s) * SQUARES + sq] = ((rel ^ 1) * PIECE_STATES + flipState(s)) * SQUARES + SQUARES - 1 - sq;
+        FLIP[(rel * PIECE_STATES + s) * SQUARES + sq] =
+          ((rel ^ 1) * PIECE_STATES + flipState(s)) * SQUARES + SQUARES - 1 - sq;
       }
     }
     for (let sq = 0; sq < SQUARES; sq++) {

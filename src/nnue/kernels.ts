@@ -60,10 +60,13 @@ export function createKernels(net: Network, slots: number, choice: KernelChoice 
   }
   if (choice === 'js') return new JsKernels(net, slots);
   if (H % (choice === 'simd16' ? 32 : 16) !== 0) {
-    throw new Error(`the ${choice} kernels need a hidden layer that is a multiple of ${choice === 'simd16' ? 32 : 16}, not ${H}`);
+    throw new Error(
+      `the ${choice} kernels need a hidden layer that is a multiple of ${choice === 'simd16' ? 32 : 16}, not ${H}`,
+    );
   }
   if (!simdAvailable()) throw new Error('this runtime has no WebAssembly SIMD');
-  if (choice === 'simd16' && !narrowFits(net)) throw new Error(`this network's accumulators can reach ${accumulatorBound(net)}, beyond int16`);
+  if (choice === 'simd16' && !narrowFits(net))
+    throw new Error(`this network's accumulators can reach ${accumulatorBound(net)}, beyond int16`);
   return new SimdKernels(net, slots, choice === 'simd16');
 }
 
@@ -147,7 +150,16 @@ class JsKernels implements AccumulatorKernels {
 // --- WebAssembly SIMD ---
 
 interface SimdExports {
-  setup(H: number, weights: number, bias: number, out: number, lists: number, stride: number, qa: number, narrow: number): void;
+  setup(
+    H: number,
+    weights: number,
+    bias: number,
+    out: number,
+    lists: number,
+    stride: number,
+    qa: number,
+    narrow: number,
+  ): void;
   update(src: number, dst: number, nAdd0: number, nSub0: number, nAdd1: number, nSub1: number): void;
   refresh(dst: number, n0: number, n1: number): void;
   forward(stm: number, nstm: number): number;
@@ -167,7 +179,9 @@ function wasmBytes(): Uint8Array<ArrayBuffer> {
 
 /** Whether this runtime runs the SIMD kernels (it validates their module). */
 export function simdAvailable(): boolean {
-  return typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function' && WebAssembly.validate(wasmBytes());
+  return (
+    typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function' && WebAssembly.validate(wasmBytes())
+  );
 }
 
 const PAGE = 65536;
@@ -209,7 +223,14 @@ class SimdKernels implements AccumulatorKernels {
   }
 
   update(src: number, dst: number, nAdd0: number, nSub0: number, nAdd1: number, nSub1: number): void {
-    this.ex.update(this.accBase + src * this.pairBytes, this.accBase + dst * this.pairBytes, nAdd0, nSub0, nAdd1, nSub1);
+    this.ex.update(
+      this.accBase + src * this.pairBytes,
+      this.accBase + dst * this.pairBytes,
+      nAdd0,
+      nSub0,
+      nAdd1,
+      nSub1,
+    );
   }
 
   refresh(dst: number, n0: number, n1: number): void {
@@ -230,7 +251,8 @@ class SimdKernels implements AccumulatorKernels {
   writeSlot(slot: number, values: Int32Array): void {
     const n = 2 * this.net.hidden;
     if (this.kind === 'simd16') {
-      for (let i = 0; i < n; i++) if (values[i] !== (values[i] << 16) >> 16) throw new RangeError(`${values[i]} is beyond int16`);
+      for (let i = 0; i < n; i++)
+        if (values[i] !== (values[i] << 16) >> 16) throw new RangeError(`${values[i]} is beyond int16`);
     }
     this.acc.set(values.subarray(0, n), slot * n);
   }

@@ -57,7 +57,10 @@ export function floatNetworkSize(hidden: number): number {
 }
 
 /** A float network of zeros over `params` (a fresh array by default). */
-export function floatNetwork(hidden: number, params: Float32Array = new Float32Array(floatNetworkSize(hidden))): FloatNetwork {
+export function floatNetwork(
+  hidden: number,
+  params: Float32Array = new Float32Array(floatNetworkSize(hidden)),
+): FloatNetwork {
   if (params.length !== floatNetworkSize(hidden)) throw new Error('parameter array of the wrong size');
   const ft = NUM_FEATURES * hidden;
   return {
@@ -72,7 +75,11 @@ export function floatNetwork(hidden: number, params: Float32Array = new Float32A
 
 /** The float network's raw output (before × SCALE) for the two perspectives' feature lists. */
 export function floatForward(
-  net: FloatNetwork, stm: ArrayLike<number>, stmCount: number, nstm: ArrayLike<number>, nstmCount: number,
+  net: FloatNetwork,
+  stm: ArrayLike<number>,
+  stmCount: number,
+  nstm: ArrayLike<number>,
+  nstmCount: number,
 ): number {
   const H = net.hidden;
   let out = net.outBias[0];
@@ -101,11 +108,25 @@ export function quantise(net: FloatNetwork, meta: { scale: number; editions: num
   const outWeights = new Int16Array(2 * H);
   for (let j = 0; j < 2 * H; j++) outWeights[j] = clampInt16(Math.round(net.outWeights[j] * QB));
   const outBias = Math.max(-2147483647, Math.min(2147483647, Math.round(net.outBias[0] * QA * QB)));
-  return { hidden: H, editions: meta.editions, scale: meta.scale, qa: QA, qb: QB, name: meta.name, ftWeights, ftBias, outWeights, outBias };
+  return {
+    hidden: H,
+    editions: meta.editions,
+    scale: meta.scale,
+    qa: QA,
+    qb: QB,
+    name: meta.name,
+    ftWeights,
+    ftBias,
+    outWeights,
+    outBias,
+  };
 }
 
 /** The float network a quantised one stands for (the int16 weights over QA and QB): `quantise`'s inverse, exact on its output. */
-export function dequantise(net: Network, params: Float32Array = new Float32Array(floatNetworkSize(net.hidden))): FloatNetwork {
+export function dequantise(
+  net: Network,
+  params: Float32Array = new Float32Array(floatNetworkSize(net.hidden)),
+): FloatNetwork {
   const f = floatNetwork(net.hidden, params);
   for (let i = 0; i < f.ftWeights.length; i++) f.ftWeights[i] = net.ftWeights[i] / net.qa;
   for (let j = 0; j < net.hidden; j++) f.ftBias[j] = net.ftBias[j] / net.qa;
@@ -115,7 +136,13 @@ export function dequantise(net: Network, params: Float32Array = new Float32Array
 }
 
 /** acc[at..at+H) = the bias plus the rows of the `count` features (the from-scratch refresh). */
-export function refreshAccumulator(net: Network, features: ArrayLike<number>, count: number, acc: Int32Array, at = 0): void {
+export function refreshAccumulator(
+  net: Network,
+  features: ArrayLike<number>,
+  count: number,
+  acc: Int32Array,
+  at = 0,
+): void {
   const H = net.hidden;
   const w = net.ftWeights;
   for (let j = 0; j < H; j++) acc[at + j] = net.ftBias[j];
@@ -239,29 +266,39 @@ export function writeNetwork(net: Network): Uint8Array {
   return bytes;
 }
 
-const fail = (kind: NetworkFileErrorKind, message: string): { ok: false; error: NetworkFileError } => err({ kind, message });
+const fail = (kind: NetworkFileErrorKind, message: string): { ok: false; error: NetworkFileError } =>
+  err({ kind, message });
 
 /** Reads a network file; refuses (never throws) what is not one written by writeNetwork. */
 export function readNetwork(bytes: Uint8Array): Result<Network, NetworkFileError> {
   const magicLen = Math.min(8, bytes.length);
   for (let i = 0; i < magicLen; i++) {
-    if (bytes[i] !== NETWORK_MAGIC.charCodeAt(i)) return fail('magic', `not a Thoth network file (it does not start with ${NETWORK_MAGIC})`);
+    if (bytes[i] !== NETWORK_MAGIC.charCodeAt(i))
+      return fail('magic', `not a Thoth network file (it does not start with ${NETWORK_MAGIC})`);
   }
-  if (bytes.length < HEADER_BYTES) return fail('truncated', `truncated: ${bytes.length} bytes, shorter than the header`);
+  if (bytes.length < HEADER_BYTES)
+    return fail('truncated', `truncated: ${bytes.length} bytes, shorter than the header`);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u32 = (at: number): number => v.getUint32(at, true);
   const version = u32(8);
-  if (version !== NETWORK_VERSION) return fail('version', `unknown format version ${version} (this build reads ${NETWORK_VERSION})`);
+  if (version !== NETWORK_VERSION)
+    return fail('version', `unknown format version ${version} (this build reads ${NETWORK_VERSION})`);
   const [editions, inputs, hidden, scale, qa, qb, nameLen] = [12, 16, 20, 24, 28, 32, 36].map(u32);
-  if (inputs !== NUM_FEATURES) return fail('header', `the network has ${inputs} inputs, this build's features are ${NUM_FEATURES}`);
-  if (hidden < 1 || hidden > MAX_HIDDEN) return fail('header', `hidden layer of ${hidden} neurons (1 to ${MAX_HIDDEN})`);
-  if (editions === 0 || (editions & ~7) !== 0) return fail('header', `edition flags ${editions} (bits 0 to 2, at least one)`);
+  if (inputs !== NUM_FEATURES)
+    return fail('header', `the network has ${inputs} inputs, this build's features are ${NUM_FEATURES}`);
+  if (hidden < 1 || hidden > MAX_HIDDEN)
+    return fail('header', `hidden layer of ${hidden} neurons (1 to ${MAX_HIDDEN})`);
+  if (editions === 0 || (editions & ~7) !== 0)
+    return fail('header', `edition flags ${editions} (bits 0 to 2, at least one)`);
   if (scale < 1 || scale > 100_000) return fail('header', `output scale ${scale} (1 to 100000)`);
-  if (qa < 1 || qa > 1023 || qb < 1 || qb > 1023) return fail('header', `quantisation factors ${qa}, ${qb} (1 to 1023)`);
+  if (qa < 1 || qa > 1023 || qb < 1 || qb > 1023)
+    return fail('header', `quantisation factors ${qa}, ${qb} (1 to 1023)`);
   if (nameLen > MAX_NAME_BYTES) return fail('header', `name of ${nameLen} bytes (at most ${MAX_NAME_BYTES})`);
   const size = fileSize(hidden, nameLen);
-  if (bytes.length < size) return fail('truncated', `truncated: ${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
-  if (bytes.length > size) return fail('size', `${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
+  if (bytes.length < size)
+    return fail('truncated', `truncated: ${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
+  if (bytes.length > size)
+    return fail('size', `${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
   const sum = u32(size - 4);
   if (fnv1a(bytes, size - 4) !== sum) return fail('checksum', 'bad checksum: the file is damaged');
   let name: string;

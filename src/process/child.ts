@@ -55,7 +55,10 @@ export class LineProcess {
   private killedFlag = false;
   private closedPromise: Promise<void> = Promise.resolve();
 
-  constructor(readonly command: readonly string[], readonly options: ChildOptions = {}) {}
+  constructor(
+    readonly command: readonly string[],
+    readonly options: ChildOptions = {},
+  ) {}
 
   /** Starts the process (once). A failure to start is reported through {@link onExit}, never thrown. */
   start(): void {

@@ -5,7 +5,18 @@
  * leaves half a file; an output that is one of the command's inputs is refused before any work.
  */
 import {
-  accessSync, closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RECORD_FILE_LIMIT } from '../core/record';
@@ -116,7 +127,9 @@ export function sameFile(a: string, b: string): boolean {
  */
 export function outputIsInput(out: string, inputs: readonly string[]): string | undefined {
   const hit = inputs.find((i) => i !== '-' && sameFile(out, i));
-  return hit === undefined ? undefined : `the output '${out}' is the input '${hit}': writing it would destroy what is read; give another file`;
+  return hit === undefined
+    ? undefined
+    : `the output '${out}' is the input '${hit}': writing it would destroy what is read; give another file`;
 }
 
 /** True for a path that is there and is not a plain file (`/dev/null`, `/dev/stdout`, a FIFO): written in place, never renamed over. */

@@ -12,7 +12,10 @@ export class LineSplitter {
   /** True while the rest of a line that was too long is being skipped. */
   private skipping = false;
 
-  constructor(private readonly onLine: (line: string) => void, private readonly maxLength = MAX_LINE_LENGTH) {}
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly maxLength = MAX_LINE_LENGTH,
+  ) {}
 
   push(chunk: string): void {
     this.buffer += chunk;

@@ -9,7 +9,11 @@
 export class OutputError extends Error {
   override name = 'OutputError';
 
-  constructor(readonly target: string, readonly code: string | undefined, reason: string) {
+  constructor(
+    readonly target: string,
+    readonly code: string | undefined,
+    reason: string,
+  ) {
     super(`cannot write ${target}: ${reason}`);
   }
 }
@@ -46,18 +50,20 @@ export function outputError(target: string, e: unknown): OutputError {
  */
 export function exitOnOutputError(prefix = 'thoth'): void {
   let ending = false;
-  const end = (name: string) => (e: unknown): void => {
-    if (ending) return;
-    ending = true;
-    if (name !== 'stderr') {
-      try {
-        process.stderr.write(`${prefix}: ${outputError(name, e).message}\n`);
-      } catch {
-        // stderr is gone too
+  const end =
+    (name: string) =>
+    (e: unknown): void => {
+      if (ending) return;
+      ending = true;
+      if (name !== 'stderr') {
+        try {
+          process.stderr.write(`${prefix}: ${outputError(name, e).message}\n`);
+        } catch {
+          // stderr is gone too
+        }
       }
-    }
-    process.exit(1);
-  };
+      process.exit(1);
+    };
   process.stdout.on('error', end('stdout'));
   process.stderr.on('error', end('stderr'));
 }

@@ -48,8 +48,11 @@ export function startWorker(name: 'train-worker', workerData: unknown): Worker {
   const exports = (require(pkg) as { exports: Record<string, { import: { default: string } }> }).exports;
   const api = pathToFileURL(join(dirname(pkg), exports['./esm/api'].import.default)).href;
   const entry = entryUrl(name, here).href;
-  return new Worker(`import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, {
-    eval: true,
-    workerData,
-  });
+  return new Worker(
+    `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
+    {
+      eval: true,
+      workerData,
+    },
+  );
 }

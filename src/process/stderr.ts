@@ -10,7 +10,8 @@
 const MAX_QUOTE = 200;
 
 /** Lines that say what went wrong in every common runtime (`TypeError: …`, `ModuleNotFoundError: …`, `error: …`). */
-const ERROR_LINE = /^(?:Uncaught\s+)?(?:[A-Za-z_$][\w$.]*(?:Error|Exception)(?:\s*\[[\w-]+\])?|[Ee]rror|[Ff]atal(?: error)?|panic|thread '.*' panicked at .*):\s*\S/;
+const ERROR_LINE =
+  /^(?:Uncaught\s+)?(?:[A-Za-z_$][\w$.]*(?:Error|Exception)(?:\s*\[[\w-]+\])?|[Ee]rror|[Ff]atal(?: error)?|panic|thread '.*' panicked at .*):\s*\S/;
 
 /** Lines that are noise around an error: stack frames, source excerpts, markers, banners. */
 function isNoise(line: string): boolean {

@@ -22,7 +22,10 @@ export interface LoadedNetwork {
 }
 
 /** A search as the protocol asks for it: the task of every thread, less what the threads own. */
-export type GoRequest = Omit<SearchTask, 'threadIndex' | 'tt' | 'tableId' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'>;
+export type GoRequest = Omit<
+  SearchTask,
+  'threadIndex' | 'tt' | 'tableId' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'
+>;
 
 /** The search threads (Lazy SMP over one shared table where the host can share memory). */
 export interface SearchThreads {

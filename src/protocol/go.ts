@@ -8,11 +8,34 @@ import { quote } from '../core/quote';
 
 /** The numeric arguments; UGI's p1time… are other names for wtime… */
 export type GoNumber =
-  | 'wtime' | 'btime' | 'winc' | 'binc' | 'p1time' | 'p2time' | 'p1inc' | 'p2inc'
-  | 'movestogo' | 'movetime' | 'depth' | 'nodes' | 'mate';
+  | 'wtime'
+  | 'btime'
+  | 'winc'
+  | 'binc'
+  | 'p1time'
+  | 'p2time'
+  | 'p1inc'
+  | 'p2inc'
+  | 'movestogo'
+  | 'movetime'
+  | 'depth'
+  | 'nodes'
+  | 'mate';
 
 const NUMBERS: ReadonlySet<string> = new Set<GoNumber>([
-  'wtime', 'btime', 'winc', 'binc', 'p1time', 'p2time', 'p1inc', 'p2inc', 'movestogo', 'movetime', 'depth', 'nodes', 'mate',
+  'wtime',
+  'btime',
+  'winc',
+  'binc',
+  'p1time',
+  'p2time',
+  'p1inc',
+  'p2inc',
+  'movestogo',
+  'movetime',
+  'depth',
+  'nodes',
+  'mate',
 ]);
 const isNumber = (t: string): t is GoNumber => NUMBERS.has(t);
 
@@ -20,7 +43,6 @@ const isNumber = (t: string): t is GoNumber => NUMBERS.has(t);
 const SIGNED: ReadonlySet<GoNumber> = new Set<GoNumber>(['wtime', 'btime', 'p1time', 'p2time']);
 
 export const MAX_PERFT_DEPTH = 20;
-
 
 export interface GoArgs {
   numbers: Partial<Record<GoNumber, number>>;
@@ -62,7 +84,9 @@ export function parseGo(args: readonly string[], pos: Position): Result<GoArgs, 
     } else if (a === 'perft') {
       const v = args[i + 1];
       if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_PERFT_DEPTH) {
-        return err({ message: `perft depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not ${quote(v ?? '')}` });
+        return err({
+          message: `perft depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not ${quote(v ?? '')}`,
+        });
       }
       go.perft = Number(v);
       i++;

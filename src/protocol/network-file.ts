@@ -59,7 +59,8 @@ function readAt(fd: number, n: number, at: number): Uint8Array {
  */
 export function loadNetworkFile(file: string): Result<LoadedNetwork, string> {
   const p = file === DEFAULT_EVAL_FILE ? path.join(netsFolder(), DEFAULT_NETWORK_FILE) : file;
-  const refused = (message: string): Result<LoadedNetwork, string> => err(`${quote(p)} is not a network file Thoth can use: ${message}`);
+  const refused = (message: string): Result<LoadedNetwork, string> =>
+    err(`${quote(p)} is not a network file Thoth can use: ${message}`);
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO would otherwise wait for a writer

@@ -28,7 +28,6 @@ const FEATURE_SWITCHES: ReadonlyArray<readonly [string, keyof SearchFeatures]> =
   ['HistoryMalus', 'historyMalus'],
 ];
 
-
 /** A `setoption` value the option does not take: `message` follows the option's name. */
 export interface OptionError {
   option: string;
@@ -85,7 +84,13 @@ abstract class Valued<T> implements SettableOption {
 class Spin extends Valued<number> {
   readonly spec: OptionSpec;
 
-  constructor(name: string, defaultValue: number, readonly min: number, readonly max: number, onChange?: Handler<number>) {
+  constructor(
+    name: string,
+    defaultValue: number,
+    readonly min: number,
+    readonly max: number,
+    onChange?: Handler<number>,
+  ) {
     super(name, defaultValue, onChange);
     this.spec = { name, type: 'spin', default: defaultValue, min, max };
   }
@@ -117,7 +122,12 @@ class Check extends Valued<boolean> {
 class Combo<T extends string> extends Valued<T> {
   readonly spec: OptionSpec;
 
-  constructor(name: string, defaultValue: T, readonly vars: readonly T[], onChange?: Handler<T>) {
+  constructor(
+    name: string,
+    defaultValue: T,
+    readonly vars: readonly T[],
+    onChange?: Handler<T>,
+  ) {
     super(name, defaultValue, onChange);
     this.spec = { name, type: 'combo', default: defaultValue, vars };
   }
@@ -137,7 +147,9 @@ class Str extends Valued<string> {
   readonly spec: OptionSpec;
 
   constructor(
-    name: string, defaultValue: string, onChange?: Handler<string>,
+    name: string,
+    defaultValue: string,
+    onChange?: Handler<string>,
     private readonly check: (text: string) => Result<void, string> = () => ok(undefined),
   ) {
     super(name, defaultValue, onChange);
@@ -155,7 +167,10 @@ class Str extends Valued<string> {
 class Button implements SettableOption {
   readonly spec: OptionSpec;
 
-  constructor(readonly name: string, private readonly press: () => void) {
+  constructor(
+    readonly name: string,
+    private readonly press: () => void,
+  ) {
     this.spec = { name, type: 'button' };
   }
 
@@ -199,13 +214,25 @@ export function createOptions(host: OptionHost, threadsMax: number) {
     random: new Check('Random', false),
     // the evaluation: the network (NNUE) in EvalFile, or the hand-written one
     useNNUE: new Check('UseNNUE', host.hasNetwork(), () => host.evaluationChanged()),
-    evalFile: new Str('EvalFile', DEFAULT_EVAL_FILE, () => host.evaluationChanged(), (file) => host.loadNetwork(file)),
+    evalFile: new Str(
+      'EvalFile',
+      DEFAULT_EVAL_FILE,
+      () => host.evaluationChanged(),
+      (file) => host.loadNetwork(file),
+    ),
   };
   // Developer switches, so that matches can measure each search feature.
   const features = FEATURE_SWITCHES.map(([name, key]) => ({ key, option: new Check(name, DEFAULT_FEATURES[key]) }));
   // The search's numeric parameters (src/search/params.ts), for tuning.
-  const params = PARAM_SPECS.map((p) => ({ key: p.key, option: new Spin(p.name, DEFAULT_PARAMS[p.key], p.min, p.max) }));
-  const all: readonly SettableOption[] = [...Object.values(named), ...features.map((f) => f.option), ...params.map((p) => p.option)];
+  const params = PARAM_SPECS.map((p) => ({
+    key: p.key,
+    option: new Spin(p.name, DEFAULT_PARAMS[p.key], p.min, p.max),
+  }));
+  const all: readonly SettableOption[] = [
+    ...Object.values(named),
+    ...features.map((f) => f.option),
+    ...params.map((p) => p.option),
+  ];
   return {
     ...named,
     all,

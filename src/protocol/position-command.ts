@@ -3,8 +3,18 @@
  * changed unless all of it is good (protocol.md, `position`).
  */
 import {
-  EDITIONS, formatKfenError, formatMove, isSetupName, parsePlayableKfen, setupNamesText, parseMove, setupKfen, setupsOf,
-  type EditionId, type Position, type RuleOptions,
+  EDITIONS,
+  formatKfenError,
+  formatMove,
+  isSetupName,
+  parsePlayableKfen,
+  setupNamesText,
+  parseMove,
+  setupKfen,
+  setupsOf,
+  type EditionId,
+  type Position,
+  type RuleOptions,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { quote } from '../core/quote';
@@ -27,7 +37,12 @@ export function formatPositionError(e: PositionError): string {
 }
 
 /** A position from a KFEN and moves played from it. */
-export function buildPosition(kfen: string, moves: readonly string[], edition: EditionId, rules: RuleOptions): Result<PositionState, PositionError> {
+export function buildPosition(
+  kfen: string,
+  moves: readonly string[],
+  edition: EditionId,
+  rules: RuleOptions,
+): Result<PositionState, PositionError> {
   const r = parsePlayableKfen(kfen, edition, rules);
   if (!r.ok) return err({ message: `bad KFEN: ${formatKfenError(r.error)}` });
   const pos = r.value;
@@ -52,7 +67,11 @@ export function startPosition(edition: EditionId, rules: RuleOptions): PositionS
 const EXPECTED = 'expected startpos, setup <name>, kfen <KFEN> or fen <KFEN>';
 
 /** The arguments of `position`. */
-export function parsePosition(args: readonly string[], edition: EditionId, rules: RuleOptions): Result<PositionState, PositionError> {
+export function parsePosition(
+  args: readonly string[],
+  edition: EditionId,
+  rules: RuleOptions,
+): Result<PositionState, PositionError> {
   if (args.length === 0) return err({ message: EXPECTED });
   let i: number;
   let kfen: string;
@@ -62,9 +81,13 @@ export function parsePosition(args: readonly string[], edition: EditionId, rules
     i = 1;
   } else if (kind === 'setup' || isSetupName(kind)) {
     const name = kind === 'setup' ? args[1] : kind;
-    if (name === undefined || !isSetupName(name)) return err({ message: `unknown setup ${quote(name ?? '')} (${setupNamesText()})` });
+    if (name === undefined || !isSetupName(name))
+      return err({ message: `unknown setup ${quote(name ?? '')} (${setupNamesText()})` });
     const k = setupKfen(edition, name);
-    if (k === undefined) return err({ message: `${EDITIONS[edition].name} has no ${name} setup (it has ${setupsOf(edition).join(', ')})` });
+    if (k === undefined)
+      return err({
+        message: `${EDITIONS[edition].name} has no ${name} setup (it has ${setupsOf(edition).join(', ')})`,
+      });
     kfen = k;
     i = kind === 'setup' ? 2 : 1;
   } else if (kind === 'kfen' || kind === 'fen') {

@@ -186,7 +186,8 @@ export class SearchPool implements SearchThreads {
     await this.stragglers;
     this.newGame++;
     const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
-      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }));
+      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }),
+    );
     await Promise.all(jobs);
     this.age = 0;
   }
@@ -198,7 +199,8 @@ export class SearchPool implements SearchThreads {
     this.stopRequested = false;
     this.ponderhitRequested = false;
     await this.stragglers;
-    if (this.results.length < this.threadCount * 4) this.results = new Int32Array(new SharedArrayBuffer(16 * this.threadCount));
+    if (this.results.length < this.threadCount * 4)
+      this.results = new Int32Array(new SharedArrayBuffer(16 * this.threadCount));
     this.results.fill(0); // no worker is running: stale slots of the last search go
     // a `stop` or `ponderhit` that came while the last helpers were finishing still counts
     Atomics.store(this.control, CTRL_STOP, this.stopRequested ? 1 : 0);
@@ -250,7 +252,14 @@ export class SearchPool implements SearchThreads {
     } catch (e) {
       Atomics.store(this.control, CTRL_STOP, 1);
       channel.port1.close();
-      return { best: '', ponder: '', score: 0, depth: 0, nodes: 0, error: `search thread failed: ${e instanceof Error ? e.message : String(e)}` };
+      return {
+        best: '',
+        ponder: '',
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        error: `search thread failed: ${e instanceof Error ? e.message : String(e)}`,
+      };
     } finally {
       this.running = false;
     }

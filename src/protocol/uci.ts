@@ -16,7 +16,13 @@ import { formatInfo } from '../core/info';
 import type { SearchResult } from '../core/score';
 import { DEFAULT_EVAL_FILE, type EngineHost, type LoadedNetwork, type SearchThreads } from './engine-host';
 import { createOptions, maxThreads, formatOptionError, optionLine, type EngineOptions } from './options';
-import { buildPosition, formatPositionError, parsePosition, startPosition, type PositionState } from './position-command';
+import {
+  buildPosition,
+  formatPositionError,
+  parsePosition,
+  startPosition,
+  type PositionState,
+} from './position-command';
 import { clipMessage, quote } from '../core/quote';
 
 /**
@@ -53,32 +59,38 @@ export class UciEngine {
   /** The commands, in the order of `help`. */
   private static readonly COMMANDS: readonly Command[] = [
     {
-      names: ['uci', 'ugi', 'uki'], timing: 'ready',
+      names: ['uci', 'ugi', 'uki'],
+      timing: 'ready',
       help: ['uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok'],
       run: (e, _args, _q, name) => e.handshake(name),
     },
     {
-      names: ['isready'], timing: 'ready',
+      names: ['isready'],
+      timing: 'ready',
       help: ['isready                    readyok (also during a search)'],
       run: (e) => e.write('readyok'),
     },
     {
-      names: ['setoption'], timing: 'queued',
+      names: ['setoption'],
+      timing: 'queued',
       help: ['setoption name <id> [value <x>]'],
       run: (e, args) => e.setoption(args),
     },
     {
-      names: ['ucinewgame', 'uginewgame', 'ukinewgame'], timing: 'queued',
+      names: ['ucinewgame', 'uginewgame', 'ukinewgame'],
+      timing: 'queued',
       help: ['ucinewgame                 forget the hash and history'],
       run: (e) => e.waitFor(e.pool.clear()),
     },
     {
-      names: ['position'], timing: 'queued',
+      names: ['position'],
+      timing: 'queued',
       help: ['position startpos | setup <classic|imhotep|dynasty|mercury|sophie> | kfen <KFEN> [moves m1 m2 ...]'],
       run: (e, args) => e.position(args),
     },
     {
-      names: ['go'], timing: 'queued',
+      names: ['go'],
+      timing: 'queued',
       help: [
         'go [wtime W btime B winc I binc I movestogo M | movetime T | depth D | nodes N | mate M | infinite | ponder] [searchmoves m ...]',
         'go perft <depth>           perft per root move',
@@ -86,7 +98,8 @@ export class UciEngine {
       run: (e, args, q) => e.go(args, q),
     },
     {
-      names: ['stop'], timing: 'now',
+      names: ['stop'],
+      timing: 'now',
       help: ['stop | ponderhit | quit'],
       run: (e) => {
         for (const w of e.waitingGos()) w.stopped = true;
@@ -94,7 +107,9 @@ export class UciEngine {
       },
     },
     {
-      names: ['ponderhit'], timing: 'now', help: [],
+      names: ['ponderhit'],
+      timing: 'now',
+      help: [],
       run: (e) => {
         for (const w of e.waitingGos()) w.ponderhit ??= Date.now();
         e.ponderhit();
@@ -102,27 +117,32 @@ export class UciEngine {
     },
     { names: ['quit'], timing: 'queued', help: [], run: (e) => e.quit() },
     {
-      names: ['debug'], timing: 'now',
+      names: ['debug'],
+      timing: 'now',
       help: ['debug on|off               extra info string diagnostics'],
       run: (e, args) => e.debugCommand(args),
     },
     {
-      names: ['d'], timing: 'queued',
+      names: ['d'],
+      timing: 'queued',
       help: ['d                          show the board, KFEN and key'],
       run: (e) => e.display(),
     },
     {
-      names: ['eval'], timing: 'queued',
+      names: ['eval'],
+      timing: 'queued',
       help: ['eval                       the evaluation, term by term'],
       run: (e) => e.evalCommand(),
     },
     {
-      names: ['bench'], timing: 'queued',
+      names: ['bench'],
+      timing: 'queued',
       help: [`bench [depth]              search the built-in positions to depth (default ${BENCH_DEPTH})`],
       run: (e, args) => e.bench(args),
     },
     {
-      names: ['query'], timing: 'queued',
+      names: ['query'],
+      timing: 'queued',
       help: ['query gameover|p1turn|result'],
       run: (e, args) => e.query(args),
     },
@@ -175,33 +195,41 @@ export class UciEngine {
     this.maxThreads = maxThreads(host.cores);
     const shipped = host.loadNetworkFile(DEFAULT_EVAL_FILE);
     this.network = shipped.ok ? shipped.value : null;
-    this.options = createOptions({
-      hasNetwork: () => this.network !== null,
-      loadNetwork: (file) => {
-        const r = host.loadNetworkFile(file);
-        if (!r.ok) return err(`${r.error}; the network in use is unchanged`);
-        this.network = r.value;
-        return ok(undefined);
+    this.options = createOptions(
+      {
+        hasNetwork: () => this.network !== null,
+        loadNetwork: (file) => {
+          const r = host.loadNetworkFile(file);
+          if (!r.ok) return err(`${r.error}; the network in use is unchanged`);
+          this.network = r.value;
+          return ok(undefined);
+        },
+        evaluationChanged: () => this.waitFor(this.pool.warmWith(this.evalNetwork()?.bytes)),
+        resizeHash: (mb) => this.pool.resize(mb),
+        clearHash: () => this.waitFor(this.pool.clear()),
+        setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
+        variantChanged: (variant, previous) => {
+          if (variant !== previous) this.state = startPosition(variant, this.rules());
+        },
+        pharaohRotationChanged: (on, previous) => {
+          if (on === previous) return;
+          // Replay the position under the new rules; fall back to the start when a move no longer exists.
+          const replay = buildPosition(
+            this.state.startKfen,
+            this.state.moves,
+            this.options.variant.value,
+            this.rules(),
+          );
+          if (replay.ok) {
+            this.state = replay.value;
+          } else {
+            this.state = startPosition(this.options.variant.value, this.rules());
+            this.write(`info string position reset to the start: ${replay.error.message}`);
+          }
+        },
       },
-      evaluationChanged: () => this.waitFor(this.pool.warmWith(this.evalNetwork()?.bytes)),
-      resizeHash: (mb) => this.pool.resize(mb),
-      clearHash: () => this.waitFor(this.pool.clear()),
-      setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
-      variantChanged: (variant, previous) => {
-        if (variant !== previous) this.state = startPosition(variant, this.rules());
-      },
-      pharaohRotationChanged: (on, previous) => {
-        if (on === previous) return;
-        // Replay the position under the new rules; fall back to the start when a move no longer exists.
-        const replay = buildPosition(this.state.startKfen, this.state.moves, this.options.variant.value, this.rules());
-        if (replay.ok) {
-          this.state = replay.value;
-        } else {
-          this.state = startPosition(this.options.variant.value, this.rules());
-          this.write(`info string position reset to the start: ${replay.error.message}`);
-        }
-      },
-    }, this.maxThreads);
+      this.maxThreads,
+    );
     this.state = startPosition(this.options.variant.value, this.rules());
     this.pool = host.startSearchThreads(this.options.threads.value, this.options.hash.value, this.evalNetwork()?.bytes);
     this.waitFor(this.pool.ready);
@@ -256,7 +284,8 @@ export class UciEngine {
     }
     // The clock of a go runs from now: a warm-up search must not take its time.
     if (cmd === 'go') this.pool.interruptWarmup();
-    if (this.searching || this.blocked) this.debug(`${quote(cmd)} waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
+    if (this.searching || this.blocked)
+      this.debug(`${quote(cmd)} waits until the ${this.searching ? 'search' : 'work before it'} has ended`);
     this.queue.push({ line: trimmed, received: Date.now() });
     this.pump();
   }
@@ -383,11 +412,13 @@ export class UciEngine {
       this.write('bestmove (none)');
       return;
     }
-    if (status.result === 'draw') this.write(`info string draw claimable: ${status.text.replace(/^Draw(: | by )/, '')}`);
+    if (status.result === 'draw')
+      this.write(`info string draw claimable: ${status.text.replace(/^Draw(: | by )/, '')}`);
     const us = pos.side;
     let time = num[us === 0 ? 'wtime' : 'btime'] ?? num[us === 0 ? 'p1time' : 'p2time'];
     // A clock for the other side only (as fastchess's compliance check sends): no time for us.
-    if (time === undefined && (['wtime', 'btime', 'p1time', 'p2time'] as const).some((k) => num[k] !== undefined)) time = 0;
+    if (time === undefined && (['wtime', 'btime', 'p1time', 'p2time'] as const).some((k) => num[k] !== undefined))
+      time = 0;
     const inc = num[us === 0 ? 'winc' : 'binc'] ?? num[us === 0 ? 'p1inc' : 'p2inc'];
     const budget = infinite
       ? { optimumMs: 0, maximumMs: 0 }
@@ -519,9 +550,12 @@ export class UciEngine {
     const pos = this.state.pos;
     const terms: number[] = [];
     const total = evaluate(pos, undefined, terms);
-    this.write(`info string evaluation from ${pos.edition.colorNames[pos.side]}'s point of view (side to move), centi-pyramids`);
+    this.write(
+      `info string evaluation from ${pos.edition.colorNames[pos.side]}'s point of view (side to move), centi-pyramids`,
+    );
     this.write('info string hand-written evaluation, term by term:');
-    for (let i = 0; i < TERM_NAMES.length; i++) this.write(`info string   ${TERM_NAMES[i].padEnd(16)} ${terms[i].toFixed(1)}`);
+    for (let i = 0; i < TERM_NAMES.length; i++)
+      this.write(`info string   ${TERM_NAMES[i].padEnd(16)} ${terms[i].toFixed(1)}`);
     this.write(`info string   ${'total'.padEnd(16)} ${total}`);
     if (this.network === null) {
       this.write('info string network: none loaded (EvalFile)');
@@ -531,7 +565,9 @@ export class UciEngine {
       this.write(`info string network ${n.source} (${n.net.hidden} hidden, ${use}): ${evaluatePosition(n.net, pos)}`);
     }
     const used = this.evalNetwork();
-    this.write(`info string the search uses: ${used === null ? `the hand-written evaluation, ${total}` : `the network, ${evaluatePosition(used.net, pos)}`}`);
+    this.write(
+      `info string the search uses: ${used === null ? `the hand-written evaluation, ${total}` : `the network, ${evaluatePosition(used.net, pos)}`}`,
+    );
   }
 
   private bench(args: string[]): void {
@@ -557,7 +593,16 @@ export class UciEngine {
       this.write(`Nodes/second    : ${r.nps}`);
     };
     if (threads === 1) {
-      summary(runBench(depth, (line) => this.write(line), BENCH_POSITIONS, this.options.features(), this.evalNetwork()?.net ?? null, this.options.params()));
+      summary(
+        runBench(
+          depth,
+          (line) => this.write(line),
+          BENCH_POSITIONS,
+          this.options.features(),
+          this.evalNetwork()?.net ?? null,
+          this.options.params(),
+        ),
+      );
       return;
     }
     // Parallel bench: the same positions searched by a pool of `threads` (Lazy SMP); measures
@@ -572,8 +617,13 @@ export class UciEngine {
           await pool.clear();
           const d = await pool.start(
             {
-              edition, pharaohRotation: false, kfen, moves: [], received: Date.now(),
-              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] }, features: this.options.features(),
+              edition,
+              pharaohRotation: false,
+              kfen,
+              moves: [],
+              received: Date.now(),
+              limits: { ...DEFAULT_LIMITS, depth, searchMoves: [] },
+              features: this.options.features(),
               network: this.evalNetwork()?.bytes,
             },
             false,
@@ -581,7 +631,9 @@ export class UciEngine {
           );
           if (d.error) throw new Error(d.error);
           nodes += d.nodes;
-          this.write(`info string bench ${i + 1}/${BENCH_POSITIONS.length} ${edition} nodes ${d.nodes} bestmove ${d.best}`);
+          this.write(
+            `info string bench ${i + 1}/${BENCH_POSITIONS.length} ${edition} nodes ${d.nodes} bestmove ${d.best}`,
+          );
         }
       } finally {
         await pool.destroy();
@@ -623,7 +675,9 @@ export class UciEngine {
         this.write(`response ${pos.side === 0}`);
         break;
       case 'result':
-        this.write(`response ${status.result === 'win' ? (status.winner === 0 ? 'p1win' : 'p2win') : status.result === 'draw' ? 'draw' : 'none'}`);
+        this.write(
+          `response ${status.result === 'win' ? (status.winner === 0 ? 'p1win' : 'p2win') : status.result === 'draw' ? 'draw' : 'none'}`,
+        );
         break;
       default:
         this.error(`query: expected gameover, p1turn or result, not ${quote(args[0] ?? '')}`);

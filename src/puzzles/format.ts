@@ -23,7 +23,19 @@ const PUZZLE_FIELDS = ['id', 'variant', 'kfen', 'moves', 'themes', 'rating', 'so
 
 /** The themes the miner writes. */
 export const THEMES = [
-  'hitIn1', 'hitIn2', 'hitIn3', 'hitIn4', 'hitIn5', 'defence', 'material', 'sphinxTurn', 'swap', 'unstack', 'anubisBlock', 'quietMove', 'capture',
+  'hitIn1',
+  'hitIn2',
+  'hitIn3',
+  'hitIn4',
+  'hitIn5',
+  'defence',
+  'material',
+  'sphinxTurn',
+  'swap',
+  'unstack',
+  'anubisBlock',
+  'quietMove',
+  'capture',
 ] as const;
 
 /** Why an object is not a puzzle (the first fault found). */
@@ -36,11 +48,17 @@ export function checkPuzzle(x: unknown): Result<Puzzle, string> {
   if (typeof o.id !== 'string' || !/^[0-9a-f]{10}$/.test(o.id)) return err('id: not 10 hex digits');
   if (typeof o.variant !== 'string' || !isEditionId(o.variant)) return err(`variant: not khet2, khet1 or deflexion`);
   if (typeof o.kfen !== 'string') return err('kfen: not a string');
-  if (!Array.isArray(o.moves) || o.moves.length < 2 || o.moves.some((m) => typeof m !== 'string')) return err('moves: not a list of at least two move texts');
-  if (!Array.isArray(o.themes) || o.themes.length === 0 || o.themes.some((t) => typeof t !== 'string' || !(THEMES as readonly string[]).includes(t))) {
+  if (!Array.isArray(o.moves) || o.moves.length < 2 || o.moves.some((m) => typeof m !== 'string'))
+    return err('moves: not a list of at least two move texts');
+  if (
+    !Array.isArray(o.themes) ||
+    o.themes.length === 0 ||
+    o.themes.some((t) => typeof t !== 'string' || !(THEMES as readonly string[]).includes(t))
+  ) {
     return err('themes: not a list of known themes');
   }
-  if (typeof o.rating !== 'number' || !Number.isInteger(o.rating) || o.rating < 0 || o.rating > 4000) return err('rating: not a whole number from 0 to 4000');
+  if (typeof o.rating !== 'number' || !Number.isInteger(o.rating) || o.rating < 0 || o.rating > 4000)
+    return err('rating: not a whole number from 0 to 4000');
   if (typeof o.source !== 'string' || o.source === '') return err('source: not a string');
   const pos = parseKfen(o.kfen, o.variant);
   if (!pos.ok) return err(`kfen: ${pos.error.message}`);
@@ -76,6 +94,14 @@ export function parsePuzzleFile(text: string): Result<Puzzle[], string> {
 export function formatPuzzleFile(puzzles: readonly Puzzle[]): string {
   if (puzzles.length === 0) return '[]\n';
   const line = (p: Puzzle): string =>
-    JSON.stringify({ id: p.id, variant: p.variant, kfen: p.kfen, moves: p.moves, themes: p.themes, rating: p.rating, source: p.source });
+    JSON.stringify({
+      id: p.id,
+      variant: p.variant,
+      kfen: p.kfen,
+      moves: p.moves,
+      themes: p.themes,
+      rating: p.rating,
+      source: p.source,
+    });
   return `[\n${puzzles.map(line).join(',\n')}\n]\n`;
 }

@@ -10,8 +10,22 @@
  * computation: `thoth puzzles` (src/cli/puzzles.ts) feeds it games and writes what it returns.
  */
 import {
-  ANUBIS, MAX_MOVES, PHARAOH, SPHINX, STEP, SWAP, UNSTACK, colorOf, formatMove, kindOf, moveFrom, moveType, parseKfen, toKfen,
-  type EditionId, type Position,
+  ANUBIS,
+  MAX_MOVES,
+  PHARAOH,
+  SPHINX,
+  STEP,
+  SWAP,
+  UNSTACK,
+  colorOf,
+  formatMove,
+  kindOf,
+  moveFrom,
+  moveType,
+  parseKfen,
+  toKfen,
+  type EditionId,
+  type Position,
 } from '../core/index';
 import { pieceValue } from '../search/evaluate';
 import { DEFAULT_LIMITS, Searcher } from '../search/search';
@@ -55,8 +69,13 @@ export interface MinerSettings {
 }
 
 export const DEFAULT_MINER: MinerSettings = {
-  maxMoves: 3, solverNodes: 400_000, skipPlies: 2, maxPliesSinceRemoval: 80, kinds: ['hit', 'defence', 'material'],
-  materialDepth: 4, materialMargin: 150,
+  maxMoves: 3,
+  solverNodes: 400_000,
+  skipPlies: 2,
+  maxPliesSinceRemoval: 80,
+  kinds: ['hit', 'defence', 'material'],
+  materialDepth: 4,
+  materialMargin: 150,
 };
 
 export interface MinerTally {
@@ -70,7 +89,15 @@ export interface MinerTally {
   budget: number;
 }
 
-const emptyTally = (): MinerTally => ({ positions: 0, hit: 0, defence: 0, material: 0, notUnique: 0, duplicate: 0, budget: 0 });
+const emptyTally = (): MinerTally => ({
+  positions: 0,
+  hit: 0,
+  defence: 0,
+  material: 0,
+  notUnique: 0,
+  duplicate: 0,
+  budget: 0,
+});
 
 /** The initial rating's bounds. */
 const RATING_MIN = 600;
@@ -87,11 +114,12 @@ const RATING_MAX = 2600;
  * H: the opponent's threatened hits; for material, T counts the other first moves that remove a piece. Rounded to 10, clamped to [600, 2600].
  */
 export function initialRating(kind: PuzzleKind, n: number, tempting: number, quiet: boolean): number {
-  const raw = kind === 'hit'
-    ? 700 + 300 * (n - 1) + 80 * Math.log2(1 + tempting) + (quiet ? 150 : 0)
-    : kind === 'material'
-      ? 900 + 250 * (n - 1) + 80 * Math.log2(1 + tempting) + (quiet ? 150 : 0)
-      : 1000 + 120 * Math.log2(1 + tempting);
+  const raw =
+    kind === 'hit'
+      ? 700 + 300 * (n - 1) + 80 * Math.log2(1 + tempting) + (quiet ? 150 : 0)
+      : kind === 'material'
+        ? 900 + 250 * (n - 1) + 80 * Math.log2(1 + tempting) + (quiet ? 150 : 0)
+        : 1000 + 120 * Math.log2(1 + tempting);
   return Math.min(RATING_MAX, Math.max(RATING_MIN, Math.round(raw / 10) * 10));
 }
 
@@ -231,8 +259,13 @@ export class Miner {
     for (let k = 0; k < line.length; k++) pos.unmake();
     this.tally[kind]++;
     return {
-      id: puzzleId(game.variant, kfen, moves), variant: game.variant, kfen, moves, themes,
-      rating: initialRating(kind, n, tempting, quiet), source: `${game.source}:${i}`,
+      id: puzzleId(game.variant, kfen, moves),
+      variant: game.variant,
+      kfen,
+      moves,
+      themes,
+      rating: initialRating(kind, n, tempting, quiet),
+      source: `${game.source}:${i}`,
     };
   }
 
@@ -416,7 +449,8 @@ export class Miner {
     const us = pos.side;
     pos.prepareShots();
     for (const m of legal(pos)) {
-      if (pos.shotAfterPrepared(m) >= 0 && colorOf(pos.probePiece) !== us && kindOf(pos.probePiece) !== PHARAOH) return true;
+      if (pos.shotAfterPrepared(m) >= 0 && colorOf(pos.probePiece) !== us && kindOf(pos.probePiece) !== PHARAOH)
+        return true;
     }
     return false;
   }
@@ -485,7 +519,13 @@ function dupKey(variant: string, pos: Position): string {
  * Themes from the line (pos: the puzzle's position after the opponent's move):
  * hitInN / defence, sphinxTurn, swap, unstack, anubisBlock, quietMove, capture.
  */
-function detectThemes(pos: Position, line: readonly number[], kind: PuzzleKind, n: number, quietFirst: boolean): string[] {
+function detectThemes(
+  pos: Position,
+  line: readonly number[],
+  kind: PuzzleKind,
+  n: number,
+  quietFirst: boolean,
+): string[] {
   const themes = new Set<string>();
   themes.add(kind === 'hit' ? `hitIn${n}` : kind);
   const depth0 = pos.ply;

@@ -3,7 +3,18 @@
  * src/train/datagen.ts), then every move searched by the engine to a node budget in this thread.
  * Everything follows from the seed and the game's index, so a run can be made again.
  */
-import { EDITION_IDS, MAX_MOVES, NO_REMOVAL_PLIES, gameStatus, parseKfen, setupKfen, setupsOf, toKfen, type EditionId, type SetupName } from '../core/index';
+import {
+  EDITION_IDS,
+  MAX_MOVES,
+  NO_REMOVAL_PLIES,
+  gameStatus,
+  parseKfen,
+  setupKfen,
+  setupsOf,
+  toKfen,
+  type EditionId,
+  type SetupName,
+} from '../core/index';
 import { itemSeed, makeRng, randomOpening } from '../core/opening';
 import { DEFAULT_LIMITS, Searcher } from '../search/search';
 import { MATE_BOUND, mateMoves } from '../core/score';
@@ -26,9 +37,12 @@ export const DEFAULT_SELFPLAY: SelfplaySettings = { nodes: 3000, randomPlies: 8,
  * are Khet 2.0, one Khet 1.0, one Deflexion; the setups of an edition come in turn.
  */
 function selfplaySetup(g: number, editions: readonly EditionId[]): { edition: EditionId; setup: SetupName } {
-  const cycle: EditionId[] = editions.length === EDITION_IDS.length ? ['khet2', 'khet2', 'khet2', 'khet1', 'deflexion'] : [...editions];
+  const cycle: EditionId[] =
+    editions.length === EDITION_IDS.length ? ['khet2', 'khet2', 'khet2', 'khet1', 'deflexion'] : [...editions];
   const edition = cycle[g % cycle.length];
-  const turn = Math.floor(g / cycle.length) * cycle.filter((e) => e === edition).length + cycle.slice(0, g % cycle.length).filter((e) => e === edition).length;
+  const turn =
+    Math.floor(g / cycle.length) * cycle.filter((e) => e === edition).length +
+    cycle.slice(0, g % cycle.length).filter((e) => e === edition).length;
   const setups = setupsOf(edition);
   return { edition, setup: setups[turn % setups.length] };
 }

@@ -69,7 +69,12 @@ export class Solver {
     const us = pos.side;
     pos.prepareShots();
     for (let i = 0; i < n; i++) {
-      if (pos.shotAfterPrepared(mv[off + i]) >= 0 && kindOf(pos.probePiece) === PHARAOH && colorOf(pos.probePiece) !== us) return true;
+      if (
+        pos.shotAfterPrepared(mv[off + i]) >= 0 &&
+        kindOf(pos.probePiece) === PHARAOH &&
+        colorOf(pos.probePiece) !== us
+      )
+        return true;
     }
     return false;
   }

@@ -69,7 +69,8 @@ export class Beams {
     }
     // the enemy's beam: the shot just fired, which runs on where it removed a whole piece
     if (t < 0) this.theirKill[ply] = -1;
-    else if (pos.board[t] !== 0) this.theirKill[ply] = t; // a stack lost its top: the beam still stops there
+    else if (pos.board[t] !== 0)
+      this.theirKill[ply] = t; // a stack lost its top: the beam still stops there
     else this.theirKill[ply] = pos.beamMask(pos.side ^ 1, this.theirMask, at);
     // our beam: the parent's enemy beam, unless the move or its shot touched it
     const pm = this.theirMask;

@@ -2,7 +2,15 @@
  * The deterministic `bench`: fixed positions, fixed depth, one thread, a fresh hash per run.
  * Its node count is the build's signature (quoted as `Bench: N` in commit messages).
  */
-import { EDITION_IDS, KHET_SETUP_NAMES, formatMove, parseKfen, setupKfen, setupsOf, type EditionId } from '../core/index';
+import {
+  EDITION_IDS,
+  KHET_SETUP_NAMES,
+  formatMove,
+  parseKfen,
+  setupKfen,
+  setupsOf,
+  type EditionId,
+} from '../core/index';
 import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures } from './search';
 import { TranspositionTable } from './tt';
 import { DEFAULT_PARAMS, type SearchParams } from './params';
@@ -22,7 +30,10 @@ export interface BenchPosition {
  */
 export const BENCH_POSITIONS: BenchPosition[] = [
   ...EDITION_IDS.flatMap((edition) =>
-    KHET_SETUP_NAMES.filter((s) => setupsOf(edition).includes(s)).map((s) => ({ edition, kfen: setupKfen(edition, s)! })),
+    KHET_SETUP_NAMES.filter((s) => setupsOf(edition).includes(s)).map((s) => ({
+      edition,
+      kfen: setupKfen(edition, s)!,
+    })),
   ),
   // middle games (self-play from each setup)
   { edition: 'khet2', kfen: 'x>1pv1avkavp>2/10/3P<s>3P<1/p<p>P<1s^5/9Pv/5S>p^S^2/7P^2/2P<A^K1A^2X^ s 4 9' }, // classic
@@ -61,8 +72,12 @@ export interface BenchResult {
 
 /** Searches each position to `depth` on one thread, with the given search switches and parameters. */
 export function runBench(
-  depth: number, write: (line: string) => void, positions: BenchPosition[] = BENCH_POSITIONS,
-  features: SearchFeatures = DEFAULT_FEATURES, network: Network | null = null, params: SearchParams = DEFAULT_PARAMS,
+  depth: number,
+  write: (line: string) => void,
+  positions: BenchPosition[] = BENCH_POSITIONS,
+  features: SearchFeatures = DEFAULT_FEATURES,
+  network: Network | null = null,
+  params: SearchParams = DEFAULT_PARAMS,
 ): BenchResult {
   let nodes = 0;
   const t0 = performance.now();
@@ -80,7 +95,9 @@ export function runBench(
     searcher.clearHistory();
     const res = searcher.run(r.value, { ...DEFAULT_LIMITS, depth });
     nodes += res.nodes;
-    write(`info string bench ${i + 1}/${positions.length} ${edition} nodes ${res.nodes} bestmove ${formatMove(res.best)}`);
+    write(
+      `info string bench ${i + 1}/${positions.length} ${edition} nodes ${res.nodes} bestmove ${formatMove(res.best)}`,
+    );
   }
   const ms = Math.max(1, Math.round(performance.now() - t0));
   return { nodes, ms, nps: Math.round((nodes * 1000) / ms) };

@@ -3,8 +3,24 @@
  * One table of named weights (WEIGHTS) so that tuning can change them.
  */
 import {
-  ANUBIS, NEIGHBOURS, OBELISK, PHARAOH, PYRAMID, REFLECT, SCARAB, SPHINX, STACK, bbSet, colorOf, fire, kindOf, nextOccupied,
-  oriOf, popcount, square, type Position,
+  ANUBIS,
+  NEIGHBOURS,
+  OBELISK,
+  PHARAOH,
+  PYRAMID,
+  REFLECT,
+  SCARAB,
+  SPHINX,
+  STACK,
+  bbSet,
+  colorOf,
+  fire,
+  kindOf,
+  nextOccupied,
+  oriOf,
+  popcount,
+  square,
+  type Position,
 } from '../core/index';
 
 export interface Weights {
@@ -126,7 +142,9 @@ function pharaohSafety(pos: Position, color: number, w: Weights): number {
     if (colorOf(p) !== color && (k === PYRAMID || k === SCARAB)) v -= w.pharaohMirrorLine;
   }
   const nb = psq * 3;
-  const own = popcount(NEIGHBOURS[nb] & pos.bb[color * 3]) + popcount(NEIGHBOURS[nb + 1] & pos.bb[color * 3 + 1]) +
+  const own =
+    popcount(NEIGHBOURS[nb] & pos.bb[color * 3]) +
+    popcount(NEIGHBOURS[nb + 1] & pos.bb[color * 3 + 1]) +
     popcount(NEIGHBOURS[nb + 2] & pos.bb[color * 3 + 2]);
   v += own * w.pharaohShelter;
   // enemy scarabs within two squares
@@ -265,8 +283,11 @@ function escapeSquares(pos: Position, color: number): number {
   const n = psq * 3;
   const r = pos.edition.reserved;
   const c = color * 3;
-  return popcount(NEIGHBOURS[n] & ~bb[6] & ~r[c]) + popcount(NEIGHBOURS[n + 1] & ~bb[7] & ~r[c + 1]) +
-    popcount(NEIGHBOURS[n + 2] & ~bb[8] & ~r[c + 2]);
+  return (
+    popcount(NEIGHBOURS[n] & ~bb[6] & ~r[c]) +
+    popcount(NEIGHBOURS[n + 1] & ~bb[7] & ~r[c + 1]) +
+    popcount(NEIGHBOURS[n + 2] & ~bb[8] & ~r[c + 2])
+  );
 }
 
 /**
@@ -290,8 +311,15 @@ function beamLength(m: Int32Array, at: number): number {
  * search computes the beams anyway, so it passes them in.
  */
 export function evaluateBeams(
-  pos: Position, ourKill: number, ourMask: Int32Array, ourAt: number, theirKill: number, theirMask: Int32Array,
-  theirAt: number, w: Weights = WEIGHTS, terms?: number[],
+  pos: Position,
+  ourKill: number,
+  ourMask: Int32Array,
+  ourAt: number,
+  theirKill: number,
+  theirMask: Int32Array,
+  theirAt: number,
+  w: Weights = WEIGHTS,
+  terms?: number[],
 ): number {
   const us = pos.side;
   const them = us ^ 1;

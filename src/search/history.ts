@@ -48,7 +48,7 @@ export class History {
   update(side: number, m: number, bonus: number): void {
     const i = side * HISTORY_SIZE + historyIndex(m);
     const v = this.quiet[i];
-    this.quiet[i] = v + bonus - ((v * Math.abs(bonus)) / HISTORY_MAX | 0);
+    this.quiet[i] = v + bonus - (((v * Math.abs(bonus)) / HISTORY_MAX) | 0);
   }
 
   /** The plain update (no malus): depth² added, all halved when one grows past 2^20. */

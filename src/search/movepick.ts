@@ -105,7 +105,12 @@ export class MovePicker {
    * when late-move pruning will cut the list short.
    */
   init(
-    pos: Position, history: History, mask: Int32Array, ply: number, ttMove: number, staticKill: number,
+    pos: Position,
+    history: History,
+    mask: Int32Array,
+    ply: number,
+    ttMove: number,
+    staticKill: number,
     fewMoves = false,
   ): void {
     this.pickOnly[ply] = fewMoves ? 1 : 0;

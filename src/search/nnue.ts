@@ -14,9 +14,31 @@
  *
  * Everything lives in preallocated arrays: nothing is allocated per node.
  */
-import { ROT_CCW, ROT_CW, ROTATED, SQUARES, STACK_ON, STEP, SWAP, UNSTACK, moveFrom, moveTo, moveType, type Position } from '../core/index';
+import {
+  ROT_CCW,
+  ROT_CW,
+  ROTATED,
+  SQUARES,
+  STACK_ON,
+  STEP,
+  SWAP,
+  UNSTACK,
+  moveFrom,
+  moveTo,
+  moveType,
+  type Position,
+} from '../core/index';
 import { BEAM_SQUARE_BASE, activeFeatures, beamTargetFeature, pieceFeature } from '../nnue/features';
-import { ADD0, ADD1, SUB0, SUB1, createKernels, type AccumulatorKernels, type KernelChoice, type KernelKind } from '../nnue/kernels';
+import {
+  ADD0,
+  ADD1,
+  SUB0,
+  SUB1,
+  createKernels,
+  type AccumulatorKernels,
+  type KernelChoice,
+  type KernelKind,
+} from '../nnue/kernels';
 import type { Network } from '../nnue/network';
 import type { Beams } from './beams';
 

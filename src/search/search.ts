@@ -10,7 +10,18 @@
  * are negated as `-x | 0`: the negation of 0 is −0, a double, and V8 would deoptimise the
  * search and go on in floating point; with `| 0` it keeps 32-bit integers.
  */
-import { MAX_MOVES, NO_REMOVAL_PLIES, PHARAOH, bbHas, colorOf, formatMove, kindOf, moveFrom, moveTo, type Position } from '../core/index';
+import {
+  MAX_MOVES,
+  NO_REMOVAL_PLIES,
+  PHARAOH,
+  bbHas,
+  colorOf,
+  formatMove,
+  kindOf,
+  moveFrom,
+  moveTo,
+  type Position,
+} from '../core/index';
 import { Beams } from './beams';
 import { evaluate, evaluateBeams, pieceValue } from './evaluate';
 import { History } from './history';
@@ -18,7 +29,7 @@ import { DEFAULT_PARAMS, type SearchParams } from './params';
 import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
 import { NnueStack } from './nnue';
 import { evaluatePosition, type Network } from '../nnue/network';
-import { AGE_MASK, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable } from './tt';
+import { AGE_MASK, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, type TranspositionTable } from './tt';
 import { MATE, MATE_BOUND, scoreOf, type SearchInfo, type SearchResult } from '../core/score';
 
 const INF = 32500;
@@ -72,7 +83,11 @@ export interface SearchFeatures {
 
 /** Defaults follow the matches logged in docs/strength.md: on when an SPRT accepted the feature. */
 export const DEFAULT_FEATURES: SearchFeatures = {
-  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true,
+  lmr: true,
+  aspiration: true,
+  nullMove: true,
+  lmp: true,
+  historyMalus: true,
 };
 
 /** Quiet moves remembered per node for the history malus. */
@@ -97,7 +112,14 @@ export interface SearchLimits {
 }
 
 export const DEFAULT_LIMITS: SearchLimits = {
-  depth: MAX_PLY - 8, nodes: 0, mate: 0, optimumMs: 0, maximumMs: 0, searchMoves: [], multiPV: 1, noRemovalLimit: NO_REMOVAL_PLIES,
+  depth: MAX_PLY - 8,
+  nodes: 0,
+  mate: 0,
+  optimumMs: 0,
+  maximumMs: 0,
+  searchMoves: [],
+  multiPV: 1,
+  noRemovalLimit: NO_REMOVAL_PLIES,
 };
 
 export interface RootLine {
@@ -210,7 +232,8 @@ export class Searcher {
       this.startTime = this.now();
     }
     if (this.limits.nodes > 0 && this.totalNodes() >= this.limits.nodes) this.stopped = true;
-    else if (!this.pondering && this.limits.maximumMs > 0 && this.elapsed() >= this.limits.maximumMs) this.stopped = true;
+    else if (!this.pondering && this.limits.maximumMs > 0 && this.elapsed() >= this.limits.maximumMs)
+      this.stopped = true;
   }
 
   /** Nodes searched by all threads (this one's exact, the others' as last flushed). */
@@ -375,7 +398,8 @@ export class Searcher {
         score = -this.search(depth - 1, -beta | 0, -alpha | 0, 1, true) | 0;
       } else {
         score = -this.search(depth - 1, -alpha - 1, -alpha | 0, 1, false) | 0;
-        if (score > alpha && score < beta && !this.stopped) score = -this.search(depth - 1, -beta | 0, -alpha | 0, 1, true) | 0;
+        if (score > alpha && score < beta && !this.stopped)
+          score = -this.search(depth - 1, -beta | 0, -alpha | 0, 1, true) | 0;
       }
       pos.unmake();
       if (this.stopped) break;
@@ -468,7 +492,9 @@ export class Searcher {
     const picker = this.picker;
     const params = this.params;
     const lmpLimit =
-      this.features.lmp && !pvNode && !inCheck && depth <= params.lmpDepth ? params.lmpBase + params.lmpScale * depth * depth : 1 << 30;
+      this.features.lmp && !pvNode && !inCheck && depth <= params.lmpDepth
+        ? params.lmpBase + params.lmpScale * depth * depth
+        : 1 << 30;
     picker.init(pos, history, beams.ourMask, ply, ttMove, beams.ourKill[ply], lmpLimit < 64);
     let best = -INF;
     let bestMove = 0;
@@ -517,7 +543,8 @@ export class Searcher {
           if (r < 0) r = 0;
         }
         score = -this.search(depth - 1 - r, -alpha - 1, -alpha | 0, ply + 1, false) | 0;
-        if (r > 0 && score > alpha && !this.stopped) score = -this.search(depth - 1, -alpha - 1, -alpha | 0, ply + 1, false) | 0;
+        if (r > 0 && score > alpha && !this.stopped)
+          score = -this.search(depth - 1, -alpha - 1, -alpha | 0, ply + 1, false) | 0;
         if (pvNode && score > alpha && score < beta && !this.stopped) {
           score = -this.search(depth - 1, -beta | 0, -alpha | 0, ply + 1, true) | 0;
         }

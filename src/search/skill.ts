@@ -7,7 +7,7 @@
  * move that loses much more than the best one (no absurd blunders) and never a move into a lost
  * position when the best move is not lost.
  */
-import { type RootLine } from './search';
+import type { RootLine } from './search';
 import { MATE_BOUND } from '../core/score';
 
 export const MAX_SKILL = 20;

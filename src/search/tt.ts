@@ -59,14 +59,16 @@ export class TranspositionTable {
 
   /** The size in bytes of a table of `mb` megabytes: whole buckets, at least one. */
   static bytesFor(mb: number): number {
-    return Math.max(BUCKET_WORDS * 4, Math.floor(mb * 1024 * 1024 / (BUCKET_WORDS * 4)) * BUCKET_WORDS * 4);
+    return Math.max(BUCKET_WORDS * 4, Math.floor((mb * 1024 * 1024) / (BUCKET_WORDS * 4)) * BUCKET_WORDS * 4);
   }
 
   /** A zeroed shared buffer of `mb` megabytes (at least one bucket). */
   static allocate(mb: number): SharedArrayBuffer {
     const bytes = TranspositionTable.bytesFor(mb);
     // A web page without cross-origin isolation has no SharedArrayBuffer: one thread, a plain buffer.
-    return typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(bytes) : (new ArrayBuffer(bytes) as unknown as SharedArrayBuffer);
+    return typeof SharedArrayBuffer === 'function'
+      ? new SharedArrayBuffer(bytes)
+      : (new ArrayBuffer(bytes) as unknown as SharedArrayBuffer);
   }
 
   clear(): void {
@@ -117,7 +119,15 @@ export class TranspositionTable {
    * Stores a search result. `evalValue` is the position's static evaluation, or NO_EVAL when the
    * search did not compute it (an entry of the same position then keeps the one it had).
    */
-  store(keyLo: number, keyHi: number, move: number, bound: number, score: number, depth: number, evalValue = NO_EVAL): void {
+  store(
+    keyLo: number,
+    keyHi: number,
+    move: number,
+    bound: number,
+    score: number,
+    depth: number,
+    evalValue = NO_EVAL,
+  ): void {
     const w = this.words;
     const b = this.bucketOf(keyLo);
     let replace = b;

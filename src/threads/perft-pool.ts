@@ -21,7 +21,8 @@ export async function parallelDivide(
     const counts: (number | undefined)[] = moves.map(() => undefined);
     let next = 0;
     const flush = (): void => {
-      for (; next < moves.length && counts[next] !== undefined; next++) onLine?.({ move: moves[next], nodes: counts[next]! }, next, moves.length);
+      for (; next < moves.length && counts[next] !== undefined; next++)
+        onLine?.({ move: moves[next], nodes: counts[next]! }, next, moves.length);
     };
     await Promise.all(
       moves.map((mv, i) => {

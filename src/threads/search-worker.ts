@@ -149,7 +149,9 @@ export default function search(task: SearchTask): SearchResult {
     if (main && task.limits.maximumMs > 0) limits.maximumMs = Math.max(1, task.limits.maximumMs - lag);
     const res = s.run(pos, limits);
     if ((weak || randomOpening) && res.lines.length > 0) {
-      const line = weak ? pickWeakMove(res.lines, skill, Math.random) : pickRandomMove(res.lines, RANDOM_MARGIN, Math.random);
+      const line = weak
+        ? pickWeakMove(res.lines, skill, Math.random)
+        : pickRandomMove(res.lines, RANDOM_MARGIN, Math.random);
       res.best = line.move;
       res.ponder = line.pv.length > 1 ? line.pv[1] : 0;
       res.score = line.score;
@@ -159,7 +161,7 @@ export default function search(task: SearchTask): SearchResult {
     port?.postMessage(null);
     port?.close();
     return {
-      best: res.best === 0 || res.depth === 0 && !main ? '' : formatMove(res.best),
+      best: res.best === 0 || (res.depth === 0 && !main) ? '' : formatMove(res.best),
       ponder: res.ponder === 0 ? '' : formatMove(res.ponder),
       score: res.score,
       depth: res.depth,

@@ -3,13 +3,25 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { MAX_ACTIVE } from '../nnue/features';
 import { batchGradient, type Kernel } from '../train/train';
 import {
-  CTRL_DONE, CTRL_FAILED, CTRL_GENERATION, CTRL_RANGES, CTRL_TRAIN_STOP, type TrainWorkerData,
+  CTRL_DONE,
+  CTRL_FAILED,
+  CTRL_GENERATION,
+  CTRL_RANGES,
+  CTRL_TRAIN_STOP,
+  type TrainWorkerData,
 } from '../train/train-threads';
 
 const d = workerData as TrainWorkerData;
 const kernel: Kernel = {
-  hidden: d.hidden, params: d.params, feats: d.feats, offsets: d.offsets, side: d.side, target: d.target,
-  logitScale: d.logitScale, scratch: new Float32Array(4 * d.hidden), rows: new Int32Array(2 * MAX_ACTIVE),
+  hidden: d.hidden,
+  params: d.params,
+  feats: d.feats,
+  offsets: d.offsets,
+  side: d.side,
+  target: d.target,
+  logitScale: d.logitScale,
+  scratch: new Float32Array(4 * d.hidden),
+  rows: new Int32Array(2 * MAX_ACTIVE),
 };
 const ctrl = d.ctrl;
 let generation = Atomics.load(ctrl, CTRL_GENERATION);

@@ -44,7 +44,12 @@ export function dataHeader(): Uint8Array {
 
 /** Writes a position record at out[at..] and returns its length. */
 export function encodePosition(
-  board: ArrayLike<number>, side: number, score: number, ply: number, out: Uint8Array, at: number,
+  board: ArrayLike<number>,
+  side: number,
+  score: number,
+  ply: number,
+  out: Uint8Array,
+  at: number,
 ): number {
   let n = 0;
   for (let i = 0; i < 10; i++) out[at + 6 + i] = 0;
@@ -66,7 +71,14 @@ export function encodePosition(
 }
 
 /** Writes a game block's header at out[at..] (GAME_HEADER_BYTES). */
-export function encodeGameHeader(game: number, edition: number, result: number, positions: number, out: Uint8Array, at: number): void {
+export function encodeGameHeader(
+  game: number,
+  edition: number,
+  result: number,
+  positions: number,
+  out: Uint8Array,
+  at: number,
+): void {
   const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
   v.setUint32(at, game >>> 0, true);
   out[at + 4] = edition;
@@ -131,28 +143,36 @@ const validPiece = (p: number): boolean => {
  */
 export function scanData(bytes: Uint8Array, visit?: (r: DataRecord) => void): DataScan {
   const summary: DataSummary = { games: 0, positions: 0, lastGame: -1, validBytes: 0 };
-  const fault = (kind: DataFileErrorKind, offset: number, message: string): DataScan => ({ summary, error: { kind, offset, message } });
+  const fault = (kind: DataFileErrorKind, offset: number, message: string): DataScan => ({
+    summary,
+    error: { kind, offset, message },
+  });
   const magicLen = Math.min(8, bytes.length);
   for (let i = 0; i < magicLen; i++) {
-    if (bytes[i] !== DATA_MAGIC.charCodeAt(i)) return fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+    if (bytes[i] !== DATA_MAGIC.charCodeAt(i))
+      return fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
   }
-  if (bytes.length < DATA_HEADER_BYTES) return fault('truncated', 0, `truncated: ${bytes.length} bytes, shorter than the header`);
+  if (bytes.length < DATA_HEADER_BYTES)
+    return fault('truncated', 0, `truncated: ${bytes.length} bytes, shorter than the header`);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = v.getUint32(8, true);
-  if (version !== DATA_VERSION) return fault('version', 8, `unknown data format version ${version} (this build reads ${DATA_VERSION})`);
+  if (version !== DATA_VERSION)
+    return fault('version', 8, `unknown data format version ${version} (this build reads ${DATA_VERSION})`);
   summary.validBytes = DATA_HEADER_BYTES;
   const rec: DataRecord = { game: 0, edition: 0, side: 0, score: 0, result: 0, ply: 0, board: new Uint8Array(SQUARES) };
   let o = DATA_HEADER_BYTES;
   const len = bytes.length;
   while (o < len) {
     const start = o;
-    const unfinished = (): DataScan => fault('truncated', start, `the last game (from byte ${start}) is unfinished: the file was cut short`);
+    const unfinished = (): DataScan =>
+      fault('truncated', start, `the last game (from byte ${start}) is unfinished: the file was cut short`);
     if (o + GAME_HEADER_BYTES > len) return unfinished();
     const game = v.getUint32(o, true);
     const edition = bytes[o + 4];
     const result = bytes[o + 5];
     const count = v.getUint16(o + 6, true);
-    if (edition > 2 || result > 2) return fault('corrupt', o, `bad game header at byte ${o} (edition ${edition}, result ${result})`);
+    if (edition > 2 || result > 2)
+      return fault('corrupt', o, `bad game header at byte ${o} (edition ${edition}, result ${result})`);
     // The whole game is checked before any of it is handed over.
     let end = o + GAME_HEADER_BYTES;
     for (let k = 0; k < count; k++) {
@@ -164,7 +184,8 @@ export function scanData(bytes: Uint8Array, visit?: (r: DataRecord) => void): Da
       for (let i = 0; i < 10; i++) seen += popcount8(bytes[end + 6 + i]);
       if (seen !== n) return fault('corrupt', end, `bad position at byte ${end}`);
       for (let i = 0; i < n; i++) {
-        if (!validPiece(bytes[end + POSITION_FIXED_BYTES + i])) return fault('corrupt', end, `bad piece in the position at byte ${end}`);
+        if (!validPiece(bytes[end + POSITION_FIXED_BYTES + i]))
+          return fault('corrupt', end, `bad piece in the position at byte ${end}`);
       }
       end += POSITION_FIXED_BYTES + n;
     }
@@ -178,7 +199,8 @@ export function scanData(bytes: Uint8Array, visit?: (r: DataRecord) => void): Da
         rec.board.fill(0);
         let i = 0;
         for (let sq = 0; sq < SQUARES; sq++) {
-          if ((bytes[at + 6 + (sq >> 3)] & (1 << (sq & 7))) !== 0) rec.board[sq] = bytes[at + POSITION_FIXED_BYTES + i++];
+          if ((bytes[at + 6 + (sq >> 3)] & (1 << (sq & 7))) !== 0)
+            rec.board[sq] = bytes[at + POSITION_FIXED_BYTES + i++];
         }
         rec.side = side;
         rec.score = v.getInt16(at + 2, true);

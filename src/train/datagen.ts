@@ -5,7 +5,17 @@
  * `thoth datagen` (src/cli/datagen-command.ts) writes what it returns.
  */
 import {
-  EDITION_IDS, KHET_SETUP_NAMES, MAX_MOVES, NO_REMOVAL_PLIES, gameStatus, parseKfen, setupKfen, setupsOf, type EditionId, type Position, type SetupName,
+  EDITION_IDS,
+  KHET_SETUP_NAMES,
+  MAX_MOVES,
+  NO_REMOVAL_PLIES,
+  gameStatus,
+  parseKfen,
+  setupKfen,
+  setupsOf,
+  type EditionId,
+  type Position,
+  type SetupName,
 } from '../core/index';
 import { itemSeed, makeRng, randomOpening } from '../core/opening';
 import { DEFAULT_LIMITS, Searcher, type SearchLimits } from '../search/search';
@@ -38,8 +48,15 @@ export interface DatagenSettings {
 }
 
 export const DEFAULT_DATAGEN: DatagenSettings = {
-  nodes: 5000, randomPlies: 8, skipPlies: 12, maxScore: 2000, maxPlies: 400, noRemoval: NO_REMOVAL_PLIES, decidedScore: 0,
-  decidedPlies: 8, hashMb: 4,
+  nodes: 5000,
+  randomPlies: 8,
+  skipPlies: 12,
+  maxScore: 2000,
+  maxPlies: 400,
+  noRemoval: NO_REMOVAL_PLIES,
+  decidedScore: 0,
+  decidedPlies: 8,
+  hashMb: 4,
 };
 
 export interface GameTask {
@@ -76,10 +93,16 @@ export interface PlayedGame {
 }
 
 /** The setups games are played from, in turn: every setup of the editions asked for. */
-export function datagenSetups(editions: readonly EditionId[] = EDITION_IDS): { edition: EditionId; setup: SetupName }[] {
+export function datagenSetups(
+  editions: readonly EditionId[] = EDITION_IDS,
+): { edition: EditionId; setup: SetupName }[] {
   // The rulebooks' setups only: a game's setup follows from its number, so adding Laser Chess's
   // Mercury and Sophie here would change what every seed plays.
-  return editions.flatMap((edition) => setupsOf(edition).filter((s) => KHET_SETUP_NAMES.includes(s)).map((setup) => ({ edition, setup })));
+  return editions.flatMap((edition) =>
+    setupsOf(edition)
+      .filter((s) => KHET_SETUP_NAMES.includes(s))
+      .map((setup) => ({ edition, setup })),
+  );
 }
 
 const quietMoves = new Int32Array(MAX_MOVES);
@@ -123,9 +146,24 @@ export class GamePlayer {
     if (!base?.ok) throw new Error(`${task.edition} has no ${task.setup} setup`);
     const opening = randomOpening(makeRng(itemSeed(task.seed, task.game)), base.value, s.randomPlies);
     const skipped = { early: 0, notQuiet: 0, score: 0 };
-    const done = (result: number, end: GameEnd, plies: number, searched: number, count: number, bytes: number): PlayedGame => ({
-      game: task.game, edition, result, end, plies, searched, skipped,
-      records: this.records.slice(0, bytes), ends: this.ends.slice(0, count), keys: this.keys.slice(0, 2 * count),
+    const done = (
+      result: number,
+      end: GameEnd,
+      plies: number,
+      searched: number,
+      count: number,
+      bytes: number,
+    ): PlayedGame => ({
+      game: task.game,
+      edition,
+      result,
+      end,
+      plies,
+      searched,
+      skipped,
+      records: this.records.slice(0, bytes),
+      ends: this.ends.slice(0, count),
+      keys: this.keys.slice(0, 2 * count),
     });
     if (!opening) return done(DRAW, 'no-opening', 0, 0, 0, 0);
     const pos = opening.position;
@@ -165,7 +203,8 @@ export class GamePlayer {
         const ahead = white >= s.decidedScore ? 0 : white <= -s.decidedScore ? 1 : -1;
         decidedRun = ahead >= 0 && ahead === decidedFor ? decidedRun + 1 : ahead >= 0 ? 1 : 0;
         decidedFor = ahead;
-        if (decidedRun >= s.decidedPlies) return done(ahead === 0 ? WIN : LOSS, 'adjudicated', ply, searched, count, bytes);
+        if (decidedRun >= s.decidedPlies)
+          return done(ahead === 0 ? WIN : LOSS, 'adjudicated', ply, searched, count, bytes);
       }
       pos.make(r.best);
     }

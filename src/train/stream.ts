@@ -8,7 +8,15 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mulberry32 } from '../core/index';
-import { DATA_HEADER_BYTES, DATA_MAGIC, DATA_VERSION, GAME_HEADER_BYTES, POSITION_FIXED_BYTES, dataHeader, type DataFileError } from './data';
+import {
+  DATA_HEADER_BYTES,
+  DATA_MAGIC,
+  DATA_VERSION,
+  GAME_HEADER_BYTES,
+  POSITION_FIXED_BYTES,
+  dataHeader,
+  type DataFileError,
+} from './data';
 import { isValidationGame, loadTrainingData, type DataSource, type TrainingData } from './train';
 
 /** One complete game of a file, where it lies. */
@@ -30,7 +38,10 @@ export interface DataIndex {
 }
 
 export class DataIndexError extends Error {
-  constructor(readonly source: string, readonly error: DataFileError) {
+  constructor(
+    readonly source: string,
+    readonly error: DataFileError,
+  ) {
     super(error.message);
   }
 }
@@ -46,7 +57,14 @@ const BLOCK = 16 << 20;
  * DataIndexError. The positions themselves are checked when a chunk is read.
  */
 export function indexDataFiles(paths: string[], valFraction: number, seed: number): DataIndex {
-  const index: DataIndex = { files: [], train: [], validation: [], trainPositions: 0, validationPositions: 0, editions: 0 };
+  const index: DataIndex = {
+    files: [],
+    train: [],
+    validation: [],
+    trainPositions: 0,
+    validationPositions: 0,
+    editions: 0,
+  };
   let buf = Buffer.alloc(BLOCK);
   for (const [file, name] of paths.entries()) {
     const fd = openSync(name, 'r');
@@ -66,12 +84,15 @@ export function indexDataFiles(paths: string[], valFraction: number, seed: numbe
         throw new DataIndexError(name, { kind, offset, message });
       };
       if (!have(0, DATA_HEADER_BYTES)) {
-        if (size >= 8 && buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC) fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+        if (size >= 8 && buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC)
+          fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
         fault('truncated', 0, `truncated: ${size} bytes, shorter than the header`);
       }
-      if (buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC) fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+      if (buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC)
+        fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
       const version = buf.readUInt32LE(8);
-      if (version !== DATA_VERSION) fault('version', 8, `unknown data format version ${version} (this build reads ${DATA_VERSION})`);
+      if (version !== DATA_VERSION)
+        fault('version', 8, `unknown data format version ${version} (this build reads ${DATA_VERSION})`);
       const entry: DataIndex['files'][number] = { name, games: 0, positions: 0 };
       let o = DATA_HEADER_BYTES;
       while (o < size) {
@@ -87,7 +108,8 @@ export function indexDataFiles(paths: string[], valFraction: number, seed: numbe
         const game = buf.readUInt32LE(b);
         const edition = buf[b + 4];
         const count = buf.readUInt16LE(b + 6);
-        if (edition > 2 || buf[b + 5] > 2) fault('corrupt', o, `bad game header at byte ${o} (edition ${edition}, result ${buf[b + 5]})`);
+        if (edition > 2 || buf[b + 5] > 2)
+          fault('corrupt', o, `bad game header at byte ${o} (edition ${edition}, result ${buf[b + 5]})`);
         let at = b + GAME_HEADER_BYTES;
         let whole = true;
         for (let k = 0; k < count && whole; k++) {
@@ -135,7 +157,12 @@ export function packGames(paths: string[], games: IndexedGame[], valFraction: nu
     try {
       let at = DATA_HEADER_BYTES;
       for (const g of list) {
-        if (readSync(fd, bytes, at, g.bytes, g.offset) !== g.bytes) throw new DataIndexError(paths[file], { kind: 'truncated', offset: g.offset, message: `${paths[file]} changed while training: byte ${g.offset} is gone` });
+        if (readSync(fd, bytes, at, g.bytes, g.offset) !== g.bytes)
+          throw new DataIndexError(paths[file], {
+            kind: 'truncated',
+            offset: g.offset,
+            message: `${paths[file]} changed while training: byte ${g.offset} is gone`,
+          });
         at += g.bytes;
       }
     } finally {

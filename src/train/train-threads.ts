@@ -44,14 +44,26 @@ export async function startTrainThreads(trainer: Trainer, threads: number): Prom
   for (let w = 0; w < helpers; w++) {
     const g = new Float32Array(new SharedArrayBuffer(4 * params.length));
     const workerData: TrainWorkerData = {
-      index: w, hidden: kernel.hidden, logitScale: kernel.logitScale, params, grads: g, feats: d.feats, offsets: d.offsets,
-      side: d.side, target, order, ctrl, losses,
+      index: w,
+      hidden: kernel.hidden,
+      logitScale: kernel.logitScale,
+      params,
+      grads: g,
+      feats: d.feats,
+      offsets: d.offsets,
+      side: d.side,
+      target,
+      order,
+      ctrl,
+      losses,
     };
     const worker = startWorker('train-worker', workerData);
-    ready.push(new Promise((resolve, reject) => {
-      worker.once('message', () => resolve());
-      worker.once('error', reject);
-    }));
+    ready.push(
+      new Promise((resolve, reject) => {
+        worker.once('message', () => resolve());
+        worker.once('error', reject);
+      }),
+    );
     workers.push(worker);
     grads.push(g);
   }
@@ -84,10 +96,15 @@ export async function startTrainThreads(trainer: Trainer, threads: number): Prom
       Atomics.store(ctrl, CTRL_TRAIN_STOP, 1);
       Atomics.add(ctrl, CTRL_GENERATION, 1);
       Atomics.notify(ctrl, CTRL_GENERATION);
-      await Promise.all(workers.map((w) => new Promise((resolve) => {
-        w.once('exit', resolve);
-        void w.terminate();
-      })));
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise((resolve) => {
+              w.once('exit', resolve);
+              void w.terminate();
+            }),
+        ),
+      );
     },
   };
 }

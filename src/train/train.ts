@@ -13,8 +13,16 @@ import { EDITION_IDS, Position, mulberry32 } from '../core/index';
 import { scanData, type DataFileError } from './data';
 import { FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../nnue/features';
 import {
-  FT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT, dequantise, floatForward, floatNetwork, floatNetworkSize, forward, refreshAccumulator,
-  type FloatNetwork, type Network,
+  FT_WEIGHT_LIMIT,
+  OUT_WEIGHT_LIMIT,
+  dequantise,
+  floatForward,
+  floatNetwork,
+  floatNetworkSize,
+  forward,
+  refreshAccumulator,
+  type FloatNetwork,
+  type Network,
 } from '../nnue/network';
 
 /** The logistic scale of scores: sigmoid(cp / K). */
@@ -62,7 +70,10 @@ interface PackedConstructor<T extends Packed> {
 class Grow<T extends Packed> {
   n = 0;
   a: T;
-  constructor(private readonly Ctor: PackedConstructor<T>, capacity: number) {
+  constructor(
+    private readonly Ctor: PackedConstructor<T>,
+    capacity: number,
+  ) {
     this.a = new Ctor(capacity);
   }
   push(x: number): void {
@@ -97,7 +108,9 @@ export function isValidationGame(file: number, game: number, seed: number, fract
  * any other fault refuses it.
  */
 export function loadTrainingData(
-  sources: DataSource[], valFraction: number, seed: number,
+  sources: DataSource[],
+  valFraction: number,
+  seed: number,
 ): { ok: true; value: LoadReport } | { ok: false; error: { source: string; error: DataFileError } } {
   const feats = new Grow(Uint16Array, 1 << 20);
   const offsets = new Grow(Uint32Array, 1 << 16);
@@ -123,16 +136,26 @@ export function loadTrainingData(
       validation.push(isValidationGame(src.index ?? fileIndex, r.game, seed, valFraction) ? 1 : 0);
       editions |= 1 << r.edition;
     });
-    if (scan.error && scan.error.kind !== 'truncated') return { ok: false, error: { source: src.name, error: scan.error } };
-    if (scan.error && scan.summary.validBytes === 0) return { ok: false, error: { source: src.name, error: scan.error } };
+    if (scan.error && scan.error.kind !== 'truncated')
+      return { ok: false, error: { source: src.name, error: scan.error } };
+    if (scan.error && scan.summary.validBytes === 0)
+      return { ok: false, error: { source: src.name, error: scan.error } };
     files.push({
-      name: src.name, positions: scan.summary.positions, games: scan.summary.games,
+      name: src.name,
+      positions: scan.summary.positions,
+      games: scan.summary.games,
       ...(scan.error ? { warning: `${scan.error.message}: read up to byte ${scan.summary.validBytes}` } : {}),
     });
   }
   const data: TrainingData = {
-    count: side.n, feats: feats.shared(), offsets: offsets.shared(), side: side.shared(), score: score.shared(),
-    result: result.shared(), validation: validation.shared(), editions,
+    count: side.n,
+    feats: feats.shared(),
+    offsets: offsets.shared(),
+    side: side.shared(),
+    score: score.shared(),
+    result: result.shared(),
+    validation: validation.shared(),
+    editions,
   };
   return { ok: true, value: { data, files } };
 }
@@ -166,7 +189,13 @@ export interface Kernel {
  * The summed squared error over positions order[from .. to); with `grads`, adds each position's
  * gradient of it to grads (layout of FloatNetwork.params). Allocation-free.
  */
-export function batchGradient(k: Kernel, order: Uint32Array, from: number, to: number, grads: Float32Array | null): number {
+export function batchGradient(
+  k: Kernel,
+  order: Uint32Array,
+  from: number,
+  to: number,
+  grads: Float32Array | null,
+): number {
   const H = k.hidden;
   const p = k.params;
   const feats = k.feats;
@@ -298,7 +327,12 @@ class Adam {
   private readonly v: Float32Array;
   private t = 0;
 
-  constructor(private readonly net: FloatNetwork, private readonly beta1 = 0.9, private readonly beta2 = 0.999, private readonly eps = 1e-8) {
+  constructor(
+    private readonly net: FloatNetwork,
+    private readonly beta1 = 0.9,
+    private readonly beta2 = 0.999,
+    private readonly eps = 1e-8,
+  ) {
     this.m = new Float32Array(net.params.length);
     this.v = new Float32Array(net.params.length);
   }
@@ -361,12 +395,19 @@ export class Trainer {
    * With `shared`, the network, optimiser and order of another trainer (the streamed trainer's
    * chunks, src/train/stream.ts): this one trains it on its own data.
    */
-  constructor(readonly data: TrainingData, readonly settings: TrainSettings, shared?: SharedTraining) {
+  constructor(
+    readonly data: TrainingData,
+    readonly settings: TrainSettings,
+    shared?: SharedTraining,
+  ) {
     this.net = shared?.net ?? initialNetwork(settings.hidden, settings.seed, settings.init);
     this.target = targets(data, settings.lambda);
     let nVal = 0;
     for (let i = 0; i < data.count; i++) nVal += data.validation[i];
-    this.trainIdx = new Uint32Array(new SharedArrayBuffer(Math.max(1, data.count - nVal) * 4)).subarray(0, data.count - nVal);
+    this.trainIdx = new Uint32Array(new SharedArrayBuffer(Math.max(1, data.count - nVal) * 4)).subarray(
+      0,
+      data.count - nVal,
+    );
     this.valIdx = new Uint32Array(Math.max(nVal, 0));
     for (let i = 0, a = 0, b = 0; i < data.count; i++) {
       if (data.validation[i]) this.valIdx[b++] = i;
@@ -387,8 +428,14 @@ export class Trainer {
   kernelFor(params: Float32Array): Kernel {
     const d = this.data;
     return {
-      hidden: this.settings.hidden, params, feats: d.feats, offsets: d.offsets, side: d.side, target: this.target,
-      logitScale: this.settings.scale / LOGISTIC_K, scratch: new Float32Array(4 * this.settings.hidden),
+      hidden: this.settings.hidden,
+      params,
+      feats: d.feats,
+      offsets: d.offsets,
+      side: d.side,
+      target: this.target,
+      logitScale: this.settings.scale / LOGISTIC_K,
+      scratch: new Float32Array(4 * this.settings.hidden),
       rows: new Int32Array(2 * MAX_ACTIVE),
     };
   }
@@ -400,7 +447,9 @@ export class Trainer {
 
   /** Mean loss over the validation split (NaN when it is empty). */
   validationLoss(): number {
-    return this.valIdx.length === 0 ? NaN : batchGradient(this.kernel, this.valIdx, 0, this.valIdx.length, null) / this.valIdx.length;
+    return this.valIdx.length === 0
+      ? NaN
+      : batchGradient(this.kernel, this.valIdx, 0, this.valIdx.length, null) / this.valIdx.length;
   }
 
   /** The loss of always predicting the training targets' mean: what a network must beat. */
@@ -427,15 +476,24 @@ export class Trainer {
    * what `stop` reads) and ends early, before its next batch, once `stop` says so: the report then
    * has `stopped`. Without it the pass runs through, as before.
    */
-  async runEpoch(splitter?: GradientSplitter, onBatch?: (done: number, total: number) => void, stop?: () => boolean): Promise<EpochReport> {
+  async runEpoch(
+    splitter?: GradientSplitter,
+    onBatch?: (done: number, total: number) => void,
+    stop?: () => boolean,
+  ): Promise<EpochReport> {
     const t0 = performance.now();
     this.epoch++;
     const { loss, lr, done } = await this.pass(this.epoch, splitter, onBatch, stop);
     const order = this.trainIdx;
     const seconds = (performance.now() - t0) / 1000;
     return {
-      epoch: this.epoch, trainLoss: loss / Math.max(1, done), valLoss: this.validationLoss(), seconds,
-      positionsPerSecond: done / seconds, lr, ...(done < order.length ? { stopped: true } : {}),
+      epoch: this.epoch,
+      trainLoss: loss / Math.max(1, done),
+      valLoss: this.validationLoss(),
+      seconds,
+      positionsPerSecond: done / seconds,
+      lr,
+      ...(done < order.length ? { stopped: true } : {}),
     };
   }
 
@@ -444,7 +502,10 @@ export class Trainer {
    * loss and the positions done (fewer than the split when `stop` ended it early).
    */
   async pass(
-    epoch: number, splitter?: GradientSplitter, onBatch?: (done: number, total: number) => void, stop?: () => boolean,
+    epoch: number,
+    splitter?: GradientSplitter,
+    onBatch?: (done: number, total: number) => void,
+    stop?: () => boolean,
   ): Promise<{ loss: number; lr: number; done: number }> {
     const order = this.trainIdx;
     for (let i = order.length - 1; i > 0; i--) {
@@ -468,7 +529,9 @@ export class Trainer {
       const to = Math.min(order.length, from + B);
       done = to;
       this.grads.fill(0);
-      loss += splitter ? await splitter.gradient(order, from, to, this.grads) : batchGradient(this.kernel, order, from, to, this.grads);
+      loss += splitter
+        ? await splitter.gradient(order, from, to, this.grads)
+        : batchGradient(this.kernel, order, from, to, this.grads);
       this.adam.step(this.grads, to - from, lr);
       onBatch?.(to, order.length);
     }
@@ -482,7 +545,11 @@ export class Trainer {
  * difference, and the mean size of the evaluation for scale.
  */
 export function quantisationError(
-  net: FloatNetwork, q: Network, data: TrainingData, idx: Uint32Array, limit = 5000,
+  net: FloatNetwork,
+  q: Network,
+  data: TrainingData,
+  idx: Uint32Array,
+  limit = 5000,
 ): { mean: number; max: number; meanAbsEval: number } {
   const H = net.hidden;
   const f0 = new Int32Array(MAX_ACTIVE);

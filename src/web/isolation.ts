@@ -6,10 +6,7 @@
  * did not take) the page runs one search worker and says so in a note beside the status.
  */
 
-export type Isolation =
-  | { kind: 'isolated' }
-  | { kind: 'reloading' }
-  | { kind: 'single'; why: string };
+export type Isolation = { kind: 'isolated' } | { kind: 'reloading' } | { kind: 'single'; why: string };
 
 /** sessionStorage key: set before the one reload, so that a worker that does not help is not retried forever. */
 const TRIED_KEY = 'thoth.coi-reload';
@@ -52,7 +49,10 @@ export async function ensureIsolation(swUrl = 'coi-sw.js'): Promise<Isolation> {
       });
     }
   } catch (e) {
-    return { kind: 'single', why: `its service worker could not be registered (${e instanceof Error ? e.message : String(e)})` };
+    return {
+      kind: 'single',
+      why: `its service worker could not be registered (${e instanceof Error ? e.message : String(e)})`,
+    };
   }
   try {
     tab.setItem(TRIED_KEY, '1');

@@ -16,7 +16,10 @@ function loadShippedNetwork(file: string): Result<LoadedNetwork, string> {
   if (file !== DEFAULT_EVAL_FILE) return err(`cannot read '${file}': a page reads no files (only the shipped network)`);
   if (__DEFAULT_NETWORK__ === '') return err('this build of the page has no network');
   const raw = atob(__DEFAULT_NETWORK__);
-  const bytes = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(raw.length) : (new ArrayBuffer(raw.length) as unknown as SharedArrayBuffer);
+  const bytes =
+    typeof SharedArrayBuffer === 'function'
+      ? new SharedArrayBuffer(raw.length)
+      : (new ArrayBuffer(raw.length) as unknown as SharedArrayBuffer);
   const view = new Uint8Array(bytes);
   for (let i = 0; i < raw.length; i++) view[i] = raw.charCodeAt(i);
   const r = readNetwork(view);

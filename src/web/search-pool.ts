@@ -26,7 +26,10 @@ declare const __SEARCH_WORKER_SOURCE__: string;
 
 /** Is memory shared between the page and its workers here? */
 export function sharedMemory(): boolean {
-  return typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  return (
+    typeof SharedArrayBuffer === 'function' &&
+    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true
+  );
 }
 
 let scriptUrl: string | null = null;
@@ -65,7 +68,6 @@ interface Running {
   last: LastIteration | null;
   stopRequested: boolean;
 }
-
 
 export class SearchPool implements SearchThreads {
   private readonly shared = sharedMemory();
@@ -177,7 +179,11 @@ export class SearchPool implements SearchThreads {
           age: this.age,
           newGame: this.newGame,
           ...(this.tt && this.control && this.nodes
-            ? { tt: this.tt, control: this.control.buffer as SharedArrayBuffer, nodes: this.nodes.buffer as SharedArrayBuffer }
+            ? {
+                tt: this.tt,
+                control: this.control.buffer as SharedArrayBuffer,
+                nodes: this.nodes.buffer as SharedArrayBuffer,
+              }
             : {}),
         },
       };
@@ -223,7 +229,13 @@ export class SearchPool implements SearchThreads {
     // The worker cannot hear us while it searches: it goes, and the last iteration answers.
     this.spawn();
     const last = run.last;
-    this.finish(run, { best: last?.best ?? '', ponder: last?.ponder ?? '', score: 0, depth: last?.depth ?? 0, nodes: 0 });
+    this.finish(run, {
+      best: last?.best ?? '',
+      ponder: last?.ponder ?? '',
+      score: 0,
+      depth: last?.depth ?? 0,
+      nodes: 0,
+    });
   }
 
   /** Workers start cold here (no warm-up search to cut short). */

@@ -11,7 +11,12 @@ import search, { clear, type SearchTask } from '../threads/search-worker';
 
 /** Page → worker. */
 export type ToWorker =
-  | { kind: 'search'; task: Omit<SearchTask, 'port' | 'tt' | 'control' | 'nodes'> & Partial<Pick<SearchTask, 'tt' | 'control' | 'nodes'>>; hashMb: number }
+  | {
+      kind: 'search';
+      task: Omit<SearchTask, 'port' | 'tt' | 'control' | 'nodes'> &
+        Partial<Pick<SearchTask, 'tt' | 'control' | 'nodes'>>;
+      hashMb: number;
+    }
   | { kind: 'clear'; hashMb: number; tt?: SharedArrayBuffer; from?: number; to?: number };
 
 /** Worker → page. */
@@ -27,7 +32,12 @@ const post = (m: FromWorker): void => (self as unknown as Worker).postMessage(m)
 let own: { mb: number; tt: SharedArrayBuffer; control: SharedArrayBuffer; nodes: SharedArrayBuffer } | null = null;
 function ownBuffers(mb: number): NonNullable<typeof own> {
   if (!own || own.mb !== mb) {
-    own = { mb, tt: TranspositionTable.allocate(mb), control: new ArrayBuffer(16) as unknown as SharedArrayBuffer, nodes: new ArrayBuffer(8) as unknown as SharedArrayBuffer };
+    own = {
+      mb,
+      tt: TranspositionTable.allocate(mb),
+      control: new ArrayBuffer(16) as unknown as SharedArrayBuffer,
+      nodes: new ArrayBuffer(8) as unknown as SharedArrayBuffer,
+    };
   }
   return own;
 }
@@ -43,7 +53,10 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   const local = m.task.tt ? null : ownBuffers(m.hashMb);
   if (local) new Int32Array(local.control).fill(0);
   // The info of the main thread goes straight to the page (it arrives while the search runs).
-  const port = { postMessage: (x: SearchInfo | null) => (x === null ? undefined : post({ kind: 'info', info: x })), close: () => {} };
+  const port = {
+    postMessage: (x: SearchInfo | null) => (x === null ? undefined : post({ kind: 'info', info: x })),
+    close: () => {},
+  };
   const task = {
     ...m.task,
     tt: m.task.tt ?? local!.tt,

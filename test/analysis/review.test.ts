@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  THRESHOLDS, WIN_CHANCE_K, evalsFromPositions, judge, moveAccuracy, reviewGame, winChance, type PlyEval,
+  THRESHOLDS,
+  WIN_CHANCE_K,
+  evalsFromPositions,
+  judge,
+  moveAccuracy,
+  reviewGame,
+  winChance,
+  type PlyEval,
 } from '../../src/analysis/review';
 import type { Score } from '../../src/analysis/review';
 
@@ -74,13 +81,24 @@ describe('wins and forced wins', () => {
     for (const lost of [mate(0), mate(-0)]) {
       for (const first of [0, 1] as const) {
         // The first mover hits on move 3 (plies 0, 1, 2); the other side hits when the game is one move longer.
-        for (const positions of [[cp(40), cp(-200), mate(1), lost], [cp(40), cp(-200), cp(150), mate(1), lost]]) {
+        for (const positions of [
+          [cp(40), cp(-200), mate(1), lost],
+          [cp(40), cp(-200), cp(150), mate(1), lost],
+        ]) {
           const evals = evalsFromPositions(positions, first);
           const last = evals[evals.length - 1];
           expect(last.hit).toBe(true);
           const r = reviewGame(evals);
           const hit = r.plies[r.plies.length - 1];
-          expect(hit).toMatchObject({ winBefore: 1, winAfter: 1, drop: 0, judgement: null, mark: '', nag: 0, cpLoss: 0 });
+          expect(hit).toMatchObject({
+            winBefore: 1,
+            winAfter: 1,
+            drop: 0,
+            judgement: null,
+            mark: '',
+            nag: 0,
+            cpLoss: 0,
+          });
           expect(hit.accuracy).toBeCloseTo(100, 1);
           const winner = r.sides[hit.side];
           expect(winner.blunders + winner.mistakes + winner.inaccuracies).toBe(0);

@@ -26,9 +26,15 @@ describe('moveInWords', () => {
 
   it('says what steps, turns and swaps do and what the shot removes', () => {
     expect(say(classic, 'f4g5')).toBe('Silver steps the Scarab from f4 to g5; the shot removes nothing');
-    expect(say(classic, 'j1-')).toBe("Silver turns the Sphinx on j1 to fire west; the shot removes Silver's own Anubis on f1");
-    expect(say(classic, 'c5+')).toBe('Silver turns the Pyramid on c5 clockwise (mirror SW → NW); the shot removes nothing');
-    expect(say(classic, 'd1-')).toBe('Silver turns the Anubis on d1 counter-clockwise (shield N → W); the shot removes nothing');
+    expect(say(classic, 'j1-')).toBe(
+      "Silver turns the Sphinx on j1 to fire west; the shot removes Silver's own Anubis on f1",
+    );
+    expect(say(classic, 'c5+')).toBe(
+      'Silver turns the Pyramid on c5 clockwise (mirror SW → NW); the shot removes nothing',
+    );
+    expect(say(classic, 'd1-')).toBe(
+      'Silver turns the Anubis on d1 counter-clockwise (shield N → W); the shot removes nothing',
+    );
     expect(say(classic, 'e4+')).toBe('Silver turns the Scarab on e4 (/ → \\); the shot removes nothing');
     const pos = classic.clone();
     for (const t of ['f4g5', 'c7c6', 'c5+', 'a4-']) {
@@ -36,14 +42,20 @@ describe('moveInWords', () => {
       if (!m.ok) throw new Error(t);
       pos.make(m.value);
     }
-    expect(say(pos, 'g5h5')).toBe('Silver swaps the Scarab on g5 with the Red Pyramid on h5; the shot removes the Red Pyramid on g3');
+    expect(say(pos, 'g5h5')).toBe(
+      'Silver swaps the Scarab on g5 with the Red Pyramid on h5; the shot removes the Red Pyramid on g3',
+    );
   });
 
   it('names own losses and Pharaoh hits', () => {
     const own = position('xv3k5/10/10/9P^/10/10/10/4K4X^ s 0 1');
-    expect(say(own, 'e1d1')).toBe("Silver steps the Pharaoh from e1 to d1; the shot removes Silver's own Pyramid on j5");
+    expect(say(own, 'e1d1')).toBe(
+      "Silver steps the Pharaoh from e1 to d1; the shot removes Silver's own Pyramid on j5",
+    );
     const mate = position('xv4k3P>/10/10/10/10/10/10/4K4X^ s 0 1');
-    expect(say(mate, 'j8+')).toBe('Silver turns the Pyramid on j8 clockwise (mirror SE → SW); the shot hits the Red Pharaoh on f8: Silver wins');
+    expect(say(mate, 'j8+')).toBe(
+      'Silver turns the Pyramid on j8 clockwise (mirror SE → SW); the shot hits the Red Pharaoh on f8: Silver wins',
+    );
   });
 
   it('uses the older editions\u2019 names: Djeds, Obelisks and stacks', () => {

@@ -3,7 +3,16 @@
  * builds it) at small depths and reads what it prints.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +123,9 @@ describe('thoth analyse: one position', () => {
     expect(top.move).toBe('j8+');
     expect(top.score).toBe('+M1');
     expect(top.words).toBe('Silver wins: hits the Red Pharaoh in 1 move');
-    expect(r.stdout).toContain('Silver turns the Pyramid on j8 clockwise (mirror SE → SW); the shot hits the Red Pharaoh on f8: Silver wins.');
+    expect(r.stdout).toContain(
+      'Silver turns the Pyramid on j8 clockwise (mirror SE → SW); the shot hits the Red Pharaoh on f8: Silver wins.',
+    );
     expect(r.stderr).toBe('');
   });
 
@@ -129,10 +140,14 @@ describe('thoth analyse: one position', () => {
   });
 
   it('takes --setup and --moves, --time, and the analyze spelling', () => {
-    const r = spawnSync(process.execPath, [CLI, 'analyze', '--setup', 'imhotep', '--moves', 'j1-', 'a8-', '--time', '0.3', '--quiet'], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'analyze', '--setup', 'imhotep', '--moves', 'j1-', 'a8-', '--time', '0.3', '--quiet'],
+      {
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(r.status).toBe(0);
     expect(resultLines(r.stdout)).toHaveLength(1);
     expect(r.stdout).toMatch(/Analysis: depth \d+/);
@@ -197,12 +212,18 @@ describe('thoth analyse --game', () => {
     expect(played).toEqual(['f4g5', 'c7c6', 'c5+', 'a4-', 'g5h5', 'h8g7']);
     for (const l of rows) {
       // before -> after, then the verdict
-      expect(l).toMatch(/ [+-]?(\d+\.\d\d|M\d+) +-> +[+-]?(\d+\.\d\d|M\d+) +\d+% -> +\d+%  (best|as good as \S+|.*better \S+ \()/);
+      expect(l).toMatch(
+        / [+-]?(\d+\.\d\d|M\d+) +-> +[+-]?(\d+\.\d\d|M\d+) +\d+% -> +\d+% {2}(best|as good as \S+|.*better \S+ \()/,
+      );
     }
     // the swap on move 5 removes a piece: said in words
-    expect(r.stdout).toContain('Silver swaps the Scarab on g5 with the Red Pyramid on h5; the shot removes the Red Pyramid on g3.');
+    expect(r.stdout).toContain(
+      'Silver swaps the Scarab on g5 with the Red Pyramid on h5; the shot removes the Red Pyramid on g3.',
+    );
     expect(r.stdout).toContain('Summary (depth 2):');
-    expect(r.stdout).toMatch(/^ {2}Silver \(alice\): accuracy \d+\.\d%, 3 moves, \d+ inaccurac(y|ies) \(\?!\), \d+ mistakes? \(\?\), \d+ blunders? \(\?\?\), average loss \d+\.\d\d$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}Silver \(alice\): accuracy \d+\.\d%, 3 moves, \d+ inaccurac(y|ies) \(\?!\), \d+ mistakes? \(\?\), \d+ blunders? \(\?\?\), average loss \d+\.\d\d$/m,
+    );
     expect(r.stdout).toMatch(/^ {2}Red \(bob\): accuracy \d+\.\d%, 3 moves, /m);
     expect(r.stdout).toMatch(/Final position: Silver to move/);
     expect(r.stdout).toContain('KFEN: ');
@@ -295,10 +316,16 @@ describe('thoth analyse --game: its outputs', () => {
     ]);
     for (const r of runs.slice(0, 4)) {
       expect(r.status, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/^thoth analyse: the output '.*' is the input '.*': writing it would destroy what is read; give another file\n$/);
+      expect(r.stderr).toMatch(
+        /^thoth analyse: the output '.*' is the input '.*': writing it would destroy what is read; give another file\n$/,
+      );
       expect(r.stdout).toBe('');
     }
-    expect(runs[4]).toMatchObject({ status: 2, stdout: '', stderr: `thoth analyse: --out and --graph are the same file '${join(sub, 'a.pgn')}'\n` });
+    expect(runs[4]).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: `thoth analyse: --out and --graph are the same file '${join(sub, 'a.pgn')}'\n`,
+    });
     expect(readFileSync(file, 'utf8')).toBe(text);
     expect(readdirSync(sub).sort()).toEqual(['game.pgn', 'hard.pgn', 'link.pgn']);
   });
@@ -315,8 +342,14 @@ describe('thoth analyse --game: its outputs', () => {
     expect(readdirSync(sub).sort()).toEqual(['game.pgn', 'reviewed.pgn']);
     const missing = await analyseAsync('--game', file, '--out', join(sub, 'no', 'r.pgn'), '--depth', '1');
     expect(missing).toMatchObject({ status: 2, stdout: '' });
-    expect(missing.stderr).toBe(`thoth analyse: cannot write the annotated record '${join(sub, 'no', 'r.pgn')}': no such file or directory\n`);
+    expect(missing.stderr).toBe(
+      `thoth analyse: cannot write the annotated record '${join(sub, 'no', 'r.pgn')}': no such file or directory\n`,
+    );
     const zero = await analyseAsync('--game', '/dev/zero', '--depth', '1');
-    expect(zero).toEqual({ status: 2, stdout: '', stderr: "thoth analyse: game record '/dev/zero' is not a record file (it holds binary data)\n" });
+    expect(zero).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: "thoth analyse: game record '/dev/zero' is not a record file (it holds binary data)\n",
+    });
   });
 });

@@ -7,20 +7,90 @@ import { runBuilt } from './helpers';
 
 /** Each subcommand and options its help must list, with their defaults. */
 const HELP: [string, string[]][] = [
-  ['perft', ['--divide', '--threads N', '(default: 1)', '--json', '--variant khet2|khet1|deflexion', '(default: khet2)', '--moves m1 m2 …']],
-  ['analyse', ['--depth N', '(default: 8)', '--game FILE', '--out FILE', '--graph FILE', '--json', '--threshold PCT', '(default: 5)', '--hash MB', '(default: 64)']],
+  [
+    'perft',
+    [
+      '--divide',
+      '--threads N',
+      '(default: 1)',
+      '--json',
+      '--variant khet2|khet1|deflexion',
+      '(default: khet2)',
+      '--moves m1 m2 …',
+    ],
+  ],
+  [
+    'analyse',
+    [
+      '--depth N',
+      '(default: 8)',
+      '--game FILE',
+      '--out FILE',
+      '--graph FILE',
+      '--json',
+      '--threshold PCT',
+      '(default: 5)',
+      '--hash MB',
+      '(default: 64)',
+    ],
+  ],
   ['genfens', ['--seed S', '--plies P', '(default: 4)', '--setup', '(default: all)', '--out FILE']],
   ['gui', ['--port N', '(default: 7700)', '--engine "<command>"', '--verbose']],
-  ['match', ['-engine cmd=', '-rounds N', '(default 1;', '-concurrency N', '-sprt', '-pgnout FILE', '-report json=FILE', '-resume FILE', '-distributed redis[s]://', 'sign=KEY', 'ca=FILE', 'passwordfile=FILE', 'Exit codes:']],
-  ['worker', ['redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]', '--trust KEY|FILE', '(default: $THOTH_TRUST)', '--allow-engine PATH', '--redis-ca FILE', '--redis-password-file FILE', '--concurrency N', '(default: 1)', '--lock-duration MS', '(default: 30000)', '--exit-when-idle']],
-  ['match-status', ['redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [RUN]', '--redis-ca FILE', '--follow', '--json', '--page', '--port N', '(default: 0)']],
+  [
+    'match',
+    [
+      '-engine cmd=',
+      '-rounds N',
+      '(default 1;',
+      '-concurrency N',
+      '-sprt',
+      '-pgnout FILE',
+      '-report json=FILE',
+      '-resume FILE',
+      '-distributed redis[s]://',
+      'sign=KEY',
+      'ca=FILE',
+      'passwordfile=FILE',
+      'Exit codes:',
+    ],
+  ],
+  [
+    'worker',
+    [
+      'redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]',
+      '--trust KEY|FILE',
+      '(default: $THOTH_TRUST)',
+      '--allow-engine PATH',
+      '--redis-ca FILE',
+      '--redis-password-file FILE',
+      '--concurrency N',
+      '(default: 1)',
+      '--lock-duration MS',
+      '(default: 30000)',
+      '--exit-when-idle',
+    ],
+  ],
+  [
+    'match-status',
+    [
+      'redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [RUN]',
+      '--redis-ca FILE',
+      '--follow',
+      '--json',
+      '--page',
+      '--port N',
+      '(default: 0)',
+    ],
+  ],
   ['stats', ['FILE.pgn', '-sprt', '-anchor NAME', '-drawscore X', '(default 0.5)']],
 ];
 
 describe('help', () => {
   it('--help, -h and thoth help <command>: usage and every option with its default, exit 0, nothing on stderr', async () => {
     const [short, viaHelp, ...runs] = await Promise.all([
-      runBuilt(['perft', '-h']), runBuilt(['help', 'perft']), ...HELP.map(([cmd]) => runBuilt([cmd, '--help'])),
+      runBuilt(['perft', '-h']),
+      runBuilt(['help', 'perft']),
+      ...HELP.map(([cmd]) => runBuilt([cmd, '--help'])),
     ]);
     HELP.forEach(([cmd, words], i) => {
       const r = runs[i];
@@ -36,7 +106,15 @@ describe('help', () => {
   it('thoth help lists every command and the exit codes', async () => {
     const r = await runBuilt(['help']);
     expect(r.code).toBe(0);
-    for (const c of ['thoth perft <depth>', 'thoth analyse', 'thoth match', 'thoth genfens <N>', 'thoth gui', 'thoth bench', 'Exit codes: 0 done, 1 failed']) {
+    for (const c of [
+      'thoth perft <depth>',
+      'thoth analyse',
+      'thoth match',
+      'thoth genfens <N>',
+      'thoth gui',
+      'thoth bench',
+      'Exit codes: 0 done, 1 failed',
+    ]) {
       expect(r.out).toContain(c);
     }
   });
@@ -53,12 +131,33 @@ describe('mistakes exit 2 with one line and a hint', () => {
       runBuilt(['perft']),
       runBuilt(['help', 'perfft']),
     ]);
-    expect(perfft).toEqual({ code: 2, out: '', err: "thoth: unknown command 'perfft' (did you mean 'perft'?); thoth help lists the commands\n" });
-    expect(bogus).toEqual({ code: 2, out: '', err: "thoth: unknown command 'frobnicate'; thoth help lists the commands\n" });
-    expect(divde).toMatchObject({ code: 2, out: '', err: "thoth perft: unknown option --divde (did you mean '--divide'?); thoth perft --help lists the options\n" });
-    expect(single).toMatchObject({ code: 2, err: "thoth analyse: unknown option -depth (did you mean '--depth'?); thoth analyse --help lists the options\n" });
-    expect(pgnot).toMatchObject({ code: 2, err: "thoth match: unknown flag -pgnot (did you mean '-pgnout'?); thoth match --help lists the flags\n" });
-    expect(noDepth).toMatchObject({ code: 2, err: 'thoth perft: give a depth, e.g. thoth perft 5 (thoth perft --help)\n' });
+    expect(perfft).toEqual({
+      code: 2,
+      out: '',
+      err: "thoth: unknown command 'perfft' (did you mean 'perft'?); thoth help lists the commands\n",
+    });
+    expect(bogus).toEqual({
+      code: 2,
+      out: '',
+      err: "thoth: unknown command 'frobnicate'; thoth help lists the commands\n",
+    });
+    expect(divde).toMatchObject({
+      code: 2,
+      out: '',
+      err: "thoth perft: unknown option --divde (did you mean '--divide'?); thoth perft --help lists the options\n",
+    });
+    expect(single).toMatchObject({
+      code: 2,
+      err: "thoth analyse: unknown option -depth (did you mean '--depth'?); thoth analyse --help lists the options\n",
+    });
+    expect(pgnot).toMatchObject({
+      code: 2,
+      err: "thoth match: unknown flag -pgnot (did you mean '-pgnout'?); thoth match --help lists the flags\n",
+    });
+    expect(noDepth).toMatchObject({
+      code: 2,
+      err: 'thoth perft: give a depth, e.g. thoth perft 5 (thoth perft --help)\n',
+    });
     expect(helpTopic).toMatchObject({ code: 2, err: "thoth help: no command 'perfft' (did you mean 'perft'?)\n" });
   });
 
@@ -123,7 +222,11 @@ describe('thoth perft', () => {
 
   it('genfens: an output file that cannot be written is a one-line error before any work', async () => {
     const r = await runBuilt(['genfens', '2', '--out', '/nonexistent/x.kfen']);
-    expect(r).toEqual({ code: 2, out: '', err: "thoth genfens: cannot write '/nonexistent/x.kfen': no such file or directory\n" });
+    expect(r).toEqual({
+      code: 2,
+      out: '',
+      err: "thoth genfens: cannot write '/nonexistent/x.kfen': no such file or directory\n",
+    });
   });
 });
 
@@ -143,7 +246,11 @@ describe('positions and moves on the command line', () => {
     expect(a).toMatchObject({ depth: 3, nodes: JSON.parse(before.out).nodes });
     expect(JSON.parse(quoted.out).nodes).toBe(a.nodes);
     expect(a.kfen).toMatch(/ s \d+ 2$/); // two plies were played: move 2, Silver to move
-    expect(bad).toEqual({ code: 2, out: '', err: "thoth perft: one depth only, not 'e9z9 3' (the moves end at the first word that is not a move)\n" });
+    expect(bad).toEqual({
+      code: 2,
+      out: '',
+      err: "thoth perft: one depth only, not 'e9z9 3' (the moves end at the first word that is not a move)\n",
+    });
   });
 
   it('a KFEN without both Pharaohs is refused for play (analyse, the protocol), and by perft unless --allow-no-pharaoh', async () => {

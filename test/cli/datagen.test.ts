@@ -11,7 +11,19 @@ const dir = mkdtempSync(join(tmpdir(), 'thoth-datagen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Small, short games on one thread. */
-const SMALL = ['--threads', '1', '--nodes', '100', '--max-plies', '30', '--skip-plies', '8', '--variant', 'khet2', '--quiet'];
+const SMALL = [
+  '--threads',
+  '1',
+  '--nodes',
+  '100',
+  '--max-plies',
+  '30',
+  '--skip-plies',
+  '8',
+  '--variant',
+  'khet2',
+  '--quiet',
+];
 
 /** What the file holds; it must read without a fault. */
 function summary(path: string): DataSummary {
@@ -62,13 +74,27 @@ describe('thoth datagen', () => {
     ]);
     expect(noOut).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --out FILE is needed/) });
     expect(badNodes).toMatchObject({ code: 2, err: "thoth datagen: --nodes must be a whole number, not 'lots'\n" });
-    expect(badVariant).toMatchObject({ code: 2, err: "thoth datagen: unknown variant 'chess' (khet2, khet1, deflexion or all)\n" });
-    expect(stray).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: unexpected argument 'out.bin'/) });
+    expect(badVariant).toMatchObject({
+      code: 2,
+      err: "thoth datagen: unknown variant 'chess' (khet2, khet1, deflexion or all)\n",
+    });
+    expect(stray).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^thoth datagen: unexpected argument 'out.bin'/),
+    });
     expect(notData.code).toBe(1);
     expect(notData.err).toMatch(/notes\.txt: not a Thoth training data file .*; not appending to it\n$/);
     expect(readFileSync(foreign, 'utf8')).toBe('my notes, not training data\n');
-    expect(done).toMatchObject({ code: 0, out: expect.stringMatching(/full\.bin already holds 0 positions of 1 games: nothing to do/) });
-    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth datagen --out FILE [^]*--positions N +stop when the file holds N positions \(default: 1000000\)/) });
+    expect(done).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/full\.bin already holds 0 positions of 1 games: nothing to do/),
+    });
+    expect(help).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(
+        /^Usage: thoth datagen --out FILE [^]*--positions N +stop when the file holds N positions \(default: 1000000\)/,
+      ),
+    });
   });
 
   it('--first-game starts a new file at that game; --merge appends files, dropping positions already there', async () => {
@@ -97,7 +123,9 @@ describe('thoth datagen', () => {
     expect(m.lastGame).toBe(101);
     expect(m.positions).toBeLessThanOrEqual(sa.positions + sb.positions);
     expect(m.positions).toBeGreaterThan(sa.positions);
-    expect(lines[3]).toBe(`Merged ${m.positions} positions of 5 games into ${out} (${sa.positions + (sa.positions + sb.positions - m.positions)} duplicates dropped); it holds ${m.positions} positions of 5 games`);
+    expect(lines[3]).toBe(
+      `Merged ${m.positions} positions of 5 games into ${out} (${sa.positions + (sa.positions + sb.positions - m.positions)} duplicates dropped); it holds ${m.positions} positions of 5 games`,
+    );
     // The first input's bytes come first, unchanged.
     expect(readFileSync(out).subarray(0, sa.validBytes).equals(readFileSync(a).subarray(0, sa.validBytes))).toBe(true);
 
@@ -108,11 +136,26 @@ describe('thoth datagen', () => {
       runThoth(['datagen', '--out', out, '--distributed', 'redis://127.0.0.1:1', '--threads', '2']),
       runThoth(['datagen', '--merge', '--out', out, join(dir, 'nothing.bin')]),
     ]);
-    expect(noInputs).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --merge needs the data files to merge/) });
-    expect(playing).toMatchObject({ code: 2, err: 'thoth datagen: --merge plays no games: --nodes has no use with it\n' });
-    expect(badUrl).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --distributed: 'http:\/\/x' is not a Redis address/) });
-    expect(threads).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth datagen: --threads is for a local run/) });
-    expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/^thoth datagen: cannot read '.*nothing\.bin'/) });
+    expect(noInputs).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^thoth datagen: --merge needs the data files to merge/),
+    });
+    expect(playing).toMatchObject({
+      code: 2,
+      err: 'thoth datagen: --merge plays no games: --nodes has no use with it\n',
+    });
+    expect(badUrl).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^thoth datagen: --distributed: 'http:\/\/x' is not a Redis address/),
+    });
+    expect(threads).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^thoth datagen: --threads is for a local run/),
+    });
+    expect(missing).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^thoth datagen: cannot read '.*nothing\.bin'/),
+    });
     expect(summary(out)).toEqual(m); // refused: left as it was
   });
 });
@@ -127,16 +170,34 @@ describe('thoth datagen: files and Ctrl-C', () => {
       runThoth(['datagen', '--out', join(dir, 'y.bin'), '--net', join(dir, 'none.nnue'), ...SMALL]),
       runThoth(['datagen', '--out', join(dir, 'net.nnue'), '--net', join(dir, 'net.nnue'), ...SMALL]),
     ]);
-    expect(noFolder).toMatchObject({ code: 2, out: '', err: `thoth datagen: cannot write '${join(dir, 'no', 'x.bin')}': no such file or directory\n` });
-    expect(folder).toMatchObject({ code: 2, out: '', err: `thoth datagen: cannot write '${dir}': it is a directory\n` });
-    expect(noNet).toMatchObject({ code: 2, out: '', err: `thoth datagen: --net: cannot read '${join(dir, 'none.nnue')}': no such file or directory\n` });
-    expect(sameNet).toMatchObject({ code: 2, out: '', err: `thoth datagen: --out and --net are the same file '${net}': the network would be written over\n` });
+    expect(noFolder).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth datagen: cannot write '${join(dir, 'no', 'x.bin')}': no such file or directory\n`,
+    });
+    expect(folder).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth datagen: cannot write '${dir}': it is a directory\n`,
+    });
+    expect(noNet).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth datagen: --net: cannot read '${join(dir, 'none.nnue')}': no such file or directory\n`,
+    });
+    expect(sameNet).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth datagen: --out and --net are the same file '${net}': the network would be written over\n`,
+    });
     expect(readFileSync(net).equals(readFileSync(join(ROOT, 'nets', 'default.nnue')))).toBe(true);
   });
 
   it('Ctrl-C keeps the games written, the file whole, and exits 130', async () => {
     const path = join(dir, 'interrupted.bin');
-    const child = spawn(process.execPath, [CLI_BUILT, 'datagen', '--out', path, '--positions', '1000000', ...SMALL], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BUILT, 'datagen', '--out', path, '--positions', '1000000', ...SMALL], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -157,7 +218,11 @@ describe('thoth datagen: files and Ctrl-C', () => {
     const code = await exited;
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(/Interrupted: the games in progress are dropped; run the same command again to go on\n/);
-    const n = Number(/^thoth datagen: interrupted: .*interrupted\.bin holds (\d+) positions; the same command goes on\n$/m.exec(stderr)?.[1]);
+    const n = Number(
+      /^thoth datagen: interrupted: .*interrupted\.bin holds (\d+) positions; the same command goes on\n$/m.exec(
+        stderr,
+      )?.[1],
+    );
     expect(stdout).toMatch(/^Wrote \d+ positions of \d+ games to /);
     expect(summary(path).positions).toBe(n);
   });

@@ -17,12 +17,20 @@ describe('thoth genfens', () => {
       thothGenfens(['3', '--setup', 'castle']),
       thothGenfens(['3', '--variant', 'deflexion', '--setup', 'dynasty']),
     ]);
-    const lines = unwrap(genfens(5, { seed: 9, plies: 4, edition: 'khet1', setups: ['classic', 'imhotep', 'dynasty'] }));
+    const lines = unwrap(
+      genfens(5, { seed: 9, plies: 4, edition: 'khet1', setups: ['classic', 'imhotep', 'dynasty'] }),
+    );
     expect(good).toEqual({ code: 0, out: lines.join('\n') + '\n', err: '' });
     expect(notN.code).toBe(2);
     expect(notN.err).toMatch(/^thoth genfens: usage: thoth genfens <N> .*\n$/);
-    expect(badSetup).toMatchObject({ code: 2, err: "thoth genfens: unknown setup 'castle' (classic, imhotep, dynasty, mercury, sophie or all)\n" });
-    expect(noDynasty).toMatchObject({ code: 2, err: 'thoth genfens: deflexion has no dynasty setup (it has classic, imhotep)\n' });
+    expect(badSetup).toMatchObject({
+      code: 2,
+      err: "thoth genfens: unknown setup 'castle' (classic, imhotep, dynasty, mercury, sophie or all)\n",
+    });
+    expect(noDynasty).toMatchObject({
+      code: 2,
+      err: 'thoth genfens: deflexion has no dynasty setup (it has classic, imhotep)\n',
+    });
   });
 });
 
@@ -36,12 +44,17 @@ describe('thoth genfens: when it cannot, and its output', () => {
       thothGenfens(['3', '--out', join(dir, 'no', 'b.kfen')]),
     ]);
     expect(few).toEqual({
-      code: 2, out: '',
+      code: 2,
+      out: '',
       err: 'thoth genfens: found only 1 distinct openings of the 5 asked for (0 random plies from classic; 1000 tries in a row gave none new): ask for fewer, or give more plies or setups\n',
     });
     expect(ok).toMatchObject({ code: 0, err: '' });
     expect(readFileSync(join(dir, 'ok.kfen'), 'utf8').trim().split('\n')).toHaveLength(3);
-    expect(noFolder).toMatchObject({ code: 2, out: '', err: `thoth genfens: cannot write '${join(dir, 'no', 'b.kfen')}': no such file or directory\n` });
+    expect(noFolder).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth genfens: cannot write '${join(dir, 'no', 'b.kfen')}': no such file or directory\n`,
+    });
     expect(readdirSync(dir)).toEqual(['ok.kfen']); // nothing made for the run that failed, no temporary file
     rmSync(dir, { recursive: true, force: true });
   });

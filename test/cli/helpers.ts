@@ -19,7 +19,8 @@ export interface CommandRun {
 /** The newest modification time of the files (and folders) under `dir`. */
 function newest(dir: string): number {
   let t = 0;
-  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) t = Math.max(t, statSync(join(dir, f)).mtimeMs);
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+    t = Math.max(t, statSync(join(dir, f)).mtimeMs);
   return t;
 }
 

@@ -21,22 +21,49 @@ describe('thoth match on the command line', () => {
       thothMatch(['-engine', 'cmd=node "x', 'tc=1', '-engine', 'cmd=b', 'tc=1']),
       thothMatch(['-engine', 'cmd=/nonexistent', 'tc=1', '-engine', 'cmd=/nonexistent', 'tc=1']),
     ]);
-    expect(noTc).toMatchObject({ code: 2, err: 'thoth match: -engine #1 has no time control (tc=, st=, depth= or nodes=, or give them with -each)\n' });
-    expect(bogus).toMatchObject({ code: 2, err: 'thoth match: unknown flag -bogus; thoth match --help lists the flags\n' });
-    expect(quote).toMatchObject({ code: 2, err: 'thoth match: -engine #1 cmd=: unclosed " quote (opened at character 6)\n' });
+    expect(noTc).toMatchObject({
+      code: 2,
+      err: 'thoth match: -engine #1 has no time control (tc=, st=, depth= or nodes=, or give them with -each)\n',
+    });
+    expect(bogus).toMatchObject({
+      code: 2,
+      err: 'thoth match: unknown flag -bogus; thoth match --help lists the flags\n',
+    });
+    expect(quote).toMatchObject({
+      code: 2,
+      err: 'thoth match: -engine #1 cmd=: unclosed " quote (opened at character 6)\n',
+    });
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/^thoth match: engine 'nonexistent' cannot start: cannot run '\/nonexistent': .*ENOENT \(command: \/nonexistent\)\n$/);
+    expect(missing.err).toMatch(
+      /^thoth match: engine 'nonexistent' cannot start: cannot run '\/nonexistent': .*ENOENT \(command: \/nonexistent\)\n$/,
+    );
   });
 
   it('Ctrl-C on the command: a clean end with the results so far, and the records saved', async () => {
     const dir = tempDir();
     const pgn = join(dir, 'g.pgn');
     const script = fakeEngineScript();
-    const child = spawn(process.execPath, thothArgv([
-      'match',
-      '-engine', 'cmd=node', `args=${script} --delay 30`, 'name=A', '-engine', 'cmd=node', `args=${script} --delay 30`, 'name=B',
-      '-each', 'tc=10+0.1', '-rounds', '1000', '-pgnout', pgn,
-    ]), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      thothArgv([
+        'match',
+        '-engine',
+        'cmd=node',
+        `args=${script} --delay 30`,
+        'name=A',
+        '-engine',
+        'cmd=node',
+        `args=${script} --delay 30`,
+        'name=B',
+        '-each',
+        'tc=10+0.1',
+        '-rounds',
+        '1000',
+        '-pgnout',
+        pgn,
+      ]),
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     let sent = false;
@@ -63,7 +90,16 @@ describe('thoth match on the command line', () => {
   it('a run stopped by a fault: the results and records so far, then exit code 1', async () => {
     const dir = tempDir();
     const pgn = join(dir, 'g.pgn');
-    const r = await thothMatch([...fake('crasher', '--mode crash --at 3'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '3', '-pgnout', pgn]);
+    const r = await thothMatch([
+      ...fake('crasher', '--mode crash --at 3'),
+      ...fake('ok'),
+      '-each',
+      'tc=10+0.1',
+      '-rounds',
+      '3',
+      '-pgnout',
+      pgn,
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^Match stopped: engine crasher: abandoned/m);
     expect(r.out).toMatch(/^Score of crasher vs ok: /m);
@@ -76,27 +112,67 @@ describe('thoth match on the command line', () => {
     const report = join(dir, 'r.jsonl');
     const pgn = join(dir, 'g.pgn');
     const r = await thothMatch([
-      ...fake('a', '--seed 1'), ...fake('b', '--seed 2', ['tc=5+0.05']), '-each', 'tc=10+0.1', '-rounds', '2', '-ratinginterval', '2',
-      '-sprt', 'elo0=0', 'elo1=10', '-rounds', '2', '-report', 'json=' + report, '-pgnout', pgn, '-site', 'here',
+      ...fake('a', '--seed 1'),
+      ...fake('b', '--seed 2', ['tc=5+0.05']),
+      '-each',
+      'tc=10+0.1',
+      '-rounds',
+      '2',
+      '-ratinginterval',
+      '2',
+      '-sprt',
+      'elo0=0',
+      'elo1=10',
+      '-rounds',
+      '2',
+      '-report',
+      'json=' + report,
+      '-pgnout',
+      pgn,
+      '-site',
+      'here',
     ]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'start', engines: ['a', 'b'], variant: 'khet2', limits: ['10+0.1', '5+0.05'], games: 4, where: 'concurrency 1', resumed: 0 });
+    const lines = readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      type: 'start',
+      engines: ['a', 'b'],
+      variant: 'khet2',
+      limits: ['10+0.1', '5+0.05'],
+      games: 4,
+      where: 'concurrency 1',
+      resumed: 0,
+    });
     expect(lines[0].sprt).toEqual({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: 'normalized' });
     const games = lines.filter((l) => l.type === 'game');
     const records = parseRecords(readFileSync(pgn, 'utf8')).games;
     expect(games).toHaveLength(4);
     games.forEach((g, i) => {
       const rec = records[i];
-      expect(g).toMatchObject({ game: i + 1, white: recordPlayers(rec)[0], black: recordPlayers(rec)[1], result: rec.result, plies: rec.moves.length });
+      expect(g).toMatchObject({
+        game: i + 1,
+        white: recordPlayers(rec)[0],
+        black: recordPlayers(rec)[1],
+        result: rec.result,
+        plies: rec.moves.length,
+      });
       expect(rec.tags.get('Site')).toBe('here');
       // The players' limits differ: one time control per side, as cutechess writes them.
       const tc = (name: string): string => (name === 'a' ? '10+0.1' : '5+0.05');
-      expect([rec.tags.get('WhiteTimeControl'), rec.tags.get('BlackTimeControl'), rec.tags.get('TimeControl')]).toEqual([tc(g.white), tc(g.black), undefined]);
+      expect([rec.tags.get('WhiteTimeControl'), rec.tags.get('BlackTimeControl'), rec.tags.get('TimeControl')]).toEqual(
+        [tc(g.white), tc(g.black), undefined],
+      );
     });
     const summaries = lines.filter((l) => l.type === 'summary');
-    expect(summaries.map((s) => [s.games, s.final])).toEqual([[2, false], [4, false], [4, true]]);
+    expect(summaries.map((s) => [s.games, s.final])).toEqual([
+      [2, false],
+      [4, false],
+      [4, true],
+    ]);
     const last = summaries[2];
     expect(last.stop).toBe('done');
     const e = last.encounters[0];
@@ -104,8 +180,14 @@ describe('thoth match on the command line', () => {
     expect(e).toMatchObject({ players: ['a', 'b'], games: 4, wins, model: 'pentanomial' });
     expect(e.wins + e.losses + e.draws).toBe(4);
     expect(e.pentanomial.reduce((x: number, y: number) => x + y, 0)).toBe(2);
-    for (const k of ['elo', 'eloError', 'nElo', 'nEloError', 'los']) expect(e[k] === null || typeof e[k] === 'number', k).toBe(true);
-    expect(e.sprt).toMatchObject({ elo0: 0, elo1: 10, lower: expect.closeTo(-2.944, 3), upper: expect.closeTo(2.944, 3) });
+    for (const k of ['elo', 'eloError', 'nElo', 'nEloError', 'los'])
+      expect(e[k] === null || typeof e[k] === 'number', k).toBe(true);
+    expect(e.sprt).toMatchObject({
+      elo0: 0,
+      elo1: 10,
+      lower: expect.closeTo(-2.944, 3),
+      upper: expect.closeTo(2.944, 3),
+    });
     expect(['H0', 'H1', null]).toContain(e.sprt.decision);
     // The text summary says the same.
     expect(r.out).toContain(`Score of a vs b: ${e.wins} - ${e.losses} - ${e.draws}`);
@@ -117,7 +199,10 @@ describe('thoth match -resume with an odd record file', () => {
   /** The built `thoth match`, stopped after a generous while (a reader that loops never ends). */
   function matchBuilt(args: string[]): Promise<CommandRun> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'match', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'match', ...args], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
@@ -133,11 +218,24 @@ describe('thoth match -resume with an odd record file', () => {
   it('resumes from a record whose spaces are form feeds; a binary file is exit 2 with one line', async () => {
     const dir = tempDir();
     const pgn = join(dir, 'g.pgn');
-    const args = [...fake('A', '--seed 1 --deterministic'), ...fake('B', '--seed 2 --deterministic'), '-each', 'tc=10+0.1', '-rounds', '1'];
+    const args = [
+      ...fake('A', '--seed 1 --deterministic'),
+      ...fake('B', '--seed 2 --deterministic'),
+      '-each',
+      'tc=10+0.1',
+      '-rounds',
+      '1',
+    ];
     const first = await matchBuilt([...args, '-pgnout', pgn]);
     expect(first.code, first.err).toBe(0);
     // the movetext's spaces (a tag's value keeps its own)
-    writeFileSync(pgn, readFileSync(pgn, 'utf8').replace(/\n\n([^[][\s\S]*?)\n\n/g, (_, m: string) => `\n\n${m.replace(/ /g, '\f')}\n\n`));
+    writeFileSync(
+      pgn,
+      readFileSync(pgn, 'utf8').replace(
+        /\n\n([^[][\s\S]*?)\n\n/g,
+        (_, m: string) => `\n\n${m.replace(/ /g, '\f')}\n\n`,
+      ),
+    );
     expect(readFileSync(pgn, 'utf8')).toMatch(/\f/);
     const again = await matchBuilt([...args, '-resume', pgn]);
     expect(again.code, again.err).toBe(0);
@@ -145,6 +243,10 @@ describe('thoth match -resume with an odd record file', () => {
     const bin = join(dir, 'bin.pgn');
     writeFileSync(bin, Buffer.from([1, 0, 2, 0]));
     const binary = await matchBuilt([...args, '-resume', bin]);
-    expect(binary).toMatchObject({ code: 2, out: '', err: `thoth match: -resume: '${bin}' is not a record file (it holds binary data)\n` });
+    expect(binary).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth match: -resume: '${bin}' is not a record file (it holds binary data)\n`,
+    });
   });
 });

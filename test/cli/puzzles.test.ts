@@ -23,7 +23,9 @@ describe('thoth puzzles', () => {
     const first = await runBuilt([...args, '--selfplay', '3']);
     expect(first.code).toBe(0);
     expect(first.err).toBe('');
-    expect(first.out).toMatch(/^Wrote \d+ puzzles from 3 games to .* per 1,000 games, .* s per puzzle\); the file holds \d+\n/);
+    expect(first.out).toMatch(
+      /^Wrote \d+ puzzles from 3 games to .* per 1,000 games, .* s per puzzle\); the file holds \d+\n/,
+    );
     const a = parsePuzzleFile(readFileSync(out, 'utf8'));
     if (!a.ok) throw new Error(a.error);
     expect(a.value.length).toBeGreaterThan(0);
@@ -37,13 +39,24 @@ describe('thoth puzzles', () => {
   });
 
   it('mines a record file as the miner mines the same game', async () => {
-    const game = new SelfPlayer({ nodes: 1000, randomPlies: 8, maxPlies: 300, hashMb: 4 }).play(2, 5, ['khet2', 'khet1', 'deflexion']);
+    const game = new SelfPlayer({ nodes: 1000, randomPlies: 8, maxPlies: 300, hashMb: 4 }).play(2, 5, [
+      'khet2',
+      'khet1',
+      'deflexion',
+    ]);
     if (!game) throw new Error('no game');
     const want = new Miner().mine({ ...game, mateFor: undefined, source: 'g.pgn#1' });
     expect(want.length).toBeGreaterThan(0);
     const rec = makeRecord({
-      event: 'test', date: '2026.12.03', round: '1', players: ['a', 'b'], result: game.winner === 0 ? '1-0' : game.winner === 1 ? '0-1' : '*',
-      variant: game.variant, kfen: game.start, timeControl: '-', termination: 'normal',
+      event: 'test',
+      date: '2026.12.03',
+      round: '1',
+      players: ['a', 'b'],
+      result: game.winner === 0 ? '1-0' : game.winner === 1 ? '0-1' : '*',
+      variant: game.variant,
+      kfen: game.start,
+      timeControl: '-',
+      termination: 'normal',
       moves: game.moves.map((m) => ({ move: formatMove(m) })),
     });
     const pgn = join(dir, 'g.pgn');

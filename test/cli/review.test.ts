@@ -25,7 +25,9 @@ function thoth(...args: string[]): { status: number | null; stdout: string; stde
 
 /** The games of a PGN text as @mliebelt/pgn-parser splits them, and each one's tags as it parses them. */
 function otherTags(text: string): Record<string, unknown>[] {
-  return split(text, { startRule: 'games' }).map((g) => (parse(g.tags, { startRule: 'tags' }) as { tags: Record<string, unknown> }).tags);
+  return split(text, { startRule: 'games' }).map(
+    (g) => (parse(g.tags, { startRule: 'tags' }) as { tags: Record<string, unknown> }).tags,
+  );
 }
 
 let dir: string;
@@ -39,10 +41,21 @@ afterAll(() => {
 describe('thoth analyse --game: the review as files and data', () => {
   it('--out, --graph and --json: the blunder marked ?? ($4) with the better line, a well-formed SVG, JSON that parses', () => {
     const game = join(dir, 'blunder.pgn');
-    writeFileSync(game, [
-      '[Event "review test"]', '[White "alice"]', '[Black "bob"]', '[Result "1-0"]', '[SetUp "1"]', `[FEN "${SILVER_MATE_IN_1}"]`,
-      '[Termination "normal"]', '', '1. e1d1 f8f7 2. j8i7 {Silver resigns? no: the record just ends} *', '',
-    ].join('\n'));
+    writeFileSync(
+      game,
+      [
+        '[Event "review test"]',
+        '[White "alice"]',
+        '[Black "bob"]',
+        '[Result "1-0"]',
+        '[SetUp "1"]',
+        `[FEN "${SILVER_MATE_IN_1}"]`,
+        '[Termination "normal"]',
+        '',
+        '1. e1d1 f8f7 2. j8i7 {Silver resigns? no: the record just ends} *',
+        '',
+      ].join('\n'),
+    );
     const out = join(dir, 'annotated.pgn');
     const svg = join(dir, 'eval.svg');
     const r = thoth('analyse', '--game', game, '--depth', '3', '--out', out, '--graph', svg, '--json');
@@ -52,7 +65,15 @@ describe('thoth analyse --game: the review as files and data', () => {
     const json = JSON.parse(r.stdout);
     expect(json).toMatchObject({ white: 'alice', black: 'bob', variant: 'khet2', result: '*', limits: { depth: 3 } });
     expect(json.plies).toHaveLength(3);
-    expect(json.plies[0]).toMatchObject({ move: 'e1d1', best: 'j8+', bestScore: { kind: 'mate', value: 1 }, judgement: 'blunder', mark: '??', nag: 4, winBefore: 1 });
+    expect(json.plies[0]).toMatchObject({
+      move: 'e1d1',
+      best: 'j8+',
+      bestScore: { kind: 'mate', value: 1 },
+      judgement: 'blunder',
+      mark: '??',
+      nag: 4,
+      winBefore: 1,
+    });
     expect(json.sides[0]).toMatchObject({ color: 'Silver', player: 'alice', moves: 2, blunders: 1 });
     expect(json.sides[0].accuracy).toBeLessThan(json.sides[1].accuracy);
 
@@ -73,7 +94,9 @@ describe('thoth analyse --game: the review as files and data', () => {
     expect(again.stdout).toContain('Silver: alice, Red: bob');
 
     // A PGN parser others wrote finds the game and reads its tags (its move grammar is chess's: a-h only).
-    expect(otherTags(text)).toMatchObject([{ White: 'alice', Black: 'bob', Result: '*', SetUp: '1', FEN: SILVER_MATE_IN_1 }]);
+    expect(otherTags(text)).toMatchObject([
+      { White: 'alice', Black: 'bob', Result: '*', SetUp: '1', FEN: SILVER_MATE_IN_1 },
+    ]);
     const svgText = readFileSync(svg, 'utf8');
     expect(XMLValidator.validate(svgText)).toBe(true);
     const doc = new XMLParser({ ignoreAttributes: false }).parse(svgText);
@@ -85,12 +108,20 @@ describe('thoth analyse --game: the review as files and data', () => {
 
   it('reads what other tools write: NAGs, !? suffixes, variations, ; comments and % lines', () => {
     const game = join(dir, 'foreign.pgn');
-    writeFileSync(game, [
-      '% written by some other tool',
-      '[Event "?"]', '[White "x"]', '[Black "y"]', '[Result "*"]', '',
-      '1. f4g5!? $1 {a comment} (1. j4i4 c7c6 (1... a4a3) 2. c5+) 1... c7c6?! ; to the end of the line',
-      '2. c5+ *', '',
-    ].join('\n'));
+    writeFileSync(
+      game,
+      [
+        '% written by some other tool',
+        '[Event "?"]',
+        '[White "x"]',
+        '[Black "y"]',
+        '[Result "*"]',
+        '',
+        '1. f4g5!? $1 {a comment} (1. j4i4 c7c6 (1... a4a3) 2. c5+) 1... c7c6?! ; to the end of the line',
+        '2. c5+ *',
+        '',
+      ].join('\n'),
+    );
     const r = thoth('analyse', '--game', game, '--depth', '1', '--quiet');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -109,7 +140,12 @@ describe('thoth analyse --game: a game won by a Pharaoh hit', () => {
     ['Red', RED_HITS, '1. e1d1 a1+ 0-1', '0-1'],
   ])('%s hits the Pharaoh: the winning move is not marked, the winner has no ?!/?/??', (winner, fen, moves, result) => {
     const game = join(dir, `${winner}-hits.pgn`);
-    writeFileSync(game, ['[White "alice"]', '[Black "bob"]', `[Result "${result}"]`, '[SetUp "1"]', `[FEN "${fen}"]`, '', moves, ''].join('\n'));
+    writeFileSync(
+      game,
+      ['[White "alice"]', '[Black "bob"]', `[Result "${result}"]`, '[SetUp "1"]', `[FEN "${fen}"]`, '', moves, ''].join(
+        '\n',
+      ),
+    );
     const r = thoth('analyse', '--game', game, '--depth', '3', '--json');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -131,7 +167,13 @@ describe('thoth analyse --json for a position', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const j = JSON.parse(r.stdout);
-    expect(j).toMatchObject({ variant: 'khet2', kfen: SILVER_MATE_IN_1, sideToMove: 'Silver', status: 'ongoing', depth: 2 });
+    expect(j).toMatchObject({
+      variant: 'khet2',
+      kfen: SILVER_MATE_IN_1,
+      sideToMove: 'Silver',
+      status: 'ongoing',
+      depth: 2,
+    });
     expect(j.lines).toHaveLength(2);
     expect(j.lines[0]).toMatchObject({ move: 'j8+', score: { kind: 'mate', value: 1 }, bound: 'exact', pv: ['j8+'] });
     expect(j.lines[0].words).toMatch(/the shot hits the Red Pharaoh on f8: Silver wins/);
@@ -142,14 +184,38 @@ describe('thoth analyse --json for a position', () => {
 
 describe('records read by a PGN parser others wrote', () => {
   it('@mliebelt/pgn-parser sees the Seven Tag Roster and SetUp/FEN of every game Thoth writes', () => {
-    const games = [1, 2].map((i) => serializeRecord({
-      tags: new Map([['Event', 'e'], ['Site', '?'], ['Date', '2026.01.02'], ['Round', `${i}`], ['White', `w${i}`], ['Black', `b${i}`], ['Result', '1-0'], ['SetUp', '1'], ['FEN', SETUPS.khet2.classic!], ['Variant', 'khet2'], ['Termination', 'normal']]),
-      moves: [{ move: 'j4i4', scoreCp: 35, depth: 5, nags: [1], variations: [[{ move: 'f4g5' }]] }, { move: 'a4a3' }],
-      result: '1-0',
-      ending: 'Silver wins: the Red Pharaoh was hit',
-    })).join('');
+    const games = [1, 2]
+      .map((i) =>
+        serializeRecord({
+          tags: new Map([
+            ['Event', 'e'],
+            ['Site', '?'],
+            ['Date', '2026.01.02'],
+            ['Round', `${i}`],
+            ['White', `w${i}`],
+            ['Black', `b${i}`],
+            ['Result', '1-0'],
+            ['SetUp', '1'],
+            ['FEN', SETUPS.khet2.classic!],
+            ['Variant', 'khet2'],
+            ['Termination', 'normal'],
+          ]),
+          moves: [
+            { move: 'j4i4', scoreCp: 35, depth: 5, nags: [1], variations: [[{ move: 'f4g5' }]] },
+            { move: 'a4a3' },
+          ],
+          result: '1-0',
+          ending: 'Silver wins: the Red Pharaoh was hit',
+        }),
+      )
+      .join('');
     const ours = parseRecords(games);
-    expect(ours.games.map(recordReason)).toEqual(['Silver wins: the Red Pharaoh was hit', 'Silver wins: the Red Pharaoh was hit']);
-    expect(otherTags(games)).toMatchObject([1, 2].map((i) => ({ White: `w${i}`, Black: `b${i}`, Result: '1-0', SetUp: '1', FEN: SETUPS.khet2.classic })));
+    expect(ours.games.map(recordReason)).toEqual([
+      'Silver wins: the Red Pharaoh was hit',
+      'Silver wins: the Red Pharaoh was hit',
+    ]);
+    expect(otherTags(games)).toMatchObject(
+      [1, 2].map((i) => ({ White: `w${i}`, Black: `b${i}`, Result: '1-0', SetUp: '1', FEN: SETUPS.khet2.classic })),
+    );
   });
 });

@@ -25,15 +25,25 @@ describe('thoth train', () => {
     expect(one.err).toBe('');
     expect(one.code).toBe(0);
     const lines = one.out.trim().split('\n');
-    expect(lines[0]).toMatch(/^Data: 2546 positions of 47 games from 1 file\(s\) read in [\d.]+ s: \d+ for training, \d+ for validation/);
+    expect(lines[0]).toMatch(
+      /^Data: 2546 positions of 47 games from 1 file\(s\) read in [\d.]+ s: \d+ for training, \d+ for validation/,
+    );
     expect(lines[1]).toMatch(/^Network: 8 hidden × 2 perspectives; batch 256, .* seed 3, 2 threads$/);
     expect(lines[2]).toMatch(/^Validation loss before training 0\.\d{6} \(predicting the mean target: 0\.\d{6}\)$/);
-    expect(lines[3]).toMatch(/^epoch 1\/2: train loss 0\.\d{6}, val loss 0\.\d{6}, [\d.]+ s, \d+ positions\/s, lr 0\.001$/);
+    expect(lines[3]).toMatch(
+      /^epoch 1\/2: train loss 0\.\d{6}, val loss 0\.\d{6}, [\d.]+ s, \d+ positions\/s, lr 0\.001$/,
+    );
     expect(lines[4]).toMatch(/^epoch 2\/2: /);
     expect(lines[5]).toMatch(/^Quantised: evaluations differ from the float network's by [\d.]+ cp on average/);
-    expect(lines[6]).toMatch(/^Wrote .*a\.nnue \(\d+ bytes\): data=selfplay\.bin positions=2546 epochs=2 seed=3 hidden=8 /);
+    expect(lines[6]).toMatch(
+      /^Wrote .*a\.nnue \(\d+ bytes\): data=selfplay\.bin positions=2546 epochs=2 seed=3 hidden=8 /,
+    );
     const net = readNetwork(new Uint8Array(readFileSync(a)));
-    expect(net.ok && { hidden: net.value.hidden, editions: net.value.editions, scale: net.value.scale }).toEqual({ hidden: 8, editions: 7, scale: 400 });
+    expect(net.ok && { hidden: net.value.hidden, editions: net.value.editions, scale: net.value.scale }).toEqual({
+      hidden: 8,
+      editions: 7,
+      scale: 400,
+    });
     // the same command: the same network, byte for byte
     expect(two.code).toBe(0);
     expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
@@ -64,19 +74,52 @@ describe('thoth train', () => {
     expect(noData).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: no data files given/) });
     expect(badLambda).toMatchObject({ code: 2, err: 'thoth train: --lambda must be from 0 to 1, not 2\n' });
     expect(badLr).toMatchObject({ code: 2, err: "thoth train: --lr must be a number, not 'fast'\n" });
-    expect(foreign).toMatchObject({ code: 1, err: expect.stringMatching(/notes\.txt: not a Thoth training data file/) });
-    expect(missing).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': no such file or directory\n$/) });
-    expect(help).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: thoth train --out FILE DATA… [^]*--epochs N +passes over the training positions \(0: none, only the --init network's\s+loss\)\s+\(default:\s+10\)/) });
-    expect(zero).toMatchObject({ code: 2, err: "thoth train: cannot read '/dev/zero': not a data file (a device or a pipe)\n" });
-    expect(pipe).toMatchObject({ code: 2, err: `thoth train: cannot read '${fifo}': not a data file (a device or a pipe)\n` });
+    expect(foreign).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/notes\.txt: not a Thoth training data file/),
+    });
+    expect(missing).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^thoth train: cannot read '.*nothing\.bin': no such file or directory\n$/),
+    });
+    expect(help).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(
+        /^Usage: thoth train --out FILE DATA… [^]*--epochs N +passes over the training positions \(0: none, only the --init network's\s+loss\)\s+\(default:\s+10\)/,
+      ),
+    });
+    expect(zero).toMatchObject({
+      code: 2,
+      err: "thoth train: cannot read '/dev/zero': not a data file (a device or a pipe)\n",
+    });
+    expect(pipe).toMatchObject({
+      code: 2,
+      err: `thoth train: cannot read '${fifo}': not a data file (a device or a pipe)\n`,
+    });
     expect(() => readFileSync(out)).toThrow(); // nothing was written
   });
 
-  it('--init starts from a network\'s weights: its loss before training is that network\'s; a size or file that does not fit is refused', async () => {
+  it("--init starts from a network's weights: its loss before training is that network's; a size or file that does not fit is refused", async () => {
     const base = join(dir, 'base.nnue');
     const warm = join(dir, 'warm.nnue');
     // as in docs/nnue.md: a quarter of the games held out, and what they teach learnt in 4 epochs
-    const LEARNS = ['--epochs', '4', '--batch', '64', '--lr', '0.002', '--lr-drop', '3', '--lambda', '1', '--val', '0.25', '--seed', '3', '--quiet'];
+    const LEARNS = [
+      '--epochs',
+      '4',
+      '--batch',
+      '64',
+      '--lr',
+      '0.002',
+      '--lr-drop',
+      '3',
+      '--lambda',
+      '1',
+      '--val',
+      '0.25',
+      '--seed',
+      '3',
+      '--quiet',
+    ];
     const fresh = await runThoth(['train', '--out', base, '--threads', '1', '--hidden', '8', ...LEARNS, FIXTURE]);
     expect(fresh.code).toBe(0);
     const before = (out: string): number => Number(/^Validation loss before training (0\.\d+)/m.exec(out)?.[1]);
@@ -100,8 +143,14 @@ describe('thoth train', () => {
     expect(judge.out).not.toMatch(/^epoch /m);
     const [b, j] = [base, judged].map((f) => readNetwork(new Uint8Array(readFileSync(f))));
     expect(b.ok && j.ok && [...j.value.ftWeights].every((w, i) => w === b.value.ftWeights[i])).toBe(true);
-    expect(wrongSize).toMatchObject({ code: 2, err: 'thoth train: --hidden 16, but the --init network has 8 hidden neurons\n' });
-    expect(notNet).toMatchObject({ code: 2, err: expect.stringMatching(/^thoth train: --init: cannot read '\/dev\/zero': .*not a network file\n$/) });
+    expect(wrongSize).toMatchObject({
+      code: 2,
+      err: 'thoth train: --hidden 16, but the --init network has 8 hidden neurons\n',
+    });
+    expect(notNet).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^thoth train: --init: cannot read '\/dev\/zero': .*not a network file\n$/),
+    });
   });
 });
 
@@ -116,9 +165,21 @@ describe('thoth train: its output', () => {
       runThoth(['train', '--out', join(sub, 'link.bin'), ...SMALL, FIXTURE, data]),
       runThoth(['train', '--out', join(sub, 'no', 'net.nnue'), ...SMALL, data]),
     ]);
-    expect(same).toMatchObject({ code: 2, out: '', err: `thoth train: the output '${data}' is the input '${data}': writing it would destroy what is read; give another file\n` });
-    expect(viaLink).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/^thoth train: the output '.*link\.bin' is the input '.*data\.bin'/) });
-    expect(noFolder).toMatchObject({ code: 2, out: '', err: `thoth train: cannot write '${join(sub, 'no', 'net.nnue')}': no such file or directory\n` });
+    expect(same).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth train: the output '${data}' is the input '${data}': writing it would destroy what is read; give another file\n`,
+    });
+    expect(viaLink).toMatchObject({
+      code: 2,
+      out: '',
+      err: expect.stringMatching(/^thoth train: the output '.*link\.bin' is the input '.*data\.bin'/),
+    });
+    expect(noFolder).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth train: cannot write '${join(sub, 'no', 'net.nnue')}': no such file or directory\n`,
+    });
     expect(readFileSync(data).equals(readFileSync(FIXTURE))).toBe(true);
     expect(readdirSync(sub).sort()).toEqual(['data.bin', 'link.bin']);
   });
@@ -126,9 +187,26 @@ describe('thoth train: its output', () => {
   it('Ctrl-C writes the best network so far (whole) and exits 130', async () => {
     const runs = ['1', '2'].map(async (threads) => {
       const out = join(dir, `interrupted-${threads}.nnue`);
-      const child = spawn(process.execPath, [
-        CLI_BUILT, 'train', '--out', out, '--hidden', '8', '--epochs', '10000', '--batch', '256', '--threads', threads, '--quiet', FIXTURE,
-      ], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [
+          CLI_BUILT,
+          'train',
+          '--out',
+          out,
+          '--hidden',
+          '8',
+          '--epochs',
+          '10000',
+          '--batch',
+          '256',
+          '--threads',
+          threads,
+          '--quiet',
+          FIXTURE,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       let sent = false;
@@ -147,13 +225,19 @@ describe('thoth train: its output', () => {
     });
     for (const r of await Promise.all(runs)) {
       expect(r.code, r.stderr).toBe(130);
-      expect(r.stderr).toMatch(/^thoth train: interrupted: wrote the best network so far to .*\.nnue \((\d+) of 10000 epochs done, validation loss 0\.\d{6}\)\n$/);
+      expect(r.stderr).toMatch(
+        /^thoth train: interrupted: wrote the best network so far to .*\.nnue \((\d+) of 10000 epochs done, validation loss 0\.\d{6}\)\n$/,
+      );
       // the network written is the finished epoch with the lowest validation loss (or the weights of the stopped epoch, lower still)
-      const losses = [...r.stdout.matchAll(/^epoch (\d+)\/10000: .*val loss (0\.\d+)/gm)].map((m) => ({ epoch: Number(m[1]), loss: m[2] }));
+      const losses = [...r.stdout.matchAll(/^epoch (\d+)\/10000: .*val loss (0\.\d+)/gm)].map((m) => ({
+        epoch: Number(m[1]),
+        loss: m[2],
+      }));
       const lowest = losses.reduce((a, b) => (Number(b.loss) < Number(a.loss) ? b : a));
       const written = /\((\d+) of 10000 epochs done, validation loss (0\.\d+)\)/.exec(r.stderr)!;
       expect(Number(written[2])).toBeLessThanOrEqual(Number(lowest.loss));
-      if (written[2] === lowest.loss) expect(losses.filter((l) => l.loss === lowest.loss).map((l) => l.epoch)).toContain(Number(written[1]));
+      if (written[2] === lowest.loss)
+        expect(losses.filter((l) => l.loss === lowest.loss).map((l) => l.epoch)).toContain(Number(written[1]));
       const net = readNetwork(new Uint8Array(readFileSync(r.out)));
       expect(net.ok && net.value.hidden).toBe(8);
       expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);

@@ -9,12 +9,24 @@ describe('thoth tune', () => {
   it('plays its iterations, keeps the state, and goes on from it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
     const state = join(dir, 'run.json');
-    const args = ['tune', '--state', state, '--params', 'LmpBase,AspirationDelta:10', '--tc', '0.2+0.01', '--seed', '5'];
+    const args = [
+      'tune',
+      '--state',
+      state,
+      '--params',
+      'LmpBase,AspirationDelta:10',
+      '--tc',
+      '0.2+0.01',
+      '--seed',
+      '5',
+    ];
     const first = await runThoth([...args, '--iterations', '2']);
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/^Tuning LmpBase, AspirationDelta from iteration 1 of 2/);
-    expect(first.out).toMatch(/iteration 2\/2: plus \d+,\d+ minus \d+,\d+ result [+-]\d+; LmpBase=[\d.]+ AspirationDelta=[\d.]+/);
+    expect(first.out).toMatch(
+      /iteration 2\/2: plus \d+,\d+ minus \d+,\d+ result [+-]\d+; LmpBase=[\d.]+ AspirationDelta=[\d.]+/,
+    );
     const s = JSON.parse(readFileSync(state, 'utf8'));
     expect(s.k).toBe(3);
     expect(s.history.map((h: { games: number }) => h.games)).toEqual([2, 2]);
@@ -25,12 +37,15 @@ describe('thoth tune', () => {
     expect(again.out).not.toMatch(/iteration 3\//);
   }, 120_000);
 
-  it('refuses bad arguments and another run\'s state with one line, exit 2', async () => {
+  it("refuses bad arguments and another run's state with one line, exit 2", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
     const other = join(dir, 'other.json');
     const text = join(dir, 'text.json');
     writeFileSync(text, 'not a state\n');
-    writeFileSync(other, JSON.stringify({ params: [{ name: 'LmpScale' }], theta: [3], history: [], k: 1, iterations: 5, seed: 1 }));
+    writeFileSync(
+      other,
+      JSON.stringify({ params: [{ name: 'LmpScale' }], theta: [3], history: [], k: 1, iterations: 5, seed: 1 }),
+    );
     const [noState, unknown, step, mismatch, notJson] = await Promise.all([
       runThoth(['tune']),
       runThoth(['tune', '--state', join(dir, 'a.json'), '--params', 'Bogus']),
@@ -38,10 +53,16 @@ describe('thoth tune', () => {
       runThoth(['tune', '--state', other, '--params', 'LmpBase']),
       runThoth(['tune', '--state', text, '--params', 'LmpBase']),
     ]);
-    expect(noState).toMatchObject({ code: 2, err: 'thoth tune: --state FILE is needed: the run is kept there (see thoth tune --help)\n' });
+    expect(noState).toMatchObject({
+      code: 2,
+      err: 'thoth tune: --state FILE is needed: the run is kept there (see thoth tune --help)\n',
+    });
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/^thoth tune: unknown parameter 'Bogus' \(AspirationDelta, .*\)\n$/);
-    expect(step).toMatchObject({ code: 2, err: "thoth tune: LmpBase: the step must be above 0 and at most 19, not '0'\n" });
+    expect(step).toMatchObject({
+      code: 2,
+      err: "thoth tune: LmpBase: the step must be above 0 and at most 19, not '0'\n",
+    });
     expect(mismatch).toMatchObject({ code: 2, err: `thoth tune: '${other}': it tunes LmpScale, not LmpBase\n` });
     expect(notJson).toMatchObject({ code: 2, err: `thoth tune: cannot read '${text}': not JSON\n` });
   });

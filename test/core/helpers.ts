@@ -1,7 +1,17 @@
 /** Shared helpers for the rules-core tests (not a test file itself). */
 import {
-  MAX_MOVES, Position, SQUARES, formatKfenError, formatMove, parseKfen, parseMove, parseSquare,
-  squareName, type EditionId, type Result, type RuleOptions,
+  MAX_MOVES,
+  type Position,
+  SQUARES,
+  formatKfenError,
+  formatMove,
+  parseKfen,
+  parseMove,
+  parseSquare,
+  squareName,
+  type EditionId,
+  type Result,
+  type RuleOptions,
 } from '../../src/core/index';
 
 export const ALL_SETUPS: ReadonlyArray<{ edition: EditionId; setup: 'classic' | 'imhotep' | 'dynasty' }> = [
@@ -147,6 +157,7 @@ export function moveList(pos: Position): number[] {
 
 /** The value of a Result the test expects to be ok; throws with the error otherwise. */
 export function unwrap<T, E>(r: Result<T, E>): T {
-  if (!r.ok) throw new Error(`expected ok, got ${r.error instanceof Error ? r.error.message : JSON.stringify(r.error)}`);
+  if (!r.ok)
+    throw new Error(`expected ok, got ${r.error instanceof Error ? r.error.message : JSON.stringify(r.error)}`);
   return r.value;
 }

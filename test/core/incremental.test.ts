@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_MOVES, PHARAOH, SETUPS, kindOf, mulberry32, parseKfen, tracePath, type EditionId, type Position,
+  MAX_MOVES,
+  PHARAOH,
+  SETUPS,
+  kindOf,
+  mulberry32,
+  parseKfen,
+  tracePath,
+  type EditionId,
+  type Position,
 } from '../../src/core/index';
 
 function recount(pos: Position): { counts: number[]; pharaohs: number[] } {
@@ -52,10 +60,12 @@ describe.each(CASES)('%s %s: incremental helpers over random games', (edition, s
           const m = buf[i];
           const t = pos.shotAfter(m);
           const piece = pos.probePiece;
-          if (!same(pos.board, boardBefore) || !same(pos.bb, bbBefore)) failures.push(`shotAfter changed the position (move ${m})`);
+          if (!same(pos.board, boardBefore) || !same(pos.bb, bbBefore))
+            failures.push(`shotAfter changed the position (move ${m})`);
           const killed = pos.make(m);
           if (t !== killed) failures.push(`shotAfter ${t} but make ${killed} (move ${m})`);
-          if (piece !== (killed >= 0 ? pos.killedPieceAt(pos.ply - 1) : 0)) failures.push(`probePiece wrong (move ${m})`);
+          if (piece !== (killed >= 0 ? pos.killedPieceAt(pos.ply - 1) : 0))
+            failures.push(`probePiece wrong (move ${m})`);
           if (killed >= 0) kills++;
           const rc = recount(pos);
           if (!same(pos.counts, rc.counts)) failures.push(`counts wrong after move ${m}`);

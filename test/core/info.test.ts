@@ -4,15 +4,26 @@ import { formatInfo, formatInfoError, parseInfo, type SearchInfo } from '../../s
 import { MATE, scoreOf, scoreValue } from '../../src/core/score';
 
 const FULL: SearchInfo = {
-  depth: 9, seldepth: 16, multipv: 1, score: { kind: 'cp', value: 7 }, bound: 'exact',
-  nodes: 5273735, nps: 969080, hashfull: 313, time: 5442, pv: ['f4g5', 'h5i4', 'h2h1'],
+  depth: 9,
+  seldepth: 16,
+  multipv: 1,
+  score: { kind: 'cp', value: 7 },
+  bound: 'exact',
+  nodes: 5273735,
+  nps: 969080,
+  hashfull: 313,
+  time: 5442,
+  pv: ['f4g5', 'h5i4', 'h2h1'],
 };
 
 describe('formatInfo', () => {
   it('writes the fields in the order GUIs expect (protocol.md)', () => {
-    expect(formatInfo(FULL)).toBe('info depth 9 seldepth 16 multipv 1 score cp 7 nodes 5273735 nps 969080 hashfull 313 time 5442 pv f4g5 h5i4 h2h1');
-    expect(formatInfo({ ...FULL, multipv: 2, score: { kind: 'mate', value: -3 }, bound: 'lower', pv: ['j1-'] }))
-      .toBe('info depth 9 seldepth 16 multipv 2 score mate -3 lowerbound nodes 5273735 nps 969080 hashfull 313 time 5442 pv j1-');
+    expect(formatInfo(FULL)).toBe(
+      'info depth 9 seldepth 16 multipv 1 score cp 7 nodes 5273735 nps 969080 hashfull 313 time 5442 pv f4g5 h5i4 h2h1',
+    );
+    expect(formatInfo({ ...FULL, multipv: 2, score: { kind: 'mate', value: -3 }, bound: 'lower', pv: ['j1-'] })).toBe(
+      'info depth 9 seldepth 16 multipv 2 score mate -3 lowerbound nodes 5273735 nps 969080 hashfull 313 time 5442 pv j1-',
+    );
     expect(formatInfo({ ...FULL, bound: 'upper' })).toMatch(/ score cp 7 upperbound nodes /);
   });
 
@@ -31,10 +42,15 @@ describe('parseInfo', () => {
     };
     for (let i = 0; i < 500; i++) {
       const info: SearchInfo = {
-        depth: 1 + rnd(60), seldepth: 1 + rnd(90), multipv: 1 + rnd(5),
+        depth: 1 + rnd(60),
+        seldepth: 1 + rnd(90),
+        multipv: 1 + rnd(5),
         score: rnd(4) === 0 ? { kind: 'mate', value: rnd(20) - 10 || 1 } : { kind: 'cp', value: rnd(4000) - 2000 },
         bound: (['exact', 'lower', 'upper'] as const)[rnd(3)],
-        nodes: rnd(1e9), nps: rnd(1e7), hashfull: rnd(1001), time: rnd(1e6),
+        nodes: rnd(1e9),
+        nps: rnd(1e7),
+        hashfull: rnd(1001),
+        time: rnd(1e6),
         pv: Array.from({ length: rnd(6) }, () => `${'abcdefghij'[rnd(10)]}${1 + rnd(8)}${['+', '-', 'e4'][rnd(3)]}`),
       };
       const r = parseInfo(formatInfo(info));
@@ -43,9 +59,17 @@ describe('parseInfo', () => {
   });
 
   it("reads other engines' lines: any order, extra white space, fields it does not use", () => {
-    const r = parseInfo('  info  multipv 2 depth 20 currmove e2e4 currmovenumber 3 wdl 500 300 200 tbhits 0 score cp +15 upperbound time 10 pv a1a2 ');
-    expect(r).toEqual({ ok: true, value: { multipv: 2, depth: 20, score: { kind: 'cp', value: 15 }, bound: 'upper', time: 10, pv: ['a1a2'] } });
-    expect(parseInfo('info nodes 10 frobnicate score mate 2')).toEqual({ ok: true, value: { nodes: 10, score: { kind: 'mate', value: 2 }, bound: 'exact' } });
+    const r = parseInfo(
+      '  info  multipv 2 depth 20 currmove e2e4 currmovenumber 3 wdl 500 300 200 tbhits 0 score cp +15 upperbound time 10 pv a1a2 ',
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: { multipv: 2, depth: 20, score: { kind: 'cp', value: 15 }, bound: 'upper', time: 10, pv: ['a1a2'] },
+    });
+    expect(parseInfo('info nodes 10 frobnicate score mate 2')).toEqual({
+      ok: true,
+      value: { nodes: 10, score: { kind: 'mate', value: 2 }, bound: 'exact' },
+    });
     expect(parseInfo('info depth 5 currline 1 a1a2 b1b2')).toEqual({ ok: true, value: { depth: 5 } });
     expect(parseInfo('info depth 5 pv')).toEqual({ ok: true, value: { depth: 5, pv: [] } });
   });
@@ -82,6 +106,7 @@ describe('scores', () => {
     expect(scoreOf(-(MATE - 2))).toEqual({ kind: 'mate', value: -1 });
     expect(scoreOf(-(MATE - 4))).toEqual({ kind: 'mate', value: -2 });
     expect(scoreOf(-250)).toEqual({ kind: 'cp', value: -250 });
-    for (const s of [MATE - 1, MATE - 5, MATE - 41, -(MATE - 2), -(MATE - 30), 0, 17, -999]) expect(scoreValue(scoreOf(s))).toBe(s);
+    for (const s of [MATE - 1, MATE - 5, MATE - 41, -(MATE - 2), -(MATE - 30), 0, 17, -999])
+      expect(scoreValue(scoreOf(s))).toBe(s);
   });
 });

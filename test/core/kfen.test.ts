@@ -1,8 +1,28 @@
 /** KFEN (docs/rules.md §5.2): parsing, validation errors, serialization, and a fuzz of junk input. */
 import { describe, expect, it } from 'vitest';
 import {
-  ANUBIS, EDITIONS, KHET1, OBELISK, PHARAOH, PYRAMID, SCARAB, SETUPS, SPHINX, STACK, colorOf, formatKfenError,
-  kindOf, makePiece, mulberry32, oriOf, parseKfen, parseKfenData, parsePlayableKfen, toKfen, type EditionId, type KfenField,
+  ANUBIS,
+  EDITIONS,
+  KHET1,
+  OBELISK,
+  PHARAOH,
+  PYRAMID,
+  SCARAB,
+  SETUPS,
+  SPHINX,
+  STACK,
+  colorOf,
+  formatKfenError,
+  kindOf,
+  makePiece,
+  mulberry32,
+  oriOf,
+  parseKfen,
+  parseKfenData,
+  parsePlayableKfen,
+  toKfen,
+  type EditionId,
+  type KfenField,
 } from '../../src/core/index';
 import { ALL_SETUPS, k2, kfen, load, randInt, sq } from './helpers';
 
@@ -19,8 +39,20 @@ interface BadCase {
   index?: number;
 }
 
-const bad = (name: string, text: string, ed: EditionId, field: KfenField, message: string | RegExp, index?: number): BadCase => ({
-  name, text, ed, field, message, index,
+const bad = (
+  name: string,
+  text: string,
+  ed: EditionId,
+  field: KfenField,
+  message: string | RegExp,
+  index?: number,
+): BadCase => ({
+  name,
+  text,
+  ed,
+  field,
+  message,
+  index,
 });
 
 const BAD: BadCase[] = [
@@ -32,68 +64,341 @@ const BAD: BadCase[] = [
   bad('1 field', 'xv9/10/10/10/10/10/10/9X^', 'khet2', 'kfen', /found 1/, -1),
   bad('7 ranks', 'xv9/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /expected 8 ranks.*found 7/, 0),
   bad('9 ranks', 'xv9/10/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /expected 8 ranks.*found 9/, 0),
-  bad('rank too long (digits)', 'xv9/5P^5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /rank 7 has more than 10 squares/, 7),
-  bad('rank too long (a letter after 10)', 'xv9/10P^/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /rank 7 has more than 10 squares/, 6),
-  bad('rank 8 too long', 'xv10/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /rank 8 has more than 10 squares/, 2),
+  bad(
+    'rank too long (digits)',
+    'xv9/5P^5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /rank 7 has more than 10 squares/,
+    7,
+  ),
+  bad(
+    'rank too long (a letter after 10)',
+    'xv9/10P^/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /rank 7 has more than 10 squares/,
+    6,
+  ),
+  bad(
+    'rank 8 too long',
+    'xv10/10/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /rank 8 has more than 10 squares/,
+    2,
+  ),
   bad('rank too short', 'xv9/9/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /rank 7 has 9 squares, expected 10/, 5),
-  bad('rank 2 too short', 'xv9/10/10/10/10/10/9/9X^ s 0 1', 'khet2', 'placement', /rank 2 has 9 squares, expected 10/, 20),
+  bad(
+    'rank 2 too short',
+    'xv9/10/10/10/10/10/9/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /rank 2 has 9 squares, expected 10/,
+    20,
+  ),
   bad('empty rank', 'xv9//10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /rank 7 is empty/, 4),
   bad('digit 0', 'xv9/0P^8/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /bad empty-square count '0'/, 4),
   bad('leading zero', 'xv9/010/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /bad empty-square count '010'/, 4),
   bad('count 11', 'xv9/11/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /bad empty-square count '11'/, 4),
-  bad('count 55 (digits run together)', 'xv9/55/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /bad empty-square count '55'/, 4),
+  bad(
+    'count 55 (digits run together)',
+    'xv9/55/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /bad empty-square count '55'/,
+    4,
+  ),
   // letters
-  bad('unknown letter Q', 'xv9/4Q5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /unknown piece letter 'Q' on rank 7/, 5),
+  bad(
+    'unknown letter Q',
+    'xv9/4Q5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /unknown piece letter 'Q' on rank 7/,
+    5,
+  ),
   bad('unknown letter z', 'xv9/4z5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /unknown piece letter 'z'/, 5),
   bad('unknown symbol *', 'xv9/4*5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /unknown piece letter '\*'/, 5),
-  bad('non-ASCII letter whose upper case is S', 'xv9/4ſ^5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /unknown piece letter 'ſ'/, 5),
-  bad('orientation on a Pharaoh', 'xv9/4K^5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /unknown piece letter '\^'/, 6),
-  bad('orientation missing at the end of a rank', 'xv9/9P/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /'P' on rank 7 needs an orientation/, 6),
-  bad('orientation missing before a digit', 'xv9/4P5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /'5' is not an orientation.*'P'/, 6),
-  bad('bad orientation character', 'xv9/4a!5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /'!' is not an orientation.*'a'/, 6),
-  bad('orientation missing on the last square', 'xv9/10/10/10/10/10/10/8P1 s 0 1', 'khet2', 'placement', /'1' is not an orientation/, 24),
-  bad('Sphinx orientation missing', 'xv9/10/10/10/10/10/10/9X s 0 1', 'khet2', 'placement', /'X' on rank 1 needs an orientation/, 24),
+  bad(
+    'non-ASCII letter whose upper case is S',
+    'xv9/4ſ^5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /unknown piece letter 'ſ'/,
+    5,
+  ),
+  bad(
+    'orientation on a Pharaoh',
+    'xv9/4K^5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /unknown piece letter '\^'/,
+    6,
+  ),
+  bad(
+    'orientation missing at the end of a rank',
+    'xv9/9P/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /'P' on rank 7 needs an orientation/,
+    6,
+  ),
+  bad(
+    'orientation missing before a digit',
+    'xv9/4P5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /'5' is not an orientation.*'P'/,
+    6,
+  ),
+  bad(
+    'bad orientation character',
+    'xv9/4a!5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /'!' is not an orientation.*'a'/,
+    6,
+  ),
+  bad(
+    'orientation missing on the last square',
+    'xv9/10/10/10/10/10/10/8P1 s 0 1',
+    'khet2',
+    'placement',
+    /'1' is not an orientation/,
+    24,
+  ),
+  bad(
+    'Sphinx orientation missing',
+    'xv9/10/10/10/10/10/10/9X s 0 1',
+    'khet2',
+    'placement',
+    /'X' on rank 1 needs an orientation/,
+    24,
+  ),
   // Sphinx
-  bad('Silver Sphinx off its corner', 'xv9/10/10/10/10/10/10/8X^1 s 0 1', 'khet2', 'placement', /Sphinx may stand only on j1, not i1/, 23),
-  bad('Red Sphinx off its corner', '1xv8/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /Sphinx may stand only on a8, not b8/, 1),
-  bad('Silver Sphinx on the Red corner', 'X^9/10/10/10/10/10/10/9xv s 0 1', 'khet2', 'placement', /only on j1, not a8/, 0),
-  bad('Silver Sphinx facing E', 'xv9/10/10/10/10/10/10/9X> s 0 1', 'khet2', 'placement', /Sphinx on j1 must face N \(\^\) or W \(<\)/, 24),
+  bad(
+    'Silver Sphinx off its corner',
+    'xv9/10/10/10/10/10/10/8X^1 s 0 1',
+    'khet2',
+    'placement',
+    /Sphinx may stand only on j1, not i1/,
+    23,
+  ),
+  bad(
+    'Red Sphinx off its corner',
+    '1xv8/10/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /Sphinx may stand only on a8, not b8/,
+    1,
+  ),
+  bad(
+    'Silver Sphinx on the Red corner',
+    'X^9/10/10/10/10/10/10/9xv s 0 1',
+    'khet2',
+    'placement',
+    /only on j1, not a8/,
+    0,
+  ),
+  bad(
+    'Silver Sphinx facing E',
+    'xv9/10/10/10/10/10/10/9X> s 0 1',
+    'khet2',
+    'placement',
+    /Sphinx on j1 must face N \(\^\) or W \(<\)/,
+    24,
+  ),
   bad('Silver Sphinx facing S', 'xv9/10/10/10/10/10/10/9Xv s 0 1', 'khet2', 'placement', /must face N/, 24),
-  bad('Red Sphinx facing N', 'x^9/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /Sphinx on a8 must face S \(v\) or E \(>\)/, 1),
+  bad(
+    'Red Sphinx facing N',
+    'x^9/10/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /Sphinx on a8 must face S \(v\) or E \(>\)/,
+    1,
+  ),
   bad('Red Sphinx facing W', 'x<9/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /must face S/, 1),
   bad('no Red Sphinx', '10/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /needs one Red Sphinx on a8/, 0),
   bad('no Silver Sphinx', 'xv9/10/10/10/10/10/10/10 s 0 1', 'khet2', 'placement', /needs one Silver Sphinx on j1/, 0),
-  bad('no Sphinx at all (Khet 1.0 board in Khet 2.0)', '10/10/10/10/10/10/10/10 s 0 1', 'khet2', 'placement', /needs one Silver Sphinx/, 0),
+  bad(
+    'no Sphinx at all (Khet 1.0 board in Khet 2.0)',
+    '10/10/10/10/10/10/10/10 s 0 1',
+    'khet2',
+    'placement',
+    /needs one Silver Sphinx/,
+    0,
+  ),
   // reserved squares
-  bad('Silver on file a', 'xv9/P^9/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /Silver piece may not stand on a7 \(reserved for Red\)/, 4),
-  bad('Red on file j', 'xv9/9p^/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /Red piece may not stand on j7 \(reserved for Silver\)/, 5),
-  bad('Silver on i1', 'xv9/10/10/10/10/10/10/8P^X^ s 0 1', 'khet2', 'placement', /Silver piece may not stand on i1/, 23),
+  bad(
+    'Silver on file a',
+    'xv9/P^9/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /Silver piece may not stand on a7 \(reserved for Red\)/,
+    4,
+  ),
+  bad(
+    'Red on file j',
+    'xv9/9p^/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /Red piece may not stand on j7 \(reserved for Silver\)/,
+    5,
+  ),
+  bad(
+    'Silver on i1',
+    'xv9/10/10/10/10/10/10/8P^X^ s 0 1',
+    'khet2',
+    'placement',
+    /Silver piece may not stand on i1/,
+    23,
+  ),
   bad('Silver on i8', 'xv7K1/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /Silver piece may not stand on i8/, 3),
   bad('Red on b1', 'xv9/10/10/10/10/10/10/1k7X^ s 0 1', 'khet2', 'placement', /Red piece may not stand on b1/, 23),
   bad('Red on b8', 'xvs>8/10/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /Red piece may not stand on b8/, 2),
-  bad('Khet 1.0 Silver on i1', '10/10/10/10/10/10/10/8O1 s 0 1', 'khet1', 'placement', /Silver piece may not stand on i1/, 22),
-  bad('Khet 1.0 Red stack on j4', '10/10/10/10/9t/10/10/10 s 0 1', 'khet1', 'placement', /Red piece may not stand on j4/, 13),
-  bad('Deflexion Gold on file a', '10/10/10/10/10/O9/10/10 g 0 1', 'deflexion', 'placement', /Gold piece may not stand on a3 \(reserved for Silver\)/, 15),
-  bad('Deflexion Silver on file j', '10/10/10/10/9d^/10/10/10 g 0 1', 'deflexion', 'placement', /Silver piece may not stand on j4 \(reserved for Gold\)/, 13),
+  bad(
+    'Khet 1.0 Silver on i1',
+    '10/10/10/10/10/10/10/8O1 s 0 1',
+    'khet1',
+    'placement',
+    /Silver piece may not stand on i1/,
+    22,
+  ),
+  bad(
+    'Khet 1.0 Red stack on j4',
+    '10/10/10/10/9t/10/10/10 s 0 1',
+    'khet1',
+    'placement',
+    /Red piece may not stand on j4/,
+    13,
+  ),
+  bad(
+    'Deflexion Gold on file a',
+    '10/10/10/10/10/O9/10/10 g 0 1',
+    'deflexion',
+    'placement',
+    /Gold piece may not stand on a3 \(reserved for Silver\)/,
+    15,
+  ),
+  bad(
+    'Deflexion Silver on file j',
+    '10/10/10/10/9d^/10/10/10 g 0 1',
+    'deflexion',
+    'placement',
+    /Silver piece may not stand on j4 \(reserved for Gold\)/,
+    13,
+  ),
   // Pharaohs
-  bad('two Silver Pharaohs', 'xv9/4K1K3/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /more than one Silver Pharaoh/, 7),
+  bad(
+    'two Silver Pharaohs',
+    'xv9/4K1K3/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /more than one Silver Pharaoh/,
+    7,
+  ),
   bad('two Red Pharaohs', 'xv4k4/10/10/10/10/10/10/3k5X^ s 0 1', 'khet2', 'placement', /more than one Red Pharaoh/, 25),
-  bad('two Gold Pharaohs (Deflexion)', '10/10/10/10/10/10/4K5/4K5 g 0 1', 'deflexion', 'placement', /more than one Gold Pharaoh/, 23),
+  bad(
+    'two Gold Pharaohs (Deflexion)',
+    '10/10/10/10/10/10/4K5/4K5 g 0 1',
+    'deflexion',
+    'placement',
+    /more than one Gold Pharaoh/,
+    23,
+  ),
   // letters of other editions
-  bad('Sphinx in Khet 1.0', '10/10/10/10/10/10/10/9X^ s 0 1', 'khet1', 'placement', /'X' \(Sphinx\) does not exist in Khet 1\.0/, 22),
-  bad('Sphinx in Deflexion', 'xv9/10/10/10/10/10/10/10 g 0 1', 'deflexion', 'placement', /'x' \(Sphinx\) does not exist in Deflexion/, 0),
-  bad('Anubis in Khet 1.0', '10/10/10/10/4A^5/10/10/10 s 0 1', 'khet1', 'placement', /'A' \(Anubis\) does not exist in Khet 1\.0/, 13),
-  bad('Anubis in Deflexion', '10/10/10/10/4a^5/10/10/10 g 0 1', 'deflexion', 'placement', /'a' \(Anubis\) does not exist in Deflexion/, 13),
-  bad('Scarab letter in Khet 1.0', '10/10/10/10/4S^5/10/10/10 s 0 1', 'khet1', 'placement', /'S' \(Scarab\) does not exist in Khet 1\.0/, 13),
-  bad('Scarab letter in Deflexion', '10/10/10/10/4s^5/10/10/10 g 0 1', 'deflexion', 'placement', /'s' \(Scarab\) does not exist in Deflexion/, 13),
-  bad('Djed letter in Khet 2.0', 'xv9/4D^5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /'D' \(Djed\) does not exist in Khet 2\.0/, 5),
-  bad('Obelisk in Khet 2.0', 'xv9/4O5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /'O' \(Obelisk\) does not exist in Khet 2\.0/, 5),
-  bad('stack in Khet 2.0', 'xv9/4t5/10/10/10/10/10/9X^ s 0 1', 'khet2', 'placement', /'t' \(Obelisk stack\) does not exist in Khet 2\.0/, 5),
+  bad(
+    'Sphinx in Khet 1.0',
+    '10/10/10/10/10/10/10/9X^ s 0 1',
+    'khet1',
+    'placement',
+    /'X' \(Sphinx\) does not exist in Khet 1\.0/,
+    22,
+  ),
+  bad(
+    'Sphinx in Deflexion',
+    'xv9/10/10/10/10/10/10/10 g 0 1',
+    'deflexion',
+    'placement',
+    /'x' \(Sphinx\) does not exist in Deflexion/,
+    0,
+  ),
+  bad(
+    'Anubis in Khet 1.0',
+    '10/10/10/10/4A^5/10/10/10 s 0 1',
+    'khet1',
+    'placement',
+    /'A' \(Anubis\) does not exist in Khet 1\.0/,
+    13,
+  ),
+  bad(
+    'Anubis in Deflexion',
+    '10/10/10/10/4a^5/10/10/10 g 0 1',
+    'deflexion',
+    'placement',
+    /'a' \(Anubis\) does not exist in Deflexion/,
+    13,
+  ),
+  bad(
+    'Scarab letter in Khet 1.0',
+    '10/10/10/10/4S^5/10/10/10 s 0 1',
+    'khet1',
+    'placement',
+    /'S' \(Scarab\) does not exist in Khet 1\.0/,
+    13,
+  ),
+  bad(
+    'Scarab letter in Deflexion',
+    '10/10/10/10/4s^5/10/10/10 g 0 1',
+    'deflexion',
+    'placement',
+    /'s' \(Scarab\) does not exist in Deflexion/,
+    13,
+  ),
+  bad(
+    'Djed letter in Khet 2.0',
+    'xv9/4D^5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /'D' \(Djed\) does not exist in Khet 2\.0/,
+    5,
+  ),
+  bad(
+    'Obelisk in Khet 2.0',
+    'xv9/4O5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /'O' \(Obelisk\) does not exist in Khet 2\.0/,
+    5,
+  ),
+  bad(
+    'stack in Khet 2.0',
+    'xv9/4t5/10/10/10/10/10/9X^ s 0 1',
+    'khet2',
+    'placement',
+    /'t' \(Obelisk stack\) does not exist in Khet 2\.0/,
+    5,
+  ),
   // side to move
-  bad('side g in Khet 2.0', 'xv9/10/10/10/10/10/10/9X^ g 0 1', 'khet2', 'side', /must be 's' or 'r' in Khet 2\.0, not 'g'/, 26),
+  bad(
+    'side g in Khet 2.0',
+    'xv9/10/10/10/10/10/10/9X^ g 0 1',
+    'khet2',
+    'side',
+    /must be 's' or 'r' in Khet 2\.0, not 'g'/,
+    26,
+  ),
   bad('side upper case', 'xv9/10/10/10/10/10/10/9X^ S 0 1', 'khet2', 'side', /must be 's' or 'r'.*not 'S'/, 26),
   bad('side word', 'xv9/10/10/10/10/10/10/9X^ silver 0 1', 'khet2', 'side', /not 'silver'/, 26),
-  bad('side r in Deflexion', '10/10/10/10/10/10/10/10 r 0 1', 'deflexion', 'side', /must be 'g' or 's' in Deflexion, not 'r'/, 24),
+  bad(
+    'side r in Deflexion',
+    '10/10/10/10/10/10/10/10 r 0 1',
+    'deflexion',
+    'side',
+    /must be 'g' or 's' in Deflexion, not 'r'/,
+    24,
+  ),
   bad('side g in Khet 1.0', '10/10/10/10/10/10/10/10 g 0 1', 'khet1', 'side', /must be 's' or 'r' in Khet 1\.0/, 24),
   // counters
   bad('negative plies', 'xv9/10/10/10/10/10/10/9X^ s -1 1', 'khet2', 'plies', /whole number, not '-1'/, 28),
@@ -230,7 +535,8 @@ function validityFault(board: Uint8Array, ed: EditionId): string | null {
       if (c === 0 ? o !== 0 && o !== 3 : o !== 2 && o !== 1) return 'Sphinx orientation';
     }
     if (kind === SCARAB && oriOf(p) > 1) return 'Scarab not stored mod 2';
-    if ((kind === PHARAOH || kind === OBELISK || kind === STACK) && oriOf(p) !== 0) return 'orientation on a plain piece';
+    if ((kind === PHARAOH || kind === OBELISK || kind === STACK) && oriOf(p) !== 0)
+      return 'orientation on a plain piece';
   }
   if (pharaohs[0] > 1 || pharaohs[1] > 1) return 'two Pharaohs';
   if (e.sphinx && (sphinxes[0] !== 1 || sphinxes[1] !== 1)) return 'Sphinx count';
@@ -272,7 +578,10 @@ describe('KFEN fuzz: the parser never throws and never accepts an invalid board'
       const len = randInt(rand, 60);
       let s = '';
       for (let j = 0; j < len; j++) {
-        s += randInt(rand, 5) === 0 ? String.fromCharCode(randInt(rand, 0x10000)) : ALPHABET[randInt(rand, ALPHABET.length)];
+        s +=
+          randInt(rand, 5) === 0
+            ? String.fromCharCode(randInt(rand, 0x10000))
+            : ALPHABET[randInt(rand, ALPHABET.length)];
       }
       for (const ed of ['khet2', 'khet1', 'deflexion'] as const) check(s, ed);
     }
@@ -290,9 +599,15 @@ describe('KFEN fuzz: the parser never throws and never accepts an invalid board'
         const at = randInt(rand, chars.length);
         const c = ALPHABET[randInt(rand, ALPHABET.length)];
         switch (randInt(rand, 4)) {
-          case 0: chars[at] = c; break;
-          case 1: chars.splice(at, 0, c); break;
-          case 2: chars.splice(at, 1); break;
+          case 0:
+            chars[at] = c;
+            break;
+          case 1:
+            chars.splice(at, 0, c);
+            break;
+          case 2:
+            chars.splice(at, 1);
+            break;
           default: {
             const b = randInt(rand, chars.length);
             [chars[at], chars[b]] = [chars[b], chars[at]];
@@ -326,6 +641,7 @@ describe('parsePlayableKfen: a position for play has both Pharaohs', () => {
       if (!r.ok) expect(formatKfenError(r.error)).toBe(`placement: ${message} (at character 1)`);
       expect(parseKfen(text, ed).ok, text).toBe(true);
     }
-    for (const { edition, setup } of ALL_SETUPS) expect(parsePlayableKfen(SETUPS[edition][setup]!, edition).ok, `${edition} ${setup}`).toBe(true);
+    for (const { edition, setup } of ALL_SETUPS)
+      expect(parsePlayableKfen(SETUPS[edition][setup]!, edition).ok, `${edition} ${setup}`).toBe(true);
   });
 });

@@ -1,8 +1,31 @@
 /** The reflection table (docs/rules.md §2.2), the tracer and the beam paths of §7.3. */
 import { describe, expect, it } from 'vitest';
 import {
-  ANUBIS, BLOCK, E, KILL, N, OBELISK, PHARAOH, PYRAMID, REFLECT, S, SCARAB, SETUPS, SPHINX, STACK, W,
-  fire, kindOf, makePiece, oriOf, pieceText, reflect, squareName, tracePath, type BeamPath, type Position,
+  ANUBIS,
+  BLOCK,
+  E,
+  KILL,
+  N,
+  OBELISK,
+  PHARAOH,
+  PYRAMID,
+  REFLECT,
+  S,
+  SCARAB,
+  SETUPS,
+  SPHINX,
+  STACK,
+  W,
+  fire,
+  kindOf,
+  makePiece,
+  oriOf,
+  pieceText,
+  reflect,
+  squareName,
+  tracePath,
+  type BeamPath,
+  type Position,
 } from '../../src/core/index';
 import { k2, kfen, load, play, sq } from './helpers';
 
@@ -134,7 +157,9 @@ function parsePathLine(line: string): { setup: 'classic' | 'imhotep' | 'dynasty'
 /** Compact text of a traced path, for readable failures. */
 function pathText(pos: Position, p: BeamPath): string {
   const parts = p.steps.map((s) =>
-    s.piece === 0 ? squareName(s.square) : `${squareName(s.square)}(${pieceText(s.piece, pos.edition)[0]}→${OUT_NAME(s.out)})`,
+    s.piece === 0
+      ? squareName(s.square)
+      : `${squareName(s.square)}(${pieceText(s.piece, pos.edition)[0]}→${OUT_NAME(s.out)})`,
   );
   return parts.join(' ') + (p.offBoard ? ' → off board' : '');
 }
@@ -240,7 +265,7 @@ describe('laser corner cases', () => {
     expect(path.steps.map((s) => squareName(s.square))).toEqual(['j1', 'j2', 'j3', 'j4', 'j5', 'j6', 'j7', 'j8']);
   });
 
-  it('a beam reaching a Sphinx stops there: nothing removed (the other Sphinx and one\'s own)', () => {
+  it("a beam reaching a Sphinx stops there: nothing removed (the other Sphinx and one's own)", () => {
     // Red fires S down file a, the pyramid on a1 (mirror NE) sends it E along rank 1 into the
     // Silver Sphinx on j1
     const pos = load(k2({ a1: 'p^', f8: 'k', e2: 'K' }, 'r'));
@@ -256,10 +281,7 @@ describe('laser corner cases', () => {
     expect(pos.pliesSinceRemoval).toBe(1);
 
     // Silver's own beam sent round by three Silver pyramids back into its own Sphinx
-    const own = load(
-      kfen({ j1: 'X<', a8: 'xv', c1: 'P^', c3: 'P>', j3: 'Pv', e5: 'K', f8: 'k' }, 's'),
-      'khet2',
-    );
+    const own = load(kfen({ j1: 'X<', a8: 'xv', c1: 'P^', c3: 'P>', j3: 'Pv', e5: 'K', f8: 'k' }, 's'), 'khet2');
     // j1 W -> c1 (P^: W -> N) -> c2 -> c3 (P>: travelling N, mirror SE -> E) -> d3..i3 -> j3
     // (Pv: travelling E, mirror SW -> S) -> j2 -> j1: the Sphinx blocks
     const p2 = tracePath(own.board, sq('j1'), W, false);

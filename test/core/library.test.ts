@@ -33,7 +33,7 @@ function libraryExample(): string {
 }
 
 describe('thoth/core, installed from a packed tarball', () => {
-  it('docs/library.md\'s example runs with node and type-checks against the installed declarations', () => {
+  it("docs/library.md's example runs with node and type-checks against the installed declarations", () => {
     expect(existsSync(join(ROOT, 'dist/lib/core.js')), 'npm run build makes dist/lib/core.js').toBe(true);
     run(process.execPath, ['build.mjs', '--types'], ROOT);
     const packDir = mkdtempSync(join(tmpdir(), 'thoth-pack-'));
@@ -49,11 +49,25 @@ describe('thoth/core, installed from a packed tarball', () => {
     const repoLock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
     const packages: Record<string, unknown> = {
       '': { name: 'scratch', dependencies: { thoth: `file:${tgz}` } },
-      'node_modules/thoth': { version: pkg.version, resolved: `file:${tgz}`, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+      'node_modules/thoth': {
+        version: pkg.version,
+        resolved: `file:${tgz}`,
+        license: pkg.license,
+        dependencies: pkg.dependencies,
+        bin: pkg.bin,
+        engines: pkg.engines,
+      },
     };
-    for (const [k, v] of Object.entries(repoLock.packages as Record<string, { dev?: boolean }>)) if (k !== '' && !v.dev) packages[k] = v;
-    writeFileSync(join(scratch, 'package-lock.json'), JSON.stringify({ name: 'scratch', lockfileVersion: 3, requires: true, packages }));
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', dependencies: { thoth: `file:${tgz}` } }));
+    for (const [k, v] of Object.entries(repoLock.packages as Record<string, { dev?: boolean }>))
+      if (k !== '' && !v.dev) packages[k] = v;
+    writeFileSync(
+      join(scratch, 'package-lock.json'),
+      JSON.stringify({ name: 'scratch', lockfileVersion: 3, requires: true, packages }),
+    );
+    writeFileSync(
+      join(scratch, 'package.json'),
+      JSON.stringify({ name: 'scratch', private: true, type: 'module', dependencies: { thoth: `file:${tgz}` } }),
+    );
     run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--silent'], scratch);
 
     const example = libraryExample();
@@ -64,12 +78,24 @@ describe('thoth/core, installed from a packed tarball', () => {
     expect(out).toMatch(/ r 0 1 \| Red to move$/m);
     // The same code as TypeScript, against the package's declarations, resolved through `exports`.
     writeFileSync(join(scratch, 'example.ts'), example);
-    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] },
-      files: ['example.ts'],
-    }));
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        files: ['example.ts'],
+      }),
+    );
     run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], scratch);
     // The command comes with it.
-    expect(run(process.execPath, ['node_modules/thoth/bin/thoth.js', 'perft', '2'], scratch)).toMatch(/^Nodes searched: \d+$/m);
+    expect(run(process.execPath, ['node_modules/thoth/bin/thoth.js', 'perft', '2'], scratch)).toMatch(
+      /^Nodes searched: \d+$/m,
+    );
   });
 });

@@ -1,7 +1,16 @@
 /** Move generation (docs/rules.md §3) in every edition: exact move sets and the effect of each kind. */
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_MOVES, ROT_CCW, ROT_CW, STACK_ON, STEP, SWAP, UNSTACK, formatMove, moveType, type EditionId,
+  MAX_MOVES,
+  ROT_CCW,
+  ROT_CW,
+  STACK_ON,
+  STEP,
+  SWAP,
+  UNSTACK,
+  formatMove,
+  moveType,
+  type EditionId,
 } from '../../src/core/index';
 import { k2, kfen, load, moveList, moveNames, movesFrom, mv, snapshot, sq } from './helpers';
 
@@ -134,9 +143,7 @@ describe('Khet 1.0: Djeds and Obelisks', () => {
   it('a stack steps as a unit to empty squares only; its top alone may also go onto an own single (u)', () => {
     const text = kfen({ d4: 'T', e5: 'O', c5: 'o', c3: 't', e3: 'P^' }, 's');
     const pos = load(text, 'khet1');
-    expect(movesFrom(pos, 'd4')).toEqual(
-      sorted('d4c4 d4d3 d4d5 d4e4 d4c4u d4d3u d4d5u d4e4u d4e5u'),
-    );
+    expect(movesFrom(pos, 'd4')).toEqual(sorted('d4c4 d4d3 d4d5 d4e4 d4c4u d4d3u d4d5u d4e4u d4e5u'));
     expect(moveType(mv(pos, 'd4d5'))).toBe(STEP);
     expect(moveType(mv(pos, 'd4d5u'))).toBe(UNSTACK);
     expect(moveType(mv(pos, 'd4e5u'))).toBe(UNSTACK);
@@ -165,7 +172,7 @@ describe('Khet 1.0: Djeds and Obelisks', () => {
     expect(movesFrom(b, 'i2')).not.toContain('i2i1');
   });
 
-  it('there is no Sphinx: the first player\'s moves are only its pieces\' moves', () => {
+  it("there is no Sphinx: the first player's moves are only its pieces' moves", () => {
     const pos = load(kfen({ e1: 'K', f8: 'k' }, 's'), 'khet1');
     expect(moveNames(pos)).toEqual(sorted('e1d1 e1d2 e1e2 e1f1 e1f2'));
   });
@@ -216,8 +223,23 @@ interface MoveCase {
 }
 
 const KHET2_SPHINXES = { j1: 'X^', a8: 'xv' };
-const c2 = (name: string, before: Record<string, string>, move: string, type: number, after: Record<string, string>, killed: string | null = null, side = 's'): MoveCase => ({
-  name, ed: 'khet2', before: { ...KHET2_SPHINXES, ...before }, side, move, type, after: { ...KHET2_SPHINXES, ...after }, killed,
+const c2 = (
+  name: string,
+  before: Record<string, string>,
+  move: string,
+  type: number,
+  after: Record<string, string>,
+  killed: string | null = null,
+  side = 's',
+): MoveCase => ({
+  name,
+  ed: 'khet2',
+  before: { ...KHET2_SPHINXES, ...before },
+  side,
+  move,
+  type,
+  after: { ...KHET2_SPHINXES, ...after },
+  killed,
 });
 
 const MOVE_CASES: MoveCase[] = [
@@ -239,34 +261,230 @@ const MOVE_CASES: MoveCase[] = [
   c2('Sphinx j1+ (W to N)', { j1: 'X<' }, 'j1+', ROT_CW, { j1: 'X^' }),
   c2('Sphinx a8- (S to E)', {}, 'a8-', ROT_CCW, { a8: 'x>' }, null, 'r'),
   c2('Sphinx a8+ (E to S)', { a8: 'x>' }, 'a8+', ROT_CW, { a8: 'xv' }, null, 'r'),
-  c2('Red Pyramid step onto Red\'s own reserved square', { h2: 'p^' }, 'h2i1', STEP, { i1: 'p^' }, null, 'r'),
+  c2("Red Pyramid step onto Red's own reserved square", { h2: 'p^' }, 'h2i1', STEP, { i1: 'p^' }, null, 'r'),
   c2('Sphinx turned to fire along rank 1 kills', { d1: 'pv', e5: 'K' }, 'j1-', ROT_CCW, { j1: 'X<', e5: 'K' }, 'd1'),
   c2('a piece steps into its own beam and dies', { i4: 'P^' }, 'i4j4', STEP, {}, 'j4'),
   c2('moving an Anubis out of the beam kills the own Pharaoh', { j3: 'Av', j5: 'K' }, 'j3i3', STEP, { i3: 'Av' }, 'j5'),
-  c2('a swap puts a Red pyramid into the beam', { i4: 'S^', j5: 'P>', i5: 'p<' }, 'i4i5', SWAP, { i4: 'p<', i5: 'S^', j5: 'P>' }, null),
+  c2(
+    'a swap puts a Red pyramid into the beam',
+    { i4: 'S^', j5: 'P>', i5: 'p<' },
+    'i4i5',
+    SWAP,
+    { i4: 'p<', i5: 'S^', j5: 'P>' },
+    null,
+  ),
   // Khet 1.0
-  { name: 'Khet 1.0 Djed rotation', ed: 'khet1', before: { d4: 'D^' }, side: 's', move: 'd4+', type: ROT_CW, after: { d4: 'D>' }, killed: null },
-  { name: 'Khet 1.0 Djed swaps with a Red stack', ed: 'khet1', before: { d4: 'D^', e4: 't' }, side: 's', move: 'd4e4', type: SWAP, after: { d4: 't', e4: 'D^' }, killed: null },
-  { name: 'Khet 1.0 Djed swaps with an own single Obelisk', ed: 'khet1', before: { d4: 'D>', c5: 'O' }, side: 's', move: 'd4c5', type: SWAP, after: { c5: 'D>', d4: 'O' }, killed: null },
-  { name: 'Khet 1.0 single Obelisk step', ed: 'khet1', before: { d4: 'O' }, side: 's', move: 'd4d3', type: STEP, after: { d3: 'O' }, killed: null },
-  { name: 'Khet 1.0 single Obelisk stacks onto an own single', ed: 'khet1', before: { d4: 'O', e4: 'O' }, side: 's', move: 'd4e4', type: STACK_ON, after: { e4: 'T' }, killed: null },
-  { name: 'Khet 1.0 whole stack steps', ed: 'khet1', before: { d4: 'T' }, side: 's', move: 'd4d5', type: STEP, after: { d5: 'T' }, killed: null },
-  { name: 'Khet 1.0 top of a stack steps to an empty square', ed: 'khet1', before: { d4: 'T' }, side: 's', move: 'd4d5u', type: UNSTACK, after: { d4: 'O', d5: 'O' }, killed: null },
-  { name: 'Khet 1.0 top of a stack steps onto an own single', ed: 'khet1', before: { d4: 'T', e5: 'O' }, side: 's', move: 'd4e5u', type: UNSTACK, after: { d4: 'O', e5: 'T' }, killed: null },
-  { name: 'Khet 1.0 Red top of a stack', ed: 'khet1', before: { d4: 't' }, side: 'r', move: 'd4c3u', type: UNSTACK, after: { d4: 'o', c3: 'o' }, killed: null },
-  { name: 'Khet 1.0 beam hits a Red stack: only the top goes', ed: 'khet1', before: { j4: 'Pv', e4: 't', e1: 'K' }, side: 's', move: 'e1e2', type: STEP, after: { j4: 'Pv', e4: 'o', e2: 'K' }, killed: 'e4' },
-  { name: 'Khet 1.0 beam hits a single Obelisk', ed: 'khet1', before: { j4: 'Pv', e4: 'o', e1: 'K' }, side: 's', move: 'e1e2', type: STEP, after: { j4: 'Pv', e2: 'K' }, killed: 'e4' },
-  { name: 'Khet 1.0 a stack stepped into the own beam loses its top', ed: 'khet1', before: { i4: 'T' }, side: 's', move: 'i4j4', type: STEP, after: { j4: 'O' }, killed: 'j4' },
-  { name: 'Khet 1.0 unstacking into the own beam: the moved obelisk dies', ed: 'khet1', before: { i4: 'T' }, side: 's', move: 'i4j4u', type: UNSTACK, after: { i4: 'O' }, killed: 'j4' },
-  { name: 'Khet 1.0 stacking onto an own single in the beam: the new stack loses its top', ed: 'khet1', before: { i4: 'O', j4: 'O' }, side: 's', move: 'i4j4', type: STACK_ON, after: { j4: 'O' }, killed: 'j4' },
-  { name: 'Khet 1.0 the piece on j1 is struck first', ed: 'khet1', before: { j1: 'P<', e1: 'K' }, side: 's', move: 'e1d1', type: STEP, after: { d1: 'K' }, killed: 'j1' },
-  { name: 'Khet 1.0 Red shoots its own Pharaoh', ed: 'khet1', before: { a4: 'k', a6: 't', b6: 'p^' }, side: 'r', move: 'a6b7', type: STEP, after: { b7: 't', b6: 'p^' }, killed: 'a4' },
+  {
+    name: 'Khet 1.0 Djed rotation',
+    ed: 'khet1',
+    before: { d4: 'D^' },
+    side: 's',
+    move: 'd4+',
+    type: ROT_CW,
+    after: { d4: 'D>' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 Djed swaps with a Red stack',
+    ed: 'khet1',
+    before: { d4: 'D^', e4: 't' },
+    side: 's',
+    move: 'd4e4',
+    type: SWAP,
+    after: { d4: 't', e4: 'D^' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 Djed swaps with an own single Obelisk',
+    ed: 'khet1',
+    before: { d4: 'D>', c5: 'O' },
+    side: 's',
+    move: 'd4c5',
+    type: SWAP,
+    after: { c5: 'D>', d4: 'O' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 single Obelisk step',
+    ed: 'khet1',
+    before: { d4: 'O' },
+    side: 's',
+    move: 'd4d3',
+    type: STEP,
+    after: { d3: 'O' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 single Obelisk stacks onto an own single',
+    ed: 'khet1',
+    before: { d4: 'O', e4: 'O' },
+    side: 's',
+    move: 'd4e4',
+    type: STACK_ON,
+    after: { e4: 'T' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 whole stack steps',
+    ed: 'khet1',
+    before: { d4: 'T' },
+    side: 's',
+    move: 'd4d5',
+    type: STEP,
+    after: { d5: 'T' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 top of a stack steps to an empty square',
+    ed: 'khet1',
+    before: { d4: 'T' },
+    side: 's',
+    move: 'd4d5u',
+    type: UNSTACK,
+    after: { d4: 'O', d5: 'O' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 top of a stack steps onto an own single',
+    ed: 'khet1',
+    before: { d4: 'T', e5: 'O' },
+    side: 's',
+    move: 'd4e5u',
+    type: UNSTACK,
+    after: { d4: 'O', e5: 'T' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 Red top of a stack',
+    ed: 'khet1',
+    before: { d4: 't' },
+    side: 'r',
+    move: 'd4c3u',
+    type: UNSTACK,
+    after: { d4: 'o', c3: 'o' },
+    killed: null,
+  },
+  {
+    name: 'Khet 1.0 beam hits a Red stack: only the top goes',
+    ed: 'khet1',
+    before: { j4: 'Pv', e4: 't', e1: 'K' },
+    side: 's',
+    move: 'e1e2',
+    type: STEP,
+    after: { j4: 'Pv', e4: 'o', e2: 'K' },
+    killed: 'e4',
+  },
+  {
+    name: 'Khet 1.0 beam hits a single Obelisk',
+    ed: 'khet1',
+    before: { j4: 'Pv', e4: 'o', e1: 'K' },
+    side: 's',
+    move: 'e1e2',
+    type: STEP,
+    after: { j4: 'Pv', e2: 'K' },
+    killed: 'e4',
+  },
+  {
+    name: 'Khet 1.0 a stack stepped into the own beam loses its top',
+    ed: 'khet1',
+    before: { i4: 'T' },
+    side: 's',
+    move: 'i4j4',
+    type: STEP,
+    after: { j4: 'O' },
+    killed: 'j4',
+  },
+  {
+    name: 'Khet 1.0 unstacking into the own beam: the moved obelisk dies',
+    ed: 'khet1',
+    before: { i4: 'T' },
+    side: 's',
+    move: 'i4j4u',
+    type: UNSTACK,
+    after: { i4: 'O' },
+    killed: 'j4',
+  },
+  {
+    name: 'Khet 1.0 stacking onto an own single in the beam: the new stack loses its top',
+    ed: 'khet1',
+    before: { i4: 'O', j4: 'O' },
+    side: 's',
+    move: 'i4j4',
+    type: STACK_ON,
+    after: { j4: 'O' },
+    killed: 'j4',
+  },
+  {
+    name: 'Khet 1.0 the piece on j1 is struck first',
+    ed: 'khet1',
+    before: { j1: 'P<', e1: 'K' },
+    side: 's',
+    move: 'e1d1',
+    type: STEP,
+    after: { d1: 'K' },
+    killed: 'j1',
+  },
+  {
+    name: 'Khet 1.0 Red shoots its own Pharaoh',
+    ed: 'khet1',
+    before: { a4: 'k', a6: 't', b6: 'p^' },
+    side: 'r',
+    move: 'a6b7',
+    type: STEP,
+    after: { b7: 't', b6: 'p^' },
+    killed: 'a4',
+  },
   // Deflexion
-  { name: 'Deflexion Gold step onto i1', ed: 'deflexion', before: { h2: 'P^' }, side: 'g', move: 'h2i1', type: STEP, after: { i1: 'P^' }, killed: null },
-  { name: 'Deflexion Djed swaps with a Silver single Obelisk', ed: 'deflexion', before: { d4: 'D^', d5: 'o' }, side: 'g', move: 'd4d5', type: SWAP, after: { d4: 'o', d5: 'D^' }, killed: null },
-  { name: 'Deflexion single Obelisks stack', ed: 'deflexion', before: { d4: 'O', e4: 'O' }, side: 'g', move: 'd4e4', type: STACK_ON, after: { e4: 'T' }, killed: null },
-  { name: 'Deflexion Silver unstacks', ed: 'deflexion', before: { d4: 't' }, side: 's', move: 'd4d3u', type: UNSTACK, after: { d4: 'o', d3: 'o' }, killed: null },
-  { name: 'Deflexion Silver pyramid step', ed: 'deflexion', before: { b2: 'p^' }, side: 's', move: 'b2a1', type: STEP, after: { a1: 'p^' }, killed: null },
+  {
+    name: 'Deflexion Gold step onto i1',
+    ed: 'deflexion',
+    before: { h2: 'P^' },
+    side: 'g',
+    move: 'h2i1',
+    type: STEP,
+    after: { i1: 'P^' },
+    killed: null,
+  },
+  {
+    name: 'Deflexion Djed swaps with a Silver single Obelisk',
+    ed: 'deflexion',
+    before: { d4: 'D^', d5: 'o' },
+    side: 'g',
+    move: 'd4d5',
+    type: SWAP,
+    after: { d4: 'o', d5: 'D^' },
+    killed: null,
+  },
+  {
+    name: 'Deflexion single Obelisks stack',
+    ed: 'deflexion',
+    before: { d4: 'O', e4: 'O' },
+    side: 'g',
+    move: 'd4e4',
+    type: STACK_ON,
+    after: { e4: 'T' },
+    killed: null,
+  },
+  {
+    name: 'Deflexion Silver unstacks',
+    ed: 'deflexion',
+    before: { d4: 't' },
+    side: 's',
+    move: 'd4d3u',
+    type: UNSTACK,
+    after: { d4: 'o', d3: 'o' },
+    killed: null,
+  },
+  {
+    name: 'Deflexion Silver pyramid step',
+    ed: 'deflexion',
+    before: { b2: 'p^' },
+    side: 's',
+    move: 'b2a1',
+    type: STEP,
+    after: { a1: 'p^' },
+    killed: null,
+  },
 ];
 
 describe('every kind of move, made and unmade', () => {

@@ -5,7 +5,16 @@
  * of every ply) at depths 2 and 3.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_MOVES, Position, SETUPS, perft, perftStats, mulberry32, type EditionId, type SetupName } from '../../src/core/index';
+import {
+  MAX_MOVES,
+  type Position,
+  SETUPS,
+  perft,
+  perftStats,
+  mulberry32,
+  type EditionId,
+  type SetupName,
+} from '../../src/core/index';
 import { load, randInt } from './helpers';
 
 interface Config {
@@ -41,7 +50,7 @@ function positions(cfg: Config): Position[] {
       let m = buf[randInt(rand, n)];
       if (ply % 4 === 0) {
         for (let i = 0; i < n; i++) {
-          if (pos.shotAfter(buf[i]) >= 0 && (pos.probePiece >> 2 & 7) !== 4) {
+          if (pos.shotAfter(buf[i]) >= 0 && ((pos.probePiece >> 2) & 7) !== 4) {
             m = buf[i];
             break;
           }
@@ -82,7 +91,8 @@ describe.each(CONFIGS)('perft shortcuts, $edition $setup (Pharaoh rotation $phar
         pos.make(m);
         const want = pos.countMoves();
         pos.unmake();
-        if (got !== want) throw new Error(`repliesAfterQuiet ${got} != ${want} after move ${m} in a position of ${cfg.edition}`);
+        if (got !== want)
+          throw new Error(`repliesAfterQuiet ${got} != ${want} after move ${m} in a position of ${cfg.edition}`);
         checked++;
         if (m >>> 14 === 2) swaps++;
       }

@@ -1,8 +1,18 @@
 /** Perft and the test vectors of docs/rules.md §7.1 and §7.2. */
 import { describe, expect, it } from 'vitest';
 import {
-  PHARAOH, SETUPS, colorOf, divide, formatMove, gameStatus, kindOf, mirrorPosition, perft, perftStats,
-  type EditionId, type SetupName,
+  PHARAOH,
+  SETUPS,
+  colorOf,
+  divide,
+  formatMove,
+  gameStatus,
+  kindOf,
+  mirrorPosition,
+  perft,
+  perftStats,
+  type EditionId,
+  type SetupName,
 } from '../../src/core/index';
 import { load, moveList, moveNames, play, snapshot, sq } from './helpers';
 
@@ -16,15 +26,69 @@ interface PerftRow {
 
 /** docs/rules.md §7.1, depths 1-4 (depth 5 belongs in the benchmark). */
 const PERFT_TABLE: PerftRow[] = [
-  { label: 'Khet 2.0 Classic', edition: 'khet2', setup: 'classic', pharaohRotation: false, counts: [77, 5_920, 451_859, 34_065_081] },
-  { label: 'Khet 2.0 Imhotep', edition: 'khet2', setup: 'imhotep', pharaohRotation: false, counts: [73, 5_343, 387_073, 27_828_428] },
-  { label: 'Khet 2.0 Dynasty', edition: 'khet2', setup: 'dynasty', pharaohRotation: false, counts: [70, 4_854, 334_850, 23_091_809] },
-  { label: 'Khet 2.0 Classic, Pharaoh rotation on', edition: 'khet2', setup: 'classic', pharaohRotation: true, counts: [78, 6_075, 469_808, 35_890_101] },
-  { label: 'Khet 1.0 Classic', edition: 'khet1', setup: 'classic', pharaohRotation: false, counts: [79, 6_228, 489_517, 38_429_531] },
-  { label: 'Khet 1.0 Imhotep', edition: 'khet1', setup: 'imhotep', pharaohRotation: false, counts: [75, 5_635, 420_807, 31_554_572] },
-  { label: 'Khet 1.0 Dynasty', edition: 'khet1', setup: 'dynasty', pharaohRotation: false, counts: [70, 4_849, 334_458, 23_157_225] },
-  { label: 'Deflexion Classic', edition: 'deflexion', setup: 'classic', pharaohRotation: false, counts: [73, 5_321, 384_929, 27_835_135] },
-  { label: 'Deflexion Imhotep', edition: 'deflexion', setup: 'imhotep', pharaohRotation: false, counts: [68, 4_638, 313_473, 21_308_170] },
+  {
+    label: 'Khet 2.0 Classic',
+    edition: 'khet2',
+    setup: 'classic',
+    pharaohRotation: false,
+    counts: [77, 5_920, 451_859, 34_065_081],
+  },
+  {
+    label: 'Khet 2.0 Imhotep',
+    edition: 'khet2',
+    setup: 'imhotep',
+    pharaohRotation: false,
+    counts: [73, 5_343, 387_073, 27_828_428],
+  },
+  {
+    label: 'Khet 2.0 Dynasty',
+    edition: 'khet2',
+    setup: 'dynasty',
+    pharaohRotation: false,
+    counts: [70, 4_854, 334_850, 23_091_809],
+  },
+  {
+    label: 'Khet 2.0 Classic, Pharaoh rotation on',
+    edition: 'khet2',
+    setup: 'classic',
+    pharaohRotation: true,
+    counts: [78, 6_075, 469_808, 35_890_101],
+  },
+  {
+    label: 'Khet 1.0 Classic',
+    edition: 'khet1',
+    setup: 'classic',
+    pharaohRotation: false,
+    counts: [79, 6_228, 489_517, 38_429_531],
+  },
+  {
+    label: 'Khet 1.0 Imhotep',
+    edition: 'khet1',
+    setup: 'imhotep',
+    pharaohRotation: false,
+    counts: [75, 5_635, 420_807, 31_554_572],
+  },
+  {
+    label: 'Khet 1.0 Dynasty',
+    edition: 'khet1',
+    setup: 'dynasty',
+    pharaohRotation: false,
+    counts: [70, 4_849, 334_458, 23_157_225],
+  },
+  {
+    label: 'Deflexion Classic',
+    edition: 'deflexion',
+    setup: 'classic',
+    pharaohRotation: false,
+    counts: [73, 5_321, 384_929, 27_835_135],
+  },
+  {
+    label: 'Deflexion Imhotep',
+    edition: 'deflexion',
+    setup: 'imhotep',
+    pharaohRotation: false,
+    counts: [68, 4_638, 313_473, 21_308_170],
+  },
 ];
 
 const start = (row: Pick<PerftRow, 'edition' | 'setup' | 'pharaohRotation'>) =>
@@ -82,7 +146,12 @@ describe('removals and Pharaoh hits at the last ply (docs/rules.md §7.1, Khet 2
   it.each(TABLE)('$setup depth $d: $removals removals, $opp opponent Pharaoh, $own own Pharaoh', (row) => {
     const pos = start({ edition: 'khet2', setup: row.setup, pharaohRotation: false });
     const s = perftStats(pos, row.d);
-    expect(s).toEqual({ nodes: perft(pos, row.d), removals: row.removals, opponentPharaoh: row.opp, ownPharaoh: row.own });
+    expect(s).toEqual({
+      nodes: perft(pos, row.d),
+      removals: row.removals,
+      opponentPharaoh: row.opp,
+      ownPharaoh: row.own,
+    });
   });
 
   it('perftStats agrees with an independent count by hand at depth 2 (Dynasty)', () => {
@@ -185,7 +254,7 @@ describe('Dynasty: j3j2 makes Silver shoot its own Pharaoh on e2 (docs/rules.md 
     expect(gameStatus(pos).result).toBe('ongoing');
   });
 
-  it('it is the only own-Pharaoh hit among Dynasty\'s 70 first moves', () => {
+  it("it is the only own-Pharaoh hit among Dynasty's 70 first moves", () => {
     const pos = start({ edition: 'khet2', setup: 'dynasty', pharaohRotation: false });
     const hits: string[] = [];
     for (const m of moveList(pos)) {

@@ -1,7 +1,17 @@
 /** Position: make/unmake, counters, the key, Pharaoh hits, repetition and the game status. */
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DRAW_RULES, MAX_MOVES, PHARAOH, Position, SETUPS, SIDE_HI, SIDE_LO, gameStatus, keyHex, kindOf, toKfen,
+  DEFAULT_DRAW_RULES,
+  MAX_MOVES,
+  PHARAOH,
+  Position,
+  SETUPS,
+  SIDE_HI,
+  SIDE_LO,
+  gameStatus,
+  keyHex,
+  kindOf,
+  toKfen,
 } from '../../src/core/index';
 import { bitboardFault, k2, kfen, load, mv, play, scratchKey, snapshot, sq } from './helpers';
 
@@ -132,7 +142,7 @@ describe('the Zobrist key', () => {
 });
 
 describe('Pharaoh hits', () => {
-  it('the opponent\'s Pharaoh: the mover wins', () => {
+  it("the opponent's Pharaoh: the mover wins", () => {
     // Red may not stand on file j: a Silver pyramid on j4 turns the beam along rank 4 (facing N
     // it would be struck on its back and die instead)
     const pos = load(k2({ j4: 'P^', e4: 'k', e1: 'K' }));
@@ -150,7 +160,7 @@ describe('Pharaoh hits', () => {
     expect(kindOf(p2.board[sq('e4')])).toBe(PHARAOH);
   });
 
-  it('the mover\'s own Pharaoh: the opponent wins, even by the mover\'s own beam', () => {
+  it("the mover's own Pharaoh: the opponent wins, even by the mover's own beam", () => {
     const pos = load(k2({ j3: 'Av', j5: 'K', f8: 'k' }));
     expect(pos.laserTarget(0)).toBe(-1); // the Anubis blocks with its front
     expect(play(pos, 'j3i3')).toBe('j5');

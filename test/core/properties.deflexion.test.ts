@@ -2,8 +2,22 @@
 import { propertySuite, type GameConfig } from './random-games';
 
 const CONFIGS: GameConfig[] = [
-  { label: 'Deflexion Classic', edition: 'deflexion', setup: 'classic', pharaohRotation: false, games: 500, seed: 3000 },
-  { label: 'Deflexion Imhotep', edition: 'deflexion', setup: 'imhotep', pharaohRotation: false, games: 500, seed: 3001 },
+  {
+    label: 'Deflexion Classic',
+    edition: 'deflexion',
+    setup: 'classic',
+    pharaohRotation: false,
+    games: 500,
+    seed: 3000,
+  },
+  {
+    label: 'Deflexion Imhotep',
+    edition: 'deflexion',
+    setup: 'imhotep',
+    pharaohRotation: false,
+    games: 500,
+    seed: 3001,
+  },
 ];
 
 propertySuite('Deflexion', CONFIGS, false);

@@ -5,7 +5,14 @@ const CONFIGS: GameConfig[] = [
   { label: 'Khet 2.0 Classic', edition: 'khet2', setup: 'classic', pharaohRotation: false, games: 400, seed: 1000 },
   { label: 'Khet 2.0 Imhotep', edition: 'khet2', setup: 'imhotep', pharaohRotation: false, games: 300, seed: 1001 },
   { label: 'Khet 2.0 Dynasty', edition: 'khet2', setup: 'dynasty', pharaohRotation: false, games: 300, seed: 1002 },
-  { label: 'Khet 2.0 Classic, Pharaoh rotation on', edition: 'khet2', setup: 'classic', pharaohRotation: true, games: 200, seed: 1003 },
+  {
+    label: 'Khet 2.0 Classic, Pharaoh rotation on',
+    edition: 'khet2',
+    setup: 'classic',
+    pharaohRotation: true,
+    games: 200,
+    seed: 1003,
+  },
 ];
 
 propertySuite('Khet 2.0', CONFIGS, false);

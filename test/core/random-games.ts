@@ -18,9 +18,40 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  BLOCK, KILL, MAX_MOVES, PHARAOH, Position, ROT_CCW, ROT_CW, SCARAB, STACK, STACK_ON, STEP, SWAP, UNSTACK,
-  kindOf, makeMove, moveFrom, moveTo, moveType, SETUPS, formatMove, gameStatus, mirrorBoard, mirrorMove, mirrorPosition,
-  mirrorSquare, mulberry32, oriOf, parseKfen, parseMove, perft, toKfen, tracePath, type EditionId, type SetupName,
+  BLOCK,
+  KILL,
+  MAX_MOVES,
+  PHARAOH,
+  type Position,
+  ROT_CCW,
+  ROT_CW,
+  SCARAB,
+  STACK,
+  STACK_ON,
+  STEP,
+  SWAP,
+  UNSTACK,
+  kindOf,
+  makeMove,
+  moveFrom,
+  moveTo,
+  moveType,
+  SETUPS,
+  formatMove,
+  gameStatus,
+  mirrorBoard,
+  mirrorMove,
+  mirrorPosition,
+  mirrorSquare,
+  mulberry32,
+  oriOf,
+  parseKfen,
+  parseMove,
+  perft,
+  toKfen,
+  tracePath,
+  type EditionId,
+  type SetupName,
 } from '../../src/core/index';
 import { load, randInt } from './helpers';
 
@@ -113,7 +144,8 @@ function bbFault(p: Position): string | null {
   }
   for (let i = 0; i < 9; i++) if (wantBB[i] !== p.bb[i]) return `bb[${i}] does not match the board`;
   wantBB.fill(0);
-  for (let s = 0; s < 80; s++) if (kindOf(p.board[s]) === SCARAB) wantBB[(p.board[s] >> 5) * 3 + (s >> 5)] |= 1 << (s & 31);
+  for (let s = 0; s < 80; s++)
+    if (kindOf(p.board[s]) === SCARAB) wantBB[(p.board[s] >> 5) * 3 + (s >> 5)] |= 1 << (s & 31);
   for (let i = 0; i < 6; i++) if (wantBB[i] !== p.scarabs[i]) return `scarabs[${i}] does not match the board`;
   return null;
 }
@@ -143,10 +175,14 @@ function undoingMove(pos: Position, prev: number): number {
   const f = moveFrom(prev);
   const t = moveTo(prev);
   switch (moveType(prev)) {
-    case STEP: return makeMove(t, f, STEP);
-    case SWAP: return makeMove(t, f, SWAP);
-    case STACK_ON: return makeMove(t, f, UNSTACK);
-    case UNSTACK: return makeMove(t, f, kindOf(pos.board[t]) === STACK ? UNSTACK : STACK_ON);
+    case STEP:
+      return makeMove(t, f, STEP);
+    case SWAP:
+      return makeMove(t, f, SWAP);
+    case STACK_ON:
+      return makeMove(t, f, UNSTACK);
+    case UNSTACK:
+      return makeMove(t, f, kindOf(pos.board[t]) === STACK ? UNSTACK : STACK_ON);
     default: {
       const kind = kindOf(pos.board[f]);
       if (kind === SCARAB || kind === PHARAOH) return makeMove(f, f, ROT_CW);
@@ -173,8 +209,16 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
   const buf = new Int32Array(MAX_MOVES);
   const mbuf = new Int32Array(MAX_MOVES);
   const st: GameStats = {
-    games: 0, plies: 0, movesChecked: 0, removals: 0, pharaohHits: 0, ownPharaohHits: 0, stackKills: 0,
-    repeatedPositions: 0, repetitionDraws: 0, swaps: 0,
+    games: 0,
+    plies: 0,
+    movesChecked: 0,
+    removals: 0,
+    pharaohHits: 0,
+    ownPharaohHits: 0,
+    stackKills: 0,
+    repeatedPositions: 0,
+    repetitionDraws: 0,
+    swaps: 0,
   };
 
   for (let g = 0; g < cfg.games; g++) {
@@ -195,7 +239,7 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
           const killed = pos.make(buf[i]);
           const kf = keyFault(pos) ?? bbFault(pos);
           if (kf) fail(cfg, g, pos, `after ${formatMove(buf[i])}: ${kf}`);
-          if ((killed >= 0) !== (pos.pliesSinceRemoval === 0)) fail(cfg, g, pos, 'removal count');
+          if (killed >= 0 !== (pos.pliesSinceRemoval === 0)) fail(cfg, g, pos, 'removal count');
           // (one move in four) the mover's beam as beamMask traces it on the board after the move,
           // the killed piece put back for the trace
           const traced = i % 4 === 0;
@@ -205,8 +249,14 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
           if (d) fail(cfg, g, pos, `make/unmake of ${formatMove(buf[i])} changed ${d}`);
           if (traced) {
             // makeTraced: the same move, and that mask
-            if (pos.makeTraced(buf[i], gotMask, 0) !== killed) fail(cfg, g, pos, `makeTraced ${formatMove(buf[i])}: kill`);
-            if (wantKill !== killed || gotMask[0] !== wantMask[0] || gotMask[1] !== wantMask[1] || gotMask[2] !== wantMask[2]) {
+            if (pos.makeTraced(buf[i], gotMask, 0) !== killed)
+              fail(cfg, g, pos, `makeTraced ${formatMove(buf[i])}: kill`);
+            if (
+              wantKill !== killed ||
+              gotMask[0] !== wantMask[0] ||
+              gotMask[1] !== wantMask[1] ||
+              gotMask[2] !== wantMask[2]
+            ) {
               fail(cfg, g, pos, `makeTraced ${formatMove(buf[i])}: mask`);
             }
             pos.unmake();
@@ -219,12 +269,14 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
         for (let i = 0; i < n; i++) {
           const t = pos.shotAfterPrepared(buf[i]);
           const p = pos.probePiece;
-          if (pos.shotAfter(buf[i]) !== t || pos.probePiece !== p) fail(cfg, g, pos, `shotAfterPrepared(${formatMove(buf[i])})`);
+          if (pos.shotAfter(buf[i]) !== t || pos.probePiece !== p)
+            fail(cfg, g, pos, `shotAfterPrepared(${formatMove(buf[i])})`);
           if ((ply + g) % 3 !== 0) continue;
           const killed = pos.make(buf[i]);
           const kp = killed >= 0 ? pos.killedPieceAt(pos.ply - 1) : 0;
           pos.unmake();
-          if (killed !== t || kp !== p) fail(cfg, g, pos, `shotAfterPrepared(${formatMove(buf[i])}) ${t} != make ${killed}`);
+          if (killed !== t || kp !== p)
+            fail(cfg, g, pos, `shotAfterPrepared(${formatMove(buf[i])}) ${t} != make ${killed}`);
         }
         // isLegal agrees with generate on every move of every piece of the side to move
         const legal = new Set(buf.subarray(0, n));

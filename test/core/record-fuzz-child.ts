@@ -15,17 +15,75 @@ import { readFileSync } from 'node:fs';
 import { parseRecords, replayRecord, serializeRecord } from '../../src/core/record';
 
 const cases = Number(process.argv[2] ?? 1500);
-const fixtures = ['match.pgn', 'annotated.pgn'].map((f) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8'));
+const fixtures = ['match.pgn', 'annotated.pgn'].map((f) =>
+  readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8'),
+);
 
 /** Every character JavaScript's \s matches, beyond the plain space. */
 const SPACES = [
-  '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006',
-  '\u2007', '\u2008', '\u2009', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff',
+  '\t',
+  '\n',
+  '\v',
+  '\f',
+  '\r',
+  '\u00a0',
+  '\u1680',
+  '\u2000',
+  '\u2001',
+  '\u2002',
+  '\u2003',
+  '\u2004',
+  '\u2005',
+  '\u2006',
+  '\u2007',
+  '\u2008',
+  '\u2009',
+  '\u200a',
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
 ];
 /** Pieces of text that mean something to the reader. */
 const PIECES = [
-  ...SPACES, '{', '}', '[', ']', '(', ')', '$', ';', '%', '<', '>', '!', '?', '!!', '??', '.', '...', '"', '\\', '1-0', '0-1',
-  '1/2-1/2', '*', '12.', '$4', 'j4i4', 'e4+', '[Event "x"]', '\n\n', '+=', '∞', '\u0000', '\ud800', '0', '9',
+  ...SPACES,
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  '$',
+  ';',
+  '%',
+  '<',
+  '>',
+  '!',
+  '?',
+  '!!',
+  '??',
+  '.',
+  '...',
+  '"',
+  '\\',
+  '1-0',
+  '0-1',
+  '1/2-1/2',
+  '*',
+  '12.',
+  '$4',
+  'j4i4',
+  'e4+',
+  '[Event "x"]',
+  '\n\n',
+  '+=',
+  '∞',
+  '\u0000',
+  '\ud800',
+  '0',
+  '9',
 ];
 
 // xorshift32: the same cases on every run
@@ -61,7 +119,8 @@ function mutate(text: string): string {
       case 3: // one character replaced by a random one
         t = t.slice(0, at) + String.fromCharCode(rand(0x3100)) + t.slice(at + 1);
         break;
-      default: { // every space of a range becomes another white space character
+      default: {
+        // every space of a range becomes another white space character
         const to = at + rand(2000);
         t = t.slice(0, at) + t.slice(at, to).replace(/ /g, () => SPACES[rand(SPACES.length)]) + t.slice(to);
       }
@@ -75,7 +134,8 @@ function check(k: number, text: string): string | undefined {
   if (!Array.isArray(parsed.games) || !Array.isArray(parsed.errors)) return 'not records';
   if (!(parsed.end >= 0 && parsed.end <= text.length)) return `end ${parsed.end} outside the text`;
   for (const e of parsed.errors) {
-    if (!['tag', 'no result', 'variation', 'no game'].includes(e.kind) || typeof e.message !== 'string') return `untyped error ${JSON.stringify(e)}`;
+    if (!['tag', 'no result', 'variation', 'no game'].includes(e.kind) || typeof e.message !== 'string')
+      return `untyped error ${JSON.stringify(e)}`;
   }
   for (const g of parsed.games) {
     // (what garbage turned into a move may read back otherwise: only that it reads is checked)
@@ -134,7 +194,9 @@ for (const [f, text] of fixtures.entries()) {
     const other = parseRecords(text.replace(/ /g, sp));
     const moves = (p: typeof plain): string => JSON.stringify(p.games.map((g) => g.moves.map((m) => m.move)));
     if (moves(other) !== moves(plain) || other.errors.length !== plain.errors.length) {
-      process.stdout.write(`fail spaces U+${sp.charCodeAt(0).toString(16).padStart(4, '0')} reads otherwise than ' '\n`);
+      process.stdout.write(
+        `fail spaces U+${sp.charCodeAt(0).toString(16).padStart(4, '0')} reads otherwise than ' '\n`,
+      );
       process.exit(1);
     }
   }

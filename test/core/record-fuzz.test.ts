@@ -15,7 +15,9 @@ const STALL_MS = 20_000;
 function runChild(cases: number): Promise<{ code: number | null; last: string; out: string; stalled: boolean }> {
   return new Promise((resolve) => {
     const script = fileURLToPath(new URL('./record-fuzz-child.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, String(cases)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, String(cases)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let stalled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -53,7 +55,9 @@ describe('the record reader on any text', () => {
     const p = parseRecords(deep);
     expect(p.games).toHaveLength(1);
     expect(p.games[0].moves.map((m) => m.move)).toEqual(['j4i4', 'a4a3']);
-    expect(p.errors.map((e) => e.message)).toEqual([`variations nested more than ${MAX_VARIATION_DEPTH} deep (skipped)`]);
+    expect(p.errors.map((e) => e.message)).toEqual([
+      `variations nested more than ${MAX_VARIATION_DEPTH} deep (skipped)`,
+    ]);
     let depth = 0;
     for (let line: MoveRecord[] | undefined = p.games[0].moves; line; line = line[0]?.variations?.[0]) depth++;
     expect(depth).toBe(MAX_VARIATION_DEPTH + 1);

@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { SETUPS, toKfen } from '../../src/core/index';
 import {
-  formatRecordSyntaxError, formatReplayError, formatScore, makeRecord, parseMoveComment, parseRecord, parseRecords, recordPlayers,
-  recordReason, recordStart, recordTimeControls, recordVariant, replayRecord, serializeRecord, standardRecord, type GameRecord,
+  formatRecordSyntaxError,
+  formatReplayError,
+  formatScore,
+  makeRecord,
+  parseMoveComment,
+  parseRecord,
+  parseRecords,
+  recordPlayers,
+  recordReason,
+  recordStart,
+  recordTimeControls,
+  recordVariant,
+  replayRecord,
+  serializeRecord,
+  standardRecord,
+  type GameRecord,
   type MoveRecord,
 } from '../../src/core/record';
 import { unwrap as value } from './helpers';
@@ -41,7 +55,9 @@ describe('record format', () => {
     expect(text).toMatch(
       /^\[Event "Test \\"quoted\\" \\\\ event"\]\n\[Site "\?"\]\n\[Date "2025.02.03"\]\n\[Round "3.2"\]\n\[White "thoth-new"\]\n\[Black "thoth old"\]\n\[Result "1-0"\]\n\[SetUp "1"\]\n\[FEN "/,
     );
-    expect(text).toContain(`[FEN "${CLASSIC}"]\n[Variant "khet2"]\n[KFEN "${CLASSIC}"]\n[TimeControl "10+0.1"]\n[Termination "normal"]\n[PlyCount "7"]`);
+    expect(text).toContain(
+      `[FEN "${CLASSIC}"]\n[Variant "khet2"]\n[KFEN "${CLASSIC}"]\n[TimeControl "10+0.1"]\n[Termination "normal"]\n[PlyCount "7"]`,
+    );
     expect(text).not.toContain('[Reason');
     expect(text).toContain('1. j4i4 {+0.35/12 0.520s} a4a3 {-0.20/11 0.480s} 2. c1+ {+M3/9 0.100s}');
     expect(text).toContain('a3a4 {-M2 0.090s}');
@@ -74,9 +90,17 @@ describe('record format', () => {
     const moves: MoveRecord[] = [
       { move: 'j4i4', before: 'a quiet start', scoreCp: 35, depth: 12, nags: [1] },
       {
-        move: 'a4a3', nags: [4], scoreCp: -300, depth: 12, comment: 'loses a Pyramid',
+        move: 'a4a3',
+        nags: [4],
+        scoreCp: -300,
+        depth: 12,
+        comment: 'loses a Pyramid',
         variations: [
-          [{ move: 'a4b4', scoreCp: 20, depth: 12, nags: [3] }, { move: 'c1+', variations: [[{ move: 'c1-', before: 'or' }]] }, { move: 'b4b5' }],
+          [
+            { move: 'a4b4', scoreCp: 20, depth: 12, nags: [3] },
+            { move: 'c1+', variations: [[{ move: 'c1-', before: 'or' }]] },
+            { move: 'b4b5' },
+          ],
           [{ move: 'f8f7' }],
         ],
       },
@@ -93,10 +117,17 @@ describe('record format', () => {
     expect(back.moves).toEqual(moves);
     expect(serializeRecord(back)).toBe(text);
     // What other tools write: suffixes, symbols, `;` and `%` lines, numbers glued to moves, `...`.
-    const foreign = value(parseRecord(
-      '% an escape line\n[White "x"]\n[Black "y"]\n\n1.j4i4!? a4a3?? ; to the end of the line\n2. c1+ +- 2... ... a3a4 {a} {b} (2... f8f7!) 1/2-1/2\n',
-    ));
-    expect(foreign.moves.map((m) => [m.move, m.nags])).toEqual([['j4i4', [5]], ['a4a3', [4]], ['c1+', [18]], ['a3a4', undefined]]);
+    const foreign = value(
+      parseRecord(
+        '% an escape line\n[White "x"]\n[Black "y"]\n\n1.j4i4!? a4a3?? ; to the end of the line\n2. c1+ +- 2... ... a3a4 {a} {b} (2... f8f7!) 1/2-1/2\n',
+      ),
+    );
+    expect(foreign.moves.map((m) => [m.move, m.nags])).toEqual([
+      ['j4i4', [5]],
+      ['a4a3', [4]],
+      ['c1+', [18]],
+      ['a3a4', undefined],
+    ]);
     expect(foreign.moves[3].comment).toBe('a b');
     expect(foreign.moves[3].variations).toEqual([[{ move: 'f8f7', nags: [1] }]]);
     expect(recordPlayers(foreign)).toEqual(['x', 'y']);
@@ -104,9 +135,22 @@ describe('record format', () => {
 
   it('reads the records Thoth wrote before: players under the colours, KFEN, a Reason tag', () => {
     const old = [
-      '[Event "Thoth match"]', '[Date "2026.12.01"]', '[Round "1.1"]', '[Silver "on"]', '[Red "off"]', '[Result "0-1"]',
-      '[Variant "khet2"]', `[KFEN "${CLASSIC}"]`, '[TimeControl "2+0.02"]', '[Termination "normal"]',
-      '[Reason "Red wins: the Silver Pharaoh was hit"]', '[PlyCount "2"]', '', '1. j4i4 {+0.32/5 0.072s} a4a3 {+0.19/4 0.063s} 0-1', '', '',
+      '[Event "Thoth match"]',
+      '[Date "2026.12.01"]',
+      '[Round "1.1"]',
+      '[Silver "on"]',
+      '[Red "off"]',
+      '[Result "0-1"]',
+      '[Variant "khet2"]',
+      `[KFEN "${CLASSIC}"]`,
+      '[TimeControl "2+0.02"]',
+      '[Termination "normal"]',
+      '[Reason "Red wins: the Silver Pharaoh was hit"]',
+      '[PlyCount "2"]',
+      '',
+      '1. j4i4 {+0.32/5 0.072s} a4a3 {+0.19/4 0.063s} 0-1',
+      '',
+      '',
     ].join('\n');
     const rec = value(parseRecord(old));
     expect(recordPlayers(rec)).toEqual(['on', 'off']);
@@ -115,12 +159,14 @@ describe('record format', () => {
     expect(rec.moves[1]).toEqual({ move: 'a4a3', scoreCp: 19, depth: 4, timeMs: 63 });
     expect(value(replayRecord(rec)).moves).toHaveLength(2);
     const std = serializeRecord(standardRecord(rec));
-    expect(std).toMatch(/^\[Event "Thoth match"\]\n\[Site "\?"\]\n\[Date "2026.12.01"\]\n\[Round "1.1"\]\n\[White "on"\]\n\[Black "off"\]\n\[Result "0-1"\]\n\[SetUp "1"\]\n/);
+    expect(std).toMatch(
+      /^\[Event "Thoth match"\]\n\[Site "\?"\]\n\[Date "2026.12.01"\]\n\[Round "1.1"\]\n\[White "on"\]\n\[Black "off"\]\n\[Result "0-1"\]\n\[SetUp "1"\]\n/,
+    );
     expect(std).not.toMatch(/\[(Silver|Red|Reason) /);
     expect(std.replace(/\s+/g, ' ')).toContain('a4a3 {+0.19/4 0.063s} {Red wins: the Silver Pharaoh was hit} 0-1');
   });
 
-  it('a comment alone after the last move stays the move\'s, unless it repeats the Reason tag', () => {
+  it("a comment alone after the last move stays the move's, unless it repeats the Reason tag", () => {
     expect(value(parseRecord('1. j4i4 {only words} 1-0')).ending).toBeUndefined();
     expect(value(parseRecord('1. j4i4 {only words} 1-0')).moves[0].comment).toBe('only words');
     expect(value(parseRecord('{no moves at all} 1-0')).ending).toBe('no moves at all');
@@ -128,7 +174,8 @@ describe('record format', () => {
 
   it('round-trips many games in one file, and long games wrap', () => {
     const moves: MoveRecord[] = [];
-    for (let i = 0; i < 60; i++) moves.push({ move: i % 2 ? 'a4a3' : 'j4i4', scoreCp: i * 7 - 200, depth: i, timeMs: i * 13 });
+    for (let i = 0; i < 60; i++)
+      moves.push({ move: i % 2 ? 'a4a3' : 'j4i4', scoreCp: i * 7 - 200, depth: i, timeMs: i * 13 });
     const games = [sample(), sample({ result: '1/2-1/2', round: '4.1', moves }), sample({ result: '*', moves: [] })];
     const text = games.map(serializeRecord).join('');
     const parsed = parseRecords(text);
@@ -137,7 +184,12 @@ describe('record format', () => {
     expect(parsed.end).toBe(text.length);
     expect(parsed.games.map((g) => g.result)).toEqual(['1-0', '1/2-1/2', '*']);
     expect(parsed.games[1].moves).toEqual(moves);
-    expect(text.split('\n').filter((l) => !l.startsWith('[')).every((l) => l.length <= 80)).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .filter((l) => !l.startsWith('['))
+        .every((l) => l.length <= 80),
+    ).toBe(true);
   });
 
   it('second player first: 12... numbering', () => {
@@ -146,11 +198,14 @@ describe('record format', () => {
     expect(text).toContain('12... a4a3 13. j4i4 a3a4 {Silver wins: the Red Pharaoh was hit} 1-0');
   });
 
-  it('Deflexion: White is Gold, the first player; older records\' Gold and Silver tags are read', () => {
+  it("Deflexion: White is Gold, the first player; older records' Gold and Silver tags are read", () => {
     const r = sample({ variant: 'deflexion', kfen: SETUPS.deflexion.classic!, moves: [] });
     const text = serializeRecord(r);
     expect(text).toContain('[White "thoth-new"]\n[Black "thoth old"]');
-    expect(recordPlayers(value(parseRecord('[Variant "deflexion"]\n[Gold "g"]\n[Silver "s"]\n\n*')))).toEqual(['g', 's']);
+    expect(recordPlayers(value(parseRecord('[Variant "deflexion"]\n[Gold "g"]\n[Silver "s"]\n\n*')))).toEqual([
+      'g',
+      's',
+    ]);
     const back = value(parseRecord(text));
     expect(recordVariant(back)).toBe('deflexion');
     expect(recordPlayers(back)).toEqual(['thoth-new', 'thoth old']);
@@ -215,9 +270,15 @@ describe('record format', () => {
     expect(parseRecord('[Oops\n')).toMatchObject({ ok: false, error: { kind: 'tag', index: 0 } });
     const v = parseRecords('1. j4i4 ) (a4a3 1-0\n\n1. j4i4 *\n');
     expect(v.errors.map(formatRecordSyntaxError)).toEqual([
-      "a ')' without its '(' at character 9", 'a variation not closed before the result at character 17',
+      "a ')' without its '(' at character 9",
+      'a variation not closed before the result at character 17',
     ]);
-    expect(v.games.map((g) => g.moves)).toEqual([[{ move: 'j4i4', variations: [[{ move: 'a4a3' }]] }], [{ move: 'j4i4' }]]);
-    expect(parseRecords('( 1. j4i4 ) *').errors.map(formatRecordSyntaxError)).toEqual(['a variation before any move at character 1']);
+    expect(v.games.map((g) => g.moves)).toEqual([
+      [{ move: 'j4i4', variations: [[{ move: 'a4a3' }]] }],
+      [{ move: 'j4i4' }],
+    ]);
+    expect(parseRecords('( 1. j4i4 ) *').errors.map(formatRecordSyntaxError)).toEqual([
+      'a variation before any move at character 1',
+    ]);
   });
 });

@@ -1,10 +1,45 @@
 /** The starting positions of docs/rules.md §6 and the editions as data. */
 import { describe, expect, it } from 'vitest';
 import {
-  ANUBIS, DEFLEXION, EDITIONS, KHET1, KHET2, OBELISK, PHARAOH, PYRAMID, SCARAB, SETUPS, SPHINX, STACK, bbCount,
-  colorOf, isEditionId, isSetupName, kindOf, makePiece, mirrorBoard, mirrorMove, mirrorPiece, mirrorSquare,
-  makeMove, perft, setupKfen, setupNamesText, setupsOf, toKfen, ROT_CCW, STEP, N, E, S, W, type EditionId,
-  type SetupName, MAX_MOVES, mirrorPosition, squareName,
+  ANUBIS,
+  DEFLEXION,
+  EDITIONS,
+  KHET1,
+  KHET2,
+  OBELISK,
+  PHARAOH,
+  PYRAMID,
+  SCARAB,
+  SETUPS,
+  SPHINX,
+  STACK,
+  bbCount,
+  colorOf,
+  isEditionId,
+  isSetupName,
+  kindOf,
+  makePiece,
+  mirrorBoard,
+  mirrorMove,
+  mirrorPiece,
+  mirrorSquare,
+  makeMove,
+  perft,
+  setupKfen,
+  setupNamesText,
+  setupsOf,
+  toKfen,
+  ROT_CCW,
+  STEP,
+  N,
+  E,
+  S,
+  W,
+  type EditionId,
+  type SetupName,
+  MAX_MOVES,
+  mirrorPosition,
+  squareName,
 } from '../../src/core/index';
 import { ALL_SETUPS, kfen, load, sq } from './helpers';
 
@@ -34,9 +69,13 @@ const PIECES: Record<EditionId, Record<number, number>> = {
 };
 
 describe('setups by name (docs/rules.md §6)', () => {
-  it('the table holds exactly the rulebook\'s eight setups', () => {
+  it("the table holds exactly the rulebook's eight setups", () => {
     for (const ed of ['khet2', 'khet1', 'deflexion'] as const) {
-      expect({ ...SETUPS[ed], mercury: undefined, sophie: undefined }).toEqual({ ...RULEBOOK_SETUPS[ed], mercury: undefined, sophie: undefined });
+      expect({ ...SETUPS[ed], mercury: undefined, sophie: undefined }).toEqual({
+        ...RULEBOOK_SETUPS[ed],
+        mercury: undefined,
+        sophie: undefined,
+      });
       for (const [name, text] of Object.entries(RULEBOOK_SETUPS[ed])) {
         expect(isSetupName(name)).toBe(true);
         if (isSetupName(name)) expect(setupKfen(ed, name)).toBe(text);
@@ -135,11 +174,12 @@ describe('editions as data', () => {
     expect(KHET1.swapWith.map((b, k) => (b ? k : -1)).filter((k) => k >= 0)).toEqual([PYRAMID, OBELISK, STACK]);
   });
 
-  it('reserved squares: file a + i1 + i8 are Red\'s, file j + b1 + b8 Silver\'s; Deflexion only the files', () => {
+  it("reserved squares: file a + i1 + i8 are Red's, file j + b1 + b8 Silver's; Deflexion only the files", () => {
     const names = (r: Int32Array, color: number): string[] => {
       const out: string[] = [];
       for (let s = 0; s < 80; s++) {
-        if ((r[color * 3 + (s >> 5)] & (1 << (s & 31))) !== 0) out.push(String.fromCharCode(97 + (s % 10)) + (((s / 10) | 0) + 1));
+        if ((r[color * 3 + (s >> 5)] & (1 << (s & 31))) !== 0)
+          out.push(String.fromCharCode(97 + (s % 10)) + (((s / 10) | 0) + 1));
       }
       return out.sort();
     };
@@ -172,7 +212,16 @@ function fromList(list: string): Record<string, string> {
     if (!m) throw new Error(`bad item ${item}`);
     const [, color, kind, ori, square] = m;
     const letter = { Sphinx: 'X', Pharaoh: 'K', Anubis: 'A', Pyramid: 'P', Scarab: 'S' }[kind]!;
-    const suffix = kind === 'Pyramid' ? PYR[ori] : kind === 'Scarab' ? (ori === '/' ? '>' : '^') : kind === 'Pharaoh' ? '' : DIR[ori];
+    const suffix =
+      kind === 'Pyramid'
+        ? PYR[ori]
+        : kind === 'Scarab'
+          ? ori === '/'
+            ? '>'
+            : '^'
+          : kind === 'Pharaoh'
+            ? ''
+            : DIR[ori];
     if (suffix === undefined) throw new Error(`bad orientation ${item}`);
     out[square] = (color === 's' ? letter : letter.toLowerCase()) + suffix;
   }
@@ -221,7 +270,12 @@ function countFirstMoves(pieces: Record<string, string>): number {
         if ((df === 0 && dr === 0) || tf < 0 || tf > 9 || tr < 1 || tr > 8 || barred(true, tf, tr)) continue;
         const other = pieces[String.fromCharCode(97 + tf) + tr];
         if (other === undefined) n++;
-        else if (kind === 'S' && 'PA'.includes(other[0].toUpperCase()) && !barred(other[0] === other[0].toUpperCase(), f, r)) n++;
+        else if (
+          kind === 'S' &&
+          'PA'.includes(other[0].toUpperCase()) &&
+          !barred(other[0] === other[0].toUpperCase(), f, r)
+        )
+          n++;
       }
     }
     n += kind === 'P' || kind === 'A' ? 2 : kind === 'S' ? 1 : 0;
@@ -249,7 +303,7 @@ describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
     expect([fromList(ISSUE_LISTS.mercury).a8, fromList(ISSUE_LISTS.mercury).j1]).toEqual(['xv', 'X^']);
   });
 
-  it('why Mercury\'s Sphinxes fire E and W: facing N, nearly every first move shoots Silver\'s own Pyramid on j3', () => {
+  it("why Mercury's Sphinxes fire E and W: facing N, nearly every first move shoots Silver's own Pyramid on j3", () => {
     expect(ownRemovals(kfen(fromList(ISSUE_LISTS.mercury), 's'))).toBe(64);
     expect(ownRemovals(SETUPS.khet2.mercury!)).toBe(16);
     expect(ownRemovals(SETUPS.khet2.classic!)).toBe(8);
@@ -283,7 +337,10 @@ describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
         count[kindOf(p)] = (count[kindOf(p)] ?? 0) + 1;
         // docs/rules.md §1, by name: Silver never on file a, i1, i8; Red never on file j, b1, b8
         const name = squareName(s);
-        const barred = color === 0 ? name[0] === 'a' || name === 'i1' || name === 'i8' : name[0] === 'j' || name === 'b1' || name === 'b8';
+        const barred =
+          color === 0
+            ? name[0] === 'a' || name === 'i1' || name === 'i8'
+            : name[0] === 'j' || name === 'b1' || name === 'b8';
         expect(barred, `${name}`).toBe(false);
         expect(KHET2.reserved[color * 3 + (s >> 5)] & (1 << (s & 31)), `${name}`).toBe(0);
       }
@@ -297,11 +354,14 @@ describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
     expect(pos.side).toBe(0);
   });
 
-  it.each(LASER_CHESS)('$setup is point-symmetric: each square\'s piece is its 180° image\'s, colour swapped and turned', ({ setup }) => {
-    const pos = load(SETUPS.khet2[setup]!);
-    for (let s = 0; s < 80; s++) expect(pos.board[mirrorSquare(s)], squareName(s)).toBe(mirrorPiece(pos.board[s]));
-    expect(Array.from(mirrorBoard(pos.board))).toEqual(Array.from(pos.board));
-  });
+  it.each(LASER_CHESS)(
+    "$setup is point-symmetric: each square's piece is its 180° image's, colour swapped and turned",
+    ({ setup }) => {
+      const pos = load(SETUPS.khet2[setup]!);
+      for (let s = 0; s < 80; s++) expect(pos.board[mirrorSquare(s)], squareName(s)).toBe(mirrorPiece(pos.board[s]));
+      expect(Array.from(mirrorBoard(pos.board))).toEqual(Array.from(pos.board));
+    },
+  );
 
   it.each(LASER_CHESS)('$setup: perft 1-3 = $counts, the same for the second player', ({ setup, counts }) => {
     const name: SetupName = setup;

@@ -21,14 +21,18 @@ describe('parseTimeControl', () => {
     expect(parseTimeControl(text)).toEqual({ ok: true, value: want });
   });
 
-  it.each(['', 'abc', '10+', '+0.1', '0/10', '40/', '10+0.1+1', '-5', '10+x', '1:90:00', '0', '0+0'])('rejects %j', (text) => {
-    const r = parseTimeControl(text);
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toBeInstanceOf(TimeControlError);
-  });
+  it.each(['', 'abc', '10+', '+0.1', '0/10', '40/', '10+0.1+1', '-5', '10+x', '1:90:00', '0', '0+0'])(
+    'rejects %j',
+    (text) => {
+      const r = parseTimeControl(text);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toBeInstanceOf(TimeControlError);
+    },
+  );
 
   it('formats back to the canonical text', () => {
-    for (const t of ['40/60+0.6', '10+0.1', '60', '40/60', '0.5+0.01']) expect(formatTimeControl(unwrap(parseTimeControl(t)))).toBe(t);
+    for (const t of ['40/60+0.6', '10+0.1', '60', '40/60', '0.5+0.01'])
+      expect(formatTimeControl(unwrap(parseTimeControl(t)))).toBe(t);
     expect(formatTimeControl(unwrap(parseTimeControl('1:30+1')))).toBe('90+1');
   });
 });

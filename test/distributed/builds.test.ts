@@ -5,12 +5,28 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProblem, fetchBuild, identifyEngine, localEngine, staticImports, storeBuild } from '../../src/distributed/builds';
+import {
+  buildProblem,
+  fetchBuild,
+  identifyEngine,
+  localEngine,
+  staticImports,
+  storeBuild,
+} from '../../src/distributed/builds';
 import { fetchNet } from '../../src/distributed/datagen-jobs';
 import { openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import type { EngineSpec } from '../../src/match/engine-process';
@@ -18,12 +34,21 @@ import { startEngine } from '../../src/match/slot';
 import { fakeEngineScript } from '../match/helpers';
 import { REDIS_SERVER, ROOT, startRedis, type RedisInstance } from './helpers';
 
-const spec = (command: string[], dir?: string): EngineSpec => ({ name: 'e', nameGiven: true, command, dir, options: [], limits: { depth: 1 }, timeMarginMs: 0 });
+const spec = (command: string[], dir?: string): EngineSpec => ({
+  name: 'e',
+  nameGiven: true,
+  command,
+  dir,
+  options: [],
+  limits: { depth: 1 },
+  timeMarginMs: 0,
+});
 const BUILT = existsSync(path.join(ROOT, 'dist', 'cli.js'));
 
 describe('engine builds', () => {
   it('static imports of a bundle: bare packages only, dynamic imports left out', () => {
-    const code = 'import { a } from "piscina";\nimport {\n  b,\n  c\n} from "@scope/pkg/sub";\nimport "side";\nimport x from "./local.js";\nimport { readFileSync } from "node:fs";\nimport fs from "fs";\nconst q = await import("bullmq");\n';
+    const code =
+      'import { a } from "piscina";\nimport {\n  b,\n  c\n} from "@scope/pkg/sub";\nimport "side";\nimport x from "./local.js";\nimport { readFileSync } from "node:fs";\nimport fs from "fs";\nconst q = await import("bullmq");\n';
     expect(staticImports(code).sort()).toEqual(['@scope/pkg', 'piscina', 'side']);
   });
 
@@ -39,18 +64,22 @@ describe('engine builds', () => {
     expect(same.ok).toBe(true);
     appendFileSync(path.join(dir, 'fake.mjs'), '\n// changed\n');
     const changed = await localEngine(undefined as never, s, id.value.build, dir, [dir]);
-    expect(changed.ok ? '' : changed.error.message).toMatch(/^engine 'e': .*fake\.mjs here has checksum [0-9a-f]{12}, the run wants [0-9a-f]{12}$/);
+    expect(changed.ok ? '' : changed.error.message).toMatch(
+      /^engine 'e': .*fake\.mjs here has checksum [0-9a-f]{12}, the run wants [0-9a-f]{12}$/,
+    );
     const missing = identifyEngine(spec(['/nonexistent/engine']));
     expect(missing.ok ? '' : missing.error.message).toBe("engine 'e': its program '/nonexistent/engine' is not found");
   });
 
-  it('no command from the store: a files engine runs only when its program (or its interpreter\'s script) is allowed here', async () => {
+  it("no command from the store: a files engine runs only when its program (or its interpreter's script) is allowed here", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'thoth-build-'));
     copyFileSync(fakeEngineScript(), path.join(dir, 'fake.mjs'));
     const empty = createHash('sha256').update('').digest('hex');
     // The attack: `sh -c …` names no file, so its checksum is that of nothing.
     const attack = spec(['sh', '-c', 'id > PWNED; exec node bin/thoth.js']);
-    const atk = await localEngine(undefined as never, attack, { kind: 'files', checksum: empty, words: [] }, dir, [dir]);
+    const atk = await localEngine(undefined as never, attack, { kind: 'files', checksum: empty, words: [] }, dir, [
+      dir,
+    ]);
     expect(atk.ok ? 'ran' : atk.error.message).toBe(
       `engine 'e': 'sh -c "id > PWNED; exec node bin/thoth.js"' is not an engine this worker allows (this worker allows only ${realpathSync(dir)}; thoth worker --allow-engine PATH)`,
     );
@@ -58,25 +87,49 @@ describe('engine builds', () => {
     const id = identifyEngine(s);
     if (!id.ok) throw id.error;
     const none = await localEngine(undefined as never, s, id.value.build, dir);
-    expect(none.ok ? 'ran' : none.error.message).toMatch(/^engine 'e': 'node fake\.mjs' is not an engine this worker allows \(this worker allows no engine but Thoth builds; thoth worker --allow-engine PATH\)$/);
-    expect((await localEngine(undefined as never, s, id.value.build, dir, [realpathSync(path.join(dir, 'fake.mjs'))])).ok).toBe(true);
+    expect(none.ok ? 'ran' : none.error.message).toMatch(
+      /^engine 'e': 'node fake\.mjs' is not an engine this worker allows \(this worker allows no engine but Thoth builds; thoth worker --allow-engine PATH\)$/,
+    );
+    expect(
+      (await localEngine(undefined as never, s, id.value.build, dir, [realpathSync(path.join(dir, 'fake.mjs'))])).ok,
+    ).toBe(true);
     // An interpreter's own options come before the allowed script: refused.
     const req = spec(['node', '--require', 'fake.mjs', 'fake.mjs'], dir);
     const reqId = identifyEngine(req);
     if (!reqId.ok) throw reqId.error;
     expect((await localEngine(undefined as never, req, reqId.value.build, dir, [dir])).ok).toBe(false);
     // A Thoth build runs only as `node SCRIPT …`.
-    const shThoth = await localEngine(undefined as never, spec(['sh', '-c', 'id', 'dist/cli.js']), { kind: 'thoth', checksum: empty, word: 3, script: 'dist/cli.js', bytes: 1 }, dir);
-    expect(shThoth.ok ? 'ran' : shThoth.error.message).toBe("engine 'e': 'sh -c id dist/cli.js' does not run its Thoth build with node");
+    const shThoth = await localEngine(
+      undefined as never,
+      spec(['sh', '-c', 'id', 'dist/cli.js']),
+      { kind: 'thoth', checksum: empty, word: 3, script: 'dist/cli.js', bytes: 1 },
+      dir,
+    );
+    expect(shThoth.ok ? 'ran' : shThoth.error.message).toBe(
+      "engine 'e': 'sh -c id dist/cli.js' does not run its Thoth build with node",
+    );
   });
 
   it('checksums of 64 hex digits and scripts inside the build, before any file operation', () => {
     const sum = 'a'.repeat(64);
     expect(buildProblem({ kind: 'thoth', checksum: sum, word: 1, script: 'dist/cli.js', bytes: 1 })).toBeUndefined();
-    expect(buildProblem({ kind: 'thoth', checksum: '../victim', word: 1, script: 'dist/cli.js', bytes: 1 })).toBe('the build checksum "../victim" is not 64 hex digits');
-    expect(buildProblem({ kind: 'thoth', checksum: sum.toUpperCase(), word: 1, script: 'dist/cli.js', bytes: 1 })).toMatch(/is not 64 hex digits$/);
-    for (const script of ['../../../tmp/evil.js', '/tmp/evil.js', 'dist/../../evil.js', 'dist\\..\\evil.js', './dist/cli.js', '']) {
-      expect(buildProblem({ kind: 'thoth', checksum: sum, word: 1, script, bytes: 1 })).toMatch(/is not a relative path inside the build$/);
+    expect(buildProblem({ kind: 'thoth', checksum: '../victim', word: 1, script: 'dist/cli.js', bytes: 1 })).toBe(
+      'the build checksum "../victim" is not 64 hex digits',
+    );
+    expect(
+      buildProblem({ kind: 'thoth', checksum: sum.toUpperCase(), word: 1, script: 'dist/cli.js', bytes: 1 }),
+    ).toMatch(/is not 64 hex digits$/);
+    for (const script of [
+      '../../../tmp/evil.js',
+      '/tmp/evil.js',
+      'dist/../../evil.js',
+      'dist\\..\\evil.js',
+      './dist/cli.js',
+      '',
+    ]) {
+      expect(buildProblem({ kind: 'thoth', checksum: sum, word: 1, script, bytes: 1 })).toMatch(
+        /is not a relative path inside the build$/,
+      );
     }
     expect(buildProblem({ kind: 'files', checksum: sum, words: ['x'] })).toMatch(/bad command words/);
   });
@@ -96,8 +149,18 @@ describe('engine builds', () => {
       expect(id.ok).toBe(true);
       if (!id.ok || id.value.build.kind !== 'thoth') return;
       const files = id.value.files!.map((f) => f.rel);
-      expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/cli.js', 'dist/search-worker.js', 'node_modules/piscina/package.json', 'node_modules/ws/package.json']));
-      expect(files.some((f) => f.startsWith('node_modules/bullmq/') || f.startsWith('node_modules/ioredis/'))).toBe(false);
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'package.json',
+          'dist/cli.js',
+          'dist/search-worker.js',
+          'node_modules/piscina/package.json',
+          'node_modules/ws/package.json',
+        ]),
+      );
+      expect(files.some((f) => f.startsWith('node_modules/bullmq/') || f.startsWith('node_modules/ioredis/'))).toBe(
+        false,
+      );
       const addr = parseRedisUrl(redis.url);
       if (!addr.ok) throw addr.error;
       const conn = await openRedis(addr.value);
@@ -110,7 +173,11 @@ describe('engine builds', () => {
         if (!dir.ok) return;
         expect(path.basename(dir.value)).toBe(id.value.build.checksum);
         // The unpacked build, away from the repository: perft on two threads loads piscina and a worker file.
-        const r = spawnSync(process.execPath, [path.join(dir.value, 'dist', 'cli.js'), 'perft', '3', '--threads', '2'], { cwd: tmpdir(), encoding: 'utf8' });
+        const r = spawnSync(
+          process.execPath,
+          [path.join(dir.value, 'dist', 'cli.js'), 'perft', '3', '--threads', '2'],
+          { cwd: tmpdir(), encoding: 'utf8' },
+        );
         expect(r.stderr).toBe('');
         expect(r.stdout).toMatch(/^Nodes searched: \d+$/m);
         // As a worker runs it: the command rewritten to the cache, and the handshake done.
@@ -121,12 +188,22 @@ describe('engine builds', () => {
         expect(e.idName).toMatch(/^Thoth/);
         await e.quit();
         const unknown = await fetchBuild(conn, 'f'.repeat(64), cache);
-        expect(unknown.ok ? '' : unknown.error.message).toBe('Thoth build ffffffffffff is not in Redis (the coordinator stores it when the run starts)');
+        expect(unknown.ok ? '' : unknown.error.message).toBe(
+          'Thoth build ffffffffffff is not in Redis (the coordinator stores it when the run starts)',
+        );
         // A planted build under a checksum its files do not have is refused after unpacking.
         const planted = 'e'.repeat(64);
-        await conn.hset(`thoth:build:${planted}`, 'dist/cli.js', gzipSync('require("fs").writeFileSync("PWNED", "")'), '\0manifest', JSON.stringify({ files: [{ rel: 'dist/cli.js', exec: true }], bytes: 1 }));
+        await conn.hset(
+          `thoth:build:${planted}`,
+          'dist/cli.js',
+          gzipSync('require("fs").writeFileSync("PWNED", "")'),
+          '\0manifest',
+          JSON.stringify({ files: [{ rel: 'dist/cli.js', exec: true }], bytes: 1 }),
+        );
         const plantedDir = await fetchBuild(conn, planted, cache);
-        expect(plantedDir.ok ? '' : plantedDir.error.message).toMatch(/^Thoth build eeeeeeeeeeee: the unpacked files have checksum [0-9a-f]{12}$/);
+        expect(plantedDir.ok ? '' : plantedDir.error.message).toMatch(
+          /^Thoth build eeeeeeeeeeee: the unpacked files have checksum [0-9a-f]{12}$/,
+        );
         expect(existsSync(path.join(cache, planted))).toBe(false);
       } finally {
         conn.disconnect();

@@ -1,14 +1,35 @@
 /** The plain data of distributed datagen: its status in words and in the shape the status page draws. */
 import { describe, expect, it } from 'vitest';
-import { datagenAsRunStatus, datagenStatusLines, isDatagenStatus, type DatagenStatus } from '../../src/distributed/datagen-jobs';
+import {
+  datagenAsRunStatus,
+  datagenStatusLines,
+  isDatagenStatus,
+  type DatagenStatus,
+} from '../../src/distributed/datagen-jobs';
 
 const status = (): DatagenStatus => ({
-  kind: 'datagen', run: '0123456789ab', state: 'running', out: '/data/gen3.bin', games: 40, positions: 2100,
-  targetPositions: 1_000_000, targetGames: null, chunksQueued: 5, chunksActive: 2, rate: 35.25,
-  tallies: [{ id: 'a:1', chunks: 3, positions: 1500, rate: 20.5 }, { id: 'b:2', chunks: 2, positions: 600, rate: 14.75 }],
+  kind: 'datagen',
+  run: '0123456789ab',
+  state: 'running',
+  out: '/data/gen3.bin',
+  games: 40,
+  positions: 2100,
+  targetPositions: 1_000_000,
+  targetGames: null,
+  chunksQueued: 5,
+  chunksActive: 2,
+  rate: 35.25,
+  tallies: [
+    { id: 'a:1', chunks: 3, positions: 1500, rate: 20.5 },
+    { id: 'b:2', chunks: 2, positions: 600, rate: 14.75 },
+  ],
   refusals: { 'c:3': 'network 0123 is not in Redis' },
-  workers: [{ id: 'a:1', concurrency: 1, busy: 1, run: '0123456789ab', pairs: 3 }, { id: 'b:2', concurrency: 2, busy: 1, run: '0123456789ab', pairs: 2 }],
-  started: 0, updated: Date.now(),
+  workers: [
+    { id: 'a:1', concurrency: 1, busy: 1, run: '0123456789ab', pairs: 3 },
+    { id: 'b:2', concurrency: 2, busy: 1, run: '0123456789ab', pairs: 2 },
+  ],
+  started: 0,
+  updated: Date.now(),
 });
 
 describe('distributed datagen status', () => {
@@ -29,8 +50,19 @@ describe('distributed datagen status', () => {
     const s = status();
     const r = datagenAsRunStatus(s);
     expect(r).toMatchObject({
-      run: '0123456789ab', state: 'running', names: ['datagen gen3.bin'], variant: 'datagen', timeControl: '35.3 positions/s',
-      games: 40, total: null, pairsQueued: 5, pairsActive: 2, encounters: [], ratings: [], sprt: null, workers: s.workers,
+      run: '0123456789ab',
+      state: 'running',
+      names: ['datagen gen3.bin'],
+      variant: 'datagen',
+      timeControl: '35.3 positions/s',
+      games: 40,
+      total: null,
+      pairsQueued: 5,
+      pairsActive: 2,
+      encounters: [],
+      ratings: [],
+      sprt: null,
+      workers: s.workers,
       refusals: s.refusals,
     });
     expect(r.lines).toEqual(datagenStatusLines(s));

@@ -13,7 +13,19 @@ import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, startRedis, worker, type RedisInstance } from './helpers';
 
 /** Small games, one edition; `seed` tells this test's datagen processes from any other's. */
-const small = (seed: number): string[] => ['--nodes', '100', '--max-plies', '30', '--skip-plies', '8', '--variant', 'khet2', '--seed', String(seed), '--quiet'];
+const small = (seed: number): string[] => [
+  '--nodes',
+  '100',
+  '--max-plies',
+  '30',
+  '--skip-plies',
+  '8',
+  '--variant',
+  'khet2',
+  '--seed',
+  String(seed),
+  '--quiet',
+];
 
 /** The game indices of a data file, in file order (the file must read without a fault). */
 function gamesOf(path: string): number[] {
@@ -88,7 +100,16 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
     const cache = ['--cache', join(dir, 'cache')];
     const victim = worker(redis.url, cache);
     const other = worker(redis.url, cache);
-    const coord = new ThothProcess(['datagen', '--out', join(dir, 'dist.bin'), '--chunk', '2', '--distributed', redis.url, ...flags]);
+    const coord = new ThothProcess([
+      'datagen',
+      '--out',
+      join(dir, 'dist.bin'),
+      '--chunk',
+      '2',
+      '--distributed',
+      redis.url,
+      ...flags,
+    ]);
     await victim.waitFor(/^Played chunk-/m);
     const child = await waitChunkChild(victim.proc.pid!);
     victim.kill('SIGKILL');
@@ -140,7 +161,9 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
     expect(gamesOf(out)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(readFileSync(out).equals(readFileSync(join(dir, 'local.bin')))).toBe(true);
     // Chunks whose games were all in the file at the restart are not played again.
-    const later = workers.flatMap((w, i) => [...w.out.slice(seen[i]).matchAll(/^Played chunk-(\d+) /gm)].map((m) => Number(m[1])));
+    const later = workers.flatMap((w, i) =>
+      [...w.out.slice(seen[i]).matchAll(/^Played chunk-(\d+) /gm)].map((m) => Number(m[1])),
+    );
     for (const k of later) expect(2 * k + 1).toBeGreaterThan(written);
     for (const w of workers) w.kill('SIGINT');
     await Promise.all(workers.map((w) => w.exited));

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
 import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { fake, fakeEngineScript, run, tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, freePort, normalisedGames, startRedis, worker, type RedisInstance } from './helpers';
+import {
+  REDIS_SERVER,
+  ThothProcess,
+  freePort,
+  normalisedGames,
+  startRedis,
+  worker,
+  type RedisInstance,
+} from './helpers';
 
 /** The summary block at the end of a run's output (from its last `Score of` line). */
 function lastSummary(lines: string[]): string[] {
@@ -45,7 +53,12 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
   const engines = (delay: number): string[] => [
     ...fake('A', `--seed 1 --deterministic --delay ${delay}`),
     ...fake('B', `--seed 2 --play random --deterministic --delay ${delay}`),
-    '-each', 'tc=10+0.1', '-ratinginterval', '0', '-maxplies', '40',
+    '-each',
+    'tc=10+0.1',
+    '-ratinginterval',
+    '0',
+    '-maxplies',
+    '40',
   ];
 
   it('three workers, one killed with SIGKILL mid-pair: every pair counted once, the same records and summary as a local run', async () => {
@@ -62,14 +75,20 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     await Promise.all(workers.map((w) => w.exited));
     expect(code, coord.err).toBe(0);
     const lines = outLines(coord);
-    expect(lines).toContainEqual(expect.stringMatching(/^Note: pair-\d+ stalled \(its worker stopped answering\); it goes back to the queue$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^Note: pair-\d+ stalled \(its worker stopped answering\); it goes back to the queue$/),
+    );
     expect(lines[lines.length - 1]).toBe('Finished match');
 
     const local = await run([...flags, '-concurrency', '2', '-pgnout', join(dir, 'local.pgn')]);
     const dist = parseRecords(readFileSync(pgn, 'utf8')).games;
-    expect(dist.map((g) => g.tags.get('Round')).sort()).toEqual(local.summary.finished.map((f) => f.record.tags.get('Round')).sort());
+    expect(dist.map((g) => g.tags.get('Round')).sort()).toEqual(
+      local.summary.finished.map((f) => f.record.tags.get('Round')).sort(),
+    );
     expect(new Set(dist.map((g) => g.tags.get('Round'))).size).toBe(16);
-    expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')));
+    expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(
+      normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')),
+    );
     expect(gameLines(lines)).toEqual(gameLines(local.lines));
     expect(lastSummary(lines)).toEqual(lastSummary(local.lines));
   });
@@ -89,7 +108,13 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     const second = new ThothProcess(['match', ...flags, '-resume', pgn]);
     // The dead coordinator's lock still holds the run: the second one waits for it to end. The
     // test ends it at once rather than waiting out its 15 s.
-    await second.waitFor(new RegExp(`^Note: run ${runId} is locked by coordinator \\S+ \\(a coordinator that died: the lock ends within \\d+ s\\); waiting$`, 'm'), 30_000);
+    await second.waitFor(
+      new RegExp(
+        `^Note: run ${runId} is locked by coordinator \\S+ \\(a coordinator that died: the lock ends within \\d+ s\\); waiting$`,
+        'm',
+      ),
+      30_000,
+    );
     await endLock(redis.url, runId);
     const code = await second.exited;
     for (const w of workers) w.kill('SIGINT');
@@ -97,7 +122,9 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     expect(code, second.err).toBe(0);
     expect(second.out).toMatch(/^Resumed \d+ (finished games from|more games from the workers' results in Redis)/m);
     const local = await run([...flags.slice(0, -2), '-concurrency', '2', '-pgnout', join(dir, 'local.pgn')]);
-    expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')));
+    expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(
+      normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')),
+    );
     expect(lastSummary(outLines(second))).toEqual(lastSummary(local.lines));
   });
 
@@ -109,12 +136,31 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     copyFileSync(fakeEngineScript(), join(other, 'fake.mjs'));
     appendFileSync(join(other, 'fake.mjs'), '\n// another build\n');
     const pgn = join(dir, 'sprt.pgn');
-    const eng = (name: string, args: string): string[] => ['-engine', 'cmd=node', `args=fake.mjs ${args}`, `name=${name}`];
+    const eng = (name: string, args: string): string[] => [
+      '-engine',
+      'cmd=node',
+      `args=fake.mjs ${args}`,
+      `name=${name}`,
+    ];
     const refuser = worker(redis.url, [], other);
     const workers = [worker(redis.url, [], dir), worker(redis.url, ['--concurrency', '2'], dir)];
     const coord = new ThothProcess(
-      ['match', ...eng('good', '--seed 3 --deterministic --delay 5'), ...eng('bad', '--seed 4 --play random --deterministic --delay 5'),
-        '-each', 'tc=10+0.1', '-sprt', 'elo0=0', 'elo1=100', '-ratinginterval', '0', '-distributed', redis.url, '-pgnout', pgn],
+      [
+        'match',
+        ...eng('good', '--seed 3 --deterministic --delay 5'),
+        ...eng('bad', '--seed 4 --play random --deterministic --delay 5'),
+        '-each',
+        'tc=10+0.1',
+        '-sprt',
+        'elo0=0',
+        'elo1=100',
+        '-ratinginterval',
+        '0',
+        '-distributed',
+        redis.url,
+        '-pgnout',
+        pgn,
+      ],
       dir,
     );
     const code = await coord.exited;
@@ -122,16 +168,24 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     await Promise.all([refuser, ...workers].map((w) => w.exited));
     expect(code, coord.err).toBe(0);
     const lines = outLines(coord);
-    expect(lines[lines.length - 1]).toMatch(/^Finished match \(SPRT: H1 was accepted; \d+ queued pairs removed, \d+ pairs in progress cancelled\)$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^SPRT: llr [\d.]+ \([\d.]+%\), lbound -2\.94, ubound 2\.94 - H1 was accepted$/));
+    expect(lines[lines.length - 1]).toMatch(
+      /^Finished match \(SPRT: H1 was accepted; \d+ queued pairs removed, \d+ pairs in progress cancelled\)$/,
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^SPRT: llr [\d.]+ \([\d.]+%\), lbound -2\.94, ubound 2\.94 - H1 was accepted$/),
+    );
     const n = gameLines(lines).length;
     const games = parseRecords(readFileSync(pgn, 'utf8')).games;
     expect(games).toHaveLength(n);
     expect(new Set(games.map((g) => g.tags.get('Round'))).size).toBe(n);
     expect(n).toBeLessThan(60);
-    expect(refuser.out).toMatch(/^Refusing run [0-9a-f]{12}: engine 'good': .*fake\.mjs here has checksum [0-9a-f]{12}, the run wants [0-9a-f]{12}$/m);
+    expect(refuser.out).toMatch(
+      /^Refusing run [0-9a-f]{12}: engine 'good': .*fake\.mjs here has checksum [0-9a-f]{12}, the run wants [0-9a-f]{12}$/m,
+    );
     expect(refuser.out).not.toMatch(/^Played /m);
-    expect(lines).toContainEqual(expect.stringMatching(/^Note: worker \S+ refuses this run: engine 'good': .*here has checksum/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^Note: worker \S+ refuses this run: engine 'good': .*here has checksum/),
+    );
     // The run's status, as match-status prints it.
     const runId = /\(run ([0-9a-f]{12})\)$/m.exec(coord.out)?.[1] ?? '';
     const status = new ThothProcess(['match-status', redis.url, runId]);
@@ -148,8 +202,20 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     const pgn = join(dir, 'crash.pgn');
     const w = worker(redis.url);
     const coord = new ThothProcess([
-      'match', ...fake('crasher', '--mode crash --at 4'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '3',
-      '-openings', 'setups=classic', 'plies=0', '-distributed', redis.url, '-pgnout', pgn,
+      'match',
+      ...fake('crasher', '--mode crash --at 4'),
+      ...fake('ok'),
+      '-each',
+      'tc=10+0.1',
+      '-rounds',
+      '3',
+      '-openings',
+      'setups=classic',
+      'plies=0',
+      '-distributed',
+      redis.url,
+      '-pgnout',
+      pgn,
     ]);
     const code = await coord.exited;
     w.kill('SIGINT');
@@ -157,17 +223,31 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     // A run stopped by a fault exits 1, after its records and summary, as a local one does.
     expect(code, coord.err).toBe(1);
     expect(coord.err).toMatch(/^thoth match: the run stopped: engine crasher: abandoned /m);
-    expect(coord.out).toMatch(/^Finished game \d+ \((crasher vs ok|ok vs crasher)\): (1-0|0-1) \{.*engine crasher disconnects \(exit code 3\)\}$/m);
-    expect(coord.out).toMatch(/^Match stopped: engine crasher: abandoned \(.*\); stopping the run \(-recover restarts engines that fail\)$/m);
+    expect(coord.out).toMatch(
+      /^Finished game \d+ \((crasher vs ok|ok vs crasher)\): (1-0|0-1) \{.*engine crasher disconnects \(exit code 3\)\}$/m,
+    );
+    expect(coord.out).toMatch(
+      /^Match stopped: engine crasher: abandoned \(.*\); stopping the run \(-recover restarts engines that fail\)$/m,
+    );
     const games = parseRecords(readFileSync(pgn, 'utf8')).games;
     expect(games.some((g) => g.tags.get('Termination') === 'abandoned')).toBe(true);
   });
 
   it('Redis unreachable: a clear error and exit code 1; Redis lost mid-run: the records so far are kept', async () => {
     const nobody = await freePort();
-    const bad = new ThothProcess(['match', ...fake('A'), ...fake('B'), '-each', 'tc=10+0.1', '-distributed', `redis://127.0.0.1:${nobody}`]);
+    const bad = new ThothProcess([
+      'match',
+      ...fake('A'),
+      ...fake('B'),
+      '-each',
+      'tc=10+0.1',
+      '-distributed',
+      `redis://127.0.0.1:${nobody}`,
+    ]);
     expect(await bad.exited).toBe(1);
-    expect(bad.err).toMatch(new RegExp(`^thoth match: cannot reach Redis at redis://127\\.0\\.0\\.1:${nobody}: .*\\n$`));
+    expect(bad.err).toMatch(
+      new RegExp(`^thoth match: cannot reach Redis at redis://127\\.0\\.0\\.1:${nobody}: .*\\n$`),
+    );
     const badWorker = new ThothProcess(['worker', `redis://127.0.0.1:${nobody}`]);
     expect(await badWorker.exited).toBe(1);
     expect(badWorker.err).toMatch(/^thoth worker: cannot reach Redis at /);
@@ -179,7 +259,17 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
       const dir = tempDir();
       const pgn = join(dir, 'lost.pgn');
       const wk = worker(own.url);
-      const coord = new ThothProcess(['match', ...engines(20), '-rounds', '200', '-distributed', own.url, 'timeout=1', '-pgnout', pgn]);
+      const coord = new ThothProcess([
+        'match',
+        ...engines(20),
+        '-rounds',
+        '200',
+        '-distributed',
+        own.url,
+        'timeout=1',
+        '-pgnout',
+        pgn,
+      ]);
       await coord.waitFor(/^Finished game (?:.|\n)*^Finished game /m);
       await own.stop();
       const code = await coord.exited;

@@ -38,7 +38,9 @@ export function findRedisServer(): string | undefined {
 
 export const REDIS_SERVER = findRedisServer();
 if (!REDIS_SERVER) {
-  process.stderr.write('distributed tests skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n');
+  process.stderr.write(
+    'distributed tests skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n',
+  );
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -64,13 +66,42 @@ export interface RedisInstance {
  * Starts a redis-server on a free loopback port (or on `port`: a restart) with a temporary folder
  * and no persistence; stop() ends it and removes the folder.
  */
-export async function startRedis(port?: number, opts: { extra?: string[]; tls?: TlsFiles } = {}): Promise<RedisInstance> {
+export async function startRedis(
+  port?: number,
+  opts: { extra?: string[]; tls?: TlsFiles } = {},
+): Promise<RedisInstance> {
   port ??= await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-redis-'));
   const listen = opts.tls
-    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', opts.tls.cert, '--tls-key-file', opts.tls.key, '--tls-ca-cert-file', opts.tls.ca, '--tls-auth-clients', 'no']
+    ? [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--tls-cert-file',
+        opts.tls.cert,
+        '--tls-key-file',
+        opts.tls.key,
+        '--tls-ca-cert-file',
+        opts.tls.ca,
+        '--tls-auth-clients',
+        'no',
+      ]
     : ['--port', String(port)];
-  const args = [...listen, '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(opts.extra ?? [])];
+  const args = [
+    ...listen,
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--protected-mode',
+    'yes',
+    ...(opts.extra ?? []),
+  ];
   const proc = spawn(REDIS_SERVER!, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -97,7 +128,8 @@ export async function startRedis(port?: number, opts: { extra?: string[]; tls?: 
         resolve();
       }
     };
-    const ended = (code: number | null, signal: string | null): void => fail(`ended (${signal ?? `exit code ${code}`}) before it was ready`);
+    const ended = (code: number | null, signal: string | null): void =>
+      fail(`ended (${signal ?? `exit code ${code}`}) before it was ready`);
     proc.stdout!.on('data', read);
     proc.stderr!.on('data', read);
     proc.once('exit', ended);
@@ -130,9 +162,54 @@ export function makeTls(): TlsFiles {
   const f = (n: string): string => path.join(dir, n);
   writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
   const steps = [
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Thoth test CA'],
-    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost'],
-    ['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('server.pem'), '-days', '2', '-extfile', f('ext')],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      f('ca.key'),
+      '-out',
+      f('ca.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=Thoth test CA',
+    ],
+    [
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      f('server.key'),
+      '-out',
+      f('server.csr'),
+      '-subj',
+      '/CN=localhost',
+    ],
+    [
+      'x509',
+      '-req',
+      '-in',
+      f('server.csr'),
+      '-CA',
+      f('ca.pem'),
+      '-CAkey',
+      f('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      f('server.pem'),
+      '-days',
+      '2',
+      '-extfile',
+      f('ext'),
+    ],
   ];
   for (const a of steps) {
     const r = spawnSync('openssl', a, { encoding: 'utf8' });
@@ -204,8 +281,16 @@ export class ThothProcess {
  * about a second), allowed to run the fake engine (and engines in `cwd`).
  */
 export function worker(url: string, extra: string[] = [], cwd?: string, env?: NodeJS.ProcessEnv): ThothProcess {
-  const allow = ['--allow-engine', path.dirname(fakeEngineScript()), ...(cwd !== undefined ? ['--allow-engine', cwd] : [])];
-  return new ThothProcess(['worker', url, '--lock-duration', '1500', '--stalled-interval', '500', ...allow, ...extra], cwd, env);
+  const allow = [
+    '--allow-engine',
+    path.dirname(fakeEngineScript()),
+    ...(cwd !== undefined ? ['--allow-engine', cwd] : []),
+  ];
+  return new ThothProcess(
+    ['worker', url, '--lock-duration', '1500', '--stalled-interval', '500', ...allow, ...extra],
+    cwd,
+    env,
+  );
 }
 
 /** Games of a record text, each without its move times, sorted by Round (workers finish in any order). */

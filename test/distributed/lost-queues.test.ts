@@ -14,10 +14,22 @@ import { REDIS_SERVER, ThothProcess, startRedis, worker } from './helpers';
 const gameLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l.startsWith('Finished game '));
 
 describe.skipIf(!REDIS_SERVER)('Redis restarted without persistence', () => {
-  it('the run stops with one line and exit code 1; the records stay; -resume finishes it', { timeout: 120_000 }, async () => {
+  it('the run stops with one line and exit code 1; the records stay; -resume finishes it', {
+    timeout: 120_000,
+  }, async () => {
     const flags = [
-      ...fake('A', '--seed 1 --deterministic --delay 20'), ...fake('B', '--seed 2 --play random --deterministic --delay 20'),
-      '-each', 'tc=10+0.1', '-ratinginterval', '0', '-maxplies', '40', '-rounds', '3', '-srand', '3',
+      ...fake('A', '--seed 1 --deterministic --delay 20'),
+      ...fake('B', '--seed 2 --play random --deterministic --delay 20'),
+      '-each',
+      'tc=10+0.1',
+      '-ratinginterval',
+      '0',
+      '-maxplies',
+      '40',
+      '-rounds',
+      '3',
+      '-srand',
+      '3',
     ];
     const pgn = join(tempDir(), 'lost.pgn');
     let redis = await startRedis();
@@ -27,7 +39,9 @@ describe.skipIf(!REDIS_SERVER)('Redis restarted without persistence', () => {
     try {
       const wk = start(worker(redis.url));
       // Redis stays reachable (timeout=30 never runs out): only the lost queues can end this run.
-      const coord = start(new ThothProcess(['match', ...flags, '-distributed', redis.url, 'timeout=30', '-pgnout', pgn]));
+      const coord = start(
+        new ThothProcess(['match', ...flags, '-distributed', redis.url, 'timeout=30', '-pgnout', pgn]),
+      );
       await coord.waitFor(/^Finished game (?:.|\n)*^Finished game /m);
       await redis.stop();
       redis = await startRedis(port);

@@ -17,7 +17,17 @@ import { QUEUE_PREFIX, keys, openRedis, redisAddress } from '../../src/distribut
 import { pairJobProblem } from '../../src/distributed/worker';
 import { keyId, loadSigner, loadTrustedKey, refuseUnsigned, signRun, type Signer } from '../../src/distributed/trust';
 import { fake, fakeEngineScript } from '../match/helpers';
-import { REDIS_SERVER, ROOT, TEST_KEYS, ThothProcess, makeKeys, makeTls, startRedis, worker, type RedisInstance } from './helpers';
+import {
+  REDIS_SERVER,
+  ROOT,
+  TEST_KEYS,
+  ThothProcess,
+  makeKeys,
+  makeTls,
+  startRedis,
+  worker,
+  type RedisInstance,
+} from './helpers';
 
 const sha256 = (d: string | Buffer): string => createHash('sha256').update(d).digest('hex');
 const signerOf = (file: string): Signer => {
@@ -44,8 +54,12 @@ describe('keys', () => {
     expect(refuseUnsigned([pub.value], 'run1', 'settings', '{"a":2}', sig.sig, sig.signer)).toBe(
       `the run's settings do not match their signature by key ${s.id} (changed in Redis after the coordinator signed them)`,
     );
-    expect(refuseUnsigned([pub.value], 'run2', 'settings', '{"a":1}', sig.sig, sig.signer)).toMatch(/do not match their signature/);
-    expect(refuseUnsigned([pub.value], 'run1', 'settings', '{"a":1}', null, null)).toBe(`the run is not signed; this worker takes only runs signed by key ${s.id} (--trust)`);
+    expect(refuseUnsigned([pub.value], 'run2', 'settings', '{"a":1}', sig.sig, sig.signer)).toMatch(
+      /do not match their signature/,
+    );
+    expect(refuseUnsigned([pub.value], 'run1', 'settings', '{"a":1}', null, null)).toBe(
+      `the run is not signed; this worker takes only runs signed by key ${s.id} (--trust)`,
+    );
     const other = signRun(signerOf(makeKeys().private), 'run1', 'settings', '{"a":1}');
     expect(refuseUnsigned([pub.value], 'run1', 'settings', '{"a":1}', other.sig, other.signer)).toBe(
       `the run is signed by key ${other.signer}, not by a key this worker trusts (${s.id})`,
@@ -69,7 +83,9 @@ describe('pair jobs', () => {
     expect(pairJobProblem({ games: [{ ...g, first: 7 }], opening }, 2)).toBe('a bad game');
     expect(pairJobProblem({ games: [{ ...g, index: -1 }], opening }, 2)).toBe('a bad game');
     expect(pairJobProblem({ games: [], opening }, 2)).toBe('no games');
-    expect(pairJobProblem({ games: [g], opening: { kfen: 'k\nsetoption name X value Y', label: '' } }, 2)).toBe('a bad opening');
+    expect(pairJobProblem({ games: [g], opening: { kfen: 'k\nsetoption name X value Y', label: '' } }, 2)).toBe(
+      'a bad opening',
+    );
   });
 });
 
@@ -99,36 +115,98 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
       await queue.add('job', job, { jobId: 'job-1' });
       await queue.close();
     };
-    const engine = (command: string[]): object => ({ name: 'x', nameGiven: true, command, options: [], limits: { depth: 1 }, timeMarginMs: 0 });
+    const engine = (command: string[]): object => ({
+      name: 'x',
+      nameGiven: true,
+      command,
+      options: [],
+      limits: { depth: 1 },
+      timeMarginMs: 0,
+    });
     const matchSettings = (command: string[], build: object): string =>
       JSON.stringify({
-        engines: [engine(command), engine(command)], variant: 'khet2', noRemovalLimit: 100, adjudication: {}, pingTimeoutMs: 5000,
-        startTimeoutMs: 5000, searchTimeoutMs: 5000, recover: false, names: ['x', 'y'], builds: [build, build],
+        engines: [engine(command), engine(command)],
+        variant: 'khet2',
+        noRemovalLimit: 100,
+        adjudication: {},
+        pingTimeoutMs: 5000,
+        startTimeoutMs: 5000,
+        searchTimeoutMs: 5000,
+        recover: false,
+        names: ['x', 'y'],
+        builds: [build, build],
       });
     try {
       // 1. The issue's engine: sh -c, and a files build with no file words (the checksum of nothing).
-      const shell = matchSettings(['sh', '-c', `id > ${marks}/PWNED-sh; exec node bin/thoth.js`], { kind: 'files', checksum: sha256(''), words: [] });
+      const shell = matchSettings(['sh', '-c', `id > ${marks}/PWNED-sh; exec node bin/thoth.js`], {
+        kind: 'files',
+        checksum: sha256(''),
+        words: [],
+      });
       await plant('a00000000001', { settings: shell }, pairJob);
       const other = signRun(signerOf(makeKeys().private), 'a00000000002', 'settings', shell);
       await plant('a00000000002', { settings: shell, ...other }, pairJob);
-      await plant('a00000000003', { settings: shell, ...signRun(signerOf(TEST_KEYS.private), 'a00000000003', 'settings', shell) }, pairJob);
+      await plant(
+        'a00000000003',
+        { settings: shell, ...signRun(signerOf(TEST_KEYS.private), 'a00000000003', 'settings', shell) },
+        pairJob,
+      );
       // 2. A planted thoth:build:<sum> whose files do have that checksum.
       const code = `require('fs').writeFileSync(${JSON.stringify(`${marks}/PWNED-build`)}, 'x');\n`;
       const sum = sha256(`dist/cli.js\0x\0${sha256(code)}\n`);
-      await conn.hset(keys.build(sum), 'dist/cli.js', gzipSync(code), '\0manifest', JSON.stringify({ files: [{ rel: 'dist/cli.js', exec: true }], bytes: code.length }));
-      const planted = matchSettings(['node', 'dist/cli.js'], { kind: 'thoth', checksum: sum, word: 1, script: 'dist/cli.js', bytes: code.length });
+      await conn.hset(
+        keys.build(sum),
+        'dist/cli.js',
+        gzipSync(code),
+        '\0manifest',
+        JSON.stringify({ files: [{ rel: 'dist/cli.js', exec: true }], bytes: code.length }),
+      );
+      const planted = matchSettings(['node', 'dist/cli.js'], {
+        kind: 'thoth',
+        checksum: sum,
+        word: 1,
+        script: 'dist/cli.js',
+        bytes: code.length,
+      });
       await plant('a00000000004', { settings: planted }, pairJob);
       // 3. A datagen run whose script leaves the build with `..`, unsigned and signed.
-      writeFileSync(path.join(cache, 'evil.js'), `require('fs').writeFileSync(${JSON.stringify(`${marks}/PWNED-datagen`)}, 'x');\n`);
-      const datagen = JSON.stringify({ kind: 'datagen', args: [], chunk: 1, build: { kind: 'thoth', checksum: sum, word: 1, script: '../evil.js', bytes: 1 }, net: null });
+      writeFileSync(
+        path.join(cache, 'evil.js'),
+        `require('fs').writeFileSync(${JSON.stringify(`${marks}/PWNED-datagen`)}, 'x');\n`,
+      );
+      const datagen = JSON.stringify({
+        kind: 'datagen',
+        args: [],
+        chunk: 1,
+        build: { kind: 'thoth', checksum: sum, word: 1, script: '../evil.js', bytes: 1 },
+        net: null,
+      });
       const chunk = { chunk: 0, first: 0, games: 1 };
       await plant('a00000000005', { kind: 'datagen', datagen }, chunk);
-      await plant('a00000000006', { kind: 'datagen', datagen, ...signRun(signerOf(TEST_KEYS.private), 'a00000000006', 'datagen', datagen) }, chunk);
+      await plant(
+        'a00000000006',
+        { kind: 'datagen', datagen, ...signRun(signerOf(TEST_KEYS.private), 'a00000000006', 'datagen', datagen) },
+        chunk,
+      );
       // 4. A checksum of ../victim, signed: nothing outside the cache is touched.
       mkdirSync(path.join(top, 'victim'));
       writeFileSync(path.join(top, 'victim', 'precious.txt'), 'keep');
-      const victim = JSON.stringify({ kind: 'datagen', args: [], chunk: 1, build: { kind: 'thoth', checksum: '../victim', word: 1, script: 'dist/cli.js', bytes: 1 }, net: null });
-      await plant('a00000000007', { kind: 'datagen', datagen: victim, ...signRun(signerOf(TEST_KEYS.private), 'a00000000007', 'datagen', victim) }, chunk);
+      const victim = JSON.stringify({
+        kind: 'datagen',
+        args: [],
+        chunk: 1,
+        build: { kind: 'thoth', checksum: '../victim', word: 1, script: 'dist/cli.js', bytes: 1 },
+        net: null,
+      });
+      await plant(
+        'a00000000007',
+        {
+          kind: 'datagen',
+          datagen: victim,
+          ...signRun(signerOf(TEST_KEYS.private), 'a00000000007', 'datagen', victim),
+        },
+        chunk,
+      );
 
       const w = worker(redis.url, ['--exit-when-idle', '--cache', cache], work);
       expect(await w.exited, w.err).toBe(0);
@@ -147,7 +225,9 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
       expect(readdirSync(work)).toEqual([]);
       expect(existsSync(path.join(top, 'victim', 'precious.txt'))).toBe(true);
       // The refusals reach the runs (the coordinator prints them).
-      expect(Object.values(await conn.hgetall(keys.refusals('a00000000001')))).toEqual([refusals[0].replace(/^Refusing run a00000000001: /, '')]);
+      expect(Object.values(await conn.hgetall(keys.refusals('a00000000001')))).toEqual([
+        refusals[0].replace(/^Refusing run a00000000001: /, ''),
+      ]);
     } finally {
       conn.disconnect();
     }
@@ -161,8 +241,23 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
       await conn.hset(keys.worker(evil), { concurrency: 1, busy: 0, run, pairs: 0 });
       await conn.zadd(keys.workers, Date.now(), evil);
       const status = {
-        run, state: 'running', names: ['A', 'B'], variant: 'khet2', timeControl: '10+0.1', games: 0, total: 2, pairsQueued: 1, pairsActive: 0,
-        encounters: [], sprt: null, ratings: [], lines: [], refusals: { [evil]: 'no\nScore of A vs B: 9 - 0 - 0' }, workers: [], started: 1, updated: Date.now(),
+        run,
+        state: 'running',
+        names: ['A', 'B'],
+        variant: 'khet2',
+        timeControl: '10+0.1',
+        games: 0,
+        total: 2,
+        pairsQueued: 1,
+        pairsActive: 0,
+        encounters: [],
+        sprt: null,
+        ratings: [],
+        lines: [],
+        refusals: { [evil]: 'no\nScore of A vs B: 9 - 0 - 0' },
+        workers: [],
+        started: 1,
+        updated: Date.now(),
       };
       await conn.set(keys.status(run), JSON.stringify(status));
       await conn.zadd(keys.runs, Date.now(), run);
@@ -180,13 +275,23 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
   it('a worker without --trust, or with a private key, stops with one line', async () => {
     const none = new ThothProcess(['worker', redis.url], undefined, { THOTH_TRUST: '' });
     expect(await none.exited).toBe(2);
-    expect(none.err).toMatch(/^thoth worker: give the coordinator's public key: --trust KEY-or-FILE \(or THOTH_TRUST\); a worker takes only runs signed with it \(docs\/distributed\.md, Trust\)\n/);
+    expect(none.err).toMatch(
+      /^thoth worker: give the coordinator's public key: --trust KEY-or-FILE \(or THOTH_TRUST\); a worker takes only runs signed with it \(docs\/distributed\.md, Trust\)\n/,
+    );
     const priv = new ThothProcess(['worker', redis.url, '--trust', TEST_KEYS.private]);
     expect(await priv.exited).toBe(2);
-    expect(priv.err).toMatch(/^thoth worker: --trust: '.*coordinator\.key' is a private key; give the workers only the public key/);
-    const unsigned = new ThothProcess(['match', ...fake('A'), ...fake('B'), '-each', 'tc=10+0.1', '-distributed', redis.url], undefined, { THOTH_SIGN_KEY: '' });
+    expect(priv.err).toMatch(
+      /^thoth worker: --trust: '.*coordinator\.key' is a private key; give the workers only the public key/,
+    );
+    const unsigned = new ThothProcess(
+      ['match', ...fake('A'), ...fake('B'), '-each', 'tc=10+0.1', '-distributed', redis.url],
+      undefined,
+      { THOTH_SIGN_KEY: '' },
+    );
     expect(await unsigned.exited).not.toBe(0);
-    expect(unsigned.err).toMatch(/^thoth match: -distributed: workers take only signed runs: give the coordinator's Ed25519 key .*\n$/);
+    expect(unsigned.err).toMatch(
+      /^thoth match: -distributed: workers take only signed runs: give the coordinator's Ed25519 key .*\n$/,
+    );
   }, 60_000);
 });
 
@@ -207,10 +312,14 @@ describe.skipIf(!REDIS_SERVER)('a Redis with a password, ACL users and TLS', () 
       expect(await fromEnv.exited, fromEnv.err).toBe(0);
       const none = worker(r.url, ['--exit-when-idle']);
       expect(await none.exited).toBe(1);
-      expect(none.err).toMatch(/^thoth worker: cannot use Redis at redis:\/\/127\.0\.0\.1:\d+: it wants a password \(NOAUTH\) \(give the user and password in the address, --redis-password-file FILE or THOTH_REDIS_PASSWORD\)\n$/);
+      expect(none.err).toMatch(
+        /^thoth worker: cannot use Redis at redis:\/\/127\.0\.0\.1:\d+: it wants a password \(NOAUTH\) \(give the user and password in the address, --redis-password-file FILE or THOTH_REDIS_PASSWORD\)\n$/,
+      );
       const wrong = new ThothProcess(['match-status', `redis://:Wrong-pw@127.0.0.1:${r.port}`]);
       expect(await wrong.exited).toBe(1);
-      expect(wrong.err).toMatch(/^thoth match-status: cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: the user or password is wrong, or the user is disabled \(WRONGPASS\) /);
+      expect(wrong.err).toMatch(
+        /^thoth match-status: cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: the user or password is wrong, or the user is disabled \(WRONGPASS\) /,
+      );
       expect(wrong.err).not.toMatch(/Wrong-pw/);
     } finally {
       await r.stop();
@@ -225,17 +334,38 @@ describe.skipIf(!REDIS_SERVER)('a Redis with a password, ACL users and TLS', () 
     const doc = readFileSync(path.join(ROOT, 'docs', 'distributed.md'), 'utf8');
     const lines = doc.split('\n').filter((l) => /^user (default|coordinator|worker|viewer) /.test(l));
     expect(lines.map((l) => l.split(' ')[1])).toEqual(['default', 'coordinator', 'worker', 'viewer']);
-    const passwords: Record<string, string> = { 'COORDINATOR-PASSWORD': 'coord-Secret', 'WORKER-PASSWORD': 'worker-Secret', 'VIEWER-PASSWORD': 'viewer-Secret' };
-    writeFileSync(acl, lines.map((l) => l.replace(/>([A-Z-]+)/, (_, p: string) => `>${passwords[p]}`)).join('\n') + '\n');
+    const passwords: Record<string, string> = {
+      'COORDINATOR-PASSWORD': 'coord-Secret',
+      'WORKER-PASSWORD': 'worker-Secret',
+      'VIEWER-PASSWORD': 'viewer-Secret',
+    };
+    writeFileSync(
+      acl,
+      lines.map((l) => l.replace(/>([A-Z-]+)/, (_, p: string) => `>${passwords[p]}`)).join('\n') + '\n',
+    );
     writeFileSync(path.join(dir, 'coord.pass'), 'coord-Secret\n');
     const r = await startRedis(undefined, { tls, extra: ['--aclfile', acl] });
     try {
       const host = `127.0.0.1:${r.port}`;
-      const w = worker(`rediss://worker@${host}`, ['--redis-ca', tls.ca], undefined, { THOTH_REDIS_PASSWORD: 'worker-Secret' });
+      const w = worker(`rediss://worker@${host}`, ['--redis-ca', tls.ca], undefined, {
+        THOTH_REDIS_PASSWORD: 'worker-Secret',
+      });
       const coord = new ThothProcess([
-        'match', ...fake('A', '--seed 1 --deterministic'), ...fake('B', '--seed 2 --play random --deterministic'),
-        '-each', 'tc=10+0.1', '-rounds', '2', '-maxplies', '40', '-ratinginterval', '0',
-        '-distributed', `rediss://coordinator@${host}`, `ca=${tls.ca}`, `passwordfile=${path.join(dir, 'coord.pass')}`,
+        'match',
+        ...fake('A', '--seed 1 --deterministic'),
+        ...fake('B', '--seed 2 --play random --deterministic'),
+        '-each',
+        'tc=10+0.1',
+        '-rounds',
+        '2',
+        '-maxplies',
+        '40',
+        '-ratinginterval',
+        '0',
+        '-distributed',
+        `rediss://coordinator@${host}`,
+        `ca=${tls.ca}`,
+        `passwordfile=${path.join(dir, 'coord.pass')}`,
       ]);
       expect(await coord.exited, coord.err).toBe(0);
       expect(coord.out).toMatch(/^Finished match$/m);
@@ -263,7 +393,9 @@ describe.skipIf(!REDIS_SERVER)('a Redis with a password, ACL users and TLS', () 
       // Without the CA, or without TLS: one line, exit code 1.
       const noCa = new ThothProcess(['match-status', `rediss://viewer:viewer-Secret@${host}`]);
       expect(await noCa.exited).toBe(1);
-      expect(noCa.err).toMatch(/^thoth match-status: cannot use Redis at rediss:\/\/viewer:\*\*\*@127\.0\.0\.1:\d+: its TLS certificate is not trusted: .*\(give the CA that signed it with --redis-ca FILE, or ca=FILE after -distributed\)\n$/);
+      expect(noCa.err).toMatch(
+        /^thoth match-status: cannot use Redis at rediss:\/\/viewer:\*\*\*@127\.0\.0\.1:\d+: its TLS certificate is not trusted: .*\(give the CA that signed it with --redis-ca FILE, or ca=FILE after -distributed\)\n$/,
+      );
       const caOnPlain = new ThothProcess(['match-status', `redis://viewer@${host}`, '--redis-ca', tls.ca]);
       expect(await caOnPlain.exited).toBe(2);
       expect(caOnPlain.err).toMatch(/a CA file is for a TLS address \(rediss:\/\/\), not redis:\/\/viewer@/);

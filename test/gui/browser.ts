@@ -109,7 +109,10 @@ export function watchErrors(page: Page, errors: string[]): void {
 }
 
 /** Opens `url` in a fresh context and waits for the engine (`ready: false` does not wait). */
-export async function open(url: string, opts: { viewport?: { width: number; height: number }; ready?: boolean; clock?: boolean } = {}): Promise<Opened> {
+export async function open(
+  url: string,
+  opts: { viewport?: { width: number; height: number }; ready?: boolean; clock?: boolean } = {},
+): Promise<Opened> {
   const ctx = await (await theBrowser()).newContext({ viewport: opts.viewport ?? DESKTOP });
   ctx.setDefaultTimeout(WAIT_MS);
   const page = await ctx.newPage();
@@ -141,7 +144,9 @@ export async function pauseClock(page: Page): Promise<void> {
 /** Waits until the page's finite animations (a beam drawn, a piece leaving, a banner fading in) have ended. */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
   );
 }
 
@@ -208,7 +213,13 @@ export async function squareCentre(page: Page, sq: string): Promise<{ x: number;
 export async function pickLevel(page: Page, n: number): Promise<void> {
   const value = await page.$$eval(
     '#sel-level option',
-    (os, k) => os.find((o) => (o.textContent ?? '').startsWith(`Level ${k} `) || (k === 8 && /^Full strength/.test(o.textContent ?? '')))?.getAttribute('value') ?? '',
+    (os, k) =>
+      os
+        .find(
+          (o) =>
+            (o.textContent ?? '').startsWith(`Level ${k} `) || (k === 8 && /^Full strength/.test(o.textContent ?? '')),
+        )
+        ?.getAttribute('value') ?? '',
     n,
   );
   await page.selectOption('#sel-level', value);
@@ -230,7 +241,9 @@ export async function playMoves(page: Page, n: number): Promise<void> {
   const side = (await page.$eval('#player-bottom', (e) => e.className)).includes('c1') ? 'p1' : 'p0';
   for (let i = 0; i < n; i++) {
     const before = (await movesText(page)).length;
-    const pieces = await page.$$eval(`#layer-pieces .piece.${side}`, (ps) => ps.map((p) => p.getAttribute('data-sq') ?? ''));
+    const pieces = await page.$$eval(`#layer-pieces .piece.${side}`, (ps) =>
+      ps.map((p) => p.getAttribute('data-sq') ?? ''),
+    );
     let moved = false;
     for (const sq of pieces) {
       await click(page, sq);

@@ -5,11 +5,37 @@
  * the handshake, against the real one started by default.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMove, legalMoves, moveFrom, moveType, ROT_CCW, ROT_CW, setupKfen, squareName, toKfen } from '../../src/core/index';
+import {
+  formatMove,
+  legalMoves,
+  moveFrom,
+  moveType,
+  ROT_CCW,
+  ROT_CW,
+  setupKfen,
+  squareName,
+  toKfen,
+} from '../../src/core/index';
 import { addMoves, mainline, newTree, positionAt, type GameTree } from '../../src/gui/page/tree';
 import {
-  HAVE_CHROMIUM, PHONE, checkLegal, click, closeBrowser, drag, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open as openPage, pickLevel,
-  playMoves, setMode, shot, targets, waitMoves,
+  HAVE_CHROMIUM,
+  PHONE,
+  checkLegal,
+  click,
+  closeBrowser,
+  drag,
+  levelLabelsFit,
+  loadKfen,
+  moveCount,
+  movesText,
+  newGame,
+  open as openPage,
+  pickLevel,
+  playMoves,
+  setMode,
+  shot,
+  targets,
+  waitMoves,
 } from './browser';
 import { CHROMIUM, FAKE_ENGINE, realEngineWorks, startGui, type RunningGui } from './helpers';
 
@@ -18,7 +44,9 @@ if (!HAVE_CHROMIUM) {
 }
 const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks());
 if (HAVE_CHROMIUM && !REAL_ENGINE) {
-  console.warn('GUI tests against the real engine SKIPPED: `node dist/cli.js` does not yet answer `go depth 1` and `go infinite` + `stop` with a `bestmove`.');
+  console.warn(
+    'GUI tests against the real engine SKIPPED: `node dist/cli.js` does not yet answer `go depth 1` and `go infinite` + `stop` with a `bestmove`.',
+  );
 }
 
 const CLASSIC = setupKfen('khet2', 'classic') as string;
@@ -97,7 +125,11 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       // The beam of the engine's (Red's) laser, exactly as the core traces it.
       await page.waitForSelector('#layer-beam[data-side="1"] polyline.beam-core', { state: 'attached' });
       const beamPath = await page.getAttribute('#layer-beam', 'data-path');
-      expect(beamPath).toBe(mainline(g)[1].ply.beam.steps.map((s) => squareName(s.square)).join(' '));
+      expect(beamPath).toBe(
+        mainline(g)[1]
+          .ply.beam.steps.map((s) => squareName(s.square))
+          .join(' '),
+      );
       expect(beamPath?.startsWith('a8')).toBe(true);
 
       // A rotation with the on-board button, then a move by dragging.
@@ -109,7 +141,9 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       await waitMoves(page, 6);
       const all = await movesText(page);
       expect(all[4]).toBe('d2d3');
-      expect(await page.inputValue('#kfen')).toBe(toKfen(positionAt(coreGame(CLASSIC, all), new Array<number>(all.length).fill(0))));
+      expect(await page.inputValue('#kfen')).toBe(
+        toKfen(positionAt(coreGame(CLASSIC, all), new Array<number>(all.length).fill(0))),
+      );
       await shot(page, `${label}-after-moves`);
 
       // Take back returns to the human's turn.
@@ -121,7 +155,9 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
 
     it('plays Khet 1.0 and Deflexion too, at a fast level', async () => {
       const { ctx, page, errors } = await open(gui);
-      expect(await page.$$eval('#sel-level option', (os) => os.map((o) => (o.textContent ?? '').slice(0, 7)))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Level ${n}`));
+      expect(await page.$$eval('#sel-level option', (os) => os.map((o) => (o.textContent ?? '').slice(0, 7)))).toEqual(
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Level ${n}`),
+      );
       expect(await levelLabelsFit(page)).toBe(true);
       await pickLevel(page, 1);
       for (const edition of ['khet1', 'deflexion'] as const) {
@@ -176,7 +212,10 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
         const held = await page.locator(line1).elementHandle();
         const depth = await page.textContent(`${line1} .depth`);
         await page.mouse.down();
-        await page.waitForFunction(([sel, d]) => document.querySelector(sel)?.textContent !== d, [`${line1} .depth`, depth] as const);
+        await page.waitForFunction(([sel, d]) => document.querySelector(sel)?.textContent !== d, [
+          `${line1} .depth`,
+          depth,
+        ] as const);
         await page.mouse.up();
         expect(await held!.evaluate((e) => e.isConnected)).toBe(true);
       } else {
@@ -272,14 +311,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await page.click('#card-io summary');
     await page.click('#rec-export');
     const rec = await page.inputValue('#record');
-    for (const tag of ['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result', 'SetUp', 'FEN', 'Variant', 'KFEN', 'TimeControl', 'Termination']) {
+    for (const tag of [
+      'Event',
+      'Site',
+      'Date',
+      'Round',
+      'White',
+      'Black',
+      'Result',
+      'SetUp',
+      'FEN',
+      'Variant',
+      'KFEN',
+      'TimeControl',
+      'Termination',
+    ]) {
       expect(rec).toMatch(new RegExp(`^\\[${tag} "[^"]*"\\]$`, 'm'));
     }
     expect(rec).toContain(`[KFEN "${CLASSIC}"]`);
     expect(rec).toContain('[Variant "khet2"]');
     expect(rec).toContain('[TimeControl "60+1"]');
     // Each move with the mover's clock after it.
-    expect(rec).toMatch(/\n\n1\. c1d2 \{\[%clk 0:01:01\]\} a4a3 \{\[%clk 0:0[01]:\d\d\]\} 2\. j5- \{\[%clk 0:0[01]:\d\d\]\} \*\n+$/);
+    expect(rec).toMatch(
+      /\n\n1\. c1d2 \{\[%clk 0:01:01\]\} a4a3 \{\[%clk 0:0[01]:\d\d\]\} 2\. j5- \{\[%clk 0:0[01]:\d\d\]\} \*\n+$/,
+    );
     expect(await page.isVisible('#rec-download')).toBe(true);
 
     // Back through the list and forward again.
@@ -308,7 +363,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
   it('reviews a finished game: accuracy, marks on the moves, a graph to click', async () => {
     const { ctx, page, errors } = await open(gui);
     await setMode(page, 'humans');
-    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4'], ['a3', 'a4']]) {
+    for (const [a, b] of [
+      ['c1', 'd2'],
+      ['a4', 'a3'],
+      ['j4', 'i4'],
+      ['a3', 'a4'],
+    ]) {
       await click(page, a);
       await click(page, b);
     }

@@ -9,8 +9,24 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  HAVE_CHROMIUM, PHONE, click, pauseClock, closeBrowser, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open, pickLevel, setMode, shot, squareCentre,
-  waitMoves, walkGame, watchErrors,
+  HAVE_CHROMIUM,
+  PHONE,
+  click,
+  pauseClock,
+  closeBrowser,
+  levelLabelsFit,
+  loadKfen,
+  moveCount,
+  movesText,
+  newGame,
+  open,
+  pickLevel,
+  setMode,
+  shot,
+  squareCentre,
+  waitMoves,
+  walkGame,
+  watchErrors,
 } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 
@@ -34,7 +50,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await gui?.stop();
   });
 
-  it('1. you see your own shot (with the removed piece marked) before Thoth\'s fast reply; a key skips it', async () => {
+  it("1. you see your own shot (with the removed piece marked) before Thoth's fast reply; a key skips it", async () => {
     const { ctx, page, errors } = await open(gui.url, { clock: true });
     await pickLevel(page, 1); // the fake engine answers at once
     await page.evaluate(() => {
@@ -42,15 +58,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
       (window as unknown as { beamLog: typeof log }).beamLog = log;
       const g = document.getElementById('layer-beam') as Element;
       new MutationObserver(() =>
-        log.push({ t: performance.now(), path: g.getAttribute('data-path') ?? '', end: g.getAttribute('data-end') ?? '', marked: !!g.querySelector('.kill-mark') }),
+        log.push({
+          t: performance.now(),
+          path: g.getAttribute('data-path') ?? '',
+          end: g.getAttribute('data-end') ?? '',
+          marked: !!g.querySelector('.kill-mark'),
+        }),
       ).observe(g, { attributes: true, childList: true });
     });
     await click(page, 'j4');
     await click(page, 'i4');
     // (Before the fix, the reply came at once and hid the shot: nothing was held.)
-    await page.waitForSelector('#board[data-holding=reply]', { timeout: 3000 }).then(() => shot(page, 'shot-hold'), () => {});
+    await page.waitForSelector('#board[data-holding=reply]', { timeout: 3000 }).then(
+      () => shot(page, 'shot-hold'),
+      () => {},
+    );
     await waitMoves(page, 2);
-    const log = await page.evaluate(() => (window as unknown as { beamLog: { t: number; path: string; end: string; marked: boolean }[] }).beamLog);
+    const log = await page.evaluate(
+      () => (window as unknown as { beamLog: { t: number; path: string; end: string; marked: boolean }[] }).beamLog,
+    );
     const mine = log.find((e) => e.path.startsWith('j1')); // Silver's Sphinx
     const reply = log.find((e) => e.path.startsWith('a8')); // Red's
     expect(mine?.end).toMatch(/^kill /);
@@ -69,7 +95,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await ctx.close();
   });
 
-  it('1. shows both lasers\' paths on request, and where a move\'s shot would go before it is played', async () => {
+  it("1. shows both lasers' paths on request, and where a move's shot would go before it is played", async () => {
     const { ctx, page, errors } = await open(gui.url);
     await setMode(page, 'humans');
     await page.click('#card-settings summary');
@@ -134,7 +160,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await ctx.close();
   });
 
-  it('4. the game and the settings survive a reload; a second tab leaves the first one\'s game alone', async () => {
+  it("4. the game and the settings survive a reload; a second tab leaves the first one's game alone", async () => {
     const { ctx, page, errors } = await open(gui.url);
     await pickLevel(page, 2);
     await page.selectOption('#sel-tc', '180+2');
@@ -197,7 +223,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     // Two players: the side whose move would repeat the position a third time claims the draw.
     await setMode(page, 'humans');
     await newGame(page);
-    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['d2', 'c1'], ['a3', 'a4'], ['c1', 'd2'], ['a4', 'a3'], ['d2', 'c1']]) {
+    for (const [a, b] of [
+      ['c1', 'd2'],
+      ['a4', 'a3'],
+      ['d2', 'c1'],
+      ['a3', 'a4'],
+      ['c1', 'd2'],
+      ['a4', 'a3'],
+      ['d2', 'c1'],
+    ]) {
       await click(page, a);
       await click(page, b);
     }
@@ -232,7 +266,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     expect(await page.getAttribute('#layer-beam', 'data-end')).toBe('kill e7');
     for (const sq of ['e7', 'e4', 'f5', 'j7']) {
       const c = await squareCentre(page, sq);
-      const under = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('#board, #banner')?.id ?? '', c);
+      const under = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('#board, #banner')?.id ?? '',
+        c,
+      );
       expect(under).toBe('board');
     }
     await shot(page, 'result-strip');
@@ -338,7 +375,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     expect(tip).toMatch(/^Silver Pyramid.* on c1$/);
     await page.click('#card-help summary');
     const kinds = await page.$$eval('#legend .legend-row', (rs) => rs.map((r) => r.textContent ?? ''));
-    for (const k of ['Pharaoh', 'Sphinx', 'Pyramid', 'Scarab', 'Anubis']) expect(kinds.some((t) => t.startsWith(k))).toBe(true);
+    for (const k of ['Pharaoh', 'Sphinx', 'Pyramid', 'Scarab', 'Anubis'])
+      expect(kinds.some((t) => t.startsWith(k))).toBe(true);
     expect(await text(page, '#card-help .rules')).toMatch(/Pharaoh/);
     await page.locator('#card-help').scrollIntoViewIfNeeded();
     await shot(page, 'help');
@@ -346,7 +384,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await ctx.close();
   });
 
-  it('13. Thoth\'s plan stays hidden while it plays you, unless you ask to see it', async () => {
+  it("13. Thoth's plan stays hidden while it plays you, unless you ask to see it", async () => {
     // The engine thinks until the test lets it move (the gate file), so that the plan is looked
     // at while it thinks however slowly the machine clicks.
     const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-plan-')), 'gate');
@@ -363,7 +401,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
       expect(await page.isVisible('#evalbar')).toBe(false);
       await page.click('#card-settings summary');
       await page.check('#opt-thinking');
-      await page.waitForFunction(() => /depth \d+ · [−+]?\d\.\d\d · 1… [a-j][1-8]/.test(document.getElementById('thinking')?.textContent ?? ''));
+      await page.waitForFunction(() =>
+        /depth \d+ · [−+]?\d\.\d\d · 1… [a-j][1-8]/.test(document.getElementById('thinking')?.textContent ?? ''),
+      );
       expect(await text(page, '#thinking')).toMatch(/depth \d+ · [−+]?\d\.\d\d · 1… [a-j][1-8]/);
       writeFileSync(gate, '');
       await waitMoves(page, 2);
@@ -389,7 +429,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
   it('15. analysis keeps variations and lines, freezes a previewed line, and shows an eval bar and graph', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await setMode(page, 'analysis');
-    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['d2', 'd3']]) {
+    for (const [a, b] of [
+      ['c1', 'd2'],
+      ['a4', 'a3'],
+      ['d2', 'd3'],
+    ]) {
       await click(page, a);
       await click(page, b);
     }
@@ -433,7 +477,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     const moves = walkGame(60, 12345);
     const record =
       '[Event "Club night"]\n[White "Alice"]\n[Black "Bob"]\n[Annotator "Carol"]\n[Variant "khet2"]\n\n' +
-      moves.map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${m}${i === 3 ? ' {a fine move}' : ''}`).join(' ') + ' *\n';
+      moves.map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${m}${i === 3 ? ' {a fine move}' : ''}`).join(' ') +
+      ' *\n';
     await page.click('#card-io summary');
     await page.fill('#record', record);
     await page.click('#rec-import');
@@ -452,7 +497,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     expect(await page.$eval('#moves', (m) => m.scrollTop)).toBe(0);
     await page.click('#rec-export');
     const out = await page.inputValue('#record');
-    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Annotator "Carol"]']) expect(out).toContain(tag);
+    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Annotator "Carol"]'])
+      expect(out).toContain(tag);
     expect(out).toContain('{a fine move}');
     expect(errors).toEqual([]);
     await ctx.close();

@@ -30,7 +30,12 @@ describe('the review of a game', () => {
     expect(s.review!.scores).toHaveLength(4);
     expect(R.nextReviewIndex(s)).toBe(0);
     // Silver's j4i4 removes its own Pyramid: the score falls from Silver's view.
-    const scores: [number, number][] = [[0, 0], [1, 0], [2, 0], [3, 250]];
+    const scores: [number, number][] = [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+      [3, 250],
+    ];
     for (const [i, cp] of scores) s = R.reviewScore(s, key, i, { kind: 'cp', value: cp });
     expect(R.nextReviewIndex(s)).toBe(-1);
     const g = R.gameReview(s);
@@ -73,7 +78,14 @@ describe('a review when the main line changes', () => {
   it('keeps the scores and marks of the shared moves and scores the new ones', () => {
     let s = R.startReview(played(['c1d2', 'a4a3', 'j4i4', 'a3a4']));
     const key = s.review!.key;
-    for (const [i, cp] of [[0, 0], [1, 0], [2, 0], [3, 250], [4, -250]] as const) s = R.reviewScore(s, key, i, { kind: 'cp', value: cp });
+    for (const [i, cp] of [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+      [3, 250],
+      [4, -250],
+    ] as const)
+      s = R.reviewScore(s, key, i, { kind: 'cp', value: cp });
     expect(R.reviewMarks(s).get(2)).toBe('??');
     // A variation after j4i4 becomes the main line.
     let v = S.goTo(s, [0, 0, 0]);
@@ -81,7 +93,13 @@ describe('a review when the main line changes', () => {
     if (!m.ok) throw new Error(m.error.message);
     v = { ...S.playMove({ ...v, mode: 'analysis' }, m.value, 0) };
     const promoted = R.keepSharedReview(S.promoteLine(v), v.review);
-    expect(R.currentReview(promoted)?.scores).toEqual([{ kind: 'cp', value: 0 }, { kind: 'cp', value: 0 }, { kind: 'cp', value: 0 }, { kind: 'cp', value: 250 }, undefined]);
+    expect(R.currentReview(promoted)?.scores).toEqual([
+      { kind: 'cp', value: 0 },
+      { kind: 'cp', value: 0 },
+      { kind: 'cp', value: 0 },
+      { kind: 'cp', value: 250 },
+      undefined,
+    ]);
     expect(R.nextReviewIndex(promoted)).toBe(4);
     expect(R.reviewMarks(promoted).get(2)).toBe('??');
     // Without it the review would be gone.

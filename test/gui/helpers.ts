@@ -14,8 +14,14 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const OUT = path.join(ROOT, 'test-output');
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
 ];
 
 /** True when the built engine answers the handshake (it may not search yet). */
@@ -80,7 +86,10 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
   if (!existsSync(path.join(ROOT, 'dist', 'gui', 'index.html')) || !existsSync(CLI)) {
     throw new Error('dist/ is not built: run `npm run build` first (npm test does)');
   }
-  const proc = spawn(process.execPath, [CLI, 'gui', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, 'gui', '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout?.setEncoding('utf8');
   proc.stderr?.setEncoding('utf8');

@@ -35,7 +35,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the Import tab, in Chromium', () => {
     await setMode(page, 'humans');
     const moves = walkGame(12, 777);
     const spaces = ['\f', '\v', '\u00a0', '\u2028', '\u3000', '\f\n'];
-    const body = moves.map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}.${spaces[i % spaces.length]}` : ''}${m}`).join(spaces[1]);
+    const body = moves
+      .map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}.${spaces[i % spaces.length]}` : ''}${m}`)
+      .join(spaces[1]);
     const record = `[Event "Form feed"]\f[White "Ann"]\u2028[Black "Bo"]\n[Variant "khet2"]\f\n\f${body}\f*\f\n`;
     await importRecord(page, record);
     expect(await message(page)).toBe('Game imported: 12 moves.');

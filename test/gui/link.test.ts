@@ -1,7 +1,15 @@
 /** Links to a position or a game (src/gui/page/link.ts), without a browser: round trips and bad input. */
 import { describe, expect, it } from 'vitest';
 import { setupKfen } from '../../src/core/index';
-import { decodeLink, encodeLink, formatLinkError, isLinkFragment, linkUrl, MAX_LINK_TEXT, type LinkPayload } from '../../src/gui/page/link';
+import {
+  decodeLink,
+  encodeLink,
+  formatLinkError,
+  isLinkFragment,
+  linkUrl,
+  MAX_LINK_TEXT,
+  type LinkPayload,
+} from '../../src/gui/page/link';
 import { exportGame, importGame } from '../../src/gui/page/record-io';
 
 /** A game with tags, a variation inside a variation, NAGs, comments and clocks, as the page exports it. */
@@ -15,12 +23,23 @@ const PGN = exportGame({
   moves: [
     { text: 'c1b1', side: 0, clocks: [299_000, 300_000], comment: 'a quiet start', nags: [1] },
     {
-      text: 'h8h7', side: 1, clocks: [299_000, 298_500], nags: [2],
-      variations: [[{ text: 'd6e6', side: 1, comment: 'the other idea', variations: [[{ text: 'e8e7', side: 1, nags: [6] }]] }, { text: 'c4c3', side: 0 }]],
+      text: 'h8h7',
+      side: 1,
+      clocks: [299_000, 298_500],
+      nags: [2],
+      variations: [
+        [
+          { text: 'd6e6', side: 1, comment: 'the other idea', variations: [[{ text: 'e8e7', side: 1, nags: [6] }]] },
+          { text: 'c4c3', side: 0 },
+        ],
+      ],
     },
     { text: 'j1-', side: 0, engine: { scoreCp: 12, depth: 9, timeMs: 800 } },
   ],
-  tags: [['Event', 'Club night'], ['Site', 'Bastet']],
+  tags: [
+    ['Event', 'Club night'],
+    ['Site', 'Bastet'],
+  ],
 });
 
 /** Bytes in base64url, for hand-made bad links. */
@@ -32,7 +51,11 @@ async function deflated(text: string): Promise<Uint8Array> {
 
 describe('links (#kfen=…, #game=…)', () => {
   it('a position round-trips, in every edition, and the fragment is versioned, compressed base64url', async () => {
-    for (const [edition, setup] of [['khet2', 'sophie'], ['khet1', 'dynasty'], ['deflexion', 'imhotep']] as const) {
+    for (const [edition, setup] of [
+      ['khet2', 'sophie'],
+      ['khet1', 'dynasty'],
+      ['deflexion', 'imhotep'],
+    ] as const) {
       const p: LinkPayload = { kind: 'kfen', edition, kfen: setupKfen(edition, setup)! };
       const f = await encodeLink(p);
       expect(f).toMatch(/^kfen=1\.[A-Za-z0-9_-]+$/);

@@ -6,9 +6,24 @@ import { describe, expect, it } from 'vitest';
 import { KILL, setupKfen, squareName } from '../../src/core/index';
 import { parseOptionLine } from '../../src/core/option-line';
 import { pvInfo } from '../../src/gui/page/engine-client';
-import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from '../../src/gui/page/record-io';
+import {
+  exportGame,
+  exportInput,
+  formatImportError,
+  importGame,
+  importedTree,
+  loadImported,
+} from '../../src/gui/page/record-io';
 import * as S from '../../src/gui/page/state';
-import { addMoves, deleteNode, mainline, newTree, positionAt, positionCommand, type GameTree } from '../../src/gui/page/tree';
+import {
+  addMoves,
+  deleteNode,
+  mainline,
+  newTree,
+  positionAt,
+  positionCommand,
+  type GameTree,
+} from '../../src/gui/page/tree';
 
 /** A tree with `moves` played on the main line. */
 function game(edition: 'khet2' | 'khet1', kfen: string, moves: string[]): GameTree {
@@ -23,10 +38,28 @@ const CLASSIC = setupKfen('khet2', 'classic') as string;
 
 describe('engine lines', () => {
   it('shows info lines with a depth, a score and moves', () => {
-    expect(pvInfo('info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 123456 nps 1000000 hashfull 12 time 123 pv c1b2 j5i4 c4+')).toEqual({
-      depth: 12, seldepth: 18, multipv: 2, score: { kind: 'cp', value: -35 }, bound: 'upper', nodes: 123456, nps: 1000000, hashfull: 12, time: 123, pv: ['c1b2', 'j5i4', 'c4+'],
+    expect(
+      pvInfo(
+        'info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 123456 nps 1000000 hashfull 12 time 123 pv c1b2 j5i4 c4+',
+      ),
+    ).toEqual({
+      depth: 12,
+      seldepth: 18,
+      multipv: 2,
+      score: { kind: 'cp', value: -35 },
+      bound: 'upper',
+      nodes: 123456,
+      nps: 1000000,
+      hashfull: 12,
+      time: 123,
+      pv: ['c1b2', 'j5i4', 'c4+'],
     });
-    expect(pvInfo('info depth 3 score mate -2 pv a8+')).toMatchObject({ depth: 3, multipv: 1, score: { kind: 'mate', value: -2 }, pv: ['a8+'] });
+    expect(pvInfo('info depth 3 score mate -2 pv a8+')).toMatchObject({
+      depth: 3,
+      multipv: 1,
+      score: { kind: 'mate', value: -2 },
+      pv: ['a8+'],
+    });
     expect(pvInfo('info string hello pv x')).toBeNull();
     expect(pvInfo('info depth 5 currmove c1b2 currmovenumber 3')).toBeNull();
     expect(pvInfo('info depth 5 score cp 3 pv')).toBeNull();
@@ -35,9 +68,16 @@ describe('engine lines', () => {
 
   it('parses option lines', () => {
     expect(parseOptionLine('option name Move Overhead type spin default 10 min 0 max 5000')).toEqual({
-      name: 'Move Overhead', type: 'spin', default: '10', min: 0, max: 5000, vars: [],
+      name: 'Move Overhead',
+      type: 'spin',
+      default: '10',
+      min: 0,
+      max: 5000,
+      vars: [],
     });
-    expect(parseOptionLine('option name UCI_Variant type combo default khet2 var khet2 var khet1 var deflexion')?.vars).toEqual(['khet2', 'khet1', 'deflexion']);
+    expect(
+      parseOptionLine('option name UCI_Variant type combo default khet2 var khet2 var khet1 var deflexion')?.vars,
+    ).toEqual(['khet2', 'khet1', 'deflexion']);
     expect(parseOptionLine('id name Thoth')).toBeUndefined();
   });
 });
@@ -79,7 +119,11 @@ describe('game records', () => {
       result: '*',
       timeControl: '300+3',
       termination: 'unterminated',
-      moves: [{ text: 'c1d2', side: 0 }, { text: 'a4a3', side: 1, engine: { scoreCp: 12, depth: 7, timeMs: 1500 } }, { text: 'j5-', side: 0 }],
+      moves: [
+        { text: 'c1d2', side: 0 },
+        { text: 'a4a3', side: 1, engine: { scoreCp: 12, depth: 7, timeMs: 1500 } },
+        { text: 'j5-', side: 0 },
+      ],
     });
     expect(text).toContain('[White "Human"]');
     expect(text).toContain('[Black "Thoth 0.1.0"]');
@@ -90,7 +134,7 @@ describe('game records', () => {
     if (r.ok) expect(r.value.moves.map((m) => m.text)).toEqual(['c1d2', 'a4a3', 'j5-']);
   });
 
-  it('keeps an imported game\'s tags and comments, and writes clocks', () => {
+  it("keeps an imported game's tags and comments, and writes clocks", () => {
     const r = importGame(
       '[Event "Club night"]\n[Silver "Alice"]\n[Red "Bob"]\n[Annotator "Carol"]\n[Variant "khet2"]\n[TimeControl "60+1"]\n\n' +
         '1. c1d2 {[%clk 0:01:00] a quiet start} a4a3 {+0.12/7 1.500s} *\n',
@@ -100,22 +144,34 @@ describe('game records', () => {
     expect(r.value.moves[0]).toEqual({ text: 'c1d2', comment: 'a quiet start', clockMs: 60000 });
     expect(r.value.moves[1]).toEqual({ text: 'a4a3', engine: { scoreCp: 12, depth: 7, timeMs: 1500 } });
     const text = exportGame({
-      edition: 'khet2', startKfen: CLASSIC, players: ['Human (Silver)', 'Human (Red)'], result: '*', timeControl: '60+1',
-      termination: 'unterminated', tags: r.value.tags,
+      edition: 'khet2',
+      startKfen: CLASSIC,
+      players: ['Human (Silver)', 'Human (Red)'],
+      result: '*',
+      timeControl: '60+1',
+      termination: 'unterminated',
+      tags: r.value.tags,
       moves: [
         { text: 'c1d2', side: 0, comment: 'a quiet start', clocks: [60000, 60000] },
         { text: 'a4a3', side: 1, engine: { scoreCp: 12, depth: 7, timeMs: 1500 }, clocks: [60000, 58200] },
       ],
     });
     // An older record's colour tags name the players under White and Black.
-    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Annotator "Carol"]']) expect(text).toContain(tag);
+    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Annotator "Carol"]'])
+      expect(text).toContain(tag);
     expect(text).toContain('1. c1d2 {[%clk 0:01:00] a quiet start} a4a3 {+0.12/7 1.500s [%clk 0:00:58]} *');
   });
 
   it('names Deflexion players Gold and Silver', () => {
     const kfen = setupKfen('deflexion', 'classic') as string;
     const text = exportGame({
-      edition: 'deflexion', startKfen: kfen, players: ['A', 'B'], result: '1-0', timeControl: '-', termination: 'normal', moves: [],
+      edition: 'deflexion',
+      startKfen: kfen,
+      players: ['A', 'B'],
+      result: '1-0',
+      timeControl: '-',
+      termination: 'normal',
+      moves: [],
     });
     expect(text).toContain('[White "A"]');
     expect(text).toContain('[Black "B"]');
@@ -123,7 +179,10 @@ describe('game records', () => {
   });
 
   it('reads bare moves and reports illegal ones', () => {
-    expect(importGame('1. c1d2 a4a3')).toMatchObject({ ok: true, value: { moves: [{ text: 'c1d2' }, { text: 'a4a3' }], result: '*' } });
+    expect(importGame('1. c1d2 a4a3')).toMatchObject({
+      ok: true,
+      value: { moves: [{ text: 'c1d2' }, { text: 'a4a3' }], result: '*' },
+    });
     const bad = importGame('[Variant "khet2"]\n\n1. c1d2 c1d2 *');
     expect(bad).toMatchObject({ ok: false, error: { kind: 'replay', error: { kind: 'move', ply: 1, move: 'c1d2' } } });
     if (!bad.ok) expect(formatImportError(bad.error)).toMatch(/^move 2 \(c1d2\): /);
@@ -155,15 +214,20 @@ describe('an imported game in the page', () => {
     expect(s.clock?.remaining).toEqual([60000, 55000]);
     expect(s.clock?.running).toBe(-1); // the game is over
     const text = exportGame(exportInput(s, 'Thoth'));
-    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Result "0-1"]']) expect(text).toContain(tag);
+    for (const tag of ['[Event "Club night"]', '[White "Alice"]', '[Black "Bob"]', '[Result "0-1"]'])
+      expect(text).toContain(tag);
     expect(text).not.toContain('[Silver "Alice"]');
-    expect(text).toMatch(/1\. c1d2 \{\[%clk 0:01:00\] a quiet start\} a4a3 \{\[%clk 0:00:55\]\} \{Red wins on time\}\s+0-1/);
+    expect(text).toMatch(
+      /1\. c1d2 \{\[%clk 0:01:00\] a quiet start\} a4a3 \{\[%clk 0:00:55\]\} \{Red wins on time\}\s+0-1/,
+    );
   });
 });
 
 describe('variations and NAGs of a record', () => {
   it('become the move tree, and are written back', () => {
-    const r = importGame('[Variant "khet2"]\n\n1. c1d2 $1 (1. j4i4?? {loses a Pyramid} 1... a4a3) 1... a4a3 (1... h4h3 2. d2d3 (2. d2c1)) 2. d2d3 *\n');
+    const r = importGame(
+      '[Variant "khet2"]\n\n1. c1d2 $1 (1. j4i4?? {loses a Pyramid} 1... a4a3) 1... a4a3 (1... h4h3 2. d2d3 (2. d2c1)) 2. d2d3 *\n',
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const t = importedTree(r.value);
@@ -178,7 +242,9 @@ describe('variations and NAGs of a record', () => {
     expect(tree.children[0].children[1].children.map((n) => n.ply.text)).toEqual(['d2d3', 'd2c1']);
     const base = { ...S.initialState({ ...S.DEFAULT_SETTINGS, tc: '' }, () => 0), mode: 'analysis' as const };
     const text = exportGame(exportInput(loadImported(base, r.value, t.value, 0), 'Thoth'));
-    expect(text.replace(/\s+/g, ' ')).toContain('1. c1d2 $1 (1. j4i4 $4 {loses a Pyramid} a4a3) 1... a4a3 (1... h4h3 2. d2d3 (2. d2c1)) 2. d2d3 *');
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      '1. c1d2 $1 (1. j4i4 $4 {loses a Pyramid} a4a3) 1... a4a3 (1... h4h3 2. d2d3 (2. d2c1)) 2. d2d3 *',
+    );
     // Read back, the same tree.
     const again = importGame(text);
     const t2 = again.ok ? importedTree(again.value) : null;
@@ -186,14 +252,17 @@ describe('variations and NAGs of a record', () => {
   });
 });
 
-describe('the page\'s modules', () => {
+describe("the page's modules", () => {
   it('import each other without a cycle, type-only imports included', () => {
     const dir = fileURLToPath(new URL('../../src/gui/page/', import.meta.url));
     const re = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]\.\/([^'"]+)['"]/g;
     const imports = new Map<string, string[]>();
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.ts'))) {
       const text = readFileSync(path.join(dir, f), 'utf8');
-      imports.set(f, [...text.matchAll(re)].map((m) => `${m[1]}.ts`));
+      imports.set(
+        f,
+        [...text.matchAll(re)].map((m) => `${m[1]}.ts`),
+      );
     }
     expect(imports.get('gamereview.ts')).toContain('state.ts'); // the walker sees imports
     const cycles: string[] = [];

@@ -6,7 +6,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  HAVE_CHROMIUM, PHONE, pauseClock, click, closeBrowser, confirmIfAsked, loadKfen, targets, theBrowser, watchErrors, movesText, newGame, open as openPage, pickLevel, setMode, shot, waitMoves, WAIT_MS,
+  HAVE_CHROMIUM,
+  PHONE,
+  pauseClock,
+  click,
+  closeBrowser,
+  confirmIfAsked,
+  loadKfen,
+  targets,
+  theBrowser,
+  watchErrors,
+  movesText,
+  newGame,
+  open as openPage,
+  pickLevel,
+  setMode,
+  shot,
+  waitMoves,
+  WAIT_MS,
 } from './browser';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -127,7 +144,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click', () => {
     // A select used from the keyboard first: the click on the board still is a click.
     await page.focus('#sel-tc');
     await page.keyboard.press('ArrowDown');
-    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4']]) {
+    for (const [a, b] of [
+      ['c1', 'd2'],
+      ['a4', 'a3'],
+      ['j4', 'i4'],
+    ]) {
       await click(page, a);
       await click(page, b);
     }
@@ -154,7 +175,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click', () => {
     expect(await current()).toBe('2');
     // Tab into the board: keyboard play, the arrows move the cursor.
     await page.click('#nav-last');
-    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.id)) !== 'board'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.id)) !== 'board'; i++)
+      await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('board');
     await page.keyboard.press('ArrowLeft');
     expect(await page.locator('#layer-marks .cursor').count()).toBe(1);
@@ -229,7 +251,10 @@ describe.skipIf(!HAVE_CHROMIUM)('records', () => {
     await page.selectOption('#sel-tc', '60+1');
     await pickLevel(page, 1);
     await newGame(page);
-    for (const [a, b] of [['c1', 'd2'], ['d2', 'd3']]) {
+    for (const [a, b] of [
+      ['c1', 'd2'],
+      ['d2', 'd3'],
+    ]) {
       const n = (await movesText(page)).length;
       await click(page, a);
       await click(page, b);
@@ -277,9 +302,10 @@ describe.skipIf(!HAVE_CHROMIUM)('layout', () => {
     await gui?.stop();
   });
   type Box = { x: number; y: number; width: number; height: number };
-  const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const overlap = (a: Box, b: Box): boolean =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-  it('the side panel scrolls on its own; the board\'s frame is whole; the selects are not cut', async () => {
+  it("the side panel scrolls on its own; the board's frame is whole; the selects are not cut", async () => {
     const { ctx, page, errors } = await openPage(gui.url);
     const boardTop = (await page.locator('svg.board').boundingBox())!.y;
     for (const id of ['card-io', 'card-settings', 'card-help']) await page.click(`#${id} summary`);
@@ -293,7 +319,12 @@ describe.skipIf(!HAVE_CHROMIUM)('layout', () => {
       const vb = (svg as SVGSVGElement).viewBox.baseVal;
       const f = (svg.querySelector('.frame') as SVGGraphicsElement).getBBox();
       const sw = parseFloat(getComputedStyle(svg.querySelector('.frame') as Element).strokeWidth) / 2;
-      return f.x - sw >= vb.x && f.y - sw >= vb.y && f.x + f.width + sw <= vb.x + vb.width && f.y + f.height + sw <= vb.y + vb.height;
+      return (
+        f.x - sw >= vb.x &&
+        f.y - sw >= vb.y &&
+        f.x + f.width + sw <= vb.x + vb.width &&
+        f.y + f.height + sw <= vb.y + vb.height
+      );
     });
     expect(inside).toBe(true);
     // No option of the player's selects is cut off.
@@ -333,11 +364,15 @@ describe.skipIf(!HAVE_CHROMIUM)('layout', () => {
     await setMode(page, 'analysis');
     await loadKfen(page, SILVER_WINS_KFEN);
     await page.waitForFunction(() => document.querySelectorAll('#layer-arrows .arrow-label').length === 3);
-    const boxes = await page.$$eval('#layer-arrows .arrow-label', (ts) => ts.map((t) => {
-      const r = t.getBoundingClientRect();
-      return { x: r.x, y: r.y, width: r.width, height: r.height };
-    }));
-    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlap(boxes[i], boxes[j]), `labels ${i + 1} and ${j + 1}`).toBe(false);
+    const boxes = await page.$$eval('#layer-arrows .arrow-label', (ts) =>
+      ts.map((t) => {
+        const r = t.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      }),
+    );
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++)
+        expect(overlap(boxes[i], boxes[j]), `labels ${i + 1} and ${j + 1}`).toBe(false);
     await shot(page, 'layout-arrow-labels');
     expect(await page.isVisible('#btn-analyse')).toBe(true);
     // Another tab takes the engine: this one offers no Stop (nothing of its own runs).
@@ -349,7 +384,7 @@ describe.skipIf(!HAVE_CHROMIUM)('layout', () => {
     await ctx.close();
   });
 
-  it('Deflexion\'s legend and rules describe Deflexion', async () => {
+  it("Deflexion's legend and rules describe Deflexion", async () => {
     const { ctx, page, errors } = await openPage(gui.url);
     await setMode(page, 'humans');
     await page.selectOption('#sel-edition', 'deflexion');
@@ -379,7 +414,12 @@ describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review', () => {
   it('keeps the marks of the moves both lines share, and reviews the new ones', async () => {
     const { ctx, page, errors } = await openPage(gui.url);
     await setMode(page, 'humans');
-    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4'], ['a3', 'a4']]) {
+    for (const [a, b] of [
+      ['c1', 'd2'],
+      ['a4', 'a3'],
+      ['j4', 'i4'],
+      ['a3', 'a4'],
+    ]) {
       await click(page, a);
       await click(page, b);
     }
@@ -536,11 +576,16 @@ describe.skipIf(!HAVE_CHROMIUM)('sounds', () => {
 
   it('a move, a removal, a Pharaoh hit, low time and the end each sound; the setting turns them off and is kept', async () => {
     const { ctx, page, errors } = await openPage(gui.url, { clock: true });
-    const played = (): Promise<string[]> => page.evaluate(() => [...(window as unknown as { thoth: { sounds: string[] } }).thoth.sounds]);
+    const played = (): Promise<string[]> =>
+      page.evaluate(() => [...(window as unknown as { thoth: { sounds: string[] } }).thoth.sounds]);
     await setMode(page, 'humans');
     await page.selectOption('#sel-tc', '60+1');
     await newGame(page);
-    for (const [a, b] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4']]) {
+    for (const [a, b] of [
+      ['c1', 'd2'],
+      ['a4', 'a3'],
+      ['j4', 'i4'],
+    ]) {
       await click(page, a);
       await click(page, b);
     }
@@ -551,7 +596,9 @@ describe.skipIf(!HAVE_CHROMIUM)('sounds', () => {
     expect(await played()).toHaveLength(3);
     // Red's clock runs below ten seconds: one low-time sound.
     await page.clock.fastForward(52000);
-    await page.waitForFunction(() => (window as unknown as { thoth: { sounds: string[] } }).thoth.sounds.includes('low'));
+    await page.waitForFunction(() =>
+      (window as unknown as { thoth: { sounds: string[] } }).thoth.sounds.includes('low'),
+    );
     await page.clock.fastForward(1000);
     expect((await played()).filter((x) => x === 'low')).toHaveLength(1);
     await page.click('#btn-resign');
@@ -661,7 +708,9 @@ describe('full strength for thoth gui', () => {
       expect(gui.output()).toContain(`> setoption name Threads value ${cores}\n`);
       expect(gui.output()).toContain(`> setoption name Hash value ${hashMb}\n`);
       await pickLevel(page, 8);
-      expect(await page.textContent('#engine-status')).toMatch(new RegExp(`^Thoth.* · ready · Level 8, ${threads(cores)}$`));
+      expect(await page.textContent('#engine-status')).toMatch(
+        new RegExp(`^Thoth.* · ready · Level 8, ${threads(cores)}$`),
+      );
       expect(await page.getAttribute('#engine-status', 'title')).toContain(`table ${hashMb} MB`);
       await shot(page, 'status-full-strength');
       await pickLevel(page, 2);

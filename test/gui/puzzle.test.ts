@@ -3,18 +3,40 @@ import { describe, expect, it } from 'vitest';
 import { legalMoves, parseMove } from '../../src/core/index';
 import type { Puzzle } from '../../src/puzzles/format';
 import {
-  afterRight, emptyStore, glicko2, judgePuzzleMove, nextPuzzle, puzzlePosition, readStore, recordResult, refutation, replyDue, startRun,
-  streakPuzzle, taskText, withTheme,
+  afterRight,
+  emptyStore,
+  glicko2,
+  judgePuzzleMove,
+  nextPuzzle,
+  puzzlePosition,
+  readStore,
+  recordResult,
+  refutation,
+  replyDue,
+  startRun,
+  streakPuzzle,
+  taskText,
+  withTheme,
 } from '../../src/gui/page/puzzle';
 
 // Shipped puzzles (puzzles/puzzles.json): a hit in 1 and a hit in 2.
 const hit1: Puzzle = {
-  id: '070cf6f094', variant: 'khet2', kfen: 'xv1pv1s>kavp>2/3S>1av4/5S^1p>Pv1/1p>P^7/9Pv/10/p^9/2P<Ks^A^3X^ s 4 22',
-  moves: ['c1b1', 'e1d2'], themes: ['hitIn1'], rating: 1140, source: 'selfplay:1:0:classic:35',
+  id: '070cf6f094',
+  variant: 'khet2',
+  kfen: 'xv1pv1s>kavp>2/3S>1av4/5S^1p>Pv1/1p>P^7/9Pv/10/p^9/2P<Ks^A^3X^ s 4 22',
+  moves: ['c1b1', 'e1d2'],
+  themes: ['hitIn1'],
+  rating: 1140,
+  source: 'selfplay:1:0:classic:35',
 };
 const hit2: Puzzle = {
-  id: '25d7981454', variant: 'khet2', kfen: 'xv2pvkavp>3/4pv1S^3/p^9/p>4P^2S^1/2P<7/3P<4P^Pv/6s>P^K1/2p^3s^2X^ r 4 32',
-  moves: ['g8f7', 'g7f7', 'c1d1', 'f5e5'], themes: ['hitIn2', 'swap', 'capture'], rating: 1000, source: 'selfplay:1:2:dynasty:56',
+  id: '25d7981454',
+  variant: 'khet2',
+  kfen: 'xv2pvkavp>3/4pv1S^3/p^9/p>4P^2S^1/2P<7/3P<4P^Pv/6s>P^K1/2p^3s^2X^ r 4 32',
+  moves: ['g8f7', 'g7f7', 'c1d1', 'f5e5'],
+  themes: ['hitIn2', 'swap', 'capture'],
+  rating: 1000,
+  source: 'selfplay:1:2:dynasty:56',
 };
 
 const mv = (p: Puzzle, k: number, text: string): number => {
@@ -28,7 +50,9 @@ describe('a puzzle run', () => {
     const run = startRun(hit2);
     expect(taskText(hit2, ['Silver', 'Red'])).toBe('Silver to move: hit the Pharaoh in 2 moves.');
     expect(taskText({ ...hit1, themes: ['material'] }, ['Silver', 'Red'])).toBe('Red to move: win material.');
-    expect(taskText({ ...hit1, themes: ['defence'] }, ['Silver', 'Red'])).toBe('Red to move: only one move saves the Pharaoh. Find it.');
+    expect(taskText({ ...hit1, themes: ['defence'] }, ['Silver', 'Red'])).toBe(
+      'Red to move: only one move saves the Pharaoh. Find it.',
+    );
     expect(judgePuzzleMove(run, mv(hit2, 1, 'g7f7'))).toBe('right');
     const pos = puzzlePosition(hit2, 1);
     const others = legalMoves(pos).filter((m) => m !== mv(hit2, 1, 'g7f7'));
@@ -88,7 +112,10 @@ describe('the rating', () => {
 
   it('keeps a store that survives bad data', () => {
     expect(readStore(null)).toEqual(emptyStore());
-    expect(readStore({ rating: { rating: 'x' }, recent: [1, 'a'], solved: -1 })).toEqual({ ...emptyStore(), recent: ['a'] });
+    expect(readStore({ rating: { rating: 'x' }, recent: [1, 'a'], solved: -1 })).toEqual({
+      ...emptyStore(),
+      recent: ['a'],
+    });
     const s = recordResult(emptyStore(), hit1, true);
     expect(s.solved).toBe(1);
     expect(s.recent).toEqual([hit1.id]);

@@ -9,7 +9,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legalMoves, moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, squareName, STEP } from '../../src/core/index';
+import {
+  legalMoves,
+  moveFrom,
+  moveTo,
+  moveType,
+  parseMove,
+  ROT_CCW,
+  ROT_CW,
+  squareName,
+  STEP,
+} from '../../src/core/index';
 import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
 import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, pauseClock, shot } from './browser';
@@ -122,14 +132,18 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
         } else if (i === 7) {
           // the solution, played out to the decisive move
           await page.click('#pz-solution');
-          await page.waitForFunction(() => /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''));
+          await page.waitForFunction(() =>
+            /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''),
+          );
           await shot(page, 'puzzle-solution');
         }
       } else {
         if (i === 1) {
           // a hint selects the piece to move (its squares show) and costs the rating
           await page.click('#pz-hint');
-          expect(await page.locator('[data-target]').count() + (await page.locator('#btn-rot-cw:not([disabled])').count())).toBeGreaterThan(0);
+          expect(
+            (await page.locator('[data-target]').count()) + (await page.locator('#btn-rot-cw:not([disabled])').count()),
+          ).toBeGreaterThan(0);
           expect(await page.textContent('#pz-msg')).toContain(`move the piece on ${p.moves[1].slice(0, 2)}`);
         }
         await solve(page, p, i === 1);

@@ -33,7 +33,8 @@ describe('material count', () => {
     expect(materialLead(pos(MATE_IN_ONE), 0)).toBe('+1');
     expect(materialLead(pos(MATE_IN_ONE), 1)).toBe('');
     const p = pos(setupKfen('khet2', 'classic')!);
-    for (const t of ['j4i3']) { // docs/rules.md §7.2: j4i3 removes a piece (Silver's own)
+    for (const t of ['j4i3']) {
+      // docs/rules.md §7.2: j4i3 removes a piece (Silver's own)
       const m = parseMove(p, t);
       if (!m.ok) throw new Error(t);
       p.make(m.value);
@@ -90,7 +91,9 @@ describe.skipIf(!HAVE_CHROMIUM)('rematch and material in Chromium', () => {
     await shot(page, 'rematch-won');
     await page.click('#banner-rematch');
     // Thoth is Silver now and moves first: it finds the same shot
-    await page.waitForFunction(() => /Silver wins · Thoth won/.test(document.getElementById('banner-title')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /Silver wins · Thoth won/.test(document.getElementById('banner-title')?.textContent ?? ''),
+    );
     expect(await page.textContent('#player-bottom')).toMatch(/You · Red/);
     expect(await page.inputValue('#sel-side')).toBe('1');
     await shot(page, 'rematch-lost');
@@ -106,13 +109,17 @@ describe.skipIf(!HAVE_CHROMIUM)('Laser Chess setups in the page', () => {
     expect(await names()).toEqual(['Classic', 'Imhotep', 'Dynasty', 'Mercury', 'Sophie']);
     await page.selectOption('#sel-setup', 'mercury');
     await page.click('#btn-new');
-    await page.waitForFunction(() => (document.getElementById('kfen') as HTMLInputElement).value.startsWith('x>3pvkp>2S>/'));
-    await page.evaluate(() => (document.getElementById('card-io') as HTMLDetailsElement).open = true);
+    await page.waitForFunction(() =>
+      (document.getElementById('kfen') as HTMLInputElement).value.startsWith('x>3pvkp>2S>/'),
+    );
+    await page.evaluate(() => ((document.getElementById('card-io') as HTMLDetailsElement).open = true));
     expect(await page.inputValue('#kfen')).toBe(setupKfen('khet2', 'mercury'));
     await shot(page, 'setup-mercury');
     await page.selectOption('#sel-setup', 'sophie');
     await page.click('#btn-new');
-    await page.waitForFunction(() => (document.getElementById('kfen') as HTMLInputElement).value.startsWith('xv3kP<p>3/'));
+    await page.waitForFunction(() =>
+      (document.getElementById('kfen') as HTMLInputElement).value.startsWith('xv3kP<p>3/'),
+    );
     await shot(page, 'setup-sophie');
     await page.selectOption('#sel-edition', 'khet1');
     expect(await names()).toEqual(['Classic', 'Imhotep', 'Dynasty']);

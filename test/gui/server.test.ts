@@ -15,7 +15,10 @@ import { startGuiServer, type GuiServer } from '../../src/gui/server';
 import { CLI, FAKE_ENGINE_ARGV, ROOT, realEngineWorks } from './helpers';
 
 const REAL_ENGINE = await realEngineWorks();
-if (!REAL_ENGINE) console.warn('GUI server test with the real engine SKIPPED: `node dist/cli.js` does not answer `go` with `bestmove` yet.');
+if (!REAL_ENGINE)
+  console.warn(
+    'GUI server test with the real engine SKIPPED: `node dist/cli.js` does not answer `go` with `bestmove` yet.',
+  );
 
 interface Reply {
   status: number;
@@ -25,12 +28,15 @@ interface Reply {
 
 function get(port: number, rawPath: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: rawPath, method, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: rawPath, method, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -105,12 +111,26 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe('the command filter', () => {
   it('passes the commands a GUI needs', () => {
     for (const l of [
-      'uci', 'isready', 'ucinewgame', 'stop', 'ponderhit', 'setoption name MultiPV value 3',
-      'setoption name UCI_Variant value khet1', 'setoption name Clear Hash', 'setoption name move overhead value 30',
-      'position startpos', 'position setup imhotep moves c1b2 j5-', 'position classic',
+      'uci',
+      'isready',
+      'ucinewgame',
+      'stop',
+      'ponderhit',
+      'setoption name MultiPV value 3',
+      'setoption name UCI_Variant value khet1',
+      'setoption name Clear Hash',
+      'setoption name move overhead value 30',
+      'position startpos',
+      'position setup imhotep moves c1b2 j5-',
+      'position classic',
       'position kfen xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1 moves c1+ d1e2u',
-      'go infinite', 'go depth 6', 'go movetime 1000', 'go wtime 1000 btime 2000 winc 10 binc 10 movestogo 5',
-      'go ponder wtime 5 btime 5', 'go searchmoves c1b2 j1-', '  go   depth   3  ',
+      'go infinite',
+      'go depth 6',
+      'go movetime 1000',
+      'go wtime 1000 btime 2000 winc 10 binc 10 movestogo 5',
+      'go ponder wtime 5 btime 5',
+      'go searchmoves c1b2 j1-',
+      '  go   depth   3  ',
     ]) {
       expect(filterCommand(l), l).toMatchObject({ ok: true });
     }
@@ -120,10 +140,27 @@ describe('the command filter', () => {
 
   it('refuses everything else', () => {
     for (const l of [
-      'quit', 'bench', 'd', 'eval', 'go perft 5', 'go depth', 'go depth 3x', 'setoption name Debug Log File value /tmp/x',
-      'setoption name SyzygyPath value /etc', 'position startpos\nquit', 'isready\rquit', 'position kfen ../../etc/passwd s 0 1',
-      'position startpos moves c1b2; rm', 'position startpos moves', 'uci now', '', '   ', 'go searchmoves', 'setoption name MultiPV value 3 4',
-      'x'.repeat(20000), 'position startpos moves c1b2 \u00e9',
+      'quit',
+      'bench',
+      'd',
+      'eval',
+      'go perft 5',
+      'go depth',
+      'go depth 3x',
+      'setoption name Debug Log File value /tmp/x',
+      'setoption name SyzygyPath value /etc',
+      'position startpos\nquit',
+      'isready\rquit',
+      'position kfen ../../etc/passwd s 0 1',
+      'position startpos moves c1b2; rm',
+      'position startpos moves',
+      'uci now',
+      '',
+      '   ',
+      'go searchmoves',
+      'setoption name MultiPV value 3 4',
+      'x'.repeat(20000),
+      'position startpos moves c1b2 \u00e9',
     ]) {
       if (l === 'position startpos moves') continue; // an empty move list is harmless
       expect(filterCommand(l).ok, JSON.stringify(l.slice(0, 60))).toBe(false);
@@ -208,9 +245,17 @@ describe('the GUI server', () => {
   it('refuses ../ paths and anything outside its folder', async () => {
     const t = `token=${server.token}`;
     for (const p of [
-      `/../secret.txt?${t}`, `/sub/../../secret.txt?${t}`, `/%2e%2e/secret.txt?${t}`, `/..%2fsecret.txt?${t}`,
-      `/sub/..%2F..%2Fsecret.js?${t}`, `/..%5csecret.js?${t}`, `/%2e%2e%2f%2e%2e%2fetc/passwd?${t}`, `/./app.js?${t}`,
-      `/app.js%00.html?${t}`, `/%E0%A4%A?${t}`, `//etc/passwd?${t}`,
+      `/../secret.txt?${t}`,
+      `/sub/../../secret.txt?${t}`,
+      `/%2e%2e/secret.txt?${t}`,
+      `/..%2fsecret.txt?${t}`,
+      `/sub/..%2F..%2Fsecret.js?${t}`,
+      `/..%5csecret.js?${t}`,
+      `/%2e%2e%2f%2e%2e%2fetc/passwd?${t}`,
+      `/./app.js?${t}`,
+      `/app.js%00.html?${t}`,
+      `/%E0%A4%A?${t}`,
+      `//etc/passwd?${t}`,
     ]) {
       const r = await get(server.port, p);
       expect(r.status, p).toBeGreaterThanOrEqual(400);
@@ -345,12 +390,18 @@ describe('the GUI server', () => {
     const c = new Client(wsUrl, origin);
     await c.opened;
     await c.wait((m) => m.type === 'hello' && m.state === 'ready', 15000);
-    const uciBefore = readFileSync(logFile, 'utf8').split('\n').filter((l) => l === 'uci').length;
+    const uciBefore = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l === 'uci').length;
     const seen = c.messages.length;
     c.ws.send(JSON.stringify({ type: 'restart' }));
     await c.wait((m) => m.type === 'hello' && m.state === 'starting' && c.messages.indexOf(m) >= seen);
     await c.wait((m) => m.type === 'hello' && m.state === 'ready' && c.messages.indexOf(m) >= seen, 15000);
-    expect(readFileSync(logFile, 'utf8').split('\n').filter((l) => l === 'uci').length).toBe(uciBefore + 1);
+    expect(
+      readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter((l) => l === 'uci').length,
+    ).toBe(uciBefore + 1);
     c.ws.close();
     await c.closed;
   });
@@ -358,7 +409,13 @@ describe('the GUI server', () => {
 
 describe('thoth gui on the command line', () => {
   it('refuses bad arguments', () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['extra'], ['--engine', '"unterminated'], ['--bogus']]) {
+    for (const args of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['extra'],
+      ['--engine', '"unterminated'],
+      ['--bogus'],
+    ]) {
       const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: 60_000 });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^thoth gui: /);

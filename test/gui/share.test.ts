@@ -60,7 +60,11 @@ describe.skipIf(!HAVE_CHROMIUM)('links in Chromium', () => {
   it('Copy link makes a link that opens the same game; a position link opens the position and edition', async () => {
     const { ctx, page, errors } = await open(FILE_URL);
     await setMode(page, 'humans');
-    for (const [a, b] of [['c1', 'c2'], ['h8', 'h7'], ['c2', 'c3']]) {
+    for (const [a, b] of [
+      ['c1', 'c2'],
+      ['h8', 'h7'],
+      ['c2', 'c3'],
+    ]) {
       const before = (await movesText(page)).length;
       await click(page, a);
       await click(page, b);
@@ -82,8 +86,13 @@ describe.skipIf(!HAVE_CHROMIUM)('links in Chromium', () => {
     const kfen = setupKfen('khet1', 'dynasty')!;
     await ctx.close();
     // (a fresh browser profile: in this one the game played above would be abandoned, after a question)
-    const { ctx: ctx3, page: third } = await open(`${FILE_URL}#${await encodeLink({ kind: 'kfen', edition: 'khet1', kfen })}`, { ready: false });
-    await third.waitForFunction(() => /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''));
+    const { ctx: ctx3, page: third } = await open(
+      `${FILE_URL}#${await encodeLink({ kind: 'kfen', edition: 'khet1', kfen })}`,
+      { ready: false },
+    );
+    await third.waitForFunction(() =>
+      /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''),
+    );
     expect(await third.inputValue('#kfen')).toBe(kfen);
     expect(await third.inputValue('#sel-edition')).toBe('khet1');
     // Without moves, Copy link gives a position link.
@@ -106,7 +115,9 @@ describe.skipIf(!HAVE_CHROMIUM)('links in Chromium', () => {
     // a good link to a game whose moves break the rules (Red moving Silver's d6)
     const bad = await encodeLink({ kind: 'game', pgn: PGN.replace('c7d7', 'd6e6') });
     await page.evaluate((f) => (location.hash = f), bad);
-    await page.waitForFunction(() => /Cannot open the link: .*d6e6/.test(document.getElementById('io-msg')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /Cannot open the link: .*d6e6/.test(document.getElementById('io-msg')?.textContent ?? ''),
+    );
     expect(await movesText(page)).toEqual([]);
     await ctx.close();
   });

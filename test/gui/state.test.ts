@@ -1,7 +1,15 @@
 /** The page's state and its transitions, without a browser: clocks, the shot on show, game life, analysis. */
 import { describe, expect, it } from 'vitest';
 import { parseMove, setupKfen, type Position } from '../../src/core/index';
-import { clockAfterMove, clockText, newClock, parsePgnClock, pgnClock, startClock, timeLeft } from '../../src/gui/page/clock';
+import {
+  clockAfterMove,
+  clockText,
+  newClock,
+  parsePgnClock,
+  pgnClock,
+  startClock,
+  timeLeft,
+} from '../../src/gui/page/clock';
 import type { InfoLine } from '../../src/gui/page/engine-client';
 import { keyAction } from '../../src/gui/page/keys';
 import { levelGoCommand, levelsFor } from '../../src/gui/page/levels';
@@ -30,7 +38,12 @@ function play(s: S.PageState, texts: string[], now = 0): S.PageState {
 }
 
 const texts = (s: S.PageState): string[] => mainline(s.tree).map((n) => n.ply.text);
-const info = (multipv: number, pv: string[], cp = 10, depth = 5): InfoLine => ({ depth, multipv, score: { kind: 'cp', value: cp }, pv });
+const info = (multipv: number, pv: string[], cp = 10, depth = 5): InfoLine => ({
+  depth,
+  multipv,
+  score: { kind: 'cp', value: cp },
+  pv,
+});
 
 describe('clocks', () => {
   it('run, add the increment and read as a clock does', () => {
@@ -48,7 +61,7 @@ describe('clocks', () => {
 });
 
 describe('playing against Thoth', () => {
-  it('holds Thoth\'s fast reply while the person\'s shot is on show, with Thoth\'s clock stopped', () => {
+  it("holds Thoth's fast reply while the person's shot is on show, with Thoth's clock stopped", () => {
     let s = state({}, { tc: '60+1' });
     s = play(s, ['j4i4'], 1000);
     expect(s.holdUntil).toBe(1000 + S.SHOT_HOLD_MS);
@@ -83,7 +96,7 @@ describe('playing against Thoth', () => {
     expect(texts(s)).toEqual(['j4i4', 'a4a3']);
   });
 
-  it('takes back to the person\'s turn with the clocks as they were, and not after the end', () => {
+  it("takes back to the person's turn with the clocks as they were, and not after the end", () => {
     let s = state({}, { tc: '60+1' });
     s = play(s, ['c1d2'], 0);
     s = S.engineMoved(s, 'a4a3', {}, 5000);
@@ -120,7 +133,7 @@ describe('playing against Thoth', () => {
     expect(timeLeft(s.clock!, 0, 60000)).toBe(61000 - 2000);
   });
 
-  it('changes the person\'s side only with the next game once moves are made', () => {
+  it("changes the person's side only with the next game once moves are made", () => {
     let s = play(state(), ['c1d2']);
     s = S.chooseSide(s, '1');
     expect(s.humanSide).toBe(0);
@@ -175,7 +188,7 @@ describe('the board', () => {
     expect(texts(turned)).toEqual(['j1-']);
   });
 
-  it('previews the aimed move\'s shot', () => {
+  it("previews the aimed move's shot", () => {
     let s = state({ mode: 'humans' });
     s = S.select(s, 39); // j4
     s = S.aimAt(s, 38); // i4
@@ -232,7 +245,12 @@ describe('what survives a reload', () => {
     expect(nodeAt(r.value.tree, [0, 1])?.ply.text).toBe('h4h3');
     saved.moves[0].m = 'c1c1';
     expect(restoreGame(state(), saved, 0)).toMatchObject({ ok: false });
-    expect(restoreSettings({ level: 99, tc: 'x', edition: 'deflexion', showLasers: true })).toMatchObject({ level: S.DEFAULT_SETTINGS.level, tc: '300+3', edition: 'deflexion', showLasers: true });
+    expect(restoreSettings({ level: 99, tc: 'x', edition: 'deflexion', showLasers: true })).toMatchObject({
+      level: S.DEFAULT_SETTINGS.level,
+      tc: '300+3',
+      edition: 'deflexion',
+      showLasers: true,
+    });
   });
 });
 
@@ -244,7 +262,9 @@ describe('levels and keys', () => {
     expect(elo[7].label).toBe('Level 8 · full strength (Elo 2400)');
     expect(elo[7].elo).toBeUndefined();
     expect(levelsFor(null)[2]).toMatchObject({ label: 'Level 3 · depth 3', depth: 3 });
-    expect(levelGoCommand(elo[7], { left: [1000, 2000], incMs: 500 })).toBe('go wtime 1000 btime 2000 winc 500 binc 500');
+    expect(levelGoCommand(elo[7], { left: [1000, 2000], incMs: 500 })).toBe(
+      'go wtime 1000 btime 2000 winc 500 binc 500',
+    );
     expect(levelGoCommand(levelsFor(null)[0], null)).toBe('go depth 1');
   });
 

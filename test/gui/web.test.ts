@@ -8,7 +8,19 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, checkLegal, click, closeBrowser, movesText, newGame, open, playMoves, setMode, shot, waitMoves } from './browser';
+import {
+  HAVE_CHROMIUM,
+  checkLegal,
+  click,
+  closeBrowser,
+  movesText,
+  newGame,
+  open,
+  playMoves,
+  setMode,
+  shot,
+  waitMoves,
+} from './browser';
 import { ROOT } from './helpers';
 import { setupKfen } from '../../src/core/index';
 import { encodeLink } from '../../src/gui/page/link';
@@ -25,7 +37,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     expect(await page.getAttribute('#engine-status', 'title')).toMatch(/1 thread$/);
     // where even a service worker cannot isolate the page: one worker, and a note that says why
     expect(await page.isVisible('#threads-note')).toBe(true);
-    expect(await page.getAttribute('#threads-note', 'title')).toMatch(/one thread here: the page was opened from a file/);
+    expect(await page.getAttribute('#threads-note', 'title')).toMatch(
+      /one thread here: the page was opened from a file/,
+    );
     await page.selectOption('#sel-level', '2');
     await playMoves(page, 3);
     checkLegal('khet2', await movesText(page));
@@ -53,13 +67,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     let url = '';
     beforeAll(async () => {
       server = createServer((req, res) => {
-        const name = (req.url ?? '/').split(/[?#]/)[0].endsWith('/') ? 'index.html' : path.basename((req.url ?? '').split('?')[0]);
+        const name = (req.url ?? '/').split(/[?#]/)[0].endsWith('/')
+          ? 'index.html'
+          : path.basename((req.url ?? '').split('?')[0]);
         if (name === 'coi-sw.js' && req.url?.includes('/no-sw/')) {
           res.writeHead(404);
           res.end();
           return;
         }
-        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[path.extname(name)];
+        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[
+          path.extname(name)
+        ];
         readFile(path.join(WEB, name)).then(
           (body) => {
             res.writeHead(200, { 'Content-Type': type ?? 'application/octet-stream' });
@@ -81,7 +99,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       const { ctx, page, errors } = await open(url);
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/coi-sw\.js$/);
-      const threads = Number(/, (\d+) threads? \(shared memory\)$/.exec((await page.getAttribute('#engine-status', 'title')) ?? '')?.[1]);
+      const threads = Number(
+        /, (\d+) threads? \(shared memory\)$/.exec((await page.getAttribute('#engine-status', 'title')) ?? '')?.[1],
+      );
       expect(threads).toBe(Math.min(8, await page.evaluate(() => navigator.hardwareConcurrency)));
       expect(threads).toBeGreaterThan(1);
       expect(await page.locator('#threads-note').count()).toBe(0);
@@ -101,8 +121,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
 
     it('a first visit by a link keeps the link through the reload', async () => {
       const kfen = setupKfen('khet2', 'sophie')!;
-      const { ctx, page, errors } = await open(`${url}#${await encodeLink({ kind: 'kfen', edition: 'khet2', kfen })}`, { ready: false });
-      await page.waitForFunction(() => /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''));
+      const { ctx, page, errors } = await open(`${url}#${await encodeLink({ kind: 'kfen', edition: 'khet2', kfen })}`, {
+        ready: false,
+      });
+      await page.waitForFunction(() =>
+        /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''),
+      );
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       expect(await page.inputValue('#kfen')).toBe(kfen);
       expect(errors).toEqual([]);
@@ -114,7 +138,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
       expect(await page.getAttribute('#engine-status', 'title')).toMatch(/1 thread$/);
       expect(await page.isVisible('#threads-note')).toBe(true);
-      expect(await page.getAttribute('#threads-note', 'title')).toMatch(/one thread here: its service worker could not be registered/);
+      expect(await page.getAttribute('#threads-note', 'title')).toMatch(
+        /one thread here: its service worker could not be registered/,
+      );
       await page.selectOption('#sel-level', '1');
       await click(page, 'c1');
       await click(page, 'd2');
@@ -129,7 +155,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
     beforeAll(async () => {
       server = createServer((req, res) => {
         const name = (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : path.basename(req.url ?? '');
-        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[path.extname(name)];
+        const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[
+          path.extname(name)
+        ];
         readFile(path.join(WEB, name)).then(
           (body) => {
             res.writeHead(200, {

@@ -10,24 +10,89 @@ const parseMatchArgs = (argv: string[]) => unwrap(parseResult(argv));
 describe('command line', () => {
   it('cutechess/fastchess flags', () => {
     const c = parseMatchArgs([
-      '-engine', 'cmd=./new/thoth', 'name=new', 'option.Hash=32', 'tc=40/60+0.6',
-      '-engine', 'cmd=node', 'args=old/cli.js --flag "two words"', 'dir=/tmp', 'st=0.5', 'timemargin=50',
-      '-each', 'option.Threads=1', 'option.Hash=16', 'tc=10+0.1',
-      '-rounds', '50', '-repeat', '-concurrency', '1', '-variant', 'khet1',
-      '-openings', 'setups=classic,dynasty', 'plies=6', '-srand', '7',
-      '-draw', 'movenumber=34', 'movecount=8', 'score=20', '-resign', 'movecount=3', 'score=600', '-maxmoves', '150',
-      '-recover', '-pgnout', 'out.pgn', '-drawscore', '0.4', '-ratinginterval', '5', '-timemargin', '20',
+      '-engine',
+      'cmd=./new/thoth',
+      'name=new',
+      'option.Hash=32',
+      'tc=40/60+0.6',
+      '-engine',
+      'cmd=node',
+      'args=old/cli.js --flag "two words"',
+      'dir=/tmp',
+      'st=0.5',
+      'timemargin=50',
+      '-each',
+      'option.Threads=1',
+      'option.Hash=16',
+      'tc=10+0.1',
+      '-rounds',
+      '50',
+      '-repeat',
+      '-concurrency',
+      '1',
+      '-variant',
+      'khet1',
+      '-openings',
+      'setups=classic,dynasty',
+      'plies=6',
+      '-srand',
+      '7',
+      '-draw',
+      'movenumber=34',
+      'movecount=8',
+      'score=20',
+      '-resign',
+      'movecount=3',
+      'score=600',
+      '-maxmoves',
+      '150',
+      '-recover',
+      '-pgnout',
+      'out.pgn',
+      '-drawscore',
+      '0.4',
+      '-ratinginterval',
+      '5',
+      '-timemargin',
+      '20',
     ]);
     expect(c.engines).toHaveLength(2);
     const [a, b] = c.engines;
-    expect(a).toMatchObject({ name: 'new', nameGiven: true, command: ['./new/thoth'], options: [['Threads', '1'], ['Hash', '32']], timeMarginMs: 20 });
+    expect(a).toMatchObject({
+      name: 'new',
+      nameGiven: true,
+      command: ['./new/thoth'],
+      options: [
+        ['Threads', '1'],
+        ['Hash', '32'],
+      ],
+      timeMarginMs: 20,
+    });
     expect(a.limits).toEqual({ tc: { moves: 40, baseMs: 60000, incMs: 600 } });
-    expect(b).toMatchObject({ name: 'cli', nameGiven: false, command: ['node', 'old/cli.js', '--flag', 'two words'], dir: '/tmp', timeMarginMs: 50 });
+    expect(b).toMatchObject({
+      name: 'cli',
+      nameGiven: false,
+      command: ['node', 'old/cli.js', '--flag', 'two words'],
+      dir: '/tmp',
+      timeMarginMs: 50,
+    });
     expect(b.limits).toEqual({ movetimeMs: 500 }); // its own st= replaces -each tc=
     expect(c).toMatchObject({
-      rounds: 50, games: 2, concurrency: 1, variant: 'khet1', srand: 7, recover: true, pgnout: 'out.pgn', drawScore: 0.4, ratingInterval: 5,
+      rounds: 50,
+      games: 2,
+      concurrency: 1,
+      variant: 'khet1',
+      srand: 7,
+      recover: true,
+      pgnout: 'out.pgn',
+      drawScore: 0.4,
+      ratingInterval: 5,
       openings: { kind: 'setups', setups: ['classic', 'dynasty'], plies: 6 },
-      adjudication: { draw: { moveNumber: 34, moveCount: 8, score: 20 }, resign: { moveCount: 3, score: 600, twoSided: false }, maxPlies: 300 },
+      adjudication: {
+        draw: { moveNumber: 34, moveCount: 8, score: 20 },
+        resign: { moveCount: 3, score: 600, twoSided: false },
+        maxPlies: 300,
+      },
     });
   });
 
@@ -38,7 +103,21 @@ describe('command line', () => {
     expect(c.srand).toBe(DEFAULT_SEED);
     expect(c.sprt).toEqual({ elo0: 0, elo1: 2, alpha: 0.05, beta: 0.05, model: 'normalized' });
     expect(c.openings).toEqual({ kind: 'setups', setups: ['classic'], plies: 4 });
-    const f = parseMatchArgs(['-engine', 'cmd=a', 'nodes=100', '-engine', 'cmd=b', 'depth=2', '-openings', 'file=x.kfen', 'order=random', '-pgnout', 'file=g.pgn', '-games', '1']);
+    const f = parseMatchArgs([
+      '-engine',
+      'cmd=a',
+      'nodes=100',
+      '-engine',
+      'cmd=b',
+      'depth=2',
+      '-openings',
+      'file=x.kfen',
+      'order=random',
+      '-pgnout',
+      'file=g.pgn',
+      '-games',
+      '1',
+    ]);
     expect(f.openings).toEqual({ kind: 'file', path: 'x.kfen', order: 'random', start: 1, plies: 0 });
     expect(f.pgnout).toBe('g.pgn');
     expect(f.rounds).toBe(1);
@@ -55,7 +134,10 @@ describe('command line', () => {
     [['-engine', 'cmd=a', '-engine', 'cmd=b', '-engine', 'cmd=c', '-each', 'tc=1', '-sprt'], /exactly two/],
     [['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-sprt', 'elo0=5', 'elo1=0'], /elo1 must be greater/],
     [['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-variant', 'chess'], /unknown variant/],
-    [['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-openings', 'setups=dynasty', '-variant', 'deflexion'], /no dynasty/],
+    [
+      ['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-openings', 'setups=dynasty', '-variant', 'deflexion'],
+      /no dynasty/,
+    ],
     [['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-drawscore', '2'], /drawscore/],
     [['-engine', 'cmd=a', '-engine', 'cmd=b', '-each', 'tc=1', '-resign', 'movecount=3'], /score=/],
     [['rounds', '3'], /expected a flag/],
@@ -72,7 +154,15 @@ describe('command line', () => {
   });
 
   it('splits cmd= and args= like a shell would, and names engines', () => {
-    const c = parseMatchArgs(['-engine', `cmd=node --import tsx "my dir/foo.ts"`, `args=a\\ b 'c d' ""`, '-engine', 'cmd=b', '-each', 'tc=1']);
+    const c = parseMatchArgs([
+      '-engine',
+      `cmd=node --import tsx "my dir/foo.ts"`,
+      `args=a\\ b 'c d' ""`,
+      '-engine',
+      'cmd=b',
+      '-each',
+      'tc=1',
+    ]);
     expect(c.engines[0].command).toEqual(['node', '--import', 'tsx', 'my dir/foo.ts', 'a b', 'c d', '']);
     expect(c.engines[0].name).toBe('foo');
     expect(defaultName(['node', '--import', 'tsx', 'engines/foo.ts'])).toBe('foo');
@@ -86,7 +176,14 @@ describe('schedule', () => {
     const s = new Schedule(2, 'roundrobin', 2, 3);
     expect(s.total).toBe(6);
     const g = [0, 1, 2, 3, 4, 5].map((i) => s.game(i));
-    expect(g.map((x) => [x.first, x.second])).toEqual([[0, 1], [1, 0], [0, 1], [1, 0], [0, 1], [1, 0]]);
+    expect(g.map((x) => [x.first, x.second])).toEqual([
+      [0, 1],
+      [1, 0],
+      [0, 1],
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
     expect(g.map((x) => x.openingIndex)).toEqual([0, 0, 1, 1, 2, 2]);
     expect(g[0].pairKey).toBe(g[1].pairKey);
     expect(g[1].pairKey).not.toBe(g[2].pairKey);
@@ -97,8 +194,19 @@ describe('schedule', () => {
   });
 
   it('round robin and gauntlet encounters; single games alternate colours by round', () => {
-    expect(new Schedule(4, 'roundrobin', 2, 1).encounters).toEqual([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]);
-    expect(new Schedule(4, 'gauntlet', 2, 1).encounters).toEqual([[0, 1], [0, 2], [0, 3]]);
+    expect(new Schedule(4, 'roundrobin', 2, 1).encounters).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ]);
+    expect(new Schedule(4, 'gauntlet', 2, 1).encounters).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+    ]);
     const s = new Schedule(2, 'roundrobin', 1, 4);
     expect([0, 1, 2, 3].map((i) => s.game(i).first)).toEqual([0, 1, 0, 1]);
     expect(s.game(0).pairKey).toBeUndefined();

@@ -8,7 +8,10 @@ import { EngineStartError } from '../../src/match/errors';
 import { fake, run, tempDir } from './helpers';
 
 /** For each finished game: [faulty engine's result, termination]. */
-function faultsOf(summary: Awaited<ReturnType<typeof run>>['summary'], bad: string): { lost: boolean; termination: string; reason: string }[] {
+function faultsOf(
+  summary: Awaited<ReturnType<typeof run>>['summary'],
+  bad: string,
+): { lost: boolean; termination: string; reason: string }[] {
   return summary.finished.map((f) => {
     const [p0] = recordPlayers(f.record);
     const badFirst = p0 === bad;
@@ -26,8 +29,18 @@ describe('faults', () => {
     const dir = tempDir();
     const pgn = join(dir, 'g.pgn');
     const { summary, lines } = await run([
-      ...fake('crasher', '--mode crash --at 4'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '3', '-recover', '-pgnout', pgn,
-      '-openings', 'setups=classic', 'plies=0',
+      ...fake('crasher', '--mode crash --at 4'),
+      ...fake('ok'),
+      '-each',
+      'tc=10+0.1',
+      '-rounds',
+      '3',
+      '-recover',
+      '-pgnout',
+      pgn,
+      '-openings',
+      'setups=classic',
+      'plies=0',
     ]);
     expect(summary.stop).toBe('done');
     expect(summary.finished).toHaveLength(6);
@@ -43,7 +56,14 @@ describe('faults', () => {
   });
 
   it('a crash without -recover stops the run after that game, with the results so far', async () => {
-    const { summary, lines } = await run([...fake('crasher', '--mode crash --at 2'), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '5']);
+    const { summary, lines } = await run([
+      ...fake('crasher', '--mode crash --at 2'),
+      ...fake('ok'),
+      '-each',
+      'tc=10+0.1',
+      '-rounds',
+      '5',
+    ]);
     expect(summary.stop).toBe('fault');
     expect(summary.finished).toHaveLength(1);
     expect(summary.finished[0].record.tags.get('Termination')).toBe('abandoned');
@@ -53,8 +73,18 @@ describe('faults', () => {
 
   it('a hang: stalled (no bestmove, no answer to stop), restarted with -recover', async () => {
     const { summary } = await run([
-      ...fake('hanger', '--mode hang --at 3'), ...fake('ok'), '-each', 'tc=0.6+0.01', '-rounds', '1', '-recover', '-pingtimeout', '2000',
-      '-openings', 'setups=classic', 'plies=0',
+      ...fake('hanger', '--mode hang --at 3'),
+      ...fake('ok'),
+      '-each',
+      'tc=0.6+0.01',
+      '-rounds',
+      '1',
+      '-recover',
+      '-pingtimeout',
+      '2000',
+      '-openings',
+      'setups=classic',
+      'plies=0',
     ]);
     expect(summary.stop).toBe('done');
     const f = faultsOf(summary, 'hanger');
@@ -68,14 +98,23 @@ describe('faults', () => {
 
   it('illegal and malformed moves lose the game; the run goes on without -recover', async () => {
     for (const mode of ['illegal', 'malformed']) {
-      const { summary } = await run([...fake('bad', `--mode ${mode} --at 2`), ...fake('ok'), '-each', 'tc=10+0.1', '-rounds', '2']);
+      const { summary } = await run([
+        ...fake('bad', `--mode ${mode} --at 2`),
+        ...fake('ok'),
+        '-each',
+        'tc=10+0.1',
+        '-rounds',
+        '2',
+      ]);
       expect(summary.stop).toBe('done');
       expect(summary.finished).toHaveLength(4);
       const f = faultsOf(summary, 'bad');
       const illegal = f.filter((x) => x.termination === 'illegal move');
       expect(illegal).toHaveLength(1); // the engine process keeps its go counter: one fault only
       expect(illegal[0].lost).toBe(true);
-      expect(illegal[0].reason).toMatch(mode === 'illegal' ? /illegal move: \w\d\+: the piece on \w\d is not/ : /illegal move: 'xyzzy' is not a move/);
+      expect(illegal[0].reason).toMatch(
+        mode === 'illegal' ? /illegal move: \w\d\+: the piece on \w\d is not/ : /illegal move: 'xyzzy' is not a move/,
+      );
     }
   });
 
@@ -85,8 +124,15 @@ describe('faults', () => {
     // -pingtimeout (10 s) bounds the answers to `stop` and `isready`, which come at once: a
     // short one made a loaded machine's late `readyok` a stall that stopped the run.
     const { summary } = await run([
-      ...fake('slow', '--mode slow --at 2'), ...fake('ok', '', ['timemargin=1000']), '-each', 'tc=0.3+0.01', '-rounds', '1',
-      '-openings', 'setups=classic', 'plies=0',
+      ...fake('slow', '--mode slow --at 2'),
+      ...fake('ok', '', ['timemargin=1000']),
+      '-each',
+      'tc=0.3+0.01',
+      '-rounds',
+      '1',
+      '-openings',
+      'setups=classic',
+      'plies=0',
     ]);
     const f = faultsOf(summary, 'slow');
     // Under load both games were once forfeits (cause not yet pinned down: perhaps a late answer
@@ -102,7 +148,17 @@ describe('faults', () => {
 
   it('st= overrun is a time forfeit too', async () => {
     // The good engine gets a margin: on a loaded machine its 0.1 s moves may run late.
-    const { summary } = await run([...fake('slow', '--mode slow --at 1'), ...fake('ok', '', ['timemargin=1000']), '-each', 'st=0.1', '-rounds', '1', '-openings', 'setups=classic', 'plies=0']);
+    const { summary } = await run([
+      ...fake('slow', '--mode slow --at 1'),
+      ...fake('ok', '', ['timemargin=1000']),
+      '-each',
+      'st=0.1',
+      '-rounds',
+      '1',
+      '-openings',
+      'setups=classic',
+      'plies=0',
+    ]);
     const tf = faultsOf(summary, 'slow').filter((x) => x.termination === 'time forfeit');
     expect(tf.length).toBeGreaterThanOrEqual(1);
     for (const x of tf) expect(x.lost).toBe(true);
@@ -115,7 +171,9 @@ describe('faults', () => {
     const t0 = Date.now();
     const p = run([...fake('mute', '--mode nouci'), ...fake('ok'), '-each', 'tc=10+0.1', '-starttimeout', '3000']);
     await expect(p).rejects.toThrow(EngineStartError);
-    await expect(p).rejects.toThrow(/^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci' \(command: node .*fake-engine\.mjs --mode nouci\)$/);
+    await expect(p).rejects.toThrow(
+      /^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci' \(command: node .*fake-engine\.mjs --mode nouci\)$/,
+    );
     expect(Date.now() - t0).toBeLessThan(DEFAULT_START_TIMEOUT_MS);
     await expect(run([...fake('dead', '--mode die'), ...fake('ok'), '-each', 'tc=10+0.1'])).rejects.toThrow(
       /engine 'dead' cannot start: the process ended \(exit code 1\) before 'uciok'; stderr: fake engine: cannot open my brain/,

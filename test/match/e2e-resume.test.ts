@@ -13,7 +13,10 @@ import { fake, run, tempDir } from './helpers';
 
 describe('-resume checks the flags against the record', () => {
   let pgn = '';
-  const engines = (a = '', b = ''): string[] => [...fake('A', '--seed 1', a ? a.split(' ') : []), ...fake('B', '--seed 2', b ? b.split(' ') : [])];
+  const engines = (a = '', b = ''): string[] => [
+    ...fake('A', '--seed 1', a ? a.split(' ') : []),
+    ...fake('B', '--seed 2', b ? b.split(' ') : []),
+  ];
   const base = ['-each', 'tc=10+0.1', '-rounds', '1', '-srand', '7'];
 
   beforeAll(async () => {
@@ -34,11 +37,31 @@ describe('-resume checks the flags against the record', () => {
   });
 
   const refused: [string, string[], RegExp][] = [
-    ['another time control', [...engines('option.Hash=32'), '-each', 'tc=5+0.05', '-rounds', '1', '-srand', '7'], /engine A limits: 10\+0\.1 in the record, 5\+0\.05 now; engine B limits: 10\+0\.1 in the record, 5\+0\.05 now/],
-    ['another option value', [...engines('option.Hash=64'), ...base], /\(engine A options: hash=32 in the record, hash=64 now\)/],
-    ['an option added', [...engines('option.Hash=32', 'option.Style=wild'), ...base], /\(engine B options: \(none\) in the record, style=wild now\)/],
-    ['other openings', [...engines('option.Hash=32'), ...base, '-openings', 'setups=classic', 'plies=2'], /\(openings: setups=classic plies=4 in the record, setups=classic plies=2 now\)/],
-    ['another engine command', [...fake('A', '--seed 3', ['option.Hash=32']), ...fake('B', '--seed 2'), ...base], /engine A cmd: node \S+fake-engine\.mjs --seed 1 in the record, node \S+fake-engine\.mjs --seed 3 now/],
+    [
+      'another time control',
+      [...engines('option.Hash=32'), '-each', 'tc=5+0.05', '-rounds', '1', '-srand', '7'],
+      /engine A limits: 10\+0\.1 in the record, 5\+0\.05 now; engine B limits: 10\+0\.1 in the record, 5\+0\.05 now/,
+    ],
+    [
+      'another option value',
+      [...engines('option.Hash=64'), ...base],
+      /\(engine A options: hash=32 in the record, hash=64 now\)/,
+    ],
+    [
+      'an option added',
+      [...engines('option.Hash=32', 'option.Style=wild'), ...base],
+      /\(engine B options: \(none\) in the record, style=wild now\)/,
+    ],
+    [
+      'other openings',
+      [...engines('option.Hash=32'), ...base, '-openings', 'setups=classic', 'plies=2'],
+      /\(openings: setups=classic plies=4 in the record, setups=classic plies=2 now\)/,
+    ],
+    [
+      'another engine command',
+      [...fake('A', '--seed 3', ['option.Hash=32']), ...fake('B', '--seed 2'), ...base],
+      /engine A cmd: node \S+fake-engine\.mjs --seed 1 in the record, node \S+fake-engine\.mjs --seed 3 now/,
+    ],
   ];
   for (const [what, argv, diff] of refused) {
     it(`${what}: refused, the difference named`, async () => {
@@ -54,7 +77,17 @@ describe('-resume checks the flags against the record', () => {
     const copy = join(tempDir(), 'more.pgn');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(copy, readFileSync(pgn));
-    const { summary, lines } = await run([...engines('option.hash=32'), '-each', 'tc=10+0.1', '-rounds', '2', '-srand', '7', '-resume', copy]);
+    const { summary, lines } = await run([
+      ...engines('option.hash=32'),
+      '-each',
+      'tc=10+0.1',
+      '-rounds',
+      '2',
+      '-srand',
+      '7',
+      '-resume',
+      copy,
+    ]);
     expect(lines).toContain(`Resumed 2 finished games from ${copy}`);
     expect(summary.finished.filter((f) => !f.resumed)).toHaveLength(2);
   });
@@ -64,15 +97,36 @@ describe('-resume checks the flags against the record', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(copy, readFileSync(pgn));
     const { summary, lines } = await run([...engines('option.Hash=64'), ...base, '-resume', copy, '-resume-force']);
-    expect(lines.some((l) => /^Note: -resume-force: counting the games of \S+ although game 1\.1 was played with other settings \(engine A options: hash=32 in the record, hash=64 now\)$/.test(l))).toBe(true);
+    expect(
+      lines.some((l) =>
+        /^Note: -resume-force: counting the games of \S+ although game 1\.1 was played with other settings \(engine A options: hash=32 in the record, hash=64 now\)$/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
     expect(summary.finished.filter((f) => f.resumed)).toHaveLength(2);
     expect(summary.finished.filter((f) => !f.resumed)).toHaveLength(0);
   });
 
   it('thoth match: one line on stderr and exit code 2; -resume-force needs -resume', async () => {
-    const r = await runBuilt(['match', ...engines('option.Hash=32'), '-each', 'tc=5+0.05', '-rounds', '1', '-srand', '7', '-resume', pgn]);
+    const r = await runBuilt([
+      'match',
+      ...engines('option.Hash=32'),
+      '-each',
+      'tc=5+0.05',
+      '-rounds',
+      '1',
+      '-srand',
+      '7',
+      '-resume',
+      pgn,
+    ]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^thoth match: -resume \S+: game 1\.1 was played with other settings \(engine A limits: 10\+0\.1 in the record, 5\+0\.05 now; .*-resume-force to count its games anyway\n$/);
-    await expect(run([...engines(), ...base, '-resume-force'])).rejects.toThrow(/^-resume-force goes with -resume FILE$/);
+    expect(r.err).toMatch(
+      /^thoth match: -resume \S+: game 1\.1 was played with other settings \(engine A limits: 10\+0\.1 in the record, 5\+0\.05 now; .*-resume-force to count its games anyway\n$/,
+    );
+    await expect(run([...engines(), ...base, '-resume-force'])).rejects.toThrow(
+      /^-resume-force goes with -resume FILE$/,
+    );
   });
 });

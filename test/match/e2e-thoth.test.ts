@@ -43,8 +43,21 @@ describe.skipIf(!canPlay)('Thoth in a match', () => {
       const dir = tempDir();
       const pgn = join(dir, 'g.pgn');
       const { summary } = await run([
-        '-engine', 'cmd=node', `args=${CLI}`, 'name=thoth', 'option.Hash=8', ...fake('greedy', '--seed 3'),
-        '-each', limit, 'timemargin=1000', '-rounds', '1', '-pgnout', pgn, '-pingtimeout', '5000',
+        '-engine',
+        'cmd=node',
+        `args=${CLI}`,
+        'name=thoth',
+        'option.Hash=8',
+        ...fake('greedy', '--seed 3'),
+        '-each',
+        limit,
+        'timemargin=1000',
+        '-rounds',
+        '1',
+        '-pgnout',
+        pgn,
+        '-pingtimeout',
+        '5000',
       ]);
       expect(summary.stop).toBe('done');
       const games = parseRecords(readFileSync(pgn, 'utf8')).games;
@@ -53,7 +66,8 @@ describe.skipIf(!canPlay)('Thoth in a match', () => {
         expect(['normal', 'adjudication']).toContain(g.tags.get('Termination'));
         const rep = replayRecord(g);
         expect(rep.ok).toBe(true);
-        if (rep.ok && g.tags.get('Termination') === 'normal') expect(gameStatus(rep.value.position).result).not.toBe('ongoing');
+        if (rep.ok && g.tags.get('Termination') === 'normal')
+          expect(gameStatus(rep.value.position).result).not.toBe('ongoing');
         // Thoth's moves carry its score and depth.
         const thothSide = recordPlayers(g)[0] === 'thoth' ? 0 : 1;
         const own = g.moves.filter((_, i) => i % 2 === thothSide);

@@ -17,7 +17,15 @@ export function fakeEngineScript(): string {
   if (bundled) return bundled;
   const dir = mkdtempSync(join(tmpdir(), 'thoth-fake-'));
   const out = join(dir, 'fake-engine.mjs');
-  buildSync({ entryPoints: [FIXTURE], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: out, logLevel: 'warning' });
+  buildSync({
+    entryPoints: [FIXTURE],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: out,
+    logLevel: 'warning',
+  });
   bundled = out;
   return out;
 }
@@ -33,7 +41,11 @@ export function fake(name: string, args = '', extra: string[] = []): string[] {
 }
 
 /** Runs a match in-process; returns the summary and the output lines, or throws the run's MatchError. */
-export async function run(argv: string[], signal?: AbortSignal, onLine?: (l: string) => void): Promise<{ summary: MatchSummary; lines: string[] }> {
+export async function run(
+  argv: string[],
+  signal?: AbortSignal,
+  onLine?: (l: string) => void,
+): Promise<{ summary: MatchSummary; lines: string[] }> {
   const lines: string[] = [];
   const cfg = parseMatchArgs(argv);
   if (!cfg.ok) throw cfg.error;

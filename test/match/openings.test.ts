@@ -85,7 +85,8 @@ describe('openings', () => {
     expect(b1.get(1).label).toMatch(/^dynasty \+3 plies: \S+ \S+ \S+$/);
     expect(pos(list[0]).side).toBe(1); // 3 plies: Red to move
     expect(OpeningBook.open({ kind: 'setups', setups: ['dynasty'], plies: 0 }, 'deflexion', 1)).toMatchObject({
-      ok: false, error: { message: 'deflexion has no dynasty setup (it has classic, imhotep)' },
+      ok: false,
+      error: { message: 'deflexion has no dynasty setup (it has classic, imhotep)' },
     });
   });
 
@@ -95,12 +96,16 @@ describe('openings', () => {
     const lines = unwrap(genfens(5, { seed: 3, plies: 2, edition: 'khet2', setups: ['classic'] }));
     writeFileSync(file, `# a comment\n\n${lines.join('\n')}\ninfo string genfens ${SETUPS.khet2.imhotep}\n`);
     expect(readOpeningFile(file, 'khet2')).toEqual({ ok: true, value: [...lines, SETUPS.khet2.imhotep] });
-    const seq = unwrap(OpeningBook.open({ kind: 'file', path: file, order: 'sequential', start: 2, plies: 0 }, 'khet2', 1));
+    const seq = unwrap(
+      OpeningBook.open({ kind: 'file', path: file, order: 'sequential', start: 2, plies: 0 }, 'khet2', 1),
+    );
     expect(seq.get(0).kfen).toBe(lines[1]);
     expect(seq.get(5).kfen).toBe(lines[0]); // wraps around
     const rnd = unwrap(OpeningBook.open({ kind: 'file', path: file, order: 'random', start: 1, plies: 0 }, 'khet2', 1));
     expect(new Set([0, 1, 2, 3, 4, 5].map((i) => rnd.get(i).kfen)).size).toBe(6);
-    const plus = unwrap(OpeningBook.open({ kind: 'file', path: file, order: 'sequential', start: 1, plies: 2 }, 'khet2', 1));
+    const plus = unwrap(
+      OpeningBook.open({ kind: 'file', path: file, order: 'sequential', start: 1, plies: 2 }, 'khet2', 1),
+    );
     expect(plus.get(0).kfen).not.toBe(lines[0]);
     expect(plus.get(0).label).toMatch(/^o\.kfen#1 \+2 plies: \S+ \S+$/);
 
@@ -116,24 +121,33 @@ describe('openings', () => {
     const missing = readOpeningFile(join(dir, 'missing'), 'khet2');
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.error).toBeInstanceOf(MatchConfigError);
-    expect(!missing.ok && missing.error.message).toBe(`cannot read openings file '${join(dir, 'missing')}': no such file or directory`);
+    expect(!missing.ok && missing.error.message).toBe(
+      `cannot read openings file '${join(dir, 'missing')}': no such file or directory`,
+    );
   });
 
   it('a device or binary file is refused at once, not read without end', () => {
     // /dev/zero was read whole (readFileSync): the process ran out of memory after a minute and more.
     const zero = readOpeningFile('/dev/zero', 'khet2');
-    expect(!zero.ok && zero.error.message).toBe("openings file '/dev/zero' is not a record file (it holds binary data)");
+    expect(!zero.ok && zero.error.message).toBe(
+      "openings file '/dev/zero' is not a record file (it holds binary data)",
+    );
     const dir = tempDir();
     const folder = readOpeningFile(dir, 'khet2');
     expect(!folder.ok && folder.error.message).toBe(`cannot read openings file '${dir}': it is a directory`);
   });
 
   it('genfens: distinct valid lines', () => {
-    const lines = unwrap(genfens(40, { seed: 9, plies: 4, edition: 'khet1', setups: ['classic', 'imhotep', 'dynasty'] }));
+    const lines = unwrap(
+      genfens(40, { seed: 9, plies: 4, edition: 'khet1', setups: ['classic', 'imhotep', 'dynasty'] }),
+    );
     expect(new Set(lines).size).toBe(40);
     for (const l of lines) checkStart(l, 'khet1');
     // With no plies there are only as many distinct starts as setups: more is an error, not duplicates.
-    expect(genfens(1, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] })).toEqual({ ok: true, value: [SETUPS.khet2.classic] });
+    expect(genfens(1, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] })).toEqual({
+      ok: true,
+      value: [SETUPS.khet2.classic],
+    });
     const few = genfens(3, { seed: 1, plies: 0, edition: 'khet2', setups: ['classic'] });
     expect(!few.ok && few.error.message).toBe(
       'found only 1 distinct openings of the 3 asked for (0 random plies from classic; 1000 tries in a row gave none new): ask for fewer, or give more plies or setups',

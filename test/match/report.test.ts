@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readInfo, type EngineReport } from '../../src/match/referee';
 import {
-  Standings, encounterLines, formatEloLine, formatPentanomialLine, formatScoreLine, formatSprtLine, standingsLines,
+  Standings,
+  encounterLines,
+  formatEloLine,
+  formatPentanomialLine,
+  formatScoreLine,
+  formatSprtLine,
+  standingsLines,
 } from '../../src/match/results/report';
 import { Schedule } from '../../src/match/schedule';
 import { sprtBounds } from '../../src/match/stats/sprt';
@@ -22,15 +28,21 @@ describe('standings and summary lines', () => {
     const s = new Schedule(2, 'roundrobin', 1, 1000);
     const st = new Standings(['A', 'B'], s.encounters, s.paired);
     feed(st, s, [...Array(136).fill(1), ...Array(96).fill(0), ...Array(111).fill(0.5)]);
-    const lines = encounterLines(st, 0, ['Silver', 'Red'], { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' });
+    const lines = encounterLines(st, 0, ['Silver', 'Red'], {
+      elo0: 0,
+      elo1: 5,
+      alpha: 0.05,
+      beta: 0.05,
+      model: 'normalized',
+    });
     expect(lines[0]).toBe('Score of A vs B: 136 - 96 - 111  [0.558] 343');
     expect(lines).toContain('Elo difference: 40.7 +/- 30.4, LOS: 99.6 %, DrawRatio: 32.4 %');
     expect(lines).toContain('Normalized Elo: 49.8 +/- 36.8 (per game)');
     expect(lines.some((l) => l.startsWith('Ptnml'))).toBe(false); // single games: no pairs
     expect(lines[lines.length - 1]).toMatch(/^SPRT: llr -?\d+\.\d\d \(-?[\d.]+%\), lbound -2\.94, ubound 2\.94/);
     // Colours alternate across rounds: A had 172 games as Silver, 171 as Red.
-    expect(lines[1]).toMatch(/^\.\.\.      A playing Silver: \d+ - \d+ - \d+  \[0\.\d{3}\] 172$/);
-    expect(lines[3]).toMatch(/^\.\.\.      Silver vs Red: /);
+    expect(lines[1]).toMatch(/^\.\.\. {6}A playing Silver: \d+ - \d+ - \d+ {2}\[0\.\d{3}\] 172$/);
+    expect(lines[3]).toMatch(/^\.\.\. {6}Silver vs Red: /);
   });
 
   it('game pairs: pentanomial counts, SPRT on pairs', () => {
@@ -54,7 +66,9 @@ describe('standings and summary lines', () => {
     const sprt = { elo0: 700, elo1: 800, alpha: 0.05, beta: 0.05, model: 'normalized' as const };
     expect(st.llr(sprt)).toBeNaN();
     expect(st.sprtDecision(sprt)).toBeNull();
-    expect(encounterLines(st, 0, ['Silver', 'Red'], sprt).pop()).toBe('SPRT: llr n/a (n/a%), lbound -2.94, ubound 2.94');
+    expect(encounterLines(st, 0, ['Silver', 'Red'], sprt).pop()).toBe(
+      'SPRT: llr n/a (n/a%), lbound -2.94, ubound 2.94',
+    );
   });
 
   it('more than two engines: points with drawscore, anchored ratings, cross table', () => {
@@ -126,27 +140,27 @@ describe('formatting', () => {
 
   it('SPRT line', () => {
     const b = sprtBounds(0.05, 0.05);
-    expect(formatSprtLine(2.95, b)).toBe(
-      'SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted',
-    );
-    expect(formatSprtLine(-2.95, b)).toBe(
-      'SPRT: llr -2.95 (-100.2%), lbound -2.94, ubound 2.94 - H0 was accepted',
-    );
+    expect(formatSprtLine(2.95, b)).toBe('SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted');
+    expect(formatSprtLine(-2.95, b)).toBe('SPRT: llr -2.95 (-100.2%), lbound -2.94, ubound 2.94 - H0 was accepted');
     expect(formatSprtLine(1.23, b)).toBe('SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94');
   });
 
   it('pentanomial line', () => {
-    expect(formatPentanomialLine([12, 345, 678, 901, 23])).toBe(
-      'Ptnml(0-2): [12, 345, 678, 901, 23]',
-    );
+    expect(formatPentanomialLine([12, 345, 678, 901, 23])).toBe('Ptnml(0-2): [12, 345, 678, 901, 23]');
   });
 });
 
 describe('summary lines never show inf or nan', () => {
   it('a value the results cannot give yet is n/a', () => {
-    expect(formatEloLine({ elo: Infinity, eloError: NaN, los: 100, drawRatio: 0 })).toBe('Elo difference: n/a +/- n/a, LOS: 100.0 %, DrawRatio: 0.0 %');
-    expect(formatEloLine({ elo: -Infinity, eloError: Infinity, los: 0, drawRatio: 0 })).toBe('Elo difference: n/a +/- n/a, LOS: 0.0 %, DrawRatio: 0.0 %');
-    expect(formatEloLine({ elo: 19.06, eloError: 24.04, los: 94, drawRatio: 45.5 })).toBe('Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %');
+    expect(formatEloLine({ elo: Infinity, eloError: NaN, los: 100, drawRatio: 0 })).toBe(
+      'Elo difference: n/a +/- n/a, LOS: 100.0 %, DrawRatio: 0.0 %',
+    );
+    expect(formatEloLine({ elo: -Infinity, eloError: Infinity, los: 0, drawRatio: 0 })).toBe(
+      'Elo difference: n/a +/- n/a, LOS: 0.0 %, DrawRatio: 0.0 %',
+    );
+    expect(formatEloLine({ elo: 19.06, eloError: 24.04, los: 94, drawRatio: 45.5 })).toBe(
+      'Elo difference: 19.1 +/- 24.0, LOS: 94.0 %, DrawRatio: 45.5 %',
+    );
   });
 
   it('the whole summary of one-sided, drawn and single results, with an SPRT and standings', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkSpsaState, newSpsaState, spsaGains, spsaPerturb, spsaSigns, spsaUpdate, type SpsaParam, type SpsaState,
+  checkSpsaState,
+  newSpsaState,
+  spsaGains,
+  spsaPerturb,
+  spsaSigns,
+  spsaUpdate,
+  type SpsaParam,
+  type SpsaState,
 } from '../../src/match/spsa';
 
 const P: SpsaParam = { name: 'X', min: 1, max: 20, cEnd: 2, rEnd: 0.002 };
@@ -50,7 +57,7 @@ describe('SPSA steps', () => {
   it('find the best value of a noisy match whose strength peaks at 12', () => {
     // A game pair's result: +2/0/−2 with win chances by the difference of a concave strength curve.
     let seed = 12345;
-    const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rnd = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const strength = (x: number): number => -0.05 * (x - 12) ** 2;
     const game = (a: number, b: number): number => {
       const p = 1 / (1 + Math.exp(-(strength(a) - strength(b)) * 4));

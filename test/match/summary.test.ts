@@ -15,7 +15,15 @@ describe('an encounter summary as data', () => {
   it('pairs: W-L-D, the pentanomial, Elo from the pairs, the SPRT with bounds and decision', () => {
     const sprt = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' as const };
     const s = summarizeEncounter(counts(), ['new', 'old'], { pairs: true, sprt });
-    expect(s).toMatchObject({ players: ['new', 'old'], games: 11, wins: 5, losses: 2, draws: 4, pentanomial: [0, 1, 2, 1, 1], model: 'pentanomial' });
+    expect(s).toMatchObject({
+      players: ['new', 'old'],
+      games: 11,
+      wins: 5,
+      losses: 2,
+      draws: 4,
+      pentanomial: [0, 1, 2, 1, 1],
+      model: 'pentanomial',
+    });
     expect(s.score).toBeCloseTo(7 / 11, 12);
     const p = pentanomialStats([0, 1, 2, 1, 1]);
     expect(s.elo).toBe(p.elo);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { MatchConfigError } from '../../src/match/errors';
 import { parseTimeControl } from '../../src/core/time-control';
 import {
-  PlayerClock, applyLimit, describeLimits, goForMove, moveDeadlineMs, parseMoveTime, type EngineLimits,
+  PlayerClock,
+  applyLimit,
+  describeLimits,
+  goForMove,
+  moveDeadlineMs,
+  parseMoveTime,
+  type EngineLimits,
 } from '../../src/match/timecontrol';
 import { unwrap } from '../core/helpers';
 
@@ -17,14 +23,23 @@ describe('limits', () => {
     expect(describeLimits(l)).toBe('st=0.5 depth=7 nodes=5000');
     applyLimit(l, 'tc', 'inf');
     expect(l.tc).toBeUndefined();
-    expect(applyLimit(l, 'depth', '0')).toMatchObject({ ok: false, error: { message: "depth= must be a whole number from 1 to 1000, not '0'" } });
+    expect(applyLimit(l, 'depth', '0')).toMatchObject({
+      ok: false,
+      error: { message: "depth= must be a whole number from 1 to 1000, not '0'" },
+    });
     expect(applyLimit(l, 'nodes', '1e5')).toMatchObject({ ok: false });
     // tc= reads core's grammar; its refusal is the run's configuration error, with core's message
     const bad = applyLimit(l, 'tc', '10+x');
-    expect(bad).toMatchObject({ ok: false, error: { message: "bad time control '10+x': increment 'x' is not a number of seconds" } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { message: "bad time control '10+x': increment 'x' is not a number of seconds" },
+    });
     if (!bad.ok) expect(bad.error).toBeInstanceOf(MatchConfigError);
     expect(l).toEqual({ movetimeMs: 500, depth: 7, nodes: 5000 }); // untouched by the bad values
-    expect(parseMoveTime('0')).toMatchObject({ ok: false, error: { message: "bad move time '0' (seconds per move, e.g. st=0.5)" } });
+    expect(parseMoveTime('0')).toMatchObject({
+      ok: false,
+      error: { message: "bad move time '0' (seconds per move, e.g. st=0.5)" },
+    });
     expect(describeLimits({})).toBe('-');
   });
 });
@@ -62,13 +77,17 @@ describe('PlayerClock', () => {
     const clocks = [new PlayerClock(tc), new PlayerClock(tc)];
     clocks[1].charge(1234.7);
     expect(goForMove({ tc }, 1, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 39');
-    expect(goForMove({ tc, depth: 5 }, 0, clocks)).toBe('go wtime 60000 btime 59365 winc 600 binc 600 movestogo 40 depth 5');
+    expect(goForMove({ tc, depth: 5 }, 0, clocks)).toBe(
+      'go wtime 60000 btime 59365 winc 600 binc 600 movestogo 40 depth 5',
+    );
     expect(goForMove({ movetimeMs: 500 }, 0, [undefined, undefined])).toBe('go movetime 500');
     expect(goForMove({ depth: 3 }, 0, [undefined, undefined])).toBe('go depth 3');
     expect(goForMove({ nodes: 1000 }, 1, [undefined, undefined])).toBe('go nodes 1000');
     expect(goForMove({}, 1, [undefined, undefined])).toBe('go infinite');
     // A player without a clock is shown the mover's time.
-    expect(goForMove({ tc }, 0, [clocks[0], undefined])).toBe('go wtime 60000 btime 60000 winc 600 binc 0 movestogo 40');
+    expect(goForMove({ tc }, 0, [clocks[0], undefined])).toBe(
+      'go wtime 60000 btime 60000 winc 600 binc 0 movestogo 40',
+    );
   });
 
   it('deadlines', () => {

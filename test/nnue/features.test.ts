@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_MOVES, PHARAOH, PYRAMID, SCARAB, SQUARES, STACK, kindOf, mirrorPosition, tracePath, type Position,
+  MAX_MOVES,
+  PHARAOH,
+  PYRAMID,
+  SCARAB,
+  SQUARES,
+  STACK,
+  kindOf,
+  mirrorPosition,
+  tracePath,
+  type Position,
 } from '../../src/core/index';
 import {
-  BEAM_SQUARE_BASE, BEAM_TARGET_BASE, EDITION_BASE, EXCLUSIVE_GROUP, FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures, pieceDelta,
+  BEAM_SQUARE_BASE,
+  BEAM_TARGET_BASE,
+  EDITION_BASE,
+  EXCLUSIVE_GROUP,
+  FLIP,
+  MAX_ACTIVE,
+  NUM_FEATURES,
+  activeFeatures,
+  pieceDelta,
   pieceFeature,
 } from '../../src/nnue/features';
 import { ALL_SETUPS, load, sq } from '../core/helpers';
@@ -100,7 +117,8 @@ describe('NNUE features', () => {
     const seen = new Set<number>();
     for (let code = 0; code < 64; code++) {
       const kind = kindOf(code);
-      if (kind === 0 || ((kind === PHARAOH || kind >= 6) && (code & 3) !== 0) || (kind === SCARAB && (code & 3) > 1)) continue;
+      if (kind === 0 || ((kind === PHARAOH || kind >= 6) && (code & 3) !== 0) || (kind === SCARAB && (code & 3) > 1))
+        continue;
       seen.add(Math.floor(pieceFeature(code, 0, 0) / 80));
     }
     expect(seen.size).toBe(34);

@@ -11,7 +11,8 @@ import { CHROMIUM, CHROMIUM_ARGS, ROOT } from '../gui/helpers';
 import type { PageResult } from './fixtures/kernels-page';
 
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`NNUE browser test SKIPPED: ${CHROMIUM} is missing (Debian: apt-get install chromium).`);
+if (!HAVE_CHROMIUM)
+  console.warn(`NNUE browser test SKIPPED: ${CHROMIUM} is missing (Debian: apt-get install chromium).`);
 
 describe.skipIf(!HAVE_CHROMIUM)('NNUE kernels in Chromium', () => {
   let browser: Browser | null = null;
@@ -22,7 +23,13 @@ describe.skipIf(!HAVE_CHROMIUM)('NNUE kernels in Chromium', () => {
   it('runs the SIMD kernels, with the results of the JavaScript ones', async () => {
     const bundle = await build({
       entryPoints: [path.join(ROOT, 'test/nnue/fixtures/kernels-page.ts')],
-      bundle: true, write: false, platform: 'browser', format: 'iife', globalName: 'kernelsPage', target: 'es2022', logLevel: 'error',
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'kernelsPage',
+      target: 'es2022',
+      logLevel: 'error',
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const page = await browser.newPage();
@@ -30,7 +37,9 @@ describe.skipIf(!HAVE_CHROMIUM)('NNUE kernels in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.setContent('<!doctype html><title>kernels</title>');
     await page.addScriptTag({ content: bundle.outputFiles[0].text });
-    const r = await page.evaluate(() => (globalThis as unknown as { kernelsPage: { run(): PageResult } }).kernelsPage.run());
+    const r = await page.evaluate(() =>
+      (globalThis as unknown as { kernelsPage: { run(): PageResult } }).kernelsPage.run(),
+    );
     expect(errors).toEqual([]);
     expect(r.simd).toBe(true);
     expect(r.autoKind).toBe('simd16');

@@ -3,8 +3,18 @@ import { mirrorPosition, mulberry32, type Position } from '../../src/core/index'
 import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../../src/nnue/features';
 import {
   dequantise,
-  DEFAULT_SCALE, addFeature, evaluatePosition, floatForward, floatNetwork, forward, fnv1a, quantise, readNetwork,
-  refreshAccumulator, subFeature, writeNetwork,
+  DEFAULT_SCALE,
+  addFeature,
+  evaluatePosition,
+  floatForward,
+  floatNetwork,
+  forward,
+  fnv1a,
+  quantise,
+  readNetwork,
+  refreshAccumulator,
+  subFeature,
+  writeNetwork,
 } from '../../src/nnue/network';
 import { randomPositions } from './helpers';
 
@@ -46,8 +56,17 @@ describe('NNUE network', () => {
     const r = readNetwork(bytes);
     if (!r.ok) throw new Error(r.error.message);
     const back = r.value;
-    expect(back).toMatchObject({ hidden: 32, editions: 7, scale: DEFAULT_SCALE, qa: 255, qb: 64, name: 'test net: random, seed 42' });
-    expect(same(back.ftWeights, qnet.ftWeights) && same(back.ftBias, qnet.ftBias) && same(back.outWeights, qnet.outWeights)).toBe(true);
+    expect(back).toMatchObject({
+      hidden: 32,
+      editions: 7,
+      scale: DEFAULT_SCALE,
+      qa: 255,
+      qb: 64,
+      name: 'test net: random, seed 42',
+    });
+    expect(
+      same(back.ftWeights, qnet.ftWeights) && same(back.ftBias, qnet.ftBias) && same(back.outWeights, qnet.outWeights),
+    ).toBe(true);
     expect(back.outBias).toBe(qnet.outBias);
     for (const pos of positions) expect(evaluatePosition(back, pos)).toBe(evaluatePosition(qnet, pos));
     // writing again gives the same bytes, and the checksum is the spec's FNV-1a of the bytes before it
@@ -152,6 +171,7 @@ describe('NNUE network', () => {
   });
 
   it('evaluates a position and its mirror (colours swapped) the same', () => {
-    for (const pos of positions.slice(0, 40)) expect(evaluatePosition(qnet, mirrorPosition(pos))).toBe(evaluatePosition(qnet, pos));
+    for (const pos of positions.slice(0, 40))
+      expect(evaluatePosition(qnet, mirrorPosition(pos))).toBe(evaluatePosition(qnet, pos));
   });
 });

@@ -40,7 +40,9 @@ function run(script: string, options = {}): Running {
   proc.start();
   const linesArrived = (n: number): Promise<string[]> =>
     within(
-      lines.length >= n ? Promise.resolve(lines) : new Promise<string[]>((resolve) => waiters.push({ n, resolve: () => resolve(lines) })),
+      lines.length >= n
+        ? Promise.resolve(lines)
+        : new Promise<string[]>((resolve) => waiters.push({ n, resolve: () => resolve(lines) })),
       `${n} line(s) from the child (got ${JSON.stringify(lines)})`,
     );
   return { proc, lines, stderr, exit, linesArrived };
@@ -76,7 +78,15 @@ describe('LineProcess', () => {
   });
 
   it('passes arguments as they are, without a shell', async () => {
-    const proc = new LineProcess([process.execPath, '-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$HOME', 'a b', '*', "'q'"]);
+    const proc = new LineProcess([
+      process.execPath,
+      '-e',
+      'console.log(JSON.stringify(process.argv.slice(1)))',
+      '$HOME',
+      'a b',
+      '*',
+      "'q'",
+    ]);
     const lines: string[] = [];
     proc.onLine = (l) => lines.push(l);
     proc.start();

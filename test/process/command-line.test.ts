@@ -16,7 +16,9 @@ function shellWords(texts: string[]): (string[] | undefined)[] {
   // Each text runs in a subshell of its own: `printf` prints a marker and its words NUL-separated,
   // then \x01 ends the text's output; a text the shell cannot parse prints \x02 instead.
   const quote = (t: string): string => `'${t.replace(/'/g, "'\\''")}'`;
-  const script = texts.map((t) => `(eval ${quote(`printf '%s\\0' X ${t}`)}) 2>/dev/null || printf '\\002'; printf '\\001'`).join('\n');
+  const script = texts
+    .map((t) => `(eval ${quote(`printf '%s\\0' X ${t}`)}) 2>/dev/null || printf '\\002'; printf '\\001'`)
+    .join('\n');
   const r = spawnSync('/bin/sh', ['-c', script], { encoding: 'utf8' });
   return r.stdout
     .split('\x01')
@@ -26,7 +28,13 @@ function shellWords(texts: string[]): (string[] | undefined)[] {
 
 describe('splitCommandLine', () => {
   it('splits at blanks, with quotes and backslashes as a shell reads them', () => {
-    expect(words('node --import tsx "my dir/engine.ts" --x=\'a b\'')).toEqual(['node', '--import', 'tsx', 'my dir/engine.ts', '--x=a b']);
+    expect(words('node --import tsx "my dir/engine.ts" --x=\'a b\'')).toEqual([
+      'node',
+      '--import',
+      'tsx',
+      'my dir/engine.ts',
+      '--x=a b',
+    ]);
     expect(words('  a\tb\r\nc  ')).toEqual(['a', 'b', 'c']);
     expect(words('')).toEqual([]);
     expect(words('   ')).toEqual([]);
@@ -45,14 +53,29 @@ describe('splitCommandLine', () => {
   });
 
   it('expands nothing and knows no operators', () => {
-    expect(words('$HOME ~ *.ts a|b c;d e>f `g` (h) #i')).toEqual(['$HOME', '~', '*.ts', 'a|b', 'c;d', 'e>f', '`g`', '(h)', '#i']);
+    expect(words('$HOME ~ *.ts a|b c;d e>f `g` (h) #i')).toEqual([
+      '$HOME',
+      '~',
+      '*.ts',
+      'a|b',
+      'c;d',
+      'e>f',
+      '`g`',
+      '(h)',
+      '#i',
+    ]);
   });
 
   it('rejects an unclosed quote, saying where it opened', () => {
     expect(splitCommandLine('a "open')).toEqual({ ok: false, error: { kind: 'unclosed quote', quote: '"', index: 2 } });
-    expect(splitCommandLine("x 'open \"")).toEqual({ ok: false, error: { kind: 'unclosed quote', quote: "'", index: 2 } });
+    expect(splitCommandLine('x \'open "')).toEqual({
+      ok: false,
+      error: { kind: 'unclosed quote', quote: "'", index: 2 },
+    });
     expect(splitCommandLine('"a\\"')).toMatchObject({ ok: false, error: { quote: '"', index: 0 } });
-    expect(formatCommandLineError({ kind: 'unclosed quote', quote: '"', index: 2 })).toBe('unclosed " quote (opened at character 3)');
+    expect(formatCommandLineError({ kind: 'unclosed quote', quote: '"', index: 2 })).toBe(
+      'unclosed " quote (opened at character 3)',
+    );
   });
 
   it.skipIf(!existsSync('/bin/sh'))('agrees with /bin/sh on random command lines', () => {

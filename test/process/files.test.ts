@@ -1,5 +1,14 @@
 /** The commands' file helpers on real files: the record reader's limits, the same-file check, whole-file writes. */
-import { linkSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,11 +31,20 @@ describe('readRecordFile', () => {
     const f = join(d, 'a.pgn');
     writeFileSync(f, 'x'.repeat(3000));
     expect(readRecordFile(f, '', 3000)).toEqual({ ok: true, value: 'x'.repeat(3000) });
-    expect(readRecordFile(f, '', 2999)).toEqual({ ok: false, error: `'${f}' is larger than 2999 bytes, the limit for record files` });
+    expect(readRecordFile(f, '', 2999)).toEqual({
+      ok: false,
+      error: `'${f}' is larger than 2999 bytes, the limit for record files`,
+    });
     writeFileSync(f, Buffer.from('[Event "x"]\0'));
     expect(readRecordFile(f)).toEqual({ ok: false, error: `'${f}' is not a record file (it holds binary data)` });
-    expect(readRecordFile('/dev/zero', 'game record')).toEqual({ ok: false, error: "game record '/dev/zero' is not a record file (it holds binary data)" });
-    expect(readRecordFile(join(d, 'none'))).toEqual({ ok: false, error: `cannot read '${join(d, 'none')}': no such file or directory` });
+    expect(readRecordFile('/dev/zero', 'game record')).toEqual({
+      ok: false,
+      error: "game record '/dev/zero' is not a record file (it holds binary data)",
+    });
+    expect(readRecordFile(join(d, 'none'))).toEqual({
+      ok: false,
+      error: `cannot read '${join(d, 'none')}': no such file or directory`,
+    });
     expect(RECORD_FILE_LIMIT).toBe(256 * 1024 * 1024);
   });
 });

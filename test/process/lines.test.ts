@@ -16,7 +16,11 @@ describe('LineSplitter', () => {
     expect(split(['a', 'b', 'c'])).toEqual([]);
     const text = 'id name Thoth\noption name Hash type spin\nuciok\n';
     for (let cut = 0; cut <= text.length; cut++) {
-      expect(split([text.slice(0, cut), text.slice(cut)])).toEqual(['id name Thoth', 'option name Hash type spin', 'uciok']);
+      expect(split([text.slice(0, cut), text.slice(cut)])).toEqual([
+        'id name Thoth',
+        'option name Hash type spin',
+        'uciok',
+      ]);
     }
   });
 

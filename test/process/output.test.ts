@@ -64,7 +64,9 @@ describe.skipIf(!existsSync('/dev/full') || !existsSync(CLI_BUILT))('output erro
   it('thoth match -pgnout /dev/full', async () => {
     const token = tokenOf();
     const r = await thoth(['match', ...engines(token), '-pgnout', '/dev/full'], 'ignore');
-    expect(r.err).toBe("thoth match: the run stopped: cannot write the record file '/dev/full': no space left on device (ENOSPC); stopping the run\n");
+    expect(r.err).toBe(
+      "thoth match: the run stopped: cannot write the record file '/dev/full': no space left on device (ENOSPC); stopping the run\n",
+    );
     expect(r.code).toBe(1);
     expect(await noneLeft(token)).toEqual([]);
   });
@@ -72,7 +74,9 @@ describe.skipIf(!existsSync('/dev/full') || !existsSync(CLI_BUILT))('output erro
   it('thoth match -report json=/dev/full', async () => {
     const token = tokenOf();
     const r = await thoth(['match', ...engines(token), '-report', 'json=/dev/full'], 'ignore');
-    expect(r.err).toBe("thoth match: the run stopped: cannot write the report file '/dev/full': no space left on device (ENOSPC); stopping the run\n");
+    expect(r.err).toBe(
+      "thoth match: the run stopped: cannot write the report file '/dev/full': no space left on device (ENOSPC); stopping the run\n",
+    );
     expect(r.code).toBe(1);
     expect(await noneLeft(token)).toEqual([]);
   });
@@ -87,7 +91,10 @@ describe.skipIf(!existsSync('/dev/full') || !existsSync(CLI_BUILT))('output erro
 
   it('thoth perft 4 --divide | head -c1: the reader goes away', async () => {
     const r = await new Promise<Ended>((resolve) => {
-      const child = spawn(process.execPath, [CLI_BUILT, 'perft', '4', '--divide'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI_BUILT, 'perft', '4', '--divide'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (d) => (err += d));
       // As `head -c1`: read the first chunk, then close the pipe.

@@ -42,8 +42,10 @@ function stderrOf(script: string): Promise<StderrLines> {
 
 const engines = brokenEngines();
 const expected: Record<string, RegExp> = {
-  'missing-package.mjs': /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find package 'no-such-engine-brain' imported from \S+missing-package\.mjs$/,
-  'missing-file.mjs': /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '\S+brain\.js' imported from \S+missing-file\.mjs$/,
+  'missing-package.mjs':
+    /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find package 'no-such-engine-brain' imported from \S+missing-package\.mjs$/,
+  'missing-file.mjs':
+    /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '\S+brain\.js' imported from \S+missing-file\.mjs$/,
   'missing-cjs.cjs': /^Error: Cannot find module '\.\/brain-cjs'$/,
   'throws.mjs': /^TypeError: no network file given$/,
 };
@@ -58,10 +60,16 @@ describe('the line of stderr that says why', () => {
   }
 
   it("Python's last traceback line, else the first line that is not noise, clipped", () => {
-    expect(meaningfulLine(['Traceback (most recent call last):', '  File "engine.py", line 1, in <module>', "ModuleNotFoundError: No module named 'numpy'"])).toBe(
-      "ModuleNotFoundError: No module named 'numpy'",
+    expect(
+      meaningfulLine([
+        'Traceback (most recent call last):',
+        '  File "engine.py", line 1, in <module>',
+        "ModuleNotFoundError: No module named 'numpy'",
+      ]),
+    ).toBe("ModuleNotFoundError: No module named 'numpy'");
+    expect(meaningfulLine(['', 'engine: cannot open brain.bin', 'Node.js v20.0.0'])).toBe(
+      'engine: cannot open brain.bin',
     );
-    expect(meaningfulLine(['', 'engine: cannot open brain.bin', 'Node.js v20.0.0'])).toBe('engine: cannot open brain.bin');
     expect(meaningfulLine(['    at x (y.js:1:1)', 'Node.js v20.0.0'])).toBeUndefined();
     expect(meaningfulLine(['x'.repeat(500)])).toBe('x'.repeat(200) + '…');
   });
@@ -75,7 +83,15 @@ describe('the line of stderr that says why', () => {
 
 describe('thoth match: an engine that cannot start', () => {
   it('is reported with its command and the line that says why', async () => {
-    const p = run(['-engine', 'cmd=node', `args=${engines['missing-package.mjs']}`, 'name=broken', ...fake('ok'), '-each', 'tc=10+0.1']);
+    const p = run([
+      '-engine',
+      'cmd=node',
+      `args=${engines['missing-package.mjs']}`,
+      'name=broken',
+      ...fake('ok'),
+      '-each',
+      'tc=10+0.1',
+    ]);
     await expect(p).rejects.toThrow(EngineStartError);
     const e = (await p.catch((x: unknown) => x)) as Error;
     expect(e.message).toMatch(

@@ -1,6 +1,6 @@
 /** The built engine: `debug on|off` (UCI) adds or removes the `info string debug: …` diagnostics. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine, assertBuilt, startEngine } from './spawn-engine';
+import { type Engine, assertBuilt, startEngine } from './spawn-engine';
 
 describe('debug', () => {
   let e: Engine;
@@ -21,7 +21,10 @@ describe('debug', () => {
     const d = debugLines(ls);
     expect(d.length, JSON.stringify(ls)).toBeGreaterThanOrEqual(2);
     expect(d[0]).toMatch(/^info string debug: go: .*movetime 200/);
-    expect(d.some((l) => /ms, \d+ nodes/.test(l)), JSON.stringify(d)).toBe(true);
+    expect(
+      d.some((l) => /ms, \d+ nodes/.test(l)),
+      JSON.stringify(d),
+    ).toBe(true);
     expect(ls.filter((l) => l.startsWith('info string error'))).toEqual([]);
   });
 

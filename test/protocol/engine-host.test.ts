@@ -19,7 +19,15 @@ function valueImports(source: string): string[] {
     const names = m[3]?.trim() ?? '';
     // `import { type A, type B } from …` is type-only too
     const braces = /^\{([^}]*)\}$/.exec(names);
-    if (braces && braces[1].split(',').map((s) => s.trim()).filter(Boolean).every((s) => s.startsWith('type '))) continue;
+    if (
+      braces &&
+      braces[1]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .every((s) => s.startsWith('type '))
+    )
+      continue;
     out.push(m[4]);
   }
   return out;

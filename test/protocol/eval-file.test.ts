@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
 import { NUM_FEATURES } from '../../src/nnue/features';
 import { floatNetwork, quantise, writeNetwork } from '../../src/nnue/network';
-import { Engine, assertBuilt, startEngine } from './spawn-engine';
+import { type Engine, assertBuilt, startEngine } from './spawn-engine';
 
 describe('EvalFile and UseNNUE', () => {
   let e: Engine;
@@ -24,8 +24,8 @@ describe('EvalFile and UseNNUE', () => {
     // a small network of random weights
     const rand = mulberry32(9);
     const f = floatNetwork(8);
-    for (let i = 0; i < NUM_FEATURES * 8; i++) f.ftWeights[i] = (((rand() >>> 0) / 4294967296) - 0.5) * 0.5;
-    for (let j = 0; j < 16; j++) f.outWeights[j] = (((rand() >>> 0) / 4294967296) - 0.5) * 4;
+    for (let i = 0; i < NUM_FEATURES * 8; i++) f.ftWeights[i] = ((rand() >>> 0) / 4294967296 - 0.5) * 0.5;
+    for (let j = 0; j < 16; j++) f.outWeights[j] = ((rand() >>> 0) / 4294967296 - 0.5) * 4;
     const bytes = writeNetwork(quantise(f, { scale: 400, editions: 7, name: 'eval-file test' }));
     good = path.join(dir, 'random.nnue');
     writeFileSync(good, bytes);
@@ -57,7 +57,9 @@ describe('EvalFile and UseNNUE', () => {
     expect(await e.sync()).toEqual([]);
     e.send('position startpos');
     const out = await evalLines();
-    expect(out.find((l) => l.startsWith('info string network'))).toMatch(new RegExp(`network ${good.replace(/[.\\/]/g, '\\$&')} \\(8 hidden, in use\\): -?\\d+`));
+    expect(out.find((l) => l.startsWith('info string network'))).toMatch(
+      new RegExp(`network ${good.replace(/[.\\/]/g, '\\$&')} \\(8 hidden, in use\\): -?\\d+`),
+    );
     expect(out[out.length - 1]).toMatch(/^info string the search uses: the network, -?\d+$/);
     e.send('go depth 3');
     const ls = (await e.collect(/^bestmove /, 10_000)).map((l) => l.text);
@@ -69,9 +71,17 @@ describe('EvalFile and UseNNUE', () => {
     ['a missing file', 'nope.nnue', /cannot read .*nope\.nnue.*no such file/],
     ['a foreign file', 'foreign.nnue', /not a network file Thoth can use/],
     ['a file cut short', 'cut.nnue', /not a network file Thoth can use/],
-    ['a good header, a byte too long', 'long.nnue', /not a network file Thoth can use: \d+ bytes, its header says a network of \d+ bytes/],
+    [
+      'a good header, a byte too long',
+      'long.nnue',
+      /not a network file Thoth can use: \d+ bytes, its header says a network of \d+ bytes/,
+    ],
     ['a good header, 3 GB long', 'huge.nnue', /not a network file Thoth can use: 3221225472 bytes, its header says/],
-    ['a 3 GB file of something else', 'huge-foreign.nnue', /not a network file Thoth can use: .*does not start with THOTHNN1/],
+    [
+      'a 3 GB file of something else',
+      'huge-foreign.nnue',
+      /not a network file Thoth can use: .*does not start with THOTHNN1/,
+    ],
     ['a FIFO', 'fifo.nnue', /cannot read .*fifo\.nnue.*a pipe/],
     ['a folder', '.', /cannot read .*a folder/],
     ['/dev/zero', '/dev/zero', /cannot read '\/dev\/zero': a device/],

@@ -6,12 +6,22 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS, mirrorPosition, toKfen, type Position } from '../../src/core/index';
 import {
-  CLASSIC, Engine, MATE_IN_1, assertBuilt, checkBestmove, parseInfo, positionOf, startEngine, type BestMove,
+  CLASSIC,
+  type Engine,
+  MATE_IN_1,
+  assertBuilt,
+  checkBestmove,
+  parseInfo,
+  positionOf,
+  startEngine,
+  type BestMove,
 } from './spawn-engine';
 import type { ForcedWin } from '../search/solver';
 
 /** Proved forced wins (see test/search/forced-wins.test.ts). */
-const FORCED_WINS = JSON.parse(readFileSync(new URL('../search/fixtures/forced-wins.json', import.meta.url), 'utf8')) as ForcedWin[];
+const FORCED_WINS = JSON.parse(
+  readFileSync(new URL('../search/fixtures/forced-wins.json', import.meta.url), 'utf8'),
+) as ForcedWin[];
 
 /**
  * Slack on a clock, for a busy machine: a search must end within its time plus this. The tests
@@ -56,7 +66,10 @@ describe('go', () => {
     const last = ls[ls.length - 1];
     const best = checkBestmove(last.text, pos);
     const after = await e.sync();
-    expect(after.filter((l) => l.startsWith('bestmove')), `a second bestmove after '${cmd}'`).toEqual([]);
+    expect(
+      after.filter((l) => l.startsWith('bestmove')),
+      `a second bestmove after '${cmd}'`,
+    ).toEqual([]);
     return { lines: ls.map((l) => l.text), best, ms: last.at - t0 };
   }
 
@@ -72,7 +85,9 @@ describe('go', () => {
     expect(Math.max(...infos.map((i) => i.depth))).toBe(4);
     expect(infos[infos.length - 1].pv[0]).toBe(r.best.move);
     for (const l of scoreLines(r.lines)) {
-      expect(l).toMatch(/^info depth \d+ seldepth \d+ multipv \d+ score (cp|mate) -?\d+( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ time \d+ pv \S+( \S+)*$/);
+      expect(l).toMatch(
+        /^info depth \d+ seldepth \d+ multipv \d+ score (cp|mate) -?\d+( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ time \d+ pv \S+( \S+)*$/,
+      );
     }
   });
 
@@ -149,7 +164,10 @@ describe('go', () => {
       const pos = await position(`position kfen ${w.kfen}`, positionOf(w.kfen));
       const r = await go(`go mate ${n}`, pos, 20_000);
       expect(w.winning).toContain(r.best.move);
-      const last = scoreLines(r.lines).map(parseInfo).filter((x) => x !== undefined).pop()!;
+      const last = scoreLines(r.lines)
+        .map(parseInfo)
+        .filter((x) => x !== undefined)
+        .pop()!;
       expect(last.score).toEqual({ kind: 'mate', value: n });
     }
   });
@@ -307,7 +325,8 @@ describe('go', () => {
     expect(final[final.length - 1].pv[0]).toBe(r.best.move);
     // scores in order: multipv 1 is the best
     const d4 = new Map(infos.filter((i) => i.depth === 4).map((i) => [i.multipv, i.score]));
-    const val = (s: { kind: string; value: number }): number => (s.kind === 'mate' ? (s.value > 0 ? 1e6 - s.value : -1e6 - s.value) : s.value);
+    const val = (s: { kind: string; value: number }): number =>
+      s.kind === 'mate' ? (s.value > 0 ? 1e6 - s.value : -1e6 - s.value) : s.value;
     expect(val(d4.get(1)!)).toBeGreaterThanOrEqual(val(d4.get(2)!));
     expect(val(d4.get(2)!)).toBeGreaterThanOrEqual(val(d4.get(3)!));
     e.send('setoption name MultiPV value 1');
@@ -342,7 +361,11 @@ describe('go', () => {
     const noRemoval = 'xv9/10/10/2k7/10/10/10/4K4X^ s 100 60';
     const noRemovalPos = positionOf(noRemoval);
     for (const [cmd, pos, why] of [
-      [`position startpos moves ${repeated.join(' ')}`, positionOf(CLASSIC, repeated), /draw claimable: threefold repetition/],
+      [
+        `position startpos moves ${repeated.join(' ')}`,
+        positionOf(CLASSIC, repeated),
+        /draw claimable: threefold repetition/,
+      ],
       [`position kfen ${noRemoval}`, noRemovalPos, /draw claimable: no piece removed in 100 plies/],
     ] as const) {
       await position(cmd, pos);
@@ -360,7 +383,10 @@ describe('go', () => {
         expect(out.filter((l) => l.startsWith('info string')).join(' '), `${cmd}; ${g}`).toMatch(why);
         if (pos === noRemovalPos && g === 'go depth 3') {
           // nothing can be removed there: every node below the root is a no-removal draw
-          const scores = out.map(parseInfo).filter((i) => i !== undefined).map((i) => i.score);
+          const scores = out
+            .map(parseInfo)
+            .filter((i) => i !== undefined)
+            .map((i) => i.score);
           expect(scores.length).toBeGreaterThan(0);
           for (const sc of scores) expect(sc).toEqual({ kind: 'cp', value: 0 });
         }
@@ -434,7 +460,12 @@ describe('go', () => {
   });
 
   it('go in every edition and with the Pharaoh rotation on plays legal moves', async () => {
-    for (const [variant, rot] of [['khet1', false], ['deflexion', false], ['khet2', true], ['khet2', false]] as const) {
+    for (const [variant, rot] of [
+      ['khet1', false],
+      ['deflexion', false],
+      ['khet2', true],
+      ['khet2', false],
+    ] as const) {
       e.send(`setoption name UCI_Variant value ${variant}`);
       e.send(`setoption name PharaohRotation value ${rot}`);
       for (const setup of Object.keys(SETUPS[variant])) {

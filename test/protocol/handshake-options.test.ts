@@ -10,10 +10,19 @@ import { KNOWN_COMMANDS } from '../../src/protocol/uci';
 import { Engine, ROOT, assertBuilt, startEngine } from './spawn-engine';
 
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
-const OPTIONS: OptionSpec[] = createOptions({
-  resizeHash: () => {}, clearHash: () => {}, setThreads: () => {}, variantChanged: () => {}, pharaohRotationChanged: () => {},
-  loadNetwork: () => ok(undefined), evaluationChanged: () => {}, hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
-}, maxThreads(nodeHost.cores)).all.map((o) => o.spec);
+const OPTIONS: OptionSpec[] = createOptions(
+  {
+    resizeHash: () => {},
+    clearHash: () => {},
+    setThreads: () => {},
+    variantChanged: () => {},
+    pharaohRotationChanged: () => {},
+    loadNetwork: () => ok(undefined),
+    evaluationChanged: () => {},
+    hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
+  },
+  maxThreads(nodeHost.cores),
+).all.map((o) => o.spec);
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -43,7 +52,10 @@ interface OptionLine {
 function parseOptionLine(line: string): OptionLine {
   const m = /^option name (.+?) type (\S+)(.*)$/.exec(line);
   if (!m) throw new Error(`not an option line: ${line}`);
-  const rest = m[3].trim().split(/\s+/).filter((t) => t !== '');
+  const rest = m[3]
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '');
   const o: OptionLine = { name: m[1], type: m[2], vars: [] };
   for (let i = 0; i < rest.length; i += 2) {
     const [k, v] = [rest[i], rest[i + 1]];
@@ -140,7 +152,8 @@ describe('setoption', () => {
     // back to the defaults
     for (const o of OPTIONS) {
       if (o.type === 'string' && validValues(o).length === 0) continue;
-      if (o.default !== undefined) expect(await answer(`setoption name ${o.name} value ${String(o.default)}`)).toEqual([]);
+      if (o.default !== undefined)
+        expect(await answer(`setoption name ${o.name} value ${String(o.default)}`)).toEqual([]);
     }
   });
 
@@ -245,16 +258,42 @@ describe('setoption', () => {
     expect(await answer('ucinewgame')).toEqual([]);
   });
   it('help: one line per command of the table (every command word is known), also during a search', async () => {
-    const out = await e.command('help', /^info string   query /);
+    const out = await e.command('help', /^info string {3}query /);
     expect(out[0]).toBe('info string Thoth speaks a UCI-like protocol (see protocol.md). Commands:');
     const described = out.slice(1).map((l) => l.replace(/^info string {3}/, '').split(/\s+/)[0]);
-    expect(described).toEqual(['uci', 'isready', 'setoption', 'ucinewgame', 'position', 'go', 'go', 'stop', 'debug', 'd', 'eval', 'bench', 'query']);
-    expect(KNOWN_COMMANDS).toEqual(expect.arrayContaining([...described, 'ugi', 'uki', 'uginewgame', 'ukinewgame', 'ponderhit', 'quit', 'help', 'perft']));
+    expect(described).toEqual([
+      'uci',
+      'isready',
+      'setoption',
+      'ucinewgame',
+      'position',
+      'go',
+      'go',
+      'stop',
+      'debug',
+      'd',
+      'eval',
+      'bench',
+      'query',
+    ]);
+    expect(KNOWN_COMMANDS).toEqual(
+      expect.arrayContaining([
+        ...described,
+        'ugi',
+        'uki',
+        'uginewgame',
+        'ukinewgame',
+        'ponderhit',
+        'quit',
+        'help',
+        'perft',
+      ]),
+    );
     expect(KNOWN_COMMANDS).toHaveLength(20);
     // answered at once during a search, which goes on
     e.send('go infinite');
     await e.waitFor(/^info depth 1 /, 10_000);
-    const during = await e.command('help', /^info string   query /);
+    const during = await e.command('help', /^info string {3}query /);
     expect(during.filter((l) => l.startsWith('bestmove'))).toEqual([]);
     e.send('stop');
     await e.waitFor(/^bestmove /);

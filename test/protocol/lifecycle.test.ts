@@ -6,7 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, assertBuilt, startEngine } from './spawn-engine';
 
 /** Runs `node dist/cli.js …args` with stdin closed; returns its lines and exit. */
-async function run(args: string[], timeoutMs = 20_000): Promise<{ lines: string[]; code: number | null; stderr: string }> {
+async function run(
+  args: string[],
+  timeoutMs = 20_000,
+): Promise<{ lines: string[]; code: number | null; stderr: string }> {
   const e = new Engine(args);
   e.endInput();
   try {
@@ -94,7 +97,12 @@ describe('command-line arguments and process life', () => {
       ['ucinewgame', 'go depth 30', 'stop'],
       ['setoption name Ponder value true', 'go ponder wtime 400 btime 400', 'ponderhit'],
       ['setoption name Ponder value true', 'ucinewgame', 'go ponder wtime 400 btime 400', 'ponderhit'],
-      ['setoption name Threads value 2', 'setoption name Ponder value true', 'go ponder wtime 400 btime 400', 'ponderhit'],
+      [
+        'setoption name Threads value 2',
+        'setoption name Ponder value true',
+        'go ponder wtime 400 btime 400',
+        'ponderhit',
+      ],
     ]) {
       const e = new Engine();
       try {
@@ -104,7 +112,10 @@ describe('command-line arguments and process life', () => {
           throw new Error(`${lines.join(', ')}: ${err.message}`);
         });
         expect(b.text, lines.join(', ')).toMatch(/^bestmove [a-j]\d/);
-        expect((await e.sync(10_000)).filter((l) => l.startsWith('bestmove')), lines.join(', ')).toEqual([]);
+        expect(
+          (await e.sync(10_000)).filter((l) => l.startsWith('bestmove')),
+          lines.join(', '),
+        ).toEqual([]);
       } finally {
         e.kill();
       }
@@ -127,7 +138,11 @@ describe('command-line arguments and process life', () => {
   });
 
   it('quit during go movetime / go ponder: exit code 0, long before the search would end', async () => {
-    for (const go of ['go movetime 600000', 'go ponder wtime 6000000 btime 6000000', 'go wtime 6000000 btime 6000000 movestogo 1']) {
+    for (const go of [
+      'go movetime 600000',
+      'go ponder wtime 6000000 btime 6000000',
+      'go wtime 6000000 btime 6000000 movestogo 1',
+    ]) {
       const e = await startEngine();
       try {
         e.send('position startpos moves c1d2');

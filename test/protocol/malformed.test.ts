@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toKfen } from '../../src/core/index';
-import { CLASSIC, Engine, MATE_IN_1, assertBuilt, checkBestmove, positionOf, startEngine } from './spawn-engine';
+import { CLASSIC, type Engine, MATE_IN_1, assertBuilt, checkBestmove, positionOf, startEngine } from './spawn-engine';
 
 /** The position every row starts from (not the start position, so a reset would show). */
 const SETUP_MOVES = ['c1d2', 'h8g7', 'j1-'];
@@ -151,50 +151,55 @@ describe('malformed input', () => {
     expect(await e.kfen()).toBe(BEFORE);
   }
 
-  it.each(ERRORS.map((line) => ({ line, label: line.length > 80 ? `${line.slice(0, 40)}… (${line.length} chars)` : line })))(
-    "'$label' → info string error, engine alive, position unchanged",
-    async ({ line }) => {
-      await setUp();
-      e.send(line);
-      const out = await e.sync();
-      // protocol.md: each gives one line `info string error: <what and where>`
-      expect(out.length, `output of '${line.slice(0, 80)}': ${JSON.stringify(out).slice(0, 300)}`).toBe(1);
-      expect(out[0]).toMatch(/^info string error: \S/);
-      expect(out[0].length, 'a readable message, not an echo of 20 kB').toBeLessThan(400);
-      expect(await e.kfen()).toBe(BEFORE);
-    },
-  );
-
-  it.each(BIG_NUMBERS.map(([line, named]) => ({ line, named, label: line.replace(/9{20000}/, '9×20000') })))(
-    "'$label' → one error line naming the value as given", async ({ line, named }) => {
+  it.each(
+    ERRORS.map((line) => ({ line, label: line.length > 80 ? `${line.slice(0, 40)}… (${line.length} chars)` : line })),
+  )("'$label' → info string error, engine alive, position unchanged", async ({ line }) => {
     await setUp();
     e.send(line);
     const out = await e.sync();
-    expect(out).toHaveLength(1);
-    expect(out[0]).toMatch(/^info string error: setoption: (Hash|MultiPV) must be from \d+ to \d+, /);
-    expect(out[0].endsWith(named), out[0].slice(0, 300)).toBe(true);
+    // protocol.md: each gives one line `info string error: <what and where>`
+    expect(out.length, `output of '${line.slice(0, 80)}': ${JSON.stringify(out).slice(0, 300)}`).toBe(1);
+    expect(out[0]).toMatch(/^info string error: \S/);
+    expect(out[0].length, 'a readable message, not an echo of 20 kB').toBeLessThan(400);
     expect(await e.kfen()).toBe(BEFORE);
-  },
-  );
+  });
 
-  it.each(LONG_ERRORS.map((line, i) => ({ i, label: line.replace(/x{20000}/, 'x×20000').replace(/(w ){4999}w/, 'w×5000').slice(0, 80) })))(
-    "long input $i, '$label': one error line quoting at most ~200 characters of it",
-    async ({ i }) => {
-      const line = LONG_ERRORS[i];
+  it.each(BIG_NUMBERS.map(([line, named]) => ({ line, named, label: line.replace(/9{20000}/, '9×20000') })))(
+    "'$label' → one error line naming the value as given",
+    async ({ line, named }) => {
       await setUp();
       e.send(line);
       const out = await e.sync();
-      expect(out.length, JSON.stringify(out).slice(0, 300)).toBe(1);
-      expect(out[0]).toMatch(/^info string error: \S/);
-      const longest = Math.max(...[...out[0].matchAll(/x+|(?:w )+w?/g)].map((m) => m[0].length));
-      expect(longest, out[0].slice(0, 400)).toBeLessThanOrEqual(201);
-      expect(out[0].length, out[0].slice(0, 400)).toBeLessThan(500);
-      // clipped once: one length, and the quote around a clipped word closed
-      expect(out[0], out[0].slice(0, 400)).not.toMatch(/characters\) \(\d+ characters\)/);
-      if (/'x+…/.test(out[0])) expect(out[0], out[0].slice(0, 400)).toMatch(/'x+… \(\d+ characters\)'/);
+      expect(out).toHaveLength(1);
+      expect(out[0]).toMatch(/^info string error: setoption: (Hash|MultiPV) must be from \d+ to \d+, /);
+      expect(out[0].endsWith(named), out[0].slice(0, 300)).toBe(true);
       expect(await e.kfen()).toBe(BEFORE);
     },
   );
+
+  it.each(
+    LONG_ERRORS.map((line, i) => ({
+      i,
+      label: line
+        .replace(/x{20000}/, 'x×20000')
+        .replace(/(w ){4999}w/, 'w×5000')
+        .slice(0, 80),
+    })),
+  )("long input $i, '$label': one error line quoting at most ~200 characters of it", async ({ i }) => {
+    const line = LONG_ERRORS[i];
+    await setUp();
+    e.send(line);
+    const out = await e.sync();
+    expect(out.length, JSON.stringify(out).slice(0, 300)).toBe(1);
+    expect(out[0]).toMatch(/^info string error: \S/);
+    const longest = Math.max(...[...out[0].matchAll(/x+|(?:w )+w?/g)].map((m) => m[0].length));
+    expect(longest, out[0].slice(0, 400)).toBeLessThanOrEqual(201);
+    expect(out[0].length, out[0].slice(0, 400)).toBeLessThan(500);
+    // clipped once: one length, and the quote around a clipped word closed
+    expect(out[0], out[0].slice(0, 400)).not.toMatch(/characters\) \(\d+ characters\)/);
+    if (/'x+…/.test(out[0])) expect(out[0], out[0].slice(0, 400)).toMatch(/'x+… \(\d+ characters\)'/);
+    expect(await e.kfen()).toBe(BEFORE);
+  });
 
   it.each(GO_ERRORS)("'%s' → one error line, no search started, position unchanged", async (line) => {
     await setUp();
@@ -214,12 +219,15 @@ describe('malformed input', () => {
     expect(await e.sync()).toEqual([]);
   });
 
-  it.each(SILENT.map((line) => ({ line, label: JSON.stringify(line) })))('$label is ignored silently', async ({ line }) => {
-    await setUp();
-    e.send(line);
-    expect(await e.sync()).toEqual([]);
-    expect(await e.kfen()).toBe(BEFORE);
-  });
+  it.each(SILENT.map((line) => ({ line, label: JSON.stringify(line) })))(
+    '$label is ignored silently',
+    async ({ line }) => {
+      await setUp();
+      e.send(line);
+      expect(await e.sync()).toEqual([]);
+      expect(await e.kfen()).toBe(BEFORE);
+    },
+  );
 
   it('a burst of bad lines, then good ones: every line is answered in order', async () => {
     await setUp();

@@ -6,7 +6,7 @@
  * reports the medians and the late answers, side by side for two builds.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLASSIC, Engine, assertBuilt, checkBestmove, positionOf, startEngine } from './spawn-engine';
+import { CLASSIC, type Engine, assertBuilt, checkBestmove, positionOf, startEngine } from './spawn-engine';
 
 interface Try {
   what: string;
@@ -33,7 +33,9 @@ describe('go movetime: within T as the referee measures it', () => {
     for (const e of engines) e.kill();
   });
 
-  it('first searches of fresh engines, the first after ucinewgame and later ones: a move each, none far past T', { timeout: 180_000 }, async () => {
+  it('first searches of fresh engines, the first after ucinewgame and later ones: a move each, none far past T', {
+    timeout: 180_000,
+  }, async () => {
     assertBuilt();
     const first: Try[] = [];
     const rest: Try[] = [];
@@ -54,6 +56,7 @@ describe('go movetime: within T as the referee measures it', () => {
       e.kill();
     }
     const all = [...first, ...rest];
-    for (const t of all) expect(t.ms, `${t.what} movetime ${t.movetime}; ${show(all)}`).toBeLessThan(t.movetime + HUNG_MS);
+    for (const t of all)
+      expect(t.ms, `${t.what} movetime ${t.movetime}; ${show(all)}`).toBeLessThan(t.movetime + HUNG_MS);
   });
 });

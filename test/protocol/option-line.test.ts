@@ -10,10 +10,19 @@ import { createOptions, maxThreads } from '../../src/protocol/options';
 
 /** Every option Thoth declares, with and without a network file (EvalFile's default differs). */
 function declared(hasNetwork: boolean): OptionSpec[] {
-  return createOptions({
-    resizeHash: () => {}, clearHash: () => {}, setThreads: () => {}, variantChanged: () => {}, pharaohRotationChanged: () => {},
-    loadNetwork: () => ok(undefined), evaluationChanged: () => {}, hasNetwork: () => hasNetwork,
-  }, maxThreads(4)).all.map((o) => o.spec);
+  return createOptions(
+    {
+      resizeHash: () => {},
+      clearHash: () => {},
+      setThreads: () => {},
+      variantChanged: () => {},
+      pharaohRotationChanged: () => {},
+      loadNetwork: () => ok(undefined),
+      evaluationChanged: () => {},
+      hasNetwork: () => hasNetwork,
+    },
+    maxThreads(4),
+  ).all.map((o) => o.spec);
 }
 
 /** What a client should read of `o` (written out field by field, not with the parser). */
@@ -38,8 +47,17 @@ describe('the option line', () => {
 
   it('keeps spaces in names and values, and reads only option lines', () => {
     const o: OptionSpec = { name: 'Move Overhead', type: 'combo', default: 'Very Wild', vars: ['Normal', 'Very Wild'] };
-    expect(parseOptionLine(formatOptionLine(o))).toEqual({ name: 'Move Overhead', type: 'combo', default: 'Very Wild', vars: ['Normal', 'Very Wild'] });
-    expect(parseOptionLine('option name Clear Hash type button')).toEqual({ name: 'Clear Hash', type: 'button', vars: [] });
+    expect(parseOptionLine(formatOptionLine(o))).toEqual({
+      name: 'Move Overhead',
+      type: 'combo',
+      default: 'Very Wild',
+      vars: ['Normal', 'Very Wild'],
+    });
+    expect(parseOptionLine('option name Clear Hash type button')).toEqual({
+      name: 'Clear Hash',
+      type: 'button',
+      vars: [],
+    });
     expect(parseOptionLine('info string option name x type spin')).toBeUndefined();
     expect(parseOptionLine('id name Thoth')).toBeUndefined();
   });

@@ -1,12 +1,21 @@
 /** The built engine: `position` in all its forms, checked with `d`; `d`, `eval`, `go perft`, `query`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  SETUPS, formatMove, keyHex, legalMoves, mirrorPosition, mulberry32, toKfen, type EditionId, type Position, type SetupName,
+  SETUPS,
+  formatMove,
+  keyHex,
+  legalMoves,
+  mirrorPosition,
+  mulberry32,
+  toKfen,
+  type EditionId,
+  type Position,
+  type SetupName,
 } from '../../src/core/index';
-import { Engine, MATE_IN_1, assertBuilt, positionOf, startEngine } from './spawn-engine';
+import { type Engine, MATE_IN_1, assertBuilt, positionOf, startEngine } from './spawn-engine';
 
-const ALL_SETUPS: Array<{ edition: EditionId; setup: SetupName }> = (Object.keys(SETUPS) as EditionId[]).flatMap((edition) =>
-  (Object.keys(SETUPS[edition]) as SetupName[]).map((setup) => ({ edition, setup })),
+const ALL_SETUPS: Array<{ edition: EditionId; setup: SetupName }> = (Object.keys(SETUPS) as EditionId[]).flatMap(
+  (edition) => (Object.keys(SETUPS[edition]) as SetupName[]).map((setup) => ({ edition, setup })),
 );
 
 /** `n` moves chosen by a seeded generator, none of which ends the game. */
@@ -47,32 +56,35 @@ describe('position', () => {
     expect(await e.kfen()).toBe(SETUPS.khet2.classic!);
   });
 
-  it.each(ALL_SETUPS)('$edition $setup: setup <name>, the bare UKI form, and with moves', async ({ edition, setup }) => {
-    await expectNoOutput(`setoption name UCI_Variant value ${edition}`);
-    const kfen = SETUPS[edition][setup]!;
-    await expectNoOutput(`position setup ${setup}`);
-    expect(await e.kfen()).toBe(kfen);
-    await expectNoOutput('position startpos');
-    await expectNoOutput(`position ${setup}`);
-    expect(await e.kfen()).toBe(kfen);
+  it.each(ALL_SETUPS)(
+    '$edition $setup: setup <name>, the bare UKI form, and with moves',
+    async ({ edition, setup }) => {
+      await expectNoOutput(`setoption name UCI_Variant value ${edition}`);
+      const kfen = SETUPS[edition][setup]!;
+      await expectNoOutput(`position setup ${setup}`);
+      expect(await e.kfen()).toBe(kfen);
+      await expectNoOutput('position startpos');
+      await expectNoOutput(`position ${setup}`);
+      expect(await e.kfen()).toBe(kfen);
 
-    const pos = positionOf(kfen, [], edition);
-    const moves = someMoves(pos, 6, kfen.length);
-    for (const m of moves) pos.make(positionMove(pos, m));
-    await expectNoOutput(`position setup ${setup} moves ${moves.join(' ')}`);
-    expect(await e.kfen()).toBe(toKfen(pos));
-    await expectNoOutput(`position ${setup} moves ${moves.join(' ')}`);
-    expect(await e.kfen()).toBe(toKfen(pos));
-    await expectNoOutput(`position kfen ${kfen} moves ${moves.join(' ')}`);
-    expect(await e.kfen()).toBe(toKfen(pos));
-    await expectNoOutput(`position fen ${kfen} moves ${moves.join(' ')}`);
-    expect(await e.kfen()).toBe(toKfen(pos));
-    if (setup === 'classic') {
-      await expectNoOutput(`position startpos moves ${moves.join(' ')}`);
+      const pos = positionOf(kfen, [], edition);
+      const moves = someMoves(pos, 6, kfen.length);
+      for (const m of moves) pos.make(positionMove(pos, m));
+      await expectNoOutput(`position setup ${setup} moves ${moves.join(' ')}`);
       expect(await e.kfen()).toBe(toKfen(pos));
-    }
-    await expectNoOutput('setoption name UCI_Variant value khet2');
-  });
+      await expectNoOutput(`position ${setup} moves ${moves.join(' ')}`);
+      expect(await e.kfen()).toBe(toKfen(pos));
+      await expectNoOutput(`position kfen ${kfen} moves ${moves.join(' ')}`);
+      expect(await e.kfen()).toBe(toKfen(pos));
+      await expectNoOutput(`position fen ${kfen} moves ${moves.join(' ')}`);
+      expect(await e.kfen()).toBe(toKfen(pos));
+      if (setup === 'classic') {
+        await expectNoOutput(`position startpos moves ${moves.join(' ')}`);
+        expect(await e.kfen()).toBe(toKfen(pos));
+      }
+      await expectNoOutput('setoption name UCI_Variant value khet2');
+    },
+  );
 
   it('position kfen / fen take any KFEN, with extra whitespace and an empty move list', async () => {
     const k = 'xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/3P<A^KA^2X^ r 7 12';
@@ -112,7 +124,9 @@ describe('position', () => {
     for (const l of terms) expect(l).toMatch(/^info string\s+\S.*\s-?\d+(\.\d+)?$/);
     expect(terms.some((l) => /material/.test(l))).toBe(true);
     expect(out[total + 1]).toMatch(/^info string network/);
-    expect(out[out.length - 1]).toMatch(/^info string the search uses: (the hand-written evaluation|the network), -?\d+$/);
+    expect(out[out.length - 1]).toMatch(
+      /^info string the search uses: (the hand-written evaluation|the network), -?\d+$/,
+    );
     expect(await e.sync()).toEqual([]);
   });
 
@@ -139,7 +153,9 @@ describe('position', () => {
   it('go perft after moves counts from the current position', async () => {
     await expectNoOutput('position startpos moves c1d2');
     const out = await e.command('go perft 1', /^Nodes searched: /);
-    expect(out[out.length - 1]).toBe(`Nodes searched: ${legalMoves(positionOf(SETUPS.khet2.classic!, ['c1d2'])).length}`);
+    expect(out[out.length - 1]).toBe(
+      `Nodes searched: ${legalMoves(positionOf(SETUPS.khet2.classic!, ['c1d2'])).length}`,
+    );
     await e.collect(/^Nodes\/second: /);
   });
 

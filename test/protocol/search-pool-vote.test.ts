@@ -36,13 +36,13 @@ describe('voteBest', () => {
     expect(voteBest([...valid, r(3, 'z', MATE - 1, 0)]).best).toBe('a');
   });
 
-  it('a majority move wins over the main thread\'s move (equal depth and score)', () => {
+  it("a majority move wins over the main thread's move (equal depth and score)", () => {
     const res = voteBest([r(0, 'a', 10, 8), r(1, 'b', 10, 8), r(2, 'b', 10, 8)]);
     expect(res.best).toBe('b');
     expect(res.threadIndex).not.toBe(0);
   });
 
-  it('a tie keeps the main thread\'s move', () => {
+  it("a tie keeps the main thread's move", () => {
     const res = voteBest([r(0, 'a', 10, 8), r(1, 'b', 10, 8)]);
     expect(res.best).toBe('a');
     expect(res.threadIndex).toBe(0);
@@ -75,7 +75,7 @@ describe('voteBest', () => {
     expect(voteBest([r(0, 'a', -10, 9), r(1, 'b', 50, 10)]).best).toBe('b');
   });
 
-  it('the main thread\'s win is kept against helpers without one', () => {
+  it("the main thread's win is kept against helpers without one", () => {
     const main = r(0, 'j5+', MATE - 1, 3);
     expect(voteBest([main, r(1, 'b', 100, 9), r(2, 'b', 100, 9), r(3, 'b', 100, 9)])).toBe(main);
   });

@@ -10,7 +10,7 @@ import { nodeHost } from '../../src/protocol/node-host';
 import type { GoRequest } from '../../src/protocol/engine-host';
 import { SearchPool, clearRanges } from '../../src/protocol/search-pool';
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
-import { type SearchInfo } from '../../src/core/score';
+import type { SearchInfo } from '../../src/core/score';
 import { TranspositionTable } from '../../src/search/tt';
 import { positionOf } from './spawn-engine';
 
@@ -18,7 +18,11 @@ const CLASSIC = setupKfen('khet2', 'classic')!;
 
 function request(limits: Partial<SearchLimits>, moves: string[] = []): GoRequest {
   return {
-    edition: 'khet2', pharaohRotation: false, kfen: CLASSIC, moves, received: Date.now(),
+    edition: 'khet2',
+    pharaohRotation: false,
+    kfen: CLASSIC,
+    moves,
+    received: Date.now(),
     limits: { ...DEFAULT_LIMITS, ...limits, searchMoves: [] },
   };
 }
@@ -96,7 +100,10 @@ describe('SearchPool (in-process)', () => {
     expectLegal(d.best, moves);
     expect(d.depth).toBe(3);
     const words = pool.table.words;
-    expect(words.some((w) => w !== 0), 'the search wrote to the new table').toBe(true);
+    expect(
+      words.some((w) => w !== 0),
+      'the search wrote to the new table',
+    ).toBe(true);
     await pool.setThreads(1);
     pool.resize(2);
     d = await pool.start(request({ depth: 3 }, moves), false, () => {});
@@ -133,4 +140,3 @@ describe('clearRanges: the table clear covers every word at any Hash size', () =
     });
   }
 });
-

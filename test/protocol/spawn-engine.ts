@@ -6,9 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  formatKfenError, parseKfen, parseMove, setupKfen, type EditionId, type Position,
-} from '../../src/core/index';
+import { formatKfenError, parseKfen, parseMove, setupKfen, type EditionId, type Position } from '../../src/core/index';
 import { parseInfo as readInfo, type SearchInfo } from '../../src/core/info';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,7 +46,9 @@ export function assertBuilt(): void {
   const src = newestSource(path.join(ROOT, 'src'));
   if (src > built + 1000 && !warned) {
     warned = true;
-    console.warn(`warning: dist/ is older than src/ (by ${Math.round((src - built) / 1000)} s): the protocol tests run the old build; run 'npm run build'`);
+    console.warn(
+      `warning: dist/ is older than src/ (by ${Math.round((src - built) / 1000)} s): the protocol tests run the old build; run 'npm run build'`,
+    );
   }
 }
 
@@ -150,11 +150,15 @@ export class Engine {
         }
       }
       if (this.exit) {
-        throw new Error(`engine exited (${JSON.stringify(this.exit)}) before a line matching ${re}; unread: ${JSON.stringify(this.pending())}; stderr: ${this.stderr}`);
+        throw new Error(
+          `engine exited (${JSON.stringify(this.exit)}) before a line matching ${re}; unread: ${JSON.stringify(this.pending())}; stderr: ${this.stderr}`,
+        );
       }
       const left = deadline - performance.now();
       if (left <= 0) {
-        throw new Error(`no line matching ${re} within ${timeoutMs} ms; unread: ${JSON.stringify(this.pending().slice(-20))}; stderr: ${this.stderr}`);
+        throw new Error(
+          `no line matching ${re} within ${timeoutMs} ms; unread: ${JSON.stringify(this.pending().slice(-20))}; stderr: ${this.stderr}`,
+        );
       }
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => {
@@ -228,7 +232,12 @@ export async function startEngine(args: string[] = []): Promise<Engine> {
 }
 
 /** A position from a KFEN (or a setup) and moves, built in-process to check the engine's moves. */
-export function positionOf(kfen: string, moves: string[] = [], edition: EditionId = 'khet2', pharaohRotation = false): Position {
+export function positionOf(
+  kfen: string,
+  moves: string[] = [],
+  edition: EditionId = 'khet2',
+  pharaohRotation = false,
+): Position {
   const r = parseKfen(kfen, edition, { pharaohRotation });
   if (!r.ok) throw new Error(`test KFEN rejected: ${formatKfenError(r.error)}: ${kfen}`);
   const pos = r.value;
@@ -276,7 +285,22 @@ export function parseInfo(line: string): SearchInfo | undefined {
   const r = readInfo(line);
   if (!r.ok) return undefined;
   const { depth, seldepth, multipv, score, bound, nodes, nps, hashfull, time, pv } = r.value;
-  if (depth === undefined || seldepth === undefined || multipv === undefined || score === undefined || bound === undefined) return undefined;
-  if (nodes === undefined || nps === undefined || hashfull === undefined || time === undefined || pv === undefined || pv.length === 0) return undefined;
+  if (
+    depth === undefined ||
+    seldepth === undefined ||
+    multipv === undefined ||
+    score === undefined ||
+    bound === undefined
+  )
+    return undefined;
+  if (
+    nodes === undefined ||
+    nps === undefined ||
+    hashfull === undefined ||
+    time === undefined ||
+    pv === undefined ||
+    pv.length === 0
+  )
+    return undefined;
   return { depth, seldepth, multipv, score, bound, nodes, nps, hashfull, time, pv };
 }

@@ -8,15 +8,22 @@ import { initialRating, puzzleId } from '../../src/puzzles/miner';
 
 // a hit in 1 of the shipped kind: the Silver Pharaoh steps, Red's Sphinx then hits it
 const good: Puzzle = {
-  id: '070cf6f094', variant: 'khet2',
+  id: '070cf6f094',
+  variant: 'khet2',
   kfen: 'xv1pv1s>kavp>2/3S>1av4/5S^1p>Pv1/1p>P^7/9Pv/10/p^9/2P<Ks^A^3X^ s 4 22',
-  moves: ['c1b1', 'e1d2'], themes: ['hitIn1'], rating: 1140, source: 'selfplay:1:0:classic:35',
+  moves: ['c1b1', 'e1d2'],
+  themes: ['hitIn1'],
+  rating: 1140,
+  source: 'selfplay:1:0:classic:35',
 };
 
 describe('puzzle format', () => {
   it('accepts a puzzle and reads back what it writes', () => {
     expect(checkPuzzle(good)).toEqual({ ok: true, value: good });
-    expect(parsePuzzleFile(formatPuzzleFile([good, { ...good, id: 'aaaaaaaaaa' }]))).toEqual({ ok: true, value: [good, { ...good, id: 'aaaaaaaaaa' }] });
+    expect(parsePuzzleFile(formatPuzzleFile([good, { ...good, id: 'aaaaaaaaaa' }]))).toEqual({
+      ok: true,
+      value: [good, { ...good, id: 'aaaaaaaaaa' }],
+    });
     expect(formatPuzzleFile([good]).split('\n')).toHaveLength(4);
     expect(puzzleId(good.variant, good.kfen, good.moves)).toBe(good.id);
   });
@@ -45,7 +52,10 @@ describe('puzzle format', () => {
     }
     expect(parsePuzzleFile('{')).toMatchObject({ ok: false });
     expect(parsePuzzleFile('{}')).toEqual({ ok: false, error: 'not a JSON array' });
-    expect(parsePuzzleFile(JSON.stringify([good, { ...good, rating: 'x' }]))).toEqual({ ok: false, error: 'puzzle 2: rating: not a whole number from 0 to 4000' });
+    expect(parsePuzzleFile(JSON.stringify([good, { ...good, rating: 'x' }]))).toEqual({
+      ok: false,
+      error: 'puzzle 2: rating: not a whole number from 0 to 4000',
+    });
   });
 
   it('rates deeper and narrower lines higher, within bounds', () => {

@@ -71,7 +71,10 @@ describe('solver', () => {
     // a random game's positions, every 6th ply
     const rng = mulberry32(7);
     const pos = new Position('khet2');
-    const start = parseKfen('xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1', 'khet2');
+    const start = parseKfen(
+      'xv3avkavp>2/2pv7/3P<6/p^1Pv1s^s>1p>1P</p>1P<1S>S^1p^1Pv/6p>3/7P^2/2P<A^KA^3X^ s 0 1',
+      'khet2',
+    );
     if (!start.ok) throw new Error('setup');
     pos.copyFrom(start.value);
     for (let ply = 0; ply < 36 && pos.winner < 0; ply++) {

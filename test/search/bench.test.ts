@@ -55,7 +55,9 @@ describe('bench with threads', () => {
     // Nodes/second is Nodes searched over the total time
     expect(Math.abs(nps - (nodes * 1000) / ms)).toBeLessThanOrEqual(Math.max(2, nps * 0.01));
     // one line per bench position, with its nodes and a legal move, the nodes adding up
-    const per = r.stdout.map((l) => /^info string bench (\d+)\/(\d+) (\S+) nodes (\d+) bestmove (\S+)$/.exec(l)).filter((m) => m !== null);
+    const per = r.stdout
+      .map((l) => /^info string bench (\d+)\/(\d+) (\S+) nodes (\d+) bestmove (\S+)$/.exec(l))
+      .filter((m) => m !== null);
     expect(per.length).toBe(BENCH_POSITIONS.length);
     let sum = 0;
     per.forEach((m, i) => {

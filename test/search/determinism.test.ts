@@ -19,20 +19,30 @@ const POSITIONS: Array<{ name: string; edition: EditionId; kfen: string }> = [
 ];
 
 function summary(r: ReturnType<typeof search>): object {
-  return { best: formatMove(r.best), ponder: r.ponder === 0 ? '' : formatMove(r.ponder), score: r.score, depth: r.depth, nodes: r.nodes, pv: r.lines[0].pv.map(formatMove) };
+  return {
+    best: formatMove(r.best),
+    ponder: r.ponder === 0 ? '' : formatMove(r.ponder),
+    score: r.score,
+    depth: r.depth,
+    nodes: r.nodes,
+    pv: r.lines[0].pv.map(formatMove),
+  };
 }
 
 describe('search determinism', () => {
-  it.each(POSITIONS)('$name: the same depth gives the same move, score and node count, and leaves the position as it was', ({ edition, kfen }) => {
-    const pos = load(kfen, edition);
-    const before = { kfen: toKfen(pos), key: keyHex(pos.keyLo, pos.keyHi), ply: pos.ply };
-    const a = search(pos, { depth: 4 });
-    expect({ kfen: toKfen(pos), key: keyHex(pos.keyLo, pos.keyHi), ply: pos.ply }).toEqual(before);
-    const b = search(load(kfen, edition), { depth: 4 });
-    expect(summary(b)).toEqual(summary(a));
-    expect(a.depth).toBe(4);
-    expect(outcome(pos, a.best)).not.toBe(-1);
-  });
+  it.each(POSITIONS)(
+    '$name: the same depth gives the same move, score and node count, and leaves the position as it was',
+    ({ edition, kfen }) => {
+      const pos = load(kfen, edition);
+      const before = { kfen: toKfen(pos), key: keyHex(pos.keyLo, pos.keyHi), ply: pos.ply };
+      const a = search(pos, { depth: 4 });
+      expect({ kfen: toKfen(pos), key: keyHex(pos.keyLo, pos.keyHi), ply: pos.ply }).toEqual(before);
+      const b = search(load(kfen, edition), { depth: 4 });
+      expect(summary(b)).toEqual(summary(a));
+      expect(a.depth).toBe(4);
+      expect(outcome(pos, a.best)).not.toBe(-1);
+    },
+  );
 
   it('one searcher, table and history cleared between runs, repeats itself', () => {
     const s = new Searcher(new TranspositionTable(16));

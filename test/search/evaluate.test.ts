@@ -6,11 +6,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  PHARAOH, SPHINX, SETUPS, Position, isRotation, mirrorPosition, moveFrom, mulberry32, toKfen,
-  tracePath, type EditionId, type SetupName,
+  PHARAOH,
+  SPHINX,
+  SETUPS,
+  type Position,
+  isRotation,
+  mirrorPosition,
+  moveFrom,
+  mulberry32,
+  toKfen,
+  tracePath,
+  type EditionId,
+  type SetupName,
 } from '../../src/core/index';
 import {
-  TERM_NAMES, WEIGHTS, evaluate, lastThreatPharaoh, pieceValue, threatScan, type Weights,
+  TERM_NAMES,
+  WEIGHTS,
+  evaluate,
+  lastThreatPharaoh,
+  pieceValue,
+  threatScan,
+  type Weights,
 } from '../../src/search/evaluate';
 import { ALL_SETUPS, describePos, load, moves, outcome } from './helpers';
 
@@ -50,7 +66,9 @@ interface Threats {
 function laserOf(pos: Position, color: number): { sq: number; dir: number; strikeFirst: boolean } {
   const ed = pos.edition;
   const sq = ed.laserSquare[color];
-  return ed.sphinx ? { sq, dir: pos.board[sq] & 3, strikeFirst: false } : { sq, dir: ed.laserDir[color], strikeFirst: true };
+  return ed.sphinx
+    ? { sq, dir: pos.board[sq] & 3, strikeFirst: false }
+    : { sq, dir: ed.laserDir[color], strikeFirst: true };
 }
 
 /**
@@ -133,13 +151,19 @@ describe('threat scan', () => {
       // Silver's beam: j3 west, g3 north, the Djed on g4 west, d4 north, d6 east, g6 south and
       // the Djed on g4 again, east; turned, g4 would send it round g4-d4-d6-g6
       name: 'a Scarab (Djed on g4, Silver beam)',
-      kfen: '6pv3/2pv1k5/p^2d>2d^P<2/4P<5/3D^2D^3/6p^2Pv/1p>2Kp<4/3P<TP<4 r 0 20', color: 0, dir: 0, square: 36,
+      kfen: '6pv3/2pv1k5/p^2d>2d^P<2/4P<5/3D^2D^3/6p^2Pv/1p>2Kp<4/3P<TP<4 r 0 20',
+      color: 0,
+      dir: 0,
+      square: 36,
     },
     {
       // Red's beam: a6 east, the Pyramid on d6 south, d4 east, g4 north, g6 west and into the
       // back of the Pyramid on d6
       name: 'a Pyramid (Red Pyramid on d6, Red beam)',
-      kfen: '6pv3/2d>1k5/p^2pv2d^3/7D^2/3D^2p<3/p>4p<4/3P<KT4/7P<2 r 1 29', color: 1, dir: 2, square: 53,
+      kfen: '6pv3/2d>1k5/p^2pv2d^3/7D^2/3D^2p<3/p>4p<4/3P<KT4/7P<2 r 1 29',
+      color: 1,
+      dir: 2,
+      square: 53,
     },
   ];
 

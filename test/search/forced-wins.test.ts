@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EDITION_IDS, formatMove, toKfen } from '../../src/core/index';
-import { type SearchFeatures } from '../../src/search/search';
+import type { SearchFeatures } from '../../src/search/search';
 import { MATE, MATE_BOUND } from '../../src/core/score';
 import { load, search, winningMoves } from './helpers';
 import { MateSolver, type ForcedWin } from './solver';
@@ -25,7 +25,9 @@ describe('the forced-win suite', () => {
     expect(WINS.length).toBeGreaterThanOrEqual(40);
     for (const ed of EDITION_IDS) {
       for (const n of [2, 3]) {
-        expect(WINS.filter((w) => w.edition === ed && w.mate === n).length, `${ed} mate ${n}`).toBeGreaterThanOrEqual(3);
+        expect(WINS.filter((w) => w.edition === ed && w.mate === n).length, `${ed} mate ${n}`).toBeGreaterThanOrEqual(
+          3,
+        );
       }
     }
     expect(new Set(WINS.map((w) => `${w.edition} ${w.kfen}`)).size).toBe(WINS.length);
@@ -91,7 +93,11 @@ describe('the search finds the forced wins', () => {
 // Every pruning and reduction switch on at once: none of them may hide a forced win or claim a
 // faster one than the proof.
 const ALL_ON: SearchFeatures = {
-  lmr: true, aspiration: true, nullMove: true, lmp: true, historyMalus: true,
+  lmr: true,
+  aspiration: true,
+  nullMove: true,
+  lmp: true,
+  historyMalus: true,
 };
 
 describe('the forced wins with every search switch on', () => {

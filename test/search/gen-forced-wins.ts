@@ -18,7 +18,16 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  EDITION_IDS, MAX_MOVES, SETUPS, formatKfenError, mulberry32, parseKfen, toKfen, type EditionId, type Position, type SetupName,
+  EDITION_IDS,
+  MAX_MOVES,
+  SETUPS,
+  formatKfenError,
+  mulberry32,
+  parseKfen,
+  toKfen,
+  type EditionId,
+  type Position,
+  type SetupName,
 } from '../../src/core/index';
 import { MateSolver, type ForcedWin } from './solver';
 
@@ -58,14 +67,16 @@ function main(): void {
   const seed = arg('seed', 2);
   const minutes = arg('minutes', 20);
   const outIdx = process.argv.indexOf('--out');
-  const out = outIdx >= 0 ? process.argv[outIdx + 1] : fileURLToPath(new URL('./fixtures/forced-wins.json', import.meta.url));
+  const out =
+    outIdx >= 0 ? process.argv[outIdx + 1] : fileURLToPath(new URL('./fixtures/forced-wins.json', import.meta.url));
   const deadline = Date.now() + minutes * 60_000;
   const rand = mulberry32(seed);
   const rnd = (n: number): number => (rand() >>> 0) % n;
   const buf = new Int32Array(MAX_MOVES * 2);
   const found: ForcedWin[] = [];
   const seen = new Set<string>();
-  const want = (ed: EditionId, mate: number): boolean => found.filter((f) => f.edition === ed && f.mate === mate).length < perEdition / 2;
+  const want = (ed: EditionId, mate: number): boolean =>
+    found.filter((f) => f.edition === ed && f.mate === mate).length < perEdition / 2;
 
   let game = 0;
   let tried = 0;
@@ -120,7 +131,13 @@ function main(): void {
         // a test only when most first moves do not win
         if (winning.length * 4 > q.value.generate(buf, 0)) continue;
         taken.add(n);
-        found.push({ edition, kfen: key, mate: n, winning, source: `${setup} seed ${seed} game ${game} ply ${L - back}` });
+        found.push({
+          edition,
+          kfen: key,
+          mate: n,
+          winning,
+          source: `${setup} seed ${seed} game ${game} ply ${L - back}`,
+        });
         process.stderr.write(`${found.length}: ${edition} mate ${n} (${winning.length} winning) ${key}\n`);
       }
     }

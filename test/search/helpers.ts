@@ -1,12 +1,27 @@
 /** Shared helpers for the search tests (not a test file itself). */
 import {
-  MAX_MOVES, SETUPS, formatKfenError, mulberry32, parseKfen, toKfen, type EditionId, type Position, type SetupName,
+  MAX_MOVES,
+  SETUPS,
+  formatKfenError,
+  mulberry32,
+  parseKfen,
+  toKfen,
+  type EditionId,
+  type Position,
+  type SetupName,
 } from '../../src/core/index';
-import { DEFAULT_FEATURES, DEFAULT_LIMITS, Searcher, type SearchFeatures, type SearchLimits, type RootResult } from '../../src/search/search';
+import {
+  DEFAULT_FEATURES,
+  DEFAULT_LIMITS,
+  Searcher,
+  type SearchFeatures,
+  type SearchLimits,
+  type RootResult,
+} from '../../src/search/search';
 import { TranspositionTable } from '../../src/search/tt';
 
-export const ALL_SETUPS: Array<{ edition: EditionId; setup: SetupName }> = (Object.keys(SETUPS) as EditionId[]).flatMap((edition) =>
-  (Object.keys(SETUPS[edition]) as SetupName[]).map((setup) => ({ edition, setup })),
+export const ALL_SETUPS: Array<{ edition: EditionId; setup: SetupName }> = (Object.keys(SETUPS) as EditionId[]).flatMap(
+  (edition) => (Object.keys(SETUPS[edition]) as SetupName[]).map((setup) => ({ edition, setup })),
 );
 
 export function load(kfen: string, edition: EditionId = 'khet2'): Position {
@@ -43,7 +58,12 @@ export function suicidalMoves(pos: Position): number[] {
  * the games go on) for which `keep` is true, as fresh positions parsed from their KFEN.
  */
 export function collectPositions(
-  edition: EditionId, setup: SetupName, seed: number, count: number, keep: (pos: Position) => boolean, maxGames = 200,
+  edition: EditionId,
+  setup: SetupName,
+  seed: number,
+  count: number,
+  keep: (pos: Position) => boolean,
+  maxGames = 200,
 ): Position[] {
   const rand = mulberry32(seed);
   const out: Position[] = [];
@@ -72,7 +92,10 @@ export function collectPositions(
 
 /** A fresh single-thread searcher (own table), as `bench` uses. */
 export function search(
-  pos: Position, limits: Partial<SearchLimits>, hashMb = 16, features: Partial<SearchFeatures> = {},
+  pos: Position,
+  limits: Partial<SearchLimits>,
+  hashMb = 16,
+  features: Partial<SearchFeatures> = {},
 ): RootResult {
   const s = new Searcher(new TranspositionTable(hashMb));
   s.features = { ...DEFAULT_FEATURES, ...features };

@@ -63,7 +63,10 @@ describe('MovePicker', () => {
           picker.init(pos, history, mask, PLY, tt, ourKill);
           const got = drain(picker, PLY);
           const where = `${toKfen(pos)} tt ${formatMove(tt)} killers ${formatMove(history.killers[PLY * 2])} ${formatMove(history.killers[PLY * 2 + 1])}`;
-          expect(got.map((g) => g.m).sort((a, b) => a - b), where).toEqual([...legal].sort((a, b) => a - b));
+          expect(
+            got.map((g) => g.m).sort((a, b) => a - b),
+            where,
+          ).toEqual([...legal].sort((a, b) => a - b));
           // the reported outcome is the shot's (the first move's is not reported)
           for (let i = 1; i < got.length; i++) {
             pos.shotAfter(got[i].m);
@@ -72,14 +75,20 @@ describe('MovePicker', () => {
           // after the first move, no quiet move before a shot that takes something
           const firstQuiet = got.findIndex((g, i) => i > 0 && g.out !== OUT_CAPTURE && g.out !== OUT_WIN);
           if (firstQuiet > 0 && ourKill < 0) {
-            expect(got.slice(firstQuiet).some((g) => g.out === OUT_CAPTURE || g.out === OUT_WIN), where).toBe(false);
+            expect(
+              got.slice(firstQuiet).some((g) => g.out === OUT_CAPTURE || g.out === OUT_WIN),
+              where,
+            ).toBe(false);
           }
           // skipQuiets after a quiet move: nothing but shots that take something may follow
           const cut = got.findIndex((g, i) => i > 0 && g.out === OUT_NONE);
           if (cut > 0) {
             picker.init(pos, history, mask, PLY, tt, ourKill);
             const some = drain(picker, PLY, cut + 1);
-            expect(some.slice(cut + 1).every((g) => g.out === OUT_CAPTURE || g.out === OUT_WIN), where).toBe(true);
+            expect(
+              some.slice(cut + 1).every((g) => g.out === OUT_CAPTURE || g.out === OUT_WIN),
+              where,
+            ).toBe(true);
           }
         }
       }
@@ -100,4 +109,3 @@ describe('MovePicker', () => {
     expect(withShot).toBeGreaterThan(0);
   });
 });
-

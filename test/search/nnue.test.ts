@@ -26,61 +26,66 @@ describe('NnueStack', () => {
   });
 
   const cases = ALL_SETUPS.flatMap((s) => (['simd16', 'simd', 'js'] as const).map((kernels) => ({ ...s, kernels })));
-  it.each(cases)('$edition $setup, $kernels kernels: the incremental evaluation equals the one from scratch', ({ edition, setup, kernels }) => {
-    const rand = mulberry32(edition.length * 31 + setup.length);
-    const r = (n: number): number => (rand() >>> 0) % n;
-    const pos = start(edition, setup);
-    const maxPly = 40;
-    const beams = new Beams(maxPly);
-    const stack = new NnueStack(net, maxPly, kernels);
-    expect(stack.kind).toBe(kernels);
-    const moves = new Int32Array(MAX_MOVES);
-    let checked = 0;
-    for (let game = 0; game < 12; game++) {
-      let ply = 0;
-      beams.trace(pos, 0);
-      stack.refresh(pos, 0);
-      for (let step = 0; step < 120; step++) {
-        const down = ply < maxPly - 2 && (ply === 0 || r(10) < 7);
-        if (down) {
-          if (ply > 0 && r(12) === 0 && pos.moveAt(pos.ply - 1) !== 0) {
-            pos.makeNull();
-            stack.recordNull(pos, ply + 1);
+  it.each(cases)(
+    '$edition $setup, $kernels kernels: the incremental evaluation equals the one from scratch',
+    ({ edition, setup, kernels }) => {
+      const rand = mulberry32(edition.length * 31 + setup.length);
+      const r = (n: number): number => (rand() >>> 0) % n;
+      const pos = start(edition, setup);
+      const maxPly = 40;
+      const beams = new Beams(maxPly);
+      const stack = new NnueStack(net, maxPly, kernels);
+      expect(stack.kind).toBe(kernels);
+      const moves = new Int32Array(MAX_MOVES);
+      let checked = 0;
+      for (let game = 0; game < 12; game++) {
+        let ply = 0;
+        beams.trace(pos, 0);
+        stack.refresh(pos, 0);
+        for (let step = 0; step < 120; step++) {
+          const down = ply < maxPly - 2 && (ply === 0 || r(10) < 7);
+          if (down) {
+            if (ply > 0 && r(12) === 0 && pos.moveAt(pos.ply - 1) !== 0) {
+              pos.makeNull();
+              stack.recordNull(pos, ply + 1);
+            } else {
+              const n = pos.generate(moves, 0);
+              pos.makeTraced(moves[r(n)], beams.theirMask, (ply + 1) * 3);
+              if (pos.winner >= 0) {
+                pos.unmake();
+                continue;
+              }
+              stack.recordMove(pos, ply + 1);
+            }
+            ply++;
+            beams.afterMove(pos, ply);
+            // evaluate some nodes only, so that the lazy path updates several plies at once
+            if (r(3) === 0) {
+              const want = evaluatePosition(net, pos);
+              const got = stack.evaluate(beams, ply);
+              if (got !== want) {
+                const last = pos.moveAt(pos.ply - 1);
+                throw new Error(
+                  `ply ${ply} after ${last === 0 ? 'a null move' : formatMove(last)}: ${got}, from scratch ${want}\n  at ${toKfen(pos)}`,
+                );
+              }
+              checked++;
+            }
           } else {
-            const n = pos.generate(moves, 0);
-            pos.makeTraced(moves[r(n)], beams.theirMask, (ply + 1) * 3);
-            if (pos.winner >= 0) {
-              pos.unmake();
-              continue;
-            }
-            stack.recordMove(pos, ply + 1);
+            if (pos.moveAt(pos.ply - 1) === 0 && pos.killedAt(pos.ply - 1) < 0) pos.unmakeNull();
+            else pos.unmake();
+            ply--;
           }
-          ply++;
-          beams.afterMove(pos, ply);
-          // evaluate some nodes only, so that the lazy path updates several plies at once
-          if (r(3) === 0) {
-            const want = evaluatePosition(net, pos);
-            const got = stack.evaluate(beams, ply);
-            if (got !== want) {
-              const last = pos.moveAt(pos.ply - 1);
-              throw new Error(`ply ${ply} after ${last === 0 ? 'a null move' : formatMove(last)}: ${got}, from scratch ${want}\n  at ${toKfen(pos)}`);
-            }
-            checked++;
-          }
-        } else {
+        }
+        while (ply > 0) {
           if (pos.moveAt(pos.ply - 1) === 0 && pos.killedAt(pos.ply - 1) < 0) pos.unmakeNull();
           else pos.unmake();
           ply--;
         }
       }
-      while (ply > 0) {
-        if (pos.moveAt(pos.ply - 1) === 0 && pos.killedAt(pos.ply - 1) < 0) pos.unmakeNull();
-        else pos.unmake();
-        ply--;
-      }
-    }
-    expect(checked).toBeGreaterThan(100);
-  });
+      expect(checked).toBeGreaterThan(100);
+    },
+  );
 
   it('a search with a network evaluates as the network does, and repeats itself', () => {
     const pos = start('khet2', 'classic');

@@ -18,7 +18,8 @@ describe('search parameters', () => {
 
   it('reach the search: each one changed changes the tree of a fixed-depth search', () => {
     const positions = BENCH_POSITIONS.slice(8, 12);
-    const nodes = (params = DEFAULT_PARAMS): number => runBench(6, () => undefined, positions, DEFAULT_FEATURES, null, params).nodes;
+    const nodes = (params = DEFAULT_PARAMS): number =>
+      runBench(6, () => undefined, positions, DEFAULT_FEATURES, null, params).nodes;
     const base = nodes();
     expect(nodes({ ...DEFAULT_PARAMS })).toBe(base);
     for (const p of PARAM_SPECS) {

@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { formatMove, mirrorPosition, type EditionId, type Position } from '../../src/core/index';
 import { MATE } from '../../src/core/score';
 import {
-  ALL_SETUPS, collectPositions, describePos, load, moves, outcome, search, suicidalMoves, winningMoves,
+  ALL_SETUPS,
+  collectPositions,
+  describePos,
+  load,
+  moves,
+  outcome,
+  search,
+  suicidalMoves,
+  winningMoves,
 } from './helpers';
 
 /** Handmade: j5+ turns the Pyramid on j5 to send the beam west along rank 5 onto the Red Pharaoh. */
@@ -35,14 +43,17 @@ function checkHit(pos: Position, limits: { depth?: number; nodes?: number }): vo
 }
 
 describe('a Pharaoh hit in 1', () => {
-  it.each(HANDMADE_HITS)('$edition handmade: $only, with score mate 1, for either colour', ({ edition, kfen, only }) => {
-    const pos = load(kfen, edition);
-    expect(winningMoves(pos).map(formatMove)).toEqual([only]);
-    for (const p of [pos, mirrorPosition(pos)]) {
-      for (const depth of [1, 2, 5]) checkHit(p, { depth });
-      checkHit(p, { nodes: 20_000, depth: 20 });
-    }
-  });
+  it.each(HANDMADE_HITS)(
+    '$edition handmade: $only, with score mate 1, for either colour',
+    ({ edition, kfen, only }) => {
+      const pos = load(kfen, edition);
+      expect(winningMoves(pos).map(formatMove)).toEqual([only]);
+      for (const p of [pos, mirrorPosition(pos)]) {
+        for (const depth of [1, 2, 5]) checkHit(p, { depth });
+        checkHit(p, { nodes: 20_000, depth: 20 });
+      }
+    },
+  );
 
   // Positions from random play where the side to move has a hit (and most moves do not hit).
   const cases = ALL_SETUPS.flatMap(({ edition, setup }, i) =>
@@ -54,7 +65,8 @@ describe('a Pharaoh hit in 1', () => {
 
   it('the random-play suite covers every setup', () => {
     expect(cases.length).toBeGreaterThanOrEqual(ALL_SETUPS.length * 2);
-    for (const { edition, setup } of ALL_SETUPS) expect(cases.some((c) => c.name.startsWith(`${edition} ${setup}`))).toBe(true);
+    for (const { edition, setup } of ALL_SETUPS)
+      expect(cases.some((c) => c.name.startsWith(`${edition} ${setup}`))).toBe(true);
   });
 
   it.each(cases)('$name: found at depth 1, 3 and under a node budget', ({ pos }) => {
@@ -96,7 +108,8 @@ describe('never a hit on its own Pharaoh while another move exists', () => {
   );
 
   it('the random-play suite has positions with many suicidal moves in every edition', () => {
-    for (const ed of ['khet2', 'khet1', 'deflexion']) expect(cases.filter((c) => c.name.startsWith(ed)).length).toBeGreaterThanOrEqual(3);
+    for (const ed of ['khet2', 'khet1', 'deflexion'])
+      expect(cases.filter((c) => c.name.startsWith(ed)).length).toBeGreaterThanOrEqual(3);
   });
 
   it.each(cases)('$name: depths 1-4 and a node budget', ({ pos }) => {

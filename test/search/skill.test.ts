@@ -1,10 +1,17 @@
 /** Skill levels: the Elo table, and the weak move choice (plausible, never absurd). */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/zobrist';
-import { type RootLine } from '../../src/search/search';
+import type { RootLine } from '../../src/search/search';
 import { MATE } from '../../src/core/score';
 import {
-  LEVEL_ELO, MAX_ELO, MAX_SKILL, MIN_ELO, pickRandomMove, pickWeakMove, skillFromElo, skillMaxLoss,
+  LEVEL_ELO,
+  MAX_ELO,
+  MAX_SKILL,
+  MIN_ELO,
+  pickRandomMove,
+  pickWeakMove,
+  skillFromElo,
+  skillMaxLoss,
 } from '../../src/search/skill';
 
 const line = (move: number, score: number, depth = 5): RootLine => ({ move, score, bound: 0, depth, pv: [move] });

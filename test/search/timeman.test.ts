@@ -23,9 +23,11 @@ describe('timeBudget', () => {
             const clock: GoTimeParams = { time, inc, movesToGo };
             const b = timeBudget(clock, overhead);
             const what = `${JSON.stringify(clock)} overhead ${overhead}: ${JSON.stringify(b)}`;
-            if (!Number.isInteger(b.maximumMs) || !Number.isInteger(b.optimumMs)) faults.push(`${what}: not whole milliseconds`);
+            if (!Number.isInteger(b.maximumMs) || !Number.isInteger(b.optimumMs))
+              faults.push(`${what}: not whole milliseconds`);
             if (b.maximumMs < 1 || b.optimumMs < 1) faults.push(`${what}: below 1 ms`);
-            if (b.maximumMs > Math.max(1, time - overhead)) faults.push(`${what}: more than the time left minus the overhead`);
+            if (b.maximumMs > Math.max(1, time - overhead))
+              faults.push(`${what}: more than the time left minus the overhead`);
             if (b.optimumMs > b.maximumMs) faults.push(`${what}: optimum above maximum`);
             checked++;
           }
@@ -48,7 +50,9 @@ describe('timeBudget', () => {
       for (const overhead of OVERHEADS) {
         const b = timeBudget({ movetime }, overhead);
         expect(b.maximumMs).toBeGreaterThanOrEqual(1);
-        expect(b.maximumMs, `movetime ${movetime} overhead ${overhead}`).toBeLessThanOrEqual(Math.max(1, movetime - overhead));
+        expect(b.maximumMs, `movetime ${movetime} overhead ${overhead}`).toBeLessThanOrEqual(
+          Math.max(1, movetime - overhead),
+        );
       }
     }
   });
@@ -72,7 +76,12 @@ describe('timeBudget', () => {
    * number of moves played before the clock ran out (`moves` when it never did).
    */
   function survives(
-    moves: number, start: number, inc: number, overhead: number, lag: number, movesPerPeriod: number,
+    moves: number,
+    start: number,
+    inc: number,
+    overhead: number,
+    lag: number,
+    movesPerPeriod: number,
     use: (b: { optimumMs: number; maximumMs: number }) => number,
   ): number {
     let rem = start;
@@ -102,7 +111,10 @@ describe('timeBudget', () => {
       [5_000, 50, 30],
       [2_000, 20, 10],
     ]) {
-      expect(survives(300, start, inc, overhead, overhead / 2, 0, hardLimit), `${start}+${inc}, overhead ${overhead}`).toBe(300);
+      expect(
+        survives(300, start, inc, overhead, overhead / 2, 0, hardLimit),
+        `${start}+${inc}, overhead ${overhead}`,
+      ).toBe(300);
     }
   });
 
@@ -119,7 +131,10 @@ describe('timeBudget', () => {
       [500, 10, 10],
     ]) {
       const n = survives(300, start, 0, overhead, overhead, period, softLimit);
-      if (n < 300) flags.push(`${period}/${start} ms, overhead ${overhead}: out of time on move ${n + 1} (${period - (n % period)} to go)`);
+      if (n < 300)
+        flags.push(
+          `${period}/${start} ms, overhead ${overhead}: out of time on move ${n + 1} (${period - (n % period)} to go)`,
+        );
     }
     expect(flags).toEqual([]);
   });

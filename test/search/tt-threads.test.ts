@@ -78,7 +78,13 @@ describe('TranspositionTable entry verification', () => {
       if (tt.probe(lo, hi)) {
         // a mix can only pass when it equals one of the two writes' data (same words)
         const got = [tt.hitMove, tt.hitBound, tt.hitScore, tt.hitDepth];
-        expect([[100, BOUND_UPPER, 50, 3], [200, BOUND_LOWER, -60, 8]], `mask ${mask}`).toContainEqual(got);
+        expect(
+          [
+            [100, BOUND_UPPER, 50, 3],
+            [200, BOUND_LOWER, -60, 8],
+          ],
+          `mask ${mask}`,
+        ).toContainEqual(got);
         expect(Array.from(tt.words.subarray(e, e + 4)), `mask ${mask} accepted a mixed entry`).toSatisfy(
           (ws: number[]) => ws.every((x, i) => x === first[i]) || ws.every((x, i) => x === second[i]),
         );
@@ -133,7 +139,13 @@ describe('TranspositionTable torn-entry stress test', () => {
     const results: Promise<HammerOutput>[] = [];
     try {
       for (let t = 0; t < THREADS; t++) {
-        const input: HammerInput = { buffer: tt.buffer, control: control.buffer as SharedArrayBuffer, keys: 64, seed: 1000 + t, index: t };
+        const input: HammerInput = {
+          buffer: tt.buffer,
+          control: control.buffer as SharedArrayBuffer,
+          keys: 64,
+          seed: 1000 + t,
+          index: t,
+        };
         const w = new Worker(BOOT, { argv: [HAMMER], execArgv: ['--import', 'tsx'], workerData: input });
         workers.push(w);
         let isReady: () => void = () => {};

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
 import { MATE } from '../../src/core/score';
 import {
-  AGE_MASK, BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, TranspositionTable, bucketWord, nextAge,
+  AGE_MASK,
+  BOUND_EXACT,
+  BOUND_LOWER,
+  BOUND_NONE,
+  BOUND_UPPER,
+  NO_EVAL,
+  TranspositionTable,
+  bucketWord,
+  nextAge,
 } from '../../src/search/tt';
 
 interface Entry {
@@ -114,7 +122,14 @@ describe('transposition table', () => {
     const rand = mulberry32(11);
     for (let t = 0; t < 40; t++) {
       const tt = new TranspositionTable(0.01); // a few hundred buckets
-      const e: Entry = { keyLo: rand(), keyHi: rand(), move: 1 + ((rand() >>> 0) % 0x1fffe), bound: BOUND_EXACT, score: (rand() % 3000) | 0, depth: 1 + ((rand() >>> 0) % 60) };
+      const e: Entry = {
+        keyLo: rand(),
+        keyHi: rand(),
+        move: 1 + ((rand() >>> 0) % 0x1fffe),
+        bound: BOUND_EXACT,
+        score: (rand() % 3000) | 0,
+        depth: 1 + ((rand() >>> 0) % 60),
+      };
       const words = entryWords(tt, e);
       expect(words.length).toBeGreaterThan(0);
       expect(tt.probe(e.keyLo, e.keyHi)).toBe(true);
@@ -232,4 +247,3 @@ describe('bucket index past 2^31 bytes (by arithmetic: the tables are not alloca
     });
   }
 });
-

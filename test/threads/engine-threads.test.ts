@@ -8,9 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorPosition, setupKfen, toKfen, type Position } from '../../src/core/index';
-import {
-  Engine, assertBuilt, checkBestmove, classifyMoves, parseInfo, positionOf, rng, startEngine,
-} from './helpers';
+import { type Engine, assertBuilt, checkBestmove, classifyMoves, parseInfo, positionOf, rng, startEngine } from './helpers';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 const IMHOTEP = setupKfen('khet2', 'imhotep')!;
@@ -33,7 +31,11 @@ interface Spot {
 function spot(kfen: string, moves: string[] = []): Spot {
   const pos = positionOf(kfen, moves);
   const { safe, suicide, win } = classifyMoves(pos);
-  return { cmd: `position kfen ${kfen}${moves.length > 0 ? ` moves ${moves.join(' ')}` : ''}`, pos, safe: suicide.length > 0 ? [...win, ...safe] : undefined };
+  return {
+    cmd: `position kfen ${kfen}${moves.length > 0 ? ` moves ${moves.join(' ')}` : ''}`,
+    pos,
+    safe: suicide.length > 0 ? [...win, ...safe] : undefined,
+  };
 }
 
 function redSuicide(): Spot {
@@ -63,7 +65,14 @@ interface Played {
  * safe when the spot says so), then isready: nothing but readyok follows, so exactly one bestmove
  * and the search has stopped.
  */
-async function play(e: Engine, s: Spot, go: string, stopAt?: number, stop = 'stop', timeoutMs = 15_000): Promise<Played> {
+async function play(
+  e: Engine,
+  s: Spot,
+  go: string,
+  stopAt?: number,
+  stop = 'stop',
+  timeoutMs = 15_000,
+): Promise<Played> {
   e.send(go);
   const ls = [];
   if (stopAt !== undefined) {
@@ -79,12 +88,21 @@ async function play(e: Engine, s: Spot, go: string, stopAt?: number, stop = 'sto
   if (!ls.some((l) => l.text.startsWith('bestmove'))) ls.push(...(await e.collect(/^bestmove /, timeoutMs)));
   const last = ls[ls.length - 1];
   const lines = ls.map((l) => l.text);
-  expect(lines.filter((l) => l.startsWith('info string error')), `${s.cmd}; ${go}`).toEqual([]);
+  expect(
+    lines.filter((l) => l.startsWith('info string error')),
+    `${s.cmd}; ${go}`,
+  ).toEqual([]);
   const move = checkBestmove(last.text, s.pos);
   if (s.safe) expect(s.safe, `${s.cmd}; ${go}: ${move} hits its own Pharaoh`).toContain(move);
   const after = await e.sync();
-  expect(after.filter((l) => l.startsWith('bestmove')), `a second bestmove after '${go}'`).toEqual([]);
-  expect(after.filter((l) => l.startsWith('info string error')), `${s.cmd}; ${go}`).toEqual([]);
+  expect(
+    after.filter((l) => l.startsWith('bestmove')),
+    `a second bestmove after '${go}'`,
+  ).toEqual([]);
+  expect(
+    after.filter((l) => l.startsWith('info string error')),
+    `${s.cmd}; ${go}`,
+  ).toEqual([]);
   return { lines, move };
 }
 
@@ -113,11 +131,14 @@ describe('the engine with several threads', () => {
     expect([...new Set(infos.map((i) => i.depth))]).toEqual([1, 2, 3, 4, 5]);
     for (let i = 1; i < infos.length; i++) {
       expect(infos[i].depth).toBeGreaterThanOrEqual(infos[i - 1].depth);
-      if (infos[i].depth > infos[i - 1].depth) expect(infos[i].nodes, `nodes at depth ${infos[i].depth}`).toBeGreaterThan(infos[i - 1].nodes);
+      if (infos[i].depth > infos[i - 1].depth)
+        expect(infos[i].nodes, `nodes at depth ${infos[i].depth}`).toBeGreaterThan(infos[i - 1].nodes);
       else expect(infos[i].nodes).toBeGreaterThanOrEqual(infos[i - 1].nodes);
     }
     for (const l of r.lines.filter((x) => x.startsWith('info depth'))) {
-      expect(l).toMatch(/^info depth \d+ seldepth \d+ multipv 1 score (cp|mate) -?\d+( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ time \d+ pv \S+( \S+)*$/);
+      expect(l).toMatch(
+        /^info depth \d+ seldepth \d+ multipv 1 score (cp|mate) -?\d+( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ time \d+ pv \S+( \S+)*$/,
+      );
     }
   });
 
@@ -152,11 +173,23 @@ describe('the engine with several threads', () => {
     const s = spot(IMHOTEP);
     await setPosition(e, s);
     await play(e, s, 'go depth 4');
-    for (const cmd of ['setoption name Hash value 64', 'setoption name Clear Hash', 'ucinewgame', 'setoption name Hash value 1', 'setoption name Clear Hash']) {
+    for (const cmd of [
+      'setoption name Hash value 64',
+      'setoption name Clear Hash',
+      'ucinewgame',
+      'setoption name Hash value 1',
+      'setoption name Clear Hash',
+    ]) {
       e.send(cmd);
       expect(await e.sync(), cmd).toEqual([]);
       const r = await play(e, s, 'go depth 4');
-      expect(r.lines.map(parseInfo).filter((i) => i !== undefined).at(-1)!.depth, cmd).toBe(4);
+      expect(
+        r.lines
+          .map(parseInfo)
+          .filter((i) => i !== undefined)
+          .at(-1)!.depth,
+        cmd,
+      ).toBe(4);
     }
     // a running search is not disturbed by a Clear Hash queued behind it
     e.send('go infinite');
@@ -177,9 +210,16 @@ describe('the engine with several threads', () => {
       expect(classifyMoves(s.pos).suicide.length).toBeGreaterThan(4 * s.safe!.length);
     }
     const gos: Array<[string, number | undefined]> = [
-      ['go depth 1', undefined], ['go depth 2', undefined], ['go depth 5', undefined], ['go nodes 1', undefined],
-      ['go nodes 3000', undefined], ['go movetime 40', undefined], ['go wtime 120 btime 120', undefined],
-      ['go infinite', 0], ['go infinite', 2], ['go depth 30', 1],
+      ['go depth 1', undefined],
+      ['go depth 2', undefined],
+      ['go depth 5', undefined],
+      ['go nodes 1', undefined],
+      ['go nodes 3000', undefined],
+      ['go movetime 40', undefined],
+      ['go wtime 120 btime 120', undefined],
+      ['go infinite', 0],
+      ['go infinite', 2],
+      ['go depth 30', 1],
     ];
     for (const threads of [2, 4]) {
       await setThreads(e, threads);
@@ -206,7 +246,11 @@ describe('the engine with several threads', () => {
     await setPosition(e, s);
     const suicide = classifyMoves(s.pos).suicide;
     for (const safe of s.safe!) {
-      const r = await play(e, s, `go depth 3 searchmoves ${suicide.slice(0, 5).join(' ')} ${safe} ${suicide.slice(5, 10).join(' ')}`);
+      const r = await play(
+        e,
+        s,
+        `go depth 3 searchmoves ${suicide.slice(0, 5).join(' ')} ${safe} ${suicide.slice(5, 10).join(' ')}`,
+      );
       expect(r.move).toBe(safe);
     }
     await setThreads(e, 2);
@@ -215,13 +259,27 @@ describe('the engine with several threads', () => {
   it('30 go/stop cycles with Threads changing between 1, 2 and 4: exactly one legal bestmove each', async () => {
     const random = rng(20240605);
     const spots = [
-      spot(CLASSIC), spot(CLASSIC, ['c1d2', 'h8g7']), spot(IMHOTEP), spot(DYNASTY, ['d3e3']), spot(SUICIDE), redSuicide(), spot(MATE_IN_1),
+      spot(CLASSIC),
+      spot(CLASSIC, ['c1d2', 'h8g7']),
+      spot(IMHOTEP),
+      spot(DYNASTY, ['d3e3']),
+      spot(SUICIDE),
+      redSuicide(),
+      spot(MATE_IN_1),
     ];
     const kinds: Array<[string, number | undefined, string?]> = [
-      ['go infinite', 0], ['go infinite', 1], ['go infinite', 3], ['go infinite', 4],
-      ['go movetime 80', undefined], ['go movetime 400', 2], ['go depth 3', undefined], ['go nodes 20000', undefined],
-      ['go wtime 800 btime 800 winc 0 binc 0', undefined], ['go depth 40', 3],
-      ['go ponder wtime 600 btime 600', 2, 'ponderhit'], ['go ponder wtime 5000 btime 5000', 1, 'stop'],
+      ['go infinite', 0],
+      ['go infinite', 1],
+      ['go infinite', 3],
+      ['go infinite', 4],
+      ['go movetime 80', undefined],
+      ['go movetime 400', 2],
+      ['go depth 3', undefined],
+      ['go nodes 20000', undefined],
+      ['go wtime 800 btime 800 winc 0 binc 0', undefined],
+      ['go depth 40', 3],
+      ['go ponder wtime 600 btime 600', 2, 'ponderhit'],
+      ['go ponder wtime 5000 btime 5000', 1, 'stop'],
     ];
     const threadPlan = [1, 2, 4, 2, 1, 4];
     let threads = 2;

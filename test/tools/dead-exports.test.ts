@@ -17,9 +17,16 @@ function run(...args: string[]): { lines: string[]; status: number | null; stder
 }
 
 /** The tool over another tree (DEAD_EXPORTS_ROOT), or over this repository. */
-function runIn(root: string | undefined, ...args: string[]): { lines: string[]; status: number | null; stderr: string } {
+function runIn(
+  root: string | undefined,
+  ...args: string[]
+): { lines: string[]; status: number | null; stderr: string } {
   const env = root === undefined ? process.env : { ...process.env, DEAD_EXPORTS_ROOT: root };
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'tools/dead-exports.ts', ...args], { cwd: ROOT, encoding: 'utf8', env });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'tools/dead-exports.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env,
+  });
   return { lines: r.stdout.split('\n').filter(Boolean), status: r.status, stderr: r.stderr };
 }
 
@@ -55,19 +62,25 @@ describe('dead exports', () => {
   });
 
   it('fails on an exported name that two modules of src/ define, and names both places', () => {
-    const use = "import { STOP as A } from '../src/search/control';\nimport { STOP as B } from '../src/train/control';\nexport const x = [A, B];\n";
-    const twice = runIn(tree({
-      'src/search/control.ts': 'export const STOP = 0;\n',
-      'src/train/control.ts': '/** another word */\nexport const STOP = 2;\n',
-      'test/use.test.ts': use,
-    }));
+    const use =
+      "import { STOP as A } from '../src/search/control';\nimport { STOP as B } from '../src/train/control';\nexport const x = [A, B];\n";
+    const twice = runIn(
+      tree({
+        'src/search/control.ts': 'export const STOP = 0;\n',
+        'src/train/control.ts': '/** another word */\nexport const STOP = 2;\n',
+        'test/use.test.ts': use,
+      }),
+    );
     expect(twice.status).toBe(1);
     expect(twice.stderr).toContain('defined twice: STOP (src/search/control.ts:1, src/train/control.ts:2)');
-    const once = runIn(tree({
-      'src/search/control.ts': 'export const STOP = 0;\n',
-      'src/train/control.ts': 'export const TRAIN_STOP = 2;\n',
-      'test/use.test.ts': "import { STOP } from '../src/search/control';\nimport { TRAIN_STOP } from '../src/train/control';\nexport const x = [STOP, TRAIN_STOP];\n",
-    }));
+    const once = runIn(
+      tree({
+        'src/search/control.ts': 'export const STOP = 0;\n',
+        'src/train/control.ts': 'export const TRAIN_STOP = 2;\n',
+        'test/use.test.ts':
+          "import { STOP } from '../src/search/control';\nimport { TRAIN_STOP } from '../src/train/control';\nexport const x = [STOP, TRAIN_STOP];\n",
+      }),
+    );
     expect(once.status, once.stderr).toBe(0);
     expect(once.stderr).not.toContain('defined twice');
   });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { EDITION_IDS, toKfen, Position } from '../../src/core/index';
 import {
-  DATA_HEADER_BYTES, DRAW, LOSS, MAX_POSITION_BYTES, WIN, dataHeader, encodeGameHeader, encodePosition, readData, scanData,
+  DATA_HEADER_BYTES,
+  DRAW,
+  LOSS,
+  MAX_POSITION_BYTES,
+  WIN,
+  dataHeader,
+  encodeGameHeader,
+  encodePosition,
+  readData,
+  scanData,
   type DataRecord,
 } from '../../src/train/data';
 import { editionIndex } from '../../src/nnue/features';
@@ -41,7 +50,8 @@ const kfenOf = (r: DataRecord): string => {
 
 const all = randomPositions(6, 21); // 8 setups × 6
 const games: Game[] = [];
-for (let i = 0; i < 8; i++) games.push({ game: 100 + i, result: [LOSS, DRAW, WIN][i % 3], positions: all.slice(i * 6, i * 6 + 6) });
+for (let i = 0; i < 8; i++)
+  games.push({ game: 100 + i, result: [LOSS, DRAW, WIN][i % 3], positions: all.slice(i * 6, i * 6 + 6) });
 
 describe('NNUE training data file', () => {
   it('reads back every position: board, side, score, ply, edition and the result from the side to move', () => {

@@ -41,8 +41,14 @@ const settings = { ...DEFAULT_DATAGEN, nodes: 400, skipPlies: 10, maxScore: 1500
 describe('NNUE data generation', () => {
   it('plays from the 8 setups in turn', () => {
     expect(datagenSetups().map((s) => `${s.edition}/${s.setup}`)).toEqual([
-      'khet2/classic', 'khet2/imhotep', 'khet2/dynasty', 'khet1/classic', 'khet1/imhotep', 'khet1/dynasty',
-      'deflexion/classic', 'deflexion/imhotep',
+      'khet2/classic',
+      'khet2/imhotep',
+      'khet2/dynasty',
+      'khet1/classic',
+      'khet1/imhotep',
+      'khet1/dynasty',
+      'deflexion/classic',
+      'deflexion/imhotep',
     ]);
     expect(datagenSetups(['deflexion'])).toHaveLength(2);
   });
@@ -81,11 +87,18 @@ describe('NNUE data generation', () => {
 
   it('adjudicates a decided game, and the random plies follow the seed', () => {
     const player = new GamePlayer(1);
-    const base: GameTask = { game: 0, seed: 5, edition: 'khet2', setup: 'classic', settings: { ...settings, decidedScore: 1, decidedPlies: 2 } };
+    const base: GameTask = {
+      game: 0,
+      seed: 5,
+      edition: 'khet2',
+      setup: 'classic',
+      settings: { ...settings, decidedScore: 1, decidedPlies: 2 },
+    };
     const g = player.play(base);
     expect(g.end).toBe('adjudicated');
     expect(g.plies).toBeLessThan(settings.randomPlies + 6);
-    const records = (t: GameTask): string => Array.from(player.play({ ...t, settings: { ...settings, maxPlies: 20 } }).records).join();
+    const records = (t: GameTask): string =>
+      Array.from(player.play({ ...t, settings: { ...settings, maxPlies: 20 } }).records).join();
     expect(records({ ...base, seed: 6 })).not.toBe(records(base));
     expect(records({ ...base, game: 8 })).not.toBe(records(base));
     expect(records(base)).toBe(records(base));

@@ -23,12 +23,22 @@ describe('streamed training data', () => {
     const copy = join(dir, 'copy.bin');
     writeFileSync(copy, bytes);
     const index = indexDataFiles([FIXTURE, copy], 0.25, 5);
-    const whole = loadTrainingData([{ name: 'a', bytes }, { name: 'b', bytes }], 0.25, 5);
+    const whole = loadTrainingData(
+      [
+        { name: 'a', bytes },
+        { name: 'b', bytes },
+      ],
+      0.25,
+      5,
+    );
     if (!whole.ok) throw new Error('fixture unreadable');
     const d = whole.value.data;
     let val = 0;
     for (let i = 0; i < d.count; i++) val += d.validation[i];
-    expect(index.files.map((f) => [f.games, f.positions])).toEqual([[47, 2546], [47, 2546]]);
+    expect(index.files.map((f) => [f.games, f.positions])).toEqual([
+      [47, 2546],
+      [47, 2546],
+    ]);
     expect(index.trainPositions + index.validationPositions).toBe(d.count);
     expect(index.validationPositions).toBe(val);
     expect(index.validationPositions).toBeGreaterThan(0);
@@ -48,7 +58,11 @@ describe('streamed training data', () => {
     writeFileSync(cut, bytes.subarray(0, bytes.length - 7));
     const s = scanData(new Uint8Array(readFileSync(cut))).summary;
     const index = indexDataFiles([cut], 0, 1);
-    expect(index.files[0]).toMatchObject({ games: s.games, positions: s.positions, warning: expect.stringMatching(/unfinished/) });
+    expect(index.files[0]).toMatchObject({
+      games: s.games,
+      positions: s.positions,
+      warning: expect.stringMatching(/unfinished/),
+    });
     expect(index.train.length).toBe(46);
 
     const notes = join(dir, 'notes.txt');
@@ -70,15 +84,34 @@ describe('streamed training data', () => {
   });
 
   it('thoth train --chunk-positions: streamed when the data are larger, the same network as without it when they fit', async () => {
-    const common = ['--hidden', '16', '--epochs', '2', '--batch', '64', '--lambda', '1', '--val', '0.2', '--threads', '2', '--quiet', FIXTURE];
+    const common = [
+      '--hidden',
+      '16',
+      '--epochs',
+      '2',
+      '--batch',
+      '64',
+      '--lambda',
+      '1',
+      '--val',
+      '0.2',
+      '--threads',
+      '2',
+      '--quiet',
+      FIXTURE,
+    ];
     const [streamed, fits, plain] = await Promise.all([
       runThoth(['train', '--out', join(dir, 's.nnue'), '--chunk-positions', '600', ...common]),
       runThoth(['train', '--out', join(dir, 'f.nnue'), '--chunk-positions', '2546', ...common]),
       runThoth(['train', '--out', join(dir, 'p.nnue'), ...common]),
     ]);
     for (const r of [streamed, fits, plain]) expect(r, r.err).toMatchObject({ code: 0, err: '' });
-    expect(streamed.out).toMatch(/^Data: 2546 positions of 47 games from 1 file\(s\) indexed in [\d.]+ s: \d+ for training, streamed in shuffled chunks of at most 600 positions; \d+ for validation$/m);
-    expect(streamed.out).toMatch(/^epoch 2\/2: train loss [\d.]+, val loss [\d.]+, [\d.]+ s, \d+ positions\/s, lr [\d.e-]+, [4-9] chunks$/m);
+    expect(streamed.out).toMatch(
+      /^Data: 2546 positions of 47 games from 1 file\(s\) indexed in [\d.]+ s: \d+ for training, streamed in shuffled chunks of at most 600 positions; \d+ for validation$/m,
+    );
+    expect(streamed.out).toMatch(
+      /^epoch 2\/2: train loss [\d.]+, val loss [\d.]+, [\d.]+ s, \d+ positions\/s, lr [\d.e-]+, [4-9] chunks$/m,
+    );
     const valOf = (out: string): number => Number(/(\d+) for validation/.exec(out)![1]);
     expect(valOf(streamed.out)).toBe(valOf(plain.out));
     const before = Number(/^Validation loss before training ([\d.]+)/m.exec(streamed.out)![1]);

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { quantise, readNetwork, writeNetwork } from '../../src/nnue/network';
 import {
-  LOGISTIC_K, Trainer, batchGradient, loadTrainingData, quantisationError, targets, type TrainSettings, type TrainingData,
+  LOGISTIC_K,
+  Trainer,
+  batchGradient,
+  loadTrainingData,
+  quantisationError,
+  targets,
+  type TrainSettings,
+  type TrainingData,
 } from '../../src/train/train';
 import { startTrainThreads } from '../../src/train/train-threads';
 
@@ -17,7 +24,17 @@ function load(val: number, seed = 1): TrainingData {
 
 // λ = 1: the search scores are what 47 games can teach (their results are few and noisy; the
 // network soon learns the training games' results by heart).
-const SETTINGS: TrainSettings = { hidden: 16, epochs: 4, batch: 64, lr: 0.002, lrDrop: 3, lrGamma: 0.1, lambda: 1, seed: 7, scale: 400 };
+const SETTINGS: TrainSettings = {
+  hidden: 16,
+  epochs: 4,
+  batch: 64,
+  lr: 0.002,
+  lrDrop: 3,
+  lrGamma: 0.1,
+  lambda: 1,
+  seed: 7,
+  scale: 400,
+};
 
 describe('NNUE trainer', () => {
   it('packs the data: every position, whole games in the validation split, the targets blended', () => {
@@ -46,7 +63,12 @@ describe('NNUE trainer', () => {
     // the parameters with the largest gradients, from every part of the network
     const H = SETTINGS.hidden;
     const ftEnd = 2951 * H;
-    const parts: [number, number][] = [[0, ftEnd], [ftEnd, ftEnd + H], [ftEnd + H, ftEnd + 3 * H], [ftEnd + 3 * H, ftEnd + 3 * H + 1]];
+    const parts: [number, number][] = [
+      [0, ftEnd],
+      [ftEnd, ftEnd + H],
+      [ftEnd + H, ftEnd + 3 * H],
+      [ftEnd + 3 * H, ftEnd + 3 * H + 1],
+    ];
     for (const [a, b] of parts) {
       let best = a;
       for (let i = a; i < b; i++) if (Math.abs(grads[i]) > Math.abs(grads[best])) best = i;

@@ -22,9 +22,15 @@ describe('the network of the static page', () => {
       expect(r.value.net.hidden).toBe(8);
       expect(new Uint8Array(r.value.bytes)).toEqual(bytes);
     }
-    expect(loadNetworkFile('/tmp/other.nnue')).toMatchObject({ ok: false, error: expect.stringMatching(/reads no files/) });
+    expect(loadNetworkFile('/tmp/other.nnue')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/reads no files/),
+    });
     g.__DEFAULT_NETWORK__ = Buffer.from('not a network').toString('base64');
-    expect(loadNetworkFile('default')).toMatchObject({ ok: false, error: expect.stringMatching(/not one Thoth can use/) });
+    expect(loadNetworkFile('default')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not one Thoth can use/),
+    });
   });
 
   it('says so when the build has no network', () => {

@@ -25,7 +25,8 @@ const el = {
 };
 
 const num = (x: number | null, digits = 1): string => (x === null ? '—' : x.toFixed(digits));
-const plusMinus = (x: number | null, e: number | null): string => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(1)} ± ${e === null ? '∞' : e.toFixed(1)}`);
+const plusMinus = (x: number | null, e: number | null): string =>
+  x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(1)} ± ${e === null ? '∞' : e.toFixed(1)}`;
 
 function row(cells: string[]): HTMLTableRowElement {
   const tr = document.createElement('tr');
@@ -62,13 +63,19 @@ function drawLlr(points: [number, number][], lower: number, upper: number): void
   const y = (llr: number): number => T + ((H - T - B) * (hi - llr)) / (hi - lo);
   g.append(svg('line', { class: 'axis', x1: L, y1: T, x2: L, y2: H - B }));
   g.append(svg('line', { class: 'axis', x1: L, y1: H - B, x2: W - R, y2: H - B }));
-  for (const [v, cls, label] of [[upper, 'bound', `H1 ${upper.toFixed(2)}`], [lower, 'bound', `H0 ${lower.toFixed(2)}`], [0, 'zero', '0']] as const) {
+  for (const [v, cls, label] of [
+    [upper, 'bound', `H1 ${upper.toFixed(2)}`],
+    [lower, 'bound', `H0 ${lower.toFixed(2)}`],
+    [0, 'zero', '0'],
+  ] as const) {
     g.append(svg('line', { class: cls, x1: L, y1: y(v), x2: W - R, y2: y(v) }));
     g.append(svg('text', { x: 4, y: y(v) + 4 }, label));
   }
   g.append(svg('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, `${maxGames} games`));
   g.append(svg('text', { x: L, y: H - 8 }, '0'));
-  const path = [[0, 0] as [number, number], ...points].map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(' ');
+  const path = [[0, 0] as [number, number], ...points]
+    .map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`)
+    .join(' ');
   g.append(svg('polyline', { class: 'llr', points: path }));
 }
 
@@ -105,7 +112,13 @@ function render(d: Api): void {
     }),
   );
   el.ratings.hidden = s.ratings.length === 0;
-  el.ratings.querySelector('tbody')!.replaceChildren(...[...s.ratings].sort((a, b) => (b.elo ?? -1e9) - (a.elo ?? -1e9)).map((r) => row([r.name, num(r.elo), String(r.games), num(r.points)])));
+  el.ratings
+    .querySelector('tbody')!
+    .replaceChildren(
+      ...[...s.ratings]
+        .sort((a, b) => (b.elo ?? -1e9) - (a.elo ?? -1e9))
+        .map((r) => row([r.name, num(r.elo), String(r.games), num(r.points)])),
+    );
   el.sprtSection.hidden = s.sprt === null;
   if (s.sprt) {
     const p = s.sprt;
@@ -136,7 +149,10 @@ function render(d: Api): void {
 
 async function refresh(): Promise<void> {
   try {
-    const r = await fetch(`api/status${location.search.includes('run=') ? `?run=${new URLSearchParams(location.search).get('run')}` : ''}`, { credentials: 'same-origin' });
+    const r = await fetch(
+      `api/status${location.search.includes('run=') ? `?run=${new URLSearchParams(location.search).get('run')}` : ''}`,
+      { credentials: 'same-origin' },
+    );
     if (r.ok) render((await r.json()) as Api);
     else el.meta.textContent = `The server answers ${r.status}`;
   } catch {

@@ -4,8 +4,22 @@
  * the pointer handling for click and drag. It draws what it is given; the rules live in the core.
  */
 import {
-  ANUBIS, BLOCK, KILL, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, oriOf, squareName,
-  type BeamPath, type Edition, type Position,
+  ANUBIS,
+  BLOCK,
+  KILL,
+  OBELISK,
+  PHARAOH,
+  PYRAMID,
+  SCARAB,
+  SPHINX,
+  STACK,
+  colorOf,
+  kindOf,
+  oriOf,
+  squareName,
+  type BeamPath,
+  type Edition,
+  type Position,
 } from '../../core/index';
 import type { LaserSource, PlyInfo } from './move-effect';
 import type { TargetKind } from './selection';
@@ -60,7 +74,11 @@ export interface BoardEvents {
   aim(target: number | '+' | '-' | null): void;
 }
 
-const el = <K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, cls?: string): SVGElementTagNameMap[K] => {
+const el = <K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  cls?: string,
+): SVGElementTagNameMap[K] => {
   const e = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (cls) e.setAttribute('class', cls);
@@ -109,7 +127,11 @@ function pieceShape(kind: number): string {
     case OBELISK:
       return obelisk(0, 0);
     case STACK:
-      return obelisk(7, 7, 'ob-bottom') + obelisk(-7, -7, 'ob-top') + '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>';
+      return (
+        obelisk(7, 7, 'ob-bottom') +
+        obelisk(-7, -7, 'ob-top') +
+        '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>'
+      );
     default:
       return '';
   }
@@ -160,7 +182,10 @@ export function pieceSvg(p: number, size = 28): string {
 
 export class BoardView {
   readonly svg: SVGSVGElement;
-  private readonly layers: Record<'squares' | 'marks' | 'pieces' | 'fx' | 'lasers' | 'beam' | 'aim' | 'arrows' | 'hit' | 'controls', SVGGElement>;
+  private readonly layers: Record<
+    'squares' | 'marks' | 'pieces' | 'fx' | 'lasers' | 'beam' | 'aim' | 'arrows' | 'hit' | 'controls',
+    SVGGElement
+  >;
   /** The tooltip of each square (on the top layer, where the pointer is). */
   private readonly hitTitles: SVGTitleElement[] = [];
   private aimed: number | '+' | '-' | null = null;
@@ -168,9 +193,19 @@ export class BoardView {
   private beamId = '';
   private motionId = '';
   private squaresKey = '';
-  private drag: { from: number; x: number; y: number; pointer: number; ghost: SVGGElement | null; moved: boolean } | null = null;
+  private drag: {
+    from: number;
+    x: number;
+    y: number;
+    pointer: number;
+    ghost: SVGGElement | null;
+    moved: boolean;
+  } | null = null;
 
-  constructor(container: HTMLElement, private readonly events: BoardEvents) {
+  constructor(
+    container: HTMLElement,
+    private readonly events: BoardEvents,
+  ) {
     // Room for the frame's stroke on every side (also the wider one of a preview) and the coordinates.
     this.svg = el('svg', { viewBox: '-34 -16 1054 856', role: 'img' }, 'board');
     this.svg.setAttribute('aria-label', 'Khet board');
@@ -381,7 +416,10 @@ export class BoardView {
           const badge = n.querySelector('.badge-text');
           if (badge) badge.textContent = top ? '1' : '2';
           const title = n.querySelector('title');
-          if (title) title.textContent += top ? ': its top obelisk moves (U: the whole stack)' : ': the whole stack moves (U: its top obelisk only)';
+          if (title)
+            title.textContent += top
+              ? ': its top obelisk moves (U: the whole stack)'
+              : ': the whole stack moves (U: its top obelisk only)';
         }
       }
       g.appendChild(n);
@@ -397,14 +435,24 @@ export class BoardView {
       } else if (mo.to !== mo.from) {
         const [fx, fy] = this.centre(mo.from);
         const [tx, ty] = this.centre(mo.to);
-        wrap(mo.to)?.animate([{ transform: `translate(${fx - tx}px,${fy - ty}px)` }, { transform: 'translate(0px,0px)' }], opts);
-        if (mo.swap) wrap(mo.from)?.animate([{ transform: `translate(${tx - fx}px,${ty - fy}px)` }, { transform: 'translate(0px,0px)' }], opts);
+        wrap(mo.to)?.animate(
+          [{ transform: `translate(${fx - tx}px,${fy - ty}px)` }, { transform: 'translate(0px,0px)' }],
+          opts,
+        );
+        if (mo.swap)
+          wrap(mo.from)?.animate(
+            [{ transform: `translate(${tx - fx}px,${ty - fy}px)` }, { transform: 'translate(0px,0px)' }],
+            opts,
+          );
       }
     } else if (!mo) this.motionId = '';
   }
 
   /** The polyline of a beam: its points and how it ends. */
-  private beamShape(path: BeamPath, laser: LaserSource): { points: string; end: 'kill' | 'block' | 'off'; at: [number, number] } {
+  private beamShape(
+    path: BeamPath,
+    laser: LaserSource,
+  ): { points: string; end: 'kill' | 'block' | 'off'; at: [number, number] } {
     const pts: [number, number][] = [];
     const half = SQ / 2;
     const flip = this.model?.flipped ? -1 : 1;
@@ -449,7 +497,8 @@ export class BoardView {
     g.setAttribute('data-end', shape.end === 'kill' ? `kill ${squareName(ply.beam.killed)}` : shape.end);
     g.setAttribute('data-side', String(ply.side));
     g.setAttribute('class', `beam side${ply.side}${fresh ? ' fresh' : ''}`);
-    if (shape.end === 'kill' && ply.killedSq >= 0) g.appendChild(this.killMark(ply.killedSq, ply.killedPiece, m.pos.edition));
+    if (shape.end === 'kill' && ply.killedSq >= 0)
+      g.appendChild(this.killMark(ply.killedSq, ply.killedPiece, m.pos.edition));
     g.appendChild(el('polyline', { points: shape.points, pathLength: 1 }, 'beam-glow'));
     g.appendChild(el('polyline', { points: shape.points, pathLength: 1 }, 'beam-core'));
     const [ex, ey] = shape.at;
@@ -489,7 +538,8 @@ export class BoardView {
       line.setAttribute('data-side', String(l.side));
       line.setAttribute('data-path', l.beam.steps.map((s) => squareName(s.square)).join(' '));
       g.appendChild(line);
-      if (shape.end === 'kill') g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 30 }, `laser-target side${l.side}`));
+      if (shape.end === 'kill')
+        g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 30 }, `laser-target side${l.side}`));
     }
   }
 
@@ -508,7 +558,13 @@ export class BoardView {
       // A shot at one's own piece is marked; at one's own Pharaoh (a loss) more so.
       const own = colorOf(m.aim.killedPiece) === m.aim.side;
       const pharaoh = own && kindOf(m.aim.killedPiece) === PHARAOH;
-      g.appendChild(el('circle', { cx: shape.at[0], cy: shape.at[1], r: 40 }, `aim-target${own ? ' own' : ''}${pharaoh ? ' own-pharaoh' : ''}`));
+      g.appendChild(
+        el(
+          'circle',
+          { cx: shape.at[0], cy: shape.at[1], r: 40 },
+          `aim-target${own ? ' own' : ''}${pharaoh ? ' own-pharaoh' : ''}`,
+        ),
+      );
       g.setAttribute('data-own', pharaoh ? 'pharaoh' : own ? 'piece' : '');
     }
   }
@@ -546,7 +602,11 @@ export class BoardView {
       if (a.label) {
         // Along the arrow (arrows from one square part there), or beside a rotation's arc.
         const [x2, y2] = a.rot ? [x1 + (a.rot === '+' ? -70 : 70), y1 - 20] : this.centre(a.to);
-        const t = el('text', { x: x1 + (x2 - x1) * 0.62, y: y1 + (y2 - y1) * 0.62 + 7, 'text-anchor': 'middle' }, `arrow-label ${a.style}`);
+        const t = el(
+          'text',
+          { x: x1 + (x2 - x1) * 0.62, y: y1 + (y2 - y1) * 0.62 + 7, 'text-anchor': 'middle' },
+          `arrow-label ${a.style}`,
+        );
         t.textContent = a.label;
         g.appendChild(t);
       }
@@ -559,12 +619,17 @@ export class BoardView {
     if (m.selected < 0 || !m.interactive) return;
     const [x, y] = this.xy(m.selected);
     const button = (dir: '+' | '-', bx: number): void => {
-      const b = el('g', { transform: `translate(${bx},${y + 20})`, 'data-rot': dir, role: 'button', tabindex: -1 }, 'rot-btn');
+      const b = el(
+        'g',
+        { transform: `translate(${bx},${y + 20})`, 'data-rot': dir, role: 'button', tabindex: -1 },
+        'rot-btn',
+      );
       const title = el('title');
       title.textContent = dir === '+' ? 'Rotate clockwise (+ or ])' : 'Rotate counter-clockwise (- or [)';
       // The icon is drawn for clockwise; mirrored it turns the other way.
       const icon = el('g', { transform: dir === '+' ? 'scale(1.2)' : 'scale(-1.2,1.2)' });
-      icon.innerHTML = '<circle class="pad" r="28"/><circle r="17"/><path d="M 0 -9 A 9 9 0 1 1 -9 0"/><polygon points="-9,-6 -14.5,2.5 -3.5,2.5"/>';
+      icon.innerHTML =
+        '<circle class="pad" r="28"/><circle r="17"/><path d="M 0 -9 A 9 9 0 1 1 -9 0"/><polygon points="-9,-6 -14.5,2.5 -3.5,2.5"/>';
       b.append(title, icon);
       b.addEventListener('pointerenter', () => this.setAim(dir));
       g.appendChild(b);

@@ -60,7 +60,12 @@ export function clockAfterMove(c: ClockState, mover: number, now: number, gameOv
 }
 
 /** The clocks set to the times of an earlier moment, with `running` (or none) started now. */
-export function restoreClock(c: ClockState, remaining: readonly [number, number], running: number, now: number): ClockState {
+export function restoreClock(
+  c: ClockState,
+  remaining: readonly [number, number],
+  running: number,
+  now: number,
+): ClockState {
   const set = { ...c, remaining: [remaining[0], remaining[1]] as const, running: -1, since: now };
   return running >= 0 ? startClock(set, running, now) : set;
 }

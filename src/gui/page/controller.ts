@@ -4,7 +4,20 @@
  * the state: what Thoth should be doing is a function of it), the timers (clocks, the shot on
  * show), storage, and drawing the board and the panels.
  */
-import { EDITIONS, legalMoves, moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, SWAP, toKfen, type EditionId, type Position } from '../../core/index';
+import {
+  EDITIONS,
+  legalMoves,
+  moveFrom,
+  moveTo,
+  moveType,
+  parseMove,
+  ROT_CCW,
+  ROT_CW,
+  SWAP,
+  toKfen,
+  type EditionId,
+  type Position,
+} from '../../core/index';
 import { BoardView, type Arrow } from './board';
 import { timeLeft } from './clock';
 import { lookUpDom, type Dom } from './dom';
@@ -14,8 +27,25 @@ import { graphIndexAt } from './graph';
 import { keyAction, type KeyAction } from './keys';
 import { isFullStrength, levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
 import {
-  engineStatus, ioMessage, renderAnalysis, renderBanner, renderEvalBar, renderGraph, renderReview, renderClocks, renderForm, renderHint, renderIO, renderKeys,
-  renderLegend, renderMoves, renderOffer, renderPlayers, renderStatus, renderThinking, renderToolbar,
+  engineStatus,
+  ioMessage,
+  renderAnalysis,
+  renderBanner,
+  renderEvalBar,
+  renderGraph,
+  renderReview,
+  renderClocks,
+  renderForm,
+  renderHint,
+  renderIO,
+  renderKeys,
+  renderLegend,
+  renderMoves,
+  renderOffer,
+  renderPlayers,
+  renderStatus,
+  renderThinking,
+  renderToolbar,
 } from './panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
 import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record-io';
@@ -111,8 +141,11 @@ export class PageController {
     };
     this.render();
     wireShare({
-      dom: this.dom, record: () => exportGame(exportInput(this.s, this.engine.name)), hasMoves: () => this.s.tree.children.length > 0,
-      position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }), open: (p) => this.openLinked(p),
+      dom: this.dom,
+      record: () => exportGame(exportInput(this.s, this.engine.name)),
+      hasMoves: () => this.s.tree.children.length > 0,
+      position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }),
+      open: (p) => this.openLinked(p),
     });
     engine.connect();
     setInterval(() => this.tick(), 100);
@@ -212,7 +245,9 @@ export class PageController {
 
   /** `Threads` for a search: every core at full strength (analysis, level 8), one for a limited level. */
   private threadsOption(full: boolean): Record<string, string> {
-    return this.engine.strength && this.engine.hasOption('Threads') ? { Threads: String(this.engine.threadsFor(full)) } : {};
+    return this.engine.strength && this.engine.hasOption('Threads')
+      ? { Threads: String(this.engine.threadsFor(full)) }
+      : {};
   }
 
   /** The status pill's detail: the level against Thoth and the threads it plays (or analyses) on. */
@@ -278,11 +313,21 @@ export class PageController {
     const s = this.s;
     const level = this.level();
     const asked = now();
-    const clock = s.clock ? { left: [timeLeft(s.clock, 0, asked), timeLeft(s.clock, 1, asked)] as [number, number], incMs: s.clock.incMs } : null;
+    const clock = s.clock
+      ? { left: [timeLeft(s.clock, 0, asked), timeLeft(s.clock, 1, asked)] as [number, number], incMs: s.clock.incMs }
+      : null;
     const go = levelGoCommand(level, clock);
-    const thothTime = clock ? clock.left[S.endPosition(s).side] : level.depth !== undefined ? 60000 : MOVETIME_WITHOUT_CLOCK;
+    const thothTime = clock
+      ? clock.left[S.endPosition(s).side]
+      : level.depth !== undefined
+        ? 60000
+        : MOVETIME_WITHOUT_CLOCK;
     this.engine.search({
-      options: { UCI_Variant: s.tree.edition, ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')), ...this.threadsOption(isFullStrength(level)) },
+      options: {
+        UCI_Variant: s.tree.edition,
+        ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')),
+        ...this.threadsOption(isFullStrength(level)),
+      },
       position: positionCommand(s.tree, end),
       go,
       deadlineMs: thothTime + 5000,
@@ -294,7 +339,15 @@ export class PageController {
         this.job = null;
         this.finishedKey = key;
         const said = this.s.thinking;
-        const note = { timeMs: Math.round(now() - asked), ...(said ? { depth: said.depth, ...(said.score.kind === 'mate' ? { mate: said.score.value } : { scoreCp: said.score.value }) } : {}) };
+        const note = {
+          timeMs: Math.round(now() - asked),
+          ...(said
+            ? {
+                depth: said.depth,
+                ...(said.score.kind === 'mate' ? { mate: said.score.value } : { scoreCp: said.score.value }),
+              }
+            : {}),
+        };
         if (said) this.recordThothEval(end, said);
         const thoth = `${this.engine.name || 'Thoth'} (${level.label})`;
         this.update((x) => S.engineMoved(S.thothPlays(x, thoth), text, note, now()));
@@ -306,12 +359,20 @@ export class PageController {
   /** Thoth's own score for the position it moved from, for the graph. */
   private recordThothEval(path: Path, i: InfoLine): void {
     const pos = S.positionAtPath(this.s, path);
-    this.s = S.recordEval(this.s, path, { kind: i.score.kind, value: pos.side === 0 ? i.score.value : -i.score.value, depth: i.depth });
+    this.s = S.recordEval(this.s, path, {
+      kind: i.score.kind,
+      value: pos.side === 0 ? i.score.value : -i.score.value,
+      depth: i.depth,
+    });
   }
 
   private startAnalysis(key: string, linesFor: string): void {
     const s = this.s;
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: String(s.settings.multipv), ...this.threadsOption(true) };
+    const opts: Record<string, string> = {
+      UCI_Variant: s.tree.edition,
+      MultiPV: String(s.settings.multipv),
+      ...this.threadsOption(true),
+    };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     this.engine.search({
       options: opts,
@@ -399,7 +460,8 @@ export class PageController {
     const m = parseMove(pos, text);
     if (!m.ok) return null;
     const t = moveType(m.value);
-    if (t === ROT_CW || t === ROT_CCW) return { from: moveFrom(m.value), to: moveFrom(m.value), rot: t === ROT_CW ? '+' : '-', style, label };
+    if (t === ROT_CW || t === ROT_CCW)
+      return { from: moveFrom(m.value), to: moveFrom(m.value), rot: t === ROT_CW ? '+' : '-', style, label };
     return { from: moveFrom(m.value), to: moveTo(m.value), style, label };
   }
 
@@ -440,7 +502,13 @@ export class PageController {
         ? `g${this.gameSerial}:${pathKey(s.path)}:${lastPly.text}:${s.tree.startKfen}`
         : '';
     const lastMove = lastPly
-      ? { from: moveFrom(lastPly.move), to: moveType(lastPly.move) === ROT_CW || moveType(lastPly.move) === ROT_CCW ? moveFrom(lastPly.move) : moveTo(lastPly.move) }
+      ? {
+          from: moveFrom(lastPly.move),
+          to:
+            moveType(lastPly.move) === ROT_CW || moveType(lastPly.move) === ROT_CCW
+              ? moveFrom(lastPly.move)
+              : moveTo(lastPly.move),
+        }
       : null;
     this.board.render({
       pos,
@@ -548,7 +616,8 @@ export class PageController {
 
   /** Runs `start` after a confirmation when it would abandon a game in progress. */
   private async abandonThen(what: string, start: () => void): Promise<void> {
-    if (S.gameInProgress(this.s) && !(await this.ask(`${what} ends the game in progress. Go on?`, 'Yes, abandon it'))) return;
+    if (S.gameInProgress(this.s) && !(await this.ask(`${what} ends the game in progress. Go on?`, 'Yes, abandon it')))
+      return;
     start();
   }
 
@@ -566,7 +635,10 @@ export class PageController {
 
   private loadKfen(text: string): void {
     const wanted = this.s.settings.edition;
-    const order: EditionId[] = [wanted, ...(['khet2', 'khet1', 'deflexion'] as EditionId[]).filter((e) => e !== wanted)];
+    const order: EditionId[] = [
+      wanted,
+      ...(['khet2', 'khet1', 'deflexion'] as EditionId[]).filter((e) => e !== wanted),
+    ];
     let firstError = '';
     const kfen = text.trim().split(/\s+/).join(' ');
     for (const ed of order) {
@@ -676,7 +748,10 @@ export class PageController {
     // After a click on the board, ← → still step through the moves (as on lichess).
     if (t === this.dom.board && !this.keyboardPlay && STARTS_KEYBOARD_PLAY.has(e.key)) this.keyboardPlay = true;
     const a = keyAction({
-      key: e.key, modifier: e.ctrlKey || e.metaKey || e.altKey, onBoard: t === this.dom.board && this.keyboardPlay, inField,
+      key: e.key,
+      modifier: e.ctrlKey || e.metaKey || e.altKey,
+      onBoard: t === this.dom.board && this.keyboardPlay,
+      inField,
       onButton: t.tagName === 'BUTTON' || !!t.closest('[role=button]'),
     });
     if (!a) return;
@@ -691,7 +766,10 @@ export class PageController {
   private async changeMode(mode: S.Mode): Promise<void> {
     const s = this.s;
     if (mode === 'analysis' && s.mode === 'engine' && S.gameInProgress(s)) {
-      const yes = await this.ask('Analysis shows Thoth’s lines for your game in progress. The game notes that you looked; its clocks stop until you return. Go on?', 'Yes, analyse');
+      const yes = await this.ask(
+        'Analysis shows Thoth’s lines for your game in progress. The game notes that you looked; its clocks stop until you return. Go on?',
+        'Yes, analyse',
+      );
       if (!yes || this.s.mode !== 'engine') return this.render();
       return this.update((x) => S.analyseDuringGame(x, now()));
     }
@@ -761,7 +839,8 @@ export class PageController {
     d.side.onchange = () => this.update((x) => S.chooseSide(x, d.side.value as Settings['side']));
     d.level.onchange = () => this.setSettings({ level: Number(d.level.value) });
     d.tc.onchange = () => this.setSettings({ tc: d.tc.value });
-    d.multipv.onchange = () => this.update((x) => S.exitPreview(S.setSettings(x, { multipv: Number(d.multipv.value) })));
+    d.multipv.onchange = () =>
+      this.update((x) => S.exitPreview(S.setSettings(x, { multipv: Number(d.multipv.value) })));
     d.analyse.onclick = () => {
       this.finishedKey = '';
       this.update((x) => S.setAnalysing(x, !x.analysing));
@@ -816,18 +895,23 @@ export class PageController {
     };
     // A right-click cancels a premove (as on lichess).
     d.board.addEventListener('contextmenu', () => {
-      if (this.s.premove || (this.s.selected >= 0 && S.premovePosition(this.s))) this.update((x) => S.setPremove(x, null));
+      if (this.s.premove || (this.s.selected >= 0 && S.premovePosition(this.s)))
+        this.update((x) => S.setPremove(x, null));
     });
-    d.board.addEventListener('pointerdown', () => {
-      // A click on the board takes the keys from the field last used (a select would eat ← →),
-      // and ends keyboard play.
-      this.keyboardPlay = false;
-      if (document.activeElement !== d.board) {
-        this.pointerFocus = true;
-        d.board.focus({ preventScroll: true });
-        this.pointerFocus = false;
-      }
-    }, true);
+    d.board.addEventListener(
+      'pointerdown',
+      () => {
+        // A click on the board takes the keys from the field last used (a select would eat ← →),
+        // and ends keyboard play.
+        this.keyboardPlay = false;
+        if (document.activeElement !== d.board) {
+          this.pointerFocus = true;
+          d.board.focus({ preventScroll: true });
+          this.pointerFocus = false;
+        }
+      },
+      true,
+    );
     d.board.addEventListener('focus', () => {
       // Tab into the board starts keyboard play (a click or a script's focus does not).
       if (d.board.matches(':focus-visible') && !this.pointerFocus) this.keyboardPlay = true;

@@ -144,7 +144,10 @@ export class EngineClient {
   private sentOptions = new Map<string, string>();
   private pendingNewGame = false;
 
-  constructor(readonly link: EngineLink, readonly stopTimeoutMs = STOP_TIMEOUT_MS) {}
+  constructor(
+    readonly link: EngineLink,
+    readonly stopTimeoutMs = STOP_TIMEOUT_MS,
+  ) {}
 
   /** Connects (again: after another page took the engine, this takes it back). */
   connect(): void {

@@ -12,7 +12,10 @@ import { mainline, pathKey, positionAt, type Path } from './tree';
 /** How long Thoth looks at each position of a review. */
 export const REVIEW_MOVETIME_MS = 300;
 
-export const mainlineKey = (s: PageState): string => `${s.tree.startKfen}|${mainline(s.tree).map((n) => n.ply.text).join(' ')}`;
+export const mainlineKey = (s: PageState): string =>
+  `${s.tree.startKfen}|${mainline(s.tree)
+    .map((n) => n.ply.text)
+    .join(' ')}`;
 
 const prefix = (n: number): Path => new Array<number>(n).fill(0);
 
@@ -36,7 +39,7 @@ export function currentReview(s: PageState): ReviewState | null {
 export function nextReviewIndex(s: PageState): number {
   const r = currentReview(s);
   if (!r) return -1;
-  return r.scores.findIndex((x) => x === undefined);
+  return r.scores.indexOf(undefined);
 }
 
 export function reviewScore(s: PageState, key: string, index: number, score: Score): PageState {
@@ -61,7 +64,7 @@ function judgedSoFar(s: PageState): GameReview | null {
   if (done) return done;
   const r = currentReview(s);
   if (!r) return null;
-  const known = r.scores.findIndex((x) => x === undefined);
+  const known = r.scores.indexOf(undefined);
   if (known < 2) return null;
   const first = positionAt(s.tree, []).side as 0 | 1;
   return reviewGame(evalsFromPositions(r.scores.slice(0, known) as Score[], first));
@@ -69,7 +72,10 @@ function judgedSoFar(s: PageState): GameReview | null {
 
 /** The moves of the line a review key names. */
 function keyMoves(key: string): string[] {
-  return key.slice(key.indexOf('|') + 1).split(' ').filter(Boolean);
+  return key
+    .slice(key.indexOf('|') + 1)
+    .split(' ')
+    .filter(Boolean);
 }
 
 /**
@@ -86,7 +92,8 @@ export function keepSharedReview(s: PageState, old: ReviewState | null): PageSta
   while (k < was.length && k < now.length && was[k] === now[k]) k++;
   const fresh = startReview(s);
   const scores = fresh.review!.scores.slice();
-  for (let i = 0; i <= k && i < scores.length; i++) if (old.scores[i] !== undefined && (i < k || scores[i] === undefined)) scores[i] = old.scores[i];
+  for (let i = 0; i <= k && i < scores.length; i++)
+    if (old.scores[i] !== undefined && (i < k || scores[i] === undefined)) scores[i] = old.scores[i];
   return { ...fresh, review: { ...fresh.review!, scores } };
 }
 

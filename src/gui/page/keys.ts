@@ -4,9 +4,21 @@
  */
 
 export type KeyAction =
-  | 'cursor-up' | 'cursor-down' | 'cursor-left' | 'cursor-right' | 'cursor-enter'
-  | 'rotate-cw' | 'rotate-ccw' | 'stack-toggle' | 'escape'
-  | 'first' | 'last' | 'prev' | 'next' | 'flip' | 'take-back';
+  | 'cursor-up'
+  | 'cursor-down'
+  | 'cursor-left'
+  | 'cursor-right'
+  | 'cursor-enter'
+  | 'rotate-cw'
+  | 'rotate-ccw'
+  | 'stack-toggle'
+  | 'escape'
+  | 'first'
+  | 'last'
+  | 'prev'
+  | 'next'
+  | 'flip'
+  | 'take-back';
 
 export interface KeyContext {
   key: string;
@@ -20,20 +32,33 @@ export interface KeyContext {
 }
 
 const BOARD_KEYS: Record<string, KeyAction> = {
-  ArrowUp: 'cursor-up', ArrowDown: 'cursor-down', ArrowLeft: 'cursor-left', ArrowRight: 'cursor-right',
-  Enter: 'cursor-enter', ' ': 'cursor-enter',
+  ArrowUp: 'cursor-up',
+  ArrowDown: 'cursor-down',
+  ArrowLeft: 'cursor-left',
+  ArrowRight: 'cursor-right',
+  Enter: 'cursor-enter',
+  ' ': 'cursor-enter',
 };
 
 const PAGE_KEYS: Record<string, KeyAction> = {
-  '+': 'rotate-cw', ']': 'rotate-cw', '=': 'rotate-cw',
-  '-': 'rotate-ccw', '[': 'rotate-ccw',
-  u: 'stack-toggle', U: 'stack-toggle',
+  '+': 'rotate-cw',
+  ']': 'rotate-cw',
+  '=': 'rotate-cw',
+  '-': 'rotate-ccw',
+  '[': 'rotate-ccw',
+  u: 'stack-toggle',
+  U: 'stack-toggle',
   Escape: 'escape',
-  Home: 'first', End: 'last',
-  PageUp: 'prev', ArrowLeft: 'prev',
-  PageDown: 'next', ArrowRight: 'next',
-  f: 'flip', F: 'flip',
-  t: 'take-back', T: 'take-back',
+  Home: 'first',
+  End: 'last',
+  PageUp: 'prev',
+  ArrowLeft: 'prev',
+  PageDown: 'next',
+  ArrowRight: 'next',
+  f: 'flip',
+  F: 'flip',
+  t: 'take-back',
+  T: 'take-back',
 };
 
 export function keyAction(k: KeyContext): KeyAction | null {
@@ -45,7 +70,10 @@ export function keyAction(k: KeyContext): KeyAction | null {
 
 /** The keys as the help card lists them. */
 export const KEY_HELP: [string, string][] = [
-  ['Tab, arrows, Enter', 'keyboard play on the board (Tab into it, or ↑ ↓ Enter on it): move the cursor, pick a piece, move it'],
+  [
+    'Tab, arrows, Enter',
+    'keyboard play on the board (Tab into it, or ↑ ↓ Enter on it): move the cursor, pick a piece, move it',
+  ],
   ['+ or ], - or [', 'rotate the selected piece'],
   ['U', 'Khet 1.0: whole stack or top obelisk'],
   ['Esc', 'drop the selection, leave a preview, skip the shot on show'],

@@ -89,7 +89,9 @@ async function deflate(text: string): Promise<Uint8Array> {
 
 async function inflate(bytes: Uint8Array): Promise<Result<string, LinkError>> {
   try {
-    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
+    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+      .stream()
+      .pipeThrough(new DecompressionStream('deflate'));
     const r = await readAll(stream, MAX_LINK_TEXT);
     if (r === 'too long') return err({ kind: 'too long' });
     return ok(new TextDecoder('utf-8', { fatal: true }).decode(r));

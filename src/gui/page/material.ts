@@ -29,5 +29,7 @@ export function materialLead(pos: Position, color: number): string {
 /** The lead as HTML, after the removed pieces in a player's bar (no inline style: `thoth gui`'s CSP forbids it). */
 export function materialLeadHtml(pos: Position, color: number): string {
   const t = materialLead(pos, color);
-  return t ? `<span class="material" title="${t.slice(1)} piece${t === '+1' ? '' : 's'} more on the board">${t}</span>` : '';
+  return t
+    ? `<span class="material" title="${t.slice(1)} piece${t === '+1' ? '' : 's'} more on the board">${t}</span>`
+    : '';
 }

@@ -29,7 +29,9 @@ export interface PlyInfo {
 function laserSource(pos: Position, side: number, board: Uint8Array = pos.board): LaserSource {
   const ed = pos.edition;
   const square = ed.laserSquare[side];
-  return ed.sphinx ? { square, dir: board[square] & 3, strikeFirst: false } : { square, dir: ed.laserDir[side], strikeFirst: true };
+  return ed.sphinx
+    ? { square, dir: board[square] & 3, strikeFirst: false }
+    : { square, dir: ed.laserDir[side], strikeFirst: true };
 }
 
 /** Where the laser of `side` would go if it fired now. */

@@ -4,8 +4,22 @@
  * function reads the state and writes its part of the DOM; none changes the state.
  */
 import {
-  ANUBIS, EDITIONS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, gameStatus, kindOf, parseKfen, setupKfen,
-  setupsOf, type EditionId, type Position,
+  ANUBIS,
+  EDITIONS,
+  OBELISK,
+  PHARAOH,
+  PYRAMID,
+  SCARAB,
+  SPHINX,
+  STACK,
+  colorOf,
+  gameStatus,
+  kindOf,
+  parseKfen,
+  setupKfen,
+  setupsOf,
+  type EditionId,
+  type Position,
 } from '../../core/index';
 import { pieceSvg } from './board';
 import { clockText, timeLeft } from './clock';
@@ -20,13 +34,38 @@ import type { Level } from './levels';
 import { materialLeadHtml } from './material';
 import { isStack } from './selection';
 import {
-  aimedOwnLoss, aimedShot, atEnd, premovePosition, colorNames, drawClaim, endPosition, gameLength, gameResult, humanMayMove, isOver, shownLines,
-  viewPosition, type PageState,
+  aimedOwnLoss,
+  aimedShot,
+  atEnd,
+  premovePosition,
+  colorNames,
+  drawClaim,
+  endPosition,
+  gameLength,
+  gameResult,
+  humanMayMove,
+  isOver,
+  shownLines,
+  viewPosition,
+  type PageState,
 } from './state';
-import { childrenAt, isMainline, mainlineLength, nodeAt, pathKey, samePath, type GameTree, type MoveNode, type Path } from './tree';
+import {
+  childrenAt,
+  isMainline,
+  mainlineLength,
+  nodeAt,
+  pathKey,
+  samePath,
+  type GameTree,
+  type MoveNode,
+  type Path,
+} from './tree';
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 
 /** Sets innerHTML only when it changed (keeps focus, hover and scrolling). */
@@ -91,7 +130,8 @@ export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: n
   const over = isOver(s);
   for (const [bar, c] of bars) {
     bar.root.className = `player c${c}${pos.side === c && !(over && atEnd(s)) ? ' to-move' : ''}`;
-    const who = s.mode === 'engine' ? (c === s.humanSide ? 'You' : engineName ? engineName.split(' ')[0] : 'Thoth') : '';
+    const who =
+      s.mode === 'engine' ? (c === s.humanSide ? 'You' : engineName ? engineName.split(' ')[0] : 'Thoth') : '';
     bar.name.textContent = who ? `${who} · ${names[c]}` : names[c];
     setHtml(bar.lost, lost[c].map((p) => pieceSvg(p, 20)).join('') + materialLeadHtml(pos, c));
     renderClock(bar, s, c, now);
@@ -182,7 +222,8 @@ function variationHtml(tree: GameTree, first: Path, current: Path): string {
     firstMove = false;
     const kids = childrenAt(tree, path);
     if (kids.length === 0) break;
-    for (let i = 1; i < kids.length; i++) parts.push(`<span class="var-nest">(${variationHtml(tree, [...path, i], current)})</span>`);
+    for (let i = 1; i < kids.length; i++)
+      parts.push(`<span class="var-nest">(${variationHtml(tree, [...path, i], current)})</span>`);
     if (kids.length > 1) firstMove = true; // the number is repeated after a nested variation
     path = [...path, 0];
   }
@@ -211,7 +252,9 @@ export function renderMoves(dom: Dom, s: PageState): void {
     const alternatives = siblings.length > 1;
     if (alternatives) {
       if (label.side === 0) parts.push('<span></span>');
-      const vars = siblings.slice(1).map((_, k) => `<div class="variation">(${variationHtml(tree, [...path.slice(0, -1), k + 1], s.path)})</div>`);
+      const vars = siblings
+        .slice(1)
+        .map((_, k) => `<div class="variation">(${variationHtml(tree, [...path.slice(0, -1), k + 1], s.path)})</div>`);
       parts.push(`<div class="variations">${vars.join('')}</div>`);
       if (label.side === 0) pendingNum = 'x';
     } else if (label.side === 0 && i === len - 1) {
@@ -238,7 +281,8 @@ function scrollToCurrent(box: HTMLElement): void {
   }
   const top = cur.offsetTop - box.offsetTop;
   if (top < box.scrollTop) box.scrollTop = Math.max(0, top - 4);
-  else if (top + cur.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + cur.offsetHeight - box.clientHeight + 4;
+  else if (top + cur.offsetHeight > box.scrollTop + box.clientHeight)
+    box.scrollTop = top + cur.offsetHeight - box.clientHeight + 4;
 }
 
 // ---- thinking and analysis -----------------------------------------------------------------
@@ -356,7 +400,6 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
   dom.promote.disabled = isMainline(s.path);
 }
 
-
 // ---- the eval bar, the graph, the review ---------------------------------------------------
 
 /** The eval bar beside the board (analysis): the first player's win chance in the shown position. */
@@ -386,7 +429,9 @@ export function renderGraph(dom: Dom, s: PageState): void {
   const wins = mainlineWins(s);
   const onMain = isMainline(s.path);
   const g = gameReview(s);
-  const marks: GraphMark[] = g ? g.plies.filter((p) => p.judgement).map((p) => ({ ply: p.ply, judgement: p.judgement! })) : [];
+  const marks: GraphMark[] = g
+    ? g.plies.filter((p) => p.judgement).map((p) => ({ ply: p.ply, judgement: p.judgement! }))
+    : [];
   setHtml(dom.graph, wins.some((w) => w !== null) ? graphSvg(wins, onMain ? s.path.length : -1, marks) : '');
 }
 
@@ -397,7 +442,10 @@ export function renderReview(dom: Dom, s: PageState, engineName: string): void {
   const g = gameReview(s);
   if (!g) {
     const done = r.scores.filter((x) => x !== undefined).length;
-    setHtml(dom.reviewBox, `<div class="muted progress">${escapeHtml(engineName || 'Thoth')} reviews the game… ${done} of ${r.scores.length} positions</div>`);
+    setHtml(
+      dom.reviewBox,
+      `<div class="muted progress">${escapeHtml(engineName || 'Thoth')} reviews the game… ${done} of ${r.scores.length} positions</div>`,
+    );
     return;
   }
   const names = colorNames(s);
@@ -407,7 +455,10 @@ export function renderReview(dom: Dom, s: PageState, engineName: string): void {
     const counts = `${x.blunders} blunder${x.blunders === 1 ? '' : 's'}, ${x.mistakes} mistake${x.mistakes === 1 ? '' : 's'}, ${x.inaccuracies} inaccurac${x.inaccuracies === 1 ? 'y' : 'ies'}`;
     return `<span class="who">${escapeHtml(names[c])}</span><span class="counts" title="${counts}">${x.blunders} ?? · ${x.mistakes} ? · ${x.inaccuracies} ?!</span><span class="acc" data-side="${c}">${acc}</span>`;
   };
-  setHtml(dom.reviewBox, `<span class="muted">Review</span><span class="muted">?? · ? · ?!</span><span class="muted">accuracy</span>${row(0)}${row(1)}`);
+  setHtml(
+    dom.reviewBox,
+    `<span class="muted">Review</span><span class="muted">?? · ? · ?!</span><span class="muted">accuracy</span>${row(0)}${row(1)}`,
+  );
 }
 
 // ---- end of the game, offers, status, hint -------------------------------------------------
@@ -462,12 +513,37 @@ export interface StatusView {
  */
 export function engineStatus(engine: EngineClient, detail = ''): StatusView {
   const name = engine.name || 'Engine';
-  if (engine.connection === 'connecting') return { state: 'connecting', text: engine.link.where === 'page' ? 'Starting Thoth in this page…' : 'Connecting to the server…', action: null };
-  if (engine.connection === 'superseded') return { state: 'closed', text: 'Another tab is using the engine.', action: { label: 'Use it here', kind: 'reclaim' } };
-  if (engine.connection === 'closed') return { state: 'closed', text: 'The server is gone: two players still work; reload when it is back.', action: { label: 'Reconnect', kind: 'reclaim' } };
-  if (engine.unresponsive) return { state: 'failed', text: `${name} does not answer 'stop'.`, action: { label: 'Restart the engine', kind: 'restart' } };
+  if (engine.connection === 'connecting')
+    return {
+      state: 'connecting',
+      text: engine.link.where === 'page' ? 'Starting Thoth in this page…' : 'Connecting to the server…',
+      action: null,
+    };
+  if (engine.connection === 'superseded')
+    return {
+      state: 'closed',
+      text: 'Another tab is using the engine.',
+      action: { label: 'Use it here', kind: 'reclaim' },
+    };
+  if (engine.connection === 'closed')
+    return {
+      state: 'closed',
+      text: 'The server is gone: two players still work; reload when it is back.',
+      action: { label: 'Reconnect', kind: 'reclaim' },
+    };
+  if (engine.unresponsive)
+    return {
+      state: 'failed',
+      text: `${name} does not answer 'stop'.`,
+      action: { label: 'Restart the engine', kind: 'restart' },
+    };
   if (engine.state === 'starting') return { state: 'starting', text: 'Starting the engine…', action: null };
-  if (engine.state === 'failed' || engine.state === 'exited') return { state: 'failed', text: `Engine unavailable: ${engine.message}`, action: { label: 'Restart the engine', kind: 'restart' } };
+  if (engine.state === 'failed' || engine.state === 'exited')
+    return {
+      state: 'failed',
+      text: `Engine unavailable: ${engine.message}`,
+      action: { label: 'Restart the engine', kind: 'restart' },
+    };
   const shown = engine.link.where === 'page' ? `${name} in this page` : name;
   const more = detail ? ` · ${detail}` : '';
   if (engine.busy) return { state: 'thinking', text: `${shown} · thinking${more}`, action: null };
@@ -501,17 +577,30 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
     t = l
       ? `You are looking at move ${l.number} (${names[l.side]}: ${l.text}) of ${total}: press End (or ») to return to the game.`
       : `You are looking at the start: press End (or ») to return to the game.`;
-  } else if (s.premove && premovePosition(s)) t = `Premove ${s.premove}: played as soon as Thoth has moved (Esc or a right-click cancels it).`;
-  else if (s.mode === 'engine' && pos.side !== s.humanSide) t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
+  } else if (s.premove && premovePosition(s))
+    t = `Premove ${s.premove}: played as soon as Thoth has moved (Esc or a right-click cancels it).`;
+  else if (s.mode === 'engine' && pos.side !== s.humanSide)
+    t = engineReady ? 'Thoth is thinking…' : 'Thoth is not available here: the game waits for it.';
   else if (s.mode === 'engine' && !s.engineAvailable) t = 'Thoth is not available here: your moves wait until it is.';
   else if (s.selected >= 0 && (aimedOwnLoss(s) || (s.armed ?? null) !== null)) {
     const loss = aimedOwnLoss(s);
     const shot = aimedShot(s);
-    const warn = loss === 'pharaoh' ? `This shot hits your own Pharaoh: you would lose. ` : loss === 'piece' && shot ? `This shot removes your own piece on ${squareOf(shot.killedSq)}. ` : '';
-    t = `${warn}${(s.armed ?? null) !== null && shot ? `Tap again to play ${shot.text}, or pick another move.` : ''}`.trim();
+    const warn =
+      loss === 'pharaoh'
+        ? `This shot hits your own Pharaoh: you would lose. `
+        : loss === 'piece' && shot
+          ? `This shot removes your own piece on ${squareOf(shot.killedSq)}. `
+          : '';
+    t =
+      `${warn}${(s.armed ?? null) !== null && shot ? `Tap again to play ${shot.text}, or pick another move.` : ''}`.trim();
   } else if (s.selected >= 0) {
     const k = kindOf(pos.board[s.selected]);
-    const word = k === SPHINX ? 'turn the Sphinx' : k === PYRAMID || k === ANUBIS || k === SCARAB ? 'pick a square or rotate' : 'pick a square';
+    const word =
+      k === SPHINX
+        ? 'turn the Sphinx'
+        : k === PYRAMID || k === ANUBIS || k === SCARAB
+          ? 'pick a square or rotate'
+          : 'pick a square';
     t = `${squareOf(s.selected)} selected: ${word}.${k === STACK ? ' U switches between the whole stack and its top obelisk.' : ''}`;
   } else if (humanMayMove(s)) t = `${names[pos.side]} to move: pick a piece.`;
   else if (s.mode === 'analysis') t = 'The game is over in this position.';
@@ -552,10 +641,26 @@ function options(sel: HTMLSelectElement, items: [string, string][], value: strin
 export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   const st = s.settings;
   dom.edition.value = st.edition;
-  options(dom.setup, setupsOf(st.edition).map((x) => [x, x[0].toUpperCase() + x.slice(1)]), st.setup);
+  options(
+    dom.setup,
+    setupsOf(st.edition).map((x) => [x, x[0].toUpperCase() + x.slice(1)]),
+    st.setup,
+  );
   const names = EDITIONS[st.edition].colorNames;
-  options(dom.side, [['0', `${names[0]} (first)`], ['1', names[1]], ['random', 'Random']], st.side);
-  options(dom.level, levels.map((l) => [String(l.n), l.label]), String(st.level));
+  options(
+    dom.side,
+    [
+      ['0', `${names[0]} (first)`],
+      ['1', names[1]],
+      ['random', 'Random'],
+    ],
+    st.side,
+  );
+  options(
+    dom.level,
+    levels.map((l) => [String(l.n), l.label]),
+    String(st.level),
+  );
   dom.tc.value = st.tc;
   dom.multipv.value = String(st.multipv);
   dom.optThinking.checked = st.showThinking;
@@ -579,7 +684,10 @@ const PIECE_WORDS: Record<number, string> = {
 
 /** Where an edition's pieces differ from Khet 2.0's words. */
 const EDITION_WORDS: Partial<Record<EditionId, Record<number, string>>> = {
-  khet1: { [SCARAB]: 'Djed — two mirrors, never hit; it may swap places with a Pyramid or an Obelisk (single or stack) next to it.' },
+  khet1: {
+    [SCARAB]:
+      'Djed — two mirrors, never hit; it may swap places with a Pyramid or an Obelisk (single or stack) next to it.',
+  },
   deflexion: {
     [SCARAB]: 'Djed — two mirrors, never hit; it may swap places with a Pyramid or an Obelisk next to it.',
     [OBELISK]: 'Obelisk — no mirror; a hit removes it.',
@@ -615,7 +723,10 @@ export function renderLegend(dom: Dom, edition: EditionId): void {
       if (k === SCARAB && ed.scarabLetter === 'D') words = words.replace('Scarab', 'Djed');
       return `<div class="legend-row" data-kind="${k}">${pieceSvg(p, 30)}<span>${escapeHtml(words)}</span></div>`;
     });
-  if (!ed.sphinx) rows.push(`<div class="legend-row" data-kind="laser"><span class="laser-swatch"></span><span>Lasers are fixed in the board's corners and fire along its edge.</span></div>`);
+  if (!ed.sphinx)
+    rows.push(
+      `<div class="legend-row" data-kind="laser"><span class="laser-swatch"></span><span>Lasers are fixed in the board's corners and fire along its edge.</span></div>`,
+    );
   dom.legend.innerHTML = rows.join('');
   dom.legend.dataset.edition = edition;
   const reserved = document.getElementById('rules-reserved');

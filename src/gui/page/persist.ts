@@ -9,7 +9,17 @@ import { err, ok, type Result } from '../../core/result';
 import { restoreClock, newClock } from './clock';
 import { LEVEL_COUNT } from './levels';
 import { DEFAULT_SETTINGS, endPosition, isOver, type Ending, type Mode, type PageState, type Settings } from './state';
-import { addMove, newTree, pathExists, positionAt, type EngineNote, type GameTree, type MoveNode, type NodeExtra, type Path } from './tree';
+import {
+  addMove,
+  newTree,
+  pathExists,
+  positionAt,
+  type EngineNote,
+  type GameTree,
+  type MoveNode,
+  type NodeExtra,
+  type Path,
+} from './tree';
 import { parseMove } from '../../core/index';
 
 export const SETTINGS_KEY = 'thoth.settings';
@@ -70,7 +80,10 @@ export function saveGame(s: PageState, now: number): SavedGame {
       ? {
           baseMs: c.baseMs,
           incMs: c.incMs,
-          remaining: [Math.round(c.remaining[0] - (c.running === 0 ? now - c.since : 0)), Math.round(c.remaining[1] - (c.running === 1 ? now - c.since : 0))],
+          remaining: [
+            Math.round(c.remaining[0] - (c.running === 0 ? now - c.since : 0)),
+            Math.round(c.remaining[1] - (c.running === 1 ? now - c.since : 0)),
+          ],
           running: c.running,
         }
       : null,
@@ -118,7 +131,8 @@ function pickNote(o: Record<string, unknown>): EngineNote {
 export function restoreGame(s: PageState, raw: unknown, now: number): Result<PageState, string> {
   if (!isObj(raw) || raw.v !== 1) return err('not a saved game');
   const edition = raw.edition;
-  if (typeof edition !== 'string' || !isEditionId(edition) || typeof raw.startKfen !== 'string') return err('no edition or start position');
+  if (typeof edition !== 'string' || !isEditionId(edition) || typeof raw.startKfen !== 'string')
+    return err('no edition or start position');
   const t0 = newTree(edition, raw.startKfen);
   if (!t0.ok) return err(`bad start position: ${t0.error}`);
   const tree = loadNodes(t0.value, [], raw.moves);
@@ -127,22 +141,66 @@ export function restoreGame(s: PageState, raw: unknown, now: number): Result<Pag
   const path = Array.isArray(raw.path) && raw.path.every(isNum) && pathExists(tree.value, raw.path) ? raw.path : [];
   const e = raw.ending;
   const ending: Ending | null =
-    isObj(e) && typeof e.text === 'string' && typeof e.termination === 'string' && ['1-0', '0-1', '1/2-1/2', '*'].includes(e.result as string)
+    isObj(e) &&
+    typeof e.text === 'string' &&
+    typeof e.termination === 'string' &&
+    ['1-0', '0-1', '1/2-1/2', '*'].includes(e.result as string)
       ? { result: e.result as Ending['result'], text: e.text, termination: e.termination }
       : null;
   const pl = raw.players;
-  const players: [string, string] | null = Array.isArray(pl) && pl.length === 2 && pl.every((x) => typeof x === 'string') ? [pl[0], pl[1]] : null;
-  const tags = Array.isArray(raw.tags) ? raw.tags.filter((t): t is [string, string] => Array.isArray(t) && t.length === 2 && t.every((x) => typeof x === 'string')) : [];
+  const players: [string, string] | null =
+    Array.isArray(pl) && pl.length === 2 && pl.every((x) => typeof x === 'string') ? [pl[0], pl[1]] : null;
+  const tags = Array.isArray(raw.tags)
+    ? raw.tags.filter(
+        (t): t is [string, string] => Array.isArray(t) && t.length === 2 && t.every((x) => typeof x === 'string'),
+      )
+    : [];
   let next: PageState = {
-    ...s, mode, tree: tree.value, path, humanSide: raw.humanSide === 1 ? 1 : 0, ending, clock: null, tags, players,
-    flipped: raw.flipped === true, selected: -1, stackTop: false, cursor: -1, aim: null, thinking: null, pendingReply: null, holdUntil: 0,
-    drawOffer: null, analysing: true, lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
+    ...s,
+    mode,
+    tree: tree.value,
+    path,
+    humanSide: raw.humanSide === 1 ? 1 : 0,
+    ending,
+    clock: null,
+    tags,
+    players,
+    flipped: raw.flipped === true,
+    selected: -1,
+    stackTop: false,
+    cursor: -1,
+    aim: null,
+    thinking: null,
+    pendingReply: null,
+    holdUntil: 0,
+    drawOffer: null,
+    analysing: true,
+    lines: [],
+    linesFor: '',
+    preview: null,
+    evals: {},
+    review: null,
+    message: '',
+    bannerClosed: false,
   };
   const c = raw.clock;
-  if (isObj(c) && isNum(c.baseMs) && isNum(c.incMs) && Array.isArray(c.remaining) && c.remaining.length === 2 && c.remaining.every(isNum)) {
+  if (
+    isObj(c) &&
+    isNum(c.baseMs) &&
+    isNum(c.incMs) &&
+    Array.isArray(c.remaining) &&
+    c.remaining.length === 2 &&
+    c.remaining.every(isNum)
+  ) {
     // In analysis the game's clocks are kept, standing still.
-    const running = mode !== 'analysis' && !isOver(next) && path.length > 0 && (c.running === 0 || c.running === 1) ? endPosition(next).side : -1;
-    next = { ...next, clock: restoreClock(newClock(c.baseMs, c.incMs), [c.remaining[0], c.remaining[1]], running, now) };
+    const running =
+      mode !== 'analysis' && !isOver(next) && path.length > 0 && (c.running === 0 || c.running === 1)
+        ? endPosition(next).side
+        : -1;
+    next = {
+      ...next,
+      clock: restoreClock(newClock(c.baseMs, c.incMs), [c.remaining[0], c.remaining[1]], running, now),
+    };
   }
   return ok(next);
 }
@@ -157,6 +215,7 @@ export function restoreSettings(raw: unknown): Settings {
   if (isNum(raw.level) && raw.level >= 1 && raw.level <= LEVEL_COUNT) s.level = Math.round(raw.level);
   if (typeof raw.tc === 'string' && /^(?:|\d+\+\d+)$/.test(raw.tc)) s.tc = raw.tc;
   if (isNum(raw.multipv) && raw.multipv >= 1 && raw.multipv <= 5) s.multipv = Math.round(raw.multipv);
-  for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves', 'sound'] as const) if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
+  for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves', 'sound'] as const)
+    if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
   return s;
 }

@@ -23,7 +23,14 @@ export interface PuzzleRun {
   rated: boolean;
 }
 
-export const startRun = (puzzle: Puzzle): PuzzleRun => ({ puzzle, done: 1, status: 'play', failed: false, hinted: false, rated: false });
+export const startRun = (puzzle: Puzzle): PuzzleRun => ({
+  puzzle,
+  done: 1,
+  status: 'play',
+  failed: false,
+  hinted: false,
+  rated: false,
+});
 
 /** The side the person plays: the side to move after the opponent's move. */
 export function solverSide(p: Puzzle): number {
@@ -143,7 +150,8 @@ export function glicko2(p: Rating, opponent: number, score: number): Rating {
   const delta = v * g * (score - e);
   const a = Math.log(p.vol * p.vol);
   const f = (x: number): number =>
-    (Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x))) / (2 * (phi * phi + v + Math.exp(x)) ** 2) - (x - a) / (TAU * TAU);
+    (Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x))) / (2 * (phi * phi + v + Math.exp(x)) ** 2) -
+    (x - a) / (TAU * TAU);
   let A = a;
   let B: number;
   if (delta * delta > phi * phi + v) B = Math.log(delta * delta - phi * phi - v);
@@ -183,7 +191,13 @@ export interface PuzzleStore {
 }
 
 export const STORE_KEY = 'thoth.puzzles';
-export const emptyStore = (): PuzzleStore => ({ rating: { ...NEW_PLAYER }, recent: [], solved: 0, failed: 0, bestStreak: 0 });
+export const emptyStore = (): PuzzleStore => ({
+  rating: { ...NEW_PLAYER },
+  recent: [],
+  solved: 0,
+  failed: 0,
+  bestStreak: 0,
+});
 
 /** What storage held, checked (anything unusable gives the empty store). */
 export function readStore(x: unknown): PuzzleStore {
@@ -191,7 +205,8 @@ export function readStore(x: unknown): PuzzleStore {
   if (typeof x !== 'object' || x === null) return s;
   const o = x as Record<string, unknown>;
   const r = o.rating as Record<string, unknown> | undefined;
-  const num = (v: unknown, lo: number, hi: number): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi ? v : undefined);
+  const num = (v: unknown, lo: number, hi: number): number | undefined =>
+    typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi ? v : undefined;
   if (r && typeof r === 'object') {
     const rating = num(r.rating, 0, 4000);
     const rd = num(r.rd, 1, 350);
@@ -208,25 +223,36 @@ export function readStore(x: unknown): PuzzleStore {
 /** The store after a finished puzzle: the rating moved, the puzzle remembered. */
 export function recordResult(s: PuzzleStore, p: Puzzle, solved: boolean): PuzzleStore {
   return {
-    ...s, rating: glicko2(s.rating, p.rating, solved ? 1 : 0), recent: [...s.recent.filter((id) => id !== p.id), p.id].slice(-500),
-    solved: s.solved + (solved ? 1 : 0), failed: s.failed + (solved ? 0 : 1),
+    ...s,
+    rating: glicko2(s.rating, p.rating, solved ? 1 : 0),
+    recent: [...s.recent.filter((id) => id !== p.id), p.id].slice(-500),
+    solved: s.solved + (solved ? 1 : 0),
+    failed: s.failed + (solved ? 0 : 1),
   };
 }
 
 /** The puzzles with a theme ('' for all). */
-export const withTheme = (all: readonly Puzzle[], theme: string): Puzzle[] => (theme === '' ? [...all] : all.filter((p) => p.themes.includes(theme)));
+export const withTheme = (all: readonly Puzzle[], theme: string): Puzzle[] =>
+  theme === '' ? [...all] : all.filter((p) => p.themes.includes(theme));
 
 /**
  * The next puzzle: among those not played lately, one of the `spread` nearest to the player's
  * rating, picked by `random`; null when there is none.
  */
-export function nextPuzzle(pool: readonly Puzzle[], store: PuzzleStore, random: () => number, spread = 12): Puzzle | null {
+export function nextPuzzle(
+  pool: readonly Puzzle[],
+  store: PuzzleStore,
+  random: () => number,
+  spread = 12,
+): Puzzle | null {
   const recent = new Set(store.recent);
   let fresh = pool.filter((p) => !recent.has(p.id));
   if (fresh.length === 0) fresh = [...pool];
   if (fresh.length === 0) return null;
   const r = store.rating.rating;
-  const near = fresh.sort((a, b) => Math.abs(a.rating - r) - Math.abs(b.rating - r) || (a.id < b.id ? -1 : 1)).slice(0, spread);
+  const near = fresh
+    .sort((a, b) => Math.abs(a.rating - r) - Math.abs(b.rating - r) || (a.id < b.id ? -1 : 1))
+    .slice(0, spread);
   return near[Math.floor(random() * near.length)] ?? null;
 }
 
@@ -240,5 +266,10 @@ export function streakPuzzle(pool: readonly Puzzle[], k: number, played: Readonl
   const want = lowest + 40 * k;
   const left = pool.filter((p) => !played.has(p.id));
   if (left.length === 0) return null;
-  return left.reduce((best, p) => (Math.abs(p.rating - want) < Math.abs(best.rating - want) || (Math.abs(p.rating - want) === Math.abs(best.rating - want) && p.id < best.id) ? p : best));
+  return left.reduce((best, p) =>
+    Math.abs(p.rating - want) < Math.abs(best.rating - want) ||
+    (Math.abs(p.rating - want) === Math.abs(best.rating - want) && p.id < best.id)
+      ? p
+      : best,
+  );
 }

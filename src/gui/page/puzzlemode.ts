@@ -10,8 +10,24 @@ import { EDITIONS, parseMove } from '../../core/index';
 import { THEMES, type Puzzle } from '../../puzzles/format';
 import shipped from '../../../puzzles/puzzles.json';
 import {
-  STORE_KEY, afterRight, emptyStore, hintSquare, judgePuzzleMove, nextPuzzle, puzzlePosition, readStore, recordResult, refutation,
-  replyDue, solverSide, startRun, streakPuzzle, taskText, withTheme, type PuzzleRun, type PuzzleStore,
+  STORE_KEY,
+  afterRight,
+  emptyStore,
+  hintSquare,
+  judgePuzzleMove,
+  nextPuzzle,
+  puzzlePosition,
+  readStore,
+  recordResult,
+  refutation,
+  replyDue,
+  solverSide,
+  startRun,
+  streakPuzzle,
+  taskText,
+  withTheme,
+  type PuzzleRun,
+  type PuzzleStore,
 } from './puzzle';
 import * as S from './state';
 import type { PageState } from './state';
@@ -45,15 +61,31 @@ export class PuzzleMode {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly el: Record<string, HTMLElement>;
 
-  constructor(private readonly host: PuzzleHost, doc: Document = document) {
+  constructor(
+    private readonly host: PuzzleHost,
+    doc: Document = document,
+  ) {
     const get = (id: string): HTMLElement => {
       const e = doc.getElementById(id);
       if (!e) throw new Error(`the page has no #${id}`);
       return e;
     };
     this.el = Object.fromEntries(
-      ['pz-theme', 'pz-start', 'pz-streak', 'pz-rating', 'pz-task', 'pz-msg', 'pz-tools', 'pz-hint', 'pz-retry', 'pz-solution', 'pz-next', 'pz-exit', 'card-puzzles']
-        .map((id) => [id, get(id)]),
+      [
+        'pz-theme',
+        'pz-start',
+        'pz-streak',
+        'pz-rating',
+        'pz-task',
+        'pz-msg',
+        'pz-tools',
+        'pz-hint',
+        'pz-retry',
+        'pz-solution',
+        'pz-next',
+        'pz-exit',
+        'card-puzzles',
+      ].map((id) => [id, get(id)]),
     );
     let saved: unknown = null;
     try {
@@ -88,7 +120,9 @@ export class PuzzleMode {
   next(): void {
     if (this.streak && this.run && this.run.status === 'failed') this.streak = null;
     const pool = withTheme(this.puzzles, this.theme());
-    const p = this.streak ? streakPuzzle(pool, this.streak.count, this.streak.played) : nextPuzzle(pool, this.store, Math.random);
+    const p = this.streak
+      ? streakPuzzle(pool, this.streak.count, this.streak.played)
+      : nextPuzzle(pool, this.store, Math.random);
     if (!p) {
       this.say('No puzzle left with this theme.');
       return;
@@ -112,8 +146,11 @@ export class PuzzleMode {
     this.run = { ...startRun(p), done: 0, failed, rated, hinted: keepRun && this.run ? this.run.hinted : false };
     this.streak?.played.add(p.id);
     this.ownUpdate((x) => ({
-      ...S.newGame(S.setMode(x, 'humans', now()), tree.value, { now: now() }), clock: null, flipped: solverSide(p) === 1,
-      message: '', bannerClosed: true,
+      ...S.newGame(S.setMode(x, 'humans', now()), tree.value, { now: now() }),
+      clock: null,
+      flipped: solverSide(p) === 1,
+      message: '',
+      bannerClosed: true,
     }));
     this.say('');
     this.later(() => this.playOwn(p.moves[0]), 500);
@@ -216,7 +253,9 @@ export class PuzzleMode {
       const answer = refutation(run, pos);
       this.run = { ...run, status: 'failed', failed: true, done: run.done + 1 };
       this.finish(false);
-      this.say(`Wrong: ${node.ply.text} is not it${answer ? `; ${answer} answers it` : ''}.${this.streak ? ` The streak ends at ${this.streak.count}.` : ''} Retry, or view the solution.`);
+      this.say(
+        `Wrong: ${node.ply.text} is not it${answer ? `; ${answer} answers it` : ''}.${this.streak ? ` The streak ends at ${this.streak.count}.` : ''} Retry, or view the solution.`,
+      );
       if (answer) this.later(() => this.playOwn(answer), REPLY_MS);
     }
     this.render();
@@ -248,7 +287,12 @@ export class PuzzleMode {
     if (!tree.ok) return;
     const line = addMoves(tree.value, [], p.moves.slice(0, k));
     if (!line.ok) return;
-    this.ownUpdate((x) => ({ ...S.newGame(x, line.value.tree, { now: now() }), clock: null, flipped: solverSide(p) === 1, bannerClosed: true }));
+    this.ownUpdate((x) => ({
+      ...S.newGame(x, line.value.tree, { now: now() }),
+      clock: null,
+      flipped: solverSide(p) === 1,
+      bannerClosed: true,
+    }));
   }
 
   /** Plays a move of the puzzle's line on the board; false when it does not fit the position there. */
@@ -297,8 +341,13 @@ export class PuzzleMode {
   render(): void {
     const run = this.run;
     const r = this.store.rating;
-    this.el['pz-rating'].textContent = `your rating ${Math.round(r.rating)} ± ${Math.round(2 * r.rd)}` +
-      (this.streak ? ` · streak ${this.streak.count}` : this.store.bestStreak > 0 ? ` · best streak ${this.store.bestStreak}` : '');
+    this.el['pz-rating'].textContent =
+      `your rating ${Math.round(r.rating)} ± ${Math.round(2 * r.rd)}` +
+      (this.streak
+        ? ` · streak ${this.streak.count}`
+        : this.store.bestStreak > 0
+          ? ` · best streak ${this.store.bestStreak}`
+          : '');
     this.el['pz-tools'].hidden = run === null;
     const card = this.el['card-puzzles'];
     card.dataset.status = run ? run.status : '';
@@ -308,12 +357,14 @@ export class PuzzleMode {
     card.dataset.streak = this.streak ? String(this.streak.count) : '';
     if (run) {
       const names = EDITIONS[run.puzzle.variant].colorNames;
-      this.el['pz-task'].textContent = `${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating} · ${run.puzzle.themes.join(', ')}`;
+      this.el['pz-task'].textContent =
+        `${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating} · ${run.puzzle.themes.join(', ')}`;
     } else {
-      this.el['pz-task'].textContent = `${this.puzzles.length} puzzles mined from Thoth's games. Press Puzzle to start.`;
+      this.el['pz-task'].textContent =
+        `${this.puzzles.length} puzzles mined from Thoth's games. Press Puzzle to start.`;
     }
     (this.el['pz-hint'] as HTMLButtonElement).disabled = !run || run.status !== 'play';
     (this.el['pz-retry'] as HTMLButtonElement).disabled = !run || this.streak !== null;
-    (this.el['pz-solution'] as HTMLButtonElement).disabled = !run || this.streak !== null && run.status === 'play';
+    (this.el['pz-solution'] as HTMLButtonElement).disabled = !run || (this.streak !== null && run.status === 'play');
   }
 }

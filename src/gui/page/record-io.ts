@@ -7,14 +7,36 @@
  */
 import { EDITIONS, SETUPS, err, ok, parseMove, type EditionId, type Result } from '../../core/index';
 import {
-  RESULT_TOKENS, formatReplayError, makeRecord, parseRecords, pgnDate, recordReason, recordStart, recordVariant, replayRecord,
+  RESULT_TOKENS,
+  formatReplayError,
+  makeRecord,
+  parseRecords,
+  pgnDate,
+  recordReason,
+  recordStart,
+  recordVariant,
+  replayRecord,
   serializeRecord,
-  type MoveRecord, type ReplayError, type ResultToken, type Termination,
+  type MoveRecord,
+  type ReplayError,
+  type ResultToken,
+  type Termination,
 } from '../../core/record';
 import { clockFromText, parsePgnClock, pgnClock, restoreClock, timeControlText } from './clock';
 import * as S from './state';
 import { reviewNags } from './gamereview';
-import { addMove, childrenAt, isMainline, newTree, nodeAt, positionAt, type EngineNote, type GameTree, type NodeExtra, type Path } from './tree';
+import {
+  addMove,
+  childrenAt,
+  isMainline,
+  newTree,
+  nodeAt,
+  positionAt,
+  type EngineNote,
+  type GameTree,
+  type NodeExtra,
+  type Path,
+} from './tree';
 
 export type { MoveRecord };
 
@@ -46,8 +68,26 @@ export interface ExportInput {
 }
 
 /** Tags the exported game states itself; an imported record's values for these are replaced. */
-const DERIVED_TAGS = new Set(['Result', 'SetUp', 'FEN', 'Variant', 'KFEN', 'PlyCount', 'Termination', 'Reason', 'White', 'Black']);
-const TERMINATIONS: readonly string[] = ['normal', 'adjudication', 'time forfeit', 'illegal move', 'abandoned', 'stalled'];
+const DERIVED_TAGS = new Set([
+  'Result',
+  'SetUp',
+  'FEN',
+  'Variant',
+  'KFEN',
+  'PlyCount',
+  'Termination',
+  'Reason',
+  'White',
+  'Black',
+]);
+const TERMINATIONS: readonly string[] = [
+  'normal',
+  'adjudication',
+  'time forfeit',
+  'illegal move',
+  'abandoned',
+  'stalled',
+];
 
 const CLK_RE = /\[%clk\s+([0-9:.]+)\]/;
 
@@ -198,7 +238,13 @@ export function importedTree(g: ImportedGame): Result<{ tree: GameTree; path: Pa
 }
 
 /** Adds a line of imported moves after `path` (the main line when `clocks` are given). */
-function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clocks: [number, number] | null, main = false): Result<{ tree: GameTree; path: Path }, string> {
+function addLine(
+  tree: GameTree,
+  path: Path,
+  moves: readonly ImportedMove[],
+  clocks: [number, number] | null,
+  main = false,
+): Result<{ tree: GameTree; path: Path }, string> {
   const pos = positionAt(tree, path);
   let t = tree;
   let p = path;
@@ -232,18 +278,38 @@ function addLine(tree: GameTree, path: Path, moves: readonly ImportedMove[], clo
  * A new game from an imported record: its tags kept for export, its result when the board does
  * not decide it, and the clocks as the last `[%clk …]` left them.
  */
-export function loadImported(s: S.PageState, g: ImportedGame, t: { tree: GameTree; path: Path }, now: number): S.PageState {
+export function loadImported(
+  s: S.PageState,
+  g: ImportedGame,
+  t: { tree: GameTree; path: Path },
+  now: number,
+): S.PageState {
   let next = S.newGame(S.setSettings(s, { edition: g.edition }), t.tree, { now, tags: g.tags });
   // The record's own time control, when it states one, for the game's clocks.
   const tc = clockFromText(g.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '');
   if (tc && next.clock) next = { ...next, clock: tc };
   if (!S.isOver(next) && g.result !== '*') {
-    next = { ...next, ending: { result: g.result, text: g.reason ?? `Result ${g.result} (${g.termination})`, termination: g.termination } };
+    next = {
+      ...next,
+      ending: {
+        result: g.result,
+        text: g.reason ?? `Result ${g.result} (${g.termination})`,
+        termination: g.termination,
+      },
+    };
   }
   const last = nodeAt(t.tree, t.path);
   if (next.clock) {
     const side = S.endPosition(next).side;
-    next = { ...next, clock: restoreClock(next.clock, last?.clocks ?? next.clock.remaining, S.isOver(next) || t.path.length === 0 ? -1 : side, now) };
+    next = {
+      ...next,
+      clock: restoreClock(
+        next.clock,
+        last?.clocks ?? next.clock.remaining,
+        S.isOver(next) || t.path.length === 0 ? -1 : side,
+        now,
+      ),
+    };
   }
   return next;
 }
@@ -259,11 +325,20 @@ function exportLine(tree: GameTree, path: Path, nags: ReadonlyMap<number, number
     if (!n) break;
     const parent = p.slice(0, -1);
     const first = p[p.length - 1] === 0;
-    const variations = first ? childrenAt(tree, parent).slice(1).map((_, k) => exportLine(tree, [...parent, k + 1], nags)) : [];
+    const variations = first
+      ? childrenAt(tree, parent)
+          .slice(1)
+          .map((_, k) => exportLine(tree, [...parent, k + 1], nags))
+      : [];
     const review = isMainline(p) ? nags.get(p.length - 1) : undefined;
     out.push({
-      text: n.ply.text, side: n.ply.side, engine: n.engine, comment: n.comment, clocks: n.clocks,
-      nags: n.nags ?? (review ? [review] : undefined), variations,
+      text: n.ply.text,
+      side: n.ply.side,
+      engine: n.engine,
+      comment: n.comment,
+      clocks: n.clocks,
+      nags: n.nags ?? (review ? [review] : undefined),
+      variations,
     });
   }
   return out;
@@ -273,7 +348,8 @@ function exportLine(tree: GameTree, path: Path, nags: ReadonlyMap<number, number
 export function exportInput(s: S.PageState, engineName: string): ExportInput {
   const names = EDITIONS[s.tree.edition].colorNames;
   const r = S.gameResult(s);
-  const who = (c: number): string => (s.mode === 'engine' ? (c === s.humanSide ? 'Human' : engineName || 'Thoth') : `Human (${names[c]})`);
+  const who = (c: number): string =>
+    s.mode === 'engine' ? (c === s.humanSide ? 'Human' : engineName || 'Thoth') : `Human (${names[c]})`;
   return {
     edition: s.tree.edition,
     startKfen: s.tree.startKfen,

@@ -3,7 +3,18 @@
  * and its rotations. Pure.
  */
 import {
-  ROT_CCW, ROT_CW, STACK, STACK_ON, SWAP, UNSTACK, colorOf, kindOf, legalMoves, moveFrom, moveTo, moveType,
+  ROT_CCW,
+  ROT_CW,
+  STACK,
+  STACK_ON,
+  SWAP,
+  UNSTACK,
+  colorOf,
+  kindOf,
+  legalMoves,
+  moveFrom,
+  moveTo,
+  moveType,
   type Position,
 } from '../../core/index';
 
@@ -37,7 +48,8 @@ export function targetsOf(pos: Position, sq: number, stackTop: boolean): Map<num
     const t = moveType(m);
     if (t === ROT_CW || t === ROT_CCW) continue;
     const to = moveTo(m);
-    const kind: TargetKind = t === SWAP ? 'swap' : t === STACK_ON || (t === UNSTACK && pos.board[to] !== 0) ? 'stack' : 'step';
+    const kind: TargetKind =
+      t === SWAP ? 'swap' : t === STACK_ON || (t === UNSTACK && pos.board[to] !== 0) ? 'stack' : 'step';
     if (isStack(pos, sq)) {
       const wantTop = stackTop || pos.board[to] !== 0;
       if ((t === UNSTACK) !== wantTop) continue;

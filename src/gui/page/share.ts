@@ -63,12 +63,19 @@ export function wireShare(host: ShareHost): ShareElements {
   if (summary) summary.after(row, url);
 
   link.onclick = async () => {
-    const p: LinkPayload = host.hasMoves() ? { kind: 'game', pgn: host.record() } : { kind: 'kfen', ...host.position() };
+    const p: LinkPayload = host.hasMoves()
+      ? { kind: 'game', pgn: host.record() }
+      : { kind: 'kfen', ...host.position() };
     const href = linkUrl(location.href, await encodeLink(p));
     url.value = href;
     url.hidden = false;
     const what = p.kind === 'game' ? 'this game' : 'this position';
-    ioMessage(host.dom, (await copy(href)) ? `Link copied: it opens ${what} in the page.` : `The link to ${what} is in the box above: copy it from there.`);
+    ioMessage(
+      host.dom,
+      (await copy(href))
+        ? `Link copied: it opens ${what} in the page.`
+        : `The link to ${what} is in the box above: copy it from there.`,
+    );
   };
   pgn.onclick = async () => {
     const text = host.record();

@@ -16,7 +16,8 @@ export const LOW_TIME_MS = 10000;
 export function soundsFor(a: PageState, b: PageState): SoundName[] {
   const out: SoundName[] = [];
   const added = a.tree !== b.tree && b.path.length === a.path.length + 1 && a.path.every((x, i) => b.path[i] === x);
-  const shownAfterReply = a.tree !== b.tree && !added && b.path.length > a.path.length && a.pendingReply !== null && b.pendingReply === null;
+  const shownAfterReply =
+    a.tree !== b.tree && !added && b.path.length > a.path.length && a.pendingReply !== null && b.pendingReply === null;
   if (added || shownAfterReply) {
     const ply = nodeAt(b.tree, b.path)?.ply;
     if (ply) out.push(ply.killedSq < 0 ? 'move' : kindOf(ply.killedPiece) === PHARAOH ? 'pharaoh' : 'removal');
@@ -29,10 +30,24 @@ export function soundsFor(a: PageState, b: PageState): SoundName[] {
 /** Notes of each sound: [frequency Hz, start s, length s, wave]. */
 const NOTES: Record<SoundName, [number, number, number, OscillatorType][]> = {
   move: [[520, 0, 0.07, 'triangle']],
-  removal: [[330, 0, 0.09, 'sawtooth'], [196, 0.07, 0.18, 'sawtooth']],
-  pharaoh: [[392, 0, 0.14, 'square'], [523, 0.12, 0.14, 'square'], [784, 0.24, 0.3, 'square']],
-  low: [[880, 0, 0.09, 'sine'], [880, 0.16, 0.09, 'sine']],
-  end: [[523, 0, 0.16, 'triangle'], [659, 0.14, 0.16, 'triangle'], [784, 0.28, 0.32, 'triangle']],
+  removal: [
+    [330, 0, 0.09, 'sawtooth'],
+    [196, 0.07, 0.18, 'sawtooth'],
+  ],
+  pharaoh: [
+    [392, 0, 0.14, 'square'],
+    [523, 0.12, 0.14, 'square'],
+    [784, 0.24, 0.3, 'square'],
+  ],
+  low: [
+    [880, 0, 0.09, 'sine'],
+    [880, 0.16, 0.09, 'sine'],
+  ],
+  end: [
+    [523, 0, 0.16, 'triangle'],
+    [659, 0.14, 0.16, 'triangle'],
+    [784, 0.28, 0.32, 'triangle'],
+  ],
 };
 
 export class Sounds {
@@ -46,7 +61,9 @@ export class Sounds {
     if (!this.enabled()) return;
     this.played.push(name);
     try {
-      const Ctx = globalThis.AudioContext ?? (globalThis as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+      const Ctx =
+        globalThis.AudioContext ??
+        (globalThis as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
       if (!Ctx) return;
       this.ctx ??= new Ctx();
       const ctx = this.ctx;

@@ -6,21 +6,58 @@
  * resignation, draws, analysis lines — are tested without a browser (test/gui/state.test.ts).
  */
 import {
-  EDITIONS, PHARAOH, colorOf, fileOf, formatMove, gameStatus, kindOf, legalMoves, parseKfen, parseMove, rankOf, setupKfen, square, toKfen,
-  type EditionId, type GameStatus,
-  type Position, type SetupName,
+  EDITIONS,
+  PHARAOH,
+  colorOf,
+  fileOf,
+  formatMove,
+  gameStatus,
+  kindOf,
+  legalMoves,
+  parseKfen,
+  parseMove,
+  rankOf,
+  setupKfen,
+  square,
+  toKfen,
+  type EditionId,
+  type GameStatus,
+  type Position,
+  type SetupName,
 } from '../../core/index';
 import type { ResultToken } from '../../core/record';
 import {
-  clockAfterMove, flagged, newClock, clockFromText, restoreClock, startClock, stopClock, timeLeft, type ClockState,
+  clockAfterMove,
+  flagged,
+  newClock,
+  clockFromText,
+  restoreClock,
+  startClock,
+  stopClock,
+  timeLeft,
+  type ClockState,
 } from './clock';
 import { evalOf, type Eval, type Score } from './evaluation';
 import type { InfoLine } from './engine-client';
 import { playPly, type PlyInfo } from './move-effect';
 import { isOwnMovable, rotationMove, targetsOf } from './selection';
 import {
-  addMove, deleteNode, isMainline, lineEnd, mainlineEnd, newTree, nodeAt, pathExists, pathKey, positionAt, promote,
-  samePath, updateNode, type EngineNote, type GameTree, type Path,
+  addMove,
+  deleteNode,
+  isMainline,
+  lineEnd,
+  mainlineEnd,
+  newTree,
+  nodeAt,
+  pathExists,
+  pathKey,
+  positionAt,
+  promote,
+  samePath,
+  updateNode,
+  type EngineNote,
+  type GameTree,
+  type Path,
 } from './tree';
 
 export type Mode = 'engine' | 'humans' | 'analysis';
@@ -62,8 +99,15 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
-  edition: 'khet2', setup: 'classic', side: '0', level: 3, tc: '300+3', multipv: 3,
-  showThinking: false, showLasers: false, shotPreview: true,
+  edition: 'khet2',
+  setup: 'classic',
+  side: '0',
+  level: 3,
+  tc: '300+3',
+  multipv: 3,
+  showThinking: false,
+  showLasers: false,
+  shotPreview: true,
 };
 
 export interface DrawOffer {
@@ -182,7 +226,10 @@ export function drawClaim(pos: Position): { move: string; text: string } | null 
     q.make(m);
     const st = gameStatus(q);
     if (st.result === 'draw' && (st.reason === 'repetition' || st.reason === 'no-removal')) {
-      const why = st.reason === 'repetition' ? 'the position would occur a third time' : 'no piece would have been removed for the limit';
+      const why =
+        st.reason === 'repetition'
+          ? 'the position would occur a third time'
+          : 'no piece would have been removed for the limit';
       return { move: formatMove(m), text: why };
     }
   }
@@ -204,10 +251,33 @@ export function initialState(settings: Settings, random: () => number = Math.ran
   if (!tree.ok) throw new Error(tree.error);
   const humanSide = sideFor(settings, random);
   return {
-    settings, mode: 'engine', tree: tree.value, path: [], humanSide, ending: null,
-    clock: clockFromText(settings.tc), tags: [], players: null, flipped: humanSide === 1, selected: -1, stackTop: false, cursor: -1,
-    aim: null, engineAvailable: false, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true,
-    lines: [], linesFor: '', preview: null, evals: {}, review: null, message: '', bannerClosed: false,
+    settings,
+    mode: 'engine',
+    tree: tree.value,
+    path: [],
+    humanSide,
+    ending: null,
+    clock: clockFromText(settings.tc),
+    tags: [],
+    players: null,
+    flipped: humanSide === 1,
+    selected: -1,
+    stackTop: false,
+    cursor: -1,
+    aim: null,
+    engineAvailable: false,
+    thinking: null,
+    pendingReply: null,
+    holdUntil: 0,
+    drawOffer: null,
+    analysing: true,
+    lines: [],
+    linesFor: '',
+    preview: null,
+    evals: {},
+    review: null,
+    message: '',
+    bannerClosed: false,
   };
 }
 
@@ -225,10 +295,32 @@ export function newGame(
   const path = opts.path ?? mainlineEnd(tree);
   let clock = s.mode === 'analysis' ? null : clockFromText(s.settings.tc);
   const next: PageState = {
-    ...s, tree, path, humanSide, ending: opts.ending ?? null, clock, tags: opts.tags ?? [], players: null, premove: null,
-    flipped: s.mode === 'engine' ? humanSide === 1 : s.flipped, selected: -1, stackTop: false, cursor: -1, aim: null,
-    thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, analysing: true, lines: [], linesFor: '',
-    preview: null, evals: {}, review: null, message: '', bannerClosed: false,
+    ...s,
+    tree,
+    path,
+    humanSide,
+    ending: opts.ending ?? null,
+    clock,
+    tags: opts.tags ?? [],
+    players: null,
+    premove: null,
+    flipped: s.mode === 'engine' ? humanSide === 1 : s.flipped,
+    selected: -1,
+    stackTop: false,
+    cursor: -1,
+    aim: null,
+    thinking: null,
+    pendingReply: null,
+    holdUntil: 0,
+    drawOffer: null,
+    analysing: true,
+    lines: [],
+    linesFor: '',
+    preview: null,
+    evals: {},
+    review: null,
+    message: '',
+    bannerClosed: false,
   };
   // The clocks start with the first move; a game loaded with moves has them running.
   if (clock && path.length > 0 && !isOver(next)) clock = startClock(clock, endPosition(next).side, opts.now);
@@ -274,8 +366,19 @@ export function setMode(s: PageState, mode: Mode, now: number): PageState {
   if (mode === 'analysis') clock = clock ? stopClock(clock, now) : null;
   else if (s.mode === 'analysis' && !clock) clock = clockFromText(s.settings.tc);
   let next: PageState = {
-    ...s, mode, clock, selected: -1, preview: null, thinking: null, pendingReply: null, holdUntil: 0, drawOffer: null, premove: null,
-    analysing: true, message: '', path: mode === 'analysis' ? s.path : mainlineEnd(s.tree),
+    ...s,
+    mode,
+    clock,
+    selected: -1,
+    preview: null,
+    thinking: null,
+    pendingReply: null,
+    holdUntil: 0,
+    drawOffer: null,
+    premove: null,
+    analysing: true,
+    message: '',
+    path: mode === 'analysis' ? s.path : mainlineEnd(s.tree),
   };
   if (mode !== 'analysis' && next.clock && gameLength(next) > 0 && !isOver(next)) {
     next = { ...next, clock: startClock(next.clock!, endPosition(next).side, now) };
@@ -294,7 +397,11 @@ export function analyseDuringGame(s: PageState, now: number): PageState {
   const end = endPath(s);
   if (s.mode !== 'engine' || end.length === 0 || isOver(s)) return setMode(s, 'analysis', now);
   const n = nodeAt(s.tree, end);
-  const comment = n?.comment ? (n.comment.includes(ANALYSED_NOTE) ? n.comment : `${n.comment} ${ANALYSED_NOTE}`) : ANALYSED_NOTE;
+  const comment = n?.comment
+    ? n.comment.includes(ANALYSED_NOTE)
+      ? n.comment
+      : `${n.comment} ${ANALYSED_NOTE}`
+    : ANALYSED_NOTE;
   return setMode({ ...s, tree: updateNode(s.tree, end, (x) => ({ ...x, comment })) }, 'analysis', now);
 }
 
@@ -308,8 +415,16 @@ export function playMove(s: PageState, move: number, now: number, note?: EngineN
   const mover = pos.side;
   const added = addMove(s.tree, s.path, move, note ? { engine: note } : {});
   let next: PageState = {
-    ...s, tree: added.tree, path: added.path, selected: -1, preview: null, message: '', bannerClosed: false,
-    cursor: s.cursor, holdUntil: 0, armed: null,
+    ...s,
+    tree: added.tree,
+    path: added.path,
+    selected: -1,
+    preview: null,
+    message: '',
+    bannerClosed: false,
+    cursor: s.cursor,
+    holdUntil: 0,
+    armed: null,
   };
   if (s.mode === 'analysis') return next;
   // A draw offered by the other side lapses when this side moves on instead.
@@ -344,8 +459,18 @@ export function engineMoved(s: PageState, text: string, note: EngineNote, now: n
   const pos = endPosition(s);
   if (pos.side === s.humanSide) return s;
   if (s.drawOffer && s.drawOffer.by === s.humanSide) {
-    const score: Score | undefined = note.mate !== undefined ? { kind: 'mate', value: note.mate } : note.scoreCp !== undefined ? { kind: 'cp', value: note.scoreCp } : undefined;
-    if (thothAcceptsDraw(score)) return endGame({ ...s, drawOffer: null }, { result: '1/2-1/2', text: 'Draw by agreement: Thoth accepted your offer', termination: 'normal' }, now);
+    const score: Score | undefined =
+      note.mate !== undefined
+        ? { kind: 'mate', value: note.mate }
+        : note.scoreCp !== undefined
+          ? { kind: 'cp', value: note.scoreCp }
+          : undefined;
+    if (thothAcceptsDraw(score))
+      return endGame(
+        { ...s, drawOffer: null },
+        { result: '1/2-1/2', text: 'Draw by agreement: Thoth accepted your offer', termination: 'normal' },
+        now,
+      );
     s = { ...s, drawOffer: null, message: 'Thoth declines the draw.' };
   }
   if (text === '(none)' || text === '0000') return { ...s, thinking: null, message: 'Thoth has no move to make here.' };
@@ -353,7 +478,11 @@ export function engineMoved(s: PageState, text: string, note: EngineNote, now: n
   if (!m.ok) return { ...s, thinking: null, message: `Thoth sent an illegal move '${text}': ${m.error.message}` };
   const waiting: PageState = { ...s, thinking: null };
   if (now < s.holdUntil) {
-    return { ...waiting, pendingReply: { move: m.value, note }, clock: waiting.clock ? stopClock(waiting.clock, now) : null };
+    return {
+      ...waiting,
+      pendingReply: { move: m.value, note },
+      clock: waiting.clock ? stopClock(waiting.clock, now) : null,
+    };
   }
   return applyReply({ ...waiting, pendingReply: { move: m.value, note } }, now);
 }
@@ -378,10 +507,15 @@ function applyReply(s: PageState, now: number): PageState {
   const followed = atEnd(s);
   const base: PageState = { ...s, pendingReply: null, holdUntil: 0, path: endPath(s) };
   // Thoth's words (a declined draw) stay with its move.
-  const next = { ...playMove({ ...base, selected: -1, premove: null }, reply.move, now, reply.note), message: s.message };
+  const next = {
+    ...playMove({ ...base, selected: -1, premove: null }, reply.move, now, reply.note),
+    message: s.message,
+  };
   if (s.premove && followed) return playPremove(next, s.premove, now);
   // Someone looking back through the game stays where they are.
-  return followed ? { ...next, selected: s.selected >= 0 && humanMayMove(next) ? s.selected : -1 } : { ...next, path: s.path };
+  return followed
+    ? { ...next, selected: s.selected >= 0 && humanMayMove(next) ? s.selected : -1 }
+    : { ...next, path: s.path };
 }
 
 /** The premove, right after Thoth's move: played at once when legal, else dropped with a word. */
@@ -428,8 +562,18 @@ function premoveClick(s: PageState, pp: Position, sq: number, pickedBefore: numb
 
 function endGame(s: PageState, ending: Ending, now: number): PageState {
   return {
-    ...s, ending, clock: s.clock ? stopClock(s.clock, now) : null, pendingReply: null, holdUntil: 0, thinking: null, premove: null,
-    selected: -1, drawOffer: null, bannerClosed: false, path: endPath(s), preview: null,
+    ...s,
+    ending,
+    clock: s.clock ? stopClock(s.clock, now) : null,
+    pendingReply: null,
+    holdUntil: 0,
+    thinking: null,
+    premove: null,
+    selected: -1,
+    drawOffer: null,
+    bannerClosed: false,
+    path: endPath(s),
+    preview: null,
   };
 }
 
@@ -439,11 +583,15 @@ export function checkFlag(s: PageState, now: number): PageState {
   const loser = flagged(s.clock, now);
   if (loser < 0) return s;
   const names = colorNames(s);
-  const ended = endGame(s, {
-    result: loser === 0 ? '0-1' : '1-0',
-    text: `${names[loser ^ 1]} wins on time: ${names[loser]}'s clock ran out`,
-    termination: 'time forfeit',
-  }, now);
+  const ended = endGame(
+    s,
+    {
+      result: loser === 0 ? '0-1' : '1-0',
+      text: `${names[loser ^ 1]} wins on time: ${names[loser]}'s clock ran out`,
+      termination: 'time forfeit',
+    },
+    now,
+  );
   const remaining: [number, number] = [ended.clock!.remaining[0], ended.clock!.remaining[1]];
   remaining[loser] = 0;
   return { ...ended, clock: { ...ended.clock!, remaining } };
@@ -479,8 +627,19 @@ export function takeBack(s: PageState, now: number): PageState {
     clock = len === 0 ? newClock(clock.baseMs, clock.incMs) : restoreClock(clock, before ?? clock.remaining, side, now);
   }
   return {
-    ...s, tree, path: new Array<number>(len).fill(0), clock, selected: -1, holdUntil: 0, pendingReply: null, thinking: null, premove: null,
-    drawOffer: null, preview: null, message: '', bannerClosed: false,
+    ...s,
+    tree,
+    path: new Array<number>(len).fill(0),
+    clock,
+    selected: -1,
+    holdUntil: 0,
+    pendingReply: null,
+    thinking: null,
+    premove: null,
+    drawOffer: null,
+    preview: null,
+    message: '',
+    bannerClosed: false,
   };
 }
 
@@ -489,7 +648,15 @@ export function resign(s: PageState, now: number): PageState {
   if (s.mode === 'analysis' || isOver(s)) return s;
   const side = s.mode === 'engine' ? s.humanSide : endPosition(s).side;
   const names = colorNames(s);
-  return endGame(s, { result: side === 0 ? '0-1' : '1-0', text: `${names[side ^ 1]} wins: ${names[side]} resigned`, termination: 'normal' }, now);
+  return endGame(
+    s,
+    {
+      result: side === 0 ? '0-1' : '1-0',
+      text: `${names[side ^ 1]} wins: ${names[side]} resigned`,
+      termination: 'normal',
+    },
+    now,
+  );
 }
 
 /**
@@ -499,7 +666,10 @@ export function resign(s: PageState, now: number): PageState {
 export function offerDraw(s: PageState): PageState {
   if (s.mode === 'analysis' || isOver(s) || s.drawOffer) return s;
   const by = s.mode === 'engine' ? s.humanSide : endPosition(s).side;
-  const message = s.mode === 'engine' ? 'You offered a draw: Thoth answers with its next move.' : `${colorNames(s)[by]} offers a draw.`;
+  const message =
+    s.mode === 'engine'
+      ? 'You offered a draw: Thoth answers with its next move.'
+      : `${colorNames(s)[by]} offers a draw.`;
   return { ...s, drawOffer: { by, atPly: gameLength(s) }, message };
 }
 
@@ -519,7 +689,11 @@ export function claimDraw(s: PageState, now: number): PageState {
   if (s.mode === 'engine' && pos.side !== s.humanSide) return s;
   const c = drawClaim(pos);
   if (!c) return { ...s, message: 'No draw can be claimed here.' };
-  return endGame(s, { result: '1/2-1/2', text: `Draw claimed by ${colorNames(s)[pos.side]}: ${c.text}`, termination: 'normal' }, now);
+  return endGame(
+    s,
+    { result: '1/2-1/2', text: `Draw claimed by ${colorNames(s)[pos.side]}: ${c.text}`, termination: 'normal' },
+    now,
+  );
 }
 
 // ---- the board -----------------------------------------------------------------------------
@@ -563,7 +737,8 @@ export function moveCursor(s: PageState, dFile: number, dRank: number): PageStat
   if (s.cursor < 0) {
     // It appears on the selected piece, else the first own piece from the bottom left, else e1.
     let start = -1;
-    for (let sq = 0; sq < 80 && start < 0; sq++) if (pos.board[sq] !== 0 && colorOf(pos.board[sq]) === pos.side) start = sq;
+    for (let sq = 0; sq < 80 && start < 0; sq++)
+      if (pos.board[sq] !== 0 && colorOf(pos.board[sq]) === pos.side) start = sq;
     return { ...s, cursor: s.selected >= 0 ? s.selected : start >= 0 ? start : 4 };
   }
   const d = s.flipped ? -1 : 1;
@@ -600,7 +775,8 @@ export function clickSquare(s: PageState, sq: number, now: number, pickedBefore:
   if (!humanMayMove(s)) {
     const pp = premovePosition(s);
     if (pp) return premoveClick(s, pp, sq, pickedBefore);
-    if (s.mode !== 'analysis' && !atEnd(s)) return { ...s, message: 'You are looking at an earlier position: press End (or ») to return to the game.' };
+    if (s.mode !== 'analysis' && !atEnd(s))
+      return { ...s, message: 'You are looking at an earlier position: press End (or ») to return to the game.' };
     return s;
   }
   if (s.selected >= 0) {
@@ -611,7 +787,8 @@ export function clickSquare(s: PageState, sq: number, now: number, pickedBefore:
   if (isOwnMovable(pos, sq)) return pickedBefore === sq ? select(s, -1) : select(s, sq);
   const p = pos.board[sq];
   const next = select(s, -1);
-  if (p !== 0 && colorOf(p) !== pos.side) return { ...next, message: `That ${colorNames(s)[colorOf(p)]} piece is not yours to move.` };
+  if (p !== 0 && colorOf(p) !== pos.side)
+    return { ...next, message: `That ${colorNames(s)[colorOf(p)]} piece is not yours to move.` };
   return next;
 }
 
@@ -660,7 +837,8 @@ export function step(s: PageState, d: -1 | 1): PageState {
 
 export const goFirst = (s: PageState): PageState => goTo(s, []);
 /** To the end of the game (play) or of the shown line (analysis). */
-export const goLast = (s: PageState): PageState => goTo(s, s.mode === 'analysis' ? lineEnd(s.tree, s.path) : endPath(s));
+export const goLast = (s: PageState): PageState =>
+  goTo(s, s.mode === 'analysis' ? lineEnd(s.tree, s.path) : endPath(s));
 
 /** Analysis: the variation through the shown position becomes the main line. */
 export function promoteLine(s: PageState): PageState {

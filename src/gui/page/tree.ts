@@ -150,7 +150,11 @@ export function addMove(
 }
 
 /** Plays move texts from `path` (an imported line); fails on the first illegal one. */
-export function addMoves(tree: GameTree, path: Path, texts: readonly string[]): Result<{ tree: GameTree; path: Path }, { index: number; message: string }> {
+export function addMoves(
+  tree: GameTree,
+  path: Path,
+  texts: readonly string[],
+): Result<{ tree: GameTree; path: Path }, { index: number; message: string }> {
   let t = tree;
   let p = path;
   const pos = positionAt(tree, path);

@@ -63,7 +63,10 @@ export interface SummaryLine {
 export class JsonReport {
   private readonly fd: number;
 
-  private constructor(readonly path: string, fd: number) {
+  private constructor(
+    readonly path: string,
+    fd: number,
+  ) {
     this.fd = fd;
   }
 

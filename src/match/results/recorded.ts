@@ -105,7 +105,10 @@ class Players {
 }
 
 /** The summary of the games of several record files (`files[i]` are the games of one file). */
-export function summariseRecords(files: readonly GameRecord[][], opts: RecordedOptions): RecordedSummary | { error: string } {
+export function summariseRecords(
+  files: readonly GameRecord[][],
+  opts: RecordedOptions,
+): RecordedSummary | { error: string } {
   const notes: string[] = [];
   const counted = countedGames(files, notes);
   if (counted.length === 0) return { error: 'no finished games in these files' };
@@ -123,8 +126,10 @@ export function summariseRecords(files: readonly GameRecord[][], opts: RecordedO
   let pairs = 0;
   for (const list of slot.values()) if (isPair(list)) pairs++;
 
-  if (opts.anchor !== undefined && !names.includes(opts.anchor)) return { error: `-anchor ${opts.anchor}: no player has that name (${names.join(', ')})` };
-  if (opts.sprt && names.length !== 2) return { error: `-sprt needs the games of exactly two players (these files have ${names.length})` };
+  if (opts.anchor !== undefined && !names.includes(opts.anchor))
+    return { error: `-anchor ${opts.anchor}: no player has that name (${names.join(', ')})` };
+  if (opts.sprt && names.length !== 2)
+    return { error: `-sprt needs the games of exactly two players (these files have ${names.length})` };
   // Standings takes its encounters up front: find them all first.
   for (const g of counted) {
     const [p0, p1] = recordPlayers(g.rec);
@@ -149,7 +154,15 @@ export function summariseRecords(files: readonly GameRecord[][], opts: RecordedO
     };
     standings.add(game, g.score);
   });
-  return { names, standings, variant, games: counted.length, pairs, notes, lines: summaryLines(standings, variant, opts) };
+  return {
+    names,
+    standings,
+    variant,
+    games: counted.length,
+    pairs,
+    notes,
+    lines: summaryLines(standings, variant, opts),
+  };
 }
 
 function summaryLines(standings: Standings, variant: EditionId, opts: RecordedOptions): string[] {

@@ -11,7 +11,12 @@ import { fitRatings, type RatedGame } from '../stats/ratings';
 import { sprtBounds, sprtDecision, type SprtBounds, type SprtDecision } from '../stats/sprt';
 import { points, type Trinomial } from '../stats/wdl';
 import {
-  encounterLLR, encounterStats, summarizeEncounter, type EncounterCounts, type EncounterSummary, type StandingRow,
+  encounterLLR,
+  encounterStats,
+  summarizeEncounter,
+  type EncounterCounts,
+  type EncounterSummary,
+  type StandingRow,
 } from './summary';
 
 const zero = (): Trinomial => ({ wins: 0, losses: 0, draws: 0 });
@@ -39,7 +44,11 @@ export class Standings {
   /** The first game of each pair seen so far: pair key → A's score. */
   private readonly open = new Map<string, number>();
 
-  constructor(readonly names: string[], encounters: readonly (readonly [number, number])[], readonly pairs: boolean) {
+  constructor(
+    readonly names: string[],
+    encounters: readonly (readonly [number, number])[],
+    readonly pairs: boolean,
+  ) {
     this.encounters = encounters.map(([a, b]) => ({
       a,
       b,
@@ -121,8 +130,17 @@ export class Standings {
       const t = this.playerTotal(i);
       const g = games(t);
       return {
-        rank: r + 1, index: i, name: this.names[i], elo: ratings[i], anchor: i === anchor, games: g,
-        wins: t.wins, losses: t.losses, draws: t.draws, points: pts[i], score: g > 0 ? points(t) / g : NaN,
+        rank: r + 1,
+        index: i,
+        name: this.names[i],
+        elo: ratings[i],
+        anchor: i === anchor,
+        games: g,
+        wins: t.wins,
+        losses: t.losses,
+        draws: t.draws,
+        points: pts[i],
+        score: g > 0 ? points(t) / g : NaN,
       };
     });
   }
@@ -140,7 +158,12 @@ function subLine(label: string, t: Trinomial): string {
 }
 
 /** The cutechess-style block for one encounter (and the SPRT line when a test runs). */
-export function encounterLines(st: Standings, enc: number, colorNames: readonly [string, string], sprt?: SprtConfig): string[] {
+export function encounterLines(
+  st: Standings,
+  enc: number,
+  colorNames: readonly [string, string],
+  sprt?: SprtConfig,
+): string[] {
   return summaryLines(st.summary(enc, sprt), colorNames);
 }
 
@@ -153,7 +176,9 @@ function summaryLines(s: EncounterSummary, colorNames: readonly [string, string]
   lines.push(subLine(`${A} playing ${colorNames[1]}`, s.asSecond));
   lines.push(subLine(`${colorNames[0]} vs ${colorNames[1]}`, s.firstPlayer));
   lines.push(formatEloLine(s));
-  lines.push(`Normalized Elo: ${fixedOrNa(s.nElo, 1)} +/- ${fixedOrNa(s.nEloError, 1)} (${s.model === 'pentanomial' ? 'pentanomial' : 'per game'})`);
+  lines.push(
+    `Normalized Elo: ${fixedOrNa(s.nElo, 1)} +/- ${fixedOrNa(s.nEloError, 1)} (${s.model === 'pentanomial' ? 'pentanomial' : 'per game'})`,
+  );
   if (s.pentanomial) lines.push(formatPentanomialLine(s.pentanomial));
   if (s.sprt) lines.push(formatSprtLine(s.sprt.llr, { lower: s.sprt.lower, upper: s.sprt.upper }));
   return lines;
@@ -169,7 +194,9 @@ export function standingsLines(st: Standings, anchor: number, drawScore: number)
   const rows = st.table(anchor, drawScore);
   const w = Math.max(4, ...st.names.map((s) => s.length));
   const lines: string[] = [];
-  lines.push(`${pad('Rank', 5)}${pad('Name', w + 2)}${pad('Elo', 8, true)}${pad('Games', 8, true)}${pad('Points', 9, true)}${pad('Score', 8, true)}${pad('Draws', 8, true)}`);
+  lines.push(
+    `${pad('Rank', 5)}${pad('Name', w + 2)}${pad('Elo', 8, true)}${pad('Games', 8, true)}${pad('Points', 9, true)}${pad('Score', 8, true)}${pad('Draws', 8, true)}`,
+  );
   for (const r of rows) {
     const g = r.games;
     const elo = r.anchor ? '0.0*' : Number.isFinite(r.elo) ? (r.elo >= 0 ? '+' : '') + r.elo.toFixed(1) : 'n/a';
@@ -180,7 +207,9 @@ export function standingsLines(st: Standings, anchor: number, drawScore: number)
     );
   }
   const order = rows.map((r) => r.index);
-  lines.push(`* anchor: ${st.names[anchor]} (ratings: maximum likelihood over all games, draws = 1/2${drawScore !== 0.5 ? `; points: draws = ${drawScore}` : ''})`);
+  lines.push(
+    `* anchor: ${st.names[anchor]} (ratings: maximum likelihood over all games, draws = 1/2${drawScore !== 0.5 ? `; points: draws = ${drawScore}` : ''})`,
+  );
   if (n > 2) {
     lines.push('');
     lines.push('Cross table (points of the row engine against the column engine):');
@@ -216,10 +245,7 @@ export function fixedOrNa(x: number, digits: number): string {
 export function formatScoreLine(nameA: string, nameB: string, r: Trinomial): string {
   const games = r.wins + r.losses + r.draws;
   const score = games > 0 ? points(r) / games : 0;
-  return (
-    `Score of ${nameA} vs ${nameB}: ${r.wins} - ${r.losses} - ${r.draws}  ` +
-    `[${score.toFixed(3)}] ${games}`
-  );
+  return `Score of ${nameA} vs ${nameB}: ${r.wins} - ${r.losses} - ${r.draws}  ` + `[${score.toFixed(3)}] ${games}`;
 }
 
 /**

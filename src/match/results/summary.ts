@@ -41,7 +41,8 @@ export interface SprtSummary {
  * An encounter's results. The Elo numbers are A's over B (see {@link MatchStats}): Elo and normalized
  * Elo with their 95% errors, LOS in %, the draw ratio in % of games.
  */
-export interface EncounterSummary extends Pick<MatchStats, 'elo' | 'eloError' | 'nElo' | 'nEloError' | 'los' | 'drawRatio'> {
+export interface EncounterSummary
+  extends Pick<MatchStats, 'elo' | 'eloError' | 'nElo' | 'nEloError' | 'los' | 'drawRatio'> {
   /** A and B. */
   players: [string, string];
   games: number;

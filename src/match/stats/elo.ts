@@ -53,7 +53,7 @@ export function eloFromScore(s: number): number {
 
 /** Expected score for an Elo difference `e`: `L(e) = 1/(1 + 10^(−e/400))`. */
 export function scoreFromElo(e: number): number {
-  return 1 / (1 + Math.pow(10, -e / 400));
+  return 1 / (1 + 10 ** (-e / 400));
 }
 
 // ---------------------------------------------------------------------------------------------

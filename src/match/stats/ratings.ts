@@ -169,7 +169,12 @@ function logLikelihood(pairs: readonly PairResult[], r: readonly number[]): numb
 }
 
 /** Newton's step for the free variables at `x`: the Hessian solved against the gradient. */
-function newtonStep(pairs: readonly PairResult[], x: readonly number[], varIndex: readonly number[], m: number): number[] {
+function newtonStep(
+  pairs: readonly PairResult[],
+  x: readonly number[],
+  varIndex: readonly number[],
+  m: number,
+): number[] {
   const grad = new Array<number>(m).fill(0);
   const hess: number[][] = Array.from({ length: m }, () => new Array<number>(m).fill(0));
   for (const e of pairs) {
@@ -202,7 +207,11 @@ function newtonStep(pairs: readonly PairResult[], x: readonly number[], varIndex
  * no step was taken.
  */
 function lineSearch(
-  pairs: readonly PairResult[], x: number[], varIndex: readonly number[], step: readonly number[], current: number,
+  pairs: readonly PairResult[],
+  x: number[],
+  varIndex: readonly number[],
+  step: readonly number[],
+  current: number,
 ): { value: number; distance: number } | undefined {
   let maxStep = 0;
   for (const s of step) maxStep = Math.max(maxStep, Math.abs(s));

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NELO_SCALE, normalCdf } from '../../../src/match/stats/elo';
-import { pentanomialStats, pentanomialIndex, pentanomialFromSix, type Pentanomial } from '../../../src/match/stats/pentanomial';
+import {
+  pentanomialStats,
+  pentanomialIndex,
+  pentanomialFromSix,
+  type Pentanomial,
+} from '../../../src/match/stats/pentanomial';
 import { near, twoDecimals } from './helpers';
 
 describe('pentanomialStats', () => {

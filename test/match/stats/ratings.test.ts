@@ -20,9 +20,11 @@ describe('fitRatings', () => {
       [4, 0, 3, 0],
     ];
     const games: RatedGame[] = [];
-    wins.forEach((row, i) => row.forEach((w, j) => {
-      for (let k = 0; k < w; k++) games.push({ white: i, black: j, score: 1 });
-    }));
+    wins.forEach((row, i) =>
+      row.forEach((w, j) => {
+        for (let k = 0; k < w; k++) games.push({ white: i, black: j, score: 1 });
+      }),
+    );
     expect(games).toHaveLength(22);
     const r = fitRatings(['A', 'B', 'C', 'D'], games, 0, 0, { priorDraws: 0 });
     const p = [0.64, 1.043, 0.66, 2.27];

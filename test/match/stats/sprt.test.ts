@@ -78,14 +78,8 @@ describe('SPRT', () => {
   });
 
   it('logistic pentanomials → −3.07 and −4.98', () => {
-    twoDecimals(
-      sprtLLR(pentanomialFromSix(223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, 'logistic'),
-      -3.07,
-    );
-    twoDecimals(
-      sprtLLR(pentanomialFromSix(871, 26175, 55003, 980, 26678, 821), 0, 2, 'logistic'),
-      -4.98,
-    );
+    twoDecimals(sprtLLR(pentanomialFromSix(223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, 'logistic'), -3.07);
+    twoDecimals(sprtLLR(pentanomialFromSix(871, 26175, 55003, 980, 26678, 821), 0, 2, 'logistic'), -4.98);
   });
 
   it('is 0 without results, and antisymmetric in the hypotheses', () => {

@@ -64,7 +64,7 @@ describe('trinomialStats', () => {
       expect(s.nElo).toBe(0);
       expect(s.los).toBe(50);
       expect(s.eloError).toBeGreaterThan(0);
-      near(s.eloError, -(eloFromScore(0.5 - Z95 * s.standardError)), 1e-9);
+      near(s.eloError, -eloFromScore(0.5 - Z95 * s.standardError), 1e-9);
     }
   });
 
