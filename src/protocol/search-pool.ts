@@ -17,6 +17,12 @@ import type { SearchTask } from '../threads/search-worker';
 import type { GoRequest, SearchThreads } from './engine-host';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
+/**
+ * The warm-up's length: V8 optimises the search's hot functions only after some tens of thousands
+ * of nodes; a warm-up of a depth-5 search (a few thousand nodes) left the first real searches at
+ * a tenth of the warm speed (bench/fast.mjs, fresh engines). A `go` interrupts it.
+ */
+const WARM_NODES = 30_000;
 
 /** One thread's result with the thread it came from: what the vote weighs. */
 export type ThreadResult = SearchResult & { threadIndex: number };
@@ -123,7 +129,7 @@ export class SearchPool implements SearchThreads {
         pharaohRotation: false,
         kfen: WARM_KFEN,
         moves: [],
-        limits: { ...DEFAULT_LIMITS, depth: 5, searchMoves: [] },
+        limits: { ...DEFAULT_LIMITS, nodes: WARM_NODES, searchMoves: [] },
         received: Date.now(),
         network: this.warmNetwork,
       };
