@@ -14,7 +14,9 @@
 //            builds (e.g. an old commit built in /tmp: `git archive REV | tar -x -C DIR`, build there)
 // --fresh N  searches on fresh engines per build, thread count and T (0: none)
 // --long MS  a `go movetime MS` on each of the first 10 positions (warm, 1 thread): the nodes a
-//            long search visits per 10 ms, against which the short searches' nodes are put
+//            long search visits per 10 ms (its last info line's nps), against which the short
+//            searches' nodes are put. A short search's nodes are those of its last info line
+//            (its last completed iteration): the nodes of an iteration cut short are not counted.
 // Prints per build, threads, warm/fresh and T: the median, 90th percentile and maximum answer
 // time, how many answers came more than 5 ms late, the median depth and nodes, and the nodes
 // as a share of the long search's per T ms.
@@ -101,6 +103,7 @@ function engine(cli) {
       const t0 = e.send(`go ${cmd}`);
       let depth = 0;
       let nodes = 0;
+      let nps = 0;
       for (;;) {
         const k = await new Promise((r) => {
           const f = () => {
@@ -110,11 +113,13 @@ function engine(cli) {
           };
           f();
         });
-        if (k.text.startsWith('bestmove')) return { ms: k.at - t0, depth, nodes };
+        if (k.text.startsWith('bestmove')) return { ms: k.at - t0, depth, nodes, nps };
         const d = /\bdepth (\d+)/.exec(k.text);
         const n = /\bnodes (\d+)/.exec(k.text);
         if (d && !/\bcurrmove\b/.test(k.text)) depth = Math.max(depth, Number(d[1]));
         if (n) nodes = Math.max(nodes, Number(n[1]));
+        const v = /\bnps (\d+)/.exec(k.text);
+        if (v) nps = Number(v[1]);
       }
     },
     quit: () =>
@@ -151,7 +156,7 @@ if (opts.long > 0) {
     for (let k = 0; k < es.length; k++) {
       const j = (k + i) % es.length;
       const r = await es[j].go(fens[i], `movetime ${opts.long}`);
-      rates[j].push(r.nodes / r.ms);
+      rates[j].push(r.nps / 1000); // the engine's own rate over its last iteration
     }
   }
   for (let k = 0; k < es.length; k++) {
