@@ -15,8 +15,9 @@
 // --fresh N  searches on fresh engines per build, thread count and T (0: none)
 // --long MS  a `go movetime MS` on each of the first 10 positions (warm, 1 thread): the nodes a
 //            long search visits per 10 ms (its last info line's nps), against which the short
-//            searches' nodes are put. A short search's nodes are those of its last info line
-//            (its last completed iteration): the nodes of an iteration cut short are not counted.
+//            searches' nodes are put. A short search's nodes are all it searched (the engine's
+//            `debug on` line 'search done: … N nodes'), the iteration cut short included; its
+//            depth is that of the last completed iteration.
 // Prints per build, threads, warm/fresh and T: the median, 90th percentile and maximum answer
 // time, how many answers came more than 5 ms late, the median depth and nodes, and the nodes
 // as a share of the long search's per T ms.
@@ -94,6 +95,7 @@ function engine(cli) {
       e.send('uci');
       await next(/^uciok$/);
       if (threads > 1) e.send(`setoption name Threads value ${threads}`);
+      e.send('debug on'); // its 'search done' line gives all the nodes, an iteration cut short included
       e.send('isready');
       await next(/^readyok$/);
     },
@@ -104,16 +106,22 @@ function engine(cli) {
       let depth = 0;
       let nodes = 0;
       let nps = 0;
+      let all = 0;
       for (;;) {
         const k = await new Promise((r) => {
           const f = () => {
-            const j = queue.findIndex((l) => /^(info .*\bdepth \d+|bestmove )/.test(l.text));
+            const j = queue.findIndex((l) => /^(info .*\bdepth \d+|info string debug: search done|bestmove )/.test(l.text));
             if (j >= 0) r(queue.splice(0, j + 1)[j]);
             else waiter = f;
           };
           f();
         });
-        if (k.text.startsWith('bestmove')) return { ms: k.at - t0, depth, nodes, nps };
+        if (k.text.startsWith('bestmove')) return { ms: k.at - t0, depth, nodes: all || nodes, nps };
+        const done = /search done: \d+ ms, (\d+) nodes/.exec(k.text);
+        if (done) {
+          all = Number(done[1]);
+          continue;
+        }
         const d = /\bdepth (\d+)/.exec(k.text);
         const n = /\bnodes (\d+)/.exec(k.text);
         if (d && !/\bcurrmove\b/.test(k.text)) depth = Math.max(depth, Number(d[1]));
