@@ -19,8 +19,9 @@ import type { GoRequest, SearchThreads } from './engine-host';
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
 /**
  * The warm-up's length: V8 optimises the search's hot functions only after some tens of thousands
- * of nodes; a warm-up of a depth-5 search (a few thousand nodes) left the first real searches at
- * a tenth of the warm speed (bench/fast.mjs, fresh engines). A `go` interrupts it.
+ * of nodes; a depth-5 warm-up (about 13,000 nodes from the Classic start) left a fresh engine's
+ * first `go movetime 30` at about a fifth of a warm engine's nodes (bench/README.md, "Short
+ * searches"). A `go` interrupts it.
  */
 const WARM_NODES = 30_000;
 
@@ -91,6 +92,12 @@ export class SearchPool implements SearchThreads {
   private results = new Int32Array(new SharedArrayBuffer(4 * 4 * 64));
   /** Resolves when every worker of the current pool has run its warm-up search. */
   ready: Promise<void>;
+  /** The node counter of the last warm-up (all its threads). */
+  private warmNodes = new BigInt64Array(1);
+  /** The nodes the last warm-up searched, all threads together. */
+  get warmedNodes(): number {
+    return Number(Atomics.load(this.warmNodes, 0));
+  }
   /** The stop word of the warm-up searches. */
   private warmControl = new Int32Array(new SharedArrayBuffer(16));
 
@@ -115,6 +122,7 @@ export class SearchPool implements SearchThreads {
     this.warmControl = new Int32Array(new SharedArrayBuffer(16));
     const control = this.warmControl.buffer as SharedArrayBuffer;
     const nodes = new SharedArrayBuffer(8);
+    this.warmNodes = new BigInt64Array(nodes);
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < threads; i++) {
       const task: SearchTask = {

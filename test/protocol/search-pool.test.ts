@@ -41,6 +41,16 @@ describe('SearchPool (in-process)', () => {
     await pool?.destroy();
   });
 
+  it('the warm-up searches 30,000 nodes or more (a depth-5 warm-up left the first searches cold)', async () => {
+    const p = new SearchPool(1, 1);
+    try {
+      await p.ready;
+      expect(p.warmedNodes).toBeGreaterThanOrEqual(30_000);
+    } finally {
+      await p.destroy();
+    }
+  });
+
   it('go nodes N with 2 threads: the nodes of all threads stop the search near N', async () => {
     const N = 50_000;
     const infos: SearchInfo[] = [];
