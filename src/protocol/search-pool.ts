@@ -21,7 +21,8 @@ const WARM_KFEN = setupKfen('khet2', 'classic')!;
  * The warm-up's length: V8 optimises the search's hot functions only after some tens of thousands
  * of nodes; a depth-5 warm-up (about 13,000 nodes from the Classic start) left a fresh engine's
  * first `go movetime 30` at about a fifth of a warm engine's nodes (bench/README.md, "Short
- * searches"). A `go` interrupts it.
+ * searches"). Per thread: each worker compiles its own code (the limit counts all threads' nodes).
+ * A `go` interrupts it.
  */
 const WARM_NODES = 30_000;
 
@@ -137,7 +138,7 @@ export class SearchPool implements SearchThreads {
         pharaohRotation: false,
         kfen: WARM_KFEN,
         moves: [],
-        limits: { ...DEFAULT_LIMITS, nodes: WARM_NODES, searchMoves: [] },
+        limits: { ...DEFAULT_LIMITS, nodes: WARM_NODES * threads, searchMoves: [] },
         received: Date.now(),
         network: this.warmNetwork,
       };

@@ -41,13 +41,15 @@ describe('SearchPool (in-process)', () => {
     await pool?.destroy();
   });
 
-  it('the warm-up searches 30,000 nodes or more (a depth-5 warm-up left the first searches cold)', async () => {
-    const p = new SearchPool(1, 1);
-    try {
-      await p.ready;
-      expect(p.warmedNodes).toBeGreaterThanOrEqual(30_000);
-    } finally {
-      await p.destroy();
+  it('the warm-up searches 30,000 nodes or more per thread (a depth-5 warm-up left the first searches cold)', async () => {
+    for (const threads of [1, 2]) {
+      const p = new SearchPool(threads, 1);
+      try {
+        await p.ready;
+        expect(p.warmedNodes, `${threads} thread(s)`).toBeGreaterThanOrEqual(30_000 * threads);
+      } finally {
+        await p.destroy();
+      }
     }
   });
 
