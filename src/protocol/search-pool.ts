@@ -94,7 +94,7 @@ export class SearchPool implements SearchThreads {
   /** Resolves when every worker of the current pool has run its warm-up search. */
   ready: Promise<void>;
   /** The node counter of the last warm-up (all its threads). */
-  private warmNodes = new BigInt64Array(1);
+  private warmNodes: BigInt64Array<ArrayBufferLike> = new BigInt64Array(1);
   /** The nodes the last warm-up searched, all threads together. */
   get warmedNodes(): number {
     return Number(Atomics.load(this.warmNodes, 0));
