@@ -17,6 +17,14 @@ import type { SearchTask } from '../threads/search-worker';
 import type { GoRequest, SearchThreads } from './engine-host';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
+/**
+ * The warm-up's length: V8 optimises the search's hot functions only after some tens of thousands
+ * of nodes; a depth-5 warm-up (about 13,000 nodes from the Classic start) left a fresh engine's
+ * first `go movetime 30` at about a fifth of a warm engine's nodes (bench/README.md, "Short
+ * searches"). Per thread: each worker compiles its own code (the limit counts all threads' nodes).
+ * A `go` interrupts it.
+ */
+const WARM_NODES = 30_000;
 
 /** One thread's result with the thread it came from: what the vote weighs. */
 export type ThreadResult = SearchResult & { threadIndex: number };
@@ -85,6 +93,12 @@ export class SearchPool implements SearchThreads {
   private results = new Int32Array(new SharedArrayBuffer(4 * 4 * 64));
   /** Resolves when every worker of the current pool has run its warm-up search. */
   ready: Promise<void>;
+  /** The node counter of the last warm-up (all its threads). */
+  private warmNodes: BigInt64Array<ArrayBufferLike> = new BigInt64Array(1);
+  /** The nodes the last warm-up searched, all threads together. */
+  get warmedNodes(): number {
+    return Number(Atomics.load(this.warmNodes, 0));
+  }
   /** The stop word of the warm-up searches. */
   private warmControl = new Int32Array(new SharedArrayBuffer(16));
 
@@ -109,6 +123,7 @@ export class SearchPool implements SearchThreads {
     this.warmControl = new Int32Array(new SharedArrayBuffer(16));
     const control = this.warmControl.buffer as SharedArrayBuffer;
     const nodes = new SharedArrayBuffer(8);
+    this.warmNodes = new BigInt64Array(nodes);
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < threads; i++) {
       const task: SearchTask = {
@@ -123,7 +138,7 @@ export class SearchPool implements SearchThreads {
         pharaohRotation: false,
         kfen: WARM_KFEN,
         moves: [],
-        limits: { ...DEFAULT_LIMITS, depth: 5, searchMoves: [] },
+        limits: { ...DEFAULT_LIMITS, nodes: WARM_NODES * threads, searchMoves: [] },
         received: Date.now(),
         network: this.warmNetwork,
       };

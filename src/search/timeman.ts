@@ -17,7 +17,10 @@ export interface TimeBudget {
 
 export function timeBudget(clock: GoTimeParams, moveOverhead: number): TimeBudget {
   if (clock.movetime !== undefined) {
-    const t = Math.max(1, clock.movetime - moveOverhead);
+    // Keep the overhead back, but at most a fifth of T: the engine's own answer takes 1–3 ms
+    // once it runs (bench/fast.mjs), and a whole 10 ms overhead left `go movetime 10` a 1 ms,
+    // depth-1 search.
+    const t = Math.max(1, clock.movetime - Math.min(moveOverhead, Math.round(clock.movetime / 5)));
     return { optimumMs: t * 2, maximumMs: t };
   }
   if (clock.time === undefined) return { optimumMs: 0, maximumMs: 0 };

@@ -45,6 +45,18 @@ describe('SearchPool (in-process)', () => {
     await pool?.destroy();
   });
 
+  it('the warm-up searches 30,000 nodes or more per thread (a depth-5 warm-up left the first searches cold)', async () => {
+    for (const threads of [1, 2]) {
+      const p = new SearchPool(threads, 1);
+      try {
+        await p.ready;
+        expect(p.warmedNodes, `${threads} thread(s)`).toBeGreaterThanOrEqual(30_000 * threads);
+      } finally {
+        await p.destroy();
+      }
+    }
+  });
+
   it('go nodes N with 2 threads: the nodes of all threads stop the search near N', async () => {
     const N = 50_000;
     const infos: SearchInfo[] = [];

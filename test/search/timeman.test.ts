@@ -45,16 +45,21 @@ describe('timeBudget', () => {
     expect(b.optimumMs).toBeGreaterThanOrEqual(10);
   });
 
-  it('movetime: at most movetime minus the overhead', () => {
+  it('movetime: at most movetime minus the overhead, the overhead at most a fifth of movetime', () => {
     for (const movetime of [0, 1, 5, 10, 11, 50, 100, 1000, 60_000]) {
       for (const overhead of OVERHEADS) {
         const b = timeBudget({ movetime }, overhead);
+        const kept = Math.min(overhead, Math.round(movetime / 5));
         expect(b.maximumMs).toBeGreaterThanOrEqual(1);
-        expect(b.maximumMs, `movetime ${movetime} overhead ${overhead}`).toBeLessThanOrEqual(
-          Math.max(1, movetime - overhead),
-        );
+        expect(b.maximumMs, `movetime ${movetime} overhead ${overhead}`).toBe(Math.max(1, movetime - kept));
       }
     }
+  });
+
+  it('movetime 10 with the default overhead searches 8 ms, not 1', () => {
+    expect(timeBudget({ movetime: 10 }, 10).maximumMs).toBe(8);
+    expect(timeBudget({ movetime: 30 }, 10).maximumMs).toBe(24);
+    expect(timeBudget({ movetime: 100 }, 10).maximumMs).toBe(90);
   });
 
   it('more time or more increment never means less time to think', () => {

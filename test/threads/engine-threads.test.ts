@@ -8,7 +8,16 @@
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorPosition, setupKfen, toKfen, type Position } from '../../src/core/index';
-import { type Engine, assertBuilt, checkBestmove, classifyMoves, parseInfo, positionOf, rng, startEngine } from './helpers';
+import {
+  type Engine,
+  assertBuilt,
+  checkBestmove,
+  classifyMoves,
+  parseInfo,
+  positionOf,
+  rng,
+  startEngine,
+} from './helpers';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 const IMHOTEP = setupKfen('khet2', 'imhotep')!;
