@@ -8,7 +8,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mulberry32 } from '../core/index';
-import { DATA_HEADER_BYTES, DATA_MAGIC, DATA_VERSION, GAME_HEADER_BYTES, POSITION_FIXED_BYTES, dataHeader, type DataFileError } from './data';
+import { DATA_HEADER_BYTES, DATA_MAGIC, DATA_VERSION, GAME_HEADER_BYTES, POSITION_FIXED_BYTES, dataHeader, notDataMessage, type DataFileError } from './data';
 import { isValidationGame, loadTrainingData, type DataSource, type TrainingData } from './train';
 
 /** One complete game of a file, where it lies. */
@@ -66,10 +66,10 @@ export function indexDataFiles(paths: string[], valFraction: number, seed: numbe
         throw new DataIndexError(name, { kind, offset, message });
       };
       if (!have(0, DATA_HEADER_BYTES)) {
-        if (size >= 8 && buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC) fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+        if (size >= 8 && buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC) fault('magic', 0, notDataMessage(buf.subarray(0, Math.min(size, 8))));
         fault('truncated', 0, `truncated: ${size} bytes, shorter than the header`);
       }
-      if (buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC) fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+      if (buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC) fault('magic', 0, notDataMessage(buf.subarray(0, Math.min(size, 8))));
       const version = buf.readUInt32LE(8);
       if (version !== DATA_VERSION) fault('version', 8, `unknown data format version ${version} (this build reads ${DATA_VERSION})`);
       const entry: DataIndex['files'][number] = { name, games: 0, positions: 0 };
