@@ -18,7 +18,7 @@ import {
   LOOPBACK_HOST, MIME, SECURITY_HEADERS, checkRequest, listenLoopback, resolveStatic, tokenCookie,
 } from '../http/loopback';
 import { EngineBridge, type BridgeClient } from './bridge';
-import { filterCommand } from './filter';
+import { filterCommand, type PageLimits } from './filter';
 import type { FullStrength, ServerMessage } from './messages';
 
 export interface GuiServerOptions {

@@ -96,13 +96,13 @@ export const INFLATE_SLICE = 256;
  * link that unpacks to gigabytes stops at MAX_LINK_TEXT instead of filling the tab's memory (a
  * whole Blob as input let Chromium unpack a 1.36 MB link to 1.2 GB before the limit was seen).
  */
-export function slicedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+export function slicedStream(bytes: Uint8Array): ReadableStream<Uint8Array<ArrayBuffer>> {
   let at = 0;
-  return new ReadableStream<Uint8Array>(
+  return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
       pull(c) {
         if (at >= bytes.length) c.close();
-        else c.enqueue(bytes.slice(at, (at += INFLATE_SLICE)));
+        else c.enqueue(new Uint8Array(bytes.subarray(at, (at += INFLATE_SLICE))));
       },
     },
     { highWaterMark: 0 },
