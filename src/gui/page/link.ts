@@ -88,7 +88,7 @@ async function deflate(text: string): Promise<Uint8Array> {
 }
 
 /** Bytes fed to the decompressor at a time: deflate unpacks at most about 1,032 to 1, so a slice unpacks to ≤ 264 kB. */
-export const INFLATE_SLICE = 256;
+const INFLATE_SLICE = 256;
 
 /**
  * The bytes as a stream of INFLATE_SLICE-byte chunks, each made only when the reader asks for it
@@ -96,7 +96,7 @@ export const INFLATE_SLICE = 256;
  * link that unpacks to gigabytes stops at MAX_LINK_TEXT instead of filling the tab's memory (a
  * whole Blob as input let Chromium unpack a 1.36 MB link to 1.2 GB before the limit was seen).
  */
-export function slicedStream(bytes: Uint8Array): ReadableStream<Uint8Array<ArrayBuffer>> {
+function slicedStream(bytes: Uint8Array): ReadableStream<Uint8Array<ArrayBuffer>> {
   let at = 0;
   return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
