@@ -165,8 +165,8 @@ describe('thoth datagen: files and Ctrl-C', () => {
 
 describe('thoth datagen: a full disk', () => {
   it('one line, exit 1, no stack trace; the file holds whole games, counted right; with room the same command finishes it as a run without the fault', async () => {
-    const path = join(dir, 'full.bin');
-    const whole = join(dir, 'whole.bin');
+    const path = join(dir, 'disk-full.bin');
+    const whole = join(dir, 'disk-whole.bin');
     const flags = ['--games', '40', '--seed', '7401', ...SMALL];
     expect((await runThoth(['datagen', '--out', whole, ...flags])).code).toBe(0);
     // A file-size limit (`ulimit -f`, 512-byte blocks in /bin/sh) gives what a full disk gives: a short write, then an error.
@@ -182,7 +182,7 @@ describe('thoth datagen: a full disk', () => {
       child.on('exit', (code) => resolve({ code, out, err }));
     });
     expect(limited.code, limited.err).toBe(1);
-    const m = /^thoth datagen: cannot write '.*full\.bin': the file would be larger than this process may write \(ulimit -f\); the file holds (\d+) positions of (\d+) whole games: free space and run the same command again\n$/.exec(limited.err);
+    const m = /^thoth datagen: cannot write '.*disk-full\.bin': the file would be larger than this process may write \(ulimit -f\); the file holds (\d+) positions of (\d+) whole games: free space and run the same command again\n$/.exec(limited.err);
     expect(m, limited.err).not.toBeNull();
     const s = summary(path);
     expect([s.positions, s.games]).toEqual([Number(m![1]), Number(m![2])]);
