@@ -11,6 +11,8 @@ import {
   closeSync,
   constants,
   existsSync,
+  fstatSync,
+  ftruncateSync,
   openSync,
   readFileSync,
   statSync,
@@ -42,7 +44,7 @@ import { fileErrorText, sameFile } from '../process/files';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine } from './progress';
 import { loadNetworkFile } from '../protocol/network-file';
-import { DatagenRunError, runDatagenCoordinator } from '../distributed/datagen-coordinator';
+import { DatagenRunError, DatagenRunForgotten, runDatagenCoordinator } from '../distributed/datagen-coordinator';
 import { BuildError } from '../distributed/builds';
 import { RedisUnreachable, redisAddress, type RedisAddress } from '../distributed/redis';
 import { signerFor, type Signer } from '../distributed/trust';
@@ -334,7 +336,14 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
       kept++;
     }
     encodeGameHeader(g.game, g.edition, g.result, kept, block, 0);
-    writeSync(fd, block, 0, at);
+    try {
+      appendWhole(fd, block, at, out);
+    } catch (e) {
+      if (!failure) failure = e as Error;
+      stopping = true;
+      void destroyPool();
+      return;
+    }
     tally.games++;
     tally.positions += kept;
     tally.searched += g.searched;
@@ -366,6 +375,10 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     closeSync(fd);
     await destroyPool();
   }
+  if (failure instanceof WriteFailure)
+    throw new CommandError(
+      `${failure.message}; the file holds ${have.positions + tally.positions} positions of ${have.games + tally.games} whole games: free space and run the same command again`,
+    );
   if (failure) throw new CommandError(`a game failed: ${failure.message}`);
   const interrupted = interrupts > 0;
 
@@ -464,6 +477,33 @@ function settingsArgs(variant: string, seed: number, s: DatagenSettings): string
   ];
 }
 
+/** A write to the data file that failed (a full disk); the file was cut back to its whole games. */
+class WriteFailure extends Error {}
+
+/**
+ * Writes `length` bytes of `block` at the end of the data file, all or nothing: a short write (the
+ * disk filled up in the middle of a game) is cut off again, so that the file holds whole games
+ * only and a game is counted only once it is written. Throws WriteFailure.
+ */
+function appendWhole(fd: number, block: Uint8Array, length: number, path: string): void {
+  const size = fstatSync(fd).size;
+  let done = 0;
+  try {
+    while (done < length) {
+      const n = writeSync(fd, block, done, length - done);
+      if (n <= 0) throw Object.assign(new Error('nothing written'), { code: 'ENOSPC' });
+      done += n;
+    }
+  } catch (e) {
+    try {
+      ftruncateSync(fd, size);
+    } catch {
+      // the next run cuts the unfinished game off (openDataFile)
+    }
+    throw new WriteFailure(`cannot write '${path}': ${fileErrorText(e)}`);
+  }
+}
+
 /**
  * Appends whole games, given as blocks of another data file, to an open data file, dropping the
  * positions whose key is in `keys` already (when deduplicating).
@@ -478,6 +518,7 @@ class BlockWriter {
   constructor(
     private readonly fd: number,
     private readonly keys: KeySet | undefined,
+    private readonly path: string,
   ) {}
 
   /** Positions of the block (before dedup). With `dropRepeated`, a game all of whose positions are there already is not written. */
@@ -501,7 +542,7 @@ class BlockWriter {
     }
     if (dropRepeated && kept === 0 && count > 0) return count;
     encodeGameHeader(b.game, b.edition, b.result, kept, block, 0);
-    writeSync(this.fd, block, 0, at);
+    appendWhole(this.fd, block, at, this.path);
     this.games++;
     this.positions += kept;
     return count;
@@ -536,7 +577,7 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
     return;
   }
   const fd = openSync(r.out, 'a');
-  const w = new BlockWriter(fd, r.dedup ? keys : undefined);
+  const w = new BlockWriter(fd, r.dedup ? keys : undefined, r.out);
   let lastGame = have.lastGame;
   const nextGame = Math.max(have.lastGame + 1, r.firstGame);
   const done = (): boolean =>
@@ -590,11 +631,18 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
             };
           }
           let positions = 0;
-          for (const b of g.blocks) {
-            if (b.game <= lastGame || b.game < nextGame) continue;
-            if (done()) break;
-            positions += w.append(b);
-            lastGame = b.game;
+          try {
+            for (const b of g.blocks) {
+              if (b.game <= lastGame || b.game < nextGame) continue;
+              if (done()) break;
+              positions += w.append(b);
+              lastGame = b.game;
+            }
+          } catch (e) {
+            if (!(e instanceof WriteFailure)) throw e;
+            throw new WriteFailure(
+              `${e.message}; the file holds ${have.positions + w.positions} positions of ${have.games + w.games} whole games: free space and run the same command again`,
+            );
           }
           return { positions };
         },
@@ -604,6 +652,8 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
       },
     );
   } catch (e) {
+    if (e instanceof DatagenRunForgotten)
+      throw new CommandError(`${e.message}; the games so far are in ${r.out}: the same command finishes the run`, 1);
     if (e instanceof RedisUnreachable) throw new CommandError(`${e.message}; the games so far are in ${r.out}`, 1);
     if (e instanceof BuildError || e instanceof DatagenRunError) throw new CommandError(e.message, 1);
     throw e;
@@ -652,7 +702,7 @@ function mergeCommand(args: ReturnType<typeof parseArgs>, write: (s: string) => 
   const keys = new KeySet(1 << 16);
   const have = openDataFile(out, dedup ? keys : undefined, (s) => process.stderr.write(`thoth datagen: ${s}\n`));
   const fd = openSync(out, 'a');
-  const w = new BlockWriter(fd, dedup ? keys : undefined);
+  const w = new BlockWriter(fd, dedup ? keys : undefined, out);
   try {
     for (const input of inputs) {
       const before = { games: w.games, positions: w.positions };

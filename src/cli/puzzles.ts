@@ -6,7 +6,7 @@
  * keeps what it found; run the same command again and it goes on (the puzzles in the file count,
  * and self-play resumes after the last game that gave one).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   EDITION_IDS,
@@ -171,6 +171,12 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
     } else {
       const player = new SelfPlayer(play);
       const first = resumeGame(puzzles, seed);
+      if (first >= games) {
+        process.stderr.write(
+          `thoth puzzles: ${out} holds puzzles of self-play games up to game ${first - 1} of seed ${seed} (games count from 0): --selfplay ${games} counts the games ` +
+            `of earlier runs too, so none is left to play (give a larger N, or another --seed)\n`,
+        );
+      }
       for (let g = first; g < games && !stopping && puzzles.length < target; g++) {
         const game = player.play(g, seed, editions);
         if (game) take(game);
@@ -207,6 +213,11 @@ function readExisting(out: string): Puzzle[] {
   if (!existsSync(out)) return [];
   let text: string;
   try {
+    // A device or a pipe holds no puzzles: `/dev/zero` was read without end, `/dev/full` too;
+    // writing to it says whether it takes the file (`/dev/null` does, `/dev/full` does not).
+    const st = statSync(out);
+    if (st.isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+    if (!st.isFile()) return [];
     text = readFileSync(out, 'utf8');
   } catch (e) {
     throw new UsageError(`cannot read '${out}': ${fileErrorText(e)}`);

@@ -13,7 +13,8 @@ import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork, type Network } from 
 import { loadNetworkFile } from '../protocol/network-file';
 import { startTrainThreads } from '../train/train-threads';
 import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../train/train';
-import { checkWritable, fileErrorText, outputIsInput, writeFileAtomic } from '../process/files';
+import { checkWritable, fileErrorText, outputIsInput, sameFile, writeFileAtomic } from '../process/files';
+import { dropRepeatedGames } from '../train/data';
 import { DataIndexError, epochChunks, indexDataFiles, packGames, type DataIndex } from '../train/stream';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
@@ -141,6 +142,11 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     if (!st.isFile() && !st.isDirectory())
       throw new UsageError(`cannot read '${path}': not a data file (a device or a pipe)`);
   }
+  // The same file twice would be trained twice and leak into the validation split.
+  for (const [i, b] of args.positional.entries()) {
+    const a = args.positional.slice(0, i).find((p) => sameFile(p, b));
+    if (a !== undefined) throw new UsageError(`'${b}' is '${a}' again: give each data file once`);
+  }
 
   const t0 = performance.now();
   // Data that do not fit in one chunk are streamed; a file the index cannot read is left to the
@@ -172,6 +178,14 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     }
     return { name: path, bytes };
   });
+  // A game in two files (a merged file and a shard already in it) is trained once.
+  const unique = dropRepeatedGames(sources.map((f) => f.bytes));
+  const repeated = unique.reduce((n, u) => n + u.dropped, 0);
+  for (const [i, u] of unique.entries()) sources[i].bytes = u.bytes;
+  if (repeated > 0)
+    write(
+      `Note: ${repeated} repeated game${repeated === 1 ? '' : 's'} dropped (the same positions, result and edition as a game before them in the data)`,
+    );
   progress.show('train: reading the data', true);
   const loaded = loadTrainingData(sources, valFraction, settings.seed);
   progress.clear();
@@ -197,6 +211,11 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
       `Validation loss before training ${loss(trainer.validationLoss())} (predicting the mean target: ${loss(trainer.constantLoss())})`,
     );
 
+  const name = (epochsDone: number): string =>
+    `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${epochsDone} seed=${settings.seed} ` +
+    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}` +
+    nameTail;
+  if (epochs > 0) write(checkpointLine(out));
   const splitter = threads > 1 ? await startTrainThreads(trainer, threads) : undefined;
   let shown = 0;
   const onBatch = (done: number, total: number): void => {
@@ -230,6 +249,16 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
       );
       if (best === undefined || Number.isNaN(r.valLoss) || r.valLoss < best.valLoss) {
         best = { params: trainer.net.params.slice(), epoch: r.epoch, valLoss: r.valLoss };
+        // The checkpoint: the best network so far, written whole (a kill or a full disk later keeps it).
+        const now = trainer.net.params.slice();
+        trainer.net.params.set(best.params);
+        writeNet(
+          out,
+          writeNetwork(
+            quantise(trainer.net, { scale: settings.scale, editions: data.editions, name: name(best.epoch) }),
+          ),
+        );
+        trainer.net.params.set(now);
       }
     }
   } finally {
@@ -245,17 +274,10 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     else best = { params: trainer.net.params, epoch: done, valLoss: now };
   }
 
-  const name =
-    `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${interrupted ? best!.epoch : epochs} seed=${settings.seed} ` +
-    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}` +
-    nameTail;
-  const q = quantise(trainer.net, { scale: settings.scale, editions: data.editions, name });
+  const finalName = name(interrupted ? best!.epoch : epochs);
+  const q = quantise(trainer.net, { scale: settings.scale, editions: data.editions, name: finalName });
   const bytes = writeNetwork(q);
-  try {
-    writeFileAtomic(out, bytes);
-  } catch (e) {
-    throw new CommandError(`cannot write '${out}': ${fileErrorText(e)}`);
-  }
+  writeNet(out, bytes);
   if (interrupted) {
     throw new CommandError(
       `interrupted: wrote the best network so far to ${out} (${best!.epoch} of ${epochs} epochs done, validation loss ${loss(best!.valLoss)})`,
@@ -267,7 +289,20 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     `Quantised: evaluations differ from the float network's by ${check.mean.toFixed(2)} cp on average ` +
       `(largest ${check.max.toFixed(0)} cp; mean |evaluation| ${check.meanAbsEval.toFixed(0)} cp)`,
   );
-  write(`Wrote ${out} (${bytes.length} bytes): ${name}`);
+  write(`Wrote ${out} (${bytes.length} bytes): ${finalName}`);
+}
+
+/** Where the checkpoints go, in words. */
+const checkpointLine = (out: string): string =>
+  `Checkpoint: after each epoch the best network so far is written to ${out} (whole, by rename); after a crash \`--init ${out}\` goes on from it`;
+
+/** Writes the network file whole (a temporary file renamed over it); a failure is one line. */
+function writeNet(out: string, bytes: Uint8Array): void {
+  try {
+    writeFileAtomic(out, bytes);
+  } catch (e) {
+    throw new CommandError(`cannot write '${out}': ${fileErrorText(e)}`);
+  }
 }
 
 interface StreamOptions {
@@ -320,6 +355,11 @@ async function streamedTraining(
   // The last chunk, kept only for the quantisation check when there is no validation split (else
   // it would hold the previous chunk in memory while the next one is read).
   let last: Trainer = main;
+  const name = (epochsDone: number): string =>
+    `data=${index.files.map((f) => basename(f.name)).join(',')} positions=${total} epochs=${epochsDone} seed=${settings.seed} ` +
+    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}` +
+    o.nameTail;
+  if (epochs > 0) write(checkpointLine(out));
   for (let e = 1; e <= epochs; e++) {
     const t0 = performance.now();
     const chunks = epochChunks(index, chunkPositions, settings.seed, e);
@@ -355,19 +395,16 @@ async function streamedTraining(
       `epoch ${e}/${epochs}: train loss ${loss(sum / Math.max(1, done))}, val loss ${loss(main.validationLoss())}, ` +
         `${seconds.toFixed(1)} s, ${Math.round(done / seconds)} positions/s, lr ${lr}, ${chunks.length} chunks`,
     );
+    if (e < epochs)
+      writeNet(
+        out,
+        writeNetwork(quantise(main.net, { scale: settings.scale, editions: index.editions, name: name(e) })),
+      );
   }
 
-  const name =
-    `data=${index.files.map((f) => basename(f.name)).join(',')} positions=${total} epochs=${epochs} seed=${settings.seed} ` +
-    `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}` +
-    o.nameTail;
-  const q = quantise(main.net, { scale: settings.scale, editions: index.editions, name });
+  const q = quantise(main.net, { scale: settings.scale, editions: index.editions, name: name(epochs) });
   const bytes = writeNetwork(q);
-  try {
-    writeFileAtomic(out, bytes);
-  } catch (e) {
-    throw new CommandError(`cannot write '${out}': ${(e as Error).message}`);
-  }
+  writeNet(out, bytes);
   const check =
     main.valIdx.length > 0
       ? quantisationError(main.net, q, valData, main.valIdx)
@@ -376,5 +413,5 @@ async function streamedTraining(
     `Quantised: evaluations differ from the float network's by ${check.mean.toFixed(2)} cp on average ` +
       `(largest ${check.max.toFixed(0)} cp; mean |evaluation| ${check.meanAbsEval.toFixed(0)} cp)`,
   );
-  write(`Wrote ${out} (${bytes.length} bytes): ${name}`);
+  write(`Wrote ${out} (${bytes.length} bytes): ${name(epochs)}`);
 }

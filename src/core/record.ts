@@ -314,8 +314,60 @@ function lineUnits(line: readonly MoveRecord[], side: number, moveNumber: number
   }
 }
 
-/** Serializes one game: tags, a blank line, the movetext wrapped at 80 columns, a blank line. */
+/** A tag name as the reader takes it: letters, digits and underscores. */
+const TAG_NAME_RE = /^[A-Za-z0-9_]+$/;
+/**
+ * A move text that stays one token of a move line (the reader's TOKEN_END): no white space,
+ * brace, parenthesis, bracket, `;` or `$`, not a result token.
+ */
+const MOVE_TEXT_RE = /^(?!(?:1-0|0-1|1\/2-1\/2|\*)$)[^\s{}()[\];$]+$/;
+
+/**
+ * Why a record cannot be written as it is (a tag name, a move text, a NAG or the result that
+ * would change the text's meaning, as a forged one would), or undefined.
+ */
+export function unwritableRecord(rec: GameRecord): string | undefined {
+  for (const [k, v] of rec.tags) {
+    if (typeof k !== 'string' || !TAG_NAME_RE.test(k))
+      return `tag name ${JSON.stringify(String(k)).slice(0, 40)} is not a PGN tag name`;
+    if (typeof v !== 'string') return `tag ${k} has no text value`;
+  }
+  if (!(RESULT_TOKENS as readonly string[]).includes(rec.result))
+    return `result ${JSON.stringify(String(rec.result)).slice(0, 40)} is not 1-0, 0-1, 1/2-1/2 or *`;
+  const line = (ms: readonly MoveRecord[]): string | undefined => {
+    if (!Array.isArray(ms)) return 'a line of moves is not a list';
+    for (const m of ms) {
+      if (typeof m !== 'object' || m === null || typeof m.move !== 'string' || !MOVE_TEXT_RE.test(m.move)) {
+        return `move text ${JSON.stringify(String(m?.move)).slice(0, 40)} is not a move`;
+      }
+      for (const n of m.nags ?? [])
+        if (!Number.isInteger(n) || n < 0 || n > 255)
+          return `NAG ${JSON.stringify(String(n)).slice(0, 20)} is not 0-255`;
+      for (const f of ['scoreCp', 'mate', 'depth', 'timeMs'] as const) {
+        if (m[f] !== undefined && (typeof m[f] !== 'number' || !Number.isFinite(m[f])))
+          return `${f} of move ${m.move} is not a number`;
+      }
+      for (const f of ['comment', 'before'] as const)
+        if (m[f] !== undefined && typeof m[f] !== 'string') return `${f} of move ${m.move} is not text`;
+      for (const v of m.variations ?? []) {
+        const why = line(v);
+        if (why !== undefined) return why;
+      }
+    }
+    return undefined;
+  };
+  if (rec.ending !== undefined && typeof rec.ending !== 'string') return 'the ending is not text';
+  return line(rec.moves);
+}
+
+/**
+ * Serializes one game: tags, a blank line, the movetext wrapped at 80 columns, a blank line.
+ * Tag values and comments are escaped; a record that no escaping makes safe (unwritableRecord)
+ * throws rather than write a text that reads back as something else.
+ */
 export function serializeRecord(rec: GameRecord): string {
+  const bad = unwritableRecord(rec);
+  if (bad !== undefined) throw new Error(`cannot write this game record: ${bad}`);
   const lines: string[] = [];
   for (const [k, v] of rec.tags) lines.push(`[${k} "${escapeTag(v)}"]`);
   lines.push('');

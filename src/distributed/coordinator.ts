@@ -128,6 +128,8 @@ class Coordinator {
   /** The schedule index of the next pair to queue, and the worker slots last seen. */
   private cursor = 0;
   private slots = 0;
+  /** Pairs whose result was refused (forged, or not well-formed): played again. */
+  private readonly replays: ScheduledGame[][] = [];
   private readonly refusalsSeen = new Set<string>();
 
   constructor(
@@ -306,7 +308,8 @@ class Coordinator {
   private count(res: PairResult): void {
     const { cfg, ledger, schedule } = this;
     const scheduled = this.inflight.get(res.pair) ?? pairIndices(schedule, res.pair);
-    for (const gr of checkResult(res, scheduled)) {
+    const accepted = checkResult(res, scheduled);
+    for (const gr of accepted) {
       if (ledger.done.has(gr.index) || this.stopping?.cancelGames) continue;
       this.haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr)));
       if (cfg.sprt)
@@ -315,6 +318,13 @@ class Coordinator {
           .catch(() => undefined);
     }
     this.untrack(res.pair);
+    const refused = scheduled.filter((i) => !ledger.done.has(i) && !accepted.some((g) => g.index === i));
+    if (refused.length > 0 && !this.stopping) {
+      ledger.write(
+        `Note: the result of ${oneLine(String(res.pair))} from worker ${oneLine(String(res.worker))} is refused (a game that does not replay or write as it reads); the pair is played again`,
+      );
+      this.replays.push(refused.map((i) => schedule.game(i)));
+    }
     this.statusDirty = true;
     this.wake();
   }
@@ -381,6 +391,21 @@ class Coordinator {
     const want = Math.max(8, 2 * this.slots);
     const book = this.prepared!.book;
     const jobs: { name: string; data: PairJob; opts: { jobId: string } }[] = [];
+    for (const games of this.replays.splice(0)) {
+      const id = pairId(pairFirst(this.schedule, games[0]));
+      // The refused result holds the pair's job id: the worker's new result would be ignored.
+      const old = await this.results!.getJob(id);
+      if (old && (await old.isActive())) {
+        this.replays.push(games); // still being counted: the next round
+        continue;
+      }
+      if (old) await old.remove().catch(() => undefined);
+      this.track(
+        id,
+        games.map((g) => g.index),
+      );
+      jobs.push({ name: 'pair', data: { games, opening: book.get(games[0].openingIndex) }, opts: { jobId: id } });
+    }
     while (!this.stopping && this.inflight.size < want) {
       const games = this.nextPair();
       if (!games) break;

@@ -77,9 +77,17 @@ export interface DatagenOutcome {
   tallies: DatagenWorkerTally[];
 }
 
-/** A datagen run that cannot go on (a chunk that failed on the workers, a lock held by another coordinator). */
+/** A datagen run that cannot go on (a chunk that failed on the workers, a lock held by another coordinator, a write that failed). */
 export class DatagenRunError extends Error {
   override name = 'DatagenRunError';
+}
+
+/**
+ * Redis is reachable but no longer holds the run (it restarted without persistence, or the keys
+ * were evicted): the chunks in flight are gone and would never come back.
+ */
+export class DatagenRunForgotten extends RedisUnreachable {
+  override name = 'DatagenRunForgotten';
 }
 
 /** The run's id: what makes it this run. */
@@ -168,6 +176,9 @@ export async function runDatagenCoordinator(
         if (k >= writeChunk && k < endChunk && (await j.getState()) !== 'failed') inflight.add(k);
         else await j.remove().catch(() => undefined);
       }
+      // A result that could not be counted (its processor failed): its chunk is played again, and
+      // the worker's new result must not be ignored as a duplicate of this job id.
+      for (const j of await results.getJobs(['failed'])) await j?.remove().catch(() => undefined);
       // Results not yet counted: their chunks are not asked for again.
       for (const j of await results.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
         const k = (j?.data as ChunkResult | undefined)?.chunk;
@@ -212,7 +223,14 @@ export async function runDatagenCoordinator(
         buffered.delete(writeChunk);
         inflight.delete(writeChunk);
         const first = writeChunk * chunk;
-        const w = sink.write(first, chunk, new Uint8Array(Buffer.from(res.shard, 'base64')));
+        let w: ReturnType<DatagenSink['write']>;
+        try {
+          w = sink.write(first, chunk, new Uint8Array(Buffer.from(res.shard, 'base64')));
+        } catch (e) {
+          // The file cannot be written (a full disk): stop; the same command goes on from the file.
+          halt('stopped', e instanceof Error ? e.message : String(e));
+          return;
+        }
         if ('rejected' in w) {
           sink.note(
             `Note: ${chunkId(writeChunk)} from worker ${res.worker} rejected (${w.rejected}); it is played again`,
@@ -285,7 +303,12 @@ export async function runDatagenCoordinator(
         if (inflight.has(k) || buffered.has(k)) continue;
         add.push({ chunk: k, first: k * chunk, games: chunk });
       }
-      for (const j of add) inflight.add(j.chunk);
+      for (const j of add) {
+        inflight.add(j.chunk);
+        // A failed result of an earlier try would make BullMQ ignore the new one (same job id).
+        const old = await results!.getJob(chunkId(j.chunk));
+        if (old && (await old.isFailed())) await old.remove().catch(() => undefined);
+      }
       if (add.length > 0) {
         await jobs!.addBulk(
           add.map((data) => ({
@@ -341,6 +364,25 @@ export async function runDatagenCoordinator(
           );
           halt('lost', lost.message);
         }
+      }, 500),
+    );
+    // Redis back but without the run: the queues and the chunks in flight are gone.
+    let checking = false;
+    timers.push(
+      setInterval(() => {
+        if (lost || checking || stopping || redis.status !== 'ready') return;
+        checking = true;
+        redis
+          .exists(keys.run(run))
+          .then((n) => {
+            if (n !== 0 || lost || stopping) return;
+            lost = new DatagenRunForgotten(
+              `Redis at ${addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)`,
+            );
+            halt('lost', lost.message);
+          })
+          .catch(() => undefined)
+          .finally(() => (checking = false));
       }, 500),
     );
 

@@ -3,9 +3,16 @@
  * pair, and the result a worker returns for it. All plain JSON; the pair's id is the job id of
  * both the pair job and its result, so a pair is queued once and counted once.
  */
-import type { GameRecord, MoveRecord, ResultToken, Termination } from '../core/record';
-import type { Opening } from '../match/openings';
+import {
+  replayRecord,
+  unwritableRecord,
+  type GameRecord,
+  type MoveRecord,
+  type ResultToken,
+  type Termination,
+} from '../core/record';
 import type { GameOutcome } from '../match/referee';
+import type { Opening } from '../match/openings';
 import type { ScheduledGame } from '../match/schedule';
 import type { GameSettings } from '../match/slot';
 import type { EngineBuild } from './builds';
@@ -69,15 +76,35 @@ export function gameOutcome(r: ReportedGame): GameOutcome {
   };
 }
 
-/** The games of a pair result that belong to `job` and are well-formed (a worker is trusted to play, not to be right). */
+/**
+ * The games of a pair result that belong to `job` and hold up (a worker is trusted to play, not
+ * to be right, and anyone who can write to the results queue can forge one): one game per
+ * scheduled index, a score of 0, ½ or 1, tag names, move texts and a result that write as they
+ * read, and moves that replay legally from the game's start.
+ */
 export function checkResult(res: PairResult, scheduled: readonly number[]): ReportedGame[] {
-  return res.games.filter(
-    (g) =>
-      scheduled.includes(g.index) &&
-      (g.score === 0 || g.score === 0.5 || g.score === 1) &&
-      Array.isArray(g.record?.tags) &&
-      Array.isArray(g.record?.moves),
-  );
+  if (!Array.isArray(res?.games)) return [];
+  const seen = new Set<number>();
+  return res.games.filter((g) => {
+    if (typeof g !== 'object' || g === null || !scheduled.includes(g.index) || seen.has(g.index)) return false;
+    if (
+      !(g.score === 0 || g.score === 0.5 || g.score === 1) ||
+      typeof g.reason !== 'string' ||
+      typeof g.termination !== 'string'
+    )
+      return false;
+    if (!Array.isArray(g.record?.tags) || !Array.isArray(g.record?.moves)) return false;
+    if (!g.record.tags.every((t) => Array.isArray(t) && t.length === 2)) return false;
+    const rec: GameRecord = {
+      tags: new Map(g.record.tags),
+      moves: g.record.moves,
+      result: g.record.result,
+      ending: g.record.ending,
+    };
+    if (unwritableRecord(rec) !== undefined || !replayRecord(rec).ok) return false;
+    seen.add(g.index);
+    return true;
+  });
 }
 
 /** The schedule indices of the pair whose first game is `first` (the second when it shares the pair key). */

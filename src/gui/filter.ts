@@ -46,10 +46,19 @@ export type FilterResult = Result<string, CommandRefusal>;
 const refuse = (reason: string): { ok: false; error: CommandRefusal } => err({ reason });
 
 /**
+ * The most a page may ask of the machine: `Hash` in MB and `Threads` (the server's full
+ * strength, sized to the machine). A page holding the token set Hash 8192 on any machine.
+ */
+export interface PageLimits {
+  hashMb?: number;
+  threads?: number;
+}
+
+/**
  * Checks one command line from a page. Returns the normalised line (tokens joined by one space)
  * when it may be forwarded, or the reason it may not.
  */
-export function filterCommand(raw: unknown): FilterResult {
+export function filterCommand(raw: unknown, limits: PageLimits = {}): FilterResult {
   if (typeof raw !== 'string') return refuse('not a string');
   if (raw.length > MAX_LINE) return refuse(`longer than ${MAX_LINE} characters`);
   // One line of printable ASCII: no second command smuggled in after a newline.
@@ -63,7 +72,7 @@ export function filterCommand(raw: unknown): FilterResult {
   }
   switch (cmd) {
     case 'setoption':
-      return checkSetoption(t, line);
+      return checkSetoption(t, line, limits);
     case 'position':
       return checkPosition(t, line);
     case 'go':
@@ -73,7 +82,7 @@ export function filterCommand(raw: unknown): FilterResult {
   }
 }
 
-function checkSetoption(t: string[], line: string): FilterResult {
+function checkSetoption(t: string[], line: string, limits: PageLimits): FilterResult {
   if (t[1] !== 'name') return refuse("setoption: expected 'name'");
   const vi = t.indexOf('value');
   const name = t.slice(2, vi < 0 ? t.length : vi).join(' ');
@@ -83,6 +92,13 @@ function checkSetoption(t: string[], line: string): FilterResult {
   if (vi >= 0) {
     const value = t.slice(vi + 1);
     if (value.length !== 1 || !VALUE_RE.test(value[0])) return refuse('setoption: bad value');
+    const most =
+      name.toLowerCase() === 'hash' ? limits.hashMb : name.toLowerCase() === 'threads' ? limits.threads : undefined;
+    if (most !== undefined && !(Number(value[0]) <= most)) {
+      return refuse(
+        `setoption: ${name.toLowerCase() === 'hash' ? 'Hash' : 'Threads'} may be at most ${most}${name.toLowerCase() === 'hash' ? ' MB' : ''} from the page (sized to this machine)`,
+      );
+    }
   }
   return ok(line);
 }

@@ -24,7 +24,7 @@ import {
   tokenCookie,
 } from '../http/loopback';
 import { EngineBridge, type BridgeClient } from './bridge';
-import { filterCommand } from './filter';
+import { filterCommand, type PageLimits } from './filter';
 import type { FullStrength, ServerMessage } from './messages';
 
 export interface GuiServerOptions {
@@ -122,7 +122,12 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
  * One page's WebSocket: it takes the engine over from the page before (which is told and
  * closed), and its `cmd` messages reach the engine after the filter.
  */
-function connectPage(ws: WebSocket, bridge: EngineBridge, replacedClients: Map<BridgeClient, () => void>): void {
+function connectPage(
+  ws: WebSocket,
+  bridge: EngineBridge,
+  replacedClients: Map<BridgeClient, () => void>,
+  limits: PageLimits,
+): void {
   const out = (m: ServerMessage): void => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
@@ -157,7 +162,7 @@ function connectPage(ws: WebSocket, bridge: EngineBridge, replacedClients: Map<B
     const m = msg as { type?: unknown; line?: unknown };
     if (m.type === 'restart') return bridge.restart(client);
     if (m.type !== 'cmd') return out({ type: 'refused', line: '', reason: 'unknown message' });
-    const f = filterCommand(m.line);
+    const f = filterCommand(m.line, limits);
     if (!f.ok)
       return out({
         type: 'refused',
@@ -176,12 +181,10 @@ function connectPage(ws: WebSocket, bridge: EngineBridge, replacedClients: Map<B
 export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const site: Site = { root: realpathSync(path.resolve(opts.staticDir)), port: opts.port, token, log: opts.log };
-  const bridge = new EngineBridge({
-    command: opts.engine,
-    cwd: opts.engineCwd,
-    log: opts.log,
-    strength: opts.strength ?? fullStrength(),
-  });
+  const strength = opts.strength ?? fullStrength();
+  const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log, strength });
+  // A page may ask no more of the machine than full strength does.
+  const limits: PageLimits = { hashMb: strength.hashMb ?? fullStrength().hashMb, threads: strength.threads };
   const server: Server = createServer((req, res) => {
     void serveStatic(site, req, res);
   });
@@ -193,7 +196,7 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
     if (bad) return refuseUpgrade(socket, bad.status, bad.reason);
     const pathname = (req.url ?? '').split('?')[0];
     if (pathname !== '/ws') return refuseUpgrade(socket, 404, 'no such endpoint');
-    wss.handleUpgrade(req, socket, head, (ws) => connectPage(ws, bridge, replacedClients));
+    wss.handleUpgrade(req, socket, head, (ws) => connectPage(ws, bridge, replacedClients, limits));
   });
 
   const port = await listenLoopback(server, opts.port);

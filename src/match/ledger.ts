@@ -4,7 +4,17 @@
  * standings and the summaries, the SPRT and fault decisions, the progress line and the last words.
  * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
  */
-import { closeSync, existsSync, fsyncSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
@@ -64,8 +74,36 @@ class RecordWriter {
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a');
   }
+  /**
+   * Appends one game whole or not at all: a short write (a full disk) is cut off again and
+   * thrown as the error the next write gives, so that a game is counted only once it is in the file.
+   */
   append(rec: GameRecord): void {
-    writeSync(this.fd, serializeRecord(rec));
+    const bytes = Buffer.from(serializeRecord(rec));
+    let size: number | undefined;
+    try {
+      const st = fstatSync(this.fd);
+      if (st.isFile()) size = st.size;
+    } catch {
+      // not a file: nothing to cut back
+    }
+    let done = 0;
+    try {
+      while (done < bytes.length) {
+        const n = writeSync(this.fd, bytes, done, bytes.length - done);
+        if (n <= 0) throw Object.assign(new Error('no space left on device (ENOSPC)'), { code: 'ENOSPC' });
+        done += n;
+      }
+    } catch (e) {
+      if (size !== undefined && done > 0) {
+        try {
+          ftruncateSync(this.fd, size);
+        } catch {
+          // -resume drops an unfinished last game
+        }
+      }
+      throw e;
+    }
     try {
       fsyncSync(this.fd);
     } catch (e) {
@@ -254,17 +292,23 @@ export class Ledger {
     }
   }
 
-  private writeRecord(rec: GameRecord): void {
+  /** The record file failed: the games finished after that are not in it, so they are not counted. */
+  private recordLost = false;
+
+  /** Appends the record; false when the game is not in the record file (it failed, now or before). */
+  private writeRecord(rec: GameRecord): boolean {
     const w = this.writer;
-    if (!w) return;
+    if (!w) return !this.recordLost;
     this.guard(
       `the record file '${w.path}'`,
       () => w.append(rec),
       () => {
+        this.recordLost = true;
         this.writer = undefined;
         w.close();
       },
     );
+    return !this.recordLost;
   }
 
   private writeReport(line: Parameters<JsonReport['write']>[0]): void {
@@ -456,7 +500,13 @@ export class Ledger {
     const cfg = this.cfg;
     const names = this.names;
     o.record.tags.set(SETTINGS_TAG, settingsText(this.settings));
-    this.writeRecord(o.record);
+    if (!this.writeRecord(o.record)) {
+      // Not in the record file, so not counted: the summary says what the file holds, and -resume plays it again.
+      this.write(
+        `Game ${g.index + 1} (${names[g.first]} vs ${names[g.second]}) finished but is not counted: the record file cannot be written`,
+      );
+      return this.outputHalt();
+    }
     this.writeReport(JsonReport.gameLine(g.index + 1, o.record, o.score));
     this.done.add(g.index);
     this.standings.add(g, o.score);

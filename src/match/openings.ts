@@ -8,6 +8,7 @@
  */
 import { basename } from 'node:path';
 import {
+  DEFAULT_DRAW_RULES,
   formatKfenError,
   gameStatus,
   parseKfen,
@@ -15,6 +16,7 @@ import {
   setupKfen,
   setupsOf,
   toKfen,
+  type DrawRules,
   type EditionId,
   type Position,
   type SetupName,
@@ -45,8 +47,16 @@ function setupPositions(edition: EditionId, setups: readonly SetupName[]): Resul
   return ok(out);
 }
 
-/** Reads the KFEN lines of a file (blank lines, `#` comments and `info string genfens ` prefixes skipped). */
-export function readOpeningFile(path: string, edition: EditionId): Result<string[], MatchConfigError> {
+/**
+ * Reads the KFEN lines of a file (blank lines, `#` comments and `info string genfens ` prefixes
+ * skipped). A line whose game is over under the match's draw rules is refused (a position 100
+ * plies without a removal is over only while the no-removal rule is on).
+ */
+export function readOpeningFile(
+  path: string,
+  edition: EditionId,
+  rules: DrawRules = DEFAULT_DRAW_RULES,
+): Result<string[], MatchConfigError> {
   const bad = (message: string): { ok: false; error: MatchConfigError } => err(new MatchConfigError(message));
   // As a record file: up to its size limit, and never a device or binary data (`/dev/zero`).
   const read = readRecordFile(path, 'openings file');
@@ -63,7 +73,7 @@ export function readOpeningFile(path: string, edition: EditionId): Result<string
       .trim();
     const r = parsePlayableKfen(line, edition);
     if (!r.ok) return bad(`openings file '${path}' line ${i + 1}: bad KFEN: ${formatKfenError(r.error)}`);
-    if (gameStatus(r.value).result !== 'ongoing')
+    if (gameStatus(r.value, rules).result !== 'ongoing')
       return bad(`openings file '${path}' line ${i + 1}: the game is already over`);
     out.push(toKfen(r.value));
   }
@@ -87,12 +97,17 @@ export class OpeningBook {
   private readonly cache = new Map<number, Opening>();
 
   /** The book of a source: its file read and checked, or its setups checked against the edition. */
-  static open(source: OpeningSource, edition: EditionId, seed: number): Result<OpeningBook, MatchConfigError> {
+  static open(
+    source: OpeningSource,
+    edition: EditionId,
+    seed: number,
+    rules: DrawRules = DEFAULT_DRAW_RULES,
+  ): Result<OpeningBook, MatchConfigError> {
     if (source.kind === 'setups') {
       const bases = setupPositions(edition, source.setups);
       return bases.ok ? ok(new OpeningBook(source, edition, seed, [], bases.value)) : bases;
     }
-    const lines = readOpeningFile(source.path, edition);
+    const lines = readOpeningFile(source.path, edition, rules);
     return lines.ok ? ok(new OpeningBook(source, edition, seed, lines.value, [])) : lines;
   }
 

@@ -70,7 +70,7 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const clash = outputClash(cfg);
   if (clash !== undefined) throw new MatchConfigError(clash);
-  const opened = OpeningBook.open(cfg.openings, cfg.variant, cfg.srand);
+  const opened = OpeningBook.open(cfg.openings, cfg.variant, cfg.srand, { noRemovalLimit: cfg.noRemovalLimit });
   if (!opened.ok) throw opened.error;
   const book = opened.value;
   const schedule = new Schedule(cfg.engines.length, cfg.tournament, cfg.games, cfg.rounds);

@@ -37,6 +37,8 @@ export function fileErrorText(e: unknown): string {
       return 'a part of the path is not a directory';
     case 'ENOSPC':
       return 'no space left on the device';
+    case 'EFBIG':
+      return 'the file would be larger than this process may write (ulimit -f)';
     case 'EROFS':
       return 'read-only file system';
     case 'ENAMETOOLONG':

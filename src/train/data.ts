@@ -17,6 +17,7 @@
  * A game is written in one piece, so a file cut short by a crash ends in at most one partial
  * block, which a reader reports and `datagen` drops before it appends. Browser-safe: bytes only.
  */
+import { createHash } from 'node:crypto';
 import { colorOf, hasOrientation, kindOf, oriOf, SCARAB } from '../core/pieces';
 import { err, ok, type Result } from '../core/result';
 import { SQUARES } from '../core/squares';
@@ -137,6 +138,13 @@ const validPiece = (p: number): boolean => {
   return kind === SCARAB ? oriOf(p) < 2 : hasOrientation(kind) || oriOf(p) === 0;
 };
 
+/** Why a file whose first bytes are `head` is not a data file (a gzip-compressed one gets the hint to gunzip it). */
+export function notDataMessage(head: Uint8Array): string {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)
+    return 'not a Thoth training data file but a gzip-compressed one: gunzip it first (gunzip -k FILE)';
+  return `not a Thoth training data file (it does not start with ${DATA_MAGIC})`;
+}
+
 /**
  * Walks the file, calling `visit` (when given) for every position of every complete game, and
  * returns what it found. A fault ends the walk: the summary counts only what came before it.
@@ -149,8 +157,7 @@ export function scanData(bytes: Uint8Array, visit?: (r: DataRecord) => void): Da
   });
   const magicLen = Math.min(8, bytes.length);
   for (let i = 0; i < magicLen; i++) {
-    if (bytes[i] !== DATA_MAGIC.charCodeAt(i))
-      return fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+    if (bytes[i] !== DATA_MAGIC.charCodeAt(i)) return fault('magic', 0, notDataMessage(bytes));
   }
   if (bytes.length < DATA_HEADER_BYTES)
     return fault('truncated', 0, `truncated: ${bytes.length} bytes, shorter than the header`);
@@ -263,4 +270,32 @@ export function decodeBoard(bytes: Uint8Array, at: number, board: Uint8Array): n
     if ((bytes[at + 6 + (sq >> 3)] & (1 << (sq & 7))) !== 0) board[sq] = bytes[at + POSITION_FIXED_BYTES + i++];
   }
   return bytes[at];
+}
+
+/**
+ * The data files' games without the games whose content (edition, result and positions: all but
+ * the game index) an earlier game of these files holds already: the same file given twice, or a
+ * merged file and a shard already in it, would be trained twice and leak into the validation
+ * split. The complete games only (a fault after them is the caller's to report); a file with no
+ * repeated game keeps its bytes.
+ */
+export function dropRepeatedGames(files: readonly Uint8Array[]): { bytes: Uint8Array; dropped: number }[] {
+  const seen = new Set<string>();
+  return files.map((bytes) => {
+    const { blocks } = gameBlocks(bytes);
+    const keep: GameBlock[] = [];
+    for (const b of blocks) {
+      const from = b.starts[0] - GAME_HEADER_BYTES + 4;
+      const key = createHash('sha256')
+        .update(b.bytes.subarray(from, b.starts[b.starts.length - 1]))
+        .digest('base64');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      keep.push(b);
+    }
+    if (keep.length === blocks.length) return { bytes, dropped: 0 };
+    const parts: Uint8Array[] = [dataHeader()];
+    for (const b of keep) parts.push(b.bytes.subarray(b.starts[0] - GAME_HEADER_BYTES, b.starts[b.starts.length - 1]));
+    return { bytes: new Uint8Array(Buffer.concat(parts)), dropped: blocks.length - keep.length };
+  });
 }

@@ -15,6 +15,7 @@ import {
   GAME_HEADER_BYTES,
   POSITION_FIXED_BYTES,
   dataHeader,
+  notDataMessage,
   type DataFileError,
 } from './data';
 import { isValidationGame, loadTrainingData, type DataSource, type TrainingData } from './train';
@@ -85,11 +86,11 @@ export function indexDataFiles(paths: string[], valFraction: number, seed: numbe
       };
       if (!have(0, DATA_HEADER_BYTES)) {
         if (size >= 8 && buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC)
-          fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+          fault('magic', 0, notDataMessage(buf.subarray(0, Math.min(size, 8))));
         fault('truncated', 0, `truncated: ${size} bytes, shorter than the header`);
       }
       if (buf.subarray(0, 8).toString('latin1') !== DATA_MAGIC)
-        fault('magic', 0, `not a Thoth training data file (it does not start with ${DATA_MAGIC})`);
+        fault('magic', 0, notDataMessage(buf.subarray(0, Math.min(size, 8))));
       const version = buf.readUInt32LE(8);
       if (version !== DATA_VERSION)
         fault('version', 8, `unknown data format version ${version} (this build reads ${DATA_VERSION})`);

@@ -227,3 +227,50 @@ describe('thoth datagen: files and Ctrl-C', () => {
     expect(summary(path).positions).toBe(n);
   });
 });
+
+describe('thoth datagen: a full disk', () => {
+  it('one line, exit 1, no stack trace; the file holds whole games, counted right; with room the same command finishes it as a run without the fault', async () => {
+    const path = join(dir, 'disk-full.bin');
+    const whole = join(dir, 'disk-whole.bin');
+    const flags = ['--games', '40', '--seed', '7401', ...SMALL];
+    expect((await runThoth(['datagen', '--out', whole, ...flags])).code).toBe(0);
+    // A file-size limit (`ulimit -f`, 512-byte blocks in /bin/sh) gives what a full disk gives: a short write, then an error.
+    const limited = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const blocks = Math.floor(statSync(whole).size / 2 / 512);
+      const child = spawn(
+        '/bin/sh',
+        [
+          '-c',
+          'ulimit -f "$0" && exec "$@"',
+          String(blocks),
+          process.execPath,
+          CLI_BUILT,
+          'datagen',
+          '--out',
+          path,
+          ...flags,
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.on('exit', (code) => resolve({ code, out, err }));
+    });
+    expect(limited.code, limited.err).toBe(1);
+    const m =
+      /^thoth datagen: cannot write '.*disk-full\.bin': the file would be larger than this process may write \(ulimit -f\); the file holds (\d+) positions of (\d+) whole games: free space and run the same command again\n$/.exec(
+        limited.err,
+      );
+    expect(m, limited.err).not.toBeNull();
+    const s = summary(path);
+    expect([s.positions, s.games]).toEqual([Number(m![1]), Number(m![2])]);
+    expect(s.games).toBeGreaterThan(0);
+    const again = await runThoth(['datagen', '--out', path, ...flags]);
+    expect(again.code, again.err).toBe(0);
+    expect(readFileSync(path).equals(readFileSync(whole))).toBe(true);
+  });
+});

@@ -105,3 +105,39 @@ describe('thoth puzzles', () => {
     expect(help.out).toContain('--selfplay N');
   });
 });
+
+describe('thoth puzzles: outputs that are not files, and nothing left to play', () => {
+  it('--out /dev/full: one line, exit 1, at once (it was read without end); /dev/zero and /dev/null take the file and are not read', async () => {
+    const t0 = Date.now();
+    const [full, zero, nul] = await Promise.all(
+      ['/dev/full', '/dev/zero', '/dev/null'].map((d) =>
+        runBuilt(['puzzles', '--out', d, '--seed', '1', '--nodes', '300', '--selfplay', '1', '--quiet']),
+      ),
+    );
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    expect(full).toMatchObject({
+      code: 1,
+      err: "thoth puzzles: cannot write '/dev/full': no space left on the device\n",
+    });
+    expect(zero.code, zero.err).toBe(0);
+    expect(nul.code, nul.err).toBe(0);
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('--selfplay N when the file holds puzzles of game N or later of the seed: says that no game is left to play', async () => {
+    const out = join(dir, 'later.json');
+    const args = ['puzzles', '--out', out, '--seed', '1', '--nodes', '1000', '--variant', 'khet2', '--quiet'];
+    expect((await runBuilt([...args, '--selfplay', '8'])).code).toBe(0);
+    const last = Math.max(
+      ...(parsePuzzleFile(readFileSync(out, 'utf8')) as { ok: true; value: { source: string }[] }).value.map((p) =>
+        Number(p.source.split(':')[2]),
+      ),
+    );
+    const again = await runBuilt([...args, '--selfplay', String(last)]);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/^Wrote 0 puzzles from 0 games /);
+    expect(again.err).toBe(
+      `thoth puzzles: ${out} holds puzzles of self-play games up to game ${last} of seed 1 (games count from 0): --selfplay ${last} counts the games of earlier runs too, so none is left to play (give a larger N, or another --seed)\n`,
+    );
+  });
+});

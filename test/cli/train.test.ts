@@ -4,6 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readNetwork } from '../../src/nnue/network';
 import { CLI_BUILT, runThoth } from './helpers';
@@ -30,12 +31,15 @@ describe('thoth train', () => {
     );
     expect(lines[1]).toMatch(/^Network: 8 hidden × 2 perspectives; batch 256, .* seed 3, 2 threads$/);
     expect(lines[2]).toMatch(/^Validation loss before training 0\.\d{6} \(predicting the mean target: 0\.\d{6}\)$/);
-    expect(lines[3]).toMatch(
+    expect(lines[3]).toBe(
+      `Checkpoint: after each epoch the best network so far is written to ${a} (whole, by rename); after a crash \`--init ${a}\` goes on from it`,
+    );
+    expect(lines[4]).toMatch(
       /^epoch 1\/2: train loss 0\.\d{6}, val loss 0\.\d{6}, [\d.]+ s, \d+ positions\/s, lr 0\.001$/,
     );
-    expect(lines[4]).toMatch(/^epoch 2\/2: /);
-    expect(lines[5]).toMatch(/^Quantised: evaluations differ from the float network's by [\d.]+ cp on average/);
-    expect(lines[6]).toMatch(
+    expect(lines[5]).toMatch(/^epoch 2\/2: /);
+    expect(lines[6]).toMatch(/^Quantised: evaluations differ from the float network's by [\d.]+ cp on average/);
+    expect(lines[7]).toMatch(
       /^Wrote .*a\.nnue \(\d+ bytes\): data=selfplay\.bin positions=2546 epochs=2 seed=3 hidden=8 /,
     );
     const net = readNetwork(new Uint8Array(readFileSync(a)));
@@ -242,5 +246,103 @@ describe('thoth train: its output', () => {
       expect(net.ok && net.value.hidden).toBe(8);
       expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     }
+  });
+});
+
+describe('thoth train: work kept safe', () => {
+  it('writes a checkpoint after each epoch: killed with SIGKILL, the network of the epochs done is there, whole, and --init goes on from it', async () => {
+    const out = join(dir, 'killed.nnue');
+    const child = spawn(
+      process.execPath,
+      [
+        CLI_BUILT,
+        'train',
+        '--out',
+        out,
+        '--hidden',
+        '8',
+        '--epochs',
+        '10000',
+        '--batch',
+        '256',
+        '--threads',
+        '1',
+        '--quiet',
+        FIXTURE,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (/^epoch 2\//m.test(stdout)) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    await new Promise((r) => child.on('exit', r));
+    expect(stdout).toMatch(/^Checkpoint: after each epoch the best network so far is written to .*killed\.nnue/m);
+    const net = readNetwork(new Uint8Array(readFileSync(out)));
+    expect(net.ok && net.value.hidden).toBe(8);
+    expect(net.ok && net.value.name).toMatch(/ epochs=[12] /);
+    const again = await runThoth([
+      'train',
+      '--out',
+      join(dir, 'resumed.nnue'),
+      '--init',
+      out,
+      '--epochs',
+      '1',
+      '--batch',
+      '256',
+      '--threads',
+      '1',
+      '--quiet',
+      FIXTURE,
+    ]);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/init=killed\.nnue\n$/);
+  });
+
+  it('the same data file twice is refused; a game in two files (a merged file and a shard of it) is trained once; a .gz file gets a hint', async () => {
+    const sub = mkdtempSync(join(dir, 'dup-'));
+    const link = join(sub, 'link.bin');
+    symlinkSync(FIXTURE, link);
+    // A "merged" file: the fixture's games again under other game indices (datagen --merge keeps them as they are).
+    const copy = join(sub, 'merged.bin');
+    copyFileSync(FIXTURE, copy);
+    const gz = join(sub, 'shard.bin.gz');
+    writeFileSync(gz, gzipSync(readFileSync(FIXTURE)));
+    const [twice, viaLink, merged, single, zipped] = await Promise.all([
+      runThoth(['train', '--out', join(sub, 'a.nnue'), ...SMALL, FIXTURE, FIXTURE]),
+      runThoth(['train', '--out', join(sub, 'b.nnue'), ...SMALL, FIXTURE, link]),
+      runThoth(['train', '--out', join(sub, 'c.nnue'), ...SMALL, FIXTURE, copy]),
+      runThoth(['train', '--out', join(sub, 'd.nnue'), ...SMALL, FIXTURE]),
+      runThoth(['train', '--out', join(sub, 'e.nnue'), ...SMALL, gz]),
+    ]);
+    expect(twice).toMatchObject({
+      code: 2,
+      err: `thoth train: '${FIXTURE}' is '${FIXTURE}' again: give each data file once\n`,
+    });
+    expect(viaLink).toMatchObject({
+      code: 2,
+      err: `thoth train: '${link}' is '${FIXTURE}' again: give each data file once\n`,
+    });
+    expect(merged.code, merged.err).toBe(0);
+    expect(merged.out).toMatch(/^Note: 47 repeated games dropped /m);
+    expect(merged.out).toMatch(/^Data: 2546 positions of 47 games from 2 file\(s\)/m);
+    // trained once: the same losses as the file alone
+    const losses = (o: string): string[] => [...o.matchAll(/loss (0\.\d+)/g)].map((m) => m[1]);
+    expect(losses(merged.out)).toEqual(losses(single.out));
+    expect(zipped).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(
+        /shard\.bin\.gz: not a Thoth training data file but a gzip-compressed one: gunzip it first \(gunzip -k FILE\)\n$/,
+      ),
+    });
   });
 });

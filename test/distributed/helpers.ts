@@ -233,9 +233,15 @@ export class ThothProcess {
   readonly exited: Promise<number | null>;
   private waiters: { re: RegExp; resolve: () => void }[] = [];
 
-  constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}) {
+  /** `fileBlocks`: the largest file the process may write, in 512-byte blocks (`ulimit -f` of /bin/sh): a full disk. */
+  constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}, fileBlocks?: number) {
     // tsx by its path: the child may run in a folder without node_modules.
-    this.proc = spawn(process.execPath, [...COMMAND, ...args], {
+    const line = [process.execPath, ...COMMAND, ...args];
+    const [file, argv] =
+      fileBlocks === undefined
+        ? [line[0], line.slice(1)]
+        : ['/bin/sh', ['-c', 'ulimit -f "$0" && exec "$@"', String(fileBlocks), ...line]];
+    this.proc = spawn(file, argv, {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, THOTH_SIGN_KEY: TEST_KEYS.private, THOTH_TRUST: TEST_KEYS.public, ...env },

@@ -167,6 +167,28 @@ describe('the command filter', () => {
     }
     expect(filterCommand(42).ok).toBe(false);
   });
+
+  it("caps Hash and Threads at the server's full strength (sized to the machine)", () => {
+    const limits = { hashMb: 256, threads: 4 };
+    for (const l of [
+      'setoption name Hash value 256',
+      'setoption name hash value 16',
+      'setoption name Threads value 4',
+      'setoption name Threads value 1',
+    ]) {
+      expect(filterCommand(l, limits), l).toMatchObject({ ok: true });
+    }
+    expect(filterCommand('setoption name Hash value 8192', limits)).toEqual({
+      ok: false,
+      error: { reason: 'setoption: Hash may be at most 256 MB from the page (sized to this machine)' },
+    });
+    expect(filterCommand('setoption name Threads value 64', limits)).toEqual({
+      ok: false,
+      error: { reason: 'setoption: Threads may be at most 4 from the page (sized to this machine)' },
+    });
+    expect(filterCommand('setoption name HASH value 1e9', limits).ok).toBe(false);
+    expect(filterCommand('setoption name Hash value abc', limits).ok).toBe(false);
+  });
 });
 
 describe('the GUI server', () => {
@@ -308,12 +330,18 @@ describe('the GUI server', () => {
     const refused = await c.wait((m) => m.type === 'refused' && m.line.startsWith('isready'));
     expect(c.messages.filter((m) => m.type === 'refused')).toHaveLength(3);
     expect(refused.type === 'refused' && refused.reason).toMatch(/one line/);
+    // A page holding the token asks for more memory than full strength gives this machine.
+    c.send('setoption name Hash value 8192');
+    const big = await c.wait((m) => m.type === 'refused' && m.line.startsWith('setoption name Hash'));
+    expect(big.type === 'refused' && big.reason).toMatch(
+      /^setoption: Hash may be at most \d+ MB from the page \(sized to this machine\)$/,
+    );
     c.send('uci');
     await c.waitLine(/^uciok$/);
     c.send('isready');
     await c.waitLine(/^readyok$/);
     const log = readFileSync(logFile, 'utf8');
-    expect(log).not.toMatch(/quit|perft/);
+    expect(log).not.toMatch(/quit|perft|value 8192/);
     // `uci` was answered from the handshake, not sent again.
     expect(log.match(/^uci$/gm)).toHaveLength(1);
     c.ws.close();

@@ -3,13 +3,15 @@
  * page (file://) and in `thoth gui`'s page; *Copy link* makes one that opens the same game again;
  * *Copy PGN* gives the record; a damaged link says why.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupKfen } from '../../src/core/index';
 import { encodeLink } from '../../src/gui/page/link';
 import { exportGame } from '../../src/gui/page/record-io';
-import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
+import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, theBrowser, waitMoves } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 
 const FILE_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
@@ -119,6 +121,43 @@ describe.skipIf(!HAVE_CHROMIUM)('links in Chromium', () => {
       /Cannot open the link: .*d6e6/.test(document.getElementById('io-msg')?.textContent ?? ''),
     );
     expect(await movesText(page)).toEqual([]);
+    await ctx.close();
+  });
+
+  it("a link that unpacks to a gigabyte is refused at the limit, the tab's memory staying small (it is fed to the decompressor in slices)", async () => {
+    const huge = deflateSync(Buffer.alloc(1 << 30), { level: 9 }).toString('base64url'); // 1.39 MB of link
+    const { ctx, page } = await open(FILE_URL);
+    const cdp = await (await theBrowser()).newBrowserCDPSession();
+    const renderers = async (): Promise<number[]> => {
+      const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+      return info.processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+    };
+    /** The largest peak resident memory (VmHWM) of the browser's renderer processes, in MB. */
+    const peakMb = async (): Promise<number> => {
+      let most = 0;
+      for (const pid of await renderers()) {
+        try {
+          const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+          if (m) most = Math.max(most, Number(m[1]) / 1024);
+        } catch {
+          // gone meanwhile
+        }
+      }
+      return most;
+    };
+    const before = await peakMb();
+    await page.evaluate((f) => (location.hash = f), `game=1.${huge}`);
+    await page.waitForFunction(
+      () => /Cannot open the link/.test(document.getElementById('io-msg')?.textContent ?? ''),
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await page.textContent('#io-msg')).toMatch(/unpacks to more than 1048576 bytes/);
+    const after = await peakMb();
+    expect(after, `renderer peak ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after`).toBeLessThan(
+      Math.max(before, 100) + 200,
+    );
+    await cdp.detach();
     await ctx.close();
   });
 

@@ -6,7 +6,7 @@ import { MatchConfigError } from '../../src/match/errors';
 import { canHitPharaoh, isLostStart, makeRng, randomOpening } from '../../src/core/opening';
 import { OpeningBook, genfens, readOpeningFile, setupPosition } from '../../src/match/openings';
 import { unwrap } from '../core/helpers';
-import { tempDir } from './helpers';
+import { fake, run, tempDir } from './helpers';
 
 function pos(kfen: string, v: 'khet2' | 'khet1' | 'deflexion' = 'khet2') {
   const r = parseKfen(kfen, v);
@@ -153,5 +153,35 @@ describe('openings', () => {
       'found only 1 distinct openings of the 3 asked for (0 random plies from classic; 1000 tries in a row gave none new): ask for fewer, or give more plies or setups',
     );
     expect(genfens(3, { seed: 1, plies: 0, edition: 'deflexion', setups: ['dynasty'] }).ok).toBe(false);
+  });
+});
+
+describe('an openings file and the no-removal rule', () => {
+  it('a line 100 plies after the last removal is over under the default rule, and a start with -noremoval 0 (also through a match)', async () => {
+    const f = SETUPS.khet2.classic!.trim().split(/\s+/);
+    const late = [f[0], f[1], '100', f[3]].join(' ');
+    const file = join(tempDir(), 'late.kfen');
+    writeFileSync(file, `${late}\n`);
+    const def = readOpeningFile(file, 'khet2');
+    expect(!def.ok && def.error.message).toMatch(/line 1: the game is already over$/);
+    expect(readOpeningFile(file, 'khet2', { noRemovalLimit: 0 })).toEqual({ ok: true, value: [toKfen(pos(late))] });
+    expect(readOpeningFile(file, 'khet2', { noRemovalLimit: 101 }).ok).toBe(true);
+    const flags = [
+      ...fake('a'),
+      ...fake('b'),
+      '-each',
+      'depth=1',
+      '-maxplies',
+      '6',
+      '-rounds',
+      '1',
+      '-openings',
+      `file=${file}`,
+      'plies=0',
+    ];
+    await expect(run(flags)).rejects.toThrow(/line 1: the game is already over$/);
+    const played = await run([...flags, '-noremoval', '0']);
+    expect(played.summary.finished).toHaveLength(2);
+    expect(played.summary.stop).toBe('done');
   });
 });
