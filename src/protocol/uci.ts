@@ -167,7 +167,7 @@ export class UciEngine {
   /** The network of EvalFile (null: none could be read; the hand-written evaluation is used). */
   private network: LoadedNetwork | null;
 
-  /** `host`: the machine's side (engine-host.ts): src/protocol/node-host.ts or src/web/page-host.ts. */
+  /** `host`: the machine's side (engine-host.ts): src/node/node-host.ts or src/web/page-host.ts. */
   constructor(
     private readonly write: (line: string) => void,
     private readonly host: EngineHost,

@@ -1,7 +1,7 @@
 /**
  * The search threads of the static build (SearchThreads, src/protocol/engine-host.ts, as the page
  * host provides them: page-host.ts): Web Workers where the Node host has its piscina pool
- * (src/protocol/search-pool.ts), so that the engine's own protocol (src/protocol/uci.ts) runs in
+ * (src/node/search-pool.ts), so that the engine's own protocol (src/protocol/uci.ts) runs in
  * the page unchanged.
  *
  * Stopping a search. A worker that searches cannot read a message until the search returns, so:

@@ -15,7 +15,7 @@ import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import { workerPool } from '../process/pool';
 import type { SearchTask } from '../threads/search-worker';
-import type { GoRequest, SearchThreads } from './engine-host';
+import type { GoRequest, SearchThreads } from '../protocol/engine-host';
 import { PoolCore } from '../engine/pool-core';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
