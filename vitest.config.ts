@@ -43,7 +43,7 @@ export const SLOW = [
   'test/search/pharaoh-hit.test.ts',
   'test/search/params.test.ts',
   'test/protocol/lifecycle.test.ts',
-  'test/protocol/search-pool.test.ts',
+  'test/node/search-pool.test.ts',
   'test/threads/engine-threads.test.ts',
 ];
 

@@ -23,7 +23,7 @@ import { TRAIN_SPEC, trainCommand } from './cli/train-command';
 import { TUNE_SPEC, tuneCommand } from './cli/tune';
 import { WORKER_SPEC, workerCommand } from './cli/worker-command';
 import { exitOnOutputError } from './process/output';
-import { runProtocol } from './protocol/loop';
+import { runProtocol } from './node/loop';
 import { KNOWN_COMMANDS, isKnownCommand } from './protocol/uci';
 import { VERSION } from './version';
 

@@ -34,9 +34,12 @@ import { evalGraphSvg, type GraphMark } from '../analysis/svg-graph';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/results/summary';
-import { Searcher } from '../search/search';
+import type { Searcher } from '../search/search';
+import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine';
+import { DEFAULT_EVAL_FILE } from '../protocol/engine-host';
+import { loadNetworkFile } from '../node/network-file';
 import { scoreOf } from '../core/score';
-import { BOUND_LOWER, BOUND_UPPER, TranspositionTable } from '../search/tt';
+import { BOUND_LOWER, BOUND_UPPER } from '../search/tt';
 import { VERSION } from '../version';
 import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
@@ -154,8 +157,9 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   });
   const limits: AnalysisLimits = { depth, timeMs, multiPV, noRemovalLimit };
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
-  // The table is allocated once the arguments are known to be good.
-  const newSearcher = (): Searcher => new Searcher(new TranspositionTable(hash));
+  // The table is allocated once the arguments are known to be good; the evaluation is the
+  // engine's default (the shipped network), as `thoth "go depth N"` searches.
+  const newSearcher = (): Searcher => engineSearcher(hash, engineEvaluation());
 
   const gameFile = args.options.get('game')?.[0];
   if (gameFile === undefined) {
@@ -217,6 +221,14 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   printReview(game, annotation, review, limits, threshold, write, gameFile, index);
   if (out !== undefined) write(`Annotated record written to ${out}`);
   if (graph !== undefined) write(`Graph written to ${graph}`);
+}
+
+/** The engine's default evaluation: the shipped network, or the hand-written one when it cannot be read. */
+function engineEvaluation(): EngineEvaluation {
+  const r = loadNetworkFile(DEFAULT_EVAL_FILE);
+  if (r.ok) return { network: r.value.net, source: r.value.source };
+  process.stderr.write(`thoth analyse: ${r.error}; the hand-written evaluation is used\n`);
+  return { network: null, source: 'none' };
 }
 
 function limitsText(limits: AnalysisLimits): string {

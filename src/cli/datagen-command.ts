@@ -43,7 +43,7 @@ import { workerPool } from '../process/pool';
 import { fileErrorText, sameFile } from '../process/files';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine } from './progress';
-import { loadNetworkFile } from '../protocol/network-file';
+import { loadNetworkFile } from '../node/network-file';
 import { DatagenRunError, DatagenRunForgotten, runDatagenCoordinator } from '../distributed/datagen-coordinator';
 import { BuildError } from '../distributed/builds';
 import { RedisUnreachable, redisAddress, type RedisAddress } from '../distributed/redis';

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { DEFAULT_SEED } from '../match/config';
 import { DEFAULT_SCALE, MAX_HIDDEN, quantise, writeNetwork, type Network } from '../nnue/network';
-import { loadNetworkFile } from '../protocol/network-file';
+import { loadNetworkFile } from '../node/network-file';
 import { startTrainThreads } from '../train/train-threads';
 import { LOGISTIC_K, Trainer, loadTrainingData, quantisationError, type TrainSettings } from '../train/train';
 import { checkWritable, fileErrorText, outputIsInput, sameFile, writeFileAtomic } from '../process/files';

@@ -41,7 +41,7 @@ export interface SearchInfo {
 
 /**
  * A finished search's answer as plain data, moves as text: what a search thread posts when it is
- * done and what the search threads of either host (src/protocol/search-pool.ts in Node,
+ * done and what the search threads of either host (src/node/search-pool.ts in Node,
  * src/web/search-pool.ts in the page) hand on to the protocol for its `bestmove`.
  */
 export interface SearchResult {

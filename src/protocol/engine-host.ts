@@ -8,7 +8,6 @@
 import type { Result } from '../core/result';
 import type { SearchInfo, SearchResult } from '../core/score';
 import type { Network } from '../nnue/network';
-import type { SearchTask } from '../threads/search-worker';
 
 /** EvalFile's value for the network shipped with the engine. */
 export const DEFAULT_EVAL_FILE = 'default';
@@ -21,11 +20,8 @@ export interface LoadedNetwork {
   source: string;
 }
 
-/** A search as the protocol asks for it: the task of every thread, less what the threads own. */
-export type GoRequest = Omit<
-  SearchTask,
-  'threadIndex' | 'tt' | 'tableId' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'
->;
+import type { GoRequest } from '../engine/pool-core';
+export type { GoRequest };
 
 /** The search threads (Lazy SMP over one shared table where the host can share memory). */
 export interface SearchThreads {

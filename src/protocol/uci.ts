@@ -2,14 +2,20 @@
  * The UCI-like protocol (see protocol.md). The main thread reads commands and writes lines;
  * searches run in the search thread, so `stop` and `isready` are answered at once.
  */
-import { divide, formatMove, gameStatus, keyHex, legalMoves, pieceText, toKfen } from '../core/index';
-import { BENCH_DEPTH, BENCH_POSITIONS, runBench } from '../search/bench';
-import { TERM_NAMES, evaluate } from '../search/evaluate';
-import { evaluatePosition } from '../nnue/network';
+import { formatMove, gameStatus, legalMoves } from '../core/index';
+import { BENCH_DEPTH, BENCH_POSITIONS } from '../search/bench';
 import { ok, err } from '../core/result';
-import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
+import { DEFAULT_LIMITS } from '../search/search';
 import { skillFromElo } from '../search/skill';
-import { timeBudget } from '../search/timeman';
+import {
+  benchOneThread,
+  benchSummary,
+  displayLines,
+  evalLines,
+  goLimits,
+  perftLines,
+  queryAnswer,
+} from '../engine/commands';
 import { AUTHOR, VERSION } from '../version';
 import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
 import { formatInfo } from '../core/info';
@@ -187,7 +193,7 @@ export class UciEngine {
   /** The network of EvalFile (null: none could be read; the hand-written evaluation is used). */
   private network: LoadedNetwork | null;
 
-  /** `host`: the machine's side (engine-host.ts): src/protocol/node-host.ts or src/web/page-host.ts. */
+  /** `host`: the machine's side (engine-host.ts): src/node/node-host.ts or src/web/page-host.ts. */
   constructor(
     private readonly write: (line: string) => void,
     private readonly host: EngineHost,
@@ -420,21 +426,11 @@ export class UciEngine {
     if (time === undefined && (['wtime', 'btime', 'p1time', 'p2time'] as const).some((k) => num[k] !== undefined))
       time = 0;
     const inc = num[us === 0 ? 'winc' : 'binc'] ?? num[us === 0 ? 'p1inc' : 'p2inc'];
-    const budget = infinite
-      ? { optimumMs: 0, maximumMs: 0 }
-      : timeBudget({ time, inc, movesToGo: num.movestogo, movetime: num.movetime }, this.options.moveOverhead.value);
-    const depth = num.depth;
-    const limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] } = {
-      ...DEFAULT_LIMITS,
-      depth: depth !== undefined ? Math.max(1, Math.min(depth, MAX_PLY - 8)) : DEFAULT_LIMITS.depth,
-      nodes: num.nodes ?? 0,
-      mate: num.mate ?? 0,
-      optimumMs: budget.optimumMs,
-      maximumMs: budget.maximumMs,
-      searchMoves,
+    const { limits, ...budget } = goLimits({ ...num, time, inc }, infinite, searchMoves, {
+      moveOverhead: this.options.moveOverhead.value,
       multiPV: this.options.multiPV.value,
       noRemovalLimit: noRemovalDraw,
-    };
+    });
     const started = Date.now();
     this.debug(
       `go: ${args.join(' ') || '(no limits)'}: optimum ${budget.optimumMs} ms, maximum ${budget.maximumMs} ms (0 = none), ` +
@@ -519,26 +515,7 @@ export class UciEngine {
   }
 
   private display(): void {
-    const pos = this.state.pos;
-    const ed = pos.edition;
-    this.write('');
-    this.write('     a   b   c   d   e   f   g   h   i   j');
-    this.write('   +---+---+---+---+---+---+---+---+---+---+');
-    for (let r = 7; r >= 0; r--) {
-      let row = ` ${r + 1} |`;
-      for (let f = 0; f < 10; f++) {
-        const p = pos.board[r * 10 + f];
-        const t = p === 0 ? '' : pieceText(p, ed);
-        row += (t.length === 1 ? ` ${t} ` : t.length === 2 ? ` ${t}` : '   ') + '|';
-      }
-      this.write(row);
-      this.write('   +---+---+---+---+---+---+---+---+---+---+');
-    }
-    this.write('');
-    this.write(`Variant: ${ed.id} (${ed.name}), ${ed.colorNames[pos.side]} to move`);
-    this.write(`KFEN: ${toKfen(pos)}`);
-    this.write(`Key: ${keyHex(pos.keyLo, pos.keyHi)}`);
-    this.write(`Status: ${gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value }).text}`);
+    for (const l of displayLines(this.state.pos, this.options.noRemovalDraw.value)) this.write(l);
   }
 
   /** The network the search uses: EvalFile's when UseNNUE is on, else none. */
@@ -547,27 +524,7 @@ export class UciEngine {
   }
 
   private evalCommand(): void {
-    const pos = this.state.pos;
-    const terms: number[] = [];
-    const total = evaluate(pos, undefined, terms);
-    this.write(
-      `info string evaluation from ${pos.edition.colorNames[pos.side]}'s point of view (side to move), centi-pyramids`,
-    );
-    this.write('info string hand-written evaluation, term by term:');
-    for (let i = 0; i < TERM_NAMES.length; i++)
-      this.write(`info string   ${TERM_NAMES[i].padEnd(16)} ${terms[i].toFixed(1)}`);
-    this.write(`info string   ${'total'.padEnd(16)} ${total}`);
-    if (this.network === null) {
-      this.write('info string network: none loaded (EvalFile)');
-    } else {
-      const n = this.network;
-      const use = this.options.useNNUE.value ? 'in use' : 'not in use: UseNNUE is false';
-      this.write(`info string network ${n.source} (${n.net.hidden} hidden, ${use}): ${evaluatePosition(n.net, pos)}`);
-    }
-    const used = this.evalNetwork();
-    this.write(
-      `info string the search uses: ${used === null ? `the hand-written evaluation, ${total}` : `the network, ${evaluatePosition(used.net, pos)}`}`,
-    );
+    for (const l of evalLines(this.state.pos, this.network, this.options.useNNUE.value)) this.write(l);
   }
 
   private bench(args: string[]): void {
@@ -586,22 +543,13 @@ export class UciEngine {
       }
       threads = Number(args[1]);
     }
-    const summary = (r: { ms: number; nodes: number; nps: number }): void => {
-      this.write('');
-      this.write(`Total time (ms) : ${r.ms}`);
-      this.write(`Nodes searched  : ${r.nodes}`);
-      this.write(`Nodes/second    : ${r.nps}`);
-    };
     if (threads === 1) {
-      summary(
-        runBench(
-          depth,
-          (line) => this.write(line),
-          BENCH_POSITIONS,
-          this.options.features(),
-          this.evalNetwork()?.net ?? null,
-          this.options.params(),
-        ),
+      benchOneThread(
+        depth,
+        (line) => this.write(line),
+        this.options.features(),
+        this.evalNetwork()?.net ?? null,
+        this.options.params(),
       );
       return;
     }
@@ -639,7 +587,7 @@ export class UciEngine {
         await pool.destroy();
       }
       const ms = Math.max(1, Math.round(performance.now() - t0));
-      summary({ ms, nodes, nps: Math.round((nodes * 1000) / ms) });
+      for (const l of benchSummary({ ms, nodes, nps: Math.round((nodes * 1000) / ms) })) this.write(l);
     };
     this.waitFor(run());
   }
@@ -650,38 +598,13 @@ export class UciEngine {
       return this.error(`perft: depth must be a whole number from 1 to ${MAX_PERFT_DEPTH}, not ${quote(v ?? '')}`);
     }
     if (args.length > 1) return this.error(`perft: unexpected ${quote(args[1])} (perft <depth>)`);
-    const t0 = performance.now();
-    const lines = divide(this.state.pos, Number(v));
-    let total = 0;
-    for (const l of lines) {
-      this.write(`${l.move}: ${l.nodes}`);
-      total += l.nodes;
-    }
-    const ms = performance.now() - t0;
-    this.write('');
-    this.write(`Nodes searched: ${total}`);
-    this.write(`Time: ${(ms / 1000).toFixed(3)} s`);
-    this.write(`Nodes/second: ${Math.round(total / Math.max(ms / 1000, 1e-6))}`);
+    for (const l of perftLines(this.state.pos, Number(v))) this.write(l);
   }
 
   private query(args: string[]): void {
-    const pos = this.state.pos;
-    const status = gameStatus(pos, { noRemovalLimit: this.options.noRemovalDraw.value });
-    switch (args[0]) {
-      case 'gameover':
-        this.write(`response ${status.result !== 'ongoing'}`);
-        break;
-      case 'p1turn':
-        this.write(`response ${pos.side === 0}`);
-        break;
-      case 'result':
-        this.write(
-          `response ${status.result === 'win' ? (status.winner === 0 ? 'p1win' : 'p2win') : status.result === 'draw' ? 'draw' : 'none'}`,
-        );
-        break;
-      default:
-        this.error(`query: expected gameover, p1turn or result, not ${quote(args[0] ?? '')}`);
-    }
+    const answer = queryAnswer(this.state.pos, args[0], this.options.noRemovalDraw.value);
+    if (answer === undefined) this.error(`query: expected gameover, p1turn or result, not ${quote(args[0] ?? '')}`);
+    else this.write(`response ${answer}`);
   }
 
   private help(): void {

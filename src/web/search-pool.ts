@@ -1,14 +1,14 @@
 /**
  * The search threads of the static build (SearchThreads, src/protocol/engine-host.ts, as the page
  * host provides them: page-host.ts): Web Workers where the Node host has its piscina pool
- * (src/protocol/search-pool.ts), so that the engine's own protocol (src/protocol/uci.ts) runs in
+ * (src/node/search-pool.ts), so that the engine's own protocol (src/protocol/uci.ts) runs in
  * the page unchanged.
  *
  * Stopping a search. A worker that searches cannot read a message until the search returns, so:
  * - with shared memory (a cross-origin isolated page: served with COOP/COEP headers) the stop
  *   word, the table and the node counter are SharedArrayBuffers, `stop` sets the word as in Node,
- *   and several workers search together (Lazy SMP: they share the table; the main thread's move
- *   is played);
+ *   and several workers search together (Lazy SMP: they share the table; the move is chosen by
+ *   the Node pool's rule, src/engine/pool-core.ts: the vote over the threads' last iterations);
  * - without it (file://, an ordinary static host) there is one worker with its own table, and
  *   `stop` ends the worker and answers with the last completed iteration's move (from its
  *   `info`); a fresh worker takes the next search (the table starts empty again). Searches with a
@@ -16,6 +16,7 @@
  *   searches are stopped this way.
  */
 import type { GoRequest, SearchThreads } from '../protocol/engine-host';
+import { PoolCore } from '../engine/pool-core';
 import { CTRL_PONDER, CTRL_STOP } from '../search/search';
 import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
@@ -65,6 +66,7 @@ interface LastIteration {
 
 interface Running {
   resolve: (d: SearchResult) => void;
+  go: GoRequest;
   last: LastIteration | null;
   stopRequested: boolean;
 }
@@ -77,10 +79,8 @@ export class SearchPool implements SearchThreads {
   private tt: SharedArrayBuffer | null = null;
   private readonly control: Int32Array | null;
   private readonly nodes: BigInt64Array | null;
-  private age = 0;
-  private newGame = 0;
-  /** Names the table for the workers (SearchTask.tableId): a new one after `Hash` changes. */
-  private tableId = 0;
+  /** Table age, new-game count, table name, result slots, the vote: shared with the Node pool. */
+  private readonly core = new PoolCore(this.shared);
   private running: Running | null = null;
   /** Helpers of the last search still finishing (awaited before the next one). */
   private stragglers: Promise<unknown> = Promise.resolve();
@@ -122,22 +122,21 @@ export class SearchPool implements SearchThreads {
     if (want === this.threadCount) return;
     await this.stragglers;
     this.threadCount = want;
-    this.newGame++;
+    this.core.newGame++;
     this.spawn();
     await this.ready;
   }
 
   resize(mb: number): void {
     this.hashMb = mb;
-    this.tableId++;
+    this.core.newTable();
     if (this.shared) this.tt = TranspositionTable.allocate(mb);
     else this.spawn(); // the worker's own table has the old size
   }
 
   async clear(): Promise<void> {
     await this.stragglers;
-    this.newGame++;
-    this.age = 0;
+    this.core.cleared();
     if (this.tt) {
       new Int32Array(this.tt).fill(0);
       return;
@@ -156,12 +155,12 @@ export class SearchPool implements SearchThreads {
     if (this.running) throw new Error('a search is already running');
     let resolve!: (d: SearchResult) => void;
     const done = new Promise<SearchResult>((r) => (resolve = r));
-    const run: Running = { resolve, last: null, stopRequested: false };
+    const run: Running = { resolve, go, last: null, stopRequested: false };
     this.running = run;
     await this.stragglers;
     await this.ready;
     if (this.running !== run) return done; // stopped while waiting
-    this.age = (this.age + 1) & 63;
+    this.core.begin(this.threadCount);
     if (this.control && this.nodes) {
       Atomics.store(this.control, CTRL_STOP, run.stopRequested ? 1 : 0);
       Atomics.store(this.control, CTRL_PONDER, ponder ? 1 : 0);
@@ -173,11 +172,7 @@ export class SearchPool implements SearchThreads {
         kind: 'search',
         hashMb: this.hashMb,
         task: {
-          ...go,
-          threadIndex: i,
-          tableId: this.tableId,
-          age: this.age,
-          newGame: this.newGame,
+          ...this.core.task(go, i),
           ...(this.tt && this.control && this.nodes
             ? {
                 tt: this.tt,
@@ -208,14 +203,9 @@ export class SearchPool implements SearchThreads {
   private finish(run: Running, r: SearchResult): void {
     if (this.running !== run) return;
     this.running = null;
-    run.resolve({
-      best: r.best,
-      ponder: r.ponder,
-      score: r.score,
-      depth: r.depth,
-      nodes: this.nodes ? Number(Atomics.load(this.nodes, 0)) : r.nodes,
-      error: r.error,
-    });
+    run.resolve(
+      this.core.choose(run.go, r, this.threadCount, this.nodes ? Number(Atomics.load(this.nodes, 0)) : r.nodes),
+    );
   }
 
   stop(): void {

@@ -208,7 +208,12 @@ describe('thoth analyse --game', () => {
     expect(rows).toHaveLength(6);
     const labels = rows.map((l) => l.trim().split(/\s+/)[0]);
     expect(labels).toEqual(['1.', '1...', '2.', '2...', '3.', '3...']);
-    const played = rows.map((l) => l.trim().split(/\s+/)[1].replace(/\?+$/, ''));
+    const played = rows.map((l) =>
+      l
+        .trim()
+        .split(/\s+/)[1]
+        .replace(/[?!]+$/, ''),
+    );
     expect(played).toEqual(['f4g5', 'c7c6', 'c5+', 'a4-', 'g5h5', 'h8g7']);
     for (const l of rows) {
       // before -> after, then the verdict

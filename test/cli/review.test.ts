@@ -85,7 +85,8 @@ describe('thoth analyse --game: the review as files and data', () => {
     expect(a.tags.get('Annotator')).toBe('Thoth 0.1.0 (depth 3)');
     expect(a.moves[0]).toMatchObject({ move: 'e1d1', nags: [4], depth: 3, comment: 'Blunder: j8+ was best' });
     expect(a.moves[0].variations?.[0][0]).toMatchObject({ move: 'j8+', mate: 1, depth: 3 });
-    expect(a.moves[2].comment).toBe('Silver resigns? no: the record just ends');
+    // the record's comment is kept (after the review's own words when the move is marked)
+    expect(a.moves[2].comment).toMatch(/(^|; )Silver resigns\? no: the record just ends$/);
     expect(text).toMatch(/1\. e1d1 \$4 \{\+\d\.\d\d\/3 Blunder: j8\+ was best\} \(1\. j8\+ \{\+M1\/3\}\) 1\.\.\. f8f7/);
     // Round trip: what Thoth wrote, Thoth reads back to the same text, and reviews again.
     expect(serializeRecord(a)).toBe(text);
@@ -102,7 +103,10 @@ describe('thoth analyse --game: the review as files and data', () => {
     const doc = new XMLParser({ ignoreAttributes: false }).parse(svgText);
     expect(doc.svg['@_xmlns']).toBe('http://www.w3.org/2000/svg');
     const dots = [doc.svg.circle].flat().filter((c: { title?: string }) => c.title);
-    expect(dots.map((c: { title: string }) => c.title)).toEqual(['1. e1d1?? (better j8+)']);
+    // a dot per marked move: the blunder first (the network also marks 2. j8i7?! at depth 3)
+    const titles = dots.map((c: { title: string }) => c.title);
+    expect(titles[0]).toBe('1. e1d1?? (better j8+)');
+    for (const t of titles) expect(t).toMatch(/^\d+\.(\.\.)? \S+?(\?!|\?\?|\?) \(better \S+\)$/);
     expect(String(doc.svg.polyline['@_points']).split(' ')).toHaveLength(4);
   });
 

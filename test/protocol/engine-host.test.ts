@@ -1,7 +1,7 @@
 /**
  * The protocol runs on any host (src/protocol/engine-host.ts): from uci.ts, and from the static
  * page's entry, no import that is not type-only reaches a Node module (`node:…`), a package, or
- * the Node host's own modules. (build.mjs bundles the page without swapping any module.)
+ * the Node host's own modules (src/node). (build.mjs bundles the page without swapping any module.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -57,11 +57,11 @@ function reach(entry: string): { files: Set<string>; outside: Set<string> } {
   return { files, outside };
 }
 
-const NODE_HOST = ['node-host.ts', 'search-pool.ts', 'network-file.ts'].map((f) => path.join(ROOT, 'src/protocol', f));
+const NODE_HOST = ['node-host.ts', 'search-pool.ts', 'network-file.ts'].map((f) => path.join(ROOT, 'src/node', f));
 
 describe('the engine host', () => {
   it('the walker sees what the Node host imports', () => {
-    const { files, outside } = reach('src/protocol/loop.ts');
+    const { files, outside } = reach('src/node/loop.ts');
     expect(outside).toContain('node:os');
     expect(outside).toContain('node:fs');
     for (const f of NODE_HOST) expect(files).toContain(f);

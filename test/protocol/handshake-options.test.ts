@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS } from '../../src/core/index';
 import { ok } from '../../src/core/result';
 import { createOptions, maxThreads, optionLine, type OptionSpec } from '../../src/protocol/options';
-import { nodeHost } from '../../src/protocol/node-host';
+import { nodeHost } from '../../src/node/node-host';
 import { KNOWN_COMMANDS } from '../../src/protocol/uci';
 import { Engine, ROOT, assertBuilt, startEngine } from './spawn-engine';
 

@@ -4,17 +4,19 @@
  * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
  * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
  * words; only thread 0 manages time and streams its reports (SearchInfo objects). Each thread
- * answers with a SearchResult (src/core/score.ts); the vote's winner is handed on in that shape.
+ * answers with a SearchResult (src/core/score.ts). What the page's threads do too (the tasks, the
+ * table age, the vote) is src/engine/pool-core.ts; this file is the transport.
  */
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
-import { formatMove, setupKfen } from '../core/index';
+import { setupKfen } from '../core/index';
 import { CTRL_PONDER, CTRL_STOP, DEFAULT_LIMITS } from '../search/search';
-import { MATE_BOUND, type SearchInfo, type SearchResult } from '../core/score';
+import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import { workerPool } from '../process/pool';
 import type { SearchTask } from '../threads/search-worker';
-import type { GoRequest, SearchThreads } from './engine-host';
+import type { GoRequest, SearchThreads } from '../protocol/engine-host';
+import { PoolCore } from '../engine/pool-core';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
 /**
@@ -26,36 +28,7 @@ const WARM_KFEN = setupKfen('khet2', 'classic')!;
  */
 const WARM_NODES = 30_000;
 
-/** One thread's result with the thread it came from: what the vote weighs. */
-export type ThreadResult = SearchResult & { threadIndex: number };
-
-/**
- * Stockfish's vote: each thread's move gets (score − worst score + 14) × depth; the thread whose
- * move has most votes wins (a found win always wins).
- */
-export function voteBest(results: ThreadResult[]): ThreadResult {
-  const main = results.find((r) => r.threadIndex === 0)!;
-  // A helper votes only with an iteration at least as deep as the main search's last one: a
-  // shallower result is older and may stand on a move the main search has since refuted. A
-  // found win counts at any depth.
-  const valid = results.filter(
-    (r) => r.best !== '' && r.depth > 0 && (r.depth >= main.depth || r.score >= MATE_BOUND || r === main),
-  );
-  if (valid.length <= 1 || main.best === '') return main;
-  const minScore = Math.min(...valid.map((r) => r.score));
-  const votes = new Map<string, number>();
-  for (const r of valid) votes.set(r.best, (votes.get(r.best) ?? 0) + (r.score - minScore + 14) * r.depth);
-  let best = valid.find((r) => r.threadIndex === 0) ?? valid[0];
-  for (const r of valid) {
-    if (best.score >= MATE_BOUND) {
-      // keep the fastest win
-      if (r.score > best.score) best = r;
-    } else if (r.score >= MATE_BOUND || votes.get(r.best)! > votes.get(best.best)!) {
-      best = r;
-    }
-  }
-  return best;
-}
+export { voteBest, type ThreadResult } from '../engine/pool-core';
 
 /**
  * The word ranges [from, to) that clear a table of `byteLength` bytes split over `threads`
@@ -81,16 +54,13 @@ export class SearchPool implements SearchThreads {
   readonly control = new Int32Array(new SharedArrayBuffer(16));
   private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
   private ttBuffer: SharedArrayBuffer;
-  /** Names the current table for the workers (see SearchTask.tableId). */
-  private tableId = 0;
-  private age = 0;
-  private newGame = 0;
+  /** Table age, new-game count, table name, result slots, the vote: shared with the page's pool. */
+  private readonly core = new PoolCore(true);
   private running = false;
   private stopRequested = false;
   private ponderhitRequested = false;
   /** Helpers of the last search that may still be finishing (awaited before the next one). */
   private stragglers: Promise<unknown> = Promise.resolve();
-  private results = new Int32Array(new SharedArrayBuffer(4 * 4 * 64));
   /** Resolves when every worker of the current pool has run its warm-up search. */
   ready: Promise<void>;
   /** The node counter of the last warm-up (all its threads). */
@@ -184,7 +154,7 @@ export class SearchPool implements SearchThreads {
     const old = this.pool;
     this.threadCount = n;
     this.pool = workerPool('search-worker', n);
-    this.newGame++;
+    this.core.newGame++;
     await old.destroy();
     this.ready = this.warm(this.pool, n);
     await this.ready;
@@ -193,18 +163,17 @@ export class SearchPool implements SearchThreads {
   /** A new, empty table of `mb` megabytes. */
   resize(mb: number): void {
     this.ttBuffer = TranspositionTable.allocate(mb);
-    this.tableId++;
+    this.core.newTable();
   }
 
   /** Empties the table (split over the threads) and the history tables. */
   async clear(): Promise<void> {
     await this.stragglers;
-    this.newGame++;
     const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
       this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }),
     );
     await Promise.all(jobs);
-    this.age = 0;
+    this.core.cleared();
   }
 
   /** Starts a search on every thread; resolves when all have stopped, with the voted move. */
@@ -214,14 +183,11 @@ export class SearchPool implements SearchThreads {
     this.stopRequested = false;
     this.ponderhitRequested = false;
     await this.stragglers;
-    if (this.results.length < this.threadCount * 4)
-      this.results = new Int32Array(new SharedArrayBuffer(16 * this.threadCount));
-    this.results.fill(0); // no worker is running: stale slots of the last search go
     // a `stop` or `ponderhit` that came while the last helpers were finishing still counts
     Atomics.store(this.control, CTRL_STOP, this.stopRequested ? 1 : 0);
     Atomics.store(this.control, CTRL_PONDER, ponder && !this.ponderhitRequested ? 1 : 0);
     Atomics.store(this.nodeCounter, 0, 0n);
-    this.age = (this.age + 1) & 63;
+    this.core.begin(this.threadCount);
     const channel = new MessageChannel();
     // Thread 0 ends its stream with a null message: then every report has been delivered.
     const closed = new Promise<void>((resolve) => {
@@ -234,36 +200,21 @@ export class SearchPool implements SearchThreads {
       const tasks: Promise<SearchResult>[] = [];
       for (let i = 0; i < this.threadCount; i++) {
         const task: SearchTask = {
-          ...go,
-          threadIndex: i,
+          ...this.core.task(go, i),
           tt: this.ttBuffer,
-          tableId: this.tableId,
           control: this.control.buffer as SharedArrayBuffer,
           nodes: this.nodeCounter.buffer as SharedArrayBuffer,
-          age: this.age,
-          newGame: this.newGame,
           port: i === 0 ? channel.port2 : undefined,
-          results: this.results.buffer as SharedArrayBuffer,
         };
         tasks.push(this.pool.run(task, i === 0 ? { transferList: [channel.port2] } : {}) as Promise<SearchResult>);
       }
       // Answer as soon as the main search is done (it stops the helpers); the helpers' last
       // completed iterations are read from the shared slots for the vote.
-      const main: ThreadResult = { ...(await tasks[0]), threadIndex: 0 };
+      const main = await tasks[0];
       this.stragglers = Promise.allSettled(tasks.slice(1));
       await closed;
       channel.port1.close();
-      const results = [main, ...this.helperResults()];
-      // A weakened or randomised choice is the main thread's own: no vote.
-      const best = (go.skill ?? 20) < 20 || go.random ? main : voteBest(results);
-      return {
-        best: best.best,
-        ponder: best.threadIndex === main.threadIndex || best.best === main.best ? main.ponder : best.ponder,
-        score: best.score,
-        depth: best.depth,
-        nodes: Number(Atomics.load(this.nodeCounter, 0)),
-        error: results.find((r) => r.error)?.error,
-      };
+      return this.core.choose(go, main, this.threadCount, Number(Atomics.load(this.nodeCounter, 0)));
     } catch (e) {
       Atomics.store(this.control, CTRL_STOP, 1);
       channel.port1.close();
@@ -278,22 +229,6 @@ export class SearchPool implements SearchThreads {
     } finally {
       this.running = false;
     }
-  }
-
-  /** The helpers' last completed iterations, from the shared slots (torn reads skipped). */
-  private helperResults(): ThreadResult[] {
-    const out: ThreadResult[] = [];
-    const r = this.results;
-    for (let i = 1; i < this.threadCount; i++) {
-      const b = i * 4;
-      const seq = Atomics.load(r, b);
-      const move = Atomics.load(r, b + 1);
-      const score = Atomics.load(r, b + 2);
-      const depth = Atomics.load(r, b + 3);
-      if ((seq & 1) !== 0 || Atomics.load(r, b) !== seq || depth === 0 || move === 0) continue;
-      out.push({ threadIndex: i, best: formatMove(move), ponder: '', score, depth, nodes: 0 });
-    }
-    return out;
   }
 
   stop(): void {

@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
 import { maxThreads } from '../../src/protocol/options';
-import { nodeHost } from '../../src/protocol/node-host';
+import { nodeHost } from '../../src/node/node-host';
 import type { GoRequest } from '../../src/protocol/engine-host';
-import { SearchPool, clearRanges } from '../../src/protocol/search-pool';
+import { SearchPool, clearRanges } from '../../src/node/search-pool';
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
 import type { SearchInfo } from '../../src/core/score';
 import { TranspositionTable } from '../../src/search/tt';
-import { positionOf } from './spawn-engine';
+import { positionOf } from '../protocol/spawn-engine';
 
 const CLASSIC = setupKfen('khet2', 'classic')!;
 

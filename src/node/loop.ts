@@ -1,7 +1,7 @@
 /** Runs the protocol on stdin/stdout, after the command-line arguments given as commands. */
 import { createInterface } from 'node:readline';
 import { nodeHost } from './node-host';
-import { UciEngine, isKnownCommand } from './uci';
+import { UciEngine, isKnownCommand } from '../protocol/uci';
 
 /**
  * Command-line arguments run as commands, then the engine quits: each argument is a command

@@ -3,7 +3,7 @@
  * depth and score (Stockfish's), a found win always winning.
  */
 import { describe, expect, it } from 'vitest';
-import { voteBest, type ThreadResult } from '../../src/protocol/search-pool';
+import { voteBest, type ThreadResult } from '../../src/engine/pool-core';
 import { MATE } from '../../src/core/score';
 
 function r(threadIndex: number, best: string, score: number, depth: number, ponder = ''): ThreadResult {

@@ -9,13 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../core/result';
 import { NETWORK_HEADER_BYTES, formatNetworkError, networkFileBytes, readNetwork } from '../nnue/network';
-import { DEFAULT_EVAL_FILE, type LoadedNetwork } from './engine-host';
+import { DEFAULT_EVAL_FILE, type LoadedNetwork } from '../protocol/engine-host';
 import { quote } from '../core/quote';
 
 /** The shipped network's file name in nets/. */
 const DEFAULT_NETWORK_FILE = 'default.nnue';
 
-/** The package's nets/ folder: next to dist/ (the bundle) or two levels above src/protocol. */
+/** The package's nets/ folder: next to dist/ (the bundle) or two levels above src/node. */
 function netsFolder(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   return path.basename(here) === 'dist' ? path.join(here, '..', 'nets') : path.join(here, '..', '..', 'nets');

@@ -3,7 +3,7 @@
  * network files from disk (network-file.ts), search threads in a piscina pool (search-pool.ts).
  */
 import { availableParallelism } from 'node:os';
-import type { EngineHost } from './engine-host';
+import type { EngineHost } from '../protocol/engine-host';
 import { loadNetworkFile } from './network-file';
 import { SearchPool } from './search-pool';
 
