@@ -5,10 +5,12 @@
  * A weakened search is shallower and looks at several lines (MultiPV 4); the move is then chosen
  * among them with a random push that grows with the weakness, as Stockfish does, but never a
  * move that loses much more than the best one (no absurd blunders) and never a move into a lost
- * position when the best move is not lost.
+ * position when the best move is not lost. A chosen move (weak or random) never shoots one of the
+ * mover's own pieces when one of the candidate lines does not (`withoutSelfShots`).
  */
 import { type RootLine } from './search';
 import { MATE_BOUND } from '../core/score';
+import { colorOf, type Position } from '../core/index';
 
 export const MAX_SKILL = 20;
 /**
@@ -93,4 +95,24 @@ export function pickRandomMove(lines: RootLine[], margin: number, rand: () => nu
   if (Math.abs(top.score) >= MATE_BOUND) return top;
   const near = valid.filter((l) => top.score - l.score <= margin);
   return near[Math.floor(rand() * near.length)] ?? top;
+}
+
+/** Whether `move`'s shot removes one of the mover's own pieces (the position is left as it was). */
+export function shootsOwnPiece(pos: Position, move: number): boolean {
+  const us = pos.side;
+  const killed = pos.make(move);
+  const own = killed >= 0 && colorOf(pos.killedPieceAt(pos.ply - 1)) === us;
+  pos.unmake();
+  return own;
+}
+
+/**
+ * The root lines whose move does not shoot one of the mover's own pieces, best first; all of
+ * them when every line does. A weak level or the random opening choice picks among these, so that
+ * a beginner's opponent never removes its own piece for nothing (a shallow search, with the
+ * network, can rate such a move near the top).
+ */
+export function withoutSelfShots(lines: RootLine[], pos: Position): RootLine[] {
+  const kept = lines.filter((l) => l.depth <= 0 || l.move === 0 || !shootsOwnPiece(pos, l.move));
+  return kept.some((l) => l.depth > 0) ? kept : lines;
 }
