@@ -133,7 +133,7 @@ describe('a weak level never shoots its own piece when it need not', () => {
         if (!m.ok) throw new Error(m.error.message);
         const p = pos.value;
         const killed = p.make(m.value);
-        if (killed >= 0 && colorOf(p.killedPieceAt(p.ply - 1)) === p.side ^ 1) own.push(text);
+        if (killed >= 0 && colorOf(p.killedPieceAt(p.ply - 1)) === (p.side ^ 1)) own.push(text);
         p.unmake();
       }
       expect(own).toEqual([]);
