@@ -23,7 +23,6 @@ import { colorOf, legalMoves, parseKfen, parseMove, type Position } from '../cor
 import { MATE_BOUND } from '../core/score';
 import { DEFAULT_LIMITS, Searcher } from '../search/search';
 import { TranspositionTable } from '../search/tt';
-import type { Network } from '../nnue/network';
 import type { Puzzle } from './format';
 import { materialBalance } from './miner';
 import { Solver } from './solver';
@@ -74,7 +73,7 @@ export class PuzzleVerifier {
   readonly searcher = new Searcher(new TranspositionTable(16));
 
   /** `network`: the evaluation Thoth plays with (the shipped network); null: the hand-written one. */
-  constructor(network: Network | null, readonly rules: VerifyRules = VERIFY_RULES) {
+  constructor(network: Parameters<Searcher['setNetwork']>[0], readonly rules: VerifyRules = VERIFY_RULES) {
     this.searcher.setNetwork(network);
   }
 
