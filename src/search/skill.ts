@@ -14,20 +14,23 @@ import { colorOf, type Position } from '../core/index';
 
 export const MAX_SKILL = 20;
 /**
- * Elo of the skill levels, measured by `tools/levels.ts`: a chain of matches between neighbouring
- * levels (0, 2, 4, 6, 8, 10, 13, 16, 20; 32 games each at 2+0.02, openings from the three
- * setups; docs/strength.md, "Levels"), added up from full strength (level 20) put at 2400.
- * Levels in between are interpolated.
+ * Elo of the skill levels, measured by `tools/levels.ts` on 2026-12-04 (commit bc9c5c1, the
+ * shipped network): a chain of matches between neighbouring levels (0, 2, 4, 6, 8, 10, 13, 16, 20;
+ * 48 games each at 20,000 nodes a move, openings from the three setups; docs/strength.md,
+ * "Levels"), added up from full strength (level 20) put at 2400. Levels in between are
+ * interpolated. At that node count levels 10, 13 and 16 play alike (their depth caps are not
+ * reached), and level 1 plays like level 0 (21-23-4 in 48 games): a level and the next odd one
+ * share a depth cap, so the interpolated odd levels are not steps of their own.
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
-  [0, 956],
-  [2, 1147],
-  [4, 1440],
-  [6, 1694],
-  [8, 1987],
-  [10, 2031],
+  [0, 764],
+  [2, 1181],
+  [4, 1519],
+  [6, 1751],
+  [8, 1994],
+  [10, 2083],
   [13, 2097],
-  [16, 2209],
+  [16, 2107],
   [20, 2400],
 ];
 
