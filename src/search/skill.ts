@@ -5,27 +5,32 @@
  * A weakened search is shallower and looks at several lines (MultiPV 4); the move is then chosen
  * among them with a random push that grows with the weakness, as Stockfish does, but never a
  * move that loses much more than the best one (no absurd blunders) and never a move into a lost
- * position when the best move is not lost.
+ * position when the best move is not lost. A chosen move (weak or random) never shoots one of the
+ * mover's own pieces when one of the candidate lines does not (`withoutSelfShots`).
  */
 import type { RootLine } from './search';
 import { MATE_BOUND } from '../core/score';
+import { colorOf, type Position } from '../core/index';
 
 export const MAX_SKILL = 20;
 /**
- * Elo of the skill levels, measured by `tools/levels.ts`: a chain of matches between neighbouring
- * levels (0, 2, 4, 6, 8, 10, 13, 16, 20; 32 games each at 2+0.02, openings from the three
- * setups; docs/strength.md, "Levels"), added up from full strength (level 20) put at 2400.
- * Levels in between are interpolated.
+ * Elo of the skill levels, measured by `tools/levels.ts` on 2026-12-04 (commit bc9c5c1, the
+ * shipped network): a chain of matches between neighbouring levels (0, 2, 4, 6, 8, 10, 13, 16, 20;
+ * 48 games each at 20,000 nodes a move, openings from the three setups; docs/strength.md,
+ * "Levels"), added up from full strength (level 20) put at 2400. Levels in between are
+ * interpolated. At that node count levels 10, 13 and 16 play alike (their depth caps are not
+ * reached), and level 1 plays like level 0 (21-23-4 in 48 games): a level and the next odd one
+ * share a depth cap, so the interpolated odd levels are not steps of their own.
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
-  [0, 956],
-  [2, 1147],
-  [4, 1440],
-  [6, 1694],
-  [8, 1987],
-  [10, 2031],
+  [0, 764],
+  [2, 1181],
+  [4, 1519],
+  [6, 1751],
+  [8, 1994],
+  [10, 2083],
   [13, 2097],
-  [16, 2209],
+  [16, 2107],
   [20, 2400],
 ];
 
@@ -93,4 +98,24 @@ export function pickRandomMove(lines: RootLine[], margin: number, rand: () => nu
   if (Math.abs(top.score) >= MATE_BOUND) return top;
   const near = valid.filter((l) => top.score - l.score <= margin);
   return near[Math.floor(rand() * near.length)] ?? top;
+}
+
+/** Whether `move`'s shot removes one of the mover's own pieces (the position is left as it was). */
+export function shootsOwnPiece(pos: Position, move: number): boolean {
+  const us = pos.side;
+  const killed = pos.make(move);
+  const own = killed >= 0 && colorOf(pos.killedPieceAt(pos.ply - 1)) === us;
+  pos.unmake();
+  return own;
+}
+
+/**
+ * The root lines whose move does not shoot one of the mover's own pieces, best first; all of
+ * them when every line does. A weak level or the random opening choice picks among these, so that
+ * a beginner's opponent never removes its own piece for nothing (a shallow search, with the
+ * network, can rate such a move near the top).
+ */
+export function withoutSelfShots(lines: RootLine[], pos: Position): RootLine[] {
+  const kept = lines.filter((l) => l.depth <= 0 || l.move === 0 || !shootsOwnPiece(pos, l.move));
+  return kept.some((l) => l.depth > 0) ? kept : lines;
 }

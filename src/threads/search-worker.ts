@@ -8,7 +8,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index';
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
-import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth } from '../search/skill';
+import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth, withoutSelfShots } from '../search/skill';
 import { TranspositionTable } from '../search/tt';
 import { DEFAULT_PARAMS, type SearchParams } from '../search/params';
 import { NetworkCache } from '../nnue/network';
@@ -149,9 +149,8 @@ export default function search(task: SearchTask): SearchResult {
     if (main && task.limits.maximumMs > 0) limits.maximumMs = Math.max(1, task.limits.maximumMs - lag);
     const res = s.run(pos, limits);
     if ((weak || randomOpening) && res.lines.length > 0) {
-      const line = weak
-        ? pickWeakMove(res.lines, skill, Math.random)
-        : pickRandomMove(res.lines, RANDOM_MARGIN, Math.random);
+      const lines = withoutSelfShots(res.lines, pos);
+      const line = weak ? pickWeakMove(lines, skill, Math.random) : pickRandomMove(lines, RANDOM_MARGIN, Math.random);
       res.best = line.move;
       res.ponder = line.pv.length > 1 ? line.pv[1] : 0;
       res.score = line.score;

@@ -96,3 +96,57 @@ describe('pickRandomMove', () => {
     expect([...seen].sort()).toEqual([1, 2, 3]);
   });
 });
+
+describe('a weak level never shoots its own piece when it need not', () => {
+  it("withoutSelfShots drops lines whose shot removes the mover's piece, keeps all when every line does", async () => {
+    const { parseKfen, setupKfen, parseMove } = await import('../../src/core/index');
+    const { withoutSelfShots, shootsOwnPiece } = await import('../../src/search/skill');
+    // Khet 2.0 Dynasty: j3i4 and h4g5 shoot Silver's own piece, g5+ and j4- do not
+    const pos = parseKfen(setupKfen('khet2', 'dynasty')!, 'khet2');
+    if (!pos.ok) throw new Error(pos.error.message);
+    const p = pos.value;
+    const mv = (t: string): number => {
+      const m = parseMove(p, t);
+      if (!m.ok) throw new Error(m.error.message);
+      return m.value;
+    };
+    expect(shootsOwnPiece(p, mv('j3i4'))).toBe(true);
+    expect(shootsOwnPiece(p, mv('g5+'))).toBe(false);
+    const lines = [line(mv('j3i4'), 33), line(mv('h4g5'), 31), line(mv('g5+'), 24), line(mv('j4-'), 22)];
+    expect(withoutSelfShots(lines, p).map((l) => l.move)).toEqual([mv('g5+'), mv('j4-')]);
+    expect(withoutSelfShots(lines.slice(0, 2), p)).toEqual(lines.slice(0, 2));
+    expect(p.ply).toBe(0);
+  });
+
+  it('the engine at Skill Level 0 (Level 1) never opens Dynasty with a shot at its own piece', async () => {
+    const { Engine, assertBuilt } = await import('../protocol/spawn-engine');
+    const { colorOf, parseKfen, setupKfen, parseMove } = await import('../../src/core/index');
+    assertBuilt();
+    const e = new Engine();
+    try {
+      e.send('uki');
+      await e.waitFor(/^ukiok/);
+      e.send('setoption name Skill Level value 0');
+      e.send('position setup dynasty');
+      const pos = parseKfen(setupKfen('khet2', 'dynasty')!, 'khet2');
+      if (!pos.ok) throw new Error(pos.error.message);
+      const own: string[] = [];
+      // with the shipped network, depth 1 rates j3i4 (a shot at Silver's own piece) first
+      for (let i = 0; i < 24; i++) {
+        e.send('go depth 1');
+        const got = await e.waitFor(/^bestmove /);
+        const text = got.text.split(' ')[1];
+        const m = parseMove(pos.value, text);
+        if (!m.ok) throw new Error(m.error.message);
+        const p = pos.value;
+        const killed = p.make(m.value);
+        if (killed >= 0 && colorOf(p.killedPieceAt(p.ply - 1)) === (p.side ^ 1)) own.push(text);
+        p.unmake();
+      }
+      expect(own).toEqual([]);
+    } finally {
+      e.send('quit');
+      await e.exited;
+    }
+  }, 60_000);
+});
