@@ -165,7 +165,7 @@ export class PageController {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     try {
-      const game = JSON.stringify(saveGame(this.s, now()));
+      const game = JSON.stringify(this.puzzles?.keptGame() ?? saveGame(this.s, now()));
       storage('session')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(SETTINGS_KEY, JSON.stringify(this.s.settings));
@@ -695,7 +695,7 @@ export class PageController {
       if (!yes || this.s.mode !== 'engine') return this.render();
       return this.update((x) => S.analyseDuringGame(x, now()));
     }
-    this.update((x) => S.setMode(x, mode, now()));
+    this.update((x) => (mode === 'engine' ? S.playFromHere(x, now()) : S.setMode(x, mode, now())));
   }
 
   private closeBanner(): void {

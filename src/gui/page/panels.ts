@@ -548,6 +548,20 @@ function options(sel: HTMLSelectElement, items: [string, string][], value: strin
   if (items.some(([v]) => v === value)) sel.value = value;
 }
 
+/** What the form says that the game on the board is not: it applies with New game, never before. */
+export function formPending(s: PageState): string[] {
+  const st = s.settings;
+  const out: string[] = [];
+  if (st.edition !== s.tree.edition) out.push(`Edition ${EDITIONS[st.edition].name}`);
+  else if (setupKfen(st.edition, st.setup) !== undefined && setupKfen(st.edition, st.setup) !== s.tree.startKfen && setupsOf(st.edition).some((x) => setupKfen(st.edition, x) === s.tree.startKfen)) {
+    out.push(`Setup ${st.setup[0].toUpperCase()}${st.setup.slice(1)}`);
+  }
+  if (s.mode === 'engine' && (st.side === '0' || st.side === '1') && Number(st.side) !== s.humanSide) {
+    out.push(`You play ${EDITIONS[st.edition].colorNames[Number(st.side)]}`);
+  }
+  return out;
+}
+
 /** The form shows the settings (setups and colour names follow the edition). */
 export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   const st = s.settings;
@@ -562,6 +576,12 @@ export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   dom.optLasers.checked = st.showLasers;
   dom.optAim.checked = st.shotPreview;
   for (const r of dom.modes) r.checked = r.value === s.mode;
+  const note = dom.body.ownerDocument.getElementById('form-note');
+  if (note) {
+    const pending = formPending(s);
+    note.hidden = pending.length === 0;
+    note.textContent = pending.length ? `${pending.join(', ')}: with New game (the game on the board is not changed).` : '';
+  }
   dom.body.dataset.mode = s.mode;
   dom.body.className = `ed-${s.tree.edition}`;
 }

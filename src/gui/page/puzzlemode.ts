@@ -13,6 +13,7 @@ import {
   STORE_KEY, afterRight, emptyStore, hintSquare, judgePuzzleMove, nextPuzzle, puzzlePosition, readStore, recordResult, refutation,
   replyDue, solverSide, startRun, streakPuzzle, taskText, withTheme, type PuzzleRun, type PuzzleStore,
 } from './puzzle';
+import { restoreGame, saveGame, type SavedGame } from './persist';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt } from './tree';
@@ -40,19 +41,24 @@ export class PuzzleMode {
   store: PuzzleStore;
   /** The streak in progress: puzzles solved in a row, and those played. */
   streak: { count: number; played: Set<string> } | null = null;
+  /**
+   * The game on the board when the first puzzle started, kept apart (as lichess keeps puzzles
+   * apart from games): storage keeps it meanwhile, and Exit brings it back, clocks as they stood.
+   */
+  private kept: SavedGame | null = null;
   private own = false;
   /** What is due later (a reply, a take-back, the next puzzle of a streak): all cancelled together. */
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly el: Record<string, HTMLElement>;
 
-  constructor(private readonly host: PuzzleHost, doc: Document = document) {
+  constructor(private readonly host: PuzzleHost, private readonly doc: Document = document) {
     const get = (id: string): HTMLElement => {
       const e = doc.getElementById(id);
       if (!e) throw new Error(`the page has no #${id}`);
       return e;
     };
     this.el = Object.fromEntries(
-      ['pz-theme', 'pz-start', 'pz-streak', 'pz-rating', 'pz-task', 'pz-msg', 'pz-tools', 'pz-hint', 'pz-retry', 'pz-solution', 'pz-next', 'pz-exit', 'card-puzzles']
+      ['pz-edition', 'pz-theme', 'pz-start', 'pz-streak', 'pz-rating', 'pz-task', 'pz-msg', 'pz-tools', 'pz-hint', 'pz-retry', 'pz-solution', 'pz-next', 'pz-exit', 'card-puzzles']
         .map((id) => [id, get(id)]),
     );
     let saved: unknown = null;
@@ -68,6 +74,13 @@ export class PuzzleMode {
     theme.innerHTML = '';
     theme.append(new Option(`All themes (${this.puzzles.length})`, ''));
     for (const t of THEMES) if (counts.has(t)) theme.append(new Option(`${t} (${counts.get(t)})`, t));
+    const edition = this.el['pz-edition'] as HTMLSelectElement;
+    edition.innerHTML = '';
+    edition.append(new Option(`All editions (${this.puzzles.length})`, ''));
+    for (const [id, e] of Object.entries(EDITIONS)) {
+      const n = this.puzzles.filter((p) => p.variant === id).length;
+      if (n > 0) edition.append(new Option(`${e.name} (${n})`, id));
+    }
     this.el['pz-start'].onclick = () => this.next();
     this.el['pz-next'].onclick = () => this.next();
     this.el['pz-streak'].onclick = () => this.startStreak();
@@ -85,12 +98,13 @@ export class PuzzleMode {
   // ---- starting ------------------------------------------------------------------------------
 
   /** The next puzzle near the person's rating (or the streak's next). */
-  next(): void {
-    if (this.streak && this.run && this.run.status === 'failed') this.streak = null;
-    const pool = withTheme(this.puzzles, this.theme());
+  next(newStreak = false): void {
+    if (!newStreak && this.streak && this.run && this.run.status === 'failed') this.streak = null;
+    const edition = (this.el['pz-edition'] as HTMLSelectElement).value;
+    const pool = withTheme(edition ? this.puzzles.filter((p) => p.variant === edition) : this.puzzles, this.theme());
     const p = this.streak ? streakPuzzle(pool, this.streak.count, this.streak.played) : nextPuzzle(pool, this.store, Math.random);
     if (!p) {
-      this.say('No puzzle left with this theme.');
+      this.say('No puzzle left with this edition and theme.');
       return;
     }
     this.start(p);
@@ -98,13 +112,14 @@ export class PuzzleMode {
 
   startStreak(): void {
     this.streak = { count: 0, played: new Set() };
-    this.next();
+    this.next(true);
   }
 
   /** Sets the puzzle's position on the board and plays the opponent's move after a moment. */
   start(p: Puzzle, keepRun = false): void {
     const tree = newTree(p.variant, p.kfen);
     if (!tree.ok) return;
+    if (this.run === null && this.kept === null) this.kept = saveGame(this.host.state(), now());
     const failed = keepRun && this.run ? this.run.failed : false;
     const rated = keepRun && this.run ? this.run.rated : false;
     // a reply or a refutation still due from the puzzle before must not be played on this one
@@ -128,7 +143,21 @@ export class PuzzleMode {
     this.cancel();
     this.run = null;
     this.streak = null;
+    this.say('');
+    const kept = this.kept;
+    this.kept = null;
+    if (kept) {
+      this.ownUpdate((x) => {
+        const back = restoreGame(x, kept, now());
+        return back.ok ? back.value : x;
+      });
+    }
     this.render();
+  }
+
+  /** The game kept while puzzles are played (what storage keeps meanwhile), or null. */
+  keptGame(): SavedGame | null {
+    return this.kept;
   }
 
   hint(): void {
@@ -176,9 +205,10 @@ export class PuzzleMode {
     const run = this.run;
     if (!run || this.own) return;
     if (after.tree.startKfen !== run.puzzle.kfen || after.mode !== 'humans') {
-      // the person started something else: the puzzle is left
+      // the person started something else: the puzzle is left, and the kept game with it
       this.cancel();
       this.run = null;
+      this.kept = null;
       this.streak = null;
       this.render();
       return;
@@ -216,7 +246,7 @@ export class PuzzleMode {
       const answer = refutation(run, pos);
       this.run = { ...run, status: 'failed', failed: true, done: run.done + 1 };
       this.finish(false);
-      this.say(`Wrong: ${node.ply.text} is not it${answer ? `; ${answer} answers it` : ''}.${this.streak ? ` The streak ends at ${this.streak.count}.` : ''} Retry, or view the solution.`);
+      this.say(`Wrong: ${node.ply.text} is not it${answer ? `; ${answer} answers it` : ''}.${this.streak ? ` The streak ends at ${this.streak.count}.` : ''} Retry, or view the solution.`, true);
       if (answer) this.later(() => this.playOwn(answer), REPLY_MS);
     }
     this.render();
@@ -290,8 +320,10 @@ export class PuzzleMode {
     this.timers.clear();
   }
 
-  private say(text: string): void {
+  /** A word in the card: a wrong move's in the error colour, never in the success green. */
+  private say(text: string, wrong = false): void {
     this.el['pz-msg'].textContent = text;
+    this.el['pz-msg'].classList.toggle('error', wrong);
   }
 
   render(): void {
@@ -300,6 +332,9 @@ export class PuzzleMode {
     this.el['pz-rating'].textContent = `your rating ${Math.round(r.rating)} ± ${Math.round(2 * r.rd)}` +
       (this.streak ? ` · streak ${this.streak.count}` : this.store.bestStreak > 0 ? ` · best streak ${this.store.bestStreak}` : '');
     this.el['pz-tools'].hidden = run === null;
+    // Take back, Draw and Resign belong to games: hidden while a puzzle is on the board
+    if (run) this.doc.body.dataset.puzzle = run.status;
+    else delete this.doc.body.dataset.puzzle;
     const card = this.el['card-puzzles'];
     card.dataset.status = run ? run.status : '';
     card.dataset.puzzle = run ? run.puzzle.id : '';
@@ -308,7 +343,9 @@ export class PuzzleMode {
     card.dataset.streak = this.streak ? String(this.streak.count) : '';
     if (run) {
       const names = EDITIONS[run.puzzle.variant].colorNames;
-      this.el['pz-task'].textContent = `${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating} · ${run.puzzle.themes.join(', ')}`;
+      // the themes only once the puzzle is over (they give the solution away), as lichess does
+      const themes = run.status === 'play' ? '' : ` · ${run.puzzle.themes.join(', ')}`;
+      this.el['pz-task'].textContent = `${EDITIONS[run.puzzle.variant].name} · ${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating}${themes}`;
     } else {
       this.el['pz-task'].textContent = `${this.puzzles.length} puzzles mined from Thoth's games. Press Puzzle to start.`;
     }
