@@ -158,6 +158,23 @@ async function formWaitsForNewGame(page: Page, name: string): Promise<void> {
   expect(await page.getAttribute('#player-bottom', 'class')).toContain('c1');
 }
 
+/** A damaged link: the hint under the board says so (the Import/export card is below the fold). */
+async function damagedLinkInSight(url: string, name: string): Promise<void> {
+  const { ctx, page, errors } = await open(`${url}#game=1.AAAA`, { ready: false });
+  await page.waitForFunction(() => /Cannot open the link/.test(document.getElementById('io-msg')?.textContent ?? ''));
+  await page.waitForFunction(() => /^Cannot open the link: .*damaged/.test(document.getElementById('hint')?.textContent ?? ''));
+  expect(await page.isVisible('#hint')).toBe(true);
+  const box = await page.locator('#hint').boundingBox();
+  expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+  expect(await page.evaluate(() => document.getElementById('hint')!.classList.contains('error'))).toBe(true);
+  // the note next to Copy link: only the page of thoth gui has one
+  expect(await page.locator('#share-note').count()).toBe(name === 'gui' ? 1 : 0);
+  if (name === 'gui') expect(await page.textContent('#share-note')).toMatch(/open in this browser on this computer/);
+  await shot(page, `players-${name}-damaged-link`);
+  expect(errors).toEqual([]);
+  await ctx.close();
+}
+
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
   let gui: RunningGui;
   beforeAll(async () => {
@@ -175,6 +192,10 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
     await ctx.close();
   }, 120_000);
 
+  it('a damaged link is said under the board', async () => {
+    await damagedLinkInSight(gui.url, 'gui');
+  }, 60_000);
+
   it('the game form applies nothing before New game', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await formWaitsForNewGame(page, 'gui');
@@ -191,6 +212,10 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the static page', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 120_000);
+
+  it('a damaged link is said under the board', async () => {
+    await damagedLinkInSight(WEB_URL, 'web');
+  }, 60_000);
 
   it('the game form applies nothing before New game', async () => {
     const { ctx, page, errors } = await open(WEB_URL);

@@ -18,7 +18,7 @@ import {
   renderLegend, renderMoves, renderOffer, renderPlayers, renderStatus, renderThinking, renderToolbar,
 } from './panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
-import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record-io';
+import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported, movesAndPlies } from './record-io';
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
@@ -113,6 +113,9 @@ export class PageController {
     wireShare({
       dom: this.dom, record: () => exportGame(exportInput(this.s, this.engine.name)), hasMoves: () => this.s.tree.children.length > 0,
       position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }), open: (p) => this.openLinked(p),
+      warn: (text) => this.update((x) => S.setMessage(x, text)),
+      // the page of `thoth gui` lives at a local address behind a token this browser holds
+      linkNote: engine.link.where === 'page' ? undefined : 'Links from thoth gui open in this browser on this computer, while it runs.',
     });
     engine.connect();
     setInterval(() => this.tick(), 100);
@@ -591,7 +594,7 @@ export class PageController {
     if (!t.ok) return ioMessage(this.dom, `Cannot import: ${t.error}`, true);
     void this.abandonThen('Importing a game', () => {
       this.startGame((x) => loadImported(x, g, t.value, now()));
-      ioMessage(this.dom, `Game imported: ${g.moves.length} moves.`);
+      ioMessage(this.dom, `Game imported: ${movesAndPlies(g.moves.length)}.`);
     });
   }
 
@@ -613,7 +616,7 @@ export class PageController {
     if (!t.ok) return t.error;
     void this.abandonThen('Opening a link', () => {
       this.startGame((x) => loadImported(analysis(x), imported.value, t.value, now()));
-      ioMessage(this.dom, `Game opened from the link: ${imported.value.moves.length} moves.`);
+      ioMessage(this.dom, `Game opened from the link: ${movesAndPlies(imported.value.moves.length)}.`);
     });
     return null;
   }

@@ -491,6 +491,7 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
   const pos = viewPosition(s);
   const names = colorNames(s);
   let t = '';
+  dom.hint.classList.toggle('error', s.message.startsWith('Cannot '));
   if (s.message) t = s.message;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
   else if (s.pendingReply) t = 'Your shot… (click or press a key to see Thoth’s reply)';
