@@ -175,6 +175,25 @@ async function damagedLinkInSight(url: string, name: string): Promise<void> {
   await ctx.close();
 }
 
+/** A bad move reviewed (Silver's j4i4 shoots its own Pyramid): the hint says what was better and the board draws it. */
+async function reviewSaysBest(page: Page, name: string): Promise<void> {
+  await setMode(page, 'humans');
+  for (const [from, to] of [['c1', 'd2'], ['a4', 'a3'], ['j4', 'i4']]) {
+    const before = (await movesText(page)).length;
+    await click(page, from);
+    await click(page, to);
+    await waitMoves(page, before + 1);
+  }
+  await setMode(page, 'analysis');
+  await page.click('#btn-review');
+  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, { timeout: 60_000 });
+  await page.click('#moves .mv[data-ply="3"]');
+  await page.waitForFunction(() => /^(Blunder|Mistake|Inaccuracy): j4i4(\?\?|\?|\?!)\. Best was \S+\.$/.test(document.getElementById('hint')?.textContent ?? ''));
+  expect(await page.locator('#layer-arrows .arrow.best').count()).toBe(1);
+  expect(await page.textContent('#layer-arrows .arrow-label')).toBe('best');
+  await shot(page, `players-${name}-review-best`);
+}
+
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
   let gui: RunningGui;
   beforeAll(async () => {
@@ -216,6 +235,13 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the static page', () => {
   it('a damaged link is said under the board', async () => {
     await damagedLinkInSight(WEB_URL, 'web');
   }, 60_000);
+
+  it('a reviewed blunder says what was better and draws it', async () => {
+    const { ctx, page, errors } = await open(WEB_URL);
+    await reviewSaysBest(page, 'web');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
 
   it('the game form applies nothing before New game', async () => {
     const { ctx, page, errors } = await open(WEB_URL);

@@ -28,7 +28,7 @@ import * as R from './gamereview';
 import { LOW_TIME_MS, Sounds, soundsFor } from './sound';
 import * as S from './state';
 import type { PageState, Settings } from './state';
-import { newTree, nodeAt, pathKey, positionCommand, type Path } from './tree';
+import { newTree, nodeAt, pathKey, positionAt, positionCommand, type Path } from './tree';
 
 const now = (): number => performance.now();
 
@@ -352,7 +352,7 @@ export class PageController {
         this.job = null;
         this.finishedKey = key;
         const said = last as InfoLine | null;
-        this.update((x) => R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }));
+        this.update((x) => R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]));
       },
     });
     this.scheduleRender();
@@ -429,7 +429,12 @@ export class PageController {
       premove = { from: moveFrom(pm.value), to: t === ROT_CW || t === ROT_CCW ? moveFrom(pm.value) : moveTo(pm.value) };
     }
     const arrows: Arrow[] = [];
-    if (s.mode === 'analysis' && !s.preview) {
+    const advice = s.mode === 'analysis' && !s.preview ? R.reviewAdvice(s) : null;
+    if (advice) {
+      // a reviewed mistake: the move that was better, drawn from the position it was to be played in
+      const a = this.moveArrow(advice.best, positionAt(s.tree, new Array<number>(advice.index).fill(0)), 'best', 'best');
+      if (a) arrows.push(a);
+    } else if (s.mode === 'analysis' && !s.preview) {
       const lines = S.shownLines(s);
       lines.forEach((l, i) => {
         const a = this.moveArrow(l.pv[0], pos, i === 0 ? 'best' : 'alt', lines.length > 1 ? String(i + 1) : undefined);

@@ -11,7 +11,7 @@ import { pieceSvg } from './board';
 import { clockText, timeLeft } from './clock';
 import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
-import { currentReview, gameReview, mainlineWins, reviewMarks, shownWin } from './gamereview';
+import { currentReview, gameReview, mainlineWins, reviewAdvice, reviewMarks, shownWin } from './gamereview';
 import type { GraphMark } from '../../analysis/svg-graph';
 import { graphSvg } from './graph';
 import type { EngineClient } from './engine-client';
@@ -492,7 +492,9 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
   const names = colorNames(s);
   let t = '';
   dom.hint.classList.toggle('error', s.message.startsWith('Cannot '));
+  const advice = s.mode === 'analysis' && !s.preview ? reviewAdvice(s) : null;
   if (s.message) t = s.message;
+  else if (advice) t = advice.text;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
   else if (s.pendingReply) t = 'Your shot… (click or press a key to see Thoth’s reply)';
   else if (isOver(s) && atEnd(s)) t = gameResult(s)?.text ?? '';

@@ -133,6 +133,8 @@ export interface ReviewState {
   key: string;
   /** The score of each main-line position (index = moves played), side to move's view. */
   scores: (Score | undefined)[];
+  /** The engine's best move in each main-line position, where scored (what "Best was …" names). */
+  best?: (string | undefined)[];
 }
 
 // ---- reading the state ---------------------------------------------------------------------
