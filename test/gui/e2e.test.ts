@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMove, legalMoves, moveFrom, moveType, ROT_CCW, ROT_CW, setupKfen, squareName, toKfen } from '../../src/core/index';
 import { addMoves, mainline, newTree, positionAt, type GameTree } from '../../src/gui/page/tree';
 import {
-  HAVE_CHROMIUM, PHONE, checkLegal, click, closeBrowser, drag, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open as openPage, pickLevel,
+  HAVE_CHROMIUM, PHONE, checkLegal, click, closeBrowser, confirmIfAsked, drag, levelLabelsFit, loadKfen, moveCount, movesText, newGame, open as openPage, pickLevel,
   playMoves, setMode, shot, targets, waitMoves,
 } from './browser';
 import { CHROMIUM, FAKE_ENGINE, realEngineWorks, startGui, type RunningGui } from './helpers';
@@ -353,6 +353,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     expect(await page.inputValue('#kfen')).toBe(CLASSIC);
     await page.keyboard.press('End');
     await page.keyboard.press('t');
+    await confirmIfAsked(page);
     expect(await moveCount(page)).toBe(1);
     await page.keyboard.press('f');
     await shot(page, 'keyboard-flipped');

@@ -194,6 +194,24 @@ async function reviewSaysBest(page: Page, name: string): Promise<void> {
   await shot(page, `players-${name}-review-best`);
 }
 
+/** `T` asks before it takes back (the button does not). */
+async function takeBackKeyAsks(page: Page): Promise<void> {
+  await setMode(page, 'humans');
+  await playBoth(page, 2);
+  await page.locator('#board').focus();
+  await page.keyboard.press('t');
+  await page.waitForSelector('#dialog:not([hidden])');
+  expect(await page.textContent('#dialog-text')).toMatch(/Take back/);
+  await page.click('#dialog-no');
+  expect(await movesText(page)).toHaveLength(2);
+  await page.keyboard.press('t');
+  await page.click('#dialog-yes');
+  await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 1);
+  await page.click('#btn-takeback');
+  await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 0);
+  expect(await page.isHidden('#dialog')).toBe(true);
+}
+
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
   let gui: RunningGui;
   beforeAll(async () => {
@@ -215,6 +233,13 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
     await damagedLinkInSight(gui.url, 'gui');
   }, 60_000);
 
+  it('T asks before it takes back', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    await takeBackKeyAsks(page);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+
   it('the game form applies nothing before New game', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await formWaitsForNewGame(page, 'gui');
@@ -234,6 +259,13 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the static page', () => {
 
   it('a damaged link is said under the board', async () => {
     await damagedLinkInSight(WEB_URL, 'web');
+  }, 60_000);
+
+  it('T asks before it takes back', async () => {
+    const { ctx, page, errors } = await open(WEB_URL, { ready: false });
+    await takeBackKeyAsks(page);
+    expect(errors).toEqual([]);
+    await ctx.close();
   }, 60_000);
 
   it('a reviewed blunder says what was better and draws it', async () => {

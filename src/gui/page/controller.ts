@@ -662,7 +662,12 @@ export class PageController {
       case 'flip':
         return this.update(S.flip);
       case 'take-back':
-        return this.update((x) => S.takeBack(x, now()));
+        // one key stroke is easily made by mistake: the key asks first (the button does not)
+        if (S.takeBack(s, now()) === s) return;
+        void this.ask('Take back the last move?', 'Take back').then((yes) => {
+          if (yes) this.update((x) => S.takeBack(x, now()));
+        });
+        return;
     }
   }
 
@@ -724,7 +729,7 @@ export class PageController {
     d.rotCw.onclick = () => this.update((x) => S.rotateSelected(x, '+', now(), this.confirmMoves()));
     d.rotCcw.onclick = () => this.update((x) => S.rotateSelected(x, '-', now(), this.confirmMoves()));
     d.stack.onclick = () => this.runKey('stack-toggle');
-    d.takeBack.onclick = () => this.runKey('take-back');
+    d.takeBack.onclick = () => this.update((x) => S.takeBack(x, now()));
     d.flip.onclick = () => this.runKey('flip');
     d.resign.onclick = async () => {
       if (await this.ask('Resign this game?', 'Resign')) this.update((x) => S.resign(x, now()));
