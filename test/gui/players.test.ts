@@ -198,6 +198,8 @@ async function reviewSaysBest(page: Page, name: string): Promise<void> {
 async function takeBackKeyAsks(page: Page): Promise<void> {
   await setMode(page, 'humans');
   await playBoth(page, 2);
+  // the move list is one tab stop (the current move), not one per move
+  expect(await page.$$eval('#moves .mv[data-ply]', (bs) => bs.map((b) => b.getAttribute('tabindex')))).toEqual(['-1', '0']);
   await page.locator('#board').focus();
   await page.keyboard.press('t');
   await page.waitForSelector('#dialog:not([hidden])');

@@ -166,7 +166,9 @@ function moveButton(tree: GameTree, path: Path, current: Path, judged = ''): str
   const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
   const ply = main ? ` data-ply="${path.length}"` : '';
   const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${n.comment ? ` — ${n.comment}` : ''}`;
-  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
+  // one tab stop for the whole list (a roving tabindex): the current move; ← → step from there
+  const tab = samePath(path, current) || (current.length === 0 && path.length === 1 && path[0] === 0) ? '0' : '-1';
+  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} tabindex="${tab}" title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
 }
 
 /** A variation (and the ones inside it) as inline text: `(12… d7d6 13. c1c2 (13. j1- …))`. */
