@@ -214,6 +214,16 @@ async function takeBackKeyAsks(page: Page): Promise<void> {
   expect(await page.isHidden('#dialog')).toBe(true);
 }
 
+/** A game against Thoth taken to Analysis keeps the players' names on the bars. */
+async function namesInAnalysis(page: Page, thoth: RegExp): Promise<void> {
+  await click(page, 'c1');
+  await click(page, 'd2');
+  await waitMoves(page, 2);
+  await setMode(page, 'analysis');
+  expect(await page.textContent('#player-bottom .name')).toBe('You · Silver');
+  expect(await page.textContent('#player-top .name')).toMatch(thoth);
+}
+
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
   let gui: RunningGui;
   beforeAll(async () => {
@@ -233,6 +243,13 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
 
   it('a damaged link is said under the board', async () => {
     await damagedLinkInSight(gui.url, 'gui');
+  }, 60_000);
+
+  it('Analysis keeps the players\' names', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    await namesInAnalysis(page, /^FakeThoth.* · Red$/);
+    expect(errors).toEqual([]);
+    await ctx.close();
   }, 60_000);
 
   it('T asks before it takes back', async () => {
@@ -261,6 +278,13 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the static page', () => {
 
   it('a damaged link is said under the board', async () => {
     await damagedLinkInSight(WEB_URL, 'web');
+  }, 60_000);
+
+  it('Analysis keeps the players\' names', async () => {
+    const { ctx, page, errors } = await open(WEB_URL);
+    await namesInAnalysis(page, /^Thoth.* · Red$/);
+    expect(errors).toEqual([]);
+    await ctx.close();
   }, 60_000);
 
   it('T asks before it takes back', async () => {

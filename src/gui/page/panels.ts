@@ -70,6 +70,12 @@ function mainlineMoveCount(tree: GameTree): number {
 
 // ---- players and clocks --------------------------------------------------------------------
 
+/** A player's name outside a game against Thoth: the game's (Human reads You) or its record's White/Black tag. */
+function recordName(s: PageState, c: number): string {
+  const name = s.players?.[c] ?? s.tags.find(([k]) => k === (c === 0 ? 'White' : 'Black'))?.[1] ?? '';
+  return name === 'Human' ? 'You' : name === '?' ? '' : name;
+}
+
 export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: number): void {
   const pos = viewPosition(s);
   const names = colorNames(s);
@@ -91,7 +97,7 @@ export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: n
   const over = isOver(s);
   for (const [bar, c] of bars) {
     bar.root.className = `player c${c}${pos.side === c && !(over && atEnd(s)) ? ' to-move' : ''}`;
-    const who = s.mode === 'engine' ? (c === s.humanSide ? 'You' : engineName ? engineName.split(' ')[0] : 'Thoth') : '';
+    const who = s.mode === 'engine' ? (c === s.humanSide ? 'You' : engineName ? engineName.split(' ')[0] : 'Thoth') : recordName(s, c);
     bar.name.textContent = who ? `${who} · ${names[c]}` : names[c];
     setHtml(bar.lost, lost[c].map((p) => pieceSvg(p, 20)).join('') + materialLeadHtml(pos, c));
     renderClock(bar, s, c, now);
