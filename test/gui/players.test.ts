@@ -224,6 +224,21 @@ async function namesInAnalysis(page: Page, thoth: RegExp): Promise<void> {
   expect(await page.textContent('#player-top .name')).toMatch(thoth);
 }
 
+/** `#puzzle=<id>` opens that puzzle, a reload keeps it, Exit leaves the address plain. */
+async function puzzleLink(url: string): Promise<void> {
+  const id = [...PUZZLES.keys()][7];
+  const { ctx, page, errors } = await open(`${url}#puzzle=${id}`, { ready: false });
+  await page.waitForFunction((k) => document.getElementById('card-puzzles')?.dataset.puzzle === k, id);
+  await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
+  await page.reload();
+  await page.waitForFunction((k) => document.getElementById('card-puzzles')?.dataset.puzzle === k, id);
+  expect(await page.evaluate(() => location.hash)).toBe(`#puzzle=${id}`);
+  await page.click('#pz-exit');
+  expect(await page.evaluate(() => location.hash)).toBe('');
+  expect(errors).toEqual([]);
+  await ctx.close();
+}
+
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
   let gui: RunningGui;
   beforeAll(async () => {
@@ -250,6 +265,10 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
     await namesInAnalysis(page, /^FakeThoth.* · Red$/);
     expect(errors).toEqual([]);
     await ctx.close();
+  }, 60_000);
+
+  it('a puzzle has a link, and a reload keeps it', async () => {
+    await puzzleLink(gui.url);
   }, 60_000);
 
   it('T asks before it takes back', async () => {
@@ -285,6 +304,10 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the static page', () => {
     await namesInAnalysis(page, /^Thoth.* · Red$/);
     expect(errors).toEqual([]);
     await ctx.close();
+  }, 60_000);
+
+  it('a puzzle has a link, and a reload keeps it', async () => {
+    await puzzleLink(WEB_URL);
   }, 60_000);
 
   it('T asks before it takes back', async () => {

@@ -89,6 +89,24 @@ export class PuzzleMode {
     this.el['pz-solution'].onclick = () => this.showSolution();
     this.el['pz-exit'].onclick = () => this.exit();
     this.render();
+    // `#puzzle=<id>` opens that puzzle (a link to it, or a reload in the middle of it)
+    const open = (): void => {
+      const m = /^#puzzle=([0-9a-f]+)$/.exec(location.hash);
+      const p = m ? this.puzzles.find((x) => x.id === m[1]) : undefined;
+      if (p && this.run?.puzzle.id !== p.id) this.start(p);
+    };
+    window.addEventListener('hashchange', open);
+    setTimeout(open, 0);
+  }
+
+  /** The address names the puzzle on the board (`#puzzle=<id>`), or nothing once it is left. */
+  private address(id: string | null): void {
+    const base = location.href.split('#')[0];
+    try {
+      history.replaceState(null, '', id ? `${base}#puzzle=${id}` : base);
+    } catch {
+      // a page that may not change its address (some file:// pages): the link is not kept
+    }
   }
 
   private theme(): string {
@@ -126,6 +144,7 @@ export class PuzzleMode {
     this.cancel();
     this.run = { ...startRun(p), done: 0, failed, rated, hinted: keepRun && this.run ? this.run.hinted : false };
     this.streak?.played.add(p.id);
+    this.address(p.id);
     this.ownUpdate((x) => ({
       ...S.newGame(S.setMode(x, 'humans', now()), tree.value, { now: now() }), clock: null, flipped: solverSide(p) === 1,
       message: '', bannerClosed: true,
@@ -144,6 +163,7 @@ export class PuzzleMode {
     this.run = null;
     this.streak = null;
     this.say('');
+    this.address(null);
     const kept = this.kept;
     this.kept = null;
     if (kept) {
@@ -209,6 +229,7 @@ export class PuzzleMode {
       this.cancel();
       this.run = null;
       this.kept = null;
+      this.address(null);
       this.streak = null;
       this.render();
       return;
