@@ -93,7 +93,7 @@ async function puzzleKeepsTheGame(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(400); // storage is written a moment after a change
   expect(await storedMoves(page)).toBe(4);
   // no Take back, Draw or Resign in a puzzle; the task names its edition, the themes come after
-  for (const b of ['#btn-takeback', '#btn-draw', '#btn-resign']) expect(await shown(page, b)).toBe(false);
+  for (const b of ['#btn-takeback', '#btn-draw', '#btn-resign', '#form-note']) expect(await shown(page, b)).toBe(false);
   const task = (await page.textContent('#pz-task')) ?? '';
   expect(task.startsWith(`${p.variant === 'khet2' ? 'Khet 2.0' : p.variant === 'khet1' ? 'Khet 1.0' : 'Deflexion'} · `)).toBe(true);
   expect(task).not.toContain(p.themes.join(', '));
