@@ -4,18 +4,24 @@
  * Curiosity (= Imhotep), Grail (= Dynasty), Mercury and Sophie.
  *
  * Mercury and Sophie (376095a, 2026-12-03), what was verified (test/core/setups.test.ts checks each point):
- * - transcribed from the piece lists of the request that added them; a second, independent public transcription (a chat
- *   bot's Laser Chess boards) agrees on every piece's square and orientation in both, except the
- *   direction of Mercury's Sphinxes (below);
+ * - the primary public source is the Rust program aji/khet-table on GitHub (commit c4a748a,
+ *   2026-04-19), file src/bb.rs, whose `Board::new_mercury()` and `Board::new_sophie()` write the
+ *   two boards as text grids, as it does `new_dynasty()` and `new_imhotep()`. Read square by
+ *   square (checked 2026-12-04), its Dynasty and Imhotep are docs/rules.md §6's exactly, its Sophie
+ *   is this table's exactly (26 pieces and both Sphinxes), and its Mercury has every one of the 24
+ *   other pieces on the same square turned the same way; only Mercury's Sphinxes differ (below);
+ * - the piece lists of the request that added them agree with khet-table on every piece;
  * - point-symmetric: turning the board 180° maps each Red piece onto a Silver piece of the same
  *   kind with the piece turned 180° (a Scarab keeps its mirror), and back;
  * - 13 pieces a side (Sphinx, Pharaoh, 2 Anubis, 2 Scarabs, 7 Pyramids), every one on a square
  *   its colour may use (docs/rules.md §1: Silver never on file a, i1, i8; Red never on file j, b1, b8);
  * - the Sphinxes stand on a8 and j1 as in Classic. Sophie's fire S and N as in Classic. Mercury's
- *   fire E (Red) and W (Silver), as the second source has them, not S and N as the first piece list
- *   says: facing N, Silver's beam would meet the back of its own Pyramid on j3 (Red's on a6), and
- *   64 of Silver's 68 first moves would remove one of its own pieces; facing W, 16 do (Classic 8,
- *   Dynasty 14, Sophie 15);
+ *   fire E (Red) and W (Silver). khet-table (`*Xv` on a8, `X^` on j1, the same two tokens in all
+ *   five of its boards; its grid reader keeps only the axis of a Sphinx, N-S or E-W) and the first
+ *   piece list have them fire S and N; this table does not follow them there: facing N, Silver's
+ *   beam meets the back of its own Pyramid on j3 (Red's on a6) and 64 of Silver's 68 first moves
+ *   remove one of Silver's own pieces, so both sides' first move would be the forced turn of the
+ *   Sphinx to W (E) that this table starts from; facing W, 16 do (Classic 8, Dynasty 14, Sophie 15);
  * - perft 1-3 (Mercury 68, 4,439, 290,283; Sophie 74, 5,320, 377,146) by this engine and by an
  *   independent move counter written from the rulebook alone.
  * They exist in Khet 2.0 only (Laser Chess has Sphinxes and Anubises).

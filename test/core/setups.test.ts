@@ -296,11 +296,35 @@ function ownRemovals(text: string): number {
   return own;
 }
 
+/**
+ * The public source: aji/khet-table on GitHub, src/bb.rs at commit c4a748a (2026-04-19), its text grids
+ * `Board::new_dynasty()`, `new_imhotep()`, `new_mercury()` and `new_sophie()` read square by square into
+ * KFEN (2026-12-04; its `*` is Red, its "White" is Silver; its Pyramid tokens `^>` `v>` `<v` `<^` are the
+ * mirror's corner NE, SE, SW, NW; `/` and `\\` Scarabs; `Av`, `<A` Anubis shields).
+ */
+const KHET_TABLE: Record<'dynasty' | 'imhotep' | 'mercury' | 'sophie', string> = {
+  dynasty: 'xv3pvavp>3/5k4/p^3pvavs>3/p>1s^1P<1P>3/3p<1p>1S^1P</3S>A^P^3Pv/4K5/3P<A^P^3X^',
+  imhotep: 'xv3avkavs>2/10/3P<2p^3/p^Pv2P>s>2p>P</p>P<2S>p<2p^Pv/3Pv2p>3/10/2S>A^KA^3X^',
+  mercury: 'xv3pvkp>2S>/5avp>3/p>2s>1av4/p^3P<3Pv1/1p^3p>3Pv/4A^1S>2P</3P<A^5/s>2P<KP^3X^',
+  sophie: 'xv3kP<p>3/3av1a>3Pv/p^3pvp>1S>1P</7s^2/2S^7/p>1s>1P<P^3Pv/p^3A<1A^3/3P<p>K3X^',
+};
+
 describe('Laser Chess setups Mercury and Sophie (Khet 2.0)', () => {
   it('Sophie is the first piece list exactly; Mercury is too, but for its Sphinxes, which fire E and W', () => {
     expect(SETUPS.khet2.sophie).toBe(kfen(fromList(ISSUE_LISTS.sophie), 's'));
     expect(SETUPS.khet2.mercury).toBe(kfen({ ...fromList(ISSUE_LISTS.mercury), a8: 'x>', j1: 'X<' }, 's'));
     expect([fromList(ISSUE_LISTS.mercury).a8, fromList(ISSUE_LISTS.mercury).j1]).toEqual(['xv', 'X^']);
+  });
+
+  it('khet-table (src/bb.rs): Sophie square for square; Mercury but for the Sphinxes; Dynasty, Imhotep as the rulebook', () => {
+    const board = (text: string) => text.split(' ')[0];
+    expect(board(SETUPS.khet2.dynasty!)).toBe(KHET_TABLE.dynasty);
+    expect(board(SETUPS.khet2.imhotep!)).toBe(KHET_TABLE.imhotep);
+    expect(board(SETUPS.khet2.sophie!)).toBe(KHET_TABLE.sophie);
+    expect(board(SETUPS.khet2.mercury!)).toBe(KHET_TABLE.mercury.replace(/^xv/, 'x>').replace(/X\^$/, 'X<'));
+    // khet-table and the first piece list agree on all 26 pieces of both, Sphinxes included
+    expect(KHET_TABLE.mercury).toBe(board(kfen(fromList(ISSUE_LISTS.mercury), 's')));
+    expect(KHET_TABLE.sophie).toBe(board(kfen(fromList(ISSUE_LISTS.sophie), 's')));
   });
 
   it("why Mercury's Sphinxes fire E and W: facing N, nearly every first move shoots Silver's own Pyramid on j3", () => {

@@ -23,6 +23,7 @@ import {
   checkLegal,
   click,
   closeBrowser,
+  confirmIfAsked,
   drag,
   levelLabelsFit,
   loadKfen,
@@ -413,6 +414,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     expect(await page.inputValue('#kfen')).toBe(CLASSIC);
     await page.keyboard.press('End');
     await page.keyboard.press('t');
+    await confirmIfAsked(page);
     expect(await moveCount(page)).toBe(1);
     await page.keyboard.press('f');
     await shot(page, 'keyboard-flipped');

@@ -40,7 +40,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Import tab, in Chromium', () => {
       .join(spaces[1]);
     const record = `[Event "Form feed"]\f[White "Ann"]\u2028[Black "Bo"]\n[Variant "khet2"]\f\n\f${body}\f*\f\n`;
     await importRecord(page, record);
-    expect(await message(page)).toBe('Game imported: 12 moves.');
+    expect(await message(page)).toBe('Game imported: 6 moves (12 plies).');
     expect(await moveCount(page)).toBe(12);
     expect(await movesText(page)).toEqual(moves);
     expect(errors).toEqual([]);
@@ -65,7 +65,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the Import tab, in Chromium', () => {
     // At the limit it is read (the first game).
     await importRecord(page, big.slice(0, PASTE_LIMIT));
     await confirmIfAsked(page); // the game of 4 moves is abandoned
-    await page.waitForFunction(() => document.getElementById('io-msg')?.textContent === 'Game imported: 8 moves.');
+    await page.waitForFunction(
+      () => document.getElementById('io-msg')?.textContent === 'Game imported: 4 moves (8 plies).',
+    );
     expect(await moveCount(page)).toBe(8);
     expect(errors).toEqual([]);
     await ctx.close();

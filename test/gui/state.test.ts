@@ -140,7 +140,7 @@ describe('playing against Thoth', () => {
     expect(s.message).toMatch(/next game/);
     s = S.newGameFromSettings(s, 0);
     expect(s.humanSide).toBe(1);
-    expect(S.chooseSide(s, '0').humanSide).toBe(0); // no move yet: at once
+    expect(S.chooseSide(s, '0').humanSide).toBe(1); // no move yet: still only with New game
   });
 
   it('resigns, and Thoth answers a draw offer by its evaluation', () => {

@@ -48,7 +48,15 @@ import {
   renderToolbar,
 } from './panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
-import { exportGame, exportInput, formatImportError, importGame, importedTree, loadImported } from './record-io';
+import {
+  exportGame,
+  exportInput,
+  formatImportError,
+  importGame,
+  importedTree,
+  loadImported,
+  movesAndPlies,
+} from './record-io';
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
@@ -58,7 +66,7 @@ import * as R from './gamereview';
 import { LOW_TIME_MS, Sounds, soundsFor } from './sound';
 import * as S from './state';
 import type { PageState, Settings } from './state';
-import { newTree, nodeAt, pathKey, positionCommand, type Path } from './tree';
+import { newTree, nodeAt, pathKey, positionAt, positionCommand, type Path } from './tree';
 
 const now = (): number => performance.now();
 
@@ -146,6 +154,12 @@ export class PageController {
       hasMoves: () => this.s.tree.children.length > 0,
       position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }),
       open: (p) => this.openLinked(p),
+      warn: (text) => this.update((x) => S.setMessage(x, text)),
+      // the page of `thoth gui` lives at a local address behind a token this browser holds
+      linkNote:
+        engine.link.where === 'page'
+          ? undefined
+          : 'Links from thoth gui open in this browser on this computer, while it runs.',
     });
     engine.connect();
     setInterval(() => this.tick(), 100);
@@ -198,7 +212,7 @@ export class PageController {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     try {
-      const game = JSON.stringify(saveGame(this.s, now()));
+      const game = JSON.stringify(this.puzzles?.keptGame() ?? saveGame(this.s, now()));
       storage('session')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(SETTINGS_KEY, JSON.stringify(this.s.settings));
@@ -410,7 +424,9 @@ export class PageController {
         this.job = null;
         this.finishedKey = key;
         const said = last as InfoLine | null;
-        this.update((x) => R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }));
+        this.update((x) =>
+          R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]),
+        );
       },
     });
     this.scheduleRender();
@@ -488,7 +504,17 @@ export class PageController {
       premove = { from: moveFrom(pm.value), to: t === ROT_CW || t === ROT_CCW ? moveFrom(pm.value) : moveTo(pm.value) };
     }
     const arrows: Arrow[] = [];
-    if (s.mode === 'analysis' && !s.preview) {
+    const advice = s.mode === 'analysis' && !s.preview ? R.reviewAdvice(s) : null;
+    if (advice) {
+      // a reviewed mistake: the move that was better, drawn from the position it was to be played in
+      const a = this.moveArrow(
+        advice.best,
+        positionAt(s.tree, new Array<number>(advice.index).fill(0)),
+        'best',
+        'best',
+      );
+      if (a) arrows.push(a);
+    } else if (s.mode === 'analysis' && !s.preview) {
       const lines = S.shownLines(s);
       lines.forEach((l, i) => {
         const a = this.moveArrow(l.pv[0], pos, i === 0 ? 'best' : 'alt', lines.length > 1 ? String(i + 1) : undefined);
@@ -663,7 +689,7 @@ export class PageController {
     if (!t.ok) return ioMessage(this.dom, `Cannot import: ${t.error}`, true);
     void this.abandonThen('Importing a game', () => {
       this.startGame((x) => loadImported(x, g, t.value, now()));
-      ioMessage(this.dom, `Game imported: ${g.moves.length} moves.`);
+      ioMessage(this.dom, `Game imported: ${movesAndPlies(g.moves.length)}.`);
     });
   }
 
@@ -685,7 +711,7 @@ export class PageController {
     if (!t.ok) return t.error;
     void this.abandonThen('Opening a link', () => {
       this.startGame((x) => loadImported(analysis(x), imported.value, t.value, now()));
-      ioMessage(this.dom, `Game opened from the link: ${imported.value.moves.length} moves.`);
+      ioMessage(this.dom, `Game opened from the link: ${movesAndPlies(imported.value.moves.length)}.`);
     });
     return null;
   }
@@ -726,7 +752,12 @@ export class PageController {
       case 'flip':
         return this.update(S.flip);
       case 'take-back':
-        return this.update((x) => S.takeBack(x, now()));
+        // one key stroke is easily made by mistake: the key asks first (the button does not)
+        if (S.takeBack(s, now()) === s) return;
+        void this.ask('Take back the last move?', 'Take back').then((yes) => {
+          if (yes) this.update((x) => S.takeBack(x, now()));
+        });
+        return;
     }
   }
 
@@ -773,7 +804,7 @@ export class PageController {
       if (!yes || this.s.mode !== 'engine') return this.render();
       return this.update((x) => S.analyseDuringGame(x, now()));
     }
-    this.update((x) => S.setMode(x, mode, now()));
+    this.update((x) => (mode === 'engine' ? S.playFromHere(x, now()) : S.setMode(x, mode, now())));
   }
 
   private closeBanner(): void {
@@ -794,7 +825,7 @@ export class PageController {
     d.rotCw.onclick = () => this.update((x) => S.rotateSelected(x, '+', now(), this.confirmMoves()));
     d.rotCcw.onclick = () => this.update((x) => S.rotateSelected(x, '-', now(), this.confirmMoves()));
     d.stack.onclick = () => this.runKey('stack-toggle');
-    d.takeBack.onclick = () => this.runKey('take-back');
+    d.takeBack.onclick = () => this.update((x) => S.takeBack(x, now()));
     d.flip.onclick = () => this.runKey('flip');
     d.resign.onclick = async () => {
       if (await this.ask('Resign this game?', 'Resign')) this.update((x) => S.resign(x, now()));

@@ -42,12 +42,31 @@ export function nextReviewIndex(s: PageState): number {
   return r.scores.indexOf(undefined);
 }
 
-export function reviewScore(s: PageState, key: string, index: number, score: Score): PageState {
+export function reviewScore(s: PageState, key: string, index: number, score: Score, best?: string): PageState {
   const r = s.review;
   if (!r || r.key !== key || index < 0 || index >= r.scores.length) return s;
   const scores = r.scores.slice();
   scores[index] = score;
-  return { ...s, review: { ...r, scores } };
+  const bests = (r.best ?? []).slice();
+  bests[index] = best;
+  return { ...s, review: { ...r, scores, best: bests } };
+}
+
+const MARK_WORDS: Record<string, string> = { '??': 'Blunder', '?': 'Mistake', '?!': 'Inaccuracy' };
+
+/**
+ * On a reviewed main-line move marked ??, ? or ?!: what the mover should have played, as lichess
+ * says it ("Blunder. Best was c4c5."), with the index of the position it was to be played in.
+ */
+export function reviewAdvice(s: PageState): { index: number; best: string; text: string } | null {
+  const r = currentReview(s);
+  const i = s.path.length - 1;
+  if (!r || i < 0 || s.path.some((k) => k !== 0)) return null;
+  const mark = reviewMarks(s).get(i);
+  const best = r.best?.[i];
+  const played = mainline(s.tree)[i]?.ply.text;
+  if (!mark || !best || !played || best === played) return null;
+  return { index: i, best, text: `${MARK_WORDS[mark]}: ${played}${mark}. Best was ${best}.` };
 }
 
 /** The judged moves and each side's accuracy, once every position is scored. */

@@ -25,7 +25,7 @@ import { pieceSvg } from './board';
 import { clockText, timeLeft } from './clock';
 import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
-import { currentReview, gameReview, mainlineWins, reviewMarks, shownWin } from './gamereview';
+import { currentReview, gameReview, mainlineWins, reviewAdvice, reviewMarks, shownWin } from './gamereview';
 import type { GraphMark } from '../../analysis/svg-graph';
 import { graphSvg } from './graph';
 import type { EngineClient } from './engine-client';
@@ -109,6 +109,12 @@ function mainlineMoveCount(tree: GameTree): number {
 
 // ---- players and clocks --------------------------------------------------------------------
 
+/** A player's name outside a game against Thoth: the game's (Human reads You) or its record's White/Black tag. */
+function recordName(s: PageState, c: number): string {
+  const name = s.players?.[c] ?? s.tags.find(([k]) => k === (c === 0 ? 'White' : 'Black'))?.[1] ?? '';
+  return name === 'Human' ? 'You' : name === '?' ? '' : name;
+}
+
 export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: number): void {
   const pos = viewPosition(s);
   const names = colorNames(s);
@@ -131,7 +137,13 @@ export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: n
   for (const [bar, c] of bars) {
     bar.root.className = `player c${c}${pos.side === c && !(over && atEnd(s)) ? ' to-move' : ''}`;
     const who =
-      s.mode === 'engine' ? (c === s.humanSide ? 'You' : engineName ? engineName.split(' ')[0] : 'Thoth') : '';
+      s.mode === 'engine'
+        ? c === s.humanSide
+          ? 'You'
+          : engineName
+            ? engineName.split(' ')[0]
+            : 'Thoth'
+        : recordName(s, c);
     bar.name.textContent = who ? `${who} · ${names[c]}` : names[c];
     setHtml(bar.lost, lost[c].map((p) => pieceSvg(p, 20)).join('') + materialLeadHtml(pos, c));
     renderClock(bar, s, c, now);
@@ -206,7 +218,9 @@ function moveButton(tree: GameTree, path: Path, current: Path, judged = ''): str
   const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
   const ply = main ? ` data-ply="${path.length}"` : '';
   const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${n.comment ? ` — ${n.comment}` : ''}`;
-  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
+  // one tab stop for the whole list (a roving tabindex): the current move; ← → step from there
+  const tab = samePath(path, current) || (current.length === 0 && path.length === 1 && path[0] === 0) ? '0' : '-1';
+  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} tabindex="${tab}" title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
 }
 
 /** A variation (and the ones inside it) as inline text: `(12… d7d6 13. c1c2 (13. j1- …))`. */
@@ -567,7 +581,10 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
   const pos = viewPosition(s);
   const names = colorNames(s);
   let t = '';
+  dom.hint.classList.toggle('error', s.message.startsWith('Cannot '));
+  const advice = s.mode === 'analysis' && !s.preview ? reviewAdvice(s) : null;
   if (s.message) t = s.message;
+  else if (advice) t = advice.text;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
   else if (s.pendingReply) t = 'Your shot… (click or press a key to see Thoth’s reply)';
   else if (isOver(s) && atEnd(s)) t = gameResult(s)?.text ?? '';
@@ -637,6 +654,24 @@ function options(sel: HTMLSelectElement, items: [string, string][], value: strin
   if (items.some(([v]) => v === value)) sel.value = value;
 }
 
+/** What the form says that the game on the board is not: it applies with New game, never before. */
+export function formPending(s: PageState): string[] {
+  const st = s.settings;
+  const out: string[] = [];
+  if (st.edition !== s.tree.edition) out.push(`Edition ${EDITIONS[st.edition].name}`);
+  else if (
+    setupKfen(st.edition, st.setup) !== undefined &&
+    setupKfen(st.edition, st.setup) !== s.tree.startKfen &&
+    setupsOf(st.edition).some((x) => setupKfen(st.edition, x) === s.tree.startKfen)
+  ) {
+    out.push(`Setup ${st.setup[0].toUpperCase()}${st.setup.slice(1)}`);
+  }
+  if (s.mode === 'engine' && (st.side === '0' || st.side === '1') && Number(st.side) !== s.humanSide) {
+    out.push(`You play ${EDITIONS[st.edition].colorNames[Number(st.side)]}`);
+  }
+  return out;
+}
+
 /** The form shows the settings (setups and colour names follow the edition). */
 export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   const st = s.settings;
@@ -667,6 +702,14 @@ export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   dom.optLasers.checked = st.showLasers;
   dom.optAim.checked = st.shotPreview;
   for (const r of dom.modes) r.checked = r.value === s.mode;
+  const note = dom.body.ownerDocument.getElementById('form-note');
+  if (note) {
+    const pending = formPending(s);
+    note.hidden = pending.length === 0;
+    note.textContent = pending.length
+      ? `${pending.join(', ')}: with New game (the game on the board is not changed).`
+      : '';
+  }
   dom.body.dataset.mode = s.mode;
   dom.body.className = `ed-${s.tree.edition}`;
 }

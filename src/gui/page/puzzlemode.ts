@@ -29,6 +29,7 @@ import {
   type PuzzleRun,
   type PuzzleStore,
 } from './puzzle';
+import { restoreGame, saveGame, type SavedGame } from './persist';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt } from './tree';
@@ -56,6 +57,11 @@ export class PuzzleMode {
   store: PuzzleStore;
   /** The streak in progress: puzzles solved in a row, and those played. */
   streak: { count: number; played: Set<string> } | null = null;
+  /**
+   * The game on the board when the first puzzle started, kept apart (as lichess keeps puzzles
+   * apart from games): storage keeps it meanwhile, and Exit brings it back, clocks as they stood.
+   */
+  private kept: SavedGame | null = null;
   private own = false;
   /** What is due later (a reply, a take-back, the next puzzle of a streak): all cancelled together. */
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -63,7 +69,7 @@ export class PuzzleMode {
 
   constructor(
     private readonly host: PuzzleHost,
-    doc: Document = document,
+    private readonly doc: Document = document,
   ) {
     const get = (id: string): HTMLElement => {
       const e = doc.getElementById(id);
@@ -72,6 +78,7 @@ export class PuzzleMode {
     };
     this.el = Object.fromEntries(
       [
+        'pz-edition',
         'pz-theme',
         'pz-start',
         'pz-streak',
@@ -100,6 +107,13 @@ export class PuzzleMode {
     theme.innerHTML = '';
     theme.append(new Option(`All themes (${this.puzzles.length})`, ''));
     for (const t of THEMES) if (counts.has(t)) theme.append(new Option(`${t} (${counts.get(t)})`, t));
+    const edition = this.el['pz-edition'] as HTMLSelectElement;
+    edition.innerHTML = '';
+    edition.append(new Option(`All editions (${this.puzzles.length})`, ''));
+    for (const [id, e] of Object.entries(EDITIONS)) {
+      const n = this.puzzles.filter((p) => p.variant === id).length;
+      if (n > 0) edition.append(new Option(`${e.name} (${n})`, id));
+    }
     this.el['pz-start'].onclick = () => this.next();
     this.el['pz-next'].onclick = () => this.next();
     this.el['pz-streak'].onclick = () => this.startStreak();
@@ -108,6 +122,24 @@ export class PuzzleMode {
     this.el['pz-solution'].onclick = () => this.showSolution();
     this.el['pz-exit'].onclick = () => this.exit();
     this.render();
+    // `#puzzle=<id>` opens that puzzle (a link to it, or a reload in the middle of it)
+    const open = (): void => {
+      const m = /^#puzzle=([0-9a-f]+)$/.exec(location.hash);
+      const p = m ? this.puzzles.find((x) => x.id === m[1]) : undefined;
+      if (p && this.run?.puzzle.id !== p.id) this.start(p);
+    };
+    window.addEventListener('hashchange', open);
+    setTimeout(open, 0);
+  }
+
+  /** The address names the puzzle on the board (`#puzzle=<id>`), or nothing once it is left. */
+  private address(id: string | null): void {
+    const base = location.href.split('#')[0];
+    try {
+      history.replaceState(null, '', id ? `${base}#puzzle=${id}` : base);
+    } catch {
+      // a page that may not change its address (some file:// pages): the link is not kept
+    }
   }
 
   private theme(): string {
@@ -117,14 +149,15 @@ export class PuzzleMode {
   // ---- starting ------------------------------------------------------------------------------
 
   /** The next puzzle near the person's rating (or the streak's next). */
-  next(): void {
-    if (this.streak && this.run && this.run.status === 'failed') this.streak = null;
-    const pool = withTheme(this.puzzles, this.theme());
+  next(newStreak = false): void {
+    if (!newStreak && this.streak && this.run && this.run.status === 'failed') this.streak = null;
+    const edition = (this.el['pz-edition'] as HTMLSelectElement).value;
+    const pool = withTheme(edition ? this.puzzles.filter((p) => p.variant === edition) : this.puzzles, this.theme());
     const p = this.streak
       ? streakPuzzle(pool, this.streak.count, this.streak.played)
       : nextPuzzle(pool, this.store, Math.random);
     if (!p) {
-      this.say('No puzzle left with this theme.');
+      this.say('No puzzle left with this edition and theme.');
       return;
     }
     this.start(p);
@@ -132,19 +165,21 @@ export class PuzzleMode {
 
   startStreak(): void {
     this.streak = { count: 0, played: new Set() };
-    this.next();
+    this.next(true);
   }
 
   /** Sets the puzzle's position on the board and plays the opponent's move after a moment. */
   start(p: Puzzle, keepRun = false): void {
     const tree = newTree(p.variant, p.kfen);
     if (!tree.ok) return;
+    if (this.run === null && this.kept === null) this.kept = saveGame(this.host.state(), now());
     const failed = keepRun && this.run ? this.run.failed : false;
     const rated = keepRun && this.run ? this.run.rated : false;
     // a reply or a refutation still due from the puzzle before must not be played on this one
     this.cancel();
     this.run = { ...startRun(p), done: 0, failed, rated, hinted: keepRun && this.run ? this.run.hinted : false };
     this.streak?.played.add(p.id);
+    this.address(p.id);
     this.ownUpdate((x) => ({
       ...S.newGame(S.setMode(x, 'humans', now()), tree.value, { now: now() }),
       clock: null,
@@ -165,7 +200,22 @@ export class PuzzleMode {
     this.cancel();
     this.run = null;
     this.streak = null;
+    this.say('');
+    this.address(null);
+    const kept = this.kept;
+    this.kept = null;
+    if (kept) {
+      this.ownUpdate((x) => {
+        const back = restoreGame(x, kept, now());
+        return back.ok ? back.value : x;
+      });
+    }
     this.render();
+  }
+
+  /** The game kept while puzzles are played (what storage keeps meanwhile), or null. */
+  keptGame(): SavedGame | null {
+    return this.kept;
   }
 
   hint(): void {
@@ -213,9 +263,11 @@ export class PuzzleMode {
     const run = this.run;
     if (!run || this.own) return;
     if (after.tree.startKfen !== run.puzzle.kfen || after.mode !== 'humans') {
-      // the person started something else: the puzzle is left
+      // the person started something else: the puzzle is left, and the kept game with it
       this.cancel();
       this.run = null;
+      this.kept = null;
+      this.address(null);
       this.streak = null;
       this.render();
       return;
@@ -255,6 +307,7 @@ export class PuzzleMode {
       this.finish(false);
       this.say(
         `Wrong: ${node.ply.text} is not it${answer ? `; ${answer} answers it` : ''}.${this.streak ? ` The streak ends at ${this.streak.count}.` : ''} Retry, or view the solution.`,
+        true,
       );
       if (answer) this.later(() => this.playOwn(answer), REPLY_MS);
     }
@@ -334,8 +387,10 @@ export class PuzzleMode {
     this.timers.clear();
   }
 
-  private say(text: string): void {
+  /** A word in the card: a wrong move's in the error colour, never in the success green. */
+  private say(text: string, wrong = false): void {
     this.el['pz-msg'].textContent = text;
+    this.el['pz-msg'].classList.toggle('error', wrong);
   }
 
   render(): void {
@@ -349,6 +404,9 @@ export class PuzzleMode {
           ? ` · best streak ${this.store.bestStreak}`
           : '');
     this.el['pz-tools'].hidden = run === null;
+    // Take back, Draw and Resign belong to games: hidden while a puzzle is on the board
+    if (run) this.doc.body.dataset.puzzle = run.status;
+    else delete this.doc.body.dataset.puzzle;
     const card = this.el['card-puzzles'];
     card.dataset.status = run ? run.status : '';
     card.dataset.puzzle = run ? run.puzzle.id : '';
@@ -357,8 +415,10 @@ export class PuzzleMode {
     card.dataset.streak = this.streak ? String(this.streak.count) : '';
     if (run) {
       const names = EDITIONS[run.puzzle.variant].colorNames;
+      // the themes only once the puzzle is over (they give the solution away), as lichess does
+      const themes = run.status === 'play' ? '' : ` · ${run.puzzle.themes.join(', ')}`;
       this.el['pz-task'].textContent =
-        `${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating} · ${run.puzzle.themes.join(', ')}`;
+        `${EDITIONS[run.puzzle.variant].name} · ${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating}${themes}`;
     } else {
       this.el['pz-task'].textContent =
         `${this.puzzles.length} puzzles mined from Thoth's games. Press Puzzle to start.`;

@@ -362,3 +362,9 @@ export function exportInput(s: S.PageState, engineName: string): ExportInput {
     tags: s.tags,
   };
 }
+
+/** A count of plies as a player reads it: "1 move (1 ply)", "12 moves (23 plies)" (a move is both sides' turn). */
+export function movesAndPlies(plies: number): string {
+  const moves = Math.ceil(plies / 2);
+  return `${moves} ${moves === 1 ? 'move' : 'moves'} (${plies} ${plies === 1 ? 'ply' : 'plies'})`;
+}

@@ -18,6 +18,10 @@ export interface ShareHost {
   position(): { edition: EditionId; kfen: string };
   /** Opens a link's position or game; returns why it cannot, or null. */
   open(p: LinkPayload): string | null;
+  /** A word next to *Copy link* on where its links open (the page of `thoth gui`), or none. */
+  linkNote?: string;
+  /** Says a word where the eye is (the hint under the board). */
+  warn(text: string): void;
 }
 
 export interface ShareElements {
@@ -59,6 +63,13 @@ export function wireShare(host: ShareHost): ShareElements {
   const row = document.createElement('div');
   row.className = 'row';
   row.append(link, pgn);
+  if (host.linkNote) {
+    const note = document.createElement('span');
+    note.id = 'share-note';
+    note.className = 'muted';
+    note.textContent = host.linkNote;
+    row.append(note);
+  }
   const summary = card?.querySelector('summary');
   if (summary) summary.after(row, url);
 
@@ -93,6 +104,8 @@ export function wireShare(host: ShareHost): ShareElements {
     if (error !== null) {
       if (card) card.open = true;
       ioMessage(host.dom, `Cannot open the link: ${error}`, true);
+      // the card is below the fold: the hint under the board says it too
+      host.warn(`Cannot open the link: ${error.replace(/\.$/, '')}. The board shows the game you had.`);
     }
   };
   window.addEventListener('hashchange', () => void openFromAddress());

@@ -177,6 +177,8 @@ export interface ReviewState {
   key: string;
   /** The score of each main-line position (index = moves played), side to move's view. */
   scores: (Score | undefined)[];
+  /** The engine's best move in each main-line position, where scored (what "Best was …" names). */
+  best?: (string | undefined)[];
 }
 
 // ---- reading the state ---------------------------------------------------------------------
@@ -340,16 +342,12 @@ export function setSettings(s: PageState, change: Partial<Settings>): PageState 
 }
 
 /**
- * The side for the next game against Thoth: it takes effect with New game, never in the middle
- * of one (Thoth would take over the person's pieces). Before the first move it applies at once.
+ * The side for the next game against Thoth: it takes effect with New game, never at once, not
+ * even before the first move (Thoth would move at once in a game the form no longer describes).
  */
-export function chooseSide(s: PageState, side: Settings['side'], random: () => number = Math.random): PageState {
+export function chooseSide(s: PageState, side: Settings['side']): PageState {
   const next = setSettings(s, { side });
   if (s.mode !== 'engine') return next;
-  if (gameLength(s) === 0 && !isOver(s)) {
-    const humanSide = sideFor(next.settings, random);
-    return { ...next, humanSide, flipped: humanSide === 1, selected: -1, thinking: null };
-  }
   return { ...next, message: 'Your side changes with the next game (New game).' };
 }
 
@@ -384,6 +382,20 @@ export function setMode(s: PageState, mode: Mode, now: number): PageState {
     next = { ...next, clock: startClock(next.clock!, endPosition(next).side, now) };
   }
   return next;
+}
+
+/**
+ * *Play Thoth* picked over a position (two players, analysis, a loaded record): the person takes
+ * the side to move, so Thoth never moves at once; New game starts one with the form's settings.
+ * A game against Thoth that analysis interrupted (its last move notes it) goes on as it was.
+ */
+export function playFromHere(s: PageState, now: number): PageState {
+  const end = endPath(s);
+  const interrupted = end.length > 0 && (nodeAt(s.tree, end)?.comment ?? '').includes(ANALYSED_NOTE);
+  const next = setMode(s, 'engine', now);
+  if (next === s || interrupted || isOver(next)) return next;
+  const humanSide = endPosition(next).side;
+  return { ...next, humanSide, flipped: humanSide === 1 };
 }
 
 /** The note on the game's last move when analysis was opened in the middle of a game against Thoth. */
