@@ -142,7 +142,7 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   );
   write(
     `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
-      `every ${settings.lrDrop} epochs), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+      `every ${settings.lrDrop === 1 ? 'epoch' : `${settings.lrDrop} epochs`}), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
   );
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
   if (trainer.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${files.reduce((n, f) => n + f.games, 0)} games is none)`);
@@ -193,11 +193,11 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     // The weights as they stand (part of an epoch) may beat every finished epoch.
     const now = trainer.validationLoss();
     if (best !== undefined && !(now < best.valLoss)) trainer.net.params.set(best.params);
-    else best = { params: trainer.net.params, epoch: done, valLoss: now };
+    else best = { params: trainer.net.params, epoch: 0, valLoss: now };
   }
 
   const name =
-    `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${interrupted ? best!.epoch : epochs} seed=${settings.seed} ` +
+    `data=${files.map((f) => basename(f.name)).join(',')} positions=${data.count} epochs=${interrupted ? (best!.epoch > 0 ? best!.epoch : done) : epochs} seed=${settings.seed} ` +
     `hidden=${settings.hidden} batch=${settings.batch} lr=${settings.lr} lambda=${settings.lambda} val=${valFraction}` +
     nameTail;
   const q = quantise(trainer.net, { scale: settings.scale, editions: data.editions, name });
@@ -209,7 +209,8 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   }
   if (interrupted) {
     throw new CommandError(
-      `interrupted: wrote the best network so far to ${out} (${best!.epoch} of ${epochs} epochs done, validation loss ${loss(best!.valLoss)})`,
+      `interrupted after ${done} of ${epochs} epoch${epochs === 1 ? '' : 's'}: wrote the best network so far to ${out} ` +
+        `(${best!.epoch > 0 ? `epoch ${best!.epoch}'s` : 'the weights as they stood'}, validation loss ${loss(best!.valLoss)})`,
       EXIT.interrupted,
     );
   }
@@ -258,7 +259,7 @@ async function streamedTraining(paths: string[], index: DataIndex, settings: Tra
   );
   write(
     `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
-      `every ${settings.lrDrop} epochs), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+      `every ${settings.lrDrop === 1 ? 'epoch' : `${settings.lrDrop} epochs`}), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
   );
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
   if (main.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${games} games is none)`);
