@@ -4,13 +4,13 @@
  * standings and the summaries, the SPRT and fault decisions, the progress line and the last words.
  * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
  */
-import { closeSync, existsSync, fsyncSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
 import { parseRecords, recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../core/record';
 import { ok } from '../core/result';
-import { readRecordFile, sameFile } from '../process/files';
+import { fileErrorText, readRecordFile, sameFile } from '../process/files';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import type { GameOutcome } from './referee';
@@ -19,7 +19,7 @@ import { JsonReport, type SummaryLine } from './results/json-report';
 import { Standings, encounterLines, fixedOrNa, standingsLines } from './results/report';
 import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
-import { SETTINGS_TAG, runSettings, settingsDifferences, settingsText } from './run-settings';
+import { recordedSettings, runSettings, settingsDifferences, settingsTags } from './run-settings';
 import { VERSION } from '../version';
 import { OutputError, outputError } from '../process/output';
 
@@ -53,11 +53,11 @@ export interface Halt {
 
 /** Appends records and flushes them to disk one game at a time. */
 class RecordWriter {
-  private fd: number;
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'a');
-  }
+  /** Opened with the first record: a run that finishes no game leaves no empty file behind. */
+  private fd?: number;
+  constructor(readonly path: string) {}
   append(rec: GameRecord): void {
+    this.fd ??= openSync(this.path, 'a');
     writeSync(this.fd, serializeRecord(rec));
     try {
       fsyncSync(this.fd);
@@ -68,7 +68,8 @@ class RecordWriter {
     }
   }
   close(): void {
-    closeSync(this.fd);
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 
@@ -157,14 +158,22 @@ export function outputClash(cfg: MatchConfig): string | undefined {
   return undefined;
 }
 
-/** Checks that the record file and the JSON report can be written (creating them); a MatchConfigError otherwise. */
+/**
+ * Checks that the record file and the JSON report can be written, without creating them (a file
+ * appears when there is something to write); a MatchConfigError, in one line, otherwise.
+ */
 export function checkRecordFile(cfg: MatchConfig): void {
   for (const [what, path] of [['record file', recordPath(cfg)], ['report file', cfg.jsonReport]] as const) {
     if (path === undefined) continue;
     try {
-      closeSync(openSync(path, 'a'));
+      if (existsSync(path)) closeSync(openSync(path, 'a'));
+      else {
+        const dir = dirname(resolve(path));
+        if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+        accessSync(dir, constants.W_OK);
+      }
     } catch (e) {
-      throw new MatchConfigError(`cannot write the ${what} '${path}': ${(e as Error).message}`);
+      throw new MatchConfigError(`cannot write the ${what} '${path}': ${fileErrorText(e)}`);
     }
   }
 }
@@ -309,7 +318,7 @@ export class Ledger {
             `schedules ${names[g.first]} vs ${names[g.second]} (${cfg.variant}) there: resume with the same engines and flags`,
         );
       }
-      const recorded = rec.tags.get(SETTINGS_TAG);
+      const recorded = recordedSettings(rec.tags);
       const diffs = recorded === undefined ? [] : settingsDifferences(recorded, this.settings);
       if (diffs.length > 0) {
         const what = `game ${rec.tags.get('Round')} was played with other settings (${diffs.join('; ')})`;
@@ -418,7 +427,7 @@ export class Ledger {
   add(g: ScheduledGame, o: GameOutcome): Halt | undefined {
     const cfg = this.cfg;
     const names = this.names;
-    o.record.tags.set(SETTINGS_TAG, settingsText(this.settings));
+    for (const [tag, value] of settingsTags(this.settings)) o.record.tags.set(tag, value);
     this.writeRecord(o.record);
     this.writeReport(JsonReport.gameLine(g.index + 1, o.record, o.score));
     this.done.add(g.index);
