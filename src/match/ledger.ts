@@ -403,7 +403,27 @@ export class Ledger {
       if (lines.length > 0) lines.push('');
       lines.push(...standingsLines(this.standings, this.anchor, cfg.drawScore));
     }
+    const onTime = this.lostOnTime();
+    if (onTime !== undefined) lines.push(onTime);
     return lines;
+  }
+
+  /** `Lost on time: 4 of 6 games (lmr 3, nolmr 1)`, when any game was; a clock too short for the machine shows here. */
+  private lostOnTime(): string | undefined {
+    const losers = new Map<string, number>();
+    let n = 0;
+    for (const f of this.finished) {
+      if (f.record.tags.get('Termination') !== 'time forfeit') continue;
+      const [first, second] = recordPlayers(f.record);
+      const loser = f.record.result === '1-0' ? second : f.record.result === '0-1' ? first : undefined;
+      if (loser === undefined) continue;
+      n++;
+      losers.set(loser, (losers.get(loser) ?? 0) + 1);
+    }
+    if (n === 0) return undefined;
+    const total = this.finished.length;
+    const order = [...losers].sort(([a], [b]) => this.names.indexOf(a) - this.names.indexOf(b));
+    return `Lost on time: ${n} of ${total} game${total === 1 ? '' : 's'} (${order.map(([name, k]) => `${name} ${k}`).join(', ')})`;
   }
 
   summary(): void {
