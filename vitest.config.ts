@@ -71,7 +71,16 @@ const LONGEST = [
   'test/match/e2e-match.test.ts',
 ];
 
-/** Vitest's own order runs one project after the other; this one runs `LONGEST` first, then larger files first. */
+const WORKERS = availableParallelism() + 1;
+/** As many Chromium files at once as test/gui/browser.ts lets run (its BROWSER_SLOTS). */
+const BROWSER_SLOTS = 2;
+const BROWSER = new Set(browserTests());
+
+/**
+ * Vitest's own order runs one project after the other; this one runs `LONGEST` first, then larger
+ * files first, except that no more browser files start next to each other than there are browser
+ * slots: a worker whose file waits for a slot idles, while another file could use the core.
+ */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rel = (f: TestSpecification): string =>
@@ -80,7 +89,14 @@ class LongestFirst extends BaseSequencer {
       const i = LONGEST.indexOf(rel(f));
       return i < 0 ? LONGEST.length : i;
     };
-    return [...files].sort((a, b) => rank(a) - rank(b) || statSync(b.moduleId).size - statSync(a.moduleId).size);
+    const left = [...files].sort((a, b) => rank(a) - rank(b) || statSync(b.moduleId).size - statSync(a.moduleId).size);
+    const out: TestSpecification[] = [];
+    while (left.length > 0) {
+      const near = out.slice(-(WORKERS - 1)).filter((f) => BROWSER.has(rel(f))).length;
+      const i = near < BROWSER_SLOTS ? 0 : left.findIndex((f) => !BROWSER.has(rel(f)));
+      out.push(...left.splice(Math.max(i, 0), 1));
+    }
+    return out;
   }
 }
 
@@ -91,7 +107,7 @@ export default defineConfig({
     pool: 'forks',
     // Most files wait on engines, browsers and servers more than they compute: one more file than
     // there are cores keeps the cores busy (Vitest's default is one fewer).
-    maxWorkers: availableParallelism() + 1,
+    maxWorkers: WORKERS,
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },

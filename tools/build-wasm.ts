@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import wabt from 'wabt';
+import { helpIfAsked } from './help';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const WAT_PATH = `${ROOT}src/nnue/simd.wat`;
@@ -43,6 +44,7 @@ export function wasmModuleSource(bytes: Uint8Array): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  helpIfAsked(import.meta.url);
   const bytes = await compileWat();
   writeFileSync(MODULE_PATH, wasmModuleSource(bytes));
   process.stdout.write(`wrote ${MODULE_PATH} (${bytes.length} bytes of WebAssembly)\n`);

@@ -20,6 +20,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { helpIfAsked } from './help';
 
 /** The repository (DEAD_EXPORTS_ROOT: another tree, for the tool's own test). */
 const ROOT = process.env.DEAD_EXPORTS_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
@@ -175,6 +176,7 @@ function duplicateExports(): Map<string, string[]> {
   return new Map([...where].filter(([name, list]) => list.length > 1 && !TWICE_FOR_NOW.has(name)));
 }
 
+helpIfAsked(import.meta.url);
 const valuesOnly = process.argv.includes('--values');
 const prefixes = process.argv.slice(2).filter((a) => a !== '--values');
 let n = 0;

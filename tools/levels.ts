@@ -19,6 +19,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SummaryLine } from '../src/match/results/json-report';
+import { helpIfAsked } from './help';
 
 interface Args {
   levels: number[];
@@ -89,6 +90,7 @@ export function eloOf(score: number, games: number): { elo: number; bound: boole
 }
 
 function main(): void {
+  helpIfAsked(import.meta.url);
   const a = parseArgs(process.argv.slice(2));
   const tmp = mkdtempSync(join(tmpdir(), 'thoth-levels-'));
   const links: Array<{ weak: number; strong: number; w: number; l: number; d: number; elo: number; bound: boolean }> =

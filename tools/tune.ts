@@ -21,6 +21,7 @@ import { readRecordFile } from '../src/process/files';
 import { WEIGHTS, type Weights, evaluate, pieceValue, threatScan } from '../src/search/evaluate';
 import { Searcher } from '../src/search/search';
 import { TranspositionTable } from '../src/search/tt';
+import { helpIfAsked } from './help';
 
 /** A record file's text (up to the limit every reader shares), or the end of the tool with its reason. */
 function recordText(file: string): string {
@@ -108,6 +109,7 @@ function kindIndex(p: number): number {
 }
 
 function main(): void {
+  helpIfAsked(import.meta.url);
   const args = parseArgs(process.argv.slice(2));
   const feats: number[] = [];
   const ourShot: number[] = []; // +kind: enemy piece, −kind: own piece

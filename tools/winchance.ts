@@ -13,6 +13,7 @@
 import { EDITIONS } from '../src/core/index';
 import { parseRecords, recordStart, recordVariant } from '../src/core/record';
 import { readRecordFile } from '../src/process/files';
+import { helpIfAsked } from './help';
 
 /** A record file's text (up to the limit every reader shares), or the end of the tool with its reason. */
 function recordText(file: string): string {
@@ -90,6 +91,7 @@ function rng(seed: number): () => number {
 }
 
 function main(): void {
+  helpIfAsked(import.meta.url);
   const a = parseArgs(process.argv.slice(2));
   const games: GameSamples[] = [];
   let records = 0;

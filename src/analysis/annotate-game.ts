@@ -31,16 +31,25 @@ export interface LoadedGame {
   texts: string[];
   /** How many games the file holds. */
   gamesInFile: number;
+  /** Its place in the file, from 1. */
+  index: number;
 }
 
 /** A problem with a record file, worded for the user. */
 export class RecordError extends Error {}
 
 /**
- * Reads game number `index` (from 1) of a record text. `variant` (from the command line) applies
- * when the record has no Variant tag; it must agree with the tag otherwise.
+ * Reads game number `which` (from 1, in file order) of a record text, or the game whose Round tag
+ * is `which.round` (a match played with concurrency writes its games in the order they end, so
+ * the Round is what names a game). `variant` (from the command line) applies when the record has
+ * no Variant tag; it must agree with the tag otherwise.
  */
-export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRotation = false): LoadedGame {
+export function loadGame(
+  text: string,
+  which: number | { round: string } = 1,
+  variant?: EditionId,
+  pharaohRotation = false,
+): LoadedGame {
   let parsed = parseRecords(text);
   if (parsed.incomplete) {
     // A game without a result token at the end of the file: read it as unfinished.
@@ -51,8 +60,23 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
   const games = parsed.games.filter((g) => g.tags.size > 0 || g.moves.length > 0);
   if (games.length === 0)
     throw new RecordError('no game found (expected [Tag "value"] lines, then moves, then a result such as 1-0 or *)');
-  if (index > games.length)
-    throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
+  let index: number;
+  if (typeof which === 'number') {
+    index = which;
+    if (index > games.length)
+      throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
+  } else {
+    const found = games.flatMap((g, i) => (g.tags.get('Round') === which.round ? [i + 1] : []));
+    if (found.length === 0)
+      throw new RecordError(
+        `no game has Round "${which.round}" (the file holds ${games.length} game${games.length === 1 ? '' : 's'})`,
+      );
+    if (found.length > 1)
+      throw new RecordError(
+        `${found.length} games have Round "${which.round}" (games ${found.join(', ')} of the file; pick one with --index)`,
+      );
+    index = found[0];
+  }
   const record = games[index - 1];
   const tag = record.tags.get('Variant');
   let edition: EditionId = variant ?? 'khet2';
@@ -76,7 +100,7 @@ export function loadGame(text: string, index = 1, variant?: EditionId, pharaohRo
     moves.push(m.value);
     texts.push(rec.move);
   }
-  return { record, edition, start, moves, texts, gamesInFile: games.length };
+  return { record, edition, start, moves, texts, gamesInFile: games.length, index };
 }
 
 /** `12.` before a first-player move, `12...` before a second-player move. */

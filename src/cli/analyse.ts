@@ -61,7 +61,12 @@ export const ANALYSE_SPEC: CommandSpec = {
     { name: 'time', value: 'S', help: 'seconds per position instead of a depth (e.g. 5 or 0.5)' },
     { name: 'multipv', value: 'K', help: 'the K best moves (not with --game)', default: '1' },
     { name: 'game', value: 'FILE', help: 'review a game from a record file (PGN, e.g. thoth match -pgnout)' },
-    { name: 'index', value: 'N', help: 'which game of the file', default: '1' },
+    { name: 'index', value: 'N', help: 'which game of the file, counted in file order', default: '1' },
+    {
+      name: 'round',
+      value: 'R',
+      help: 'the game whose Round tag is R (e.g. 3.2: a match writes games as they end, so file order may differ)',
+    },
     {
       name: 'threshold',
       value: 'PCT',
@@ -147,6 +152,9 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const threshold = intOption(args, 'threshold', DEFAULT_THRESHOLD, 1, 33);
   const hash = intOption(args, 'hash', 64, 1, 4096);
   const index = intOption(args, 'index', 1, 1, 1000000);
+  if (args.options.has('index') && args.options.has('round')) throw new UsageError('give --index or --round, not both');
+  const roundTag = args.options.get('round')?.[0];
+  const which = roundTag === undefined ? index : { round: roundTag };
   const noRemovalLimit = intOption(args, 'no-removal', NO_REMOVAL_PLIES, 0, 100000);
   const pharaohRotation = args.options.has('pharaoh-rotation');
   const json = args.options.has('json');
@@ -163,7 +171,7 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
 
   const gameFile = args.options.get('game')?.[0];
   if (gameFile === undefined) {
-    for (const o of ['threshold', 'index', 'out', 'graph'])
+    for (const o of ['threshold', 'index', 'round', 'out', 'graph'])
       if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
     const pos = positionFromArgs(args, pharaohRotation);
     analyseOne(newSearcher(), pos, limits, progress, write, json);
@@ -187,7 +195,7 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   if (!text.ok) throw new UsageError(text.error);
   let game: LoadedGame;
   try {
-    game = loadGame(text.value, index, v as EditionId | undefined, pharaohRotation);
+    game = loadGame(text.value, which, v as EditionId | undefined, pharaohRotation);
   } catch (e) {
     if (e instanceof RecordError) throw new UsageError(`${gameFile}: ${e.message}`);
     throw e;
@@ -215,10 +223,10 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   }
   if (graph !== undefined) writeOut(graph, 'graph', gameGraph(game, annotation, review));
   if (json) {
-    write(jsonLine(gameJson(game, annotation, review, limits, gameFile, index)));
+    write(jsonLine(gameJson(game, annotation, review, limits, gameFile, game.index)));
     return;
   }
-  printReview(game, annotation, review, limits, threshold, write, gameFile, index);
+  printReview(game, annotation, review, limits, threshold, write, gameFile, game.index);
   if (out !== undefined) write(`Annotated record written to ${out}`);
   if (graph !== undefined) write(`Graph written to ${graph}`);
 }
@@ -345,7 +353,9 @@ function printReview(
   const players = recordPlayers(rec);
   const reason = recordReason(rec);
   const start = recordStart(rec);
-  write(game.gamesInFile > 1 ? `Game ${index} of ${game.gamesInFile} in ${file}` : `Game: ${file}`);
+  const round = rec.tags.get('Round');
+  const where = game.gamesInFile > 1 ? `Game ${index} of ${game.gamesInFile} in ${file}` : `Game: ${file}`;
+  write(round !== undefined && round !== '?' && round !== '-' ? `${where}, Round ${round}` : where);
   if (players[0] !== '?' || players[1] !== '?') write(`${first}: ${players[0]}, ${second}: ${players[1]}`);
   // A move is both players' turns under one move number (as in the record); plies are the turns.
   const plies = game.moves.length;
@@ -451,6 +461,7 @@ function gameJson(
   return {
     file,
     index,
+    round: rec.tags.get('Round') ?? null,
     variant: ed.id,
     white: players[0],
     black: players[1],

@@ -201,7 +201,7 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   );
   write(
     `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
-      `every ${settings.lrDrop} epochs), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+      `every ${settings.lrDrop === 1 ? 'epoch' : `${settings.lrDrop} epochs`}), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
   );
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
   if (trainer.valIdx.length === 0)
@@ -271,16 +271,17 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
     // The weights as they stand (part of an epoch) may beat every finished epoch.
     const now = trainer.validationLoss();
     if (best !== undefined && !(now < best.valLoss)) trainer.net.params.set(best.params);
-    else best = { params: trainer.net.params, epoch: done, valLoss: now };
+    else best = { params: trainer.net.params, epoch: 0, valLoss: now };
   }
 
-  const finalName = name(interrupted ? best!.epoch : epochs);
+  const finalName = name(interrupted ? (best!.epoch > 0 ? best!.epoch : done) : epochs);
   const q = quantise(trainer.net, { scale: settings.scale, editions: data.editions, name: finalName });
   const bytes = writeNetwork(q);
   writeNet(out, bytes);
   if (interrupted) {
     throw new CommandError(
-      `interrupted: wrote the best network so far to ${out} (${best!.epoch} of ${epochs} epochs done, validation loss ${loss(best!.valLoss)})`,
+      `interrupted after ${done} of ${epochs} epoch${epochs === 1 ? '' : 's'}: wrote the best network so far to ${out} ` +
+        `(${best!.epoch > 0 ? `epoch ${best!.epoch}'s` : 'the weights as they stood'}, validation loss ${loss(best!.valLoss)})`,
       EXIT.interrupted,
     );
   }
@@ -347,7 +348,7 @@ async function streamedTraining(
   );
   write(
     `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
-      `every ${settings.lrDrop} epochs), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+      `every ${settings.lrDrop === 1 ? 'epoch' : `${settings.lrDrop} epochs`}), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
   );
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
   if (main.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${games} games is none)`);

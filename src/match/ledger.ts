@@ -5,7 +5,9 @@
  * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
  */
 import {
+  accessSync,
   closeSync,
+  constants,
   existsSync,
   fstatSync,
   fsyncSync,
@@ -15,7 +17,7 @@ import {
   truncateSync,
   writeSync,
 } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EDITIONS } from '../core/index';
 import {
@@ -27,7 +29,7 @@ import {
   type GameRecord,
 } from '../core/record';
 import { ok } from '../core/result';
-import { readRecordFile, sameFile } from '../process/files';
+import { fileErrorText, readRecordFile, sameFile } from '../process/files';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import type { GameOutcome } from './referee';
@@ -36,7 +38,7 @@ import { JsonReport, type SummaryLine } from './results/json-report';
 import { Standings, encounterLines, fixedOrNa, standingsLines } from './results/report';
 import type { Schedule, ScheduledGame } from './schedule';
 import { describeLimits } from './timecontrol';
-import { SETTINGS_TAG, runSettings, settingsDifferences, settingsText } from './run-settings';
+import { recordedSettings, runSettings, settingsDifferences, settingsTags } from './run-settings';
 import { VERSION } from '../version';
 import { type OutputError, outputError } from '../process/output';
 
@@ -70,19 +72,20 @@ export interface Halt {
 
 /** Appends records and flushes them to disk one game at a time. */
 class RecordWriter {
-  private fd: number;
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'a');
-  }
+  /** Opened with the first record: a run that finishes no game leaves no empty file behind. */
+  private fd?: number;
+  constructor(readonly path: string) {}
   /**
    * Appends one game whole or not at all: a short write (a full disk) is cut off again and
    * thrown as the error the next write gives, so that a game is counted only once it is in the file.
    */
   append(rec: GameRecord): void {
+    this.fd ??= openSync(this.path, 'a');
+    const fd = this.fd;
     const bytes = Buffer.from(serializeRecord(rec));
     let size: number | undefined;
     try {
-      const st = fstatSync(this.fd);
+      const st = fstatSync(fd);
       if (st.isFile()) size = st.size;
     } catch {
       // not a file: nothing to cut back
@@ -90,14 +93,14 @@ class RecordWriter {
     let done = 0;
     try {
       while (done < bytes.length) {
-        const n = writeSync(this.fd, bytes, done, bytes.length - done);
+        const n = writeSync(fd, bytes, done, bytes.length - done);
         if (n <= 0) throw Object.assign(new Error('no space left on device (ENOSPC)'), { code: 'ENOSPC' });
         done += n;
       }
     } catch (e) {
       if (size !== undefined && done > 0) {
         try {
-          ftruncateSync(this.fd, size);
+          ftruncateSync(fd, size);
         } catch {
           // -resume drops an unfinished last game
         }
@@ -113,7 +116,8 @@ class RecordWriter {
     }
   }
   close(): void {
-    closeSync(this.fd);
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 
@@ -205,7 +209,10 @@ export function outputClash(cfg: MatchConfig): string | undefined {
   return undefined;
 }
 
-/** Checks that the record file and the JSON report can be written (creating them); a MatchConfigError otherwise. */
+/**
+ * Checks that the record file and the JSON report can be written, without creating them (a file
+ * appears when there is something to write); a MatchConfigError, in one line, otherwise.
+ */
 export function checkRecordFile(cfg: MatchConfig): void {
   for (const [what, path] of [
     ['record file', recordPath(cfg)],
@@ -213,9 +220,14 @@ export function checkRecordFile(cfg: MatchConfig): void {
   ] as const) {
     if (path === undefined) continue;
     try {
-      closeSync(openSync(path, 'a'));
+      if (existsSync(path)) closeSync(openSync(path, 'a'));
+      else {
+        const dir = dirname(resolve(path));
+        if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+        accessSync(dir, constants.W_OK);
+      }
     } catch (e) {
-      throw new MatchConfigError(`cannot write the ${what} '${path}': ${(e as Error).message}`);
+      throw new MatchConfigError(`cannot write the ${what} '${path}': ${fileErrorText(e)}`);
     }
   }
 }
@@ -374,7 +386,7 @@ export class Ledger {
             `schedules ${names[g.first]} vs ${names[g.second]} (${cfg.variant}) there: resume with the same engines and flags`,
         );
       }
-      const recorded = rec.tags.get(SETTINGS_TAG);
+      const recorded = recordedSettings(rec.tags);
       const diffs = recorded === undefined ? [] : settingsDifferences(recorded, this.settings);
       if (diffs.length > 0) {
         const what = `game ${rec.tags.get('Round')} was played with other settings (${diffs.join('; ')})`;
@@ -475,7 +487,27 @@ export class Ledger {
       if (lines.length > 0) lines.push('');
       lines.push(...standingsLines(this.standings, this.anchor, cfg.drawScore));
     }
+    const onTime = this.lostOnTime();
+    if (onTime !== undefined) lines.push(onTime);
     return lines;
+  }
+
+  /** `Lost on time: 4 of 6 games (lmr 3, nolmr 1)`, when any game was; a clock too short for the machine shows here. */
+  private lostOnTime(): string | undefined {
+    const losers = new Map<string, number>();
+    let n = 0;
+    for (const f of this.finished) {
+      if (f.record.tags.get('Termination') !== 'time forfeit') continue;
+      const [first, second] = recordPlayers(f.record);
+      const loser = f.record.result === '1-0' ? second : f.record.result === '0-1' ? first : undefined;
+      if (loser === undefined) continue;
+      n++;
+      losers.set(loser, (losers.get(loser) ?? 0) + 1);
+    }
+    if (n === 0) return undefined;
+    const total = this.finished.length;
+    const order = [...losers].sort(([a], [b]) => this.names.indexOf(a) - this.names.indexOf(b));
+    return `Lost on time: ${n} of ${total} game${total === 1 ? '' : 's'} (${order.map(([name, k]) => `${name} ${k}`).join(', ')})`;
   }
 
   summary(): void {
@@ -499,7 +531,7 @@ export class Ledger {
   add(g: ScheduledGame, o: GameOutcome): Halt | undefined {
     const cfg = this.cfg;
     const names = this.names;
-    o.record.tags.set(SETTINGS_TAG, settingsText(this.settings));
+    for (const [tag, value] of settingsTags(this.settings)) o.record.tags.set(tag, value);
     if (!this.writeRecord(o.record)) {
       // Not in the record file, so not counted: the summary says what the file holds, and -resume plays it again.
       this.write(

@@ -6,7 +6,10 @@
  * result. Settings that do not change a game (rounds, concurrency, output files, the SPRT's bounds)
  * are left out: a run may be resumed with more rounds.
  *
- * The tag's text is `key=value` items joined by ` | `; keys hold no `=`.
+ * The tag's text is `key=value` items joined by ` | `; keys hold no `=`. PGN allows a tag value
+ * 255 characters at most, so the text is cut at items into `MatchSettings`, `MatchSettings2`, … (each
+ * at most 255 characters); an item longer than that (a long engine command) goes on in `key+=rest`
+ * items.
  */
 import { formatCommandLine } from '../process/command-line';
 import type { MatchConfig } from './config';
@@ -66,11 +69,50 @@ export function settingsText(items: readonly [string, string][]): string {
   return items.map(([k, v]) => `${k}=${v}`).join(SEP);
 }
 
+/** PGN's limit on a tag value's length. */
+export const TAG_VALUE_MAX = 255;
+
+/** The tags that hold the settings, in order, each value at most `TAG_VALUE_MAX` characters. */
+export function settingsTags(items: readonly [string, string][]): [string, string][] {
+  const pieces: string[] = [];
+  for (const [k, v] of items) {
+    // An item too long for one tag: `key=start`, then `key+=more` items.
+    let rest = v;
+    let key = `${k}=`;
+    do {
+      const room = TAG_VALUE_MAX - key.length;
+      pieces.push(key + rest.slice(0, room));
+      rest = rest.slice(room);
+      key = `${k}+=`;
+    } while (rest.length > 0);
+  }
+  const values: string[] = [];
+  for (const p of pieces) {
+    const last = values.length - 1;
+    if (last >= 0 && values[last].length + SEP.length + p.length <= TAG_VALUE_MAX) values[last] += SEP + p;
+    else values.push(p);
+  }
+  return values.map((v, i) => [i === 0 ? SETTINGS_TAG : `${SETTINGS_TAG}${i + 1}`, v]);
+}
+
+/** The settings text a record's tags hold (`MatchSettings`, `MatchSettings2`, …), or undefined without them. */
+export function recordedSettings(tags: ReadonlyMap<string, string>): string | undefined {
+  const first = tags.get(SETTINGS_TAG);
+  if (first === undefined) return undefined;
+  const parts = [first];
+  for (let i = 2; tags.has(`${SETTINGS_TAG}${i}`); i++) parts.push(tags.get(`${SETTINGS_TAG}${i}`)!);
+  return parts.join(SEP);
+}
+
 function parseSettings(text: string): Map<string, string> {
   const m = new Map<string, string>();
   for (const item of text.split(SEP)) {
     const eq = item.indexOf('=');
-    if (eq > 0) m.set(item.slice(0, eq), item.slice(eq + 1));
+    if (eq <= 0) continue;
+    const key = item.slice(0, eq);
+    if (key.endsWith('+') && m.has(key.slice(0, -1)))
+      m.set(key.slice(0, -1), m.get(key.slice(0, -1))! + item.slice(eq + 1));
+    else m.set(key, item.slice(eq + 1));
   }
   return m;
 }

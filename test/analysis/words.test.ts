@@ -129,4 +129,15 @@ describe('loadGame', () => {
     const over = '[KFEN "xv4k3P>/10/10/10/10/10/10/4K4X^ s 0 1"]\n\n1. j8+ f8f7 1-0\n';
     expect(() => loadGame(over)).toThrow(/move 2 \(f8f7\): the game was already over/);
   });
+
+  it('picks a game by its Round tag, whatever its place in the file', () => {
+    // A match with concurrency writes games as they end: round 3.2 before 3.1.
+    const file = '[Round "3.2"]\n\n1. f4g5 *\n\n[Round "3.1"]\n\n1. c1d2 *\n\n[Round "3.1"]\n\n1. a4a3 *\n';
+    const g = loadGame(file, { round: '3.2' });
+    expect(g.texts).toEqual(['f4g5']);
+    expect(g.index).toBe(1);
+    expect(loadGame(file, 2).index).toBe(2);
+    expect(() => loadGame(file, { round: '4' })).toThrow(/no game has Round "4"/);
+    expect(() => loadGame(file, { round: '3.1' })).toThrow(/2 games have Round "3.1" \(games 2, 3/);
+  });
 });

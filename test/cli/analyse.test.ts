@@ -302,6 +302,30 @@ describe('thoth analyse --game', () => {
     expect(badIndex.status).toBe(2);
     expect(badIndex.stderr).toMatch(/holds 1 game, not 2/);
   });
+
+  it('--round picks the game by its Round tag and the review says which game it was', async () => {
+    // As a match with -concurrency 2 writes them: the game of round 2 ended first.
+    const f = join(dir, 'rounds.pgn');
+    writeFileSync(
+      f,
+      '[Round "2"]\n[White "Ann"]\n[Black "Bob"]\n\n1. f4g5 *\n\n[Round "1"]\n[White "Cy"]\n[Black "Di"]\n\n1. c1d2 *\n',
+    );
+    const [text, json, both, none] = await Promise.all([
+      analyseAsync('--game', f, '--round', '1', '--depth', '1', '--quiet'),
+      analyseAsync('--game', f, '--round', '2', '--depth', '1', '--quiet', '--json'),
+      analyseAsync('--game', f, '--round', '1', '--index', '1', '--depth', '1'),
+      analyseAsync('--game', f, '--round', '7', '--depth', '1'),
+    ]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout.split('\n').slice(0, 2)).toEqual([`Game 2 of 2 in ${f}, Round 1`, 'Silver: Cy, Red: Di']);
+    expect(text.stdout).toMatch(/c1d2/);
+    expect(json.status, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ index: 1, round: '2', white: 'Ann', black: 'Bob' });
+    expect(both.status).toBe(2);
+    expect(both.stderr).toMatch(/--index or --round, not both/);
+    expect(none.status).toBe(2);
+    expect(none.stderr.trim()).toMatch(/^thoth analyse: .*no game has Round "7" \(the file holds 2 games\)$/);
+  });
 });
 
 describe('thoth analyse --game: its outputs', () => {

@@ -4,7 +4,7 @@
  * fault, 130 for Ctrl-C, after the records so far are written) and its JSON report.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecords, recordPlayers } from '../../src/core/record';
@@ -37,6 +37,40 @@ describe('thoth match on the command line', () => {
     expect(missing.err).toMatch(
       /^thoth match: engine 'nonexistent' cannot start: cannot run '\/nonexistent': .*ENOENT \(command: \/nonexistent\)\n$/,
     );
+  });
+
+  it('-pgnout into a missing folder: one line, exit 2; an engine that cannot start leaves no empty record file', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'games.pgn');
+    const noFolder = join(dir, 'no', 'games.pgn');
+    const [missingFolder, isFolder, noEngine] = await Promise.all([
+      thothMatch([...fake('A'), ...fake('B'), '-each', 'tc=10+0.1', '-rounds', '1', '-pgnout', noFolder]),
+      thothMatch([...fake('A'), ...fake('B'), '-each', 'tc=10+0.1', '-rounds', '1', '-pgnout', dir]),
+      thothMatch([
+        '-engine',
+        'cmd=node new/dist/cli.js',
+        'name=new',
+        ...fake('B'),
+        '-each',
+        'tc=10+0.1',
+        '-rounds',
+        '1',
+        '-pgnout',
+        pgn,
+      ]),
+    ]);
+    expect(missingFolder).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth match: cannot write the record file '${noFolder}': no such file or directory\n`,
+    });
+    expect(isFolder).toMatchObject({
+      code: 2,
+      out: '',
+      err: `thoth match: cannot write the record file '${dir}': it is a directory\n`,
+    });
+    expect(noEngine.code, noEngine.err).toBe(1);
+    expect(existsSync(pgn)).toBe(false);
   });
 
   it('Ctrl-C on the command: a clean end with the results so far, and the records saved', async () => {

@@ -30,6 +30,7 @@ describe('thoth train', () => {
       /^Data: 2546 positions of 47 games from 1 file\(s\) read in [\d.]+ s: \d+ for training, \d+ for validation/,
     );
     expect(lines[1]).toMatch(/^Network: 8 hidden × 2 perspectives; batch 256, .* seed 3, 2 threads$/);
+    expect(lines[1]).toMatch(/ \(× [\d.]+ every epoch\), /); // --lr-drop is 1 here: not "every 1 epochs"
     expect(lines[2]).toMatch(/^Validation loss before training 0\.\d{6} \(predicting the mean target: 0\.\d{6}\)$/);
     expect(lines[3]).toBe(
       `Checkpoint: after each epoch the best network so far is written to ${a} (whole, by rename); after a crash \`--init ${a}\` goes on from it`,
@@ -229,19 +230,24 @@ describe('thoth train: its output', () => {
     });
     for (const r of await Promise.all(runs)) {
       expect(r.code, r.stderr).toBe(130);
-      expect(r.stderr).toMatch(
-        /^thoth train: interrupted: wrote the best network so far to .*\.nnue \((\d+) of 10000 epochs done, validation loss 0\.\d{6}\)\n$/,
-      );
-      // the network written is the finished epoch with the lowest validation loss (or the weights of the stopped epoch, lower still)
+      const said =
+        /^thoth train: interrupted after (\d+) of 10000 epochs: wrote the best network so far to .*\.nnue \((?:epoch (\d+)'s|the weights as they stood), validation loss (0\.\d{6})\)\n$/.exec(
+          r.stderr,
+        );
+      expect(said, r.stderr).not.toBeNull();
+      // the epochs done are the epochs finished (each printed a line), not the best one's number
       const losses = [...r.stdout.matchAll(/^epoch (\d+)\/10000: .*val loss (0\.\d+)/gm)].map((m) => ({
         epoch: Number(m[1]),
         loss: m[2],
       }));
+      expect(Number(said![1])).toBe(losses.length);
+      // the network written is the finished epoch with the lowest validation loss (or the weights of the stopped epoch, lower still)
       const lowest = losses.reduce((a, b) => (Number(b.loss) < Number(a.loss) ? b : a));
-      const written = /\((\d+) of 10000 epochs done, validation loss (0\.\d+)\)/.exec(r.stderr)!;
-      expect(Number(written[2])).toBeLessThanOrEqual(Number(lowest.loss));
-      if (written[2] === lowest.loss)
-        expect(losses.filter((l) => l.loss === lowest.loss).map((l) => l.epoch)).toContain(Number(written[1]));
+      expect(Number(said![3])).toBeLessThanOrEqual(Number(lowest.loss));
+      if (said![2] !== undefined) {
+        expect(said![3]).toBe(lowest.loss);
+        expect(losses.filter((l) => l.loss === lowest.loss).map((l) => l.epoch)).toContain(Number(said![2]));
+      }
       const net = readNetwork(new Uint8Array(readFileSync(r.out)));
       expect(net.ok && net.value.hidden).toBe(8);
       expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);

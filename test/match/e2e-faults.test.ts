@@ -148,7 +148,7 @@ describe('faults', () => {
 
   it('st= overrun is a time forfeit too', async () => {
     // The good engine gets a margin: on a loaded machine its 0.1 s moves may run late.
-    const { summary } = await run([
+    const { summary, lines } = await run([
       ...fake('slow', '--mode slow --at 1'),
       ...fake('ok', '', ['timemargin=1000']),
       '-each',
@@ -162,6 +162,12 @@ describe('faults', () => {
     const tf = faultsOf(summary, 'slow').filter((x) => x.termination === 'time forfeit');
     expect(tf.length).toBeGreaterThanOrEqual(1);
     for (const x of tf) expect(x.lost).toBe(true);
+    // The summary says how many games were lost on time, and by whom.
+    const all = summary.finished.filter((g) => g.record.tags.get('Termination') === 'time forfeit');
+    const okLost = all.length - tf.length;
+    expect(lines).toContain(
+      `Lost on time: ${all.length} of 2 games (slow ${tf.length}${okLost > 0 ? `, ok ${okLost}` : ''})`,
+    );
   });
 
   it('an engine that never answers uci (or dies at once) stops the run with a clear message', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
 import { MatchConfigError } from '../../src/match/errors';
+import { recordedSettings } from '../../src/match/run-settings';
 import { runBuilt } from '../cli/helpers';
 import { fake, run, tempDir } from './helpers';
 
@@ -29,7 +30,8 @@ describe('-resume checks the flags against the record', () => {
     const games = parseRecords(readFileSync(pgn, 'utf8')).games;
     expect(games).toHaveLength(2);
     for (const g of games) {
-      const s = g.tags.get('MatchSettings')!;
+      for (const [t, v] of g.tags) if (t.startsWith('MatchSettings')) expect(v.length, t).toBeLessThanOrEqual(255);
+      const s = recordedSettings(g.tags)!;
       expect(s).toMatch(/^variant=khet2 \| openings=setups=classic plies=4 \| srand=7 \| games=2 \| /);
       expect(s).toContain(' | engine A options=hash=32 | engine A limits=10+0.1 | ');
       expect(s).toContain(' | engine B options=(none) | ');

@@ -1,0 +1,42 @@
+/** Every script of tools/ answers `--help` with what it does and how it is run, and does nothing else. */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCRIPTS = readdirSync(join(ROOT, 'tools')).filter((f) => f.endsWith('.ts') && f !== 'help.ts');
+
+function run(script: string, arg: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join('tools', script), arg], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000); // a script that ignores --help and works
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
+}
+
+describe('tools/*.ts --help', () => {
+  it("prints the script's usage and exits 0", async () => {
+    expect(SCRIPTS.length).toBeGreaterThanOrEqual(5);
+    const runs = await Promise.all(
+      SCRIPTS.flatMap((s) => ['--help', '-h'].map(async (arg) => ({ s, arg, r: await run(s, arg) }))),
+    );
+    for (const { s, arg, r } of runs) {
+      expect(r.code, `${s} ${arg}: ${r.err}`).toBe(0);
+      expect(r.err, `${s} ${arg}`).toBe('');
+      expect(r.out, `${s} ${arg}`).toMatch(new RegExp(`(tsx tools/${s.replace('.', '\\.')}|npm run build:wasm)`));
+      expect(r.out, `${s} ${arg}`).not.toMatch(/^\s*\*/m);
+    }
+  });
+});
