@@ -16,7 +16,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { helpIfAsked } from './help';
 
+helpIfAsked(import.meta.url);
 const argv = process.argv.slice(2);
 const opt = (name: string, d: string): string => {
   const i = argv.indexOf(name);

@@ -7,9 +7,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { formatPuzzleFile, parsePuzzleFile, type Puzzle } from '../src/puzzles/format';
-import { kindOf, PuzzleVerifier } from '../src/puzzles/verify';
+import { puzzleTheme, PuzzleVerifier } from '../src/puzzles/verify';
 import { readNetwork } from '../src/nnue/network';
+import { helpIfAsked } from './help';
 
+helpIfAsked(import.meta.url);
 const argv = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
   const i = argv.indexOf(name);
@@ -25,7 +27,7 @@ if (!parsed.ok) {
 const all = ids ? parsed.value.filter((p) => ids.includes(p.id)) : parsed.value;
 const count = (ps: Puzzle[]): string => {
   const c = new Map<string, number>();
-  for (const p of ps) c.set(kindOf(p), (c.get(kindOf(p)) ?? 0) + 1);
+  for (const p of ps) c.set(puzzleTheme(p), (c.get(puzzleTheme(p)) ?? 0) + 1);
   return `${ps.length} (${[...c]
     .sort()
     .map(([k, n]) => `${k} ${n}`)
@@ -44,9 +46,9 @@ for (const p of all) {
   const why = v.check(p);
   if (why === null) kept.push(p);
   else {
-    const key = `${kindOf(p)}: ${why.replace(/-?\d+/g, 'N')}`;
+    const key = `${puzzleTheme(p)}: ${why.replace(/-?\d+/g, 'N')}`;
     reasons.set(key, (reasons.get(key) ?? 0) + 1);
-    if (ids) process.stdout.write(`${p.id} ${kindOf(p)}: ${why}\n`);
+    if (ids) process.stdout.write(`${p.id} ${puzzleTheme(p)}: ${why}\n`);
   }
 }
 process.stdout.write(`before: ${count(all)}\nafter:  ${count(kept)}\n`);

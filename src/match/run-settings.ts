@@ -16,7 +16,7 @@ import type { MatchConfig } from './config';
 import { describeLimits } from './timecontrol';
 
 /** The record tag that holds the settings. */
-export const SETTINGS_TAG = 'MatchSettings';
+const SETTINGS_TAG = 'MatchSettings';
 
 const SEP = ' | ';
 

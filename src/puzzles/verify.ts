@@ -44,7 +44,7 @@ export interface VerifyRules {
   solverNodes: number;
 }
 
-export const VERIFY_RULES: VerifyRules = {
+const VERIFY_RULES: VerifyRules = {
   depth: 7,
   balance: 400,
   defenceHorizon: 3,
@@ -55,10 +55,10 @@ export const VERIFY_RULES: VerifyRules = {
 };
 
 /** The puzzle's kind: its first theme. */
-export const kindOf = (p: Puzzle): string => p.themes[0];
+export const puzzleTheme = (p: Puzzle): string => p.themes[0];
 
 /** The position after the opponent's move, and the solution (solver and defender) as move numbers. */
-export function puzzleStart(p: Puzzle): { pos: Position; line: number[] } {
+function puzzleStart(p: Puzzle): { pos: Position; line: number[] } {
   const r = parseKfen(p.kfen, p.variant);
   if (!r.ok) throw new Error(`${p.id}: ${r.error.message}`);
   const pos = r.value;
@@ -91,7 +91,7 @@ export class PuzzleVerifier {
     const us = pos.side;
     const balance = materialBalance(pos, us);
     if (Math.abs(balance) > this.rules.balance) return `unbalanced start (${balance > 0 ? '+' : ''}${balance})`;
-    const kind = kindOf(p);
+    const kind = puzzleTheme(p);
     if (kind === 'defence') return this.defence(pos, line);
     if (kind === 'material') return this.material(pos, line);
     return null;

@@ -351,7 +351,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     await page.fill('#record', rec);
     await page.click('#rec-import');
     expect(await movesText(page)).toEqual(['c1d2', 'a4a3', 'j5-']);
-    expect(await page.textContent('#io-msg')).toContain('3 moves');
+    expect(await page.textContent('#io-msg')).toContain('2 moves (3 plies)');
     // A bad KFEN is reported, the game kept.
     await page.fill('#kfen', 'not a kfen');
     await page.click('#kfen-load');

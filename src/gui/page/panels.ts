@@ -655,7 +655,7 @@ function options(sel: HTMLSelectElement, items: [string, string][], value: strin
 }
 
 /** What the form says that the game on the board is not: it applies with New game, never before. */
-export function formPending(s: PageState): string[] {
+function formPending(s: PageState): string[] {
   const st = s.settings;
   const out: string[] = [];
   if (st.edition !== s.tree.edition) out.push(`Edition ${EDITIONS[st.edition].name}`);
