@@ -8,7 +8,16 @@ import { isEditionId, isSetupName } from '../../core/index';
 import { err, ok, type Result } from '../../core/result';
 import { restoreClock, newClock } from './clock';
 import { LEVEL_COUNT } from './levels';
-import { DEFAULT_SETTINGS, endPosition, isOver, type Ending, type Mode, type PageState, type Settings } from './state';
+import {
+  DEFAULT_SETTINGS,
+  endPosition,
+  freshView,
+  isOver,
+  type Ending,
+  type Mode,
+  type PageState,
+  type Settings,
+} from './state';
 import {
   addMove,
   newTree,
@@ -170,18 +179,7 @@ export function restoreGame(s: PageState, raw: unknown, now: number): Result<Pag
     stackTop: false,
     cursor: -1,
     aim: null,
-    thinking: null,
-    pendingReply: null,
-    holdUntil: 0,
-    drawOffer: null,
-    analysing: true,
-    lines: [],
-    linesFor: '',
-    preview: null,
-    evals: {},
-    review: null,
-    message: '',
-    bannerClosed: false,
+    ...freshView(),
   };
   const c = raw.clock;
   if (

@@ -268,6 +268,27 @@ export function initialState(settings: Settings, random: () => number = Math.ran
     cursor: -1,
     aim: null,
     engineAvailable: false,
+    ...freshView(),
+  };
+}
+
+/** What a new game or a reloaded page starts without: no search shown, no pending reply, no offer, no review. */
+export function freshView(): Pick<
+  PageState,
+  | 'thinking'
+  | 'pendingReply'
+  | 'holdUntil'
+  | 'drawOffer'
+  | 'analysing'
+  | 'lines'
+  | 'linesFor'
+  | 'preview'
+  | 'evals'
+  | 'review'
+  | 'message'
+  | 'bannerClosed'
+> {
+  return {
     thinking: null,
     pendingReply: null,
     holdUntil: 0,
@@ -311,18 +332,7 @@ export function newGame(
     stackTop: false,
     cursor: -1,
     aim: null,
-    thinking: null,
-    pendingReply: null,
-    holdUntil: 0,
-    drawOffer: null,
-    analysing: true,
-    lines: [],
-    linesFor: '',
-    preview: null,
-    evals: {},
-    review: null,
-    message: '',
-    bannerClosed: false,
+    ...freshView(),
   };
   // The clocks start with the first move; a game loaded with moves has them running.
   if (clock && path.length > 0 && !isOver(next)) clock = startClock(clock, endPosition(next).side, opts.now);
