@@ -233,6 +233,21 @@ export function checkLegal(edition: EditionId, moves: string[]): void {
   if (!r.ok) throw new Error(`move ${r.error.index + 1} (${moves[r.error.index]}): ${r.error.message}`);
 }
 
+/** Clicks the first piece of `side` ('p0' or 'p1') that has a target, then its first target. */
+export async function moveFirstPiece(page: Page, side: string): Promise<void> {
+  const pieces = await page.$$eval(`#layer-pieces .piece.${side}`, (ps) =>
+    ps.map((p) => p.getAttribute('data-sq') ?? ''),
+  );
+  for (const sq of pieces) {
+    await click(page, sq);
+    const ts = await page.$$eval('[data-target]', (t) => t.map((x) => x.getAttribute('data-target') ?? ''));
+    if (ts.length === 0) continue;
+    await click(page, ts[0]);
+    return;
+  }
+  expect.unreachable(`no piece of ${side} has a move`);
+}
+
 /**
  * Plays `n` moves against Thoth as a person would (the first own piece with a target square, to
  * its first target) and waits for each reply; stops early when the game ends.
@@ -241,19 +256,7 @@ export async function playMoves(page: Page, n: number): Promise<void> {
   const side = (await page.$eval('#player-bottom', (e) => e.className)).includes('c1') ? 'p1' : 'p0';
   for (let i = 0; i < n; i++) {
     const before = (await movesText(page)).length;
-    const pieces = await page.$$eval(`#layer-pieces .piece.${side}`, (ps) =>
-      ps.map((p) => p.getAttribute('data-sq') ?? ''),
-    );
-    let moved = false;
-    for (const sq of pieces) {
-      await click(page, sq);
-      const ts = await page.$$eval('[data-target]', (t) => t.map((x) => x.getAttribute('data-target') ?? ''));
-      if (ts.length === 0) continue;
-      await click(page, ts[0]);
-      moved = true;
-      break;
-    }
-    expect(moved).toBe(true);
+    await moveFirstPiece(page, side);
     await waitMoves(page, before + 2, 30000);
     if (!(await page.isHidden('#banner'))) return;
   }

@@ -13,7 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legalMoves, moveFrom, moveTo, moveType, squareName, STEP } from '../../src/core/index';
 import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
 import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
-import { HAVE_CHROMIUM, click, closeBrowser, movesText, newGame, open, setMode, shot, waitMoves } from './browser';
+import {
+  HAVE_CHROMIUM,
+  click,
+  closeBrowser,
+  moveFirstPiece,
+  movesText,
+  newGame,
+  open,
+  setMode,
+  shot,
+  waitMoves,
+} from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 
 const file = parsePuzzleFile(readFileSync(path.join(ROOT, 'puzzles', 'puzzles.json'), 'utf8'));
@@ -57,19 +68,7 @@ async function playBoth(page: Page, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     const before = (await movesText(page)).length;
     const side = before % 2 === 0 ? 'p0' : 'p1';
-    const pieces = await page.$$eval(`#layer-pieces .piece.${side}`, (ps) =>
-      ps.map((p) => p.getAttribute('data-sq') ?? ''),
-    );
-    let moved = false;
-    for (const sq of pieces) {
-      await click(page, sq);
-      const ts = await page.$$eval('[data-target]', (t) => t.map((x) => x.getAttribute('data-target') ?? ''));
-      if (ts.length === 0) continue;
-      await click(page, ts[0]);
-      moved = true;
-      break;
-    }
-    expect(moved).toBe(true);
+    await moveFirstPiece(page, side);
     await waitMoves(page, before + 1);
   }
 }
