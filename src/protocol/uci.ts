@@ -20,8 +20,8 @@ import { AUTHOR, VERSION } from '../version';
 import { MAX_PERFT_DEPTH, formatGoError, parseGo } from './go';
 import { formatInfo } from '../core/info';
 import type { SearchResult } from '../core/score';
-import { DEFAULT_EVAL_FILE, type EngineHost, type LoadedNetwork, type SearchThreads } from './engine-host';
-import { createOptions, maxThreads, formatOptionError, optionLine, type EngineOptions } from './options';
+import { DEFAULT_EVAL_FILE, type EngineHost, type LoadedNetwork, type SearchThreads } from '../engine/host';
+import { createOptions, maxThreads, formatOptionError, optionLine, type EngineOptions } from '../engine/options';
 import {
   buildPosition,
   formatPositionError,
