@@ -55,7 +55,7 @@ export class SearchPool implements SearchThreads {
   private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
   private ttBuffer: SharedArrayBuffer;
   /** Table age, new-game count, table name, result slots, the vote: shared with the page's pool. */
-  private readonly core = new PoolCore(true);
+  readonly core = new PoolCore(true);
   private running = false;
   private stopRequested = false;
   private ponderhitRequested = false;

@@ -80,7 +80,7 @@ export class SearchPool implements SearchThreads {
   private readonly control: Int32Array | null;
   private readonly nodes: BigInt64Array | null;
   /** Table age, new-game count, table name, result slots, the vote: shared with the Node pool. */
-  private readonly core = new PoolCore(this.shared);
+  readonly core = new PoolCore(this.shared);
   private running: Running | null = null;
   /** Helpers of the last search still finishing (awaited before the next one). */
   private stragglers: Promise<unknown> = Promise.resolve();
