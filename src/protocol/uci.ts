@@ -107,7 +107,7 @@ export class UciEngine {
   ) {
     const listener: EngineListener = {
       wait: (work) => this.waitFor(work),
-      note: (text) => this.write(`info string ${text}`),
+      note: (words) => this.write(`info string ${words}`),
       info: (info) => this.write(formatInfo(info)),
       searchEnded: (r) => {
         if (r.error) this.error(r.error);
