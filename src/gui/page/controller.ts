@@ -60,6 +60,8 @@ import {
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
+import type { Score } from './evaluation';
+import { LearnMode } from './learnmode';
 import { PuzzleMode } from './puzzlemode';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
@@ -114,6 +116,7 @@ export class PageController {
   private renderQueued = false;
   private selectedBefore = -1;
   private puzzles: PuzzleMode | null = null;
+  private learn: LearnMode | null = null;
   readonly sounds = new Sounds(() => this.s.settings.sound !== false);
   /** The side whose low-time sound has played (once per clock run below the mark). */
   private lowSounded = [false, false];
@@ -142,6 +145,7 @@ export class PageController {
     renderKeys(this.dom);
     this.wire();
     this.puzzles = new PuzzleMode({ state: () => this.s, update: (f) => this.update(f) });
+    this.learn = new LearnMode({ state: () => this.s, update: (f) => this.update(f) });
     engine.onStatus = () => this.onEngineStatus();
     engine.onRefused = (line, reason) => this.update((x) => S.setMessage(x, `The server refused '${line}': ${reason}`));
     engine.onOther = (line) => {
@@ -183,6 +187,7 @@ export class PageController {
     this.s = f(before);
     if (this.s === before) return;
     this.puzzles?.observe(before, this.s);
+    this.learn?.observe(before, this.s);
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.syncEngine();
     this.syncHold();
@@ -212,7 +217,7 @@ export class PageController {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     try {
-      const game = JSON.stringify(this.puzzles?.keptGame() ?? saveGame(this.s, now()));
+      const game = JSON.stringify(this.learn?.keptGame() ?? this.puzzles?.keptGame() ?? saveGame(this.s, now()));
       storage('session')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(SETTINGS_KEY, JSON.stringify(this.s.settings));
@@ -284,6 +289,15 @@ export class PageController {
       const end = S.endPath(s);
       const key = `play|${this.gameSerial}|${positionCommand(s.tree, end)}`;
       return { key, kind: 'play', start: () => this.startPlay(key, end) };
+    }
+    const tried = this.learn?.search();
+    if (tried) {
+      const key = `learn|${this.gameSerial}|${tried.key}`;
+      return {
+        key,
+        kind: 'review',
+        start: () => this.startScoring(key, tried.position, (sc) => this.learn?.scored(tried.key, sc)),
+      };
     }
     const next = R.nextReviewIndex(s);
     if (s.mode === 'analysis' && next >= 0) {
@@ -407,13 +421,23 @@ export class PageController {
 
   /** One position of a review: a short search, its score kept. */
   private startReviewStep(key: string, reviewKey: string, index: number): void {
-    const s = this.s;
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1', ...this.threadsOption(true) };
+    this.startScoring(key, positionCommand(this.s.tree, new Array<number>(index).fill(0)), (score, best) =>
+      this.update((x) => R.reviewScore(x, reviewKey, index, score, best)),
+    );
+  }
+
+  /** A short search of one position (a review's step, a move tried in Learn from your mistakes): its score and best move. */
+  private startScoring(key: string, position: string, done: (score: Score, best?: string) => void): void {
+    const opts: Record<string, string> = {
+      UCI_Variant: this.s.tree.edition,
+      MultiPV: '1',
+      ...this.threadsOption(true),
+    };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     let last: InfoLine | null = null;
     this.engine.search({
       options: opts,
-      position: positionCommand(s.tree, new Array<number>(index).fill(0)),
+      position,
       go: `go movetime ${R.REVIEW_MOVETIME_MS}`,
       deadlineMs: R.REVIEW_MOVETIME_MS + 5000,
       onInfo: (i) => {
@@ -424,9 +448,7 @@ export class PageController {
         this.job = null;
         this.finishedKey = key;
         const said = last as InfoLine | null;
-        this.update((x) =>
-          R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]),
-        );
+        done(said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]);
       },
     });
     this.scheduleRender();
@@ -574,6 +596,8 @@ export class PageController {
     const d = this.dom;
     this.renderBoard();
     renderForm(d, s, this.levels);
+    this.puzzles?.renderGameCard();
+    this.learn?.render();
     d.optConfirm.checked = this.confirmMoves();
     d.optSound.checked = s.settings.sound !== false;
     renderLegend(d, s.tree.edition);
