@@ -174,9 +174,9 @@ export class LearnMode {
     }
     const node = nodeAt(after.tree, S.endPath(after));
     if (!node) return;
-    if (node.ply.text === m.best) return this.judged(true);
+    if (node.ply.text === m.best) return this.judged(true, true);
     const ended = endedScore(S.endPosition(after));
-    if (ended) return this.judged(goodTry(m, ended));
+    if (ended) return this.judged(goodTry(m, ended), false);
     this.status = 'checking';
     this.tries++;
     this.pending = {
@@ -192,16 +192,18 @@ export class LearnMode {
     if (!this.pending || this.pending.key !== key) return;
     const m = this.list[this.at];
     this.pending = null;
-    if (m) this.judged(goodTry(m, score));
+    if (m) this.judged(goodTry(m, score), false);
   }
 
-  private judged(good: boolean): void {
+  /** The try judged (`best`: it was the review's best move). */
+  private judged(good: boolean, best: boolean): void {
     const m = this.list[this.at];
     if (!m) return;
     if (good) {
       this.status = 'good';
       this.found++;
-      this.say(`Good move.${this.at + 1 < this.list.length ? ' Next goes on to your next mistake.' : ''}`);
+      const then = this.at + 1 < this.list.length ? ' Next goes on to your next mistake.' : '';
+      this.say(`Good move.${best ? '' : ` The review's best was ${m.best}.`}${then}`);
     } else {
       this.status = 'play';
       this.say('You can do better. Try another move.', true);
