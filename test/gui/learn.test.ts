@@ -37,10 +37,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the static page', () => {
     const id = (await page.getAttribute('#card-puzzles', 'data-puzzle')) ?? '';
     expect(await page.inputValue('#sel-edition')).toBe('khet1');
     expect(await page.$eval('#sel-setup', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
-      `Puzzle ${id}: a position from a game`,
+      'Puzzle position',
     );
     expect(await page.isDisabled('#btn-new')).toBe(true);
-    expect(await page.textContent('#pz-game-note')).toMatch(/Khet 1\.0 puzzle is on the board\. Exit it/);
+    expect(await page.textContent('#pz-game-note')).toBe(
+      `Puzzle ${id} (Khet 1.0), a position from one of Thoth's games, is on the board. Exit it (Puzzles) to play a game.`,
+    );
     await shot(page, 'learn-puzzle-game-card');
     // Exit: the form is the game's again
     await page.click('#pz-exit');

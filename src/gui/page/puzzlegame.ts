@@ -1,6 +1,6 @@
 /**
  * The Game card while a puzzle is on the board (docs/gui.md, Puzzles): the form shows the
- * puzzle's edition and that its position comes from a game (not the setup of the game before),
+ * puzzle's edition and "Puzzle position" for its setup (not the game before's), and names the puzzle;
  * and its fields wait, with a line that says how to get back to games: the form's New game
  * would otherwise start a game with settings the card does not show.
  */
@@ -27,8 +27,8 @@ export function renderPuzzleGameCard(doc: Document, puzzle: Puzzle | null): void
   // the form's own setups come back with its next drawing (panels.ts renderForm: its items differ)
   const items = `puzzle=${puzzle.id}`;
   if (setup.dataset.items !== items) {
-    setup.replaceChildren(new Option(`Puzzle ${puzzle.id}: a position from a game`, ''));
+    setup.replaceChildren(new Option('Puzzle position', ''));
     setup.dataset.items = items;
   }
-  note.textContent = `A ${EDITIONS[puzzle.variant].name} puzzle is on the board. Exit it (Puzzles) to play a game.`;
+  note.textContent = `Puzzle ${puzzle.id} (${EDITIONS[puzzle.variant].name}), a position from one of Thoth's games, is on the board. Exit it (Puzzles) to play a game.`;
 }
