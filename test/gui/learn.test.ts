@@ -1,14 +1,15 @@
 /**
- * On the static page (Thoth inside): the Game card while a puzzle is on shows the puzzle's
- * edition and position, not the game before; and "Learn from your mistakes" after a review
- * offers the person's own mistakes, refuses a move that still loses and takes the best one.
+ * The Game card while a puzzle is on shows the puzzle's edition and position, not the game
+ * before; and "Learn from your mistakes" after a review
+ * offers the person's own mistakes, refuses a move that still loses and takes the best one (on the
+ * static page with Thoth inside, and on the page of thoth gui with the fake engine).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
-import { ROOT } from './helpers';
+import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 
 const WEB_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
 
@@ -25,6 +26,83 @@ async function playText(page: Page, move: string): Promise<void> {
   else await click(page, move.slice(2, 4));
   await waitMoves(page, before + 1);
 }
+
+/**
+ * A game where Silver's f4e3?? opens the way to its Pharaoh (Red's b4a3 hits it at once), reviewed;
+ * Learn from your mistakes refuses f4e3 again and takes the review's best move; Exit brings the game back.
+ */
+async function learnFromTheBlunder(page: Page, name: string): Promise<void> {
+  await setMode(page, 'humans');
+  // Silver's f4e3?? opens the way to its Pharaoh: Red's b4a3 hits it at once
+  for (const m of ['c1d2', 'a5b4', 'f4e3']) await playText(page, m);
+  const game = await movesText(page);
+  await setMode(page, 'analysis');
+  await page.click('#btn-review');
+  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, { timeout: 60_000 });
+  await page.waitForSelector('#btn-learn:not([disabled])');
+  expect(await page.textContent('#btn-learn')).toMatch(/^Learn from your mistakes \(\d\)$/);
+  const best = await page.evaluate(
+    () => (window as unknown as { thoth: { state(): { review: { best: string[] } } } }).thoth.state().review.best[2],
+  );
+  expect(best).not.toBe('f4e3');
+  await shot(page, `learn-${name}-offer`);
+  await page.click('#btn-learn');
+  await page.waitForFunction(() => document.getElementById('card-learn')?.dataset.status === 'play');
+  // only Silver's (the person's, at the bottom) moves are offered: go to the blunder, move 3
+  while ((await learnCard(page, 'ply')) !== '2') {
+    expect(Number(await learnCard(page, 'ply')) % 2).toBe(0);
+    await page.click('#ln-solution');
+    await page.click('#ln-next');
+    await page.waitForFunction(() => document.getElementById('card-learn')?.dataset.status === 'play');
+  }
+  expect(await movesText(page)).toEqual(game.slice(0, 2));
+  expect(await page.textContent('#ln-task')).toBe('You played 2. f4e3?? (a blunder). Find a better move.');
+  expect(await page.isVisible('#card-game')).toBe(false);
+  await shot(page, `learn-${name}-task`);
+  // the blunder again: refused, in the error colour, and taken back
+  await playText(page, 'f4e3');
+  await page.waitForFunction(() => /^You can do better/.test(document.getElementById('ln-msg')?.textContent ?? ''));
+  expect(await page.evaluate(() => document.getElementById('ln-msg')!.classList.contains('error'))).toBe(true);
+  await shot(page, `learn-${name}-refused`);
+  await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 2);
+  // the review's best move: taken
+  await playText(page, best);
+  await page.waitForFunction(() => /^Good move\./.test(document.getElementById('ln-msg')?.textContent ?? ''));
+  expect(await learnCard(page, 'found')).toBe('1');
+  expect(await page.evaluate(() => document.getElementById('ln-msg')!.classList.contains('error'))).toBe(false);
+  await shot(page, `learn-${name}-good`);
+  // to the end: the count of mistakes found
+  while ((await learnCard(page, 'status')) !== 'done') {
+    if (await page.isVisible('#ln-next')) await page.click('#ln-next');
+    else await page.click('#ln-solution');
+  }
+  expect(await page.textContent('#ln-msg')).toMatch(/^Done: you found a better move for 1 of your \d mistakes?\./);
+  await shot(page, `learn-${name}-done`);
+  // Exit: the reviewed game as it was
+  await page.click('#ln-exit');
+  await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
+  expect(await movesText(page)).toEqual(game);
+  expect(await page.isVisible('#review .acc')).toBe(true);
+  expect(await page.isVisible('#btn-learn')).toBe(true);
+  expect(await page.evaluate(() => document.body.dataset.learn)).toBeUndefined();
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui (the fake engine scores)', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('learn from your mistakes: a blunder that loses the Pharaoh, refused again, the best move taken', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    await learnFromTheBlunder(page, 'gui');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 180_000);
+});
 
 describe.skipIf(!HAVE_CHROMIUM)('the static page', () => {
   it("a puzzle's Game card shows the puzzle's edition and position", async () => {
@@ -56,59 +134,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the static page', () => {
 
   it('learn from your mistakes: a blunder that loses the Pharaoh, refused again, the best move taken', async () => {
     const { ctx, page, errors } = await open(WEB_URL);
-    await setMode(page, 'humans');
-    // Silver's f4e3?? opens the way to its Pharaoh: Red's b4a3 hits it at once
-    for (const m of ['c1d2', 'a5b4', 'f4e3']) await playText(page, m);
-    const game = await movesText(page);
-    await setMode(page, 'analysis');
-    await page.click('#btn-review');
-    await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, { timeout: 60_000 });
-    await page.waitForSelector('#btn-learn:not([disabled])');
-    expect(await page.textContent('#btn-learn')).toMatch(/^Learn from your mistakes \(\d\)$/);
-    const best = await page.evaluate(
-      () => (window as unknown as { thoth: { state(): { review: { best: string[] } } } }).thoth.state().review.best[2],
-    );
-    expect(best).not.toBe('f4e3');
-    await shot(page, 'learn-offer');
-    await page.click('#btn-learn');
-    await page.waitForFunction(() => document.getElementById('card-learn')?.dataset.status === 'play');
-    // only Silver's (the person's, at the bottom) moves are offered: go to the blunder, move 3
-    while ((await learnCard(page, 'ply')) !== '2') {
-      expect(Number(await learnCard(page, 'ply')) % 2).toBe(0);
-      await page.click('#ln-solution');
-      await page.click('#ln-next');
-      await page.waitForFunction(() => document.getElementById('card-learn')?.dataset.status === 'play');
-    }
-    expect(await movesText(page)).toEqual(game.slice(0, 2));
-    expect(await page.textContent('#ln-task')).toBe('You played 2. f4e3?? (a blunder). Find a better move.');
-    expect(await page.isVisible('#card-game')).toBe(false);
-    await shot(page, 'learn-task');
-    // the blunder again: refused, in the error colour, and taken back
-    await playText(page, 'f4e3');
-    await page.waitForFunction(() => /^You can do better/.test(document.getElementById('ln-msg')?.textContent ?? ''));
-    expect(await page.evaluate(() => document.getElementById('ln-msg')!.classList.contains('error'))).toBe(true);
-    await shot(page, 'learn-refused');
-    await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 2);
-    // the review's best move: taken
-    await playText(page, best);
-    await page.waitForFunction(() => /^Good move\./.test(document.getElementById('ln-msg')?.textContent ?? ''));
-    expect(await learnCard(page, 'found')).toBe('1');
-    expect(await page.evaluate(() => document.getElementById('ln-msg')!.classList.contains('error'))).toBe(false);
-    await shot(page, 'learn-good');
-    // to the end: the count of mistakes found
-    while ((await learnCard(page, 'status')) !== 'done') {
-      if (await page.isVisible('#ln-next')) await page.click('#ln-next');
-      else await page.click('#ln-solution');
-    }
-    expect(await page.textContent('#ln-msg')).toMatch(/^Done: you found a better move for 1 of your \d mistakes?\./);
-    await shot(page, 'learn-done');
-    // Exit: the reviewed game as it was
-    await page.click('#ln-exit');
-    await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
-    expect(await movesText(page)).toEqual(game);
-    expect(await page.isVisible('#review .acc')).toBe(true);
-    expect(await page.isVisible('#btn-learn')).toBe(true);
-    expect(await page.evaluate(() => document.body.dataset.learn)).toBeUndefined();
+    await learnFromTheBlunder(page, 'web');
     expect(errors).toEqual([]);
     await ctx.close();
   }, 180_000);
