@@ -69,6 +69,7 @@ async function learnFromTheBlunder(page: Page, name: string): Promise<void> {
   await playText(page, best);
   await page.waitForFunction(() => /^Good move\./.test(document.getElementById('ln-msg')?.textContent ?? ''));
   expect(await learnCard(page, 'found')).toBe('1');
+  expect(await page.textContent('#hint')).toMatch(/; Exit brings back the reviewed game\.$/);
   expect(await page.evaluate(() => document.getElementById('ln-msg')!.classList.contains('error'))).toBe(false);
   await shot(page, `learn-${name}-good`);
   // to the end: the count of mistakes found

@@ -597,7 +597,6 @@ export class PageController {
     this.renderBoard();
     renderForm(d, s, this.levels);
     this.puzzles?.renderGameCard();
-    this.learn?.render();
     d.optConfirm.checked = this.confirmMoves();
     d.optSound.checked = s.settings.sound !== false;
     renderLegend(d, s.tree.edition);
@@ -613,6 +612,7 @@ export class PageController {
     renderStatus(d, this.engine, this.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
+    this.learn?.render();
   }
 
   // ---- the person's actions ----------------------------------------------------------------

@@ -243,6 +243,17 @@ export class LearnMode {
     (this.el['ln-solution'] as HTMLButtonElement).disabled = !m || this.status === 'given';
     (this.el['ln-next'] as HTMLButtonElement).hidden = !m || (this.status !== 'good' && this.status !== 'given');
     (this.el['ln-next'] as HTMLButtonElement).textContent = this.at + 1 < this.list.length ? 'Next' : 'Finish';
+    // under the board: what to do now, once the try is made (while it is due, the page's own hint)
+    const hint = this.doc.getElementById('hint');
+    if (hint && this.learning && this.status !== 'play') {
+      hint.classList.remove('error');
+      hint.textContent =
+        this.status === 'checking'
+          ? 'Thoth looks at your move…'
+          : this.status === 'done'
+            ? 'Exit brings back the reviewed game.'
+            : `${this.at + 1 < this.list.length ? 'Next goes on to your next mistake' : 'Finish counts what you found'}; Exit brings back the reviewed game.`;
+    }
   }
 
   // ---- helpers -------------------------------------------------------------------------------
