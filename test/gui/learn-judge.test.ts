@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMove, parseKfen, setupKfen } from '../../src/core/index';
 import * as R from '../../src/gui/page/gamereview';
-import { endedScore, goodTry, learnerSide, mistakesToLearn } from '../../src/gui/page/learn';
+import { endedTry, goodTry, learnerSide, mistakesToLearn } from '../../src/gui/page/learn';
 import * as S from '../../src/gui/page/state';
 
 /** A reviewed two-player game of `texts` from the Classic setup: `cps[i]` scores position i (side to move's view). */
@@ -45,25 +45,27 @@ describe('learn from your mistakes', () => {
 
   it("takes a try the review would not mark, and no other (the review's thresholds)", () => {
     const [m] = mistakesToLearn(reviewed(GAME, CPS, BESTS));
-    // before: 0 (a win chance of 50 %); the try's score is the opponent's view after it
+    // before: 0 (a win chance of 50 %); the try's score is the mover's, as the review scores a move
     expect(goodTry(m, { kind: 'cp', value: 0 })).toBe(true);
-    expect(goodTry(m, { kind: 'cp', value: -200 })).toBe(true);
-    expect(goodTry(m, { kind: 'cp', value: 70 })).toBe(true); // a drop of 4.9 points: not an inaccuracy
-    expect(goodTry(m, { kind: 'cp', value: 72 })).toBe(false); // 5.0 points: the review marks it ?!
-    expect(goodTry(m, { kind: 'mate', value: 1 })).toBe(false);
-    expect(goodTry(m, { kind: 'mate', value: 0 })).toBe(true); // the try hit the Pharaoh
+    expect(goodTry(m, { kind: 'cp', value: 200 })).toBe(true);
+    expect(goodTry(m, { kind: 'cp', value: -70 })).toBe(true); // a drop of 4.9 points: not an inaccuracy
+    expect(goodTry(m, { kind: 'cp', value: -72 })).toBe(false); // 5.2 points: the review marks it ?!
+    expect(goodTry(m, { kind: 'mate', value: -1 })).toBe(false);
+    expect(goodTry(m, { kind: 'mate', value: 1 })).toBe(true);
   });
 
   it('scores a try that ends the game without the engine', () => {
+    const [m] = mistakesToLearn(reviewed(GAME, CPS, BESTS));
     const start = parseKfen(setupKfen('khet2', 'classic') as string, 'khet2');
     if (!start.ok) throw new Error(start.error.message);
-    expect(endedScore(start.value)).toBeNull();
-    // Red's Pharaoh in Silver's laser: j1+ hits it, Red to move has lost
+    expect(endedTry(m, start.value)).toBeNull();
+    // Red's Pharaoh in Silver's laser: j1+ hits it; a win for Silver, a loss had Red made it
     const hit = parseKfen('xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1', 'khet2');
     if (!hit.ok) throw new Error(hit.error.message);
-    const m = parseMove(hit.value, 'j1+');
-    if (!m.ok) throw new Error(m.error.message);
-    hit.value.make(m.value);
-    expect(endedScore(hit.value)).toEqual({ kind: 'mate', value: 0 });
+    const j1 = parseMove(hit.value, 'j1+');
+    if (!j1.ok) throw new Error(j1.error.message);
+    hit.value.make(j1.value);
+    expect(endedTry(m, hit.value)).toEqual({ kind: 'mate', value: 1 });
+    expect(endedTry({ ...m, side: 1 }, hit.value)).toEqual({ kind: 'mate', value: -1 });
   });
 });

@@ -60,7 +60,6 @@ import {
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
-import type { Score } from './evaluation';
 import { LearnMode } from './learnmode';
 import { PuzzleMode } from './puzzlemode';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
@@ -282,6 +281,12 @@ export class PageController {
   private wantedJob(): (Job & { start: () => void }) | null {
     const s = this.s;
     if (!this.engine.ready) return null;
+    // a move tried in Learn from your mistakes, scored as the review scores a move (learnmode.ts)
+    const tried = this.learn?.search();
+    if (tried) {
+      const key = `learn|${this.gameSerial}|${tried.key}`;
+      return { key, kind: 'review', start: () => this.learn?.startSearch(this.engine, tried, () => this.jobDone(key)) };
+    }
     if (s.mode === 'engine') {
       if (S.isOver(s) || s.pendingReply) return null;
       const pos = S.endPosition(s);
@@ -289,15 +294,6 @@ export class PageController {
       const end = S.endPath(s);
       const key = `play|${this.gameSerial}|${positionCommand(s.tree, end)}`;
       return { key, kind: 'play', start: () => this.startPlay(key, end) };
-    }
-    const tried = this.learn?.search();
-    if (tried) {
-      const key = `learn|${this.gameSerial}|${tried.key}`;
-      return {
-        key,
-        kind: 'review',
-        start: () => this.startScoring(key, tried.position, (sc) => this.learn?.scored(tried.key, sc)),
-      };
     }
     const next = R.nextReviewIndex(s);
     if (s.mode === 'analysis' && next >= 0) {
@@ -421,23 +417,13 @@ export class PageController {
 
   /** One position of a review: a short search, its score kept. */
   private startReviewStep(key: string, reviewKey: string, index: number): void {
-    this.startScoring(key, positionCommand(this.s.tree, new Array<number>(index).fill(0)), (score, best) =>
-      this.update((x) => R.reviewScore(x, reviewKey, index, score, best)),
-    );
-  }
-
-  /** A short search of one position (a review's step, a move tried in Learn from your mistakes): its score and best move. */
-  private startScoring(key: string, position: string, done: (score: Score, best?: string) => void): void {
-    const opts: Record<string, string> = {
-      UCI_Variant: this.s.tree.edition,
-      MultiPV: '1',
-      ...this.threadsOption(true),
-    };
+    const s = this.s;
+    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1', ...this.threadsOption(true) };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     let last: InfoLine | null = null;
     this.engine.search({
       options: opts,
-      position,
+      position: positionCommand(s.tree, new Array<number>(index).fill(0)),
       go: `go movetime ${R.REVIEW_MOVETIME_MS}`,
       deadlineMs: R.REVIEW_MOVETIME_MS + 5000,
       onInfo: (i) => {
@@ -448,10 +434,20 @@ export class PageController {
         this.job = null;
         this.finishedKey = key;
         const said = last as InfoLine | null;
-        done(said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]);
+        this.update((x) =>
+          R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]),
+        );
       },
     });
     this.scheduleRender();
+  }
+
+  /** The job `key` has finished (true), or another has taken its place (false). */
+  private jobDone(key: string): boolean {
+    if (this.job?.key !== key) return false;
+    this.job = null;
+    this.finishedKey = key;
+    return true;
   }
 
   private startReview(): void {

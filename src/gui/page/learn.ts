@@ -7,7 +7,7 @@
  * DOM: learnmode.ts draws it and hooks it into the page.
  */
 import { gameStatus, type Position } from '../../core/index';
-import { evalsFromPositions, reviewGame } from '../../analysis/review';
+import { reviewGame } from '../../analysis/review';
 import type { Score } from './evaluation';
 import { gameReview, currentReview } from './gamereview';
 import type { PageState } from './state';
@@ -68,22 +68,22 @@ export function mistakesToLearn(s: PageState): Mistake[] {
 }
 
 /**
- * The score of a position the game has ended in, from its side to move's view as the review
- * writes it (`mate 0`: the side to move was hit; `mate 1`: the mover hit its own Pharaoh), or
- * null while it goes on (then the engine scores it).
+ * The score, from the mover's point of view, of a try that ends the game (a hit on the opponent's
+ * Pharaoh: a win; on the mover's own: a loss; a draw), or null while it goes on (then Thoth scores
+ * it). `after` is the position after the try.
  */
-export function endedScore(pos: Position): Score | null {
-  const st = gameStatus(pos);
-  if (st.result === 'win') return { kind: 'mate', value: st.winner === pos.side ? 1 : 0 };
+export function endedTry(m: Mistake, after: Position): Score | null {
+  const st = gameStatus(after);
+  if (st.result === 'win') return { kind: 'mate', value: st.winner === m.side ? 1 : -1 };
   if (st.result === 'draw') return { kind: 'cp', value: 0 };
   return null;
 }
 
 /**
- * Is a move tried instead of the mistake good enough? `after` is the score of the position after
- * it, from the side to move there (the opponent), as the review scores positions.
+ * Is a move tried instead of the mistake good enough? `score` is the try's score from the mover's
+ * point of view, as the review scores a move (the position before it searched for that move alone).
  */
-export function goodTry(m: Mistake, after: Score): boolean {
-  const [ply] = reviewGame(evalsFromPositions([m.before, after], m.side)).plies;
+export function goodTry(m: Mistake, score: Score): boolean {
+  const [ply] = reviewGame([{ side: m.side, before: m.before, after: score }]).plies;
   return ply.judgement === null;
 }

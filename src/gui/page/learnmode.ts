@@ -2,14 +2,15 @@
  * "Learn from your mistakes" on the page (docs/gui.md), as lichess has it: after a review, the
  * person's own mistakes and blunders come back one by one as tasks. The board shows the game up
  * to the position before the mistake; the person tries a move, Thoth scores it as the review
- * scored the game (learn.ts judges it by the review's rule), and the page says "Good move" or
+ * scores a move (learn.ts judges it by the review's rule), and the page says "Good move" or
  * "You can do better" (the move is taken back). View the solution plays the review's best move.
  * Exit brings back the reviewed game exactly as it was (the state is kept, storage keeps it).
  */
 import type { Score } from './evaluation';
-import { endedScore, goodTry, mistakesToLearn, type Mistake } from './learn';
+import type { EngineClient, InfoLine } from './engine-client';
+import { endedTry, goodTry, mistakesToLearn, type Mistake } from './learn';
 import { saveGame, type SavedGame } from './persist';
-import { gameReview } from './gamereview';
+import { gameReview, REVIEW_MOVETIME_MS } from './gamereview';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt, positionCommand } from './tree';
@@ -19,10 +20,12 @@ export interface LearnHost {
   update(f: (s: PageState) => PageState): void;
 }
 
-/** A try waiting for Thoth's score: the controller runs it as a short search (like a review's step). */
+/** A try waiting for Thoth's score: the position before it and the move (the controller runs it as a job). */
 export interface LearnSearch {
   key: string;
+  edition: string;
   position: string;
+  move: string;
 }
 
 type Status = 'play' | 'checking' | 'good' | 'given' | 'done';
@@ -175,19 +178,45 @@ export class LearnMode {
     const node = nodeAt(after.tree, S.endPath(after));
     if (!node) return;
     if (node.ply.text === m.best) return this.judged(true, true);
-    const ended = endedScore(S.endPosition(after));
+    const ended = endedTry(m, S.endPosition(after));
     if (ended) return this.judged(goodTry(m, ended), false);
     this.status = 'checking';
     this.tries++;
     this.pending = {
       key: `${m.index}|${this.tries}|${node.ply.text}`,
-      position: positionCommand(after.tree, S.endPath(after)),
+      edition: after.tree.edition,
+      position: positionCommand(after.tree, S.endPath(after).slice(0, -1)),
+      move: node.ply.text,
     };
     this.say(`Thoth looks at ${node.ply.text}…`);
     this.render();
   }
 
-  /** Thoth's score of the position after the try (side to move's view). */
+  /**
+   * Thoth scores the try as the review scores a move: the position before it (the one the review
+   * scored for its best move), searched for the try alone (`searchmoves`), as long as the review
+   * searches a position. `done` tells whether the search is still the page's job.
+   */
+  startSearch(engine: EngineClient, tried: LearnSearch, done: () => boolean): void {
+    const options: Record<string, string> = { UCI_Variant: tried.edition, MultiPV: '1' };
+    if (engine.hasOption('UCI_LimitStrength')) options.UCI_LimitStrength = 'false';
+    let last: InfoLine | null = null;
+    engine.search({
+      options,
+      position: tried.position,
+      go: `go movetime ${REVIEW_MOVETIME_MS} searchmoves ${tried.move}`,
+      deadlineMs: REVIEW_MOVETIME_MS + 5000,
+      onInfo: (i) => {
+        if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
+      },
+      onBestmove: () => {
+        const said = last as InfoLine | null;
+        if (done()) this.scored(tried.key, said ? said.score : { kind: 'cp', value: 0 });
+      },
+    });
+  }
+
+  /** Thoth's score of the try, from the mover's point of view. */
   scored(key: string, score: Score): void {
     if (!this.pending || this.pending.key !== key) return;
     const m = this.list[this.at];
