@@ -428,13 +428,17 @@ export async function runDatagenCoordinator(
     if (lost) throw lost;
     await within(consumer.close(true), 2000);
     await redis.hset(keys.run(run), 'state', final);
-    await writeStatus(final, message);
     if (final !== 'interrupted') {
-      // Done (or failed): the workers stop their chunks; the queues go, the status stays a while.
+      // Done (or failed): the workers stop their chunks; the queues go, the status stays a while,
+      // written once they are gone (so that it counts nothing queued or in progress).
       await redis.publish(keys.control(run), 'stop');
       await within(jobs.obliterate({ force: true }), 5000);
       await within(results.obliterate({ force: true }), 5000);
+      await writeStatus(final, message);
       for (const k of [keys.run(run), keys.status(run), keys.refusals(run)]) await redis.expire(k, KEEP_FINISHED_S);
+    } else {
+      // Interrupted: the queues stay for the same command to go on.
+      await writeStatus(final, message);
     }
     if (final === 'stopped') throw new DatagenRunError(message ?? 'stopped');
     return out;
