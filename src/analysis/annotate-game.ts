@@ -4,6 +4,7 @@
  * as the review method says (src/analysis/review-method.ts: every search from an empty table and
  * history; the played move searched alone when the engine chose another).
  */
+import { plural } from '../core/plural';
 import {
   SETUPS,
   formatMove,
@@ -66,14 +67,11 @@ export function loadGame(
   let index: number;
   if (typeof which === 'number') {
     index = which;
-    if (index > games.length)
-      throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
+    if (index > games.length) throw new RecordError(`the file holds ${plural(games.length, 'game')}, not ${index}`);
   } else {
     const found = games.flatMap((g, i) => (g.tags.get('Round') === which.round ? [i + 1] : []));
     if (found.length === 0)
-      throw new RecordError(
-        `no game has Round "${which.round}" (the file holds ${games.length} game${games.length === 1 ? '' : 's'})`,
-      );
+      throw new RecordError(`no game has Round "${which.round}" (the file holds ${plural(games.length, 'game')})`);
     if (found.length > 1)
       throw new RecordError(
         `${found.length} games have Round "${which.round}" (games ${found.join(', ')} of the file; pick one with --index)`,

@@ -5,6 +5,7 @@
  * accuracy per side, and on request the annotated record (`--out`), a graph (`--graph`) and JSON
  * (`--json`). The search runs in this process and blocks; on a terminal a progress line goes to stderr.
  */
+import { plural } from '../core/plural';
 import { checkWritable, outputIsInput, readRecordFile, sameFile, writeFileAtomic } from '../process/files';
 import {
   NO_REMOVAL_PLIES,
@@ -345,8 +346,6 @@ function verdictText(p: PlyAnnotation): string {
 }
 
 const pct = (x: number): string => `${Math.round(100 * x)}%`;
-const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n === 1 ? word : words}`;
-const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** Every move of a game, then a summary per side. */
 function printReview(
@@ -415,8 +414,8 @@ function printReview(
     }
     write(
       `  ${label}: accuracy ${s.accuracy.toFixed(1)}%, ${plural(s.moves, 'move')}, ` +
-        `${counted(s.inaccuracies, 'inaccuracy', 'inaccuracies')} (?!), ${counted(s.mistakes, 'mistake', 'mistakes')} (?), ` +
-        `${counted(s.blunders, 'blunder', 'blunders')} (??), average loss ${(s.averageCpLoss / 100).toFixed(2)}`,
+        `${plural(s.inaccuracies, 'inaccuracy', 'inaccuracies')} (?!), ${plural(s.mistakes, 'mistake', 'mistakes')} (?), ` +
+        `${plural(s.blunders, 'blunder', 'blunders')} (??), average loss ${(s.averageCpLoss / 100).toFixed(2)}`,
     );
     const bad = a.plies.map((p, i) => [p, review.plies[i]] as const).filter(([p, r]) => p.side === side && r.judgement);
     if (bad.length > 0)

@@ -160,7 +160,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
     ]);
     expect(await coord.exited, coord.err + coord.out).toBe(0);
     const run = /^Datagen run ([0-9a-f]{12}) /m.exec(coord.out)![1];
-    const wrote = /^Wrote (\d+) positions of (\d+) games/m.exec(coord.out)!;
+    const wrote = /^Wrote (\d+) positions? of (\d+) games?/m.exec(coord.out)!;
     const played = new Set(workers.filter((w) => /^Played chunk-/m.test(w.out)).map((_, i) => i));
     const status = new ThothProcess(['match-status', redis.url, run]);
     expect(await status.exited).toBe(0);

@@ -4,6 +4,7 @@
  * the state: what Thoth should be doing is a function of it), the timers (clocks, the shot on
  * show), storage, and drawing the board and the panels.
  */
+import { plural } from '../../core/plural';
 import {
   EDITIONS,
   legalMoves,
@@ -276,7 +277,7 @@ export class PageController {
     const s = this.s;
     const level = this.level();
     const t = this.engine.threadsFor(s.mode !== 'engine' || isFullStrength(level));
-    const threads = `${t} thread${t === 1 ? '' : 's'}`;
+    const threads = `${plural(t, 'thread')}`;
     return s.mode === 'engine' ? `Level ${level.n}, ${threads}` : threads;
   }
 
