@@ -18,7 +18,7 @@ describe('plural', () => {
 
 describe('messages that count', () => {
   it('a draw after one ply without a removal says "1 ply"', () => {
-    const r = parseKfen(setupKfen('khet2', 'classic').replace(/ 0 1$/, ' 1 1'), 'khet2');
+    const r = parseKfen(setupKfen('khet2', 'classic')!.replace(/ 0 1$/, ' 1 1'), 'khet2');
     if (!r.ok) throw new Error(r.error.message);
     expect(gameStatus(r.value, { noRemovalLimit: 1 }).text).toBe('Draw: no piece removed in 1 ply');
   });
