@@ -582,11 +582,15 @@ class Coordinator {
     const run = this.run_;
     await within(this.resultsWorker!.close(true), 2000);
     await redis.hset(keys.run(run), 'state', state);
-    await this.writeStatus(state, message);
-    if (state === 'interrupted') return;
+    if (state === 'interrupted') {
+      await this.writeStatus(state, message);
+      return;
+    }
     await redis.publish(keys.control(run), 'stop');
     await within(this.pairs!.obliterate({ force: true }), 5000);
     await within(this.results!.obliterate({ force: true }), 5000);
+    // Written once the queues are gone: a finished run counts nothing queued or in progress.
+    await this.writeStatus(state, message);
     for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)])
       await redis.expire(k, KEEP_FINISHED_S);
   }

@@ -25,7 +25,7 @@ import {
   shortSum,
   sumText,
 } from './builds';
-import { oneLine, type RunState, type RunStatus, type WorkerStatus } from './status';
+import { oneLine, queueWords, type RunState, type RunStatus, type WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
 export interface DatagenRunSettings {
@@ -152,14 +152,9 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   const age = Math.round((Date.now() - s.updated) / 1000);
   const of = (n: number, t: number | null): string =>
     `${n.toLocaleString('en')}${t !== null ? `/${t.toLocaleString('en')}` : ''}`;
-  const chunks = `chunks queued ${s.chunksQueued}, in progress ${s.chunksActive}`;
   // A run that is over: its final counts, and the workers that played it (not who is alive now).
   const over = s.state !== 'running';
-  const queue = !over
-    ? chunks
-    : s.chunksQueued === 0 && s.chunksActive === 0
-      ? `${s.state}: nothing queued or in progress`
-      : `${s.state}: ${chunks} (kept for the same command to go on)`;
+  const queue = queueWords(s.state, s.chunksQueued, s.chunksActive, 'chunks');
   const lines = [
     `Datagen run ${s.run}: ${s.out} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
     `Positions ${of(s.positions, s.targetPositions)}, games ${of(s.games, s.targetGames)}, ${s.rate.toFixed(1)} positions/s | ` +

@@ -192,7 +192,9 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     expect(await status.exited).toBe(0);
     const st = outLines(status);
     expect(st[0]).toMatch(/^Run [0-9a-f]{12}: good vs bad \| khet2 \| 10\+0\.1 \| finished \(SPRT: H1 was accepted\)$/);
-    expect(st[1]).toMatch(new RegExp(`^Games ${n} \\| pairs queued 0, in progress \\d+ \\| updated \\d+ s ago$`));
+    expect(st[1]).toMatch(
+      new RegExp(`^Games ${n} \\| finished: nothing queued or in progress \\| updated \\d+ s ago$`),
+    );
     expect(st).toContainEqual(expect.stringMatching(/^Refused by \S+: engine 'good': /));
     expect(st.slice(st.findIndex((l) => l.startsWith('Score of')))).toEqual(lastSummary(lines).slice(0, -1));
   });
