@@ -13,6 +13,7 @@
  * finds the run again (its id is a hash of the settings and the record file) and counts what the
  * workers finished meanwhile.
  */
+import { plural } from '../core/plural';
 import { hostname } from 'node:os';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -272,7 +273,8 @@ class Coordinator {
     for (const j of stored) this.count(j.data as PairResult);
     if (ledger.finished.length > before)
       ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
-    if (this.inflight.size > 0) ledger.write(`Resumed ${this.inflight.size} pairs still queued or being played`);
+    if (this.inflight.size > 0)
+      ledger.write(`Resumed ${plural(this.inflight.size, 'pair')} still queued or being played`);
   }
 
   private halt(reason: StopReason, message?: string, cancelGames = false): void {
@@ -538,7 +540,10 @@ class Coordinator {
     } else if (reason === 'interrupted') {
       state = 'interrupted';
       const n = this.inflight.size;
-      if (n > 0) ledger.write(`Note: the workers go on with the ${n} pairs queued or in progress; -resume counts them`);
+      if (n > 0)
+        ledger.write(
+          `Note: the workers go on with the ${plural(n, 'pair')} queued or in progress; -resume counts them`,
+        );
     } else if (reason === 'fault' && !cancelGames) {
       state = 'stopped';
       await this.letPairsFinish();
@@ -548,7 +553,7 @@ class Coordinator {
       const active = await pairs.getActiveCount();
       await redis.hset(keys.run(run), 'state', state);
       await redis.publish(keys.control(run), 'stop');
-      detail = `; ${removed} queued pairs removed, ${active} pairs in progress cancelled`;
+      detail = `; ${plural(removed, 'queued pair')} removed, ${plural(active, 'pair')} in progress cancelled`;
     }
     if (!this.lost) await this.closeRun(state, reason === 'done' ? undefined : message);
     ledger.closeRecords();
@@ -562,7 +567,7 @@ class Coordinator {
     const removed = await removeQueued(pairs, (id) => this.untrack(id));
     if (removed > 0)
       this.ledger.write(
-        `Note: ${removed} queued pairs removed; waiting for the ${this.inflight.size} pairs in progress`,
+        `Note: ${plural(removed, 'queued pair')} removed; waiting for the ${plural(this.inflight.size, 'pair')} in progress`,
       );
     while (this.inflight.size > 0 && this.redis.status === 'ready' && !this.stop.signal.aborted) {
       await sleep(200);
@@ -578,11 +583,15 @@ class Coordinator {
     const run = this.run_;
     await within(this.resultsWorker!.close(true), 2000);
     await redis.hset(keys.run(run), 'state', state);
-    await this.writeStatus(state, message);
-    if (state === 'interrupted') return;
+    if (state === 'interrupted') {
+      await this.writeStatus(state, message);
+      return;
+    }
     await redis.publish(keys.control(run), 'stop');
     await within(this.pairs!.obliterate({ force: true }), 5000);
     await within(this.results!.obliterate({ force: true }), 5000);
+    // Written once the queues are gone: a finished run counts nothing queued or in progress.
+    await this.writeStatus(state, message);
     for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)])
       await redis.expire(k, KEEP_FINISHED_S);
   }

@@ -18,6 +18,10 @@ function reviewed(texts: string[], cps: number[], bests: string[], s0?: Partial<
   cps.forEach((cp, i) => {
     s = R.reviewScore(s, key, i, { kind: 'cp', value: cp }, bests[i]);
   });
+  // a move Thoth did not choose is searched alone (review-method.ts): here its score is the next position's
+  texts.forEach((t, i) => {
+    if (bests[i] !== t && i + 1 < cps.length) s = R.reviewPlayedScore(s, key, i, { kind: 'cp', value: -cps[i + 1] });
+  });
   return s;
 }
 

@@ -10,7 +10,8 @@ import type { Score } from './evaluation';
 import type { EngineClient, InfoLine } from './engine-client';
 import { endedTry, goodTry, mistakesToLearn, type Mistake } from './learn';
 import { saveGame, type SavedGame } from './persist';
-import { gameReview, REVIEW_MOVETIME_MS } from './gamereview';
+import { REVIEW_DEPTH, reviewGo, reviewOptions } from '../../analysis/review-method';
+import { gameReview } from './gamereview';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt, positionCommand } from './tree';
@@ -194,18 +195,18 @@ export class LearnMode {
 
   /**
    * Thoth scores the try as the review scores a move: the position before it (the one the review
-   * scored for its best move), searched for the try alone (`searchmoves`), as long as the review
-   * searches a position. `done` tells whether the search is still the page's job.
+   * scored for its best move), searched for the try alone (`searchmoves`) by the review's method
+   * (src/analysis/review-method.ts). `done` tells whether the search is still the page's job.
    */
   startSearch(engine: EngineClient, tried: LearnSearch, done: () => boolean): void {
-    const options: Record<string, string> = { UCI_Variant: tried.edition, MultiPV: '1' };
+    const options: Record<string, string> = { UCI_Variant: tried.edition, ...reviewOptions() };
     if (engine.hasOption('UCI_LimitStrength')) options.UCI_LimitStrength = 'false';
     let last: InfoLine | null = null;
     engine.search({
       options,
+      newGame: true,
       position: tried.position,
-      go: `go movetime ${REVIEW_MOVETIME_MS} searchmoves ${tried.move}`,
-      deadlineMs: REVIEW_MOVETIME_MS + 5000,
+      go: reviewGo(REVIEW_DEPTH, tried.move),
       onInfo: (i) => {
         if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
       },

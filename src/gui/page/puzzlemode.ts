@@ -6,6 +6,7 @@
  * view the solution, a themes filter, the person's Glicko-2 rating and a streak mode; the store
  * lives in localStorage. The shipped set (puzzles/puzzles.json) is bundled into the page.
  */
+import { plural } from '../../core/plural';
 import { EDITIONS, parseMove } from '../../core/index';
 import { THEMES, type Puzzle } from '../../puzzles/format';
 import shipped from '../../../puzzles/puzzles.json';
@@ -428,7 +429,7 @@ export class PuzzleMode {
         `${EDITIONS[run.puzzle.variant].name} · ${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating}${themes}`;
     } else {
       this.el['pz-task'].textContent =
-        `${this.puzzles.length} puzzles mined from Thoth's games. Press Puzzle to start.`;
+        `${plural(this.puzzles.length, 'puzzle')} mined from Thoth's games. Press Puzzle to start.`;
     }
     (this.el['pz-hint'] as HTMLButtonElement).disabled = !run || run.status !== 'play';
     (this.el['pz-retry'] as HTMLButtonElement).disabled = !run || this.streak !== null;
