@@ -80,7 +80,18 @@ export class SearchPool implements SearchThreads {
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
     this.pool = workerPool('search-worker', threads);
-    this.ready = this.warm(this.pool, threads);
+    this.ready = Promise.all([this.warm(this.pool, threads), this.touchTable()]).then(() => {});
+  }
+
+  /**
+   * Maps every page of the table (split over the threads), so that the first search does not
+   * pay the page faults of a new table (see `touch` in src/threads/search-worker.ts).
+   */
+  private async touchTable(): Promise<void> {
+    const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
+      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'touch' }),
+    );
+    await Promise.all(jobs);
   }
 
   /**
@@ -160,10 +171,12 @@ export class SearchPool implements SearchThreads {
     await this.ready;
   }
 
-  /** A new, empty table of `mb` megabytes. */
-  resize(mb: number): void {
+  /** A new, empty table of `mb` megabytes; resolves when its pages are mapped. */
+  async resize(mb: number): Promise<void> {
     this.ttBuffer = TranspositionTable.allocate(mb);
     this.core.newTable();
+    await this.stragglers;
+    await this.touchTable();
   }
 
   /** Empties the table (split over the threads) and the history tables. */

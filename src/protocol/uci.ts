@@ -211,7 +211,7 @@ export class UciEngine {
           return ok(undefined);
         },
         evaluationChanged: () => this.waitFor(this.pool.warmWith(this.evalNetwork()?.bytes)),
-        resizeHash: (mb) => this.pool.resize(mb),
+        resizeHash: (mb) => this.waitFor(this.pool.resize(mb)),
         clearHash: () => this.waitFor(this.pool.clear()),
         setThreads: (n) => this.waitFor(this.pool.setThreads(n)),
         variantChanged: (variant, previous) => {
