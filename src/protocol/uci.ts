@@ -7,6 +7,7 @@ import { BENCH_DEPTH, BENCH_POSITIONS } from '../search/bench';
 import { ok, err } from '../core/result';
 import { DEFAULT_LIMITS } from '../search/search';
 import { skillFromElo } from '../search/skill';
+import { ClockLag } from '../search/timeman';
 import {
   benchOneThread,
   benchSummary,
@@ -86,7 +87,10 @@ export class UciEngine {
       names: ['ucinewgame', 'uginewgame', 'ukinewgame'],
       timing: 'queued',
       help: ['ucinewgame                 forget the hash and history'],
-      run: (e) => e.waitFor(e.pool.clear()),
+      run: (e) => {
+        e.clockLag.newGame();
+        e.waitFor(e.pool.clear());
+      },
     },
     {
       names: ['position'],
@@ -174,6 +178,8 @@ export class UciEngine {
   private readonly options: EngineOptions;
   private state: PositionState;
   private pool: SearchThreads;
+  /** The referee's lag beyond the engine's own time, from the clocks of successive `go`s. */
+  private readonly clockLag = new ClockLag();
   /** The most `Threads` this machine takes. */
   private readonly maxThreads: number;
   private queue: Queued[] = [];
@@ -426,14 +432,20 @@ export class UciEngine {
     if (time === undefined && (['wtime', 'btime', 'p1time', 'p2time'] as const).some((k) => num[k] !== undefined))
       time = 0;
     const inc = num[us === 0 ? 'winc' : 'binc'] ?? num[us === 0 ? 'p1inc' : 'p2inc'];
+    // A clock's lag beyond Move Overhead (ClockLag) is planned with; a ponder search has no cost yet.
+    const clocked = time !== undefined && !ponder && !infinite;
+    if (clocked) this.clockLag.observe(us, time!);
+    const overhead = clocked
+      ? this.clockLag.overhead(this.options.moveOverhead.value)
+      : this.options.moveOverhead.value;
     const { limits, ...budget } = goLimits({ ...num, time, inc }, infinite, searchMoves, {
-      moveOverhead: this.options.moveOverhead.value,
+      moveOverhead: overhead,
       multiPV: this.options.multiPV.value,
       noRemovalLimit: noRemovalDraw,
     });
     const started = Date.now();
     this.debug(
-      `go: ${args.join(' ') || '(no limits)'}: optimum ${budget.optimumMs} ms, maximum ${budget.maximumMs} ms (0 = none), ` +
+      `go: ${args.join(' ') || '(no limits)'}: optimum ${budget.optimumMs} ms, maximum ${budget.maximumMs} ms (0 = none), overhead ${overhead} ms, ` +
         `${this.pool.threads} thread(s), hash ${this.options.hash.value} MB, started ${started - received} ms after it arrived`,
     );
     this.searching = true;
@@ -457,7 +469,10 @@ export class UciEngine {
       (info) => this.write(formatInfo(info)),
     );
     const fallback = formatMove(legalMoves(pos)[0]);
-    void done.then((d) => this.finish(d, fallback, started));
+    void done.then((d) => {
+      this.finish(d, fallback, started);
+      if (clocked) this.clockLag.answered(us, time!, inc ?? 0, Date.now() - received);
+    });
     if (this.quitRequested || q.stopped) this.stop(); // stopped while it waited: answer at once
   }
 
