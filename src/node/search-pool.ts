@@ -108,7 +108,10 @@ export class SearchPool implements SearchThreads {
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < threads; i++) {
       const task: SearchTask = {
-        threadIndex: 1, // a helper: no time management, no info lines
+        // as the main search (any worker may be the next search's thread 0): its time checks
+        // and reports run too, so that the first real search does not meet them cold (V8 drops
+        // code it never saw run, and the first search then ran on slower code)
+        threadIndex: 0,
         tt: TranspositionTable.allocate(1),
         tableId: -1,
         control,
@@ -119,7 +122,13 @@ export class SearchPool implements SearchThreads {
         pharaohRotation: false,
         kfen: WARM_KFEN,
         moves: [],
-        limits: { ...DEFAULT_LIMITS, nodes: WARM_NODES * threads, searchMoves: [] },
+        limits: {
+          ...DEFAULT_LIMITS,
+          nodes: WARM_NODES * threads,
+          optimumMs: 60_000,
+          maximumMs: 60_000,
+          searchMoves: [],
+        },
         received: Date.now(),
         network: this.warmNetwork,
       };
