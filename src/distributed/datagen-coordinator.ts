@@ -11,6 +11,7 @@
  * This module knows nothing of the data format: the caller (src/cli/datagen-command.ts) checks, dedupes
  * and writes each shard.
  */
+import { plural } from '../core/plural';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -146,7 +147,7 @@ export async function runDatagenCoordinator(
     }
     lockHeld = true;
     sink.note(
-      `Datagen run ${run} on ${addr.text}: ${opts.chunk} games a chunk, played by \`thoth worker ${addr.text}\` processes (thoth match-status ${addr.text} ${run})`,
+      `Datagen run ${run} on ${addr.text}: ${plural(opts.chunk, 'game')} a chunk, played by \`thoth worker ${addr.text}\` processes (thoth match-status ${addr.text} ${run})`,
     );
     timers.push(
       setInterval(() => {
@@ -185,7 +186,7 @@ export async function runDatagenCoordinator(
         if (typeof k === 'number' && k >= writeChunk && k < endChunk) inflight.add(k);
       }
       if (inflight.size > 0)
-        sink.note(`Resumed run ${run}: ${inflight.size} chunks queued, being played or finished in Redis`);
+        sink.note(`Resumed run ${run}: ${plural(inflight.size, 'chunk')} queued, being played or finished in Redis`);
     }
     const now = Date.now();
     const settingsText = JSON.stringify(settings);
@@ -428,13 +429,17 @@ export async function runDatagenCoordinator(
     if (lost) throw lost;
     await within(consumer.close(true), 2000);
     await redis.hset(keys.run(run), 'state', final);
-    await writeStatus(final, message);
     if (final !== 'interrupted') {
-      // Done (or failed): the workers stop their chunks; the queues go, the status stays a while.
+      // Done (or failed): the workers stop their chunks; the queues go, the status stays a while,
+      // written once they are gone (so that it counts nothing queued or in progress).
       await redis.publish(keys.control(run), 'stop');
       await within(jobs.obliterate({ force: true }), 5000);
       await within(results.obliterate({ force: true }), 5000);
+      await writeStatus(final, message);
       for (const k of [keys.run(run), keys.status(run), keys.refusals(run)]) await redis.expire(k, KEEP_FINISHED_S);
+    } else {
+      // Interrupted: the queues stay for the same command to go on.
+      await writeStatus(final, message);
     }
     if (final === 'stopped') throw new DatagenRunError(message ?? 'stopped');
     return out;
