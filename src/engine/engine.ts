@@ -11,6 +11,7 @@ import type { SearchInfo, SearchResult } from '../core/score';
 import { BENCH_POSITIONS, runBench, type BenchResult, type BenchStep } from '../search/bench';
 import { DEFAULT_LIMITS } from '../search/search';
 import { skillFromElo } from '../search/skill';
+import { ClockLag } from '../search/timeman';
 import {
   boardReport,
   evalReport,
@@ -67,6 +68,8 @@ export type GoOutcome =
       claimable?: string;
       optimumMs: number;
       maximumMs: number;
+      /** The overhead the clock's budget kept back per move: Move Overhead, or the lag seen (ClockLag). */
+      overhead: number;
       threads: number;
       hashMb: number;
       /** Date.now() the search started. */
@@ -78,6 +81,8 @@ export class Engine {
   /** The most `Threads` this machine takes. */
   readonly maxThreads: number;
   private state: PositionState;
+  /** The referee's lag beyond the engine's own time, from the clocks of successive `go`s. */
+  private readonly clockLag = new ClockLag();
   private readonly pool: SearchThreads;
   /** The network of EvalFile (null: none could be read; the hand-written evaluation is used). */
   private network: LoadedNetwork | null;
@@ -114,7 +119,7 @@ export class Engine {
           return ok(undefined);
         },
         evaluationChanged: () => wait(this.pool.warmWith(this.evalNetwork()?.bytes)),
-        resizeHash: (mb) => this.pool.resize(mb),
+        resizeHash: (mb) => wait(this.pool.resize(mb)),
         clearHash: () => wait(this.pool.clear()),
         setThreads: (n) => wait(this.pool.setThreads(n)),
         variantChanged: (variant, previous) => {
@@ -164,6 +169,7 @@ export class Engine {
 
   /** Forgets the table and the history (a new game). */
   newGame(): Promise<void> {
+    this.clockLag.newGame();
     return this.pool.clear();
   }
 
@@ -188,8 +194,13 @@ export class Engine {
     if (status.result === 'win' || legalMoves(pos).length === 0) return { kind: 'over', status: status.text };
     const claimable = status.result === 'draw' ? status.text.replace(/^Draw(: | by )/, '') : undefined;
     const o = this.options;
+    // A clock's lag beyond Move Overhead (ClockLag) is planned with; a ponder search has no cost yet.
+    const { time, inc } = order.numbers;
+    const clocked = time !== undefined && !order.ponder && !order.infinite;
+    if (clocked) this.clockLag.observe(pos.side, time);
+    const overhead = clocked ? this.clockLag.overhead(o.moveOverhead.value) : o.moveOverhead.value;
     const { limits, ...budget } = goLimits(order.numbers, order.infinite, order.searchMoves, {
-      moveOverhead: o.moveOverhead.value,
+      moveOverhead: overhead,
       multiPV: o.multiPV.value,
       noRemovalLimit,
     });
@@ -215,8 +226,20 @@ export class Engine {
       (info) => this.listener.info(info),
     );
     const fallback = formatMove(legalMoves(pos)[0]);
-    void done.then((d) => this.finish(d, fallback, started));
-    return { kind: 'started', claimable, ...budget, threads: this.pool.threads, hashMb: o.hash.value, started };
+    const side = pos.side;
+    void done.then((d) => {
+      this.finish(d, fallback, started);
+      if (clocked) this.clockLag.answered(side, time, inc ?? 0, Date.now() - order.received);
+    });
+    return {
+      kind: 'started',
+      claimable,
+      ...budget,
+      overhead,
+      threads: this.pool.threads,
+      hashMb: o.hash.value,
+      started,
+    };
   }
 
   private finish(d: SearchResult, fallback: string, started: number): void {

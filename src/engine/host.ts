@@ -36,8 +36,8 @@ export interface SearchThreads {
   interruptWarmup(): void;
   /** `n` threads from now on (only while idle). */
   setThreads(n: number): Promise<void>;
-  /** A new, empty table of `mb` megabytes. */
-  resize(mb: number): void;
+  /** A new, empty table of `mb` megabytes; resolves when it is ready for a search. */
+  resize(mb: number): Promise<void>;
   /** Empties the table and the history tables. */
   clear(): Promise<void>;
   /** Starts a search; resolves when it has stopped, with the move to play. */

@@ -80,7 +80,18 @@ export class SearchPool implements SearchThreads {
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
     this.pool = workerPool('search-worker', threads);
-    this.ready = this.warm(this.pool, threads);
+    this.ready = Promise.all([this.warm(this.pool, threads), this.touchTable()]).then(() => {});
+  }
+
+  /**
+   * Maps every page of the table (split over the threads), so that the first search does not
+   * pay the page faults of a new table (see `touch` in src/threads/search-worker.ts).
+   */
+  private async touchTable(): Promise<void> {
+    const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
+      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'touch' }),
+    );
+    await Promise.all(jobs);
   }
 
   /**
@@ -97,7 +108,10 @@ export class SearchPool implements SearchThreads {
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < threads; i++) {
       const task: SearchTask = {
-        threadIndex: 1, // a helper: no time management, no info lines
+        // as the main search (any worker may be the next search's thread 0): its time checks
+        // and reports run too, so that the first real search does not meet them cold (V8 drops
+        // code it never saw run, and the first search then ran on slower code)
+        threadIndex: 0,
         tt: TranspositionTable.allocate(1),
         tableId: -1,
         control,
@@ -108,7 +122,13 @@ export class SearchPool implements SearchThreads {
         pharaohRotation: false,
         kfen: WARM_KFEN,
         moves: [],
-        limits: { ...DEFAULT_LIMITS, nodes: WARM_NODES * threads, searchMoves: [] },
+        limits: {
+          ...DEFAULT_LIMITS,
+          nodes: WARM_NODES * threads,
+          optimumMs: 60_000,
+          maximumMs: 60_000,
+          searchMoves: [],
+        },
         received: Date.now(),
         network: this.warmNetwork,
       };
@@ -160,10 +180,12 @@ export class SearchPool implements SearchThreads {
     await this.ready;
   }
 
-  /** A new, empty table of `mb` megabytes. */
-  resize(mb: number): void {
+  /** A new, empty table of `mb` megabytes; resolves when its pages are mapped. */
+  async resize(mb: number): Promise<void> {
     this.ttBuffer = TranspositionTable.allocate(mb);
     this.core.newTable();
+    await this.stragglers;
+    await this.touchTable();
   }
 
   /** Empties the table (split over the threads) and the history tables. */

@@ -93,7 +93,7 @@ export function goDebugText(
   received: number,
 ): string {
   return (
-    `go: ${args.join(' ') || '(no limits)'}: optimum ${r.optimumMs} ms, maximum ${r.maximumMs} ms (0 = none), ` +
+    `go: ${args.join(' ') || '(no limits)'}: optimum ${r.optimumMs} ms, maximum ${r.maximumMs} ms (0 = none), overhead ${r.overhead} ms, ` +
     `${r.threads} thread(s), hash ${r.hashMb} MB, started ${r.started - received} ms after it arrived`
   );
 }

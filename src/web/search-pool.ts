@@ -127,7 +127,7 @@ export class SearchPool implements SearchThreads {
     await this.ready;
   }
 
-  resize(mb: number): void {
+  async resize(mb: number): Promise<void> {
     this.hashMb = mb;
     this.core.newTable();
     if (this.shared) this.tt = TranspositionTable.allocate(mb);
