@@ -30,15 +30,9 @@ import {
   scanData,
   type DataSummary,
 } from '../train/data';
-import {
-  DEFAULT_DATAGEN,
-  datagenSetups,
-  type DatagenSettings,
-  type GameEnd,
-  type GameTask,
-  type PlayedGame,
-} from '../train/datagen';
+import { DEFAULT_DATAGEN, type DatagenSettings, type GameEnd, type GameTask, type PlayedGame } from '../train/datagen';
 import { KeySet } from '../train/keyset';
+import { selfPlaySetups } from '../search/selfplay';
 import { workerPool } from '../process/pool';
 import { fileErrorText, sameFile } from '../process/files';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
@@ -243,7 +237,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     return;
   }
 
-  const setups = datagenSetups(editions);
+  const setups = selfPlaySetups(editions);
   const tally: Tally = {
     games: 0,
     positions: 0,
