@@ -152,3 +152,19 @@ export class GamePlayer {
     }
   }
 }
+
+/** The flags that fix the games, as a worker's datagen gets them (the network travels apart, by checksum). */
+export function datagenArgs(variant: string, seed: number, s: DatagenSettings): string[] {
+  const flags: [string, number][] = [
+    ['nodes', s.nodes],
+    ['random-plies', s.randomPlies],
+    ['skip-plies', s.skipPlies],
+    ['max-score', s.maxScore],
+    ['decided-score', s.decidedScore],
+    ['decided-plies', s.decidedPlies],
+    ['max-plies', s.maxPlies],
+    ['no-removal', s.noRemoval],
+    ['hash', s.hashMb],
+  ];
+  return ['--variant', variant, '--seed', String(seed), ...flags.flatMap(([f, v]) => [`--${f}`, String(v)])];
+}
