@@ -34,6 +34,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     const variant = args.options.get('variant')?.[0] ?? 'all';
     if (variant !== 'all' && !isEditionId(variant))
       throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
+    const ev = evaluation(args.options.get('net')?.[0], out);
     const settings: DatagenSettings = {
       nodes: intOption(args, 'nodes', d.nodes, 1, 100_000_000),
       randomPlies: intOption(args, 'random-plies', d.randomPlies, 0, 100),
@@ -44,7 +45,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
       maxPlies: intOption(args, 'max-plies', d.maxPlies, 1, 10_000),
       noRemoval: intOption(args, 'no-removal', d.noRemoval, 0, 10_000),
       hashMb: intOption(args, 'hash', d.hashMb, 1, 1024),
-      network: network(args.options.get('net')?.[0], out),
+      network: ev.network,
     };
     const positions = intOption(args, 'positions', 1_000_000, 1, 2_000_000_000);
     const games = intOption(args, 'games', 0, 0, 2_000_000_000) || Infinity;
@@ -58,6 +59,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     const run = DatagenRun.open({ out, dedup, positions, games, firstGame, note });
     if (run.done())
       return write(`${out} already holds ${run.had.positions} positions of ${run.had.games} games: nothing to do`);
+    write(`Self-play into ${out} with ${ev.words}, ${settings.nodes} nodes a move${dist ? ', distributed' : ''}`);
     if (dist) {
       const network = settings.network && new Uint8Array(settings.network);
       return await distributedDatagen(
@@ -81,9 +83,12 @@ function outFile(args: ParsedArgs): string {
   return out;
 }
 
-/** The --net file's bytes (`default`: the shipped network), or undefined: the hand-written evaluation. */
-function network(file: string | undefined, out: string): SharedArrayBuffer | undefined {
-  if (file === undefined) return undefined;
+/**
+ * The evaluation the searches use, and its words for the start line: the network of --net FILE,
+ * the shipped one (`default`, and without --net), or the hand-written evaluation (`none`).
+ */
+function evaluation(file = 'default', out: string): { network?: SharedArrayBuffer; words: string } {
+  if (file === 'none') return { words: 'the hand-written evaluation (--net none)' };
   if (file !== 'default') {
     try {
       accessSync(file, constants.R_OK);
@@ -96,7 +101,8 @@ function network(file: string | undefined, out: string): SharedArrayBuffer | und
   }
   const r = loadNetworkFile(file);
   if (!r.ok) throw new CommandError(`--net: ${r.error}`);
-  return r.value.bytes;
+  const words = file === 'default' ? 'the shipped network (nets/default.nnue)' : `the network ${file}`;
+  return { network: r.value.bytes, words };
 }
 
 /** Started by a worker with an IPC channel (src/distributed/datagen-worker.ts): end with it. */

@@ -57,7 +57,8 @@ export const DATAGEN_SPEC: CommandSpec = {
     {
       name: 'net',
       value: 'FILE',
-      help: 'search with this network (NNUE; `default`: the shipped one) instead of the hand-written evaluation',
+      help: 'search with this network (NNUE): a file, `default` (the shipped one) or `none` (the hand-written evaluation)',
+      default: 'default',
     },
     { name: 'no-dedup', help: 'keep positions that are already in the file' },
     {

@@ -153,7 +153,10 @@ export class GamePlayer {
   }
 }
 
-/** The flags that fix the games, as a worker's datagen gets them (the network travels apart, by checksum). */
+/**
+ * The flags that fix the games, as a worker's datagen gets them: a network travels apart (by
+ * checksum), the hand-written evaluation as `--net none`.
+ */
 export function datagenArgs(variant: string, seed: number, s: DatagenSettings): string[] {
   const flags: [string, number][] = [
     ['nodes', s.nodes],
@@ -166,5 +169,6 @@ export function datagenArgs(variant: string, seed: number, s: DatagenSettings): 
     ['no-removal', s.noRemoval],
     ['hash', s.hashMb],
   ];
-  return ['--variant', variant, '--seed', String(seed), ...flags.flatMap(([f, v]) => [`--${f}`, String(v)])];
+  const rest = flags.flatMap(([f, v]) => [`--${f}`, String(v)]);
+  return ['--variant', variant, '--seed', String(seed), ...rest, ...(s.network ? [] : ['--net', 'none'])];
 }
