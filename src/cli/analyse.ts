@@ -36,7 +36,7 @@ import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } f
 import { jsonLine } from '../match/results/summary';
 import type { Searcher } from '../search/search';
 import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine';
-import { DEFAULT_EVAL_FILE } from '../protocol/engine-host';
+import { DEFAULT_EVAL_FILE } from '../engine/host';
 import { loadNetworkFile } from '../node/network-file';
 import { scoreOf } from '../core/score';
 import { BOUND_LOWER, BOUND_UPPER } from '../search/tt';

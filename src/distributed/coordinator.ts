@@ -33,6 +33,7 @@ import {
   RedisUnreachable,
   redisAddress,
 } from './redis';
+import { RunLock, RunLocked } from './run-lock';
 import { pairFirst, pairIndices, removeQueued, runId } from './run-plan';
 import { ledgerStatus, liveWorkers, oneLine, type RunState, type RunStatus } from './status';
 import { type Signer, signerFor, signRun } from './trust';
@@ -40,7 +41,6 @@ import { sleep, within } from './wait';
 
 export type DistributedError = MatchError | RedisUnreachable | BuildError;
 
-const LOCK_TTL_MS = 15_000;
 /** How long a finished run's status stays in Redis. */
 const KEEP_FINISHED_S = 7 * 24 * 3600;
 
@@ -102,7 +102,7 @@ class Coordinator {
   private resultsWorker?: Worker;
   private events?: QueueEvents;
   private timers: NodeJS.Timeout[] = [];
-  private lockHeld = false;
+  private lock?: RunLock;
 
   // Set by prepare():
   private prepared?: PreparedRun;
@@ -200,7 +200,12 @@ class Coordinator {
         builds: this.identified.map((b) => b.build),
       };
       this.run_ = runId(cfg, this.settings);
-      await this.takeLock(this.run_, (l) => ledger.write(l));
+      this.lock = new RunLock(this.redis, this.run_, this.id);
+      await this.lock
+        .take((l) => ledger.write(l))
+        .catch((e: unknown) => {
+          throw e instanceof RunLocked ? new MatchConfigError(e.message) : e;
+        });
     });
     await Promise.all([...this.prepared.engines.values()].map((e) => e.quit(200)));
   }
@@ -451,8 +456,7 @@ class Coordinator {
   /**
    * Redis must stay reachable: after `timeout` without it the run stops (the records so far are in
    * the file). Redis back but without the run (it restarted without persistence, or the keys were
-   * evicted): the queues and the pairs in flight are gone, so nothing would ever come back. And
-   * the lock is renewed while the run goes on.
+   * evicted): the queues and the pairs in flight are gone, so nothing would ever come back.
    */
   private watchRedis(): void {
     const { cfg, redis } = this;
@@ -485,9 +489,6 @@ class Coordinator {
         })
         .catch(() => undefined)
         .finally(() => (checking = false));
-    });
-    this.every(LOCK_TTL_MS / 3, () => {
-      if (redis.status === 'ready') void redis.set(keys.lock(run), this.id, 'PX', LOCK_TTL_MS).catch(() => undefined);
     });
   }
 
@@ -586,29 +587,6 @@ class Coordinator {
       await redis.expire(k, KEEP_FINISHED_S);
   }
 
-  /** Takes the run's lock; waits for the lock of a coordinator that died to expire. */
-  private async takeLock(run: string, note: (l: string) => void): Promise<void> {
-    const redis = this.redis;
-    for (let waited = 0; ; waited++) {
-      if ((await redis.set(keys.lock(run), this.id, 'PX', LOCK_TTL_MS, 'NX')) === 'OK') {
-        this.lockHeld = true;
-        return;
-      }
-      const holder = await redis.get(keys.lock(run));
-      const ttl = await redis.pttl(keys.lock(run));
-      if (waited === 0)
-        note(
-          `Note: run ${run} is locked by coordinator ${holder} (a coordinator that died: the lock ends within ${Math.ceil(ttl / 1000)} s); waiting`,
-        );
-      if (waited * 500 > LOCK_TTL_MS + 2000) {
-        throw new MatchConfigError(
-          `run ${run} is being coordinated by ${holder}: stop it first (or wait for its lock to end)`,
-        );
-      }
-      await sleep(500);
-    }
-  }
-
   /** Forgets a run's state in Redis (a new run with the same id). */
   private async forget(run: string): Promise<void> {
     await within(this.pairs!.obliterate({ force: true }), 5000);
@@ -625,17 +603,7 @@ class Coordinator {
     for (const t of this.timers) clearInterval(t);
     const closing = [this.resultsWorker?.close(true), this.events?.close(), this.pairs?.close(), this.results?.close()];
     await within(Promise.all(closing), 3000);
-    if (this.lockHeld && this.redis.status === 'ready') {
-      await within(
-        this.redis.eval(
-          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-          1,
-          keys.lock(this.run_),
-          this.id,
-        ),
-        1000,
-      );
-    }
+    await this.lock?.release();
     this.redis.disconnect();
     for (const x of [this.resultsWorker, this.events, this.pairs, this.results]) {
       try {

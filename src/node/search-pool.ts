@@ -1,5 +1,5 @@
 /**
- * The search threads of the Node host (SearchThreads, engine-host.ts; the page's are
+ * The search threads of the Node host (SearchThreads, src/engine/host.ts; the page's are
  * src/web/search-pool.ts): a piscina pool of persistent workers (created at start-up and when
  * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
  * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
@@ -15,7 +15,7 @@ import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import { workerPool } from '../process/pool';
 import type { SearchTask } from '../threads/search-worker';
-import type { GoRequest, SearchThreads } from '../protocol/engine-host';
+import type { GoRequest, SearchThreads } from '../engine/host';
 import { PoolCore } from '../engine/pool-core';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
@@ -47,7 +47,7 @@ export function clearRanges(byteLength: number, threads: number): Array<[number,
   return out;
 }
 
-/** The search threads of the Node host (SearchThreads, engine-host.ts). */
+/** The search threads of the Node host (SearchThreads, src/engine/host.ts). */
 export class SearchPool implements SearchThreads {
   private pool: Piscina;
   private threadCount: number;
@@ -55,7 +55,7 @@ export class SearchPool implements SearchThreads {
   private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
   private ttBuffer: SharedArrayBuffer;
   /** Table age, new-game count, table name, result slots, the vote: shared with the page's pool. */
-  private readonly core = new PoolCore(true);
+  readonly core = new PoolCore(true);
   private running = false;
   private stopRequested = false;
   private ponderhitRequested = false;

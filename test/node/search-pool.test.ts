@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
-import { maxThreads } from '../../src/protocol/options';
+import { maxThreads } from '../../src/engine/options';
 import { nodeHost } from '../../src/node/node-host';
-import type { GoRequest } from '../../src/protocol/engine-host';
+import type { GoRequest } from '../../src/engine/host';
 import { SearchPool, clearRanges } from '../../src/node/search-pool';
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
 import type { SearchInfo } from '../../src/core/score';
