@@ -8,7 +8,7 @@ import { keys } from './redis';
 import { sleep, within } from './wait';
 
 /** How long a lock outlives the coordinator that stopped renewing it. */
-export const LOCK_TTL_MS = 15_000;
+const LOCK_TTL_MS = 15_000;
 /** How often a waiting coordinator asks again. */
 const POLL_MS = 500;
 

@@ -60,6 +60,7 @@ import {
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
+import { LearnMode } from './learnmode';
 import { PuzzleMode } from './puzzlemode';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
@@ -114,6 +115,7 @@ export class PageController {
   private renderQueued = false;
   private selectedBefore = -1;
   private puzzles: PuzzleMode | null = null;
+  private learn: LearnMode | null = null;
   readonly sounds = new Sounds(() => this.s.settings.sound !== false);
   /** The side whose low-time sound has played (once per clock run below the mark). */
   private lowSounded = [false, false];
@@ -142,6 +144,7 @@ export class PageController {
     renderKeys(this.dom);
     this.wire();
     this.puzzles = new PuzzleMode({ state: () => this.s, update: (f) => this.update(f) });
+    this.learn = new LearnMode({ state: () => this.s, update: (f) => this.update(f) });
     engine.onStatus = () => this.onEngineStatus();
     engine.onRefused = (line, reason) => this.update((x) => S.setMessage(x, `The server refused '${line}': ${reason}`));
     engine.onOther = (line) => {
@@ -183,6 +186,7 @@ export class PageController {
     this.s = f(before);
     if (this.s === before) return;
     this.puzzles?.observe(before, this.s);
+    this.learn?.observe(before, this.s);
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.syncEngine();
     this.syncHold();
@@ -212,7 +216,7 @@ export class PageController {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     try {
-      const game = JSON.stringify(this.puzzles?.keptGame() ?? saveGame(this.s, now()));
+      const game = JSON.stringify(this.learn?.keptGame() ?? this.puzzles?.keptGame() ?? saveGame(this.s, now()));
       storage('session')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(SETTINGS_KEY, JSON.stringify(this.s.settings));
@@ -277,6 +281,12 @@ export class PageController {
   private wantedJob(): (Job & { start: () => void }) | null {
     const s = this.s;
     if (!this.engine.ready) return null;
+    // a move tried in Learn from your mistakes, scored as the review scores a move (learnmode.ts)
+    const tried = this.learn?.search();
+    if (tried) {
+      const key = `learn|${this.gameSerial}|${tried.key}`;
+      return { key, kind: 'review', start: () => this.learn?.startSearch(this.engine, tried, () => this.jobDone(key)) };
+    }
     if (s.mode === 'engine') {
       if (S.isOver(s) || s.pendingReply) return null;
       const pos = S.endPosition(s);
@@ -432,6 +442,14 @@ export class PageController {
     this.scheduleRender();
   }
 
+  /** The job `key` has finished (true), or another has taken its place (false). */
+  private jobDone(key: string): boolean {
+    if (this.job?.key !== key) return false;
+    this.job = null;
+    this.finishedKey = key;
+    return true;
+  }
+
   private startReview(): void {
     this.finishedKey = '';
     this.update((x) => R.startReview(S.setMode(x, 'analysis', now())));
@@ -574,6 +592,7 @@ export class PageController {
     const d = this.dom;
     this.renderBoard();
     renderForm(d, s, this.levels);
+    this.puzzles?.renderGameCard();
     d.optConfirm.checked = this.confirmMoves();
     d.optSound.checked = s.settings.sound !== false;
     renderLegend(d, s.tree.edition);
@@ -589,6 +608,7 @@ export class PageController {
     renderStatus(d, this.engine, this.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
+    this.learn?.render();
   }
 
   // ---- the person's actions ----------------------------------------------------------------

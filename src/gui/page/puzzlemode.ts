@@ -30,6 +30,7 @@ import {
   type PuzzleStore,
 } from './puzzle';
 import { restoreGame, saveGame, type SavedGame } from './persist';
+import { renderPuzzleGameCard } from './puzzlegame';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt } from './tree';
@@ -393,9 +394,15 @@ export class PuzzleMode {
     this.el['pz-msg'].classList.toggle('error', wrong);
   }
 
+  /** The Game card shows the puzzle on the board, not the game before (puzzlegame.ts). */
+  renderGameCard(): void {
+    renderPuzzleGameCard(this.doc, this.run?.puzzle ?? null);
+  }
+
   render(): void {
     const run = this.run;
     const r = this.store.rating;
+    this.renderGameCard();
     this.el['pz-rating'].textContent =
       `your rating ${Math.round(r.rating)} ± ${Math.round(2 * r.rd)}` +
       (this.streak
