@@ -22,7 +22,8 @@ import {
 import { DEFAULT_SEED } from '../match/config';
 import { formatPuzzleFile, parsePuzzleFile, type Puzzle } from '../puzzles/format';
 import { DEFAULT_MINER, Miner, type MinedGame, type MinerSettings, type PuzzleKind } from '../puzzles/miner';
-import { DEFAULT_SELFPLAY, SelfPlayer, type SelfplaySettings } from '../puzzles/selfplay';
+import { PuzzleGames } from '../puzzles/selfplay';
+import { DEFAULT_SELFPLAY, type SelfPlaySettings } from '../search/selfplay';
 import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine, formatDuration } from './progress';
 import { readRecordFile, writeFileAtomic } from '../process/files';
@@ -45,7 +46,7 @@ export const PUZZLES_SPEC: CommandSpec = {
     {
       name: 'variant',
       value: 'V',
-      help: 'self-play: khet2, khet1, deflexion or all (all: three games in five Khet 2.0)',
+      help: 'self-play: khet2, khet1, deflexion or all (all: the 8 setups in turn)',
       default: 'all',
     },
     { name: 'seed', value: 'S', help: 'self-play: seed of the random openings', default: String(DEFAULT_SEED) },
@@ -79,7 +80,8 @@ export const PUZZLES_SPEC: CommandSpec = {
   ],
   notes: [
     'The shipped set: thoth puzzles --out puzzles/puzzles.json --selfplay 1000 --seed 1 --kinds hit,defence, then the',
-    'same with --selfplay 400 --seed 2 --kinds material (material costs a search per position with a capture).',
+    'same with --selfplay 400 --seed 2 --kinds material (material costs a search per position with a capture), by the',
+    'self-play of that time (3000 nodes a move, another setup cycle: docs/puzzles.md).',
   ],
 };
 
@@ -111,7 +113,7 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
     kinds: kinds as PuzzleKind[],
     materialDepth: intOption(args, 'material-depth', m.materialDepth, 1, 30),
   };
-  const play: SelfplaySettings = {
+  const play: SelfPlaySettings = {
     ...sp,
     nodes: intOption(args, 'nodes', sp.nodes, 1, 100_000_000),
     randomPlies: intOption(args, 'random-plies', sp.randomPlies, 0, 100),
@@ -170,7 +172,7 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
         show(k + 1, recordGames.length);
       }
     } else {
-      const player = new SelfPlayer(play);
+      const player = new PuzzleGames(play);
       const first = resumeGame(puzzles, seed);
       if (first >= games) {
         process.stderr.write(

@@ -56,10 +56,10 @@ export interface DatagenSink {
 }
 
 export interface DatagenRunOptions {
-  /** `thoth datagen` flags that fix the games (variant, seed, nodes, …), without --net. */
+  /** `thoth datagen` flags that fix the games (variant, seed, nodes, …); --net only as `--net none`. */
   args: string[];
   chunk: number;
-  /** The network file's bytes, or undefined (the hand-written evaluation). */
+  /** The network file's bytes, or undefined (the hand-written evaluation, `--net none` in args). */
   network?: Uint8Array;
   /** The data file (its absolute path is part of the run id). */
   out: string;

@@ -1,90 +1,43 @@
 /**
- * Self-play games for the puzzle miner: a setup, random opening plies (as datagen's games,
- * src/train/datagen.ts), then every move searched by the engine to a node budget in this thread.
- * Everything follows from the seed and the game's index, so a run can be made again.
+ * Self-play games for the puzzle miner: self-play as datagen plays it (src/search/selfplay.ts: the
+ * same setups in turn, random opening plies, every move searched to a node budget) in this thread,
+ * each move kept with the mate its search saw. Everything follows from the seed and the game's
+ * index, so a run can be made again.
  */
-import {
-  EDITION_IDS,
-  MAX_MOVES,
-  NO_REMOVAL_PLIES,
-  gameStatus,
-  parseKfen,
-  setupKfen,
-  setupsOf,
-  toKfen,
-  type EditionId,
-  type SetupName,
-} from '../core/index';
-import { itemSeed, makeRng, randomOpening } from '../core/opening';
-import { DEFAULT_LIMITS, Searcher } from '../search/search';
+import { toKfen, type EditionId } from '../core/index';
 import { MATE_BOUND, mateMoves } from '../core/score';
-import { TranspositionTable } from '../search/tt';
+import { SelfPlayer, selfPlaySetups, type SelfPlaySettings } from '../search/selfplay';
 import type { MinedGame } from './miner';
 
-export interface SelfplaySettings {
-  /** Node budget per move. */
-  nodes: number;
-  randomPlies: number;
-  /** A game this long (from its start) is stopped. */
-  maxPlies: number;
-  hashMb: number;
-}
+/** Plays the puzzle miner's self-play games. */
+export class PuzzleGames {
+  private readonly player: SelfPlayer;
 
-export const DEFAULT_SELFPLAY: SelfplaySettings = { nodes: 3000, randomPlies: 8, maxPlies: 300, hashMb: 4 };
-
-/**
- * The edition and setup of game `g` for the editions asked: with all three, three games in five
- * are Khet 2.0, one Khet 1.0, one Deflexion; the setups of an edition come in turn.
- */
-function selfplaySetup(g: number, editions: readonly EditionId[]): { edition: EditionId; setup: SetupName } {
-  const cycle: EditionId[] =
-    editions.length === EDITION_IDS.length ? ['khet2', 'khet2', 'khet2', 'khet1', 'deflexion'] : [...editions];
-  const edition = cycle[g % cycle.length];
-  const turn =
-    Math.floor(g / cycle.length) * cycle.filter((e) => e === edition).length +
-    cycle.slice(0, g % cycle.length).filter((e) => e === edition).length;
-  const setups = setupsOf(edition);
-  return { edition, setup: setups[turn % setups.length] };
-}
-
-export class SelfPlayer {
-  private readonly tt: TranspositionTable;
-  private readonly searcher: Searcher;
-
-  constructor(readonly settings: SelfplaySettings = DEFAULT_SELFPLAY) {
-    this.tt = new TranspositionTable(settings.hashMb);
-    this.searcher = new Searcher(this.tt);
+  constructor(readonly settings: SelfPlaySettings) {
+    this.player = new SelfPlayer(settings.hashMb);
   }
 
   /** Plays game `g` of a run seeded with `seed`; undefined when no opening was found. */
   play(g: number, seed: number, editions: readonly EditionId[]): MinedGame | undefined {
-    const s = this.settings;
-    const { edition, setup } = selfplaySetup(g, editions);
-    const kfen = setupKfen(edition, setup);
-    const base = kfen === undefined ? undefined : parseKfen(kfen, edition);
-    if (!base?.ok) return undefined;
-    const opening = randomOpening(makeRng(itemSeed(seed, g)), base.value, s.randomPlies);
-    if (!opening) return undefined;
-    const pos = opening.position;
-    const start = toKfen(pos);
-    this.tt.clear();
-    this.searcher.clearHistory();
-    const limits = { ...DEFAULT_LIMITS, nodes: s.nodes, noRemovalLimit: NO_REMOVAL_PLIES };
+    const setups = selfPlaySetups(editions);
+    const start = setups[g % setups.length];
+    const pos = SelfPlayer.opening(seed, g, start, this.settings.randomPlies);
+    if (!pos) return undefined;
+    const kfen = toKfen(pos);
     const moves: number[] = [];
     const mateFor: (number | undefined)[] = [];
-    let winner = -1;
-    while (moves.length < s.maxPlies && moves.length < MAX_MOVES * 4) {
-      const status = gameStatus(pos, { noRemovalLimit: NO_REMOVAL_PLIES });
-      if (status.result !== 'ongoing') {
-        winner = status.winner;
-        break;
-      }
-      const r = this.searcher.run(pos, limits);
+    const { winner } = this.player.play(pos, this.settings, (_pos, r) => {
       mateFor.push(r.score >= MATE_BOUND ? mateMoves(r.score) : undefined);
       moves.push(r.best);
-      pos.make(r.best);
-    }
-    if (pos.winner >= 0) winner = pos.winner;
-    return { variant: edition, start, moves, mateFor, winner, source: `selfplay:${seed}:${g}:${setup}` };
+      return undefined;
+    });
+    return {
+      variant: start.edition,
+      start: kfen,
+      moves,
+      mateFor,
+      winner,
+      source: `selfplay:${seed}:${g}:${start.setup}`,
+    };
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The trainer (docs/nnue.md): the float network of network.ts fitted to datagen's positions.
+ * The trainer (docs/nnue.md): the float network (float-network.ts) fitted to datagen's positions.
  * Loss: the mean squared error between sigmoid(output · SCALE / K) and the blend
  * λ · sigmoid(score / K) + (1 − λ) · result, with K = LOGISTIC_K, the engine's logistic scale (a score
  * of K centi-pyramids is a 73 % expectation). Adam over every parameter once per batch; the
@@ -12,6 +12,7 @@
 import { EDITION_IDS, Position, mulberry32 } from '../core/index';
 import { scanData, type DataFileError } from './data';
 import { FLIP, MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../nnue/features';
+import { forward, refreshAccumulator, type Network } from '../nnue/network';
 import {
   FT_WEIGHT_LIMIT,
   OUT_WEIGHT_LIMIT,
@@ -19,11 +20,8 @@ import {
   floatForward,
   floatNetwork,
   floatNetworkSize,
-  forward,
-  refreshAccumulator,
   type FloatNetwork,
-  type Network,
-} from '../nnue/network';
+} from './float-network';
 
 /** The logistic scale of scores: sigmoid(cp / K). */
 export const LOGISTIC_K = 400;

@@ -38,7 +38,9 @@ describe('thoth datagen', () => {
     const first = await runThoth(['datagen', '--out', path, '--positions', '12', ...SMALL]);
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/^Wrote \d+ positions of \d+ games to .*a\.bin in [\d.]+ s/);
+    expect(first.out).toMatch(
+      /^Self-play into .*a\.bin with the shipped network \(nets\/default\.nnue\), 100 nodes a move\nWrote \d+ positions of \d+ games to .*a\.bin in [\d.]+ s/,
+    );
     const a = summary(path);
     expect(a.positions).toBeGreaterThanOrEqual(12);
 
@@ -160,6 +162,25 @@ describe('thoth datagen', () => {
   });
 });
 
+describe('thoth datagen: the evaluation', () => {
+  it('without --net searches with the shipped network, as --net default does, and says so; --net none is the hand-written evaluation', async () => {
+    const [plain, net, none] = ['plain', 'default', 'none'].map((n) => join(dir, `eval-${n}.bin`));
+    const flags = ['--games', '2', '--seed', '11', ...SMALL];
+    const runs = await Promise.all([
+      runThoth(['datagen', '--out', plain, ...flags]),
+      runThoth(['datagen', '--out', net, '--net', 'default', ...flags]),
+      runThoth(['datagen', '--out', none, '--net', 'none', ...flags]),
+    ]);
+    for (const r of runs) expect(r, r.err).toMatchObject({ code: 0, err: '' });
+    const start = runs.map((r) => r.out.split('\n')[0]);
+    expect(start[0]).toBe(`Self-play into ${plain} with the shipped network (nets/default.nnue), 100 nodes a move`);
+    expect(start[1]).toBe(`Self-play into ${net} with the shipped network (nets/default.nnue), 100 nodes a move`);
+    expect(start[2]).toBe(`Self-play into ${none} with the hand-written evaluation (--net none), 100 nodes a move`);
+    expect(readFileSync(plain).equals(readFileSync(net))).toBe(true);
+    expect(readFileSync(plain).equals(readFileSync(none))).toBe(false);
+  });
+});
+
 describe('thoth datagen: files and Ctrl-C', () => {
   it('a file that cannot be written or read (no folder, a folder, a missing --net) or --out = --net is exit 2 with one line', async () => {
     const net = join(dir, 'net.nnue');
@@ -223,7 +244,7 @@ describe('thoth datagen: files and Ctrl-C', () => {
         stderr,
       )?.[1],
     );
-    expect(stdout).toMatch(/^Wrote \d+ positions of \d+ games to /);
+    expect(stdout).toMatch(/^Wrote \d+ positions of \d+ games to /m);
     expect(summary(path).positions).toBe(n);
   });
 });

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { formatMove, makeRecord, serializeRecord } from '../../src/core/index';
 import { parsePuzzleFile } from '../../src/puzzles/format';
 import { Miner } from '../../src/puzzles/miner';
-import { SelfPlayer } from '../../src/puzzles/selfplay';
+import { PuzzleGames } from '../../src/puzzles/selfplay';
+import { DEFAULT_SELFPLAY } from '../../src/search/selfplay';
 import { runBuilt } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'thoth-puzzles-'));
@@ -39,11 +40,7 @@ describe('thoth puzzles', () => {
   });
 
   it('mines a record file as the miner mines the same game', async () => {
-    const game = new SelfPlayer({ nodes: 1000, randomPlies: 8, maxPlies: 300, hashMb: 4 }).play(2, 5, [
-      'khet2',
-      'khet1',
-      'deflexion',
-    ]);
+    const game = new PuzzleGames({ ...DEFAULT_SELFPLAY, nodes: 1000 }).play(2, 5, ['khet2', 'khet1', 'deflexion']);
     if (!game) throw new Error('no game');
     const want = new Miner().mine({ ...game, mateFor: undefined, source: 'g.pgn#1' });
     expect(want.length).toBeGreaterThan(0);

@@ -4,8 +4,11 @@ import {
   datagenAsRunStatus,
   datagenStatusLines,
   isDatagenStatus,
+  type DatagenRunSettings,
   type DatagenStatus,
 } from '../../src/distributed/datagen-jobs';
+import { datagenProblem } from '../../src/distributed/datagen-worker';
+import { DEFAULT_DATAGEN, datagenArgs } from '../../src/train/datagen';
 
 const status = (): DatagenStatus => ({
   kind: 'datagen',
@@ -66,5 +69,31 @@ describe('distributed datagen status', () => {
       refusals: s.refusals,
     });
     expect(r.lines).toEqual(datagenStatusLines(s));
+  });
+});
+
+describe("a datagen run's settings, as a worker checks them", () => {
+  const settings = (args: string[], net: string | null): DatagenRunSettings => ({
+    kind: 'datagen',
+    args,
+    chunk: 8,
+    build: { kind: 'thoth', checksum: 'a'.repeat(64), script: 'dist/cli.js', word: 0 } as DatagenRunSettings['build'],
+    net,
+  });
+
+  it('takes `--net none` (the hand-written evaluation) from a run without a network, and no other --net', () => {
+    const flags = datagenArgs('khet2', 1, { ...DEFAULT_DATAGEN });
+    expect(flags.slice(-2)).toEqual(['--net', 'none']);
+    expect(datagenProblem(settings(flags, null))).toBeUndefined();
+    expect(datagenProblem(settings(flags, 'b'.repeat(64)))).toBe('its datagen flags are not ones a worker passes on');
+    expect(datagenProblem(settings(['--net', 'x.nnue'], null))).toBe(
+      'its datagen flags are not ones a worker passes on',
+    );
+    expect(datagenProblem(settings(['--threads', '2'], null))).toBe(
+      'its datagen flags are not ones a worker passes on',
+    );
+    const withNet = datagenArgs('khet2', 1, { ...DEFAULT_DATAGEN, network: new SharedArrayBuffer(8) });
+    expect(withNet).not.toContain('--net');
+    expect(datagenProblem(settings(withNet, 'b'.repeat(64)))).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 /** Shared helpers for the network tests (not a test file itself). */
 import { MAX_MOVES, type Position, mulberry32, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
 import { NUM_FEATURES } from '../../src/nnue/features';
-import { floatNetwork, quantise, type Network } from '../../src/nnue/network';
+import type { Network } from '../../src/nnue/network';
+import { floatNetwork, quantise } from '../../src/train/float-network';
 import { ALL_SETUPS } from '../core/helpers';
 
 /**

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { mirrorPosition, mulberry32, type Position } from '../../src/core/index';
 import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../../src/nnue/features';
+import { dequantise, floatForward, floatNetwork, quantise } from '../../src/train/float-network';
 import {
-  dequantise,
   DEFAULT_SCALE,
   addFeature,
   evaluatePosition,
-  floatForward,
-  floatNetwork,
   forward,
   fnv1a,
-  quantise,
   readNetwork,
   refreshAccumulator,
   subFeature,

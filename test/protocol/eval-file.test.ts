@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/index';
 import { NUM_FEATURES } from '../../src/nnue/features';
-import { floatNetwork, quantise, writeNetwork } from '../../src/nnue/network';
+import { writeNetwork } from '../../src/nnue/network';
+import { floatNetwork, quantise } from '../../src/train/float-network';
 import { type Engine, assertBuilt, startEngine } from './spawn-engine';
 
 describe('EvalFile and UseNNUE', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EDITION_IDS, PHARAOH, Position, kindOf, legalMoves, tracePath } from '../../src/core/index';
 import { scanData, DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader } from '../../src/train/data';
-import { DEFAULT_DATAGEN, GamePlayer, datagenSetups, type GameTask, type PlayedGame } from '../../src/train/datagen';
+import { DEFAULT_DATAGEN, GamePlayer, type GameTask, type PlayedGame } from '../../src/train/datagen';
+import { selfPlaySetups } from '../../src/search/selfplay';
 
 /** Quiet by the rules, move by move: no legal move's shot removes an enemy piece, and the enemy beam misses our Pharaoh. */
 function quietByMoves(pos: Position): boolean {
@@ -40,7 +41,7 @@ const settings = { ...DEFAULT_DATAGEN, nodes: 400, skipPlies: 10, maxScore: 1500
 
 describe('NNUE data generation', () => {
   it('plays from the 8 setups in turn', () => {
-    expect(datagenSetups().map((s) => `${s.edition}/${s.setup}`)).toEqual([
+    expect(selfPlaySetups().map((s) => `${s.edition}/${s.setup}`)).toEqual([
       'khet2/classic',
       'khet2/imhotep',
       'khet2/dynasty',
@@ -50,14 +51,14 @@ describe('NNUE data generation', () => {
       'deflexion/classic',
       'deflexion/imhotep',
     ]);
-    expect(datagenSetups(['deflexion'])).toHaveLength(2);
+    expect(selfPlaySetups(['deflexion'])).toHaveLength(2);
   });
 
   it('keeps only quiet positions from the plies asked for, scored within the bound, with their keys; a game repeats exactly', () => {
     const player = new GamePlayer(1);
     let kept = 0;
     let searched = 0;
-    const setups = datagenSetups();
+    const setups = selfPlaySetups();
     for (const i of [0, 5, 6]) {
       const { edition, setup } = setups[i];
       const task: GameTask = { game: i, seed: 5, edition, setup, settings };

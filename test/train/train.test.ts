@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { quantise, readNetwork, writeNetwork } from '../../src/nnue/network';
+import { readNetwork, writeNetwork } from '../../src/nnue/network';
+import { quantise } from '../../src/train/float-network';
 import {
   LOGISTIC_K,
   Trainer,

@@ -1,6 +1,7 @@
 /** The page's host (src/web/page-host.ts): EvalFile's network travels inside the page, and no files. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { floatNetwork, quantise, writeNetwork } from '../../src/nnue/network';
+import { writeNetwork } from '../../src/nnue/network';
+import { floatNetwork, quantise } from '../../src/train/float-network';
 import { pageHost } from '../../src/web/page-host';
 
 const loadNetworkFile = (file: string) => pageHost.loadNetworkFile(file);
