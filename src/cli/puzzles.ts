@@ -85,130 +85,176 @@ export const PUZZLES_SPEC: CommandSpec = {
   ],
 };
 
-export async function puzzlesCommand(argv: string[], write: (s: string) => void): Promise<void> {
+/** What `thoth puzzles` was asked to do, its flags read and checked. */
+interface PuzzlesJob {
+  out: string;
+  /** Record files to mine, or undefined for self-play. */
+  from?: string[];
+  games: number;
+  editions: readonly EditionId[];
+  miner: MinerSettings;
+  play: SelfPlaySettings;
+  seed: number;
+  /** Stop once the file holds this many puzzles. */
+  target: number;
+  quiet: boolean;
+}
+
+function parseJob(argv: string[]): PuzzlesJob {
   const args = parseArgs(argv, PUZZLES_SPEC);
   if (args.positional.length > 0)
     throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth puzzles --help)`);
   const out = args.options.get('out')?.[0];
   if (out === undefined || out === '') throw new UsageError('--out FILE is needed (see thoth puzzles --help)');
   const from = args.options.get('from');
-  const hasSelfplay = args.options.has('selfplay');
-  if ((from === undefined) === !hasSelfplay)
+  if ((from === undefined) === !args.options.has('selfplay'))
     throw new UsageError('give either --selfplay N or --from FILE.pgn… (see thoth puzzles --help)');
   if (from !== undefined && from.length === 0) throw new UsageError('--from needs at least one record file');
-  const games = intOption(args, 'selfplay', 0, 1, 100_000_000);
   const variant = args.options.get('variant')?.[0] ?? 'all';
   if (variant !== 'all' && !isEditionId(variant))
     throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
-  const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
-  const kindsText = args.options.get('kinds')?.[0] ?? 'hit,defence,material';
-  const kinds = kindsText.split(',').map((k) => k.trim());
+  const kinds = (args.options.get('kinds')?.[0] ?? 'hit,defence,material').split(',').map((k) => k.trim());
   for (const k of kinds)
     if (k !== 'hit' && k !== 'defence' && k !== 'material')
       throw new UsageError(`unknown kind '${k}' (hit, defence or material)`);
-  const miner: MinerSettings = {
-    ...m,
-    maxMoves: intOption(args, 'max-moves', m.maxMoves, 1, 5),
-    solverNodes: intOption(args, 'solver-nodes', m.solverNodes, 1000, 1_000_000_000),
-    kinds: kinds as PuzzleKind[],
-    materialDepth: intOption(args, 'material-depth', m.materialDepth, 1, 30),
+  return {
+    out,
+    from,
+    games: intOption(args, 'selfplay', 0, 1, 100_000_000),
+    editions: variant === 'all' ? EDITION_IDS : [variant as EditionId],
+    miner: {
+      ...m,
+      maxMoves: intOption(args, 'max-moves', m.maxMoves, 1, 5),
+      solverNodes: intOption(args, 'solver-nodes', m.solverNodes, 1000, 1_000_000_000),
+      kinds: kinds as PuzzleKind[],
+      materialDepth: intOption(args, 'material-depth', m.materialDepth, 1, 30),
+    },
+    play: {
+      ...sp,
+      nodes: intOption(args, 'nodes', sp.nodes, 1, 100_000_000),
+      randomPlies: intOption(args, 'random-plies', sp.randomPlies, 0, 100),
+    },
+    seed: intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295),
+    target: intOption(args, 'target', 0, 0, 100_000_000) || Infinity,
+    quiet: args.options.has('quiet'),
   };
-  const play: SelfPlaySettings = {
-    ...sp,
-    nodes: intOption(args, 'nodes', sp.nodes, 1, 100_000_000),
-    randomPlies: intOption(args, 'random-plies', sp.randomPlies, 0, 100),
-  };
-  const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
-  const target = intOption(args, 'target', 0, 0, 100_000_000) || Infinity;
+}
 
+export async function puzzlesCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  const job = parseJob(argv);
   // read the record files first: a bad one costs nothing
   const recordGames: MinedGame[] = [];
-  for (const file of from ?? [])
+  for (const file of job.from ?? [])
     recordGames.push(...readGames(file, (s) => process.stderr.write(`thoth puzzles: ${s}\n`)));
+  const run = new MiningRun(job);
+  run.save();
+  const stop = (): void => run.stop();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    if (job.from !== undefined) run.mineRecords(recordGames);
+    else await run.mineSelfplay();
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    run.progress.clear();
+  }
+  run.report(write);
+  if (run.stopping)
+    throw new CommandError('interrupted: the puzzles found are in the file; run the same command again to go on', 130);
+}
 
-  const puzzles = readExisting(out);
-  const mine = new Miner(miner);
-  for (const p of puzzles) mine.remember(p);
-  const save = (): void => {
+/** One run of the miner over games into the puzzle file, which is rewritten whenever a game gives puzzles. */
+class MiningRun {
+  readonly puzzles: Puzzle[];
+  readonly progress: ProgressLine;
+  private readonly mine: Miner;
+  private readonly had: number;
+  private readonly t0 = performance.now();
+  private played = 0;
+  stopping = false;
+
+  constructor(private readonly job: PuzzlesJob) {
+    this.puzzles = readExisting(job.out);
+    this.had = this.puzzles.length;
+    this.mine = new Miner(job.miner);
+    for (const p of this.puzzles) this.mine.remember(p);
+    this.progress = new ProgressLine(process.stderr, !job.quiet);
+  }
+
+  /** A first Ctrl-C stops after the game in hand; a second one at once. */
+  stop(): void {
+    if (this.stopping) process.exit(130);
+    this.stopping = true;
+  }
+
+  save(): void {
     try {
       // Whole, through a temporary file; a link's file is written (the link kept) and a device in
       // place: a rename over `--out /dev/null` replaced the device with a plain file.
-      writeFileAtomic(out, formatPuzzleFile(puzzles));
+      writeFileAtomic(this.job.out, formatPuzzleFile(this.puzzles));
     } catch (e) {
-      throw new CommandError(`cannot write '${out}': ${fileErrorText(e)}`);
+      throw new CommandError(`cannot write '${this.job.out}': ${fileErrorText(e)}`);
     }
-  };
-  save();
-  const had = puzzles.length;
-  const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
-  const t0 = performance.now();
-  let played = 0;
-  let stopping = false;
-  const onSigint = (): void => {
-    if (stopping) process.exit(130);
-    stopping = true;
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  const show = (done: number, total: number): void => {
-    const s = (performance.now() - t0) / 1000;
-    const found = puzzles.length - had;
-    progress.show(
-      `puzzles: ${done}/${plural(total, 'game')}, ${plural(puzzles.length, 'puzzle')}, ${found > 0 ? (s / found).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`,
-    );
-  };
-  const take = (g: MinedGame): void => {
-    const found = mine.mine(g);
-    if (found.length > 0) {
-      puzzles.push(...found.slice(0, Math.max(0, target - puzzles.length)));
-      save();
-    }
-  };
-  try {
-    if (from !== undefined) {
-      for (let k = 0; k < recordGames.length && !stopping && puzzles.length < target; k++) {
-        take(recordGames[k]);
-        played++;
-        show(k + 1, recordGames.length);
-      }
-    } else {
-      const player = new PuzzleGames(play);
-      const first = resumeGame(puzzles, seed);
-      if (first >= games) {
-        process.stderr.write(
-          `thoth puzzles: ${out} holds puzzles of self-play games up to game ${first - 1} of seed ${seed} (games count from 0): --selfplay ${games} counts the games ` +
-            `of earlier runs too, so none is left to play (give a larger N, or another --seed)\n`,
-        );
-      }
-      for (let g = first; g < games && !stopping && puzzles.length < target; g++) {
-        const game = player.play(g, seed, editions);
-        if (game) take(game);
-        played++;
-        show(g + 1, games);
-        // let a signal in between games
-        await new Promise((r) => setImmediate(r));
-      }
-    }
-  } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-    progress.clear();
   }
-  const secs = (performance.now() - t0) / 1000;
-  const found = puzzles.length - had;
-  const t = mine.tally;
-  const perGame = played > 0 ? ((1000 * found) / played).toFixed(0) : '0';
-  write(
-    `Wrote ${plural(found, 'puzzle')} from ${plural(played, 'game')} to ${out} in ${secs.toFixed(1)} s (${perGame} per 1,000 games, ` +
-      `${found > 0 ? (secs / found).toFixed(2) : '-'} s per puzzle); the file holds ${puzzles.length}`,
-  );
-  const byVariant = EDITION_IDS.map((e) => `${e} ${puzzles.filter((p) => p.variant === e).length}`).join(', ');
-  write(
-    `Mined ${plural(t.positions, 'position')}: ${plural(t.hit, 'hit')}, ${plural(t.defence, 'defence')}, ${t.material} material; dropped ${t.notUnique} not unique, ` +
-      `${t.duplicate} near-duplicates, ${t.budget} over the solver's budget. In the file: ${byVariant}`,
-  );
-  if (stopping)
-    throw new CommandError('interrupted: the puzzles found are in the file; run the same command again to go on', 130);
+
+  private get going(): boolean {
+    return !this.stopping && this.puzzles.length < this.job.target;
+  }
+
+  private take(g: MinedGame, done: number, total: number): void {
+    const found = this.mine.mine(g);
+    if (found.length > 0) {
+      this.puzzles.push(...found.slice(0, Math.max(0, this.job.target - this.puzzles.length)));
+      this.save();
+    }
+    this.played++;
+    const s = (performance.now() - this.t0) / 1000;
+    const n = this.puzzles.length - this.had;
+    this.progress.show(
+      `puzzles: ${done}/${total} games, ${this.puzzles.length} puzzles, ${n > 0 ? (s / n).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`,
+    );
+  }
+
+  mineRecords(games: MinedGame[]): void {
+    for (let k = 0; k < games.length && this.going; k++) this.take(games[k], k + 1, games.length);
+  }
+
+  async mineSelfplay(): Promise<void> {
+    const { job } = this;
+    const player = new PuzzleGames(job.play);
+    const first = resumeGame(this.puzzles, job.seed);
+    if (first >= job.games) {
+      process.stderr.write(
+        `thoth puzzles: ${job.out} holds puzzles of self-play games up to game ${first - 1} of seed ${job.seed} (games count from 0): --selfplay ${job.games} counts the games ` +
+          `of earlier runs too, so none is left to play (give a larger N, or another --seed)\n`,
+      );
+    }
+    for (let g = first; g < job.games && this.going; g++) {
+      const game = player.play(g, job.seed, job.editions);
+      if (game) this.take(game, g + 1, job.games);
+      else this.played++;
+      // let a signal in between games
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  report(write: (s: string) => void): void {
+    const { puzzles, played } = this;
+    const secs = (performance.now() - this.t0) / 1000;
+    const found = puzzles.length - this.had;
+    const t = this.mine.tally;
+    const perGame = played > 0 ? ((1000 * found) / played).toFixed(0) : '0';
+    write(
+      `Wrote ${plural(found, 'puzzle')} from ${plural(played, 'game')} to ${this.job.out} in ${secs.toFixed(1)} s (${perGame} per 1,000 games, ` +
+        `${found > 0 ? (secs / found).toFixed(2) : '-'} s per puzzle); the file holds ${puzzles.length}`,
+    );
+    const byVariant = EDITION_IDS.map((e) => `${e} ${puzzles.filter((p) => p.variant === e).length}`).join(', ');
+    write(
+      `Mined ${plural(t.positions, 'position')}: ${plural(t.hit, 'hit')}, ${plural(t.defence, 'defence')}, ${t.material} material; dropped ${t.notUnique} not unique, ` +
+        `${t.duplicate} near-duplicates, ${t.budget} over the solver's budget. In the file: ${byVariant}`,
+    );
+  }
 }
 
 /** The puzzles already in the file (none when it does not exist or is empty). */
