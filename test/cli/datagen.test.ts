@@ -39,7 +39,7 @@ describe('thoth datagen', () => {
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     expect(first.out).toMatch(
-      /^Self-play into .*a\.bin with the shipped network \(nets\/default\.nnue\), 100 nodes a move\nWrote \d+ positions of \d+ games to .*a\.bin in [\d.]+ s/,
+      /^Self-play into .*a\.bin with the shipped network \(nets\/default\.nnue\), 100 nodes a move\nWrote \d+ positions? of \d+ games? to .*a\.bin in [\d.]+ s/,
     );
     const a = summary(path);
     expect(a.positions).toBeGreaterThanOrEqual(12);
@@ -244,7 +244,7 @@ describe('thoth datagen: files and Ctrl-C', () => {
         stderr,
       )?.[1],
     );
-    expect(stdout).toMatch(/^Wrote \d+ positions of \d+ games to /m);
+    expect(stdout).toMatch(/^Wrote \d+ positions? of \d+ games? to /m);
     expect(summary(path).positions).toBe(n);
   });
 });

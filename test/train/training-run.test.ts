@@ -56,7 +56,7 @@ describe('TrainingRun', () => {
     const whole = start({});
     await whole.run.run();
     expect(whole.stoppable()).toBe(0); // stop() was heard during the epochs only
-    expect(whole.lines[0]).toMatch(/^Data: 2546 positions of 47 games from 1 file\(s\) read in /);
+    expect(whole.lines[0]).toMatch(/^Data: 2546 positions of 47 games from 1 file read in /);
     expect(whole.lines.filter((l) => /^epoch \d\/2: /.test(l))).toHaveLength(2);
     expect(whole.lines.at(-1)).toMatch(/^Wrote .* \(\d+ bytes\): data=selfplay\.bin positions=2546 epochs=2 seed=3 /);
     const net = readNetwork(readFileSync(whole.out));
