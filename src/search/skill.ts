@@ -10,7 +10,7 @@
  */
 import type { RootLine } from './search';
 import { MATE_BOUND } from '../core/score';
-import { colorOf, type Position } from '../core/index';
+import { colorOf, legalMoves, type Position } from '../core/index';
 
 export const MAX_SKILL = 20;
 /**
@@ -24,6 +24,7 @@ export const MAX_SKILL = 20;
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
   [0, 764],
+  [1, 972],
   [2, 1181],
   [4, 1519],
   [6, 1751],
@@ -51,9 +52,15 @@ export function skillFromElo(elo: number): number {
   return MAX_SKILL;
 }
 
-/** Search depth cap of a level (full strength: none). */
-export function skillDepth(level: number): number {
-  return level >= MAX_SKILL ? Infinity : 1 + Math.floor(level / 2);
+/**
+ * Search depth cap of a level (full strength: none): 1 + ⌊level / 2⌋, and for an odd level one
+ * ply more when `deeper` (drawn at random for each move, half of them), so that an odd level
+ * plays between the even levels beside it instead of like the one below (docs/strength.md,
+ * "Levels").
+ */
+export function skillDepth(level: number, deeper = false): number {
+  if (level >= MAX_SKILL) return Infinity;
+  return 1 + Math.floor(level / 2) + (deeper && level % 2 === 1 ? 1 : 0);
 }
 
 /** Largest loss (cp) against the best line a level may accept. */
@@ -118,4 +125,17 @@ export function shootsOwnPiece(pos: Position, move: number): boolean {
 export function withoutSelfShots(lines: RootLine[], pos: Position): RootLine[] {
   const kept = lines.filter((l) => l.depth <= 0 || l.move === 0 || !shootsOwnPiece(pos, l.move));
   return kept.some((l) => l.depth > 0) ? kept : lines;
+}
+
+/**
+ * The root moves a weak level searches: those of `among` (every legal move when it is empty)
+ * whose shot does not remove one of the mover's own pieces. Null when none is left out, or when
+ * every one is such a shot. A shallow search with MultiPV 4 can rate four such shots first (Khet
+ * 1.0 Dynasty after e3f2u, at depth 1), so that filtering its lines (`withoutSelfShots`) is not
+ * enough: the search must not look at them.
+ */
+export function movesWithoutSelfShots(pos: Position, among: readonly number[]): number[] | null {
+  const all = among.length > 0 ? among : legalMoves(pos);
+  const kept = all.filter((m) => !shootsOwnPiece(pos, m));
+  return kept.length > 0 && kept.length < all.length ? kept : null;
 }

@@ -8,11 +8,18 @@
 import type { MessagePort } from 'node:worker_threads';
 import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index';
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
-import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth, withoutSelfShots } from '../search/skill';
+import {
+  MAX_SKILL,
+  movesWithoutSelfShots,
+  pickRandomMove,
+  pickWeakMove,
+  skillDepth,
+  withoutSelfShots,
+} from '../search/skill';
 import { TranspositionTable } from '../search/tt';
 import { DEFAULT_PARAMS, type SearchParams } from '../search/params';
 import { NetworkCache } from '../nnue/network';
-import type { SearchResult } from '../core/score';
+import { MATE_BOUND, type SearchResult } from '../core/score';
 
 /** With `Random`, moves up to this move number are chosen among lines within RANDOM_MARGIN cp. */
 const RANDOM_MOVES = 6;
@@ -136,8 +143,9 @@ export default function search(task: SearchTask): SearchResult {
     const weak = main && skill < MAX_SKILL;
     const randomOpening = main && task.random === true && pos.moveNumber <= RANDOM_MOVES;
     if (weak) {
-      limits.depth = Math.min(limits.depth, skillDepth(skill));
+      limits.depth = Math.min(limits.depth, skillDepth(skill, Math.random() < 0.5));
       limits.multiPV = Math.max(limits.multiPV, 4);
+      limits.searchMoves = movesWithoutSelfShots(pos, searchMoves) ?? searchMoves;
     } else if (randomOpening) {
       limits.multiPV = Math.max(limits.multiPV, 3);
     }
@@ -147,7 +155,10 @@ export default function search(task: SearchTask): SearchResult {
     const lag = Math.max(0, Date.now() - task.received);
     if (main && task.limits.optimumMs > 0) limits.optimumMs = Math.max(1, task.limits.optimumMs - lag);
     if (main && task.limits.maximumMs > 0) limits.maximumMs = Math.max(1, task.limits.maximumMs - lag);
-    const res = s.run(pos, limits);
+    let res = s.run(pos, limits);
+    // a weak level kept from shooting its own pieces, and then lost: all moves again
+    if (limits.searchMoves !== searchMoves && (res.lines[0]?.score ?? 0) <= -MATE_BOUND)
+      res = s.run(pos, { ...limits, searchMoves });
     if ((weak || randomOpening) && res.lines.length > 0) {
       const lines = withoutSelfShots(res.lines, pos);
       const line = weak ? pickWeakMove(lines, skill, Math.random) : pickRandomMove(lines, RANDOM_MARGIN, Math.random);

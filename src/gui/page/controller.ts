@@ -242,7 +242,7 @@ export class PageController {
   private onEngineStatus(): void {
     const opt = this.engine.option('UCI_Elo');
     const limited = this.engine.hasOption('UCI_LimitStrength') && opt?.min !== undefined && opt.max !== undefined;
-    this.levels = levelsFor(limited ? { min: opt!.min!, max: opt!.max! } : null);
+    this.levels = levelsFor(limited ? { min: opt!.min!, max: opt!.max! } : null, this.engine.name);
     if (!this.engine.ready) {
       this.job = null;
       this.finishedKey = '';
