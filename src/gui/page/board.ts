@@ -55,8 +55,8 @@ export interface BoardModel {
   aim: PlyInfo | null;
   arrows: Arrow[];
   interactive: boolean;
-  /** The premove waiting for Thoth's move: its squares are marked. */
-  premove?: { from: number; to: number } | null;
+  /** The premove waiting for Thoth's move: its squares are marked, a rotation's way turned drawn. */
+  premove?: { from: number; to: number; rot?: '+' | '-' } | null;
   /** Khet 1.0: a selected stack moves whole, or only its top obelisk (drawn so). */
   stackTop?: boolean;
   /** The move to animate (once per id): a slide, a swap, or a turn. */
@@ -102,6 +102,7 @@ export class BoardView {
       '<marker id="m-best" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead best"/></marker>' +
       '<marker id="m-alt" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead alt"/></marker>' +
       '<marker id="m-pv" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead pv"/></marker>' +
+      '<marker id="m-premove" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead premove"/></marker>' +
       '</defs>';
     const mk = (id: string): SVGGElement => {
       const g = el('g', { id: `layer-${id}` });
@@ -474,11 +475,7 @@ export class BoardView {
     for (const a of m.arrows) {
       const [x1, y1] = this.centre(a.from);
       if (a.rot) {
-        const r = 34;
-        const sweep = a.rot === '+' ? 1 : 0;
-        const sx = x1 + (a.rot === '+' ? -r : r) * 0.5;
-        const path = `M ${sx} ${y1 - r * 0.87} A ${r} ${r} 0 1 ${sweep} ${x1 + (a.rot === '+' ? -r : r)} ${y1}`;
-        g.appendChild(el('path', { d: path, 'marker-end': `url(#m-${a.style})` }, `arrow ${a.style}`));
+        g.appendChild(this.turnArc(a.from, a.rot, a.style));
       } else {
         const [x2, y2] = this.centre(a.to);
         const len = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -499,6 +496,20 @@ export class BoardView {
         g.appendChild(t);
       }
     }
+    // a premoved rotation: which way it turns, not only its square
+    if (m.premove?.rot) g.appendChild(this.turnArc(m.premove.from, m.premove.rot, 'premove'));
+  }
+
+  /** A rotation's arrow: an arc over the square that turns the way the piece turns. */
+  private turnArc(sq: number, rot: '+' | '-', style: string): SVGPathElement {
+    const [x1, y1] = this.centre(sq);
+    const r = 34;
+    const sweep = rot === '+' ? 1 : 0;
+    const sx = x1 + (rot === '+' ? -r : r) * 0.5;
+    const path = `M ${sx} ${y1 - r * 0.87} A ${r} ${r} 0 1 ${sweep} ${x1 + (rot === '+' ? -r : r)} ${y1}`;
+    const arc = el('path', { d: path, 'marker-end': `url(#m-${style})` }, `arrow ${style}`);
+    arc.setAttribute('data-turn', rot);
+    return arc;
   }
 
   private drawControls(m: BoardModel): void {

@@ -496,12 +496,16 @@ export class PageController {
       const r = rotationsOf(pick, s.selected);
       rot = { cw: r.cw >= 0, ccw: r.ccw >= 0 };
     }
-    let premove: { from: number; to: number } | null = null;
+    let premove: { from: number; to: number; rot?: '+' | '-' } | null = null;
     const pp = s.premove ? S.premovePosition(s) : null;
     const pm = pp && s.premove ? parseMove(pp, s.premove) : null;
     if (pm?.ok) {
       const t = moveType(pm.value);
-      premove = { from: moveFrom(pm.value), to: t === ROT_CW || t === ROT_CCW ? moveFrom(pm.value) : moveTo(pm.value) };
+      const from = moveFrom(pm.value);
+      premove =
+        t === ROT_CW || t === ROT_CCW
+          ? { from, to: from, rot: t === ROT_CW ? '+' : '-' }
+          : { from, to: moveTo(pm.value) };
     }
     const arrows: Arrow[] = [];
     const advice = s.mode === 'analysis' && !s.preview ? R.reviewAdvice(s) : null;
