@@ -5,7 +5,7 @@
  * drawing is board.ts's.
  */
 import { squareName, type Edition } from '../../core/index';
-import type { BoardEvents, BoardModel } from './board';
+import type { BoardEvents, BoardModel } from './board-model';
 import { SQ } from './board-svg';
 
 /** What the pointer needs of the board it serves. */
