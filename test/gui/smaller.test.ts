@@ -8,7 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, click, movesText, newGame, open, pickLevel, shot, waitMoves } from './browser';
+import type { Page } from 'playwright-core';
+import { setupKfen } from '../../src/core/index';
+import { encodeLink } from '../../src/gui/page/link';
+import { exportGame, type ExportMove } from '../../src/gui/page/record-io';
+import { HAVE_CHROMIUM, click, movesText, newGame, open, pickLevel, shot, waitMoves, walkGame } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 
 describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
@@ -64,4 +68,76 @@ describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 60_000);
+});
+
+/** The marks shown on the main line, and the review's counts (?? · ? · ?!) for each side. */
+async function marksAndCounts(page: Page): Promise<{ shown: string[][]; counted: string[][] }> {
+  const shown = await page.$$eval('#moves .mv[data-ply]', (bs) => {
+    const out: string[][] = [[], []];
+    for (const b of bs)
+      out[(Number(b.getAttribute('data-ply')) + 1) % 2].push(b.querySelector('.nag')?.textContent ?? '');
+    return out;
+  });
+  const counts = await page.$$eval('#review .counts', (cs) => cs.map((c) => (c.textContent ?? '').split(' · ')));
+  // the counts as marks: "2 ??" → ['??', '??']
+  const counted = counts.map((row) =>
+    row.flatMap((part) => {
+      const [n, mark] = part.split(' ');
+      return new Array<string>(Number(n)).fill(mark);
+    }),
+  );
+  const judged = shown.map((side) => side.filter((m) => m === '??' || m === '?' || m === '?!').sort());
+  return { shown: judged, counted: counted.map((c) => c.sort()) };
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('a review over a linked game with marks of its own', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it("shows the review's marks alone, before and after Make main line, as its summary counts them", async () => {
+    // every move of the link's game marked ?? (an old review's, say), a variation's moves ?
+    const main = walkGame(10, 7);
+    const alt = walkGame(10, 11);
+    let k = 0;
+    while (k < main.length && main[k] === alt[k]) k++;
+    expect(k).toBeLessThan(8);
+    const moves: ExportMove[] = main.map((text, i) => ({ text, side: i % 2, nags: [4] }));
+    moves[k].variations = [alt.slice(k, k + 4).map((text, j) => ({ text, side: (k + j) % 2, nags: [2] }))];
+    const pgn = exportGame({
+      edition: 'khet2',
+      startKfen: setupKfen('khet2', 'classic') as string,
+      players: ['Ann', 'Bob'],
+      result: '*',
+      timeControl: '-',
+      termination: 'unterminated',
+      moves,
+      tags: [],
+    });
+    const { ctx, page, errors } = await open(`${gui.url}#${await encodeLink({ kind: 'game', pgn })}`, { ready: false });
+    await page.waitForFunction(() =>
+      /Game opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''),
+    );
+    await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
+    expect((await page.$$eval('#moves .mv[data-ply] .nag', (ns) => ns.map((n) => n.textContent))).length).toBe(10);
+    await page.click('#btn-review');
+    await page.waitForSelector('#review .acc');
+    const first = await marksAndCounts(page);
+    expect(first.shown).toEqual(first.counted);
+    await shot(page, 'review-over-link-marks');
+    // the variation becomes the main line: the review goes on over it, its old marks left out
+    await page.click(`#moves .mv.var >> nth=1`);
+    await page.click('#btn-promote');
+    await page.waitForFunction(
+      () => document.querySelector('#review .acc') !== null && !document.querySelector('#review .progress'),
+    );
+    const second = await marksAndCounts(page);
+    expect(second.shown).toEqual(second.counted);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
 });

@@ -25,7 +25,8 @@ import { pieceSvg } from './board';
 import { clockText, timeLeft } from './clock';
 import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
-import { currentReview, gameReview, mainlineWins, reviewAdvice, reviewMarks, shownWin } from './gamereview';
+import { currentReview, gameReview, mainlineWins, reviewAdvice, reviewNags, shownWin } from './gamereview';
+import { shownNags } from './marks';
 import type { GraphMark } from '../../analysis/svg-graph';
 import { graphSvg } from './graph';
 import type { EngineClient } from './engine-client';
@@ -207,11 +208,12 @@ export function renderToolbar(dom: Dom, s: PageState, rot: { cw: boolean; ccw: b
 /** The glyphs of the move NAGs ($1–$6). */
 const NAG_GLYPHS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 
-function moveButton(tree: GameTree, path: Path, current: Path, judged = ''): string {
+/** A move's button; `nags` replaces the move's own marks (a main-line move under a review: marks.ts). */
+function moveButton(tree: GameTree, path: Path, current: Path, nags?: readonly number[]): string {
   const n = nodeAt(tree, path) as MoveNode;
   const p = n.ply;
   const mark = p.killedSq >= 0 ? (kindOf(p.killedPiece) === PHARAOH ? '#' : '×') : '';
-  const glyph = judged || (n.nags ?? []).map((x) => NAG_GLYPHS[x]).find(Boolean) || '';
+  const glyph = (nags ?? n.nags ?? []).map((x) => NAG_GLYPHS[x]).find(Boolean) || '';
   const tone = glyph.startsWith('!') ? 'good' : glyph === '?!' || glyph === '!?' ? 'dubious' : 'bad';
   const nag = glyph ? `<span class="nag nag-${tone}">${glyph}</span>` : '';
   const main = isMainline(path);
@@ -249,7 +251,8 @@ export function renderMoves(dom: Dom, s: PageState): void {
   const box = dom.moves;
   const parts: string[] = [];
   const len = mainlineLength(tree);
-  const marks = reviewMarks(s);
+  const reviewed = currentReview(s) !== null;
+  const judged = reviewNags(s);
   let pendingNum = '';
   for (let i = 0; i < len; i++) {
     const path = new Array<number>(i + 1).fill(0);
@@ -261,7 +264,8 @@ export function renderMoves(dom: Dom, s: PageState): void {
       parts.push(`<span class="num">${label.number}.</span><span class="mv empty">…</span>`);
       pendingNum = '';
     }
-    parts.push(moveButton(tree, path, s.path, marks.get(i)));
+    const own = (nodeAt(tree, path) as MoveNode).nags;
+    parts.push(moveButton(tree, path, s.path, shownNags(own, reviewed, judged.get(i)) ?? []));
     const siblings = childrenAt(tree, path.slice(0, -1));
     const alternatives = siblings.length > 1;
     if (alternatives) {
