@@ -12,7 +12,18 @@ import type { Page } from 'playwright-core';
 import { setupKfen } from '../../src/core/index';
 import { encodeLink } from '../../src/gui/page/link';
 import { exportGame, type ExportMove } from '../../src/gui/page/record-io';
-import { HAVE_CHROMIUM, click, movesText, newGame, open, pickLevel, shot, waitMoves, walkGame } from './browser';
+import {
+  HAVE_CHROMIUM,
+  click,
+  movesText,
+  newGame,
+  open,
+  pickLevel,
+  setMode,
+  shot,
+  waitMoves,
+  walkGame,
+} from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 
 describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
@@ -55,6 +66,34 @@ describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 90_000);
+
+  it('a move typed in the move box is played on Enter when legal; otherwise the hint says why', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    await setMode(page, 'humans');
+    const typeMove = async (text: string): Promise<void> => {
+      await page.fill('#move-input', text);
+      await page.press('#move-input', 'Enter');
+    };
+    const hint = (): Promise<string | null> => page.textContent('#hint');
+    await typeMove('c1c5');
+    expect(await hint()).toBe('Cannot play c1c5: illegal move for the Pyramid on c1.');
+    expect(await page.inputValue('#move-input')).toBe('c1c5');
+    await typeMove('t');
+    expect(await hint()).toMatch(/^Cannot play t: 't' is not a move \(expected e\.g\. e4d5/);
+    expect(await page.isHidden('#dialog')).toBe(true); // a key typed in the box is no shortcut
+    await typeMove(' C1D2 ');
+    await waitMoves(page, 1);
+    expect(await page.inputValue('#move-input')).toBe('');
+    await typeMove('j4i4');
+    expect(await hint()).toBe("Cannot play j4i4: the piece on j4 is not Red's.");
+    await typeMove('c7r'); // R and L are read as + and -
+    await waitMoves(page, 2);
+    expect(await movesText(page)).toEqual(['c1d2', 'c7+']);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('move-input');
+    await shot(page, 'move-box');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
 
   it('the engine pill is not cut off on a phone 375 pixels wide', async () => {
     const { ctx, page, errors } = await open(gui.url, { viewport: { width: 375, height: 740 } });

@@ -25,6 +25,7 @@ import type { EngineClient, InfoLine } from './engine-client';
 import { laserPath, playPly, type PlyInfo } from './move-effect';
 import { graphIndexAt } from './graph';
 import { keyAction, type KeyAction } from './keys';
+import { typedMove, wireMoveBox } from './movebox';
 import { isFullStrength, levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
 import {
   engineStatus,
@@ -821,6 +822,15 @@ export class PageController {
   }
 
   private wire(): void {
+    wireMoveBox((text) => {
+      let played = false;
+      this.update((x) => {
+        const r = typedMove(x, text, now());
+        played = r.played;
+        return r.state;
+      });
+      return played;
+    });
     const d = this.dom;
     d.navFirst.onclick = () => this.runKey('first');
     d.navPrev.onclick = () => this.runKey('prev');
