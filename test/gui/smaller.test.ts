@@ -95,6 +95,31 @@ describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
     await ctx.close();
   }, 60_000);
 
+  it('the move list is one tab stop, and ← → move the focus along it', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    await setMode(page, 'humans');
+    for (const m of ['c1d2', 'c7+', 'd2d3']) {
+      await page.fill('#move-input', m);
+      await page.press('#move-input', 'Enter');
+    }
+    await waitMoves(page, 3);
+    const focused = (): Promise<string | null> =>
+      page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.ply ?? null);
+    expect(await page.$$eval('#moves .mv[tabindex="0"]', (bs) => bs.map((b) => b.dataset.ply))).toEqual(['3']);
+    await page.focus('#moves .mv.current');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForSelector('#moves .mv.current[data-ply="2"]');
+    expect(await focused()).toBe('2');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('#moves .mv.current[data-ply="3"]');
+    expect(await focused()).toBe('3');
+    expect(await page.$$eval('#moves .mv[tabindex="0"]', (bs) => bs.map((b) => b.dataset.ply))).toEqual(['3']);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+
   it('the engine pill is not cut off on a phone 375 pixels wide', async () => {
     const { ctx, page, errors } = await open(gui.url, { viewport: { width: 375, height: 740 } });
     const pill = await page.$eval('#engine-status', (e) => ({

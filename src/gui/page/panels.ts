@@ -282,7 +282,10 @@ export function renderMoves(dom: Dom, s: PageState): void {
   const r = gameResult(s);
   if (r) parts.push(`<div class="result">${r.result} · ${escapeHtml(r.text)}</div>`);
   if (len === 0 && !r) parts.push('<div class="muted empty-list">No moves yet.</div>');
+  // the list is one tab stop: a move that had the focus hands it on to the new current move
+  const hadFocus = box.contains(document.activeElement) && document.activeElement !== box;
   const changed = setHtml(box, parts.join(''));
+  if (hadFocus && changed) box.querySelector<HTMLElement>('.mv[tabindex="0"]')?.focus({ preventScroll: true });
   box.dataset.count = String(len);
   // At the end of a finished game the result under the last move comes into view too.
   if (r && atEnd(s)) {
