@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setupKfen } from '../../src/core/index';
-import { encodeLink } from '../../src/gui/page/link';
+import { encodeLink, linkUrl } from '../../src/gui/page/link';
 import { exportGame, type ExportMove } from '../../src/gui/page/record-io';
 import {
   HAVE_CHROMIUM,
@@ -21,6 +21,7 @@ import {
   pickLevel,
   setMode,
   shot,
+  theBrowser,
   waitMoves,
   walkGame,
 } from './browser';
@@ -204,4 +205,38 @@ describe.skipIf(!HAVE_CHROMIUM)('a review over a linked game with marks of its o
     expect(errors).toEqual([]);
     await ctx.close();
   }, 120_000);
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('a link copied from thoth gui', () => {
+  it('opens in the same browser while the server runs; not in another browser, nor after a restart; the note says so', async () => {
+    const gui = await startGui(['--engine', FAKE_ENGINE]);
+    let again: RunningGui | undefined;
+    try {
+      const { ctx, page, errors } = await open(gui.url);
+      expect(await page.textContent('#share-note')).toBe(
+        'Links from thoth gui open in this browser on this computer only, while this thoth gui runs (a restarted one refuses them).',
+      );
+      // the link as Copy link makes it: this page's address without the token
+      const kfen = setupKfen('khet2', 'dynasty') as string;
+      const link = linkUrl(gui.url, await encodeLink({ kind: 'kfen', edition: 'khet2', kfen }));
+      expect(link).not.toContain('token');
+      const same = await ctx.newPage();
+      expect((await same.goto(link))?.status()).toBe(200);
+      await same.waitForFunction(() =>
+        /Position opened from the link/.test(document.getElementById('io-msg')?.textContent ?? ''),
+      );
+      const other = await (await theBrowser()).newContext();
+      expect((await (await other.newPage()).goto(link))?.status()).toBe(403);
+      await other.close();
+      await gui.stop();
+      again = await startGui(['--engine', FAKE_ENGINE, '--port', String(gui.port)]);
+      expect(again.port).toBe(gui.port);
+      expect((await (await ctx.newPage()).goto(link))?.status()).toBe(403);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    } finally {
+      await gui.stop();
+      await again?.stop();
+    }
+  }, 90_000);
 });

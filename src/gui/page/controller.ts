@@ -156,11 +156,12 @@ export class PageController {
       position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }),
       open: (p) => this.openLinked(p),
       warn: (text) => this.update((x) => S.setMessage(x, text)),
-      // the page of `thoth gui` lives at a local address behind a token this browser holds
+      // the page of `thoth gui` lives at a local address behind this run's token, which this browser
+      // holds in a cookie: another browser, or the same one after a restart, gets 403 (smaller.test.ts)
       linkNote:
         engine.link.where === 'page'
           ? undefined
-          : 'Links from thoth gui open in this browser on this computer, while it runs.',
+          : 'Links from thoth gui open in this browser on this computer only, while this thoth gui runs (a restarted one refuses them).',
     });
     engine.connect();
     setInterval(() => this.tick(), 100);
