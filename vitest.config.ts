@@ -32,6 +32,8 @@ export const SLOW = [
   'test/match/e2e-*.test.ts',
   'test/cli/match.test.ts',
   'test/cli/tune.test.ts',
+  // README's tour as written: a match and the review of one of its games
+  'test/readme-tour.test.ts',
   // every shipped puzzle proved again by the solver
   'test/puzzles/shipped.test.ts',
   // the package as npm packs and installs it
@@ -59,6 +61,7 @@ const LONGEST = [
   'test/gui/faults.test.ts',
   'test/gui/puzzles.test.ts',
   'test/distributed/e2e.test.ts',
+  'test/readme-tour.test.ts',
   'test/puzzles/shipped.test.ts',
   'test/distributed/datagen.test.ts',
   'test/search/forced-wins.test.ts',

@@ -1,7 +1,10 @@
 /**
  * Game annotation: read a game record (the PGN-like format of src/core/record.ts), replay it, and
- * for every move compare the move played with the engine's choice at the same depth.
+ * for every move compare the move played with the engine's choice at the same depth, in-process,
+ * as the review method says (src/analysis/review-method.ts: every search from an empty table and
+ * history; the played move searched alone when the engine chose another).
  */
+import { plural } from '../core/plural';
 import {
   SETUPS,
   formatMove,
@@ -16,9 +19,10 @@ import {
 } from '../core/index';
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
-import { scoreOf } from '../core/score';
+import { MATE, scoreOf } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
 import { reviewGame, type GameReview, type ReviewOptions } from './review';
+import { needsPlayedSearch, plyEval } from './review-method';
 import { comparable, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
@@ -63,14 +67,11 @@ export function loadGame(
   let index: number;
   if (typeof which === 'number') {
     index = which;
-    if (index > games.length)
-      throw new RecordError(`the file holds ${games.length} game${games.length === 1 ? '' : 's'}, not ${index}`);
+    if (index > games.length) throw new RecordError(`the file holds ${plural(games.length, 'game')}, not ${index}`);
   } else {
     const found = games.flatMap((g, i) => (g.tags.get('Round') === which.round ? [i + 1] : []));
     if (found.length === 0)
-      throw new RecordError(
-        `no game has Round "${which.round}" (the file holds ${games.length} game${games.length === 1 ? '' : 's'})`,
-      );
+      throw new RecordError(`no game has Round "${which.round}" (the file holds ${plural(games.length, 'game')})`);
     if (found.length > 1)
       throw new RecordError(
         `${found.length} games have Round "${which.round}" (games ${found.join(', ')} of the file; pick one with --index)`,
@@ -136,9 +137,18 @@ export interface GameAnnotation {
   finalAnalysis?: Analysis;
 }
 
+/** Empties the searcher's table and history: what the protocol's `ucinewgame` does. */
+function fresh(searcher: Searcher): Searcher {
+  searcher.tt.clear();
+  searcher.clearHistory();
+  return searcher;
+}
+
 /**
  * Annotates every move. `onProgress(index, progress)` hears about the search of move `index`
- * (index = moves.length for the final position).
+ * (index = moves.length for the final position). Every search starts from an empty table and
+ * history, so that a fixed depth gives what the GUI's review (the same searches over the
+ * protocol, after `ucinewgame`) gives.
  */
 export function annotateGame(
   searcher: Searcher,
@@ -152,12 +162,14 @@ export function annotateGame(
   for (let k = 0; k < game.moves.length; k++) {
     const played = game.moves[k];
     onProgress(k, undefined);
-    const a = analysePosition(searcher, pos, one, [], (p) => onProgress(k, p));
+    const a = analysePosition(fresh(searcher), pos, one, [], (p) => onProgress(k, p));
     const top = a.lines[0];
-    let playedScore = top.score;
+    const hit = hits(pos, played);
+    // A hit wins at once (MATE − 1: mate in 1); another move than the engine's is searched alone.
+    let playedScore = hit ? MATE - 1 : top.score;
     let nodes = a.nodes;
-    if (top.move !== played) {
-      const b = analysePosition(searcher, pos, { ...one, depth: Math.max(1, a.depth), timeMs: 0 }, [played]);
+    if (needsPlayedSearch(formatMove(top.move), formatMove(played), hit)) {
+      const b = analysePosition(fresh(searcher), pos, { ...one, depth: Math.max(1, a.depth), timeMs: 0 }, [played]);
       playedScore = b.lines[0].score;
       nodes += b.nodes;
     }
@@ -183,7 +195,7 @@ export function annotateGame(
   let finalAnalysis: Analysis | undefined;
   if (finalStatus.result === 'ongoing') {
     onProgress(game.moves.length, undefined);
-    finalAnalysis = analysePosition(searcher, pos, one, [], (p) => onProgress(game.moves.length, p));
+    finalAnalysis = analysePosition(fresh(searcher), pos, one, [], (p) => onProgress(game.moves.length, p));
   }
   return { plies, final: pos, finalStatus, finalAnalysis };
 }
@@ -191,13 +203,22 @@ export function annotateGame(
 /** The review of an annotated game: win chances, judgements, accuracy per side. */
 export function reviewAnnotation(a: GameAnnotation, opts: ReviewOptions = {}): GameReview {
   return reviewGame(
-    a.plies.map((p, i) => ({
-      side: p.side as 0 | 1,
-      before: scoreOf(p.bestScore),
-      after: scoreOf(p.playedScore),
-      // The last move hit the opponent's Pharaoh: a win is never marked.
-      hit: i === a.plies.length - 1 && a.final.winner === p.side,
-    })),
+    a.plies.map((p, i) =>
+      plyEval({
+        side: p.side as 0 | 1,
+        best: scoreOf(p.bestScore),
+        played: scoreOf(p.playedScore),
+        // The last move hit the opponent's Pharaoh: a win is never marked.
+        hit: i === a.plies.length - 1 && a.final.winner === p.side,
+      }),
+    ),
     opts,
   );
+}
+
+/** Whether `move` hits the opponent's Pharaoh in `pos` (left unchanged). */
+function hits(pos: Position, move: number): boolean {
+  const q = pos.clone();
+  q.make(move);
+  return q.winner === pos.side;
 }

@@ -3,6 +3,7 @@
  * Scores from the search are from the side to move's point of view, in centi-pyramids; the
  * functions here say which point of view they take.
  */
+import { plural } from '../core/plural';
 import {
   ANUBIS,
   PHARAOH,
@@ -165,7 +166,7 @@ export function scoreSentence(s: number, ed: Edition): string {
     const n = mateMoves(s);
     const [w, l] = n > 0 ? [first, second] : [second, first];
     const k = Math.abs(n);
-    return `${w} wins: hits the ${l} Pharaoh in ${k} move${k === 1 ? '' : 's'}`;
+    return `${w} wins: hits the ${l} Pharaoh in ${plural(k, 'move')}`;
   }
   const a = Math.abs(s);
   const who = s > 0 ? first : second;

@@ -5,6 +5,7 @@
  * accuracy per side, and on request the annotated record (`--out`), a graph (`--graph`) and JSON
  * (`--json`). The search runs in this process and blocks; on a terminal a progress line goes to stderr.
  */
+import { plural } from '../core/plural';
 import { checkWritable, outputIsInput, readRecordFile, sameFile, writeFileAtomic } from '../process/files';
 import {
   NO_REMOVAL_PLIES,
@@ -31,12 +32,13 @@ import {
   type PlyAnnotation,
 } from '../analysis/annotate-game';
 import { evalGraphSvg, type GraphMark } from '../analysis/svg-graph';
+import { REVIEW_DEPTH, REVIEW_HASH_MB } from '../analysis/review-method';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/results/summary';
 import type { Searcher } from '../search/search';
 import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine';
-import { DEFAULT_EVAL_FILE } from '../protocol/engine-host';
+import { DEFAULT_EVAL_FILE } from '../engine/host';
 import { loadNetworkFile } from '../node/network-file';
 import { scoreOf } from '../core/score';
 import { BOUND_LOWER, BOUND_UPPER } from '../search/tt';
@@ -45,7 +47,9 @@ import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec, type
 import { ProgressLine } from './progress';
 import { POSITION_OPTIONS, positionFromArgs } from './position-args';
 
-const DEFAULT_DEPTH = 8;
+/** The review method's depth and table (src/analysis/review-method.ts): the GUI's review uses them too. */
+const DEFAULT_DEPTH = REVIEW_DEPTH;
+const DEFAULT_HASH = REVIEW_HASH_MB;
 /** The inaccuracy threshold in win-chance points; a mistake is twice it, a blunder three times. */
 const DEFAULT_THRESHOLD = Math.round(THRESHOLDS.inaccuracy * 100);
 
@@ -58,7 +62,11 @@ export const ANALYSE_SPEC: CommandSpec = {
   options: [
     ...POSITION_OPTIONS,
     { name: 'depth', value: 'N', help: 'search depth per position', default: String(DEFAULT_DEPTH) },
-    { name: 'time', value: 'S', help: 'seconds per position instead of a depth (e.g. 5 or 0.5)' },
+    {
+      name: 'time',
+      value: 'S',
+      help: "seconds per position instead of a depth (e.g. 5 or 0.5); the depth then rests on the machine's speed and load, so --game's marks are not reproducible",
+    },
     { name: 'multipv', value: 'K', help: 'the K best moves (not with --game)', default: '1' },
     { name: 'game', value: 'FILE', help: 'review a game from a record file (PGN, e.g. thoth match -pgnout)' },
     { name: 'index', value: 'N', help: 'which game of the file, counted in file order', default: '1' },
@@ -80,7 +88,12 @@ export const ANALYSE_SPEC: CommandSpec = {
     },
     { name: 'graph', value: 'FILE', help: 'with --game: draw the win chance over the game as an SVG' },
     { name: 'json', help: 'one JSON object on stdout instead of the text' },
-    { name: 'hash', value: 'MB', help: 'transposition table size', default: '64' },
+    {
+      name: 'hash',
+      value: 'MB',
+      help: "transposition table size (the engine's default; with another, --game's marks may differ from the GUI's)",
+      default: String(DEFAULT_HASH),
+    },
     {
       name: 'no-removal',
       value: 'PLIES',
@@ -150,7 +163,7 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const depth = intOption(args, 'depth', DEFAULT_DEPTH, 1, 100);
   const multiPV = intOption(args, 'multipv', 1, 1, 256);
   const threshold = intOption(args, 'threshold', DEFAULT_THRESHOLD, 1, 33);
-  const hash = intOption(args, 'hash', 64, 1, 4096);
+  const hash = intOption(args, 'hash', DEFAULT_HASH, 1, 4096);
   const index = intOption(args, 'index', 1, 1, 1000000);
   if (args.options.has('index') && args.options.has('round')) throw new UsageError('give --index or --round, not both');
   const roundTag = args.options.get('round')?.[0];
@@ -333,8 +346,6 @@ function verdictText(p: PlyAnnotation): string {
 }
 
 const pct = (x: number): string => `${Math.round(100 * x)}%`;
-const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n === 1 ? word : words}`;
-const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** Every move of a game, then a summary per side. */
 function printReview(
@@ -403,8 +414,8 @@ function printReview(
     }
     write(
       `  ${label}: accuracy ${s.accuracy.toFixed(1)}%, ${plural(s.moves, 'move')}, ` +
-        `${counted(s.inaccuracies, 'inaccuracy', 'inaccuracies')} (?!), ${counted(s.mistakes, 'mistake', 'mistakes')} (?), ` +
-        `${counted(s.blunders, 'blunder', 'blunders')} (??), average loss ${(s.averageCpLoss / 100).toFixed(2)}`,
+        `${plural(s.inaccuracies, 'inaccuracy', 'inaccuracies')} (?!), ${plural(s.mistakes, 'mistake', 'mistakes')} (?), ` +
+        `${plural(s.blunders, 'blunder', 'blunders')} (??), average loss ${(s.averageCpLoss / 100).toFixed(2)}`,
     );
     const bad = a.plies.map((p, i) => [p, review.plies[i]] as const).filter(([p, r]) => p.side === side && r.judgement);
     if (bad.length > 0)

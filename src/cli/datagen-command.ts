@@ -6,6 +6,7 @@
  * cannot be read or written is exit 2, one that is not training data exit 1 (left alone); Ctrl-C
  * drops the games in progress, keeps what is written and exits 130.
  */
+import { plural } from '../core/plural';
 import {
   accessSync,
   closeSync,
@@ -239,7 +240,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   const keys = new KeySet(1 << 16);
   const have = openDataFile(out, dedup ? keys : undefined, (s) => process.stderr.write(`thoth datagen: ${s}\n`));
   if (have.positions >= positionsTarget || have.games >= gamesTarget) {
-    write(`${out} already holds ${have.positions} positions of ${have.games} games: nothing to do`);
+    write(`${out} already holds ${plural(have.positions, 'position')} of ${plural(have.games, 'game')}: nothing to do`);
     return;
   }
 
@@ -280,8 +281,8 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     const eta =
       rate > 0 && Number.isFinite(positionsTarget) ? ` ETA ${duration((positionsTarget - total) / rate)}` : '';
     progress.show(
-      `datagen: ${total.toLocaleString('en')}/${positionsTarget.toLocaleString('en')} positions, ` +
-        `${(have.games + tally.games).toLocaleString('en')} games, ${rate.toFixed(0)} positions/s,${eta}`,
+      `datagen: ${total.toLocaleString('en')}/${plural(positionsTarget, 'position', 'positions', positionsTarget.toLocaleString('en'))}, ` +
+        `${plural(have.games + tally.games, 'game', 'games', (have.games + tally.games).toLocaleString('en'))}, ${rate.toFixed(0)} positions/s,${eta}`,
       true,
     );
   };
@@ -377,7 +378,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   }
   if (failure instanceof WriteFailure)
     throw new CommandError(
-      `${failure.message}; the file holds ${have.positions + tally.positions} positions of ${have.games + tally.games} whole games: free space and run the same command again`,
+      `${failure.message}; the file holds ${plural(have.positions + tally.positions, 'position')} of ${plural(have.games + tally.games, 'whole game')}: free space and run the same command again`,
     );
   if (failure) throw new CommandError(`a game failed: ${failure.message}`);
   const interrupted = interrupts > 0;
@@ -385,12 +386,12 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   const secs = (performance.now() - t0) / 1000;
   const pct = (x: number): string => `${((100 * x) / Math.max(1, tally.searched)).toFixed(1)} %`;
   write(
-    `Wrote ${tally.positions} positions of ${tally.games} games to ${out} in ${secs.toFixed(1)} s ` +
-      `(${(tally.positions / Math.max(secs, 1e-3)).toFixed(1)} positions/s, ${threads} thread${threads === 1 ? '' : 's'}, ` +
-      `${settings.nodes} nodes per move); the file holds ${have.positions + tally.positions} positions of ${have.games + tally.games} games`,
+    `Wrote ${plural(tally.positions, 'position')} of ${plural(tally.games, 'game')} to ${out} in ${secs.toFixed(1)} s ` +
+      `(${(tally.positions / Math.max(secs, 1e-3)).toFixed(1)} positions/s, ${plural(threads, 'thread')}, ` +
+      `${settings.nodes} nodes per move); the file holds ${plural(have.positions + tally.positions, 'position')} of ${plural(have.games + tally.games, 'game')}`,
   );
   write(
-    `Searched ${tally.searched} positions: kept ${pct(tally.positions)}; left out: before ply ${settings.skipPlies} ${pct(tally.early)}, ` +
+    `Searched ${plural(tally.searched, 'position')}: kept ${pct(tally.positions)}; left out: before ply ${settings.skipPlies} ${pct(tally.early)}, ` +
       `not quiet ${pct(tally.notQuiet)}, score ${pct(tally.score)}, duplicates ${pct(tally.duplicates)}`,
   );
   const ends = [...tally.ends].map(([k, v]) => `${k} ${v}`).join(', ');
@@ -399,7 +400,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   );
   if (interrupted)
     throw new CommandError(
-      `interrupted: ${out} holds ${have.positions + tally.positions} positions; the same command goes on`,
+      `interrupted: ${out} holds ${plural(have.positions + tally.positions, 'position')}; the same command goes on`,
       EXIT.interrupted,
     );
 }
@@ -573,7 +574,9 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
   const keys = new KeySet(1 << 16);
   const have = openDataFile(r.out, r.dedup ? keys : undefined, (s) => process.stderr.write(`thoth datagen: ${s}\n`));
   if (have.positions >= r.positionsTarget || have.games >= r.gamesTarget) {
-    r.write(`${r.out} already holds ${have.positions} positions of ${have.games} games: nothing to do`);
+    r.write(
+      `${r.out} already holds ${plural(have.positions, 'position')} of ${plural(have.games, 'game')}: nothing to do`,
+    );
     return;
   }
   const fd = openSync(r.out, 'a');
@@ -599,8 +602,8 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
   const ticker = setInterval(() => {
     const s = (performance.now() - t0) / 1000;
     r.progress.show(
-      `datagen: ${(have.positions + w.positions).toLocaleString('en')}/${r.positionsTarget.toLocaleString('en')} positions, ` +
-        `${(have.games + w.games).toLocaleString('en')} games, ${(w.positions / Math.max(s, 1e-3)).toFixed(0)} positions/s (distributed)`,
+      `datagen: ${(have.positions + w.positions).toLocaleString('en')}/${plural(r.positionsTarget, 'position', 'positions', r.positionsTarget.toLocaleString('en'))}, ` +
+        `${plural(have.games + w.games, 'game', 'games', (have.games + w.games).toLocaleString('en'))}, ${(w.positions / Math.max(s, 1e-3)).toFixed(0)} positions/s (distributed)`,
       true,
     );
   }, 1000);
@@ -641,7 +644,7 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
           } catch (e) {
             if (!(e instanceof WriteFailure)) throw e;
             throw new WriteFailure(
-              `${e.message}; the file holds ${have.positions + w.positions} positions of ${have.games + w.games} whole games: free space and run the same command again`,
+              `${e.message}; the file holds ${plural(have.positions + w.positions, 'position')} of ${plural(have.games + w.games, 'whole game')}: free space and run the same command again`,
             );
           }
           return { positions };
@@ -667,12 +670,14 @@ async function distributedDatagen(r: DistributedRun): Promise<void> {
   }
   const secs = (performance.now() - t0) / 1000;
   r.write(
-    `Wrote ${w.positions} positions of ${w.games} games to ${r.out} in ${secs.toFixed(1)} s (${(w.positions / Math.max(secs, 1e-3)).toFixed(1)} positions/s, ` +
-      `distributed run ${outcome.run}, ${r.chunk} games a chunk); the file holds ${have.positions + w.positions} positions of ${have.games + w.games} games`,
+    `Wrote ${plural(w.positions, 'position')} of ${plural(w.games, 'game')} to ${r.out} in ${secs.toFixed(1)} s (${(w.positions / Math.max(secs, 1e-3)).toFixed(1)} positions/s, ` +
+      `distributed run ${outcome.run}, ${plural(r.chunk, 'game')} a chunk); the file holds ${plural(have.positions + w.positions, 'position')} of ${plural(have.games + w.games, 'game')}`,
   );
   r.write(`Duplicates dropped: ${w.duplicates}`);
   for (const t of outcome.tallies)
-    r.write(`Worker ${t.id}: ${t.chunks} chunks, ${t.positions} positions, ${t.rate.toFixed(1)} positions/s`);
+    r.write(
+      `Worker ${t.id}: ${plural(t.chunks, 'chunk')}, ${plural(t.positions, 'position')}, ${t.rate.toFixed(1)} positions/s`,
+    );
 }
 
 /** `--merge --out OUT IN…`: appends the games of the inputs to OUT, dropping positions OUT holds already. */
@@ -707,13 +712,15 @@ function mergeCommand(args: ReturnType<typeof parseArgs>, write: (s: string) => 
     for (const input of inputs) {
       const before = { games: w.games, positions: w.positions };
       for (const b of input.blocks) w.append(b, true);
-      write(`${input.path}: ${w.games - before.games} games, ${w.positions - before.positions} positions merged`);
+      write(
+        `${input.path}: ${plural(w.games - before.games, 'game')}, ${plural(w.positions - before.positions, 'position')} merged`,
+      );
     }
   } finally {
     closeSync(fd);
   }
   write(
-    `Merged ${w.positions} positions of ${w.games} games into ${out} (${w.duplicates} duplicates dropped); it holds ${have.positions + w.positions} positions of ${have.games + w.games} games`,
+    `Merged ${plural(w.positions, 'position')} of ${plural(w.games, 'game')} into ${out} (${plural(w.duplicates, 'duplicate')} dropped); it holds ${plural(have.positions + w.positions, 'position')} of ${plural(have.games + w.games, 'game')}`,
   );
 }
 

@@ -1,4 +1,5 @@
 /** `thoth match …`: the tournament runner (cutechess-cli / fastchess flags; see src/match). */
+import { plural } from '../core/plural';
 import { runDistributed, type DistributedError } from '../distributed/coordinator';
 import { RedisUnreachable } from '../distributed/redis';
 import { BuildError } from '../distributed/builds';
@@ -102,7 +103,7 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
     if (r.value.stop === 'fault')
       throw new CommandError(`the run stopped: ${r.value.message ?? 'a fault'}`, EXIT.failure);
     if (r.value.stop === 'interrupted')
-      throw new CommandError(`interrupted after ${r.value.finished.length} games`, EXIT.interrupted);
+      throw new CommandError(`interrupted after ${plural(r.value.finished.length, 'game')}`, EXIT.interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);

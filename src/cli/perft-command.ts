@@ -1,4 +1,5 @@
 /** `thoth perft <depth> [...]`: Stockfish-style perft and divide. */
+import { plural } from '../core/plural';
 import { divide, perft, toKfen, type DivideLine } from '../core/index';
 import { jsonLine } from '../match/results/summary';
 import { parallelDivide } from '../threads/perft-pool';
@@ -66,7 +67,7 @@ export async function perftCommand(argv: string[], write: (s: string) => void): 
     const el = performance.now() - t0;
     const eta = counted < total ? ((total - counted) * el) / counted : 0;
     progress.show(
-      `perft ${depth}: ${i + 1}/${total} root moves, ${nodesSoFar} nodes, ${formatDuration(el)} (about ${formatDuration(eta)} to go)`,
+      `perft ${depth}: ${i + 1}/${plural(total, 'root move')}, ${nodesSoFar} nodes, ${formatDuration(el)} (about ${formatDuration(eta)} to go)`,
     );
   };
   let nodes: number;

@@ -6,6 +6,7 @@
  * keeps what it found; run the same command again and it goes on (the puzzles in the file count,
  * and self-play resumes after the last game that gave one).
  */
+import { plural } from '../core/plural';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
@@ -151,7 +152,7 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
     const s = (performance.now() - t0) / 1000;
     const found = puzzles.length - had;
     progress.show(
-      `puzzles: ${done}/${total} games, ${puzzles.length} puzzles, ${found > 0 ? (s / found).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`,
+      `puzzles: ${done}/${plural(total, 'game')}, ${plural(puzzles.length, 'puzzle')}, ${found > 0 ? (s / found).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`,
     );
   };
   const take = (g: MinedGame): void => {
@@ -196,12 +197,12 @@ export async function puzzlesCommand(argv: string[], write: (s: string) => void)
   const t = mine.tally;
   const perGame = played > 0 ? ((1000 * found) / played).toFixed(0) : '0';
   write(
-    `Wrote ${found} puzzles from ${played} games to ${out} in ${secs.toFixed(1)} s (${perGame} per 1,000 games, ` +
+    `Wrote ${plural(found, 'puzzle')} from ${plural(played, 'game')} to ${out} in ${secs.toFixed(1)} s (${perGame} per 1,000 games, ` +
       `${found > 0 ? (secs / found).toFixed(2) : '-'} s per puzzle); the file holds ${puzzles.length}`,
   );
   const byVariant = EDITION_IDS.map((e) => `${e} ${puzzles.filter((p) => p.variant === e).length}`).join(', ');
   write(
-    `Mined ${t.positions} positions: ${t.hit} hits, ${t.defence} defences, ${t.material} material; dropped ${t.notUnique} not unique, ` +
+    `Mined ${plural(t.positions, 'position')}: ${plural(t.hit, 'hit')}, ${plural(t.defence, 'defence')}, ${t.material} material; dropped ${t.notUnique} not unique, ` +
       `${t.duplicate} near-duplicates, ${t.budget} over the solver's budget. In the file: ${byVariant}`,
   );
   if (stopping)

@@ -1,4 +1,5 @@
 /** `thoth stats FILE… [-sprt …] [-anchor NAME] [-drawscore X]`: the summary of record files (src/match/results/recorded.ts). */
+import { plural } from '../core/plural';
 import { RECORD_FILE_LIMIT, formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
 import { readRecordFile, sizeText } from '../process/files';
 import { parseSprt, type SprtConfig } from '../match/config';
@@ -76,16 +77,12 @@ export async function statsCommand(argv: string[], write: (s: string) => void): 
     if (parsed.incomplete) write(`Note: ${f} ends with an unfinished game record (not counted)`);
     const left = parsed.games.length - records.length;
     if (left > 0)
-      write(
-        `Note: ${f}: ${left} text${left === 1 ? '' : 's'} ending in a result left out (no tags, or words that are not moves)`,
-      );
+      write(`Note: ${f}: ${plural(left, 'text')} ending in a result left out (no tags, or words that are not moves)`);
     games.push(records);
   }
   const s = summariseRecords(games, { sprt, anchor, drawScore });
   if ('error' in s) throw new CommandError(s.error, 1);
   for (const n of s.notes) write(`Note: ${n}`);
-  write(
-    `Games: ${s.games} from ${files.length} file${files.length === 1 ? '' : 's'} (${s.pairs} pairs) | ${s.variant}`,
-  );
+  write(`Games: ${s.games} from ${plural(files.length, 'file')} (${s.pairs} pairs) | ${s.variant}`);
   for (const l of s.lines) write(l);
 }

@@ -5,6 +5,7 @@
  * `--out` is checked before the data are read (it may not be one of them) and written whole; Ctrl-C
  * writes the best network so far (by validation loss) and exits 130.
  */
+import { every, plural } from '../core/plural';
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
@@ -195,17 +196,25 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   const trainer = new Trainer(data, settings);
   if (trainer.trainIdx.length === 0) throw new CommandError('no training positions in the data');
   write(
-    `Data: ${data.count} positions of ${files.reduce((n, f) => n + f.games, 0)} games from ${files.length} file(s) ` +
+    `Data: ${plural(data.count, 'position')} of ${plural(
+      files.reduce((n, f) => n + f.games, 0),
+      'game',
+    )} from ${plural(files.length, 'file')} ` +
       `read in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${trainer.trainIdx.length} for training, ` +
       `${trainer.valIdx.length} for validation; ${(data.feats.length / Math.max(1, data.count)).toFixed(1)} features a position`,
   );
   write(
     `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
-      `every ${settings.lrDrop === 1 ? 'epoch' : `${settings.lrDrop} epochs`}), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+      `${every(settings.lrDrop, 'epoch')}), λ ${settings.lambda}, seed ${settings.seed}, ${plural(threads, 'thread')}`,
   );
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
   if (trainer.valIdx.length === 0)
-    write(`No validation split (--val ${valFraction} of ${files.reduce((n, f) => n + f.games, 0)} games is none)`);
+    write(
+      `No validation split (--val ${valFraction} of ${plural(
+        files.reduce((n, f) => n + f.games, 0),
+        'game',
+      )} is none)`,
+    );
   else
     write(
       `Validation loss before training ${loss(trainer.validationLoss())} (predicting the mean target: ${loss(trainer.constantLoss())})`,
@@ -280,7 +289,7 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   writeNet(out, bytes);
   if (interrupted) {
     throw new CommandError(
-      `interrupted after ${done} of ${epochs} epoch${epochs === 1 ? '' : 's'}: wrote the best network so far to ${out} ` +
+      `interrupted after ${done} of ${plural(epochs, 'epoch')}: wrote the best network so far to ${out} ` +
         `(${best!.epoch > 0 ? `epoch ${best!.epoch}'s` : 'the weights as they stood'}, validation loss ${loss(best!.valLoss)})`,
       EXIT.interrupted,
     );
@@ -343,15 +352,15 @@ async function streamedTraining(
   const games = index.files.reduce((n, f) => n + f.games, 0);
   const total = index.trainPositions + index.validationPositions;
   write(
-    `Data: ${total} positions of ${games} games from ${index.files.length} file(s) indexed in ${((performance.now() - o.t0) / 1000).toFixed(1)} s: ` +
-      `${index.trainPositions} for training, streamed in shuffled chunks of at most ${chunkPositions} positions; ${index.validationPositions} for validation`,
+    `Data: ${plural(total, 'position')} of ${plural(games, 'game')} from ${plural(index.files.length, 'file')} indexed in ${((performance.now() - o.t0) / 1000).toFixed(1)} s: ` +
+      `${index.trainPositions} for training, streamed in shuffled chunks of at most ${plural(chunkPositions, 'position')}; ${index.validationPositions} for validation`,
   );
   write(
     `Network: ${settings.hidden} hidden × 2 perspectives; batch ${settings.batch}, lr ${settings.lr} (× ${settings.lrGamma} ` +
-      `every ${settings.lrDrop === 1 ? 'epoch' : `${settings.lrDrop} epochs`}), λ ${settings.lambda}, seed ${settings.seed}, ${threads} thread${threads === 1 ? '' : 's'}`,
+      `${every(settings.lrDrop, 'epoch')}), λ ${settings.lambda}, seed ${settings.seed}, ${plural(threads, 'thread')}`,
   );
   const loss = (x: number): string => (Number.isNaN(x) ? '-' : x.toFixed(6));
-  if (main.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${games} games is none)`);
+  if (main.valIdx.length === 0) write(`No validation split (--val ${valFraction} of ${plural(games, 'game')} is none)`);
   else write(`Validation loss before training ${loss(main.validationLoss())}`);
   // The last chunk, kept only for the quantisation check when there is no validation split (else
   // it would hold the previous chunk in memory while the next one is read).
@@ -394,7 +403,7 @@ async function streamedTraining(
     const seconds = (performance.now() - t0) / 1000;
     write(
       `epoch ${e}/${epochs}: train loss ${loss(sum / Math.max(1, done))}, val loss ${loss(main.validationLoss())}, ` +
-        `${seconds.toFixed(1)} s, ${Math.round(done / seconds)} positions/s, lr ${lr}, ${chunks.length} chunks`,
+        `${seconds.toFixed(1)} s, ${Math.round(done / seconds)} positions/s, lr ${lr}, ${plural(chunks.length, 'chunk')}`,
     );
     if (e < epochs)
       writeNet(

@@ -1,4 +1,5 @@
 /** The state of a game: over or not, who won and why. */
+import { plural } from './plural';
 import type { Position } from './position';
 
 export type GameResult = 'ongoing' | 'win' | 'draw';
@@ -45,7 +46,7 @@ export function gameStatus(pos: Position, rules: DrawRules = DEFAULT_DRAW_RULES)
       result: 'draw',
       winner: -1,
       reason: 'no-removal',
-      text: `Draw: no piece removed in ${rules.noRemovalLimit} plies`,
+      text: `Draw: no piece removed in ${plural(rules.noRemovalLimit, 'ply', 'plies')}`,
     };
   }
   if (pos.countMoves() === 0) {

@@ -13,6 +13,7 @@
  * finds the run again (its id is a hash of the settings and the record file) and counts what the
  * workers finished meanwhile.
  */
+import { plural } from '../core/plural';
 import { hostname } from 'node:os';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -33,6 +34,7 @@ import {
   RedisUnreachable,
   redisAddress,
 } from './redis';
+import { RunLock, RunLocked } from './run-lock';
 import { pairFirst, pairIndices, removeQueued, runId } from './run-plan';
 import { ledgerStatus, liveWorkers, oneLine, type RunState, type RunStatus } from './status';
 import { type Signer, signerFor, signRun } from './trust';
@@ -40,7 +42,6 @@ import { sleep, within } from './wait';
 
 export type DistributedError = MatchError | RedisUnreachable | BuildError;
 
-const LOCK_TTL_MS = 15_000;
 /** How long a finished run's status stays in Redis. */
 const KEEP_FINISHED_S = 7 * 24 * 3600;
 
@@ -102,7 +103,7 @@ class Coordinator {
   private resultsWorker?: Worker;
   private events?: QueueEvents;
   private timers: NodeJS.Timeout[] = [];
-  private lockHeld = false;
+  private lock?: RunLock;
 
   // Set by prepare():
   private prepared?: PreparedRun;
@@ -200,7 +201,12 @@ class Coordinator {
         builds: this.identified.map((b) => b.build),
       };
       this.run_ = runId(cfg, this.settings);
-      await this.takeLock(this.run_, (l) => ledger.write(l));
+      this.lock = new RunLock(this.redis, this.run_, this.id);
+      await this.lock
+        .take((l) => ledger.write(l))
+        .catch((e: unknown) => {
+          throw e instanceof RunLocked ? new MatchConfigError(e.message) : e;
+        });
     });
     await Promise.all([...this.prepared.engines.values()].map((e) => e.quit(200)));
   }
@@ -267,7 +273,8 @@ class Coordinator {
     for (const j of stored) this.count(j.data as PairResult);
     if (ledger.finished.length > before)
       ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
-    if (this.inflight.size > 0) ledger.write(`Resumed ${this.inflight.size} pairs still queued or being played`);
+    if (this.inflight.size > 0)
+      ledger.write(`Resumed ${plural(this.inflight.size, 'pair')} still queued or being played`);
   }
 
   private halt(reason: StopReason, message?: string, cancelGames = false): void {
@@ -451,8 +458,7 @@ class Coordinator {
   /**
    * Redis must stay reachable: after `timeout` without it the run stops (the records so far are in
    * the file). Redis back but without the run (it restarted without persistence, or the keys were
-   * evicted): the queues and the pairs in flight are gone, so nothing would ever come back. And
-   * the lock is renewed while the run goes on.
+   * evicted): the queues and the pairs in flight are gone, so nothing would ever come back.
    */
   private watchRedis(): void {
     const { cfg, redis } = this;
@@ -485,9 +491,6 @@ class Coordinator {
         })
         .catch(() => undefined)
         .finally(() => (checking = false));
-    });
-    this.every(LOCK_TTL_MS / 3, () => {
-      if (redis.status === 'ready') void redis.set(keys.lock(run), this.id, 'PX', LOCK_TTL_MS).catch(() => undefined);
     });
   }
 
@@ -537,7 +540,10 @@ class Coordinator {
     } else if (reason === 'interrupted') {
       state = 'interrupted';
       const n = this.inflight.size;
-      if (n > 0) ledger.write(`Note: the workers go on with the ${n} pairs queued or in progress; -resume counts them`);
+      if (n > 0)
+        ledger.write(
+          `Note: the workers go on with the ${plural(n, 'pair')} queued or in progress; -resume counts them`,
+        );
     } else if (reason === 'fault' && !cancelGames) {
       state = 'stopped';
       await this.letPairsFinish();
@@ -547,7 +553,7 @@ class Coordinator {
       const active = await pairs.getActiveCount();
       await redis.hset(keys.run(run), 'state', state);
       await redis.publish(keys.control(run), 'stop');
-      detail = `; ${removed} queued pairs removed, ${active} pairs in progress cancelled`;
+      detail = `; ${plural(removed, 'queued pair')} removed, ${plural(active, 'pair')} in progress cancelled`;
     }
     if (!this.lost) await this.closeRun(state, reason === 'done' ? undefined : message);
     ledger.closeRecords();
@@ -561,7 +567,7 @@ class Coordinator {
     const removed = await removeQueued(pairs, (id) => this.untrack(id));
     if (removed > 0)
       this.ledger.write(
-        `Note: ${removed} queued pairs removed; waiting for the ${this.inflight.size} pairs in progress`,
+        `Note: ${plural(removed, 'queued pair')} removed; waiting for the ${plural(this.inflight.size, 'pair')} in progress`,
       );
     while (this.inflight.size > 0 && this.redis.status === 'ready' && !this.stop.signal.aborted) {
       await sleep(200);
@@ -577,36 +583,17 @@ class Coordinator {
     const run = this.run_;
     await within(this.resultsWorker!.close(true), 2000);
     await redis.hset(keys.run(run), 'state', state);
-    await this.writeStatus(state, message);
-    if (state === 'interrupted') return;
+    if (state === 'interrupted') {
+      await this.writeStatus(state, message);
+      return;
+    }
     await redis.publish(keys.control(run), 'stop');
     await within(this.pairs!.obliterate({ force: true }), 5000);
     await within(this.results!.obliterate({ force: true }), 5000);
+    // Written once the queues are gone: a finished run counts nothing queued or in progress.
+    await this.writeStatus(state, message);
     for (const k of [keys.run(run), keys.status(run), keys.llr(run), keys.refusals(run)])
       await redis.expire(k, KEEP_FINISHED_S);
-  }
-
-  /** Takes the run's lock; waits for the lock of a coordinator that died to expire. */
-  private async takeLock(run: string, note: (l: string) => void): Promise<void> {
-    const redis = this.redis;
-    for (let waited = 0; ; waited++) {
-      if ((await redis.set(keys.lock(run), this.id, 'PX', LOCK_TTL_MS, 'NX')) === 'OK') {
-        this.lockHeld = true;
-        return;
-      }
-      const holder = await redis.get(keys.lock(run));
-      const ttl = await redis.pttl(keys.lock(run));
-      if (waited === 0)
-        note(
-          `Note: run ${run} is locked by coordinator ${holder} (a coordinator that died: the lock ends within ${Math.ceil(ttl / 1000)} s); waiting`,
-        );
-      if (waited * 500 > LOCK_TTL_MS + 2000) {
-        throw new MatchConfigError(
-          `run ${run} is being coordinated by ${holder}: stop it first (or wait for its lock to end)`,
-        );
-      }
-      await sleep(500);
-    }
   }
 
   /** Forgets a run's state in Redis (a new run with the same id). */
@@ -625,17 +612,7 @@ class Coordinator {
     for (const t of this.timers) clearInterval(t);
     const closing = [this.resultsWorker?.close(true), this.events?.close(), this.pairs?.close(), this.results?.close()];
     await within(Promise.all(closing), 3000);
-    if (this.lockHeld && this.redis.status === 'ready') {
-      await within(
-        this.redis.eval(
-          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-          1,
-          keys.lock(this.run_),
-          this.id,
-        ),
-        1000,
-      );
-    }
+    await this.lock?.release();
     this.redis.disconnect();
     for (const x of [this.resultsWorker, this.events, this.pairs, this.results]) {
       try {

@@ -11,11 +11,13 @@
  * This module knows nothing of the data format: the caller (src/cli/datagen-command.ts) checks, dedupes
  * and writes each shard.
  */
+import { plural } from '../core/plural';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
-import { storeBuild } from './builds';
+import type { Redis } from 'ioredis';
+import { type IdentifiedBuild, storeBuild } from './builds';
 import {
   type ChunkJob,
   type ChunkResult,
@@ -27,11 +29,11 @@ import {
   storeNet,
 } from './datagen-jobs';
 import { connectionOptions, keys, openRedis, QUEUE_PREFIX, type RedisAddress, RedisUnreachable } from './redis';
+import { RunLock, RunLocked } from './run-lock';
 import { liveWorkers, type RunState } from './status';
 import { type Signer, signRun } from './trust';
-import { sleep, within } from './wait';
+import { within } from './wait';
 
-const LOCK_TTL_MS = 15_000;
 const KEEP_FINISHED_S = 7 * 24 * 3600;
 
 /** What the coordinator needs from its caller. */
@@ -112,346 +114,407 @@ export async function runDatagenCoordinator(
   if (!build.ok) throw build.error;
   const redis = await openRedis(addr);
   redis.on('error', () => undefined);
-  const me = `${hostname()}:${process.pid}`;
-  const timers: NodeJS.Timeout[] = [];
-  let jobs: Queue | undefined;
-  let results: Queue | undefined;
-  let consumer: Worker | undefined;
-  let events: QueueEvents | undefined;
-  let run = '';
-  let lockHeld = false;
+  const c = new DatagenCoordinator(addr, opts, sink, redis);
   try {
-    if (await storeBuild(redis, build.value)) sink.note(`Note: stored ${build.value.text} in Redis for the workers`);
+    await c.prepare(build.value);
+    await c.enqueueAndFollow();
+    return await c.finish();
+  } finally {
+    await c.close();
+  }
+}
+
+type Tally = DatagenWorkerTally & { from: number; to: number };
+
+/**
+ * One run's coordination, in phases: prepare (the build, the network, the settings and the lock),
+ * enqueue and follow (chunks published ahead of the file, shards written in chunk order, the status
+ * kept), finish (the run closed in Redis) and close (whatever happens).
+ */
+class DatagenCoordinator {
+  private readonly me = `${hostname()}:${process.pid}`;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private run = '';
+  private lock?: RunLock;
+  private jobs?: Queue;
+  private results?: Queue;
+  private consumer?: Worker;
+  private events?: QueueEvents;
+
+  // The chunks: written to the file below writeChunk, published below nextPublish.
+  private readonly chunk: number;
+  private writeChunk: number;
+  private nextPublish: number;
+  private readonly endChunk: number;
+  /** Chunks queued, being played or finished but not written yet. */
+  private readonly inflight = new Set<number>();
+  /** Results received ahead of the chunk the file waits for. */
+  private readonly buffered = new Map<number, ChunkResult>();
+  /** Chunks whose shard was rejected: published again. */
+  private readonly republish: number[] = [];
+  private readonly tallies = new Map<string, Tally>();
+  private readonly refusalsSeen = new Set<string>();
+
+  // How it ends: set once, by the first reason.
+  private stopping = false;
+  private state: RunState = 'finished';
+  private message?: string;
+  private lost?: RedisUnreachable;
+  /** Wakes the loop early (a result written, a stop). */
+  private wake: () => void = () => undefined;
+
+  private slots = 0;
+  private started = 0;
+  private readonly t0 = Date.now();
+  private readonly startPositions: number;
+
+  constructor(
+    private readonly addr: RedisAddress,
+    private readonly opts: DatagenRunOptions,
+    private readonly sink: DatagenSink,
+    private readonly redis: Redis,
+  ) {
+    this.chunk = opts.chunk;
+    this.writeChunk = Math.floor(sink.nextGame / opts.chunk);
+    this.nextPublish = this.writeChunk;
+    this.endChunk = Number.isFinite(sink.endGame) ? Math.ceil(sink.endGame / opts.chunk) : Infinity;
+    this.startPositions = sink.totals().positions;
+  }
+
+  /** The build and the network stored for the workers, the run's id from its settings, its lock, its queues. */
+  async prepare(build: IdentifiedBuild): Promise<void> {
+    const { redis, sink, opts, addr } = this;
+    if (await storeBuild(redis, build)) sink.note(`Note: stored ${build.text} in Redis for the workers`);
     const net = opts.network ? await storeNet(redis, opts.network) : null;
     const settings: DatagenRunSettings = {
       kind: 'datagen',
       args: opts.args,
       chunk: opts.chunk,
-      build: build.value.build,
+      build: build.build,
       net,
     };
-    run = datagenRunId(settings, opts.out);
-
-    // The lock: one coordinator per run (one that died holds it for LOCK_TTL_MS at most).
-    for (let waited = 0; ; waited++) {
-      if ((await redis.set(keys.lock(run), me, 'PX', LOCK_TTL_MS, 'NX')) === 'OK') break;
-      const holder = await redis.get(keys.lock(run));
-      if (waited === 0)
-        sink.note(
-          `Note: run ${run} is locked by coordinator ${holder} (one that died frees it within ${LOCK_TTL_MS / 1000} s); waiting`,
-        );
-      if (waited * 500 > LOCK_TTL_MS + 2000)
-        throw new DatagenRunError(`run ${run} is being coordinated by ${holder}: stop it first`);
-      await sleep(500);
-    }
-    lockHeld = true;
+    const run = datagenRunId(settings, opts.out);
+    this.run = run;
+    this.lock = new RunLock(redis, run, this.me);
+    await this.lock
+      .take((l) => sink.note(l))
+      .catch((e: unknown) => {
+        throw e instanceof RunLocked ? new DatagenRunError(e.message) : e;
+      });
     sink.note(
-      `Datagen run ${run} on ${addr.text}: ${opts.chunk} games a chunk, played by \`thoth worker ${addr.text}\` processes (thoth match-status ${addr.text} ${run})`,
+      `Datagen run ${run} on ${addr.text}: ${plural(opts.chunk, 'game')} a chunk, played by \`thoth worker ${addr.text}\` processes (thoth match-status ${addr.text} ${run})`,
     );
-    timers.push(
-      setInterval(() => {
-        if (redis.status === 'ready') void redis.set(keys.lock(run), me, 'PX', LOCK_TTL_MS).catch(() => undefined);
-      }, LOCK_TTL_MS / 3),
-    );
-
     const bull = await import('bullmq');
-    const connection = connectionOptions(addr);
-    const q = { connection, prefix: QUEUE_PREFIX };
-    jobs = new bull.Queue(keys.pairsQueue(run), q);
-    results = new bull.Queue(keys.resultsQueue(run), q);
-    jobs.on('error', () => undefined);
-    results.on('error', () => undefined);
+    const q = { connection: connectionOptions(addr), prefix: QUEUE_PREFIX };
+    this.jobs = new bull.Queue(keys.pairsQueue(run), q);
+    this.results = new bull.Queue(keys.resultsQueue(run), q);
+    this.jobs.on('error', () => undefined);
+    this.results.on('error', () => undefined);
+    if ((await redis.exists(keys.run(run))) === 1) await this.recover();
+    await this.register(settings);
+  }
 
-    const chunk = opts.chunk;
-    let writeChunk = Math.floor(sink.nextGame / chunk);
-    const endChunk = Number.isFinite(sink.endGame) ? Math.ceil(sink.endGame / chunk) : Infinity;
-    const inflight = new Set<number>();
-    const buffered = new Map<number, ChunkResult>();
-    const known = (await redis.exists(keys.run(run))) === 1;
-    if (known) {
-      // Chunks queued or being played before: kept; those already written: dropped.
-      for (const j of await jobs.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'failed'])) {
-        if (!j?.id) continue;
-        const k = (j.data as ChunkJob).chunk;
-        if (k >= writeChunk && k < endChunk && (await j.getState()) !== 'failed') inflight.add(k);
-        else await j.remove().catch(() => undefined);
-      }
-      // A result that could not be counted (its processor failed): its chunk is played again, and
-      // the worker's new result must not be ignored as a duplicate of this job id.
-      for (const j of await results.getJobs(['failed'])) await j?.remove().catch(() => undefined);
-      // Results not yet counted: their chunks are not asked for again.
-      for (const j of await results.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
-        const k = (j?.data as ChunkResult | undefined)?.chunk;
-        if (typeof k === 'number' && k >= writeChunk && k < endChunk) inflight.add(k);
-      }
-      if (inflight.size > 0)
-        sink.note(`Resumed run ${run}: ${inflight.size} chunks queued, being played or finished in Redis`);
+  /** A run Redis knows: chunks queued or being played before are kept, those already written dropped. */
+  private async recover(): Promise<void> {
+    const { writeChunk, endChunk, inflight } = this;
+    for (const j of await this.jobs!.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'failed'])) {
+      if (!j?.id) continue;
+      const k = (j.data as ChunkJob).chunk;
+      if (k >= writeChunk && k < endChunk && (await j.getState()) !== 'failed') inflight.add(k);
+      else await j.remove().catch(() => undefined);
     }
+    // A result that could not be counted (its processor failed): its chunk is played again, and
+    // the worker's new result must not be ignored as a duplicate of this job id.
+    for (const j of await this.results!.getJobs(['failed'])) await j?.remove().catch(() => undefined);
+    // Results not yet counted: their chunks are not asked for again.
+    for (const j of await this.results!.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
+      const k = (j?.data as ChunkResult | undefined)?.chunk;
+      if (typeof k === 'number' && k >= writeChunk && k < endChunk) inflight.add(k);
+    }
+    if (inflight.size > 0)
+      this.sink.note(
+        `Resumed run ${this.run}: ${plural(inflight.size, 'chunk')} queued, being played or finished in Redis`,
+      );
+  }
+
+  /** The run's settings, signed, and its state in Redis. */
+  private async register(settings: DatagenRunSettings): Promise<void> {
+    const { redis, run } = this;
     const now = Date.now();
     const settingsText = JSON.stringify(settings);
     await redis.hset(keys.run(run), {
       kind: 'datagen',
       datagen: settingsText,
-      ...signRun(opts.signer, run, 'datagen', settingsText),
+      ...signRun(this.opts.signer, run, 'datagen', settingsText),
       state: 'running',
-      coordinator: me,
+      coordinator: this.me,
     });
     await redis.hsetnx(keys.run(run), 'started', String(now));
     await redis.zadd(keys.runs, 'NX', now, run);
     await redis.del(keys.refusals(run));
+    this.started = Number((await redis.hget(keys.run(run), 'started')) ?? now);
+  }
 
-    let stopping = false;
-    let state: RunState = 'finished';
-    let message: string | undefined;
-    let wake: () => void = () => undefined;
-    const halt = (s: RunState, m?: string): void => {
-      if (stopping) return;
-      stopping = true;
-      state = s;
-      message = m;
-      wake();
-    };
-    if (opts.signal.aborted) halt('interrupted', 'interrupted');
-    opts.signal.addEventListener('abort', () => halt('interrupted', 'interrupted'), { once: true });
+  private halt(s: RunState, m?: string): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.state = s;
+    this.message = m;
+    this.wake();
+  }
 
-    const tallies = new Map<string, DatagenWorkerTally & { from: number; to: number }>();
-    let nextPublish = writeChunk;
-    const republish: number[] = [];
-    const flush = (): void => {
-      while (!stopping && buffered.has(writeChunk)) {
-        const res = buffered.get(writeChunk)!;
-        buffered.delete(writeChunk);
-        inflight.delete(writeChunk);
-        const first = writeChunk * chunk;
-        let w: ReturnType<DatagenSink['write']>;
+  /** Publishes chunks ahead of the file and writes the shards in order until the run stops. */
+  async enqueueAndFollow(): Promise<void> {
+    const { opts } = this;
+    if (opts.signal.aborted) this.halt('interrupted', 'interrupted');
+    opts.signal.addEventListener('abort', () => this.halt('interrupted', 'interrupted'), { once: true });
+    await this.follow();
+    this.watchRedis();
+    if (this.sink.done() || this.writeChunk >= this.endChunk) this.halt('finished');
+    let lastStatus = 0;
+    while (!this.stopping) {
+      if (this.redis.status === 'ready') {
         try {
-          w = sink.write(first, chunk, new Uint8Array(Buffer.from(res.shard, 'base64')));
+          await this.topUp();
+          if (Date.now() - lastStatus > 1000) {
+            lastStatus = Date.now();
+            await this.noteRefusals();
+            await this.writeStatus('running');
+          }
         } catch (e) {
-          // The file cannot be written (a full disk): stop; the same command goes on from the file.
-          halt('stopped', e instanceof Error ? e.message : String(e));
-          return;
+          if (this.redis.status === 'ready') throw e;
         }
-        if ('rejected' in w) {
-          sink.note(
-            `Note: ${chunkId(writeChunk)} from worker ${res.worker} rejected (${w.rejected}); it is played again`,
-          );
-          republish.push(writeChunk);
-          return;
-        }
-        const t = tallies.get(res.worker) ?? {
-          id: res.worker,
-          chunks: 0,
-          positions: 0,
-          rate: 0,
-          from: Date.now() - res.ms,
-          to: 0,
-        };
-        t.chunks++;
-        t.positions += w.positions;
-        t.to = Date.now();
-        t.from = Math.min(t.from, t.to - res.ms);
-        t.rate = t.positions / Math.max(1e-3, (t.to - t.from) / 1000);
-        tallies.set(res.worker, t);
-        writeChunk++;
-        if (sink.done() || writeChunk >= endChunk) halt('finished');
       }
-    };
-    const receive = (res: ChunkResult): void => {
-      if (
-        typeof res?.chunk !== 'number' ||
-        res.chunk < writeChunk ||
-        buffered.has(res.chunk) ||
-        typeof res.shard !== 'string'
-      )
-        return;
-      buffered.set(res.chunk, res);
-      flush();
-      wake();
-    };
+      if (!this.stopping) await this.nap(500);
+    }
+  }
 
-    events = new bull.QueueEvents(keys.pairsQueue(run), q);
+  /** Waits `ms`, or less when woken. */
+  private nap(ms: number): Promise<void> {
+    return new Promise<void>((r) => {
+      const t = setTimeout(r, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        r();
+      };
+    }).finally(() => (this.wake = () => undefined));
+  }
+
+  /** The queues' events (a stalled or failed chunk) and the consumer of the results. */
+  private async follow(): Promise<void> {
+    const bull = await import('bullmq');
+    const q = { connection: connectionOptions(this.addr), prefix: QUEUE_PREFIX };
+    const events = new bull.QueueEvents(keys.pairsQueue(this.run), q);
+    this.events = events;
     events.on('error', () => undefined);
     events.on('stalled', ({ jobId }) =>
-      sink.note(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
+      this.sink.note(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
     );
     events.on('failed', ({ jobId, failedReason }) => {
       const m = /^chunk-(\d+)$/.exec(jobId);
-      if (!m || !inflight.has(Number(m[1]))) return;
-      halt(
+      if (!m || !this.inflight.has(Number(m[1]))) return;
+      this.halt(
         'stopped',
         `${jobId} could not be played: ${failedReason} (run the command again once the workers are fixed)`,
       );
     });
     await within(events.waitUntilReady(), 5000);
-    consumer = new bull.Worker(keys.resultsQueue(run), async (job) => receive(job.data as ChunkResult), {
+    this.consumer = new bull.Worker(keys.resultsQueue(this.run), async (job) => this.receive(job.data as ChunkResult), {
       ...q,
       concurrency: 1,
       removeOnComplete: { count: 0 },
       drainDelay: 1,
     });
-    consumer.on('error', () => undefined);
+    this.consumer.on('error', () => undefined);
+  }
 
-    const t0 = Date.now();
-    const startPositions = sink.totals().positions;
-    let slots = 0;
-    const topUp = async (): Promise<void> => {
-      const want = Math.max(8, 2 * slots);
-      const add: ChunkJob[] = [];
-      for (const k of republish.splice(0)) add.push({ chunk: k, first: k * chunk, games: chunk });
-      while (!stopping && nextPublish < endChunk && nextPublish - writeChunk < want) {
-        const k = nextPublish++;
-        if (inflight.has(k) || buffered.has(k)) continue;
-        add.push({ chunk: k, first: k * chunk, games: chunk });
-      }
-      for (const j of add) {
-        inflight.add(j.chunk);
-        // A failed result of an earlier try would make BullMQ ignore the new one (same job id).
-        const old = await results!.getJob(chunkId(j.chunk));
-        if (old && (await old.isFailed())) await old.remove().catch(() => undefined);
-      }
-      if (add.length > 0) {
-        await jobs!.addBulk(
-          add.map((data) => ({
-            name: 'chunk',
-            data,
-            opts: {
-              jobId: chunkId(data.chunk),
-              removeOnComplete: true,
-              removeOnFail: false,
-              attempts: 3,
-              backoff: { type: 'fixed', delay: 1000 },
-            },
-          })),
-        );
-      }
-    };
-    const writeStatus = async (s: RunState, m?: string): Promise<void> => {
-      const counts = await jobs!.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-      const workers = await liveWorkers(redis);
-      slots = workers.filter((w) => w.run === run).reduce((n, w) => n + w.concurrency, 0);
-      const totals = sink.totals();
-      const status: DatagenStatus = {
-        kind: 'datagen',
-        run,
-        state: s,
-        message: m,
-        out: path.resolve(opts.out),
-        games: totals.games,
-        positions: totals.positions,
-        targetPositions: opts.targetPositions,
-        targetGames: opts.targetGames,
-        chunksQueued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
-        chunksActive: counts.active ?? 0,
-        rate: (totals.positions - startPositions) / Math.max(1e-3, (Date.now() - t0) / 1000),
-        tallies: [...tallies.values()].map(({ id, chunks, positions, rate }) => ({ id, chunks, positions, rate })),
-        refusals: await redis.hgetall(keys.refusals(run)),
-        workers,
-        started: Number((await redis.hget(keys.run(run), 'started')) ?? now),
-        updated: Date.now(),
-      };
-      await redis.set(keys.status(run), JSON.stringify(status));
-    };
-    // Redis must stay reachable.
-    let downSince: number | undefined;
-    let lost: RedisUnreachable | undefined;
-    timers.push(
-      setInterval(() => {
-        if (redis.status === 'ready') downSince = undefined;
-        else if (downSince === undefined) downSince = Date.now();
-        else if (Date.now() - downSince > (opts.redisTimeoutMs ?? 10_000) && !lost) {
-          lost = new RedisUnreachable(
-            `lost Redis at ${addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`,
-          );
-          halt('lost', lost.message);
-        }
-      }, 500),
-    );
-    // Redis back but without the run: the queues and the chunks in flight are gone.
-    let checking = false;
-    timers.push(
-      setInterval(() => {
-        if (lost || checking || stopping || redis.status !== 'ready') return;
-        checking = true;
-        redis
-          .exists(keys.run(run))
-          .then((n) => {
-            if (n !== 0 || lost || stopping) return;
-            lost = new DatagenRunForgotten(
-              `Redis at ${addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)`,
-            );
-            halt('lost', lost.message);
-          })
-          .catch(() => undefined)
-          .finally(() => (checking = false));
-      }, 500),
-    );
+  private receive(res: ChunkResult): void {
+    if (
+      typeof res?.chunk !== 'number' ||
+      res.chunk < this.writeChunk ||
+      this.buffered.has(res.chunk) ||
+      typeof res.shard !== 'string'
+    )
+      return;
+    this.buffered.set(res.chunk, res);
+    this.flush();
+    this.wake();
+  }
 
-    if (sink.done() || writeChunk >= endChunk) halt('finished');
-    const refusalsSeen = new Set<string>();
-    let lastStatus = 0;
-    while (!stopping) {
-      if (redis.status === 'ready') {
-        try {
-          await topUp();
-          if (Date.now() - lastStatus > 1000) {
-            lastStatus = Date.now();
-            for (const [w, why] of Object.entries(await redis.hgetall(keys.refusals(run)))) {
-              if (refusalsSeen.has(`${w}\0${why}`)) continue;
-              refusalsSeen.add(`${w}\0${why}`);
-              sink.note(`Note: worker ${w} refuses this run: ${why}`);
-            }
-            await writeStatus('running');
-          }
-        } catch (e) {
-          if (redis.status === 'ready') throw e;
-        }
+  /** Writes the buffered shards that are next in chunk order. */
+  private flush(): void {
+    const { buffered, sink, chunk } = this;
+    while (!this.stopping && buffered.has(this.writeChunk)) {
+      const k = this.writeChunk;
+      const res = buffered.get(k)!;
+      buffered.delete(k);
+      this.inflight.delete(k);
+      let w: ReturnType<DatagenSink['write']>;
+      try {
+        w = sink.write(k * chunk, chunk, new Uint8Array(Buffer.from(res.shard, 'base64')));
+      } catch (e) {
+        // The file cannot be written (a full disk): stop; the same command goes on from the file.
+        this.halt('stopped', e instanceof Error ? e.message : String(e));
+        return;
       }
-      if (!stopping) {
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, 500);
-          wake = () => {
-            clearTimeout(t);
-            r();
-          };
-        });
+      if ('rejected' in w) {
+        sink.note(`Note: ${chunkId(k)} from worker ${res.worker} rejected (${w.rejected}); it is played again`);
+        this.republish.push(k);
+        return;
       }
-      wake = () => undefined;
+      this.tally(res, w.positions);
+      this.writeChunk++;
+      if (sink.done() || this.writeChunk >= this.endChunk) this.halt('finished');
     }
+  }
 
-    const final = state as RunState;
-    const out: DatagenOutcome = {
+  private tally(res: ChunkResult, positions: number): void {
+    const to = Date.now();
+    const t = this.tallies.get(res.worker) ?? {
+      id: res.worker,
+      chunks: 0,
+      positions: 0,
+      rate: 0,
+      from: to - res.ms,
+      to,
+    };
+    t.chunks++;
+    t.positions += positions;
+    t.to = to;
+    t.from = Math.min(t.from, to - res.ms);
+    t.rate = t.positions / Math.max(1e-3, (t.to - t.from) / 1000);
+    this.tallies.set(res.worker, t);
+  }
+
+  /** Keeps a window of chunks queued ahead of the file: twice the workers' slots, at least 8. */
+  private async topUp(): Promise<void> {
+    const { chunk, inflight } = this;
+    const want = Math.max(8, 2 * this.slots);
+    const add: ChunkJob[] = [];
+    for (const k of this.republish.splice(0)) add.push({ chunk: k, first: k * chunk, games: chunk });
+    while (!this.stopping && this.nextPublish < this.endChunk && this.nextPublish - this.writeChunk < want) {
+      const k = this.nextPublish++;
+      if (inflight.has(k) || this.buffered.has(k)) continue;
+      add.push({ chunk: k, first: k * chunk, games: chunk });
+    }
+    for (const j of add) {
+      inflight.add(j.chunk);
+      // A failed result of an earlier try would make BullMQ ignore the new one (same job id).
+      const old = await this.results!.getJob(chunkId(j.chunk));
+      if (old && (await old.isFailed())) await old.remove().catch(() => undefined);
+    }
+    if (add.length === 0) return;
+    const opts = { removeOnComplete: true, removeOnFail: false, attempts: 3, backoff: { type: 'fixed', delay: 1000 } };
+    await this.jobs!.addBulk(
+      add.map((data) => ({ name: 'chunk', data, opts: { ...opts, jobId: chunkId(data.chunk) } })),
+    );
+  }
+
+  private async noteRefusals(): Promise<void> {
+    for (const [w, why] of Object.entries(await this.redis.hgetall(keys.refusals(this.run)))) {
+      if (this.refusalsSeen.has(`${w}\0${why}`)) continue;
+      this.refusalsSeen.add(`${w}\0${why}`);
+      this.sink.note(`Note: worker ${w} refuses this run: ${why}`);
+    }
+  }
+
+  private tallyList(): DatagenWorkerTally[] {
+    return [...this.tallies.values()].map(({ id, chunks, positions, rate }) => ({ id, chunks, positions, rate }));
+  }
+
+  private async writeStatus(s: RunState, m?: string): Promise<void> {
+    const { redis, run, opts } = this;
+    const counts = await this.jobs!.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    const workers = await liveWorkers(redis);
+    this.slots = workers.filter((w) => w.run === run).reduce((n, w) => n + w.concurrency, 0);
+    const totals = this.sink.totals();
+    const status: DatagenStatus = {
+      kind: 'datagen',
       run,
-      state: final,
-      message,
-      tallies: [...tallies.values()].map(({ id, chunks, positions, rate }) => ({ id, chunks, positions, rate })),
+      state: s,
+      message: m,
+      out: path.resolve(opts.out),
+      games: totals.games,
+      positions: totals.positions,
+      targetPositions: opts.targetPositions,
+      targetGames: opts.targetGames,
+      chunksQueued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+      chunksActive: counts.active ?? 0,
+      rate: (totals.positions - this.startPositions) / Math.max(1e-3, (Date.now() - this.t0) / 1000),
+      tallies: this.tallyList(),
+      refusals: await redis.hgetall(keys.refusals(run)),
+      workers,
+      started: this.started,
+      updated: Date.now(),
     };
-    if (lost) throw lost;
-    await within(consumer.close(true), 2000);
-    await redis.hset(keys.run(run), 'state', final);
-    await writeStatus(final, message);
-    if (final !== 'interrupted') {
-      // Done (or failed): the workers stop their chunks; the queues go, the status stays a while.
+    await redis.set(keys.status(run), JSON.stringify(status));
+  }
+
+  /** Redis must stay reachable, and keep the run: without it the queues and the chunks in flight are gone. */
+  private watchRedis(): void {
+    const { redis, addr } = this;
+    let downSince: number | undefined;
+    this.every(500, () => {
+      if (redis.status === 'ready') downSince = undefined;
+      else if (downSince === undefined) downSince = Date.now();
+      else if (Date.now() - downSince > (this.opts.redisTimeoutMs ?? 10_000) && !this.lost) {
+        this.lost = new RedisUnreachable(
+          `lost Redis at ${addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`,
+        );
+        this.halt('lost', this.lost.message);
+      }
+    });
+    let checking = false;
+    this.every(500, () => {
+      if (this.lost || checking || this.stopping || redis.status !== 'ready') return;
+      checking = true;
+      redis
+        .exists(keys.run(this.run))
+        .then((n) => {
+          if (n !== 0 || this.lost || this.stopping) return;
+          this.lost = new DatagenRunForgotten(
+            `Redis at ${addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)`,
+          );
+          this.halt('lost', this.lost.message);
+        })
+        .catch(() => undefined)
+        .finally(() => (checking = false));
+    });
+  }
+
+  private every(ms: number, f: () => void): void {
+    this.timers.push(setInterval(f, ms));
+  }
+
+  /**
+   * Closes the run in Redis. Done (or failed): the workers stop their chunks, the queues go and the
+   * status stays a while, written once they are gone (so that it counts nothing queued or in
+   * progress). Interrupted: the queues stay for the same command to go on.
+   */
+  async finish(): Promise<DatagenOutcome> {
+    const { redis, run, state, message } = this;
+    if (this.lost) throw this.lost;
+    await within(this.consumer!.close(true), 2000);
+    await redis.hset(keys.run(run), 'state', state);
+    if (state !== 'interrupted') {
       await redis.publish(keys.control(run), 'stop');
-      await within(jobs.obliterate({ force: true }), 5000);
-      await within(results.obliterate({ force: true }), 5000);
+      await within(this.jobs!.obliterate({ force: true }), 5000);
+      await within(this.results!.obliterate({ force: true }), 5000);
+      await this.writeStatus(state, message);
       for (const k of [keys.run(run), keys.status(run), keys.refusals(run)]) await redis.expire(k, KEEP_FINISHED_S);
+    } else {
+      await this.writeStatus(state, message);
     }
-    if (final === 'stopped') throw new DatagenRunError(message ?? 'stopped');
-    return out;
-  } finally {
-    for (const t of timers) clearInterval(t);
+    if (state === 'stopped') throw new DatagenRunError(message ?? 'stopped');
+    return { run, state, message, tallies: this.tallyList() };
+  }
+
+  /** Closes everything, without waiting long for a Redis that is gone. */
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    const { consumer, events, jobs, results } = this;
     await within(Promise.all([consumer?.close(true), events?.close(), jobs?.close(), results?.close()]), 3000);
-    if (lockHeld && redis.status === 'ready') {
-      await within(
-        redis.eval(
-          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-          1,
-          keys.lock(run),
-          me,
-        ),
-        1000,
-      );
-    }
-    redis.disconnect();
+    await this.lock?.release();
+    this.redis.disconnect();
   }
 }

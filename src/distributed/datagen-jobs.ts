@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
+import { plural } from '../core/plural';
 import { err, ok, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine-process';
 import {
@@ -24,7 +25,7 @@ import {
   shortSum,
   sumText,
 } from './builds';
-import { oneLine, type RunState, type RunStatus, type WorkerStatus } from './status';
+import { oneLine, queueWords, type RunState, type RunStatus, type WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
 export interface DatagenRunSettings {
@@ -151,19 +152,30 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   const age = Math.round((Date.now() - s.updated) / 1000);
   const of = (n: number, t: number | null): string =>
     `${n.toLocaleString('en')}${t !== null ? `/${t.toLocaleString('en')}` : ''}`;
+  // A run that is over: its final counts, and the workers that played it (not who is alive now).
+  const over = s.state !== 'running';
+  const queue = queueWords(s.state, s.chunksQueued, s.chunksActive, 'chunks');
   const lines = [
     `Datagen run ${s.run}: ${s.out} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
     `Positions ${of(s.positions, s.targetPositions)}, games ${of(s.games, s.targetGames)}, ${s.rate.toFixed(1)} positions/s | ` +
-      `chunks queued ${s.chunksQueued}, in progress ${s.chunksActive} | updated ${age} s ago`,
+      `${queue} | updated ${age} s ago`,
   ];
-  const busy = s.workers.reduce((n, w) => n + w.busy, 0);
-  const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
-  lines.push(
-    `Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`,
-  );
+  if (over) {
+    lines.push(
+      s.tallies.length > 0
+        ? `Workers that played it: ${s.tallies.length}`
+        : 'No worker played a chunk of it (as this coordinator counted)',
+    );
+  } else {
+    const busy = s.workers.reduce((n, w) => n + w.busy, 0);
+    const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);
+    lines.push(
+      `Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`,
+    );
+  }
   for (const t of s.tallies) {
     lines.push(
-      `  ${oneLine(t.id)}: ${t.chunks} chunks, ${t.positions.toLocaleString('en')} positions, ${t.rate.toFixed(1)} positions/s`,
+      `  ${oneLine(t.id)}: ${plural(t.chunks, 'chunk')}, ${plural(t.positions, 'position', 'positions', t.positions.toLocaleString('en'))}, ${t.rate.toFixed(1)} positions/s`,
     );
   }
   for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);

@@ -190,12 +190,23 @@ export function oneLine(text: unknown): string {
   return t.length > 300 ? `${t.slice(0, 297)}...` : t;
 }
 
+/**
+ * A run's queue in words: its counts while it runs; once it is over, that it is, with the final
+ * counts (nothing, once the queues are gone; an interrupted run keeps its own for the same command).
+ */
+export function queueWords(state: RunState, queued: number, active: number, what: string): string {
+  const counts = `${what} queued ${queued}, in progress ${active}`;
+  if (state === 'running') return counts;
+  if (queued === 0 && active === 0) return `${state}: nothing queued or in progress`;
+  return `${state}: ${counts}${state === 'interrupted' ? ' (kept for the same command to go on)' : ''}`;
+}
+
 /** The status in words, for `thoth match-status`. */
 export function statusLines(s: RunStatus): string[] {
   const age = Math.round((Date.now() - s.updated) / 1000);
   const lines = [
     `Run ${s.run}: ${s.names.join(' vs ')} | ${s.variant} | ${s.timeControl} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
-    `Games ${s.games}${s.total !== null ? `/${s.total}` : ''} | pairs queued ${s.pairsQueued}, in progress ${s.pairsActive} | updated ${age} s ago`,
+    `Games ${s.games}${s.total !== null ? `/${s.total}` : ''} | ${queueWords(s.state, s.pairsQueued, s.pairsActive, 'pairs')} | updated ${age} s ago`,
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
   const slots = s.workers.reduce((n, w) => n + w.concurrency, 0);

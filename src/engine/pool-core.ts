@@ -4,7 +4,8 @@
  * new-game count each search carries, every thread's task, the slots where helpers leave their
  * last completed iteration, and the rule that picks the move to play from the threads' results
  * (Stockfish's vote). Only the transport differs between the hosts, so one position, thread count
- * and limits give one bestmove rule in `thoth` and in the page. No Node or browser imports.
+ * and limits give one bestmove rule in `thoth` and in the page (test/web/pool-hosts.test.ts runs
+ * both). No Node or browser imports.
  */
 import { formatMove } from '../core/index';
 import { MATE_BOUND, type SearchResult } from '../core/score';
@@ -97,6 +98,11 @@ export class PoolCore {
   tableId = 0;
   /** The helpers' result slots (see SearchTask.results); null where memory is not shared. */
   private slots: Int32Array | null;
+  /**
+   * What the last search's move was chosen from (the main thread's result, the helpers' last
+   * completed iterations) and the choice: how a test sees that both hosts apply one rule.
+   */
+  lastChoice: { main: SearchResult; helpers: ThreadResult[]; chosen: SearchResult } | null = null;
 
   constructor(shared: boolean) {
     this.slots = shared ? new Int32Array(new SharedArrayBuffer(4 * 4 * 64)) : null;
@@ -134,6 +140,9 @@ export class PoolCore {
 
   /** The move to play once the main thread has answered (the helpers' slots read now). */
   choose(go: GoRequest, main: SearchResult, threads: number, nodes: number): SearchResult {
-    return chooseResult(go, main, this.slots ? helperResults(this.slots, threads) : [], nodes);
+    const helpers = this.slots ? helperResults(this.slots, threads) : [];
+    const chosen = chooseResult(go, main, helpers, nodes);
+    this.lastChoice = { main, helpers, chosen };
+    return chosen;
   }
 }

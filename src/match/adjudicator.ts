@@ -8,6 +8,7 @@
  * mate is worth more than any evaluation: a win counts as +∞ and a loss (also `mate 0`, the mover
  * is lost) as −∞, so a mate is never inside a draw window and always past a resign threshold.
  */
+import { plural } from '../core/plural';
 import type { Score } from '../core/score';
 
 export interface DrawAdjudication {
@@ -62,7 +63,8 @@ export class Adjudicator {
   /** Before a move, after `plies` plies: a draw once the ply cap is reached. */
   beforeMove(plies: number): Verdict | undefined {
     const cap = this.adj.maxPlies;
-    if (cap > 0 && plies >= cap) return { loser: -1, reason: `Draw by adjudication: ${cap} plies played` };
+    if (cap > 0 && plies >= cap)
+      return { loser: -1, reason: `Draw by adjudication: ${plural(cap, 'ply', 'plies')} played` };
     return undefined;
   }
 
@@ -79,7 +81,7 @@ export class Adjudicator {
       if (this.drawCount >= 2 * draw.moveCount && !decided) {
         return {
           loser: -1,
-          reason: `Draw by adjudication: scores within ${draw.score} cp for ${draw.moveCount} moves`,
+          reason: `Draw by adjudication: scores within ${draw.score} cp for ${plural(draw.moveCount, 'move')}`,
         };
       }
     }
@@ -100,7 +102,7 @@ export class Adjudicator {
     const r = this.adj.resign as ResignAdjudication;
     return {
       loser: side === 0 ? 0 : 1,
-      reason: `${this.colorNames[side]} resigns by adjudication: score at or below -${r.score} cp for ${r.moveCount} moves`,
+      reason: `${this.colorNames[side]} resigns by adjudication: score at or below -${r.score} cp for ${plural(r.moveCount, 'move')}`,
     };
   }
 }

@@ -4,6 +4,7 @@
  * standings and the summaries, the SPRT and fault decisions, the progress line and the last words.
  * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
  */
+import { plural } from '../core/plural';
 import {
   accessSync,
   closeSync,
@@ -409,7 +410,7 @@ export class Ledger {
     }
     if (forced !== undefined) this.write(`Note: -resume-force: counting the games of ${path} although ${forced}`);
     this.write(
-      `Resumed ${this.done.size} finished games from ${path}${ignored > 0 ? ` (${ignored} records ignored)` : ''}`,
+      `Resumed ${plural(this.done.size, 'finished game')} from ${path}${ignored > 0 ? ` (${plural(ignored, 'record')} ignored)` : ''}`,
     );
   }
 
@@ -441,7 +442,7 @@ export class Ledger {
         ? `setups ${cfg.openings.setups.join(',')} +${cfg.openings.plies} random plies`
         : `file ${cfg.openings.path} (${cfg.openings.order})`;
     this.write(
-      `Match: ${this.names.join(' vs ')} | ${EDITIONS[cfg.variant].name} | ${lims} | ${Number.isFinite(total) ? `${total} games` : 'until SPRT decides'}` +
+      `Match: ${this.names.join(' vs ')} | ${EDITIONS[cfg.variant].name} | ${lims} | ${Number.isFinite(total) ? `${plural(total, 'game')}` : 'until SPRT decides'}` +
         `${cfg.engines.length > 2 ? ` | ${cfg.tournament}` : ''} | openings: ${op} | ${where}`,
     );
     this.writeReport({
@@ -507,7 +508,7 @@ export class Ledger {
     if (n === 0) return undefined;
     const total = this.finished.length;
     const order = [...losers].sort(([a], [b]) => this.names.indexOf(a) - this.names.indexOf(b));
-    return `Lost on time: ${n} of ${total} game${total === 1 ? '' : 's'} (${order.map(([name, k]) => `${name} ${k}`).join(', ')})`;
+    return `Lost on time: ${n} of ${plural(total, 'game')} (${order.map(([name, k]) => `${name} ${k}`).join(', ')})`;
   }
 
   summary(): void {
@@ -573,9 +574,9 @@ export class Ledger {
       const width = 30;
       const fill = Math.round((width * n) / total);
       const eta = this.playedHere > 0 ? ((total - n) * el) / this.playedHere : NaN;
-      text = `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${n}/${total} games, ${fmtDuration(el)} elapsed, ETA ${fmtDuration(eta)}`;
+      text = `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${n}/${plural(total, 'game')}, ${fmtDuration(el)} elapsed, ETA ${fmtDuration(eta)}`;
     } else {
-      text = `${n} games, ${fmtDuration(el)} elapsed`;
+      text = `${plural(n, 'game')}, ${fmtDuration(el)} elapsed`;
       if (this.cfg.sprt) text += `, LLR ${fixedOrNa(this.standings.llr(this.cfg.sprt), 2)}`;
     }
     progress.write(`\r\x1b[K${text}`);
@@ -606,7 +607,7 @@ export class Ledger {
         break;
       case 'interrupted':
         this.write(
-          `Match interrupted after ${this.finished.length} games${remaining !== undefined ? `; ${remaining} still to play` : ''}` +
+          `Match interrupted after ${plural(this.finished.length, 'game')}${remaining !== undefined ? `; ${remaining} still to play` : ''}` +
             `${outPath ? ` (continue with -resume ${outPath})` : ''}`,
         );
         break;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../core/result';
 import { NETWORK_HEADER_BYTES, formatNetworkError, networkFileBytes, readNetwork } from '../nnue/network';
-import { DEFAULT_EVAL_FILE, type LoadedNetwork } from '../protocol/engine-host';
+import { DEFAULT_EVAL_FILE, type LoadedNetwork } from '../engine/host';
 import { quote } from '../core/quote';
 
 /** The shipped network's file name in nets/. */

@@ -1,5 +1,5 @@
 /**
- * The search threads of the Node host (SearchThreads, engine-host.ts; the page's are
+ * The search threads of the Node host (SearchThreads, src/engine/host.ts; the page's are
  * src/web/search-pool.ts): a piscina pool of persistent workers (created at start-up and when
  * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
  * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
@@ -15,7 +15,7 @@ import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
 import { workerPool } from '../process/pool';
 import type { SearchTask } from '../threads/search-worker';
-import type { GoRequest, SearchThreads } from '../protocol/engine-host';
+import type { GoRequest, SearchThreads } from '../engine/host';
 import { PoolCore } from '../engine/pool-core';
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
@@ -47,7 +47,7 @@ export function clearRanges(byteLength: number, threads: number): Array<[number,
   return out;
 }
 
-/** The search threads of the Node host (SearchThreads, engine-host.ts). */
+/** The search threads of the Node host (SearchThreads, src/engine/host.ts). */
 export class SearchPool implements SearchThreads {
   private pool: Piscina;
   private threadCount: number;
@@ -55,7 +55,7 @@ export class SearchPool implements SearchThreads {
   private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
   private ttBuffer: SharedArrayBuffer;
   /** Table age, new-game count, table name, result slots, the vote: shared with the page's pool. */
-  private readonly core = new PoolCore(true);
+  readonly core = new PoolCore(true);
   private running = false;
   private stopRequested = false;
   private ponderhitRequested = false;
@@ -80,7 +80,18 @@ export class SearchPool implements SearchThreads {
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
     this.pool = workerPool('search-worker', threads);
-    this.ready = this.warm(this.pool, threads);
+    this.ready = Promise.all([this.warm(this.pool, threads), this.touchTable()]).then(() => {});
+  }
+
+  /**
+   * Maps every page of the table (split over the threads), so that the first search does not
+   * pay the page faults of a new table (see `touch` in src/threads/search-worker.ts).
+   */
+  private async touchTable(): Promise<void> {
+    const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
+      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'touch' }),
+    );
+    await Promise.all(jobs);
   }
 
   /**
@@ -97,7 +108,10 @@ export class SearchPool implements SearchThreads {
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < threads; i++) {
       const task: SearchTask = {
-        threadIndex: 1, // a helper: no time management, no info lines
+        // as the main search (any worker may be the next search's thread 0): its time checks
+        // and reports run too, so that the first real search does not meet them cold (V8 drops
+        // code it never saw run, and the first search then ran on slower code)
+        threadIndex: 0,
         tt: TranspositionTable.allocate(1),
         tableId: -1,
         control,
@@ -108,7 +122,13 @@ export class SearchPool implements SearchThreads {
         pharaohRotation: false,
         kfen: WARM_KFEN,
         moves: [],
-        limits: { ...DEFAULT_LIMITS, nodes: WARM_NODES * threads, searchMoves: [] },
+        limits: {
+          ...DEFAULT_LIMITS,
+          nodes: WARM_NODES * threads,
+          optimumMs: 60_000,
+          maximumMs: 60_000,
+          searchMoves: [],
+        },
         received: Date.now(),
         network: this.warmNetwork,
       };
@@ -160,10 +180,12 @@ export class SearchPool implements SearchThreads {
     await this.ready;
   }
 
-  /** A new, empty table of `mb` megabytes. */
-  resize(mb: number): void {
+  /** A new, empty table of `mb` megabytes; resolves when its pages are mapped. */
+  async resize(mb: number): Promise<void> {
     this.ttBuffer = TranspositionTable.allocate(mb);
     this.core.newTable();
+    await this.stragglers;
+    await this.touchTable();
   }
 
   /** Empties the table (split over the threads) and the history tables. */

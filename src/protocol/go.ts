@@ -5,6 +5,7 @@
 import { formatMove, parseMove, type Position } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { quote } from '../core/quote';
+import type { GoNumbers } from '../engine/commands';
 
 /** The numeric arguments; UGI's p1time… are other names for wtime… */
 export type GoNumber =
@@ -104,4 +105,16 @@ export function parseGo(args: readonly string[], pos: Position): Result<GoArgs, 
     }
   }
   return ok(go);
+}
+
+/**
+ * The numbers of a `go` for the side to move (`side` 0: the first player's wtime/winc or
+ * p1time/p1inc): its own clock and increment, and the other limits as given.
+ */
+export function sideNumbers(n: GoArgs['numbers'], side: number): GoNumbers {
+  let time = n[side === 0 ? 'wtime' : 'btime'] ?? n[side === 0 ? 'p1time' : 'p2time'];
+  // A clock for the other side only (as fastchess's compliance check sends): no time for us.
+  if (time === undefined && (['wtime', 'btime', 'p1time', 'p2time'] as const).some((k) => n[k] !== undefined)) time = 0;
+  const inc = n[side === 0 ? 'winc' : 'binc'] ?? n[side === 0 ? 'p1inc' : 'p2inc'];
+  return { ...n, time, inc };
 }

@@ -64,6 +64,16 @@ export const BENCH_POSITIONS: BenchPosition[] = [
   { edition: 'deflexion', kfen: '4okop>2/2pv7/3P<6/p^1Pv1d^1d>p>2/p>1P<1D>D^p>2Pv/10/7P^2/2P<OKO4 g 1 4' }, // classic capture
 ];
 
+/** One position searched: its place in the list, its edition, its nodes and its move. */
+export interface BenchStep {
+  /** 1 for the first position. */
+  n: number;
+  count: number;
+  edition: EditionId;
+  nodes: number;
+  best: string;
+}
+
 export interface BenchResult {
   nodes: number;
   ms: number;
@@ -73,7 +83,7 @@ export interface BenchResult {
 /** Searches each position to `depth` on one thread, with the given search switches and parameters. */
 export function runBench(
   depth: number,
-  write: (line: string) => void,
+  onStep: (step: BenchStep) => void,
   positions: BenchPosition[] = BENCH_POSITIONS,
   features: SearchFeatures = DEFAULT_FEATURES,
   network: Network | null = null,
@@ -95,9 +105,7 @@ export function runBench(
     searcher.clearHistory();
     const res = searcher.run(r.value, { ...DEFAULT_LIMITS, depth });
     nodes += res.nodes;
-    write(
-      `info string bench ${i + 1}/${positions.length} ${edition} nodes ${res.nodes} bestmove ${formatMove(res.best)}`,
-    );
+    onStep({ n: i + 1, count: positions.length, edition, nodes: res.nodes, best: formatMove(res.best) });
   }
   const ms = Math.max(1, Math.round(performance.now() - t0));
   return { nodes, ms, nps: Math.round((nodes * 1000) / ms) };

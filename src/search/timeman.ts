@@ -38,3 +38,47 @@ export function timeBudget(clock: GoTimeParams, moveOverhead: number): TimeBudge
   optimum = Math.min(optimum, maximum);
   return { optimumMs: Math.max(1, Math.floor(optimum)), maximumMs: Math.max(1, Math.floor(maximum)) };
 }
+
+/** How much of the lag estimate is left one move later. */
+const LAG_DECAY = 0.9;
+
+/**
+ * The time a referee charges beyond the engine's own measure. The clock of the next `go` for the
+ * same side tells what the last move cost (the clock before, plus the increment, less the clock
+ * now); the engine's own measure of it (from reading `go` to writing `bestmove`) taken off leaves
+ * the lag: the pipes, and on a busy machine the waits for a core before `go` is read and after
+ * `bestmove` is written. The estimate is the largest recent lag, a tenth less each move; while
+ * it is above Move Overhead it takes its place, so that a loaded machine's lag is kept in reserve
+ * instead of flagging at 1+0.01 (bench/README.md, "Short searches").
+ */
+export class ClockLag {
+  /** The estimate, ms. */
+  ms = 0;
+  private last: { side: number; time: number; inc: number; spent: number } | null = null;
+
+  /** A search with a clock has been answered: `time` and `inc` as `go` gave them, `spentMs` by the engine's measure. */
+  answered(side: number, time: number, inc: number, spentMs: number): void {
+    this.last = { side, time, inc, spent: spentMs };
+  }
+
+  /** The next `go` with a clock: what the last move cost on it. */
+  observe(side: number, time: number): void {
+    const l = this.last;
+    this.last = null;
+    if (l === null || l.side !== side) return;
+    const charged = l.time + l.inc - time;
+    // a clock that went up or a charge above the whole clock: not the next move of one game
+    if (charged < 0 || charged > l.time + l.inc) return;
+    this.ms = Math.max(charged - l.spent, this.ms * LAG_DECAY, 0);
+  }
+
+  /** A new game: the next clock is not the last one's successor. */
+  newGame(): void {
+    this.last = null;
+  }
+
+  /** The overhead to plan with: Move Overhead, or the lag when that is larger. */
+  overhead(moveOverhead: number): number {
+    return Math.max(moveOverhead, Math.ceil(this.ms));
+  }
+}

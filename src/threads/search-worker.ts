@@ -6,7 +6,7 @@
  * objects) through a MessagePort; the main thread of the process formats and writes them.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { formatMove, parseKfen, parseMove, type EditionId } from '../core/index';
+import { formatMove, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
 import {
   MAX_SKILL,
@@ -73,48 +73,108 @@ const networks = new NetworkCache();
 let searcherTable = -2;
 let lastNewGame = -1;
 
+/** This thread's searcher, made once and kept; another table (the warm-up's, a new Hash size) swaps its table and control words. */
+function searcherFor(task: SearchTask, control: Int32Array): Searcher {
+  // (a SharedArrayBuffer arrives as a new object with every task, so the pool names its buffers)
+  if (!searcher) {
+    searcher = new Searcher(new TranspositionTable(task.tt), control);
+    searcherTable = task.tableId;
+  } else if (searcherTable !== task.tableId) {
+    searcher.tt = new TranspositionTable(task.tt);
+    searcher.control = control;
+    searcherTable = task.tableId;
+  }
+  if (task.newGame !== lastNewGame) {
+    searcher.clearHistory();
+    lastNewGame = task.newGame;
+  }
+  return searcher;
+}
+
+/** The task's position (KFEN and moves) and its searchmoves as move numbers. */
+function positionOf(task: SearchTask): { pos: Position; searchMoves: number[] } {
+  const r = parseKfen(task.kfen, task.edition, { pharaohRotation: task.pharaohRotation });
+  if (!r.ok) throw new Error(r.error.message);
+  const pos = r.value;
+  for (const t of task.moves) {
+    const m = parseMove(pos, t);
+    if (!m.ok) throw new Error(m.error.message);
+    pos.make(m.value);
+  }
+  const searchMoves: number[] = [];
+  for (const t of task.limits.searchMoves) {
+    const m = parseMove(pos, t);
+    if (m.ok) searchMoves.push(m.value);
+  }
+  return { pos, searchMoves };
+}
+
+/** Thread `base / 4`'s result slot, written at each completed iteration (read by the pool's vote). */
+function slotWriter(task: SearchTask): (move: number, score: number, depth: number) => void {
+  if (!task.results) return () => {};
+  const slots = new Int32Array(task.results);
+  const base = task.threadIndex * 4;
+  Atomics.store(slots, base, 0);
+  Atomics.store(slots, base + 3, 0);
+  return (move, score, depth) => {
+    const seq = Atomics.load(slots, base);
+    Atomics.store(slots, base, seq + 1); // odd: writing
+    Atomics.store(slots, base + 1, move);
+    Atomics.store(slots, base + 2, score);
+    Atomics.store(slots, base + 3, depth);
+    Atomics.store(slots, base, seq + 2);
+  };
+}
+
+/** How this thread plays the task: a weakened level or a varied opening choose among several lines. */
+interface Choice {
+  weak: boolean;
+  randomOpening: boolean;
+  skill: number;
+}
+
+/**
+ * The limits this thread searches with. Only the main search manages time, and its clock runs from
+ * when the main thread received `go`: everything before the search itself (this set-up, a network
+ * parsed for the first time, waiting for a free thread) counts against it.
+ */
+function limitsFor(task: SearchTask, pos: Position, searchMoves: number[], choice: Choice): SearchLimits {
+  const main = task.threadIndex === 0;
+  const limits: SearchLimits = {
+    ...task.limits,
+    searchMoves,
+    optimumMs: 0,
+    maximumMs: 0,
+    multiPV: main ? task.limits.multiPV : 1,
+  };
+  if (choice.weak) {
+    limits.depth = Math.min(limits.depth, skillDepth(choice.skill, Math.random() < 0.5));
+    limits.multiPV = Math.max(limits.multiPV, 4);
+    // a weak level does not look at shots at its own pieces while it has other moves
+    limits.searchMoves = movesWithoutSelfShots(pos, searchMoves) ?? searchMoves;
+  } else if (choice.randomOpening) {
+    limits.multiPV = Math.max(limits.multiPV, 3);
+  }
+  const lag = Math.max(0, Date.now() - task.received);
+  if (main && task.limits.optimumMs > 0) limits.optimumMs = Math.max(1, task.limits.optimumMs - lag);
+  if (main && task.limits.maximumMs > 0) limits.maximumMs = Math.max(1, task.limits.maximumMs - lag);
+  return limits;
+}
+
 /** One thread's part of one search; its answer is this thread's own (the pool adds up the nodes and votes). */
 export default function search(task: SearchTask): SearchResult {
   const control = new Int32Array(task.control);
   try {
-    // (a SharedArrayBuffer arrives as a new object with every task, so the pool names its buffers)
-    // A searcher is made once per thread and keeps its network's accumulators; another table
-    // (the warm-up's, a new Hash size) only swaps its table and control words.
-    if (!searcher) {
-      searcher = new Searcher(new TranspositionTable(task.tt), control);
-      searcherTable = task.tableId;
-    } else if (searcherTable !== task.tableId) {
-      searcher.tt = new TranspositionTable(task.tt);
-      searcher.control = control;
-      searcherTable = task.tableId;
-    }
-    const s = searcher;
-    if (task.newGame !== lastNewGame) {
-      s.clearHistory();
-      lastNewGame = task.newGame;
-    }
-    const r = parseKfen(task.kfen, task.edition, { pharaohRotation: task.pharaohRotation });
-    if (!r.ok) throw new Error(r.error.message);
-    const pos = r.value;
-    for (const t of task.moves) {
-      const m = parseMove(pos, t);
-      if (!m.ok) throw new Error(m.error.message);
-      pos.make(m.value);
-    }
-    const searchMoves: number[] = [];
-    for (const t of task.limits.searchMoves) {
-      const m = parseMove(pos, t);
-      if (m.ok) searchMoves.push(m.value);
-    }
+    const s = searcherFor(task, control);
+    const { pos, searchMoves } = positionOf(task);
     const main = task.threadIndex === 0;
-    const limits: SearchLimits = {
-      ...task.limits,
-      searchMoves,
-      // only the main search manages time (from `received`: see below)
-      optimumMs: 0,
-      maximumMs: 0,
-      multiPV: main ? task.limits.multiPV : 1,
+    const skill = task.skill ?? MAX_SKILL;
+    const choice: Choice = {
+      weak: main && skill < MAX_SKILL,
+      randomOpening: main && task.random === true && pos.moveNumber <= RANDOM_MOVES,
+      skill,
     };
+    const limits = limitsFor(task, pos, searchMoves, choice);
     s.features = task.features ?? { ...DEFAULT_FEATURES };
     s.params = task.params ?? { ...DEFAULT_PARAMS };
     s.setNetwork(task.network === undefined ? null : networks.get(task.network));
@@ -122,46 +182,17 @@ export default function search(task: SearchTask): SearchResult {
     s.searchAge = task.age;
     s.sharedNodes = new BigInt64Array(task.nodes);
     const port = task.port;
-    const slots = task.results ? new Int32Array(task.results) : undefined;
-    const base = task.threadIndex * 4;
-    if (slots) {
-      Atomics.store(slots, base, 0);
-      Atomics.store(slots, base + 3, 0);
-    }
-    s.onIteration = slots
-      ? (move, score, depth) => {
-          const seq = Atomics.load(slots, base);
-          Atomics.store(slots, base, seq + 1); // odd: writing
-          Atomics.store(slots, base + 1, move);
-          Atomics.store(slots, base + 2, score);
-          Atomics.store(slots, base + 3, depth);
-          Atomics.store(slots, base, seq + 2);
-        }
-      : () => {};
+    s.onIteration = slotWriter(task);
     s.onInfo = port ? (info) => port.postMessage(info) : () => {};
-    const skill = task.skill ?? MAX_SKILL;
-    const weak = main && skill < MAX_SKILL;
-    const randomOpening = main && task.random === true && pos.moveNumber <= RANDOM_MOVES;
-    if (weak) {
-      limits.depth = Math.min(limits.depth, skillDepth(skill, Math.random() < 0.5));
-      limits.multiPV = Math.max(limits.multiPV, 4);
-      limits.searchMoves = movesWithoutSelfShots(pos, searchMoves) ?? searchMoves;
-    } else if (randomOpening) {
-      limits.multiPV = Math.max(limits.multiPV, 3);
-    }
-    // The clock runs from when the main thread received `go`: everything before the search
-    // itself (this set-up, a network parsed for the first time, waiting for a free thread)
-    // counts against it.
-    const lag = Math.max(0, Date.now() - task.received);
-    if (main && task.limits.optimumMs > 0) limits.optimumMs = Math.max(1, task.limits.optimumMs - lag);
-    if (main && task.limits.maximumMs > 0) limits.maximumMs = Math.max(1, task.limits.maximumMs - lag);
     let res = s.run(pos, limits);
     // a weak level kept from shooting its own pieces, and then lost: all moves again
     if (limits.searchMoves !== searchMoves && (res.lines[0]?.score ?? 0) <= -MATE_BOUND)
       res = s.run(pos, { ...limits, searchMoves });
-    if ((weak || randomOpening) && res.lines.length > 0) {
+    if ((choice.weak || choice.randomOpening) && res.lines.length > 0) {
       const lines = withoutSelfShots(res.lines, pos);
-      const line = weak ? pickWeakMove(lines, skill, Math.random) : pickRandomMove(lines, RANDOM_MARGIN, Math.random);
+      const line = choice.weak
+        ? pickWeakMove(lines, skill, Math.random)
+        : pickRandomMove(lines, RANDOM_MARGIN, Math.random);
       res.best = line.move;
       res.ponder = line.pv.length > 1 ? line.pv[1] : 0;
       res.score = line.score;
@@ -194,4 +225,20 @@ export interface ClearTask {
 /** Zeroes words [from, to) of the table: large tables are cleared by all threads at once. */
 export function clear(task: ClearTask): void {
   new Int32Array(task.tt).fill(0, task.from, task.to);
+}
+
+/** Words per page of memory (4 KB): touching one word maps the whole page. */
+const PAGE_WORDS = 1024;
+
+/**
+ * Touches every page of words [from, to) of a new table, its contents unchanged (an atomic add
+ * of 0: a search thread writing the same word loses nothing). A new SharedArrayBuffer is mapped
+ * by the system page by page on first write; left to the first search, those page faults cost
+ * it about 20 ms of system time for a 16 MB table (a fresh engine's first `go movetime 30`
+ * searched a quarter of a warm one's nodes; bench/README.md, "Short searches").
+ */
+export function touch(task: ClearTask): void {
+  const a = new Int32Array(task.tt);
+  for (let i = task.from; i < task.to; i += PAGE_WORDS) Atomics.add(a, i, 0);
+  if (task.to > task.from) Atomics.add(a, task.to - 1, 0);
 }

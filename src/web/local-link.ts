@@ -3,6 +3,7 @@
  * answers the page's lines on the page's host (page-host.ts: searches in Web Workers). No server,
  * no other tab to share it with.
  */
+import { plural } from '../core/plural';
 import type { EngineLink, LinkEvents } from '../gui/page/engine-client';
 import { UciEngine } from '../protocol/uci';
 import { pageHost } from './page-host';
@@ -26,7 +27,7 @@ export class LocalLink implements EngineLink {
 
   private start(): void {
     const threads = threadsHere();
-    const where = `in this page, ${threads} thread${threads === 1 ? '' : 's'}${sharedMemory() ? ' (shared memory)' : ''}`;
+    const where = `in this page, ${plural(threads, 'thread')}${sharedMemory() ? ' (shared memory)' : ''}`;
     const handshake: string[] = [];
     let ready = false;
     const engine = new UciEngine((line) => {

@@ -1,5 +1,5 @@
 /**
- * The search threads of the static build (SearchThreads, src/protocol/engine-host.ts, as the page
+ * The search threads of the static build (SearchThreads, src/engine/host.ts, as the page
  * host provides them: page-host.ts): Web Workers where the Node host has its piscina pool
  * (src/node/search-pool.ts), so that the engine's own protocol (src/protocol/uci.ts) runs in
  * the page unchanged.
@@ -15,7 +15,7 @@
  *   time, depth or node limit end by themselves; only `go infinite` (analysis) and cancelled
  *   searches are stopped this way.
  */
-import type { GoRequest, SearchThreads } from '../protocol/engine-host';
+import type { GoRequest, SearchThreads } from '../engine/host';
 import { PoolCore } from '../engine/pool-core';
 import { CTRL_PONDER, CTRL_STOP } from '../search/search';
 import type { SearchInfo, SearchResult } from '../core/score';
@@ -80,7 +80,7 @@ export class SearchPool implements SearchThreads {
   private readonly control: Int32Array | null;
   private readonly nodes: BigInt64Array | null;
   /** Table age, new-game count, table name, result slots, the vote: shared with the Node pool. */
-  private readonly core = new PoolCore(this.shared);
+  readonly core = new PoolCore(this.shared);
   private running: Running | null = null;
   /** Helpers of the last search still finishing (awaited before the next one). */
   private stragglers: Promise<unknown> = Promise.resolve();
@@ -127,7 +127,7 @@ export class SearchPool implements SearchThreads {
     await this.ready;
   }
 
-  resize(mb: number): void {
+  async resize(mb: number): Promise<void> {
     this.hashMb = mb;
     this.core.newTable();
     if (this.shared) this.tt = TranspositionTable.allocate(mb);

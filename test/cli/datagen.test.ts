@@ -87,7 +87,7 @@ describe('thoth datagen', () => {
     expect(readFileSync(foreign, 'utf8')).toBe('my notes, not training data\n');
     expect(done).toMatchObject({
       code: 0,
-      out: expect.stringMatching(/full\.bin already holds 0 positions of 1 games: nothing to do/),
+      out: expect.stringMatching(/full\.bin already holds 0 positions of 1 game: nothing to do/),
     });
     expect(help).toMatchObject({
       code: 0,
@@ -219,7 +219,7 @@ describe('thoth datagen: files and Ctrl-C', () => {
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(/Interrupted: the games in progress are dropped; run the same command again to go on\n/);
     const n = Number(
-      /^thoth datagen: interrupted: .*interrupted\.bin holds (\d+) positions; the same command goes on\n$/m.exec(
+      /^thoth datagen: interrupted: .*interrupted\.bin holds (\d+) positions?; the same command goes on\n$/m.exec(
         stderr,
       )?.[1],
     );
@@ -262,7 +262,7 @@ describe('thoth datagen: a full disk', () => {
     });
     expect(limited.code, limited.err).toBe(1);
     const m =
-      /^thoth datagen: cannot write '.*disk-full\.bin': the file would be larger than this process may write \(ulimit -f\); the file holds (\d+) positions of (\d+) whole games: free space and run the same command again\n$/.exec(
+      /^thoth datagen: cannot write '.*disk-full\.bin': the file would be larger than this process may write \(ulimit -f\); the file holds (\d+) positions? of (\d+) whole games?: free space and run the same command again\n$/.exec(
         limited.err,
       );
     expect(m, limited.err).not.toBeNull();

@@ -27,7 +27,7 @@ describe('thoth train', () => {
     expect(one.code).toBe(0);
     const lines = one.out.trim().split('\n');
     expect(lines[0]).toMatch(
-      /^Data: 2546 positions of 47 games from 1 file\(s\) read in [\d.]+ s: \d+ for training, \d+ for validation/,
+      /^Data: 2546 positions of 47 games from 1 file read in [\d.]+ s: \d+ for training, \d+ for validation/,
     );
     expect(lines[1]).toMatch(/^Network: 8 hidden × 2 perspectives; batch 256, .* seed 3, 2 threads$/);
     expect(lines[1]).toMatch(/ \(× [\d.]+ every epoch\), /); // --lr-drop is 1 here: not "every 1 epochs"
@@ -340,7 +340,7 @@ describe('thoth train: work kept safe', () => {
     });
     expect(merged.code, merged.err).toBe(0);
     expect(merged.out).toMatch(/^Note: 47 repeated games dropped /m);
-    expect(merged.out).toMatch(/^Data: 2546 positions of 47 games from 2 file\(s\)/m);
+    expect(merged.out).toMatch(/^Data: 2546 positions of 47 games from 2 files/m);
     // trained once: the same losses as the file alone
     const losses = (o: string): string[] => [...o.matchAll(/loss (0\.\d+)/g)].map((m) => m[1]);
     expect(losses(merged.out)).toEqual(losses(single.out));

@@ -101,7 +101,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
       const code = await coord.exited;
       expect(code, coord.err + coord.out).toBe(1);
       const m =
-        /^thoth datagen: cannot write '\S+dist\.bin': the file would be larger than this process may write \(ulimit -f\); the file holds (\d+) positions of (\d+) whole games: free space and run the same command again\n$/.exec(
+        /^thoth datagen: cannot write '\S+dist\.bin': the file would be larger than this process may write \(ulimit -f\); the file holds (\d+) positions? of (\d+) whole games?: free space and run the same command again\n$/.exec(
           coord.err,
         );
       expect(m, coord.err).not.toBeNull();

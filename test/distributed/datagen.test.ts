@@ -139,6 +139,47 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
     await other.exited;
   }, 150_000);
 
+  it('match-status of a finished run: finished, the final counts, nothing queued or in progress, every worker that played', async () => {
+    const dir = tempDir();
+    const cache = ['--cache', join(dir, 'cache')];
+    const workers = [worker(redis.url, cache), worker(redis.url, cache)];
+    // A position target far below the games' makes the run end with chunks still queued and being played.
+    const coord = new ThothProcess([
+      'datagen',
+      '--out',
+      join(dir, 'dist.bin'),
+      '--chunk',
+      '1',
+      '--distributed',
+      redis.url,
+      ...small(7103),
+      '--games',
+      '40',
+      '--positions',
+      '60',
+    ]);
+    expect(await coord.exited, coord.err + coord.out).toBe(0);
+    const run = /^Datagen run ([0-9a-f]{12}) /m.exec(coord.out)![1];
+    const wrote = /^Wrote (\d+) positions? of (\d+) games?/m.exec(coord.out)!;
+    const played = new Set(workers.filter((w) => /^Played chunk-/m.test(w.out)).map((_, i) => i));
+    const status = new ThothProcess(['match-status', redis.url, run]);
+    expect(await status.exited).toBe(0);
+    const text = status.out;
+    expect(text).toMatch(new RegExp(`^Datagen run ${run}: .*dist\\.bin \\| finished$`, 'm'));
+    expect(text).toMatch(
+      new RegExp(
+        `^Positions ${wrote[1]}/60, games ${wrote[2]}/40, [\\d.]+ positions/s \\| finished: nothing queued or in progress`,
+        'm',
+      ),
+    );
+    expect(text).not.toMatch(/queued [1-9]|in progress [1-9]/);
+    // Every worker that played a chunk is named with what it gave.
+    const named = text.split('\n').filter((l) => /^ {2}\S+: \d+ chunks?, /.test(l));
+    expect(named).toHaveLength(played.size);
+    for (const w of workers) w.kill('SIGINT');
+    await Promise.all(workers.map((w) => w.exited));
+  }, 150_000);
+
   it('a coordinator killed with SIGKILL: the same command goes on, no written game is asked for again, the same file as a local run', async () => {
     const dir = tempDir();
     const out = join(dir, 'dist.bin');

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
+import { plural } from '../../src/core/plural';
 import { fake, tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, startRedis, worker } from './helpers';
 
@@ -63,7 +64,7 @@ describe.skipIf(!REDIS_SERVER)('Redis restarted without persistence', () => {
       wk2.kill('SIGINT');
       await wk2.exited;
       expect(code2, again.err).toBe(0);
-      expect(again.out).toContain(`Resumed ${played} finished games from ${pgn}`);
+      expect(again.out).toContain(`Resumed ${plural(played, 'finished game')} from ${pgn}`);
       const rounds = parseRecords(readFileSync(pgn, 'utf8')).games.map((g) => g.tags.get('Round'));
       expect(new Set(rounds).size).toBe(6);
       expect(rounds).toHaveLength(6);

@@ -70,6 +70,9 @@ describe('PoolCore', () => {
       nodes: 300,
       error: undefined,
     });
+    // what it was chosen from is kept (test/web/pool-hosts.test.ts reads it in both hosts)
+    expect(core.lastChoice).toMatchObject({ main, helpers: [{ threadIndex: 1 }, { threadIndex: 2 }] });
+    expect(core.lastChoice?.chosen.best).toBe('j5j6');
     // the same threads' results give the same choice by the rule itself (what both hosts call)
     expect(chooseResult(go, main, helperResults(new Int32Array(t1.results!), 3), 300).best).toBe('j5j6');
     // a weakened or randomised search plays the main thread's own move

@@ -24,19 +24,25 @@ function played(texts: string[], kfen?: string): S.PageState {
 }
 
 describe('the review of a game', () => {
-  it('scores each main-line position, then judges the moves with the shared review logic', () => {
+  it('scores each main-line position, the move played alone where another was best, then judges the moves', () => {
     let s = R.startReview(played(['c1d2', 'a4a3', 'j4i4']));
     const key = s.review!.key;
     expect(s.review!.scores).toHaveLength(4);
-    expect(R.nextReviewIndex(s)).toBe(0);
-    // Silver's j4i4 removes its own Pyramid: the score falls from Silver's view.
-    const scores: [number, number][] = [
-      [0, 0],
-      [1, 0],
-      [2, 0],
-      [3, 250],
+    expect(R.nextReviewStep(s)).toEqual({ index: 0 });
+    // The engine chose the moves played, but for Silver's j4i4, which removes its own Pyramid.
+    const scores: [number, number, string][] = [
+      [0, 0, 'c1d2'],
+      [1, 0, 'a4a3'],
+      [2, 0, 'j5j6'],
     ];
-    for (const [i, cp] of scores) s = R.reviewScore(s, key, i, { kind: 'cp', value: cp });
+    for (const [i, cp, best] of scores) s = R.reviewScore(s, key, i, { kind: 'cp', value: cp }, best);
+    // j4i4 is searched alone in the position before it, then the last position is scored.
+    expect(R.nextReviewStep(s)).toEqual({ index: 2, only: 'j4i4' });
+    expect(R.gameReview(s)).toBeNull();
+    s = R.reviewPlayedScore(s, key, 2, { kind: 'cp', value: -250 });
+    expect(R.nextReviewStep(s)).toEqual({ index: 3 });
+    s = R.reviewScore(s, key, 3, { kind: 'cp', value: 240 }, 'a3a4');
+    expect(R.nextReviewStep(s)).toBeNull();
     expect(R.nextReviewIndex(s)).toBe(-1);
     const g = R.gameReview(s);
     expect(g?.plies[2]).toMatchObject({ side: 0, mark: '??' });
@@ -78,14 +84,15 @@ describe('a review when the main line changes', () => {
   it('keeps the scores and marks of the shared moves and scores the new ones', () => {
     let s = R.startReview(played(['c1d2', 'a4a3', 'j4i4', 'a3a4']));
     const key = s.review!.key;
-    for (const [i, cp] of [
-      [0, 0],
-      [1, 0],
-      [2, 0],
-      [3, 250],
-      [4, -250],
+    for (const [i, cp, best] of [
+      [0, 0, 'c1d2'],
+      [1, 0, 'a4a3'],
+      [2, 0, 'j5j6'],
+      [3, 250, 'a3a4'],
+      [4, -250, 'c1d2'],
     ] as const)
-      s = R.reviewScore(s, key, i, { kind: 'cp', value: cp });
+      s = R.reviewScore(s, key, i, { kind: 'cp', value: cp }, best);
+    s = R.reviewPlayedScore(s, key, 2, { kind: 'cp', value: -250 });
     expect(R.reviewMarks(s).get(2)).toBe('??');
     // A variation after j4i4 becomes the main line.
     let v = S.goTo(s, [0, 0, 0]);
@@ -100,8 +107,11 @@ describe('a review when the main line changes', () => {
       { kind: 'cp', value: 250 },
       undefined,
     ]);
-    expect(R.nextReviewIndex(promoted)).toBe(4);
+    // The new move a3a2 is not the engine's a3a4: it is searched alone, then the new last position.
+    expect(R.nextReviewStep(promoted)).toEqual({ index: 3, only: 'a3a2' });
     expect(R.reviewMarks(promoted).get(2)).toBe('??');
+    const next = R.reviewPlayedScore(promoted, promoted.review!.key, 3, { kind: 'cp', value: 200 });
+    expect(R.nextReviewStep(next)).toEqual({ index: 4 });
     // Without it the review would be gone.
     expect(R.currentReview(S.promoteLine(v))).toBeNull();
   });

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMove, setupKfen } from '../../src/core/index';
-import { maxThreads } from '../../src/protocol/options';
+import { maxThreads } from '../../src/engine/options';
 import { nodeHost } from '../../src/node/node-host';
-import type { GoRequest } from '../../src/protocol/engine-host';
+import type { GoRequest } from '../../src/engine/host';
 import { SearchPool, clearRanges } from '../../src/node/search-pool';
 import { DEFAULT_LIMITS, type SearchLimits } from '../../src/search/search';
 import type { SearchInfo } from '../../src/core/score';
@@ -57,6 +57,25 @@ describe('SearchPool (in-process)', () => {
     }
   });
 
+  it('a new table is mapped before the first search (the search does not pay its page faults)', async () => {
+    // A SharedArrayBuffer's pages are mapped on first write: only then do they count in the RSS.
+    const before = process.memoryUsage().rss;
+    const p = new SearchPool(1, 256);
+    try {
+      await p.ready;
+      const grown = (process.memoryUsage().rss - before) / 2 ** 20;
+      expect(grown, 'MB mapped by the start-up').toBeGreaterThan(200);
+      const words = p.table.words;
+      expect(words.every((w) => w === 0)).toBe(true);
+      // a new size: mapped once resize resolves
+      const mid = process.memoryUsage().rss;
+      await p.resize(128);
+      expect((process.memoryUsage().rss - mid) / 2 ** 20, 'MB mapped by resize').toBeGreaterThan(100);
+    } finally {
+      await p.destroy();
+    }
+  });
+
   it('go nodes N with 2 threads: the nodes of all threads stop the search near N', async () => {
     const N = 50_000;
     const infos: SearchInfo[] = [];
@@ -89,7 +108,7 @@ describe('SearchPool (in-process)', () => {
   it('clear() zeroes every word of the table, split over the threads (3 threads, an odd size)', async () => {
     await pool.setThreads(3);
     // ~0.01 MB: 163 buckets of 16 words, 2608 words; split in chunks of whole buckets
-    pool.resize(0.01);
+    await pool.resize(0.01);
     const words = pool.table.words;
     expect(words.length).toBe(2608);
     words.fill(-1);
@@ -97,7 +116,7 @@ describe('SearchPool (in-process)', () => {
     const left = words.findIndex((w) => w !== 0);
     expect(left, `word ${left} not cleared`).toBe(-1);
     // a 4 MB table, the same
-    pool.resize(4);
+    await pool.resize(4);
     const big = pool.table.words;
     big.fill(0x5a5a5a5a);
     await pool.clear();
@@ -117,7 +136,7 @@ describe('SearchPool (in-process)', () => {
       'the search wrote to the new table',
     ).toBe(true);
     await pool.setThreads(1);
-    pool.resize(2);
+    await pool.resize(2);
     d = await pool.start(request({ depth: 3 }, moves), false, () => {});
     expect(d.error).toBeUndefined();
     expectLegal(d.best, moves);

@@ -28,6 +28,25 @@ describe('debug', () => {
     expect(ls.filter((l) => l.startsWith('info string error'))).toEqual([]);
   });
 
+  it('a clock charged beyond the engine time: the lag becomes the overhead of the next go', async () => {
+    const overhead = async (go: string): Promise<number> => {
+      e.send('position startpos');
+      e.send(go);
+      const d = debugLines((await e.collect(/^bestmove /)).map((l) => l.text));
+      const m = / overhead (\d+) ms/.exec(d.find((l) => l.includes(' go: ')) ?? '');
+      expect(m, JSON.stringify(d)).not.toBeNull();
+      return Number(m![1]);
+    };
+    e.send('ucinewgame');
+    expect(await overhead('go wtime 1000 btime 1000 winc 10 binc 10')).toBe(10);
+    // 500 ms charged for a move of well under 500 ms (a referee on a busy machine)
+    expect(await overhead('go wtime 510 btime 1000 winc 10 binc 10')).toBeGreaterThanOrEqual(200);
+    e.send('ucinewgame');
+    e.send('setoption name Move Overhead value 500');
+    expect(await overhead('go wtime 1000 btime 1000 winc 10 binc 10')).toBe(500);
+    e.send('setoption name Move Overhead value 10');
+  });
+
   it('debug off: no more diagnostics', async () => {
     e.send('debug off');
     expect(await e.sync()).toEqual([]);

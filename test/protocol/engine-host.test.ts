@@ -1,5 +1,5 @@
 /**
- * The protocol runs on any host (src/protocol/engine-host.ts): from uci.ts, and from the static
+ * The engine and its protocol run on any host (src/engine/host.ts): from uci.ts, and from the static
  * page's entry, no import that is not type-only reaches a Node module (`node:…`), a package, or
  * the Node host's own modules (src/node). (build.mjs bundles the page without swapping any module.)
  */

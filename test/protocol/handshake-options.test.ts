@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS } from '../../src/core/index';
 import { ok } from '../../src/core/result';
-import { createOptions, maxThreads, optionLine, type OptionSpec } from '../../src/protocol/options';
+import { createOptions, maxThreads, optionLine, type OptionSpec } from '../../src/engine/options';
 import { nodeHost } from '../../src/node/node-host';
 import { KNOWN_COMMANDS } from '../../src/protocol/uci';
 import { Engine, ROOT, assertBuilt, startEngine } from './spawn-engine';

@@ -113,7 +113,7 @@ describe('command-line arguments and process life', () => {
         });
         expect(b.text, lines.join(', ')).toMatch(/^bestmove [a-j]\d/);
         expect(
-          (await e.sync(10_000)).filter((l) => l.startsWith('bestmove')),
+          (await e.sync()).filter((l) => l.startsWith('bestmove')),
           lines.join(', '),
         ).toEqual([]);
       } finally {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatOptionLine, parseOptionLine, type DeclaredOption, type OptionSpec } from '../../src/core/option-line';
 import { ok } from '../../src/core/result';
-import { createOptions, maxThreads } from '../../src/protocol/options';
+import { createOptions, maxThreads } from '../../src/engine/options';
 
 /** Every option Thoth declares, with and without a network file (EvalFile's default differs). */
 function declared(hasNetwork: boolean): OptionSpec[] {

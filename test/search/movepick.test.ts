@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMove, makeMove, mulberry32, toKfen } from '../../src/core/index';
 import { Beams } from '../../src/search/beams';
 import { History } from '../../src/search/history';
-import { MovePicker, OUT_CAPTURE, OUT_NONE, OUT_WIN, shotOutcome } from '../../src/search/movepick';
+import { MovePicker, OUT_CAPTURE, OUT_NONE, OUT_OWN, OUT_WIN, shotOutcome } from '../../src/search/movepick';
 import { ALL_SETUPS, collectPositions, moves } from './helpers';
 
 const PLY = 3;
@@ -96,6 +96,33 @@ describe('MovePicker', () => {
       void allAtOnce;
     });
   }
+
+  it('the quiet stage comes best first, whatever mix of history scores above, at and below 0', () => {
+    const bits = mulberry32(46);
+    const rand = (): number => (bits() >>> 0) / 4294967296;
+    const beams = new Beams(8);
+    const picker = new MovePicker(8);
+    let checked = 0;
+    for (const pos of collectPositions('khet2', 'classic', 11, 25, () => true)) {
+      beams.trace(pos, PLY);
+      if (beams.ourKill[PLY] >= 0) continue;
+      const history = new History(8);
+      // a third of the moves keep 0 (no history), the rest above or below it
+      for (const m of moves(pos)) if (rand() < 0.67) history.update(pos.side, m, Math.floor(rand() * 4000) - 2000);
+      picker.init(pos, history, beams.ourMask, PLY, 0, -1);
+      const got = drain(picker, PLY).filter((g) => g.out !== OUT_CAPTURE && g.out !== OUT_WIN);
+      const key = (g: { m: number; out: number }): number =>
+        g.out === OUT_NONE
+          ? history.score(pos.side, g.m)
+          : g.out === OUT_OWN
+            ? -(1 << 24) + history.score(pos.side, g.m)
+            : -(1 << 29);
+      for (let i = 1; i < got.length; i++)
+        expect(key(got[i]), `${toKfen(pos)} move ${i}`).toBeLessThanOrEqual(key(got[i - 1]));
+      checked += got.length;
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
 
   it('both modes occur in the sample (our beam takes a piece already, or not)', () => {
     let withShot = 0;

@@ -1,6 +1,6 @@
 /** Time management: never more than the remaining time minus the overhead; never flags at 1 s + 0.01 s. */
 import { describe, expect, it } from 'vitest';
-import { timeBudget, type GoTimeParams } from '../../src/search/timeman';
+import { ClockLag, timeBudget, type GoTimeParams } from '../../src/search/timeman';
 
 const TIMES = [1, 5, 9, 10, 11, 15, 20, 50, 100, 200, 500, 999, 1000, 1010, 3000, 10_000, 60_000, 600_000, 10_800_000];
 const INCS = [undefined, 0, 10, 100, 1000, 5000];
@@ -142,5 +142,44 @@ describe('timeBudget', () => {
         );
     }
     expect(flags).toEqual([]);
+  });
+});
+
+describe('ClockLag', () => {
+  it('the charge of the last move beyond its own time becomes the overhead, then fades', () => {
+    const lag = new ClockLag();
+    expect(lag.overhead(10)).toBe(10);
+    // 1000 ms + 10 ms increment, 30 ms by the engine's measure, 700 ms left: 280 ms of lag
+    lag.answered(0, 1000, 10, 30);
+    lag.observe(0, 700);
+    expect(lag.ms).toBe(280);
+    expect(lag.overhead(10)).toBe(280);
+    // no lag on the next move: a tenth less
+    lag.answered(0, 700, 10, 20);
+    lag.observe(0, 690);
+    expect(lag.ms).toBeCloseTo(252);
+    // as it fades, Move Overhead takes over again
+    for (let i = 0; i < 60; i++) {
+      lag.answered(0, 690, 10, 20);
+      lag.observe(0, 680);
+    }
+    expect(lag.overhead(10)).toBe(10);
+  });
+
+  it('a clock that is not the next move of the same game is not compared', () => {
+    const lag = new ClockLag();
+    lag.answered(0, 1000, 10, 30);
+    lag.observe(1, 500); // the other side
+    lag.answered(0, 300, 10, 30);
+    lag.observe(0, 1000); // a clock that went up: a new game
+    lag.answered(0, 1000, 10, 30);
+    lag.newGame();
+    lag.observe(0, 100);
+    lag.observe(0, 100); // nothing answered since
+    expect(lag.ms).toBe(0);
+    // a referee that charges less than the engine measured (or adds the increment first): no lag
+    lag.answered(0, 1000, 10, 50);
+    lag.observe(0, 990);
+    expect(lag.ms).toBe(0);
   });
 });

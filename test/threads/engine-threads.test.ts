@@ -60,7 +60,7 @@ async function setPosition(e: Engine, s: Spot): Promise<void> {
 
 async function setThreads(e: Engine, n: number): Promise<void> {
   e.send(`setoption name Threads value ${n}`);
-  expect(await e.sync(20_000), `Threads ${n}`).toEqual([]);
+  expect(await e.sync(), `Threads ${n}`).toEqual([]);
 }
 
 interface Played {

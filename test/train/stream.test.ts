@@ -107,7 +107,7 @@ describe('streamed training data', () => {
     ]);
     for (const r of [streamed, fits, plain]) expect(r, r.err).toMatchObject({ code: 0, err: '' });
     expect(streamed.out).toMatch(
-      /^Data: 2546 positions of 47 games from 1 file\(s\) indexed in [\d.]+ s: \d+ for training, streamed in shuffled chunks of at most 600 positions; \d+ for validation$/m,
+      /^Data: 2546 positions of 47 games from 1 file indexed in [\d.]+ s: \d+ for training, streamed in shuffled chunks of at most 600 positions; \d+ for validation$/m,
     );
     expect(streamed.out).toMatch(
       /^epoch 2\/2: train loss [\d.]+, val loss [\d.]+, [\d.]+ s, \d+ positions\/s, lr [\d.e-]+, [4-9] chunks$/m,

@@ -3,6 +3,7 @@
  * standings, Elo ± error, the workers and the LLR over games against the SPRT bounds. Data goes
  * into the page as text only.
  */
+import { plural } from '../../core/plural';
 import type { RunStatus } from '../status';
 
 interface Api {
@@ -71,7 +72,7 @@ function drawLlr(points: [number, number][], lower: number, upper: number): void
     g.append(svg('line', { class: cls, x1: L, y1: y(v), x2: W - R, y2: y(v) }));
     g.append(svg('text', { x: 4, y: y(v) + 4 }, label));
   }
-  g.append(svg('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, `${maxGames} games`));
+  g.append(svg('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, `${plural(maxGames, 'game')}`));
   g.append(svg('text', { x: L, y: H - 8 }, '0'));
   const path = [[0, 0] as [number, number], ...points]
     .map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`)
@@ -85,7 +86,7 @@ function render(d: Api): void {
     el.meta.textContent = d.runs.length === 0 ? 'No distributed run in this Redis yet.' : 'No status for this run yet.';
     return;
   }
-  document.title = `Thoth: ${s.names.join(' vs ')} (${s.games} games)`;
+  document.title = `Thoth: ${s.names.join(' vs ')} (${plural(s.games, 'game')})`;
   el.title.textContent = `${s.names.join(' vs ')}`;
   const age = Math.max(0, Math.round((Date.now() - s.updated) / 1000));
   el.meta.replaceChildren();
@@ -130,7 +131,7 @@ function render(d: Api): void {
   el.workers.replaceChildren(
     ...s.workers.map((w) => {
       const li = document.createElement('li');
-      li.textContent = `${w.id}: ${w.busy}/${w.concurrency} slots busy, ${w.pairs} pairs played`;
+      li.textContent = `${w.id}: ${w.busy}/${w.concurrency} slots busy, ${plural(w.pairs, 'pair')} played`;
       return li;
     }),
     ...Object.entries(s.refusals).map(([w, why]) => {

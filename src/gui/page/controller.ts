@@ -4,6 +4,7 @@
  * the state: what Thoth should be doing is a function of it), the timers (clocks, the shot on
  * show), storage, and drawing the board and the panels.
  */
+import { plural } from '../../core/plural';
 import {
   EDITIONS,
   legalMoves,
@@ -61,9 +62,11 @@ import {
 import type { LinkPayload } from './link';
 import { wireShare } from './share';
 import { addRematchButton, rematch } from './rematch';
+import { LearnMode } from './learnmode';
 import { PuzzleMode } from './puzzlemode';
 import { isOwnMovable, rotationsOf, targetsOf } from './selection';
 import * as R from './gamereview';
+import { REVIEW_DEPTH, reviewGo, reviewOptions } from '../../analysis/review-method';
 import { LOW_TIME_MS, Sounds, soundsFor } from './sound';
 import * as S from './state';
 import type { PageState, Settings } from './state';
@@ -115,6 +118,7 @@ export class PageController {
   private renderQueued = false;
   private selectedBefore = -1;
   private puzzles: PuzzleMode | null = null;
+  private learn: LearnMode | null = null;
   readonly sounds = new Sounds(() => this.s.settings.sound !== false);
   /** The side whose low-time sound has played (once per clock run below the mark). */
   private lowSounded = [false, false];
@@ -143,6 +147,7 @@ export class PageController {
     renderKeys(this.dom);
     this.wire();
     this.puzzles = new PuzzleMode({ state: () => this.s, update: (f) => this.update(f) });
+    this.learn = new LearnMode({ state: () => this.s, update: (f) => this.update(f) });
     engine.onStatus = () => this.onEngineStatus();
     engine.onRefused = (line, reason) => this.update((x) => S.setMessage(x, `The server refused '${line}': ${reason}`));
     engine.onOther = (line) => {
@@ -185,6 +190,7 @@ export class PageController {
     this.s = f(before);
     if (this.s === before) return;
     this.puzzles?.observe(before, this.s);
+    this.learn?.observe(before, this.s);
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.syncEngine();
     this.syncHold();
@@ -214,7 +220,7 @@ export class PageController {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     try {
-      const game = JSON.stringify(this.puzzles?.keptGame() ?? saveGame(this.s, now()));
+      const game = JSON.stringify(this.learn?.keptGame() ?? this.puzzles?.keptGame() ?? saveGame(this.s, now()));
       storage('session')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(SETTINGS_KEY, JSON.stringify(this.s.settings));
@@ -259,11 +265,17 @@ export class PageController {
     return this.levels.find((l) => l.n === this.s.settings.level) ?? this.levels[this.levels.length - 1];
   }
 
-  /** `Threads` for a search: every core at full strength (analysis, level 8), one for a limited level. */
-  private threadsOption(full: boolean): Record<string, string> {
-    return this.engine.strength && this.engine.hasOption('Threads')
-      ? { Threads: String(this.engine.threadsFor(full)) }
-      : {};
+  /**
+   * `Threads` for a search: every core at full strength (analysis, level 8), one for a limited
+   * level; and the server's full-strength `Hash` again after a review's (which has its own).
+   */
+  private strengthOptions(full: boolean): Record<string, string> {
+    const st = this.engine.strength;
+    if (!st) return {};
+    return {
+      ...(this.engine.hasOption('Threads') ? { Threads: String(this.engine.threadsFor(full)) } : {}),
+      ...(st.hashMb !== undefined && this.engine.hasOption('Hash') ? { Hash: String(st.hashMb) } : {}),
+    };
   }
 
   /** The status pill's detail: the level against Thoth and the threads it plays (or analyses) on. */
@@ -271,7 +283,7 @@ export class PageController {
     const s = this.s;
     const level = this.level();
     const t = this.engine.threadsFor(s.mode !== 'engine' || isFullStrength(level));
-    const threads = `${t} thread${t === 1 ? '' : 's'}`;
+    const threads = `${plural(t, 'thread')}`;
     return s.mode === 'engine' ? `Level ${level.n}, ${threads}` : threads;
   }
 
@@ -279,6 +291,12 @@ export class PageController {
   private wantedJob(): (Job & { start: () => void }) | null {
     const s = this.s;
     if (!this.engine.ready) return null;
+    // a move tried in Learn from your mistakes, scored as the review scores a move (learnmode.ts)
+    const tried = this.learn?.search();
+    if (tried) {
+      const key = `learn|${this.gameSerial}|${tried.key}`;
+      return { key, kind: 'review', start: () => this.learn?.startSearch(this.engine, tried, () => this.jobDone(key)) };
+    }
     if (s.mode === 'engine') {
       if (S.isOver(s) || s.pendingReply) return null;
       const pos = S.endPosition(s);
@@ -287,10 +305,10 @@ export class PageController {
       const key = `play|${this.gameSerial}|${positionCommand(s.tree, end)}`;
       return { key, kind: 'play', start: () => this.startPlay(key, end) };
     }
-    const next = R.nextReviewIndex(s);
-    if (s.mode === 'analysis' && next >= 0) {
+    const next = R.nextReviewStep(s);
+    if (s.mode === 'analysis' && next) {
       const rk = s.review!.key;
-      const key = `review|${this.gameSerial}|${rk}|${next}`;
+      const key = `review|${this.gameSerial}|${rk}|${next.index}|${next.only ?? ''}`;
       return { key, kind: 'review', start: () => this.startReviewStep(key, rk, next) };
     }
     if (s.mode === 'analysis' && s.analysing) {
@@ -342,7 +360,7 @@ export class PageController {
       options: {
         UCI_Variant: s.tree.edition,
         ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')),
-        ...this.threadsOption(isFullStrength(level)),
+        ...this.strengthOptions(isFullStrength(level)),
       },
       position: positionCommand(s.tree, end),
       go,
@@ -387,7 +405,7 @@ export class PageController {
     const opts: Record<string, string> = {
       UCI_Variant: s.tree.edition,
       MultiPV: String(s.settings.multipv),
-      ...this.threadsOption(true),
+      ...this.strengthOptions(true),
     };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     this.engine.search({
@@ -407,17 +425,20 @@ export class PageController {
     this.scheduleRender();
   }
 
-  /** One position of a review: a short search, its score kept. */
-  private startReviewStep(key: string, reviewKey: string, index: number): void {
+  /**
+   * One search of a review (src/analysis/review-method.ts): a position, or its move played alone,
+   * to the review's depth on one thread from an empty table; its score kept.
+   */
+  private startReviewStep(key: string, reviewKey: string, step: R.ReviewStep): void {
     const s = this.s;
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, MultiPV: '1', ...this.threadsOption(true) };
+    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, ...reviewOptions() };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     let last: InfoLine | null = null;
     this.engine.search({
       options: opts,
-      position: positionCommand(s.tree, new Array<number>(index).fill(0)),
-      go: `go movetime ${R.REVIEW_MOVETIME_MS}`,
-      deadlineMs: R.REVIEW_MOVETIME_MS + 5000,
+      newGame: true,
+      position: positionCommand(s.tree, new Array<number>(step.index).fill(0)),
+      go: reviewGo(REVIEW_DEPTH, step.only),
       onInfo: (i) => {
         if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
       },
@@ -426,12 +447,23 @@ export class PageController {
         this.job = null;
         this.finishedKey = key;
         const said = last as InfoLine | null;
+        const score = said ? said.score : ({ kind: 'cp', value: 0 } as const);
         this.update((x) =>
-          R.reviewScore(x, reviewKey, index, said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]),
+          step.only === undefined
+            ? R.reviewScore(x, reviewKey, step.index, score, said?.pv[0])
+            : R.reviewPlayedScore(x, reviewKey, step.index, score),
         );
       },
     });
     this.scheduleRender();
+  }
+
+  /** The job `key` has finished (true), or another has taken its place (false). */
+  private jobDone(key: string): boolean {
+    if (this.job?.key !== key) return false;
+    this.job = null;
+    this.finishedKey = key;
+    return true;
   }
 
   private startReview(): void {
@@ -580,6 +612,7 @@ export class PageController {
     const d = this.dom;
     this.renderBoard();
     renderForm(d, s, this.levels);
+    this.puzzles?.renderGameCard();
     d.optConfirm.checked = this.confirmMoves();
     d.optSound.checked = s.settings.sound !== false;
     renderLegend(d, s.tree.edition);
@@ -595,6 +628,7 @@ export class PageController {
     renderStatus(d, this.engine, this.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
+    this.learn?.render();
   }
 
   // ---- the person's actions ----------------------------------------------------------------

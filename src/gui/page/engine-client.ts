@@ -97,6 +97,8 @@ export class WebSocketLink implements EngineLink {
 export interface SearchRequest {
   /** setoption lines (name → value) to apply before the search; sent only when changed. */
   options: Record<string, string>;
+  /** Send `ucinewgame` first (after the options): the search starts from an empty table and history. */
+  newGame?: boolean;
   /** The `position …` command. */
   position: string;
   /** The `go …` command. */
@@ -318,6 +320,7 @@ export class EngineClient {
       this.sentOptions.set(name, value);
       this.send(`setoption name ${name} value ${value}`);
     }
+    if (req.newGame) this.send('ucinewgame');
     this.send(req.position);
     const r: Running = { req, cancelled: false, stopSent: false, timers: [] };
     this.running.push(r);

@@ -1,16 +1,16 @@
 /**
- * The review of a game in the page: Thoth scores every position of the main line, and the review
- * logic `thoth analyse` uses (src/analysis/review.ts: win chance, ?!/?/??, accuracy) judges the
- * moves. Also the win chances the eval bar and the graph show. Pure transitions and derived data.
+ * The review of a game in the page, by the method `thoth analyse --game` follows
+ * (src/analysis/review-method.ts): Thoth searches every position of the main line to a fixed
+ * depth, and the move played alone where it chose another; the review logic (src/analysis/
+ * review.ts: win chance, ?!/?/??, accuracy) judges the moves. Also the win chances the eval bar
+ * and the graph show. Pure transitions and derived data.
  */
 import { gameStatus } from '../../core/index';
-import { evalsFromPositions, reviewGame, winChance, type GameReview } from '../../analysis/review';
+import { reviewGame, winChance, type GameReview, type PlyEval } from '../../analysis/review';
+import { needsPlayedSearch, plyEval } from '../../analysis/review-method';
 import type { Score } from './evaluation';
 import { endPath, isOver, type PageState, type ReviewState } from './state';
 import { mainline, pathKey, positionAt, type Path } from './tree';
-
-/** How long Thoth looks at each position of a review. */
-export const REVIEW_MOVETIME_MS = 300;
 
 export const mainlineKey = (s: PageState): string =>
   `${s.tree.startKfen}|${mainline(s.tree)
@@ -35,11 +35,49 @@ export function currentReview(s: PageState): ReviewState | null {
   return s.review && s.review.key === mainlineKey(s) ? s.review : null;
 }
 
-/** The next position the engine must score, or -1 when the review is complete (or stale). */
-export function nextReviewIndex(s: PageState): number {
+/** A search the review needs: position `index`, or its move played alone (`only`). */
+export interface ReviewStep {
+  index: number;
+  only?: string;
+}
+
+/** The move into position `i + 1` hit the opponent's Pharaoh (that position is scored `mate 0`). */
+function hitInto(r: ReviewState, i: number): boolean {
+  const next = r.scores[i + 1];
+  return next !== undefined && next.kind === 'mate' && next.value === 0;
+}
+
+/** Whether move `i` (played as `text`) needs its own search, once its position is scored. */
+function wantsPlayed(r: ReviewState, i: number, text: string): boolean {
+  const best = r.best?.[i];
+  return best !== undefined && needsPlayedSearch(best, text, hitInto(r, i));
+}
+
+/** The next search the review needs, in the order of the line, or null when it is complete (or stale). */
+export function nextReviewStep(s: PageState): ReviewStep | null {
   const r = currentReview(s);
-  if (!r) return -1;
-  return r.scores.indexOf(undefined);
+  if (!r) return null;
+  const moves = mainline(s.tree).map((n) => n.ply.text);
+  for (let i = 0; i < r.scores.length; i++) {
+    if (r.scores[i] === undefined) return { index: i };
+    if (i < moves.length && wantsPlayed(r, i, moves[i]) && r.played?.[i] === undefined)
+      return { index: i, only: moves[i] };
+  }
+  return null;
+}
+
+/** The position of the next search the review needs, or -1 when it is complete (or stale). */
+export function nextReviewIndex(s: PageState): number {
+  return nextReviewStep(s)?.index ?? -1;
+}
+
+/** The score of move `index` searched alone (the mover's view). */
+export function reviewPlayedScore(s: PageState, key: string, index: number, score: Score): PageState {
+  const r = s.review;
+  if (!r || r.key !== key || index < 0 || index >= r.scores.length - 1) return s;
+  const played = (r.played ?? []).slice();
+  played[index] = score;
+  return { ...s, review: { ...r, played } };
 }
 
 export function reviewScore(s: PageState, key: string, index: number, score: Score, best?: string): PageState {
@@ -69,24 +107,37 @@ export function reviewAdvice(s: PageState): { index: number; best: string; text:
   return { index: i, best, text: `${MARK_WORDS[mark]}: ${played}${mark}. Best was ${best}.` };
 }
 
-/** The judged moves and each side's accuracy, once every position is scored. */
-export function gameReview(s: PageState): GameReview | null {
-  const r = currentReview(s);
-  if (!r || r.scores.some((x) => x === undefined) || r.scores.length < 2) return null;
-  const first = positionAt(s.tree, []).side as 0 | 1;
-  return reviewGame(evalsFromPositions(r.scores as Score[], first));
+/**
+ * The scores of the moves searched so far, from the first: a move needs its position's score, its
+ * own when it needs one, and the next position's (which says whether it hit the Pharaoh).
+ */
+function moveEvals(s: PageState, r: ReviewState): PlyEval[] {
+  const moves = mainline(s.tree).map((n) => n.ply.text);
+  const first = positionAt(s.tree, []).side;
+  const out: PlyEval[] = [];
+  for (let i = 0; i < moves.length; i++) {
+    const best = r.scores[i];
+    if (best === undefined || r.scores[i + 1] === undefined) break;
+    const played = wantsPlayed(r, i, moves[i]) ? r.played?.[i] : best;
+    if (played === undefined) break;
+    out.push(plyEval({ side: ((first + i) & 1) as 0 | 1, best, played, hit: hitInto(r, i) }));
+  }
+  return out;
 }
 
-/** The moves judged so far: those whose positions before and after are both scored (from the start). */
+/** The judged moves and each side's accuracy, once the review is complete. */
+export function gameReview(s: PageState): GameReview | null {
+  const r = currentReview(s);
+  if (!r || r.scores.length < 2 || nextReviewStep(s) !== null) return null;
+  return reviewGame(moveEvals(s, r));
+}
+
+/** The moves judged so far (from the start). */
 function judgedSoFar(s: PageState): GameReview | null {
-  const done = gameReview(s);
-  if (done) return done;
   const r = currentReview(s);
   if (!r) return null;
-  const known = r.scores.indexOf(undefined);
-  if (known < 2) return null;
-  const first = positionAt(s.tree, []).side as 0 | 1;
-  return reviewGame(evalsFromPositions(r.scores.slice(0, known) as Score[], first));
+  const evals = moveEvals(s, r);
+  return evals.length > 0 ? reviewGame(evals) : null;
 }
 
 /** The moves of the line a review key names. */
@@ -111,9 +162,15 @@ export function keepSharedReview(s: PageState, old: ReviewState | null): PageSta
   while (k < was.length && k < now.length && was[k] === now[k]) k++;
   const fresh = startReview(s);
   const scores = fresh.review!.scores.slice();
+  const best: (string | undefined)[] = [];
   for (let i = 0; i <= k && i < scores.length; i++)
-    if (old.scores[i] !== undefined && (i < k || scores[i] === undefined)) scores[i] = old.scores[i];
-  return { ...fresh, review: { ...fresh.review!, scores } };
+    if (old.scores[i] !== undefined && (i < k || scores[i] === undefined)) {
+      scores[i] = old.scores[i];
+      best[i] = old.best?.[i];
+    }
+  // The moves both lines share keep their own scores; the first move that differs is a new move.
+  const played = (old.played ?? []).slice(0, k);
+  return { ...fresh, review: { ...fresh.review!, scores, best, played } };
 }
 
 /** The first player's win chance of a score given from the side to move's view. */

@@ -3,6 +3,7 @@
  * list (with variations), the engine lines, the result strip, the status and the hint. Each
  * function reads the state and writes its part of the DOM; none changes the state.
  */
+import { plural } from '../../core/plural';
 import {
   ANUBIS,
   EDITIONS,
@@ -473,7 +474,7 @@ export function renderReview(dom: Dom, s: PageState, engineName: string): void {
   const row = (c: 0 | 1): string => {
     const x = g.sides[c];
     const acc = Number.isNaN(x.accuracy) ? '–' : `${Math.round(x.accuracy)}%`;
-    const counts = `${x.blunders} blunder${x.blunders === 1 ? '' : 's'}, ${x.mistakes} mistake${x.mistakes === 1 ? '' : 's'}, ${x.inaccuracies} inaccurac${x.inaccuracies === 1 ? 'y' : 'ies'}`;
+    const counts = `${plural(x.blunders, 'blunder')}, ${plural(x.mistakes, 'mistake')}, ${plural(x.inaccuracies, 'inaccuracy', 'inaccuracies')}`;
     return `<span class="who">${escapeHtml(names[c])}</span><span class="counts" title="${counts}">${x.blunders} ?? · ${x.mistakes} ? · ${x.inaccuracies} ?!</span><span class="acc" data-side="${c}">${acc}</span>`;
   };
   setHtml(

@@ -6,6 +6,7 @@
  * view the solution, a themes filter, the person's Glicko-2 rating and a streak mode; the store
  * lives in localStorage. The shipped set (puzzles/puzzles.json) is bundled into the page.
  */
+import { plural } from '../../core/plural';
 import { EDITIONS, parseMove } from '../../core/index';
 import { THEMES, type Puzzle } from '../../puzzles/format';
 import shipped from '../../../puzzles/puzzles.json';
@@ -30,6 +31,7 @@ import {
   type PuzzleStore,
 } from './puzzle';
 import { restoreGame, saveGame, type SavedGame } from './persist';
+import { renderPuzzleGameCard } from './puzzlegame';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt } from './tree';
@@ -393,9 +395,15 @@ export class PuzzleMode {
     this.el['pz-msg'].classList.toggle('error', wrong);
   }
 
+  /** The Game card shows the puzzle on the board, not the game before (puzzlegame.ts). */
+  renderGameCard(): void {
+    renderPuzzleGameCard(this.doc, this.run?.puzzle ?? null);
+  }
+
   render(): void {
     const run = this.run;
     const r = this.store.rating;
+    this.renderGameCard();
     this.el['pz-rating'].textContent =
       `your rating ${Math.round(r.rating)} ± ${Math.round(2 * r.rd)}` +
       (this.streak
@@ -421,7 +429,7 @@ export class PuzzleMode {
         `${EDITIONS[run.puzzle.variant].name} · ${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating}${themes}`;
     } else {
       this.el['pz-task'].textContent =
-        `${this.puzzles.length} puzzles mined from Thoth's games. Press Puzzle to start.`;
+        `${plural(this.puzzles.length, 'puzzle')} mined from Thoth's games. Press Puzzle to start.`;
     }
     (this.el['pz-hint'] as HTMLButtonElement).disabled = !run || run.status !== 'play';
     (this.el['pz-retry'] as HTMLButtonElement).disabled = !run || this.streak !== null;

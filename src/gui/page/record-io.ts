@@ -5,6 +5,7 @@
  * again; clocks go into comments as `[%clk H:MM:SS]` (the time left after the move), as lichess
  * writes them, and a reviewed game's ?!/?/?? as NAGs.
  */
+import { plural } from '../../core/plural';
 import { EDITIONS, SETUPS, err, ok, parseMove, type EditionId, type Result } from '../../core/index';
 import {
   RESULT_TOKENS,
@@ -368,5 +369,5 @@ export function exportInput(s: S.PageState, engineName: string): ExportInput {
 /** A count of plies as a player reads it: "1 move (1 ply)", "12 moves (23 plies)" (a move is both sides' turn). */
 export function movesAndPlies(plies: number): string {
   const moves = Math.ceil(plies / 2);
-  return `${moves} ${moves === 1 ? 'move' : 'moves'} (${plies} ${plies === 1 ? 'ply' : 'plies'})`;
+  return `${plural(moves, 'move')} (${plural(plies, 'ply', 'plies')})`;
 }

@@ -179,6 +179,11 @@ export interface ReviewState {
   scores: (Score | undefined)[];
   /** The engine's best move in each main-line position, where scored (what "Best was …" names). */
   best?: (string | undefined)[];
+  /**
+   * The score of each main-line move as played (index = the move), the mover's view, searched alone
+   * where the engine chose another move (src/analysis/review-method.ts).
+   */
+  played?: (Score | undefined)[];
 }
 
 // ---- reading the state ---------------------------------------------------------------------

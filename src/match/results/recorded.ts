@@ -7,6 +7,7 @@
  * a round form a pair when they start from the same KFEN with the players' colours swapped. Any
  * other game counts alone. A record that appears twice (the same text) counts once.
  */
+import { plural } from '../../core/plural';
 import { EDITIONS, type EditionId } from '../../core/index';
 import { recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../../core/record';
 import type { SprtConfig } from '../config';
@@ -62,11 +63,12 @@ function countedGames(files: readonly GameRecord[][], notes: string[]): CountedG
     }
   });
   if (unfinished > 0) notes.push(`${unfinished} unfinished games (result *) not counted`);
-  if (repeated > 0) notes.push(`${repeated} records that appear twice counted once`);
+  if (repeated > 0)
+    notes.push(`${plural(repeated, 'record')} that ${repeated === 1 ? 'appears' : 'appear'} twice counted once`);
   if (games.length === 0) return [];
   const variant = recordVariant(games[0].rec);
   const other = games.filter((g) => recordVariant(g.rec) !== variant).length;
-  if (other > 0) notes.push(`${other} games of another variant than ${variant} not counted`);
+  if (other > 0) notes.push(`${plural(other, 'game')} of another variant than ${variant} not counted`);
   return games.filter((g) => recordVariant(g.rec) === variant);
 }
 

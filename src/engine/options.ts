@@ -8,7 +8,7 @@ import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { DEFAULT_PARAMS, PARAM_SPECS, type SearchParams } from '../search/params';
 import { MAX_ELO, MIN_ELO } from '../search/skill';
-import { DEFAULT_EVAL_FILE } from './engine-host';
+import { DEFAULT_EVAL_FILE } from './host';
 import { clip, quote } from '../core/quote';
 import { formatOptionLine, type OptionSpec } from '../core/option-line';
 

@@ -1,9 +1,10 @@
 /**
- * What the protocol needs from the machine it runs on, declared once here: how many cores it has,
+ * What the engine needs from the machine it runs on, declared once here: how many cores it has,
  * how to read a network file, and how to start search threads. Each host provides it: the Node
- * engine (node-host.ts: piscina worker threads, files, node:os) and the static page
- * (src/web/page-host.ts: Web Workers, the network inside the page, navigator). The protocol
- * (uci.ts, options.ts) takes a host and imports nothing of Node or of the browser itself.
+ * engine (src/node/node-host.ts: piscina worker threads, files, node:os) and the static page
+ * (src/web/page-host.ts: Web Workers, the network inside the page, navigator). The engine
+ * (engine.ts, options.ts) and the protocol above it take a host and import nothing of Node or of
+ * the browser themselves.
  */
 import type { Result } from '../core/result';
 import type { SearchInfo, SearchResult } from '../core/score';
@@ -20,7 +21,7 @@ export interface LoadedNetwork {
   source: string;
 }
 
-import type { GoRequest } from '../engine/pool-core';
+import type { GoRequest } from './pool-core';
 export type { GoRequest };
 
 /** The search threads (Lazy SMP over one shared table where the host can share memory). */
@@ -35,8 +36,8 @@ export interface SearchThreads {
   interruptWarmup(): void;
   /** `n` threads from now on (only while idle). */
   setThreads(n: number): Promise<void>;
-  /** A new, empty table of `mb` megabytes. */
-  resize(mb: number): void;
+  /** A new, empty table of `mb` megabytes; resolves when it is ready for a search. */
+  resize(mb: number): Promise<void>;
   /** Empties the table and the history tables. */
   clear(): Promise<void>;
   /** Starts a search; resolves when it has stopped, with the move to play. */
