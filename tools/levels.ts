@@ -6,13 +6,14 @@
  * src/search/skill.ts.
  *
  *   npx tsx tools/levels.ts [--levels 0,2,4,6,8,10,13,16,20] [--games 24] [--limit nodes=50000]
- *                           [--top 2400] [--engine "node dist/cli.js"] [--concurrency 2]
+ *                           [--top 2400] [--engine "node dist/cli.js"] [--concurrency 2] [--srand N]
  *
  * Each match writes its JSON report (`-report json=FILE`, in a temporary folder); the link is read
  * from its final summary line. `--limit` is the match's limit per move (`nodes=N` does not depend on the machine's load,
  * `tc=2+0.02` does). A score of 0 or 1 is counted as half a game from it (the gap is then a
  * lower bound, shown with `≥`). A link at or below zero (noise between close levels) is counted as
- * +10, so that the table rises with the level.
+ * +10, so that the table rises with the level. `--srand N` gives the matches another seed for
+ * their openings (another run's games add to the first's instead of repeating its openings).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ interface Args {
   top: number;
   engine: string;
   concurrency: number;
+  srand?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -49,6 +51,7 @@ function parseArgs(argv: string[]): Args {
     else if (s === '--top') a.top = Number(v);
     else if (s === '--engine') a.engine = v;
     else if (s === '--concurrency') a.concurrency = Number(v);
+    else if (s === '--srand') a.srand = Number(v);
     else fail(`unknown argument ${s}`);
   }
   if (
@@ -121,6 +124,7 @@ function main(): void {
       '2',
       '-concurrency',
       String(a.concurrency),
+      ...(a.srand === undefined ? [] : ['-srand', String(a.srand)]),
     ];
     const report = join(tmp, `level${strong}-vs-level${weak}.jsonl`);
     const r = spawnSync('node', [...args, '-report', `json=${report}`], { encoding: 'utf8', maxBuffer: 64 << 20 });

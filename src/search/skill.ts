@@ -10,27 +10,26 @@
  */
 import type { RootLine } from './search';
 import { MATE_BOUND } from '../core/score';
-import { colorOf, type Position } from '../core/index';
+import { colorOf, legalMoves, type Position } from '../core/index';
 
 export const MAX_SKILL = 20;
 /**
- * Elo of the skill levels, measured by `tools/levels.ts` on 2026-12-04 (commit bc9c5c1, the
- * shipped network): a chain of matches between neighbouring levels (0, 2, 4, 6, 8, 10, 13, 16, 20;
- * 48 games each at 20,000 nodes a move, openings from the three setups; docs/strength.md,
- * "Levels"), added up from full strength (level 20) put at 2400. Levels in between are
- * interpolated. At that node count levels 10, 13 and 16 play alike (their depth caps are not
- * reached), and level 1 plays like level 0 (21-23-4 in 48 games): a level and the next odd one
- * share a depth cap, so the interpolated odd levels are not steps of their own.
+ * Elo of the skill levels, measured by `tools/levels.ts` on 2026-12-04 with the build of commit
+ * 7e39ac3 (the shipped network; odd levels a step of their own; no shots at one's own pieces): a
+ * chain of matches along the page's ladder (0, 1, 2, 4, 6, 8, 16, 20) at 20,000 nodes a move,
+ * openings from the three setups, 100 games a link and 300 for the two lowest (docs/strength.md,
+ * "Levels"), added up from full strength (level 20) put at 2400. Levels in between (3, 5, 7,
+ * 9–15, 17–19) are interpolated; at 20,000 nodes levels 10, 13 and 16 played alike before, so
+ * the page uses measured levels only (src/gui/page/levels.ts, `THOTH_LADDER`).
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
-  [0, 764],
-  [2, 1181],
-  [4, 1519],
-  [6, 1751],
-  [8, 1994],
-  [10, 2083],
-  [13, 2097],
-  [16, 2107],
+  [0, 682],
+  [1, 874],
+  [2, 1005],
+  [4, 1287],
+  [6, 1562],
+  [8, 1877],
+  [16, 2112],
   [20, 2400],
 ];
 
@@ -51,9 +50,15 @@ export function skillFromElo(elo: number): number {
   return MAX_SKILL;
 }
 
-/** Search depth cap of a level (full strength: none). */
-export function skillDepth(level: number): number {
-  return level >= MAX_SKILL ? Infinity : 1 + Math.floor(level / 2);
+/**
+ * Search depth cap of a level (full strength: none): 1 + ⌊level / 2⌋, and for an odd level one
+ * ply more when `deeper` (drawn at random for each move, half of them), so that an odd level
+ * plays between the even levels beside it instead of like the one below (docs/strength.md,
+ * "Levels").
+ */
+export function skillDepth(level: number, deeper = false): number {
+  if (level >= MAX_SKILL) return Infinity;
+  return 1 + Math.floor(level / 2) + (deeper && level % 2 === 1 ? 1 : 0);
 }
 
 /** Largest loss (cp) against the best line a level may accept. */
@@ -118,4 +123,17 @@ export function shootsOwnPiece(pos: Position, move: number): boolean {
 export function withoutSelfShots(lines: RootLine[], pos: Position): RootLine[] {
   const kept = lines.filter((l) => l.depth <= 0 || l.move === 0 || !shootsOwnPiece(pos, l.move));
   return kept.some((l) => l.depth > 0) ? kept : lines;
+}
+
+/**
+ * The root moves a weak level searches: those of `among` (every legal move when it is empty)
+ * whose shot does not remove one of the mover's own pieces. Null when none is left out, or when
+ * every one is such a shot. A shallow search with MultiPV 4 can rate four such shots first (Khet
+ * 1.0 Dynasty after e3f2u, at depth 1), so that filtering its lines (`withoutSelfShots`) is not
+ * enough: the search must not look at them.
+ */
+export function movesWithoutSelfShots(pos: Position, among: readonly number[]): number[] | null {
+  const all = among.length > 0 ? among : legalMoves(pos);
+  const kept = all.filter((m) => !shootsOwnPiece(pos, m));
+  return kept.length > 0 && kept.length < all.length ? kept : null;
 }

@@ -8,11 +8,18 @@
 import type { MessagePort } from 'node:worker_threads';
 import { formatMove, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
-import { MAX_SKILL, pickRandomMove, pickWeakMove, skillDepth, withoutSelfShots } from '../search/skill';
+import {
+  MAX_SKILL,
+  movesWithoutSelfShots,
+  pickRandomMove,
+  pickWeakMove,
+  skillDepth,
+  withoutSelfShots,
+} from '../search/skill';
 import { TranspositionTable } from '../search/tt';
 import { DEFAULT_PARAMS, type SearchParams } from '../search/params';
 import { NetworkCache } from '../nnue/network';
-import type { SearchResult } from '../core/score';
+import { MATE_BOUND, type SearchResult } from '../core/score';
 
 /** With `Random`, moves up to this move number are chosen among lines within RANDOM_MARGIN cp. */
 const RANDOM_MOVES = 6;
@@ -131,7 +138,7 @@ interface Choice {
  * when the main thread received `go`: everything before the search itself (this set-up, a network
  * parsed for the first time, waiting for a free thread) counts against it.
  */
-function limitsFor(task: SearchTask, searchMoves: number[], choice: Choice): SearchLimits {
+function limitsFor(task: SearchTask, pos: Position, searchMoves: number[], choice: Choice): SearchLimits {
   const main = task.threadIndex === 0;
   const limits: SearchLimits = {
     ...task.limits,
@@ -141,8 +148,10 @@ function limitsFor(task: SearchTask, searchMoves: number[], choice: Choice): Sea
     multiPV: main ? task.limits.multiPV : 1,
   };
   if (choice.weak) {
-    limits.depth = Math.min(limits.depth, skillDepth(choice.skill));
+    limits.depth = Math.min(limits.depth, skillDepth(choice.skill, Math.random() < 0.5));
     limits.multiPV = Math.max(limits.multiPV, 4);
+    // a weak level does not look at shots at its own pieces while it has other moves
+    limits.searchMoves = movesWithoutSelfShots(pos, searchMoves) ?? searchMoves;
   } else if (choice.randomOpening) {
     limits.multiPV = Math.max(limits.multiPV, 3);
   }
@@ -165,7 +174,7 @@ export default function search(task: SearchTask): SearchResult {
       randomOpening: main && task.random === true && pos.moveNumber <= RANDOM_MOVES,
       skill,
     };
-    const limits = limitsFor(task, searchMoves, choice);
+    const limits = limitsFor(task, pos, searchMoves, choice);
     s.features = task.features ?? { ...DEFAULT_FEATURES };
     s.params = task.params ?? { ...DEFAULT_PARAMS };
     s.setNetwork(task.network === undefined ? null : networks.get(task.network));
@@ -175,7 +184,10 @@ export default function search(task: SearchTask): SearchResult {
     const port = task.port;
     s.onIteration = slotWriter(task);
     s.onInfo = port ? (info) => port.postMessage(info) : () => {};
-    const res = s.run(pos, limits);
+    let res = s.run(pos, limits);
+    // a weak level kept from shooting its own pieces, and then lost: all moves again
+    if (limits.searchMoves !== searchMoves && (res.lines[0]?.score ?? 0) <= -MATE_BOUND)
+      res = s.run(pos, { ...limits, searchMoves });
     if ((choice.weak || choice.randomOpening) && res.lines.length > 0) {
       const lines = withoutSelfShots(res.lines, pos);
       const line = choice.weak

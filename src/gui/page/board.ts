@@ -1,17 +1,15 @@
 /**
  * The board in SVG: squares (reserved ones marked), pieces drawn so their orientation shows,
- * move targets, the laser beam, the piece it removes leaving, arrows for the engine's moves, and
- * the pointer handling for click and drag. It draws what it is given; the rules live in the core.
+ * move targets, the laser beam, the piece it removes leaving, arrows for the engine's moves and
+ * for a premoved rotation. It draws what it is given; the rules live in the core. The pieces'
+ * markup is board-svg.ts's, the pointer handling (click, drag, aim) board-pointer.ts's, as
+ * chessground splits its render, drag and events.
  */
 import {
-  ANUBIS,
   BLOCK,
   KILL,
   OBELISK,
   PHARAOH,
-  PYRAMID,
-  SCARAB,
-  SPHINX,
   STACK,
   colorOf,
   kindOf,
@@ -19,166 +17,15 @@ import {
   squareName,
   type BeamPath,
   type Edition,
-  type Position,
 } from '../../core/index';
-import type { LaserSource, PlyInfo } from './move-effect';
-import type { TargetKind } from './selection';
+import { BoardPointer } from './board-pointer';
+import { SQ, el, pieceLabel, pieceShape, pieceTitle } from './board-svg';
+import type { BoardEvents, BoardModel } from './board-model';
+import type { LaserSource } from './move-effect';
 
-const NS = 'http://www.w3.org/2000/svg';
-const SQ = 100;
+export { pieceSvg } from './board-svg';
 
-export type { TargetKind };
-
-export interface Arrow {
-  from: number;
-  to: number;
-  /** A rotation: '+' clockwise, '-' counter-clockwise (then to === from). */
-  rot?: '+' | '-';
-  /** 'best' (the engine's choice), 'alt' (another line), 'pv' (a previewed line). */
-  style: 'best' | 'alt' | 'pv';
-  label?: string;
-}
-
-export interface BoardModel {
-  pos: Position;
-  flipped: boolean;
-  lastMove: { from: number; to: number } | null;
-  selected: number;
-  targets: Map<number, TargetKind>;
-  /** Rotations the selected piece may make. */
-  rotations: { cw: boolean; ccw: boolean };
-  cursor: number;
-  /** The beam to draw (the last move's), and an id so it animates once. */
-  beam: { ply: PlyInfo; id: string } | null;
-  /** Both lasers' paths in the shown position (the "show both lasers" option). */
-  lasers: { side: number; beam: BeamPath; laser: LaserSource }[];
-  /** Where the shot of the move under the pointer would go, before it is played. */
-  aim: PlyInfo | null;
-  arrows: Arrow[];
-  interactive: boolean;
-  /** The premove waiting for Thoth's move: its squares are marked. */
-  premove?: { from: number; to: number } | null;
-  /** Khet 1.0: a selected stack moves whole, or only its top obelisk (drawn so). */
-  stackTop?: boolean;
-  /** The move to animate (once per id): a slide, a swap, or a turn. */
-  motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
-}
-
-export interface BoardEvents {
-  /** A press on a square; return true when the piece there may be dragged. */
-  press(sq: number): boolean;
-  click(sq: number): void;
-  drop(from: number, to: number): void;
-  rotate(dir: '+' | '-'): void;
-  /** The pointer is over a target square, a rotate button, or neither (null). */
-  aim(target: number | '+' | '-' | null): void;
-}
-
-const el = <K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | number> = {},
-  cls?: string,
-): SVGElementTagNameMap[K] => {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (cls) e.setAttribute('class', cls);
-  return e;
-};
-
-/** The SVG of a piece, centred on (0, 0), in a square of 100; oriented pieces drawn facing N. */
-function pieceShape(kind: number): string {
-  switch (kind) {
-    case PYRAMID:
-      // Right angle at the south-west corner; the mirror is the long side, facing north-east.
-      return (
-        '<polygon class="body" points="-40,-40 -40,40 40,40"/>' +
-        '<polygon class="facet" points="-40,-40 -40,40 -14,14"/>' +
-        '<line class="mirror" x1="-37" y1="-37" x2="37" y2="37"/>'
-      );
-    case SCARAB:
-      // Two back-to-back mirrors along the diagonal `\`.
-      return (
-        '<g transform="rotate(45)">' +
-        '<rect class="body" x="-52" y="-21" width="104" height="42" rx="20"/>' +
-        '<rect class="mirror-bar" x="-49" y="-5" width="98" height="10" rx="4"/>' +
-        '</g>'
-      );
-    case ANUBIS:
-      // A body with a shield on its front (north).
-      return (
-        '<rect class="body" x="-30" y="-26" width="60" height="64" rx="16"/>' +
-        '<circle class="mark" cx="0" cy="10" r="7"/>' +
-        '<path class="shield" d="M -40 -22 Q 0 -50 40 -22 L 40 -12 Q 0 -38 -40 -12 Z"/>'
-      );
-    case SPHINX:
-      // The laser: its lens points where it fires (north).
-      return (
-        '<rect class="body" x="-38" y="-38" width="76" height="76" rx="14"/>' +
-        '<polygon class="lens" points="0,-46 17,-12 -17,-12"/>' +
-        '<circle class="lens-ring" r="17"/>' +
-        '<circle class="lens-core" r="8"/>'
-      );
-    case PHARAOH:
-      return (
-        '<circle class="body" r="40"/>' +
-        '<circle class="ring" r="31"/>' +
-        '<path class="crown" d="M -22 14 L -24 -12 L -11 0 L 0 -20 L 11 0 L 24 -12 L 22 14 Z"/>'
-      );
-    case OBELISK:
-      return obelisk(0, 0);
-    case STACK:
-      return (
-        obelisk(7, 7, 'ob-bottom') +
-        obelisk(-7, -7, 'ob-top') +
-        '<circle class="badge" cx="26" cy="-26" r="13"/><text class="badge-text" x="26" y="-21">2</text>'
-      );
-    default:
-      return '';
-  }
-}
-
-function obelisk(dx: number, dy: number, cls = ''): string {
-  return (
-    `<g transform="translate(${dx},${dy})"${cls ? ` class="${cls}"` : ''}>` +
-    '<rect class="body" x="-31" y="-31" width="62" height="62" rx="5"/>' +
-    '<path class="facet-line" d="M -31 -31 L 31 31 M 31 -31 L -31 31"/>' +
-    '<rect class="cap" x="-9" y="-9" width="18" height="18" rx="2"/>' +
-    '</g>'
-  );
-}
-
-/** Short text describing a piece, for titles and tests: `P^`, `s>`, `K`. */
-function pieceLabel(p: number): string {
-  const k = kindOf(p);
-  let c = ['', 'X', 'K', 'P', 'A', 'S', 'O', 'T'][k];
-  if (colorOf(p) === 1) c = c.toLowerCase();
-  if (k === SPHINX || k === PYRAMID || k === ANUBIS || k === SCARAB) c += '^>v<'[oriOf(p)];
-  return c;
-}
-
-const KIND_WORD = ['', 'Sphinx', 'Pharaoh', 'Pyramid', 'Anubis', 'Scarab', 'Obelisk', 'Obelisk stack'];
-const DIR_WORD = ['north', 'east', 'south', 'west'];
-
-function pieceTitle(p: number, ed: Edition): string {
-  const k = kindOf(p);
-  const name = k === SCARAB && ed.scarabLetter === 'D' ? 'Djed' : KIND_WORD[k];
-  let s = `${ed.colorNames[colorOf(p)]} ${name}`;
-  const o = oriOf(p);
-  if (k === SPHINX) s += `, firing ${DIR_WORD[o]}`;
-  if (k === ANUBIS) s += `, shield ${DIR_WORD[o]}`;
-  if (k === PYRAMID) s += `, mirror facing ${['north-east', 'south-east', 'south-west', 'north-west'][o]}`;
-  if (k === SCARAB) s += o % 2 === 0 ? ', mirror \\' : ', mirror /';
-  return s;
-}
-
-/** SVG markup for a piece, for use outside the board (captured pieces, legends). */
-export function pieceSvg(p: number, size = 28): string {
-  const rot = kindOf(p) === PHARAOH || kindOf(p) >= OBELISK ? 0 : oriOf(p) * 90;
-  return (
-    `<svg class="mini" viewBox="-50 -50 100 100" width="${size}" height="${size}" aria-hidden="true">` +
-    `<g class="piece p${colorOf(p)}" transform="rotate(${rot})">${pieceShape(kindOf(p))}</g></svg>`
-  );
-}
+export type { Arrow, BoardEvents, BoardModel, TargetKind } from './board-model';
 
 export class BoardView {
   readonly svg: SVGSVGElement;
@@ -188,24 +35,13 @@ export class BoardView {
   >;
   /** The tooltip of each square (on the top layer, where the pointer is). */
   private readonly hitTitles: SVGTitleElement[] = [];
-  private aimed: number | '+' | '-' | null = null;
   private model: BoardModel | null = null;
   private beamId = '';
   private motionId = '';
   private squaresKey = '';
-  private drag: {
-    from: number;
-    x: number;
-    y: number;
-    pointer: number;
-    ghost: SVGGElement | null;
-    moved: boolean;
-  } | null = null;
+  private readonly pointer: BoardPointer;
 
-  constructor(
-    container: HTMLElement,
-    private readonly events: BoardEvents,
-  ) {
+  constructor(container: HTMLElement, events: BoardEvents) {
     // Room for the frame's stroke on every side (also the wider one of a preview) and the coordinates.
     this.svg = el('svg', { viewBox: '-34 -16 1054 856', role: 'img' }, 'board');
     this.svg.setAttribute('aria-label', 'Khet board');
@@ -220,6 +56,7 @@ export class BoardView {
       '<marker id="m-best" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead best"/></marker>' +
       '<marker id="m-alt" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead alt"/></marker>' +
       '<marker id="m-pv" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead pv"/></marker>' +
+      '<marker id="m-premove" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead premove"/></marker>' +
       '</defs>';
     const mk = (id: string): SVGGElement => {
       const g = el('g', { id: `layer-${id}` });
@@ -239,12 +76,18 @@ export class BoardView {
       controls: mk('controls'),
     };
     container.appendChild(this.svg);
-    this.svg.addEventListener('pointerdown', (e) => this.onDown(e));
-    this.svg.addEventListener('pointermove', (e) => this.onMove(e));
-    this.svg.addEventListener('pointerup', (e) => this.onUp(e));
-    this.svg.addEventListener('pointercancel', () => this.endDrag());
-    this.svg.addEventListener('pointerleave', () => this.setAim(null));
-    this.svg.addEventListener('contextmenu', (e) => e.preventDefault());
+    this.pointer = new BoardPointer(
+      {
+        svg: this.svg,
+        model: () => this.model,
+        pieceNode: (p, sq, ed) => this.pieceNode(p, sq, ed),
+        layer: (name) => this.layers[name],
+        redraw: () => {
+          if (this.model) this.render(this.model);
+        },
+      },
+      events,
+    );
   }
 
   /** Top-left corner of a square on screen. */
@@ -406,7 +249,7 @@ export class BoardView {
       const p = m.pos.board[sq];
       if (p === 0) continue;
       const n = this.pieceNode(p, sq, m.pos.edition);
-      if (this.drag?.moved && this.drag.from === sq) n.classList.add('dragging-source');
+      if (this.pointer.draggedFrom() === sq) n.classList.add('dragging-source');
       if (sq === m.selected) {
         n.classList.add('is-selected');
         // A selected stack shows what is about to move: both obelisks, or the top one alone.
@@ -586,11 +429,7 @@ export class BoardView {
     for (const a of m.arrows) {
       const [x1, y1] = this.centre(a.from);
       if (a.rot) {
-        const r = 34;
-        const sweep = a.rot === '+' ? 1 : 0;
-        const sx = x1 + (a.rot === '+' ? -r : r) * 0.5;
-        const path = `M ${sx} ${y1 - r * 0.87} A ${r} ${r} 0 1 ${sweep} ${x1 + (a.rot === '+' ? -r : r)} ${y1}`;
-        g.appendChild(el('path', { d: path, 'marker-end': `url(#m-${a.style})` }, `arrow ${a.style}`));
+        g.appendChild(this.turnArc(a.from, a.rot, a.style));
       } else {
         const [x2, y2] = this.centre(a.to);
         const len = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -611,6 +450,20 @@ export class BoardView {
         g.appendChild(t);
       }
     }
+    // a premoved rotation: which way it turns, not only its square
+    if (m.premove?.rot) g.appendChild(this.turnArc(m.premove.from, m.premove.rot, 'premove'));
+  }
+
+  /** A rotation's arrow: an arc over the square that turns the way the piece turns. */
+  private turnArc(sq: number, rot: '+' | '-', style: string): SVGPathElement {
+    const [x1, y1] = this.centre(sq);
+    const r = 34;
+    const sweep = rot === '+' ? 1 : 0;
+    const sx = x1 + (rot === '+' ? -r : r) * 0.5;
+    const path = `M ${sx} ${y1 - r * 0.87} A ${r} ${r} 0 1 ${sweep} ${x1 + (rot === '+' ? -r : r)} ${y1}`;
+    const arc = el('path', { d: path, 'marker-end': `url(#m-${style})` }, `arrow ${style}`);
+    arc.setAttribute('data-turn', rot);
+    return arc;
   }
 
   private drawControls(m: BoardModel): void {
@@ -631,99 +484,10 @@ export class BoardView {
       icon.innerHTML =
         '<circle class="pad" r="28"/><circle r="17"/><path d="M 0 -9 A 9 9 0 1 1 -9 0"/><polygon points="-9,-6 -14.5,2.5 -3.5,2.5"/>';
       b.append(title, icon);
-      b.addEventListener('pointerenter', () => this.setAim(dir));
+      b.addEventListener('pointerenter', () => this.pointer.setAim(dir));
       g.appendChild(b);
     };
     if (m.rotations.ccw) button('-', x + 20);
     if (m.rotations.cw) button('+', x + SQ - 20);
-  }
-
-  // ---- pointer handling ----------------------------------------------------------------------
-
-  private svgPoint(e: PointerEvent): [number, number] {
-    const ctm = this.svg.getScreenCTM();
-    if (!ctm) return [0, 0];
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    return [p.x, p.y];
-  }
-
-  squareAt(x: number, y: number): number {
-    if (x < 0 || y < 0 || x >= 10 * SQ || y >= 8 * SQ) return -1;
-    let f = Math.floor(x / SQ);
-    let r = 7 - Math.floor(y / SQ);
-    if (this.model?.flipped) {
-      f = 9 - f;
-      r = 7 - r;
-    }
-    return r * 10 + f;
-  }
-
-  private onDown(e: PointerEvent): void {
-    if (e.button !== 0 || !this.model) return;
-    const rot = (e.target as Element).closest?.('[data-rot]');
-    if (rot) {
-      e.preventDefault();
-      this.events.rotate(rot.getAttribute('data-rot') === '+' ? '+' : '-');
-      return;
-    }
-    const [x, y] = this.svgPoint(e);
-    const sq = this.squareAt(x, y);
-    if (sq < 0) return;
-    e.preventDefault();
-    const draggable = this.events.press(sq);
-    this.drag = { from: sq, x: e.clientX, y: e.clientY, pointer: e.pointerId, ghost: null, moved: false };
-    if (!draggable) this.drag = { ...this.drag, pointer: -1 };
-    this.svg.setPointerCapture?.(e.pointerId);
-  }
-
-  private setAim(t: number | '+' | '-' | null): void {
-    if (t === this.aimed) return;
-    this.aimed = t;
-    this.events.aim(t);
-  }
-
-  private onMove(e: PointerEvent): void {
-    const d = this.drag;
-    if (this.model && (!d || d.moved) && !(e.target as Element).closest?.('[data-rot]')) {
-      const [px, py] = this.svgPoint(e);
-      const sq = this.squareAt(px, py);
-      this.setAim(sq >= 0 && this.model.targets.has(sq) ? sq : null);
-    }
-    if (!d || d.pointer !== e.pointerId || !this.model) return;
-    if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 6) return;
-    if (!d.moved) {
-      d.moved = true;
-      const p = this.model.pos.board[d.from];
-      if (p === 0) return;
-      d.ghost = this.pieceNode(p, d.from, this.model.pos.edition);
-      d.ghost.classList.add('ghost');
-      this.layers.controls.replaceChildren(d.ghost);
-      this.layers.pieces.querySelector(`[data-sq="${squareName(d.from)}"]`)?.classList.add('dragging-source');
-    }
-    const [x, y] = this.svgPoint(e);
-    d.ghost?.setAttribute('transform', `translate(${x},${y}) scale(1.08)`);
-  }
-
-  private onUp(e: PointerEvent): void {
-    const d = this.drag;
-    if (!d) return;
-    const [x, y] = this.svgPoint(e);
-    const sq = this.squareAt(x, y);
-    const moved = d.moved && d.pointer === e.pointerId;
-    this.endDrag();
-    if (moved) {
-      if (sq >= 0 && sq !== d.from) this.events.drop(d.from, sq);
-      else if (this.model) this.render(this.model);
-    } else if (sq >= 0 && sq !== d.from) {
-      // pressed on one square and released on another without a drag threshold: a click
-      this.events.click(sq);
-    } else if (sq >= 0) {
-      this.events.click(sq);
-    }
-  }
-
-  private endDrag(): void {
-    if (this.drag?.ghost) this.drag.ghost.remove();
-    this.drag = null;
   }
 }

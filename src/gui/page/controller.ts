@@ -26,6 +26,7 @@ import type { EngineClient, InfoLine } from './engine-client';
 import { laserPath, playPly, type PlyInfo } from './move-effect';
 import { graphIndexAt } from './graph';
 import { keyAction, type KeyAction } from './keys';
+import { typedMove, wireMoveBox } from './movebox';
 import { isFullStrength, levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
 import {
   engineStatus,
@@ -160,11 +161,12 @@ export class PageController {
       position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }),
       open: (p) => this.openLinked(p),
       warn: (text) => this.update((x) => S.setMessage(x, text)),
-      // the page of `thoth gui` lives at a local address behind a token this browser holds
+      // the page of `thoth gui` lives at a local address behind this run's token, which this browser
+      // holds in a cookie: another browser, or the same one after a restart, gets 403 (smaller.test.ts)
       linkNote:
         engine.link.where === 'page'
           ? undefined
-          : 'Links from thoth gui open in this browser on this computer, while it runs.',
+          : 'Links from thoth gui open in this browser on this computer only, while this thoth gui runs (a restarted one refuses them).',
     });
     engine.connect();
     setInterval(() => this.tick(), 100);
@@ -248,7 +250,7 @@ export class PageController {
   private onEngineStatus(): void {
     const opt = this.engine.option('UCI_Elo');
     const limited = this.engine.hasOption('UCI_LimitStrength') && opt?.min !== undefined && opt.max !== undefined;
-    this.levels = levelsFor(limited ? { min: opt!.min!, max: opt!.max! } : null);
+    this.levels = levelsFor(limited ? { min: opt!.min!, max: opt!.max! } : null, this.engine.name);
     if (!this.engine.ready) {
       this.job = null;
       this.finishedKey = '';
@@ -528,12 +530,16 @@ export class PageController {
       const r = rotationsOf(pick, s.selected);
       rot = { cw: r.cw >= 0, ccw: r.ccw >= 0 };
     }
-    let premove: { from: number; to: number } | null = null;
+    let premove: { from: number; to: number; rot?: '+' | '-' } | null = null;
     const pp = s.premove ? S.premovePosition(s) : null;
     const pm = pp && s.premove ? parseMove(pp, s.premove) : null;
     if (pm?.ok) {
       const t = moveType(pm.value);
-      premove = { from: moveFrom(pm.value), to: t === ROT_CW || t === ROT_CCW ? moveFrom(pm.value) : moveTo(pm.value) };
+      const from = moveFrom(pm.value);
+      premove =
+        t === ROT_CW || t === ROT_CCW
+          ? { from, to: from, rot: t === ROT_CW ? '+' : '-' }
+          : { from, to: moveTo(pm.value) };
     }
     const arrows: Arrow[] = [];
     const advice = s.mode === 'analysis' && !s.preview ? R.reviewAdvice(s) : null;
@@ -851,6 +857,15 @@ export class PageController {
   }
 
   private wire(): void {
+    wireMoveBox((text) => {
+      let played = false;
+      this.update((x) => {
+        const r = typedMove(x, text, now());
+        played = r.played;
+        return r.state;
+      });
+      return played;
+    });
     const d = this.dom;
     d.navFirst.onclick = () => this.runKey('first');
     d.navPrev.onclick = () => this.runKey('prev');

@@ -79,4 +79,5 @@ export const KEY_HELP: [string, string][] = [
   ['Esc', 'drop the selection, leave a preview, skip the shot on show'],
   ['← →, Home, End', 'go through the moves (PgUp/PgDn too; also after a click on the board)'],
   ['F, T', 'flip the board, take back'],
+  ['Move box', 'under the move list: type a move (c1d2, h2+, h2-, d1e2u), Enter plays it'],
 ];

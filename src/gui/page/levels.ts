@@ -1,8 +1,10 @@
 /**
- * Thoth's strength as a player picks it: Level 1 to 8, like lichess's levels. With an engine that
- * offers `UCI_LimitStrength`/`UCI_Elo`, levels 1–7 are Elo ratings spread over the engine's range
- * and level 8 is full strength; an engine without them plays levels 1–7 at a fixed depth. The Elo
- * levels and level 8 play on the game's clock when there is one.
+ * Thoth's strength as a player picks it: Level 1 to 8, like lichess's levels. Thoth's levels 1–7
+ * are skill levels picked from its measured table (`THOTH_LADDER`), each a clear step above the
+ * one before, and level 8 is full strength. Another engine that offers
+ * `UCI_LimitStrength`/`UCI_Elo` gets Elo ratings spread over its range; an engine without them
+ * plays levels 1–7 at a fixed depth. The Elo levels and level 8 play on the game's clock when
+ * there is one.
  */
 
 export interface Level {
@@ -20,11 +22,29 @@ export const LEVEL_COUNT = 8;
 /** Thinking time a move gets without a clock (weak levels stop earlier: they search shallow). */
 export const MOVETIME_WITHOUT_CLOCK = 2000;
 
-export function levelsFor(elo: { min: number; max: number } | null): Level[] {
+/**
+ * Thoth's levels 1–7: the `UCI_Elo` of skill levels 0, 1, 2, 4, 6, 8 and 16 in its table
+ * (`LEVEL_ELO` of src/search/skill.ts, which the page cannot import; test/gui/levels.test.ts
+ * holds the two together), so that each level is a skill of its own, at least 100 Elo above the
+ * one before (docs/strength.md, "Levels"). Level 8 is full strength.
+ */
+export const THOTH_LADDER: readonly number[] = [682, 874, 1005, 1287, 1562, 1877, 2112];
+/** Thoth's full strength in its table: the top of its `UCI_Elo` range. */
+export const THOTH_FULL_ELO = 2400;
+
+/** True when the engine is Thoth with the table the ladder was picked from (its `UCI_Elo` range). */
+export function hasThothLadder(name: string, elo: { min: number; max: number } | null): boolean {
+  return /^Thoth\b/.test(name) && elo !== null && elo.min === THOTH_LADDER[0] && elo.max === THOTH_FULL_ELO;
+}
+
+export function levelsFor(elo: { min: number; max: number } | null, engineName = ''): Level[] {
   const out: Level[] = [];
+  const ladder = hasThothLadder(engineName, elo);
   for (let n = 1; n < LEVEL_COUNT; n++) {
     if (elo) {
-      const e = Math.round((elo.min + ((elo.max - elo.min) * (n - 1)) / (LEVEL_COUNT - 1)) / 10) * 10;
+      const e = ladder
+        ? THOTH_LADDER[n - 1]
+        : Math.round((elo.min + ((elo.max - elo.min) * (n - 1)) / (LEVEL_COUNT - 1)) / 10) * 10;
       out.push({ n, label: `Level ${n} · Elo ${e}`, elo: e });
     } else {
       out.push({ n, label: `Level ${n} · depth ${n}`, depth: n });

@@ -26,7 +26,8 @@ import { pieceSvg } from './board';
 import { clockText, timeLeft } from './clock';
 import type { Dom, PlayerBar } from './dom';
 import { evalText } from './evaluation';
-import { currentReview, gameReview, mainlineWins, reviewAdvice, reviewMarks, shownWin } from './gamereview';
+import { currentReview, gameReview, mainlineWins, reviewAdvice, reviewNags, shownWin } from './gamereview';
+import { shownNags } from './marks';
 import type { GraphMark } from '../../analysis/svg-graph';
 import { graphSvg } from './graph';
 import type { EngineClient } from './engine-client';
@@ -208,11 +209,12 @@ export function renderToolbar(dom: Dom, s: PageState, rot: { cw: boolean; ccw: b
 /** The glyphs of the move NAGs ($1–$6). */
 const NAG_GLYPHS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 
-function moveButton(tree: GameTree, path: Path, current: Path, judged = ''): string {
+/** A move's button; `nags` replaces the move's own marks (a main-line move under a review: marks.ts). */
+function moveButton(tree: GameTree, path: Path, current: Path, nags?: readonly number[]): string {
   const n = nodeAt(tree, path) as MoveNode;
   const p = n.ply;
   const mark = p.killedSq >= 0 ? (kindOf(p.killedPiece) === PHARAOH ? '#' : '×') : '';
-  const glyph = judged || (n.nags ?? []).map((x) => NAG_GLYPHS[x]).find(Boolean) || '';
+  const glyph = (nags ?? n.nags ?? []).map((x) => NAG_GLYPHS[x]).find(Boolean) || '';
   const tone = glyph.startsWith('!') ? 'good' : glyph === '?!' || glyph === '!?' ? 'dubious' : 'bad';
   const nag = glyph ? `<span class="nag nag-${tone}">${glyph}</span>` : '';
   const main = isMainline(path);
@@ -250,7 +252,8 @@ export function renderMoves(dom: Dom, s: PageState): void {
   const box = dom.moves;
   const parts: string[] = [];
   const len = mainlineLength(tree);
-  const marks = reviewMarks(s);
+  const reviewed = currentReview(s) !== null;
+  const judged = reviewNags(s);
   let pendingNum = '';
   for (let i = 0; i < len; i++) {
     const path = new Array<number>(i + 1).fill(0);
@@ -262,7 +265,8 @@ export function renderMoves(dom: Dom, s: PageState): void {
       parts.push(`<span class="num">${label.number}.</span><span class="mv empty">…</span>`);
       pendingNum = '';
     }
-    parts.push(moveButton(tree, path, s.path, marks.get(i)));
+    const own = (nodeAt(tree, path) as MoveNode).nags;
+    parts.push(moveButton(tree, path, s.path, shownNags(own, reviewed, judged.get(i)) ?? []));
     const siblings = childrenAt(tree, path.slice(0, -1));
     const alternatives = siblings.length > 1;
     if (alternatives) {
@@ -279,7 +283,10 @@ export function renderMoves(dom: Dom, s: PageState): void {
   const r = gameResult(s);
   if (r) parts.push(`<div class="result">${r.result} · ${escapeHtml(r.text)}</div>`);
   if (len === 0 && !r) parts.push('<div class="muted empty-list">No moves yet.</div>');
+  // the list is one tab stop: a move that had the focus hands it on to the new current move
+  const hadFocus = box.contains(document.activeElement) && document.activeElement !== box;
   const changed = setHtml(box, parts.join(''));
+  if (hadFocus && changed) box.querySelector<HTMLElement>('.mv[tabindex="0"]')?.focus({ preventScroll: true });
   box.dataset.count = String(len);
   // At the end of a finished game the result under the last move comes into view too.
   if (r && atEnd(s)) {

@@ -25,7 +25,8 @@ import {
 } from '../../core/record';
 import { clockFromText, parsePgnClock, pgnClock, restoreClock, timeControlText } from './clock';
 import * as S from './state';
-import { reviewNags } from './gamereview';
+import { currentReview, reviewNags } from './gamereview';
+import { shownNags } from './marks';
 import {
   addMove,
   childrenAt,
@@ -317,9 +318,10 @@ export function loadImported(
 
 /**
  * The line that starts at `path`, each move with the other children of its parent as its
- * variations; `nags` adds marks to main-line moves without their own (a review's).
+ * variations; `nags` (a review's, by main-line move; null without a review) gives the main line's
+ * judgements in place of the moves' own (marks.ts).
  */
-function exportLine(tree: GameTree, path: Path, nags: ReadonlyMap<number, number>): ExportMove[] {
+function exportLine(tree: GameTree, path: Path, nags: ReadonlyMap<number, number> | null): ExportMove[] {
   const out: ExportMove[] = [];
   for (let p = path; ; p = [...p, 0]) {
     const n = nodeAt(tree, p);
@@ -331,14 +333,14 @@ function exportLine(tree: GameTree, path: Path, nags: ReadonlyMap<number, number
           .slice(1)
           .map((_, k) => exportLine(tree, [...parent, k + 1], nags))
       : [];
-    const review = isMainline(p) ? nags.get(p.length - 1) : undefined;
+    const main = isMainline(p);
     out.push({
       text: n.ply.text,
       side: n.ply.side,
       engine: n.engine,
       comment: n.comment,
       clocks: n.clocks,
-      nags: n.nags ?? (review ? [review] : undefined),
+      nags: main ? shownNags(n.nags, nags !== null, nags?.get(p.length - 1)) : n.nags,
       variations,
     });
   }
@@ -359,7 +361,7 @@ export function exportInput(s: S.PageState, engineName: string): ExportInput {
     timeControl: s.clock ? timeControlText(s.clock) : '-',
     termination: r ? r.termination : 'unterminated',
     reason: r?.text,
-    moves: exportLine(s.tree, [0], reviewNags(s)),
+    moves: exportLine(s.tree, [0], currentReview(s) ? reviewNags(s) : null),
     tags: s.tags,
   };
 }
