@@ -31,7 +31,7 @@ const HELP: [string, string[]][] = [
       '--threshold PCT',
       '(default: 5)',
       '--hash MB',
-      '(default: 64)',
+      '(default: 16)',
     ],
   ],
   ['genfens', ['--seed S', '--plies P', '(default: 4)', '--setup', '(default: all)', '--out FILE']],
