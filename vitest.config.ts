@@ -47,6 +47,14 @@ export const SLOW = [
   'test/protocol/lifecycle.test.ts',
   'test/node/search-pool.test.ts',
   'test/threads/engine-threads.test.ts',
+  // fifteen seconds or more each in the fast project (2026-12-04): the whole source tree read by
+  // tsx, puzzle mining, reviews by engine processes, timed searches, fuzzed records, replayed searches
+  'test/tools/dead-exports.test.ts',
+  'test/cli/puzzles.test.ts',
+  'test/cli/analyse.test.ts',
+  'test/protocol/movetime.test.ts',
+  'test/core/record-fuzz.test.ts',
+  'test/search/determinism.test.ts',
 ];
 
 /**
