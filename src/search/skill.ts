@@ -17,19 +17,20 @@ export const MAX_SKILL = 20;
  * Elo of the skill levels, measured by `tools/levels.ts` on 2026-12-04 with the build of commit
  * 7e39ac3 (the shipped network; odd levels a step of their own; no shots at one's own pieces): a
  * chain of matches along the page's ladder (0, 1, 2, 4, 6, 8, 16, 20) at 20,000 nodes a move,
- * openings from the three setups, 100 games a link and 300 for the two lowest (docs/strength.md,
- * "Levels"), added up from full strength (level 20) put at 2400. Levels in between (3, 5, 7,
+ * openings from the three setups, 300 games for the two lowest links and 188–647 for the others
+ * with a lent 16-core machine's games added (docs/strength.md, "Levels"), added up from full
+ * strength (level 20) put at 2400. Levels in between (3, 5, 7,
  * 9–15, 17–19) are interpolated; at 20,000 nodes levels 10, 13 and 16 played alike before, so
  * the page uses measured levels only (src/gui/page/levels.ts, `THOTH_LADDER`).
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
-  [0, 682],
-  [1, 874],
-  [2, 1005],
-  [4, 1287],
-  [6, 1562],
-  [8, 1877],
-  [16, 2112],
+  [0, 808],
+  [1, 1000],
+  [2, 1131],
+  [4, 1445],
+  [6, 1684],
+  [8, 1944],
+  [16, 2147],
   [20, 2400],
 ];
 

@@ -28,7 +28,7 @@ export const MOVETIME_WITHOUT_CLOCK = 2000;
  * holds the two together), so that each level is a skill of its own, at least 100 Elo above the
  * one before (docs/strength.md, "Levels"). Level 8 is full strength.
  */
-export const THOTH_LADDER: readonly number[] = [682, 874, 1005, 1287, 1562, 1877, 2112];
+export const THOTH_LADDER: readonly number[] = [808, 1000, 1131, 1445, 1684, 1944, 2147];
 /** Thoth's full strength in its table: the top of its `UCI_Elo` range. */
 export const THOTH_FULL_ELO = 2400;
 
