@@ -17,7 +17,7 @@ import {
   type Edition,
 } from '../../core/index';
 
-export const NS = 'http://www.w3.org/2000/svg';
+const NS = 'http://www.w3.org/2000/svg';
 /** The side of a square in the board's SVG units. */
 export const SQ = 100;
 

@@ -8,7 +8,7 @@ import { formatMove, parseMove } from '../../core/index';
 import * as S from './state';
 
 /** The text as the notation writes it: no spaces, lower case, `r` / `l` after a square read as `+` / `-`. */
-export function normaliseMoveText(text: string): string {
+function normaliseMoveText(text: string): string {
   const t = text.replace(/\s+/g, '').toLowerCase();
   return /^[a-j][1-8][rl]$/.test(t) ? t.slice(0, 2) + (t[2] === 'r' ? '+' : '-') : t;
 }
