@@ -29,11 +29,19 @@ function playerBar(doc: Document, id: string): PlayerBar {
   return { root, name: part('name'), lost: part('lost'), clock: part('clock') };
 }
 
-export function lookUpDom(doc: Document = document) {
-  const button = (id: string): HTMLButtonElement => byId(doc, id, HTMLButtonElement);
-  const select = (id: string): HTMLSelectElement => byId(doc, id, HTMLSelectElement);
-  const input = (id: string): HTMLInputElement => byId(doc, id, HTMLInputElement);
-  const el = (id: string): HTMLElement => byId(doc, id, HTMLElement);
+/** The element finders of a document, each checking the element's type. */
+function finders(doc: Document) {
+  return {
+    button: (id: string): HTMLButtonElement => byId(doc, id, HTMLButtonElement),
+    select: (id: string): HTMLSelectElement => byId(doc, id, HTMLSelectElement),
+    input: (id: string): HTMLInputElement => byId(doc, id, HTMLInputElement),
+    el: (id: string): HTMLElement => byId(doc, id, HTMLElement),
+  };
+}
+
+/** The board and what is around it: the status, the players, the banner, the offer, the toolbar. */
+function boardParts(doc: Document) {
+  const { button, el } = finders(doc);
   return {
     body: doc.body,
     status: el('engine-status'),
@@ -65,6 +73,13 @@ export function lookUpDom(doc: Document = document) {
     resign: button('btn-resign'),
     flip: button('btn-flip'),
     hint: el('hint'),
+  };
+}
+
+/** The game card (modes, the new game form), analysis and review, the moves. */
+function cardParts(doc: Document) {
+  const { button, select, el } = finders(doc);
+  return {
     modes: Array.from(doc.querySelectorAll<HTMLInputElement>('input[name=mode]')),
     newGameForm: byId(doc, 'new-game', HTMLFormElement),
     edition: select('sel-edition'),
@@ -91,6 +106,13 @@ export function lookUpDom(doc: Document = document) {
     deleteLine: button('btn-delete'),
     thinking: el('thinking'),
     moves: el('moves'),
+  };
+}
+
+/** Import/Export, the options, the legend and the keys, the dialog. */
+function ioParts(doc: Document) {
+  const { button, input, el } = finders(doc);
+  return {
     ioCard: byId(doc, 'card-io', HTMLDetailsElement),
     kfen: input('kfen'),
     kfenLoad: button('kfen-load'),
@@ -112,6 +134,10 @@ export function lookUpDom(doc: Document = document) {
     dialogYes: button('dialog-yes'),
     dialogNo: button('dialog-no'),
   };
+}
+
+export function lookUpDom(doc: Document = document) {
+  return { ...boardParts(doc), ...cardParts(doc), ...ioParts(doc) };
 }
 
 export type Dom = ReturnType<typeof lookUpDom>;

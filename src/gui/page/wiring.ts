@@ -1,0 +1,202 @@
+/**
+ * The page's controls wired to the controller, one function a panel: the toolbar under the board,
+ * the banner and the draw offer, the game card (modes, the new game form, the options), analysis
+ * and review, the moves, Import/Export (KFEN and records), and the engine's status pill. Each
+ * control runs a transition of state.ts through the controller's update, or one of its actions.
+ */
+import { toKfen, type EditionId } from '../../core/index';
+import type { Dom } from './dom';
+import type { EngineClient } from './engine-client';
+import * as R from './gamereview';
+import { graphIndexAt } from './graph';
+import type { Keyboard } from './keyboard';
+import { typedMove, wireMoveBox } from './movebox';
+import { importRecord, loadKfen, type OpenHost } from './opening';
+import { engineStatus, ioMessage } from './panels';
+import { exportGame, exportInput } from './record-io';
+import { addRematchButton, rematch } from './rematch';
+import type { Searches } from './searches';
+import * as S from './state';
+import type { PageState, Settings } from './state';
+
+const now = (): number => performance.now();
+
+/** What the controls need of the page (the controller). */
+export interface WireHost extends OpenHost {
+  readonly engine: EngineClient;
+  readonly searches: Searches;
+  readonly keyboard: Keyboard;
+  update(f: (s: PageState) => PageState): void;
+  confirmMoves(): boolean;
+  ask(text: string, yes: string): Promise<boolean>;
+  newGame(): void;
+  closeBanner(): void;
+  startReview(): void;
+  changeMode(mode: S.Mode): Promise<void>;
+  setSettings(change: Partial<Settings>): void;
+}
+
+/** Wires every control of the page. */
+export function wirePage(page: WireHost): void {
+  wireMoveBox((text) => {
+    let played = false;
+    page.update((x) => {
+      const r = typedMove(x, text, now());
+      played = r.played;
+      return r.state;
+    });
+    return played;
+  });
+  wireToolbar(page);
+  wireBanner(page);
+  wireGameCard(page);
+  wireAnalysis(page);
+  wireMoves(page);
+  wireRecords(page);
+  wireStatus(page);
+  // A right-click cancels a premove (as on lichess).
+  page.dom.board.addEventListener('contextmenu', () => {
+    if (page.state.premove || (page.state.selected >= 0 && S.premovePosition(page.state)))
+      page.update((x) => S.setPremove(x, null));
+  });
+  page.keyboard.wire();
+}
+
+/** The buttons under the board: the moves' steps, rotations, take-back, flip, resign, draw. */
+function wireToolbar(page: WireHost): void {
+  const d = page.dom;
+  const key = page.keyboard;
+  d.navFirst.onclick = () => key.run('first');
+  d.navPrev.onclick = () => key.run('prev');
+  d.navNext.onclick = () => key.run('next');
+  d.navLast.onclick = () => key.run('last');
+  d.rotCw.onclick = () => page.update((x) => S.rotateSelected(x, '+', now(), page.confirmMoves()));
+  d.rotCcw.onclick = () => page.update((x) => S.rotateSelected(x, '-', now(), page.confirmMoves()));
+  d.stack.onclick = () => key.run('stack-toggle');
+  d.takeBack.onclick = () => page.update((x) => S.takeBack(x, now()));
+  d.flip.onclick = () => key.run('flip');
+  d.resign.onclick = async () => {
+    if (await page.ask('Resign this game?', 'Resign')) page.update((x) => S.resign(x, now()));
+  };
+  d.draw.onclick = () => page.update(S.offerDraw);
+  d.claim.onclick = () => page.update((x) => S.claimDraw(x, now()));
+}
+
+/** The game's end (new game, rematch, review, close) and Thoth's draw offer. */
+function wireBanner(page: WireHost): void {
+  const d = page.dom;
+  d.offerAccept.onclick = () => page.update((x) => S.acceptDraw(x, now()));
+  d.offerDecline.onclick = () => page.update(S.declineDraw);
+  d.bannerNew.onclick = () => {
+    page.newGame();
+    d.board.focus();
+  };
+  addRematchButton(d).onclick = () => {
+    page.startGame((x) => rematch(x, now()));
+    d.board.focus();
+  };
+  d.bannerClose.onclick = () => page.closeBanner();
+  d.bannerReview.onclick = () => page.startReview();
+}
+
+/** The game card: the modes, the new game form, and the options. */
+function wireGameCard(page: WireHost): void {
+  const d = page.dom;
+  for (const r of d.modes) {
+    r.onchange = () => {
+      if (r.checked) void page.changeMode(r.value as S.Mode);
+    };
+  }
+  d.newGameForm.onsubmit = (e) => {
+    e.preventDefault();
+    page.newGame();
+  };
+  d.edition.onchange = () => {
+    const edition = d.edition.value as EditionId;
+    page.setSettings({ edition });
+  };
+  d.setup.onchange = () => page.setSettings({ setup: d.setup.value as Settings['setup'] });
+  d.side.onchange = () => page.update((x) => S.chooseSide(x, d.side.value as Settings['side']));
+  d.level.onchange = () => page.setSettings({ level: Number(d.level.value) });
+  d.tc.onchange = () => page.setSettings({ tc: d.tc.value });
+  d.optThinking.onchange = () => page.setSettings({ showThinking: d.optThinking.checked });
+  d.optLasers.onchange = () => page.setSettings({ showLasers: d.optLasers.checked });
+  d.optAim.onchange = () => page.setSettings({ shotPreview: d.optAim.checked });
+  d.optConfirm.onchange = () => page.setSettings({ confirmMoves: d.optConfirm.checked });
+  d.optSound.onchange = () => page.setSettings({ sound: d.optSound.checked });
+}
+
+/** Analysis and review: the lines and their preview, the graph, the review's button. */
+function wireAnalysis(page: WireHost): void {
+  const d = page.dom;
+  d.review.onclick = () => page.startReview();
+  d.graph.onclick = (e) => {
+    const svg = d.graph.querySelector('svg');
+    if (!svg) return;
+    const box = svg.getBoundingClientRect();
+    const n = S.gameLength(page.state) + 1;
+    const i = graphIndexAt((e.clientX - box.left) / Math.max(1, box.width), n);
+    page.update((x) => S.goTo(x, new Array<number>(i).fill(0)));
+  };
+  d.multipv.onchange = () => page.update((x) => S.exitPreview(S.setSettings(x, { multipv: Number(d.multipv.value) })));
+  d.analyse.onclick = () => {
+    page.searches.again();
+    page.update((x) => S.setAnalysing(x, !x.analysing));
+  };
+  d.lines.onclick = (e) => {
+    const li = (e.target as HTMLElement).closest('[data-line]') as HTMLElement | null;
+    if (li) page.update((x) => S.startPreview(x, Number(li.dataset.line)));
+  };
+  d.pvPrev.onclick = () => page.update((x) => S.stepPreview(x, -1));
+  d.pvNext.onclick = () => page.update((x) => S.stepPreview(x, 1));
+  d.pvExit.onclick = () => page.update(S.exitPreview);
+}
+
+/** The moves' list and its variation tools. */
+function wireMoves(page: WireHost): void {
+  const d = page.dom;
+  // The review keeps what both lines share (gamereview.ts).
+  d.promote.onclick = () => page.update((x) => R.keepSharedReview(S.promoteLine(x), x.review));
+  d.deleteLine.onclick = () => page.update((x) => R.keepSharedReview(S.deleteFromHere(x), x.review));
+  d.moves.onclick = (e) => {
+    const b = (e.target as HTMLElement).closest('[data-path]') as HTMLElement | null;
+    if (b) page.update((x) => S.goTo(x, b.dataset.path ? b.dataset.path.split('.').map(Number) : []));
+  };
+}
+
+/** Import/Export: the position's KFEN, the game's record. */
+function wireRecords(page: WireHost): void {
+  const d: Dom = page.dom;
+  d.kfenLoad.onclick = () => loadKfen(page, d.kfen.value);
+  d.kfen.onkeydown = (e) => {
+    if (e.key === 'Enter') loadKfen(page, d.kfen.value);
+  };
+  d.kfenCopy.onclick = () => {
+    const v = toKfen(S.viewPosition(page.state));
+    void navigator.clipboard?.writeText(v).then(
+      () => ioMessage(d, 'KFEN copied.'),
+      () => ioMessage(d, 'Select the text and copy it.'),
+    );
+  };
+  d.recExport.onclick = () => {
+    const text = exportGame(exportInput(page.state, page.engine.name));
+    d.record.value = text;
+    const a = d.recDownload;
+    if (a.href.startsWith('blob:')) URL.revokeObjectURL(a.href);
+    a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    a.hidden = false;
+    ioMessage(d, 'The game is in the box above; Download saves it as a file.');
+  };
+  d.recImport.onclick = () => importRecord(page, d.record.value);
+}
+
+/** The engine's status pill: restart a stopped engine, or take it back from another page. */
+function wireStatus(page: WireHost): void {
+  page.dom.statusAction.onclick = () => {
+    const kind = engineStatus(page.engine).action?.kind;
+    if (kind === 'restart') {
+      page.searches.reset();
+      page.engine.restart();
+    } else if (kind === 'reclaim') page.engine.connect();
+  };
+}
