@@ -9,7 +9,7 @@ import { DatagenRunError, DatagenRunForgotten, runDatagenCoordinator } from '../
 import { RedisUnreachable, redisAddress, type RedisAddress } from '../distributed/redis';
 import { signerFor, type Signer } from '../distributed/trust';
 import type { DatagenRun } from '../train/datagen-run';
-import { CommandError, UsageError, intOption, type FlagSpec, type ParsedArgs } from './args';
+import { CommandError, EXIT, UsageError, intOption, type FlagSpec, type ParsedArgs } from './args';
 import { onInterrupt } from './interrupt';
 import { exitSoon } from './match';
 import type { ProgressLine } from './progress';
@@ -136,5 +136,11 @@ export async function distributedDatagen(
   for (const w of outcome.tallies)
     io.write(
       `Worker ${w.id}: ${plural(w.chunks, 'chunk')}, ${plural(w.positions, 'position')}, ${w.rate.toFixed(1)} positions/s`,
+    );
+  // Ctrl-C ends the command as a local run's does: the file whole, exit 130.
+  if (outcome.state === 'interrupted')
+    throw new CommandError(
+      `interrupted: ${out} holds ${plural(t.positions, 'position')}; the same command goes on`,
+      EXIT.interrupted,
     );
 }

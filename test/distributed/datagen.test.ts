@@ -139,6 +139,34 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
     await other.exited;
   }, 150_000);
 
+  it('Ctrl-C: the coordinator stops with exit code 130, the file whole; the run waits in Redis, interrupted', async () => {
+    const dir = tempDir();
+    // No worker: the chunks stay queued, and the run is interrupted before any game is written.
+    const coord = new ThothProcess([
+      'datagen',
+      '--out',
+      join(dir, 'dist.bin'),
+      '--chunk',
+      '2',
+      '--distributed',
+      redis.url,
+      ...small(7104),
+      '--games',
+      '8',
+    ]);
+    await coord.waitFor(/^Datagen run [0-9a-f]{12} /m);
+    const run = /^Datagen run ([0-9a-f]{12}) /m.exec(coord.out)![1];
+    coord.kill('SIGINT');
+    expect(await coord.exited, coord.err + coord.out).toBe(130);
+    expect(coord.err).toMatch(
+      /^Interrupted: the workers finish the chunks in progress, kept in Redis; run the same command again to go on$/m,
+    );
+    expect(coord.err).toMatch(/^thoth datagen: interrupted: .*dist\.bin holds 0 positions; the same command goes on$/m);
+    const status = new ThothProcess(['match-status', redis.url, run]);
+    expect(await status.exited).toBe(0);
+    expect(status.out).toMatch(new RegExp(`^Datagen run ${run}: .*dist\\.bin \\| interrupted`, 'm'));
+  }, 60_000);
+
   it('match-status of a finished run: finished, the final counts, nothing queued or in progress, every worker that played', async () => {
     const dir = tempDir();
     const cache = ['--cache', join(dir, 'cache')];
