@@ -1,7 +1,7 @@
 /**
  * Puzzle mode in Chromium, as a person plays it: on the page of `thoth gui` (with the fake
  * engine: puzzles need none) twenty puzzles solved and failed, with hint, retry, the solution,
- * the themes filter, the rating kept over a reload, and a streak; and a puzzle solved on the
+ * the themes filter, the rating kept over a reload, and a streak; and ten puzzles solved on the
  * static build (file://).
  */
 import { readFileSync } from 'node:fs';
@@ -225,14 +225,20 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
 });
 
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in the static build', () => {
-  it('solves a puzzle from file://', async () => {
+  it('ten puzzles solved in a row on the static build (file://), the rating rising', async () => {
     const url = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
     const { ctx, page, errors } = await open(url, { ready: false });
-    const p = await startPlayable(page, '#pz-start');
-    await solve(page, p);
-    expect(await page.textContent('#pz-msg')).toMatch(/^Solved/);
-    await shot(page, 'puzzle-web');
+    let rating = Number(await card(page, 'rating'));
+    for (let i = 0; i < 10; i++) {
+      const p = await startPlayable(page, i === 0 ? '#pz-start' : '#pz-next');
+      await solve(page, p);
+      expect(await page.textContent('#pz-msg')).toMatch(/^Solved/);
+      const r = Number(await card(page, 'rating'));
+      expect(r, p.id).toBeGreaterThan(rating);
+      rating = r;
+      if (i === 0) await shot(page, 'puzzle-web');
+    }
     expect(errors).toEqual([]);
     await ctx.close();
-  }, 60_000);
+  }, 180_000);
 });
