@@ -15,6 +15,7 @@ import { gameReview } from './gamereview';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt, positionCommand } from './tree';
+import { Timers } from './timers';
 
 export interface LearnHost {
   state(): PageState;
@@ -43,7 +44,7 @@ export class LearnMode {
   private tries = 0;
   private pending: LearnSearch | null = null;
   private own = false;
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
   private readonly el: Record<string, HTMLElement>;
 
   constructor(
@@ -100,7 +101,7 @@ export class LearnMode {
 
   /** The k-th mistake's position on the board (or, past the last, the count). */
   private show(k: number): void {
-    this.cancel();
+    this.timers.cancel();
     this.pending = null;
     this.at = k;
     const m = this.list[k];
@@ -139,7 +140,7 @@ export class LearnMode {
   giveUp(): void {
     const m = this.list[this.at];
     if (!m || this.status === 'done') return;
-    this.cancel();
+    this.timers.cancel();
     this.pending = null;
     this.status = 'given';
     this.setBoard(m, [m.best]);
@@ -148,7 +149,7 @@ export class LearnMode {
   }
 
   exit(): void {
-    this.cancel();
+    this.timers.cancel();
     const kept = this.kept;
     this.kept = null;
     this.pending = null;
@@ -163,7 +164,7 @@ export class LearnMode {
     const m = this.list[this.at];
     if (after.mode !== 'humans' || after.tree.startKfen !== this.kept.tree.startKfen) {
       // the person started something else (a link, an import): the lesson is left, and the game with it
-      this.cancel();
+      this.timers.cancel();
       this.kept = null;
       this.pending = null;
       this.render();
@@ -173,7 +174,7 @@ export class LearnMode {
     if (!m || len !== S.gameLength(before) + 1) return;
     if (this.status !== 'play' || len !== m.index + 1) {
       // a move after the tried one (or while a try is checked): not part of the task, taken back
-      this.later(() => this.ownUpdate((x) => S.takeBack(x, now())), 0);
+      this.timers.later(() => this.ownUpdate((x) => S.takeBack(x, now())), 0);
       return;
     }
     const node = nodeAt(after.tree, S.endPath(after));
@@ -237,7 +238,7 @@ export class LearnMode {
     } else {
       this.status = 'play';
       this.say('You can do better. Try another move.', true);
-      this.later(() => this.setBoard(m, []), TAKE_BACK_MS);
+      this.timers.later(() => this.setBoard(m, []), TAKE_BACK_MS);
     }
     this.render();
   }
@@ -300,18 +301,5 @@ export class LearnMode {
     } finally {
       this.own = false;
     }
-  }
-
-  private later(f: () => void, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      f();
-    }, ms);
-    this.timers.add(t);
-  }
-
-  private cancel(): void {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
   }
 }

@@ -35,6 +35,7 @@ import { renderPuzzleGameCard } from './puzzlegame';
 import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt } from './tree';
+import { Timers } from './timers';
 
 /** What the mode needs of the controller. */
 export interface PuzzleHost {
@@ -66,7 +67,7 @@ export class PuzzleMode {
   private kept: SavedGame | null = null;
   private own = false;
   /** What is due later (a reply, a take-back, the next puzzle of a streak): all cancelled together. */
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
   private readonly el: Record<string, HTMLElement>;
 
   constructor(
@@ -178,7 +179,7 @@ export class PuzzleMode {
     const failed = keepRun && this.run ? this.run.failed : false;
     const rated = keepRun && this.run ? this.run.rated : false;
     // a reply or a refutation still due from the puzzle before must not be played on this one
-    this.cancel();
+    this.timers.cancel();
     this.run = { ...startRun(p), done: 0, failed, rated, hinted: keepRun && this.run ? this.run.hinted : false };
     this.streak?.played.add(p.id);
     this.address(p.id);
@@ -190,7 +191,7 @@ export class PuzzleMode {
       bannerClosed: true,
     }));
     this.say('');
-    this.later(() => this.playOwn(p.moves[0]), 500);
+    this.timers.later(() => this.playOwn(p.moves[0]), 500);
     this.render();
   }
 
@@ -199,7 +200,7 @@ export class PuzzleMode {
   }
 
   exit(): void {
-    this.cancel();
+    this.timers.cancel();
     this.run = null;
     this.streak = null;
     this.say('');
@@ -237,7 +238,7 @@ export class PuzzleMode {
   showSolution(): void {
     const run = this.run;
     if (!run) return;
-    this.cancel();
+    this.timers.cancel();
     const p = run.puzzle;
     if (run.status === 'play') {
       this.run = { ...run, failed: true };
@@ -252,9 +253,9 @@ export class PuzzleMode {
         return;
       }
       this.playOwn(p.moves[k]);
-      this.later(() => step(k + 1), REPLY_MS);
+      this.timers.later(() => step(k + 1), REPLY_MS);
     };
-    this.later(() => step(1), 300);
+    this.timers.later(() => step(1), 300);
     this.render();
   }
 
@@ -266,7 +267,7 @@ export class PuzzleMode {
     if (!run || this.own) return;
     if (after.tree.startKfen !== run.puzzle.kfen || after.mode !== 'humans') {
       // the person started something else: the puzzle is left, and the kept game with it
-      this.cancel();
+      this.timers.cancel();
       this.run = null;
       this.kept = null;
       this.address(null);
@@ -281,7 +282,7 @@ export class PuzzleMode {
     if (!node) return;
     if (run.done % 2 === 0 || node.ply.side !== solverSide(run.puzzle)) {
       // a move for the defender, whose reply is due: taken back
-      this.later(() => this.ownUpdate((x) => S.takeBack(x, now())), 0);
+      this.timers.later(() => this.ownUpdate((x) => S.takeBack(x, now())), 0);
       return;
     }
     if (judgePuzzleMove(run, node.ply.move) === 'right') {
@@ -290,12 +291,12 @@ export class PuzzleMode {
         this.finish(true);
         this.say(this.streak ? `Solved! Streak: ${this.streak.count}.` : 'Solved!');
         this.ownUpdate((x) => ({ ...x, bannerClosed: true }));
-        if (this.streak) this.later(() => this.next(), 1200);
+        if (this.streak) this.timers.later(() => this.next(), 1200);
       } else {
         this.say('Right. Keep going.');
         const reply = replyDue(this.run);
         if (reply) {
-          this.later(() => {
+          this.timers.later(() => {
             if (this.playOwn(reply) && this.run) this.run = { ...this.run, done: this.run.done + 1 };
             this.render();
           }, REPLY_MS);
@@ -311,7 +312,7 @@ export class PuzzleMode {
         `Wrong: ${node.ply.text} is not it${answer ? `; ${answer} answers it` : ''}.${this.streak ? ` The streak ends at ${this.streak.count}.` : ''} Retry, or view the solution.`,
         true,
       );
-      if (answer) this.later(() => this.playOwn(answer), REPLY_MS);
+      if (answer) this.timers.later(() => this.playOwn(answer), REPLY_MS);
     }
     this.render();
   }
@@ -373,20 +374,6 @@ export class PuzzleMode {
     } finally {
       this.own = false;
     }
-  }
-
-  /** Runs `f` after `ms` (unless `cancel` comes first: a new puzzle, the solution, leaving). */
-  private later(f: () => void, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      f();
-    }, ms);
-    this.timers.add(t);
-  }
-
-  private cancel(): void {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
   }
 
   /** A word in the card: a wrong move's in the error colour, never in the success green. */
