@@ -11,21 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, startRedis, worker } from './helpers';
-
-const small = (seed: number): string[] => [
-  '--nodes',
-  '100',
-  '--max-plies',
-  '30',
-  '--skip-plies',
-  '8',
-  '--variant',
-  'khet2',
-  '--seed',
-  String(seed),
-  '--quiet',
-];
+import { REDIS_SERVER, ThothProcess, small, startRedis, worker } from './helpers';
 
 async function until(what: () => boolean, ms = 60_000): Promise<void> {
   for (const t0 = Date.now(); !what(); ) {

@@ -10,22 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, startRedis, worker, type RedisInstance } from './helpers';
-
-/** Small games, one edition; `seed` tells this test's datagen processes from any other's. */
-const small = (seed: number): string[] => [
-  '--nodes',
-  '100',
-  '--max-plies',
-  '30',
-  '--skip-plies',
-  '8',
-  '--variant',
-  'khet2',
-  '--seed',
-  String(seed),
-  '--quiet',
-];
+import { REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance } from './helpers';
 
 /** The game indices of a data file, in file order (the file must read without a fault). */
 function gamesOf(path: string): number[] {

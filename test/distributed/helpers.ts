@@ -309,3 +309,18 @@ export function normalisedGames(text: string): string[] {
 }
 
 export { ROOT };
+
+/** Small fast datagen games of one edition; `seed` tells one test's datagen processes from another's. */
+export const small = (seed: number): string[] => [
+  '--nodes',
+  '100',
+  '--max-plies',
+  '30',
+  '--skip-plies',
+  '8',
+  '--variant',
+  'khet2',
+  '--seed',
+  String(seed),
+  '--quiet',
+];

@@ -12,6 +12,11 @@ function byId<T extends Element>(doc: Document, id: string, type: Ctor<T>): T {
   return e;
 }
 
+/** Elements by id, each looked up once: a mode's own card (puzzles, Learn from your mistakes). */
+export function elementsById(doc: Document, ids: readonly string[]): Record<string, HTMLElement> {
+  return Object.fromEntries(ids.map((id) => [id, byId(doc, id, HTMLElement)]));
+}
+
 export interface PlayerBar {
   root: HTMLElement;
   name: HTMLElement;

@@ -16,6 +16,7 @@ import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt, positionCommand } from './tree';
 import { Timers } from './timers';
+import { elementsById } from './dom';
 
 export interface LearnHost {
   state(): PageState;
@@ -51,24 +52,17 @@ export class LearnMode {
     private readonly host: LearnHost,
     private readonly doc: Document = document,
   ) {
-    const get = (id: string): HTMLElement => {
-      const e = doc.getElementById(id);
-      if (!e) throw new Error(`the page has no #${id}`);
-      return e;
-    };
-    this.el = Object.fromEntries(
-      [
-        'learn-offer',
-        'btn-learn',
-        'card-learn',
-        'ln-progress',
-        'ln-task',
-        'ln-msg',
-        'ln-solution',
-        'ln-next',
-        'ln-exit',
-      ].map((id) => [id, get(id)]),
-    );
+    this.el = elementsById(doc, [
+      'learn-offer',
+      'btn-learn',
+      'card-learn',
+      'ln-progress',
+      'ln-task',
+      'ln-msg',
+      'ln-solution',
+      'ln-next',
+      'ln-exit',
+    ]);
     this.el['btn-learn'].onclick = () => this.start();
     this.el['ln-solution'].onclick = () => this.giveUp();
     this.el['ln-next'].onclick = () => this.show(this.at + 1);

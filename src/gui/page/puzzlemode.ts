@@ -36,6 +36,7 @@ import * as S from './state';
 import type { PageState } from './state';
 import { addMoves, newTree, nodeAt } from './tree';
 import { Timers } from './timers';
+import { elementsById } from './dom';
 
 /** What the mode needs of the controller. */
 export interface PuzzleHost {
@@ -74,29 +75,22 @@ export class PuzzleMode {
     private readonly host: PuzzleHost,
     private readonly doc: Document = document,
   ) {
-    const get = (id: string): HTMLElement => {
-      const e = doc.getElementById(id);
-      if (!e) throw new Error(`the page has no #${id}`);
-      return e;
-    };
-    this.el = Object.fromEntries(
-      [
-        'pz-edition',
-        'pz-theme',
-        'pz-start',
-        'pz-streak',
-        'pz-rating',
-        'pz-task',
-        'pz-msg',
-        'pz-tools',
-        'pz-hint',
-        'pz-retry',
-        'pz-solution',
-        'pz-next',
-        'pz-exit',
-        'card-puzzles',
-      ].map((id) => [id, get(id)]),
-    );
+    this.el = elementsById(doc, [
+      'pz-edition',
+      'pz-theme',
+      'pz-start',
+      'pz-streak',
+      'pz-rating',
+      'pz-task',
+      'pz-msg',
+      'pz-tools',
+      'pz-hint',
+      'pz-retry',
+      'pz-solution',
+      'pz-next',
+      'pz-exit',
+      'card-puzzles',
+    ]);
     let saved: unknown = null;
     try {
       saved = JSON.parse(storage()?.getItem(STORE_KEY) ?? 'null');
