@@ -15,7 +15,7 @@ import { colorOf, legalMoves, type Position } from '../core/index';
 export const MAX_SKILL = 20;
 /**
  * Elo of the skill levels, measured by `tools/levels.ts` on 2026-12-04 with the build of commit
- * 7e39ac3 (the shipped network; odd levels a step of their own; no shots at one's own pieces): a
+ * 7e39ac3 (the network then shipped, gen 7; not measured again with gen 8; odd levels a step of their own; no shots at one's own pieces): a
  * chain of matches along the page's ladder (0, 1, 2, 4, 6, 8, 16, 20) at 20,000 nodes a move,
  * openings from the three setups, 300 games for the two lowest links and 188–647 for the others
  * with a lent 16-core machine's games added (docs/strength.md, "Levels"), added up from full
