@@ -23,7 +23,10 @@ export interface BridgeOptions {
   command: string[];
   /** Working directory of the engine. */
   cwd?: string;
-  /** How long the handshake may take. */
+  /**
+   * How long each step of the handshake may take: `uci` to `uciok`, then (after `Threads` and
+   * `Hash`, which may allocate and start threads) `isready` to `readyok`. Default 10,000.
+   */
   handshakeMs?: number;
   /** Receives a copy of the protocol traffic (`> cmd`, `< line`), for debugging. */
   log?: (s: string) => void;
@@ -101,14 +104,18 @@ export class EngineBridge {
     if (this.proc !== proc) return; // it could not be started
     this.inHandshake = true;
     this.write('uci');
+    this.startTimer(`did not answer 'uci' with 'uciok'`);
+  }
+
+  /** Fails the start unless the handshake's next step ends within `handshakeMs`. */
+  private startTimer(what: string): void {
+    this.clearTimer();
+    const ms = this.opts.handshakeMs ?? 10000;
     this.timer = setTimeout(() => {
-      if (this.state === 'starting') {
-        this.fail(
-          `the engine did not answer 'uci' with 'uciok' within ${this.opts.handshakeMs ?? 10000} ms (command: ${this.commandText})`,
-        );
-        this.proc?.kill('SIGTERM');
-      }
-    }, this.opts.handshakeMs ?? 10000);
+      if (this.state !== 'starting') return;
+      this.fail(`the engine ${what} within ${ms} ms (command: ${this.commandText})`);
+      this.proc?.kill('SIGTERM');
+    }, ms);
   }
 
   private clearTimer(): void {
@@ -213,6 +220,7 @@ export class EngineBridge {
         this.waitingReady = true;
         this.setUpStrength();
         this.write('isready');
+        this.startTimer(`answered 'uciok' but not 'isready' with 'readyok'`);
       }
       return;
     }
