@@ -17,10 +17,14 @@
  * that mean different things make every reader check which one an import is).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import type * as TS from 'typescript';
 import { helpIfAsked } from './help';
+
+// required, not imported: an import of this 9 MB CommonJS file first scans it for its export names
+const ts: typeof TS = createRequire(import.meta.url)('typescript');
 
 /** The repository (DEAD_EXPORTS_ROOT: another tree, for the tool's own test). */
 const ROOT = process.env.DEAD_EXPORTS_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
@@ -75,10 +79,21 @@ function resolve(from: string, spec: string): string | null {
   return null;
 }
 
+/** Each file read and parsed once: the import scan, the listing and the duplicate check share it. */
+const sources = new Map<string, { text: string; sf: TS.SourceFile }>();
+function source(file: string): { text: string; sf: TS.SourceFile } {
+  let s = sources.get(file);
+  if (!s) {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    s = { text, sf: ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true) };
+    sources.set(file, s);
+  }
+  return s;
+}
+
 for (const file of all) {
-  const text = readFileSync(path.join(ROOT, file), 'utf8');
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const visit = (node: ts.Node): void => {
+  const { sf } = source(file);
+  const visit = (node: TS.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const target = resolve(file, node.moduleSpecifier.text);
       const c = node.importClause;
@@ -114,12 +129,11 @@ for (const file of all) {
 
 /** The names a file declares with `export` (not re-exports), and whether its own code uses each. */
 function ownExports(file: string): Array<{ name: string; line: number; usedHere: boolean; type?: boolean }> {
-  const text = readFileSync(path.join(ROOT, file), 'utf8');
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const { text, sf } = source(file);
   const out: Array<{ name: string; line: number; usedHere: boolean; type?: boolean }> = [];
-  const exported = (n: ts.Node): boolean =>
+  const exported = (n: TS.Node): boolean =>
     ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-  const add = (id: ts.Identifier | undefined, isDefault = false, type = false): void => {
+  const add = (id: TS.Identifier | undefined, isDefault = false, type = false): void => {
     if (!id && !isDefault) return;
     const name = isDefault ? 'default' : id!.text;
     const count = id ? (text.match(new RegExp(`\\b${id.text}\\b`, 'g')) ?? []).length : 0;
@@ -147,7 +161,7 @@ function ownExports(file: string): Array<{ name: string; line: number; usedHere:
       if (isDefault)
         out.push({ name: 'default', line: sf.getLineAndCharacterOfPosition(s.getStart()).line + 1, usedHere: false });
       else
-        add(s.name as ts.Identifier | undefined, false, ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s));
+        add(s.name as TS.Identifier | undefined, false, ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s));
     }
   }
   return out;

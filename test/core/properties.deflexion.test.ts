@@ -7,7 +7,7 @@ const CONFIGS: GameConfig[] = [
     edition: 'deflexion',
     setup: 'classic',
     pharaohRotation: false,
-    games: 500,
+    games: 200,
     seed: 3000,
   },
   {
@@ -15,7 +15,7 @@ const CONFIGS: GameConfig[] = [
     edition: 'deflexion',
     setup: 'imhotep',
     pharaohRotation: false,
-    games: 500,
+    games: 200,
     seed: 3001,
   },
 ];

@@ -2,15 +2,15 @@
 import { propertySuite, type GameConfig } from './random-games';
 
 const CONFIGS: GameConfig[] = [
-  { label: 'Khet 2.0 Classic', edition: 'khet2', setup: 'classic', pharaohRotation: false, games: 400, seed: 1000 },
-  { label: 'Khet 2.0 Imhotep', edition: 'khet2', setup: 'imhotep', pharaohRotation: false, games: 300, seed: 1001 },
-  { label: 'Khet 2.0 Dynasty', edition: 'khet2', setup: 'dynasty', pharaohRotation: false, games: 300, seed: 1002 },
+  { label: 'Khet 2.0 Classic', edition: 'khet2', setup: 'classic', pharaohRotation: false, games: 160, seed: 1000 },
+  { label: 'Khet 2.0 Imhotep', edition: 'khet2', setup: 'imhotep', pharaohRotation: false, games: 120, seed: 1001 },
+  { label: 'Khet 2.0 Dynasty', edition: 'khet2', setup: 'dynasty', pharaohRotation: false, games: 120, seed: 1002 },
   {
     label: 'Khet 2.0 Classic, Pharaoh rotation on',
     edition: 'khet2',
     setup: 'classic',
     pharaohRotation: true,
-    games: 200,
+    games: 80,
     seed: 1003,
   },
 ];
