@@ -61,11 +61,11 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     '40',
   ];
 
-  it('three workers, one killed with SIGKILL mid-pair: every pair counted once, the same records and summary as a local run', async () => {
+  it('two workers, one killed with SIGKILL mid-pair: every pair counted once, the same records and summary as a local run', async () => {
     const dir = tempDir();
     const pgn = join(dir, 'dist.pgn');
-    const flags = [...engines(10), '-rounds', '8', '-srand', '7'];
-    const workers = [worker(redis.url), worker(redis.url), worker(redis.url)];
+    const flags = [...engines(10), '-rounds', '6', '-srand', '7'];
+    const workers = [worker(redis.url), worker(redis.url)];
     const coord = new ThothProcess(['match', ...flags, '-distributed', redis.url, '-pgnout', pgn]);
     const victim = workers[0];
     await victim.waitFor(/^Played pair-/m);
@@ -85,7 +85,7 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     expect(dist.map((g) => g.tags.get('Round')).sort()).toEqual(
       local.summary.finished.map((f) => f.record.tags.get('Round')).sort(),
     );
-    expect(new Set(dist.map((g) => g.tags.get('Round'))).size).toBe(16);
+    expect(new Set(dist.map((g) => g.tags.get('Round'))).size).toBe(12);
     expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(
       normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')),
     );
