@@ -237,6 +237,7 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
 
   it('Redis unreachable: a clear error and exit code 1; Redis lost mid-run: the records so far are kept', async () => {
     const nobody = await freePort();
+    // The three failures at once: each waits on its own connection attempts.
     const bad = new ThothProcess([
       'match',
       ...fake('A'),
@@ -246,14 +247,14 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
       '-distributed',
       `redis://127.0.0.1:${nobody}`,
     ]);
+    const badWorker = new ThothProcess(['worker', `redis://127.0.0.1:${nobody}`]);
+    const usage = new ThothProcess(['worker', 'http://127.0.0.1:1']);
     expect(await bad.exited).toBe(1);
     expect(bad.err).toMatch(
       new RegExp(`^thoth match: cannot reach Redis at redis://127\\.0\\.0\\.1:${nobody}: .*\\n$`),
     );
-    const badWorker = new ThothProcess(['worker', `redis://127.0.0.1:${nobody}`]);
     expect(await badWorker.exited).toBe(1);
     expect(badWorker.err).toMatch(/^thoth worker: cannot reach Redis at /);
-    const usage = new ThothProcess(['worker', 'http://127.0.0.1:1']);
     expect(await usage.exited).toBe(2);
 
     const own = await startRedis();
