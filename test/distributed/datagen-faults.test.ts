@@ -21,11 +21,11 @@ async function until(what: () => boolean, ms = 60_000): Promise<void> {
 }
 
 /**
- * Games a run: six chunks of two, a chunk process each (most of these tests' CPU is those
+ * Games a run: four chunks of two, a chunk process each (most of these tests' CPU is those
  * processes starting). Enough that the fault comes with chunks still to play: the Redis restart
  * after the first chunk written, the file-size limit at half of the file.
  */
-const GAMES = 12;
+const GAMES = 8;
 
 describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
   it('Redis restarted without persistence: one line, exit 1; the same command finishes the file as a local run', {
