@@ -26,13 +26,17 @@ function lastSummary(lines: string[]): string[] {
   return lines.slice(i);
 }
 
-/** Ends the run's coordinator lock now, as its expiry would (15 s after a dead coordinator's last renewal). */
+/**
+ * Ends the run's coordinator lock now, as its expiry would (15 s after a dead coordinator's last
+ * renewal). On a loaded machine it may have ended by itself between the waiting coordinator's note
+ * and this call: then there is nothing to end.
+ */
 async function endLock(url: string, run: string): Promise<void> {
   const a = parseRedisUrl(url);
   if (!a.ok) throw a.error;
   const r = await openRedis(a.value);
   try {
-    expect(await r.pexpire(keys.lock(run), 1)).toBe(1);
+    await r.pexpire(keys.lock(run), 1);
   } finally {
     r.disconnect();
   }
