@@ -253,7 +253,7 @@ describe('thoth datagen: a full disk', () => {
   it('one line, exit 1, no stack trace; the file holds whole games, counted right; with room the same command finishes it as a run without the fault', async () => {
     const path = join(dir, 'disk-full.bin');
     const whole = join(dir, 'disk-whole.bin');
-    const flags = ['--games', '40', '--seed', '7401', ...SMALL];
+    const flags = ['--games', '12', '--seed', '7401', ...SMALL];
     expect((await runThoth(['datagen', '--out', whole, ...flags])).code).toBe(0);
     // A file-size limit (`ulimit -f`, 512-byte blocks in /bin/sh) gives what a full disk gives: a short write, then an error.
     const limited = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {

@@ -26,13 +26,17 @@ function lastSummary(lines: string[]): string[] {
   return lines.slice(i);
 }
 
-/** Ends the run's coordinator lock now, as its expiry would (15 s after a dead coordinator's last renewal). */
+/**
+ * Ends the run's coordinator lock now, as its expiry would (15 s after a dead coordinator's last
+ * renewal). On a loaded machine it may have ended by itself between the waiting coordinator's note
+ * and this call: then there is nothing to end.
+ */
 async function endLock(url: string, run: string): Promise<void> {
   const a = parseRedisUrl(url);
   if (!a.ok) throw a.error;
   const r = await openRedis(a.value);
   try {
-    expect(await r.pexpire(keys.lock(run), 1)).toBe(1);
+    await r.pexpire(keys.lock(run), 1);
   } finally {
     r.disconnect();
   }
@@ -61,11 +65,11 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     '40',
   ];
 
-  it('three workers, one killed with SIGKILL mid-pair: every pair counted once, the same records and summary as a local run', async () => {
+  it('two workers, one killed with SIGKILL mid-pair: every pair counted once, the same records and summary as a local run', async () => {
     const dir = tempDir();
     const pgn = join(dir, 'dist.pgn');
-    const flags = [...engines(10), '-rounds', '8', '-srand', '7'];
-    const workers = [worker(redis.url), worker(redis.url), worker(redis.url)];
+    const flags = [...engines(10), '-rounds', '6', '-srand', '7'];
+    const workers = [worker(redis.url), worker(redis.url)];
     const coord = new ThothProcess(['match', ...flags, '-distributed', redis.url, '-pgnout', pgn]);
     const victim = workers[0];
     await victim.waitFor(/^Played pair-/m);
@@ -85,7 +89,7 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     expect(dist.map((g) => g.tags.get('Round')).sort()).toEqual(
       local.summary.finished.map((f) => f.record.tags.get('Round')).sort(),
     );
-    expect(new Set(dist.map((g) => g.tags.get('Round'))).size).toBe(16);
+    expect(new Set(dist.map((g) => g.tags.get('Round'))).size).toBe(12);
     expect(normalisedGames(readFileSync(pgn, 'utf8'))).toEqual(
       normalisedGames(readFileSync(join(dir, 'local.pgn'), 'utf8')),
     );
@@ -237,6 +241,7 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
 
   it('Redis unreachable: a clear error and exit code 1; Redis lost mid-run: the records so far are kept', async () => {
     const nobody = await freePort();
+    // The three failures at once: each waits on its own connection attempts.
     const bad = new ThothProcess([
       'match',
       ...fake('A'),
@@ -246,14 +251,14 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
       '-distributed',
       `redis://127.0.0.1:${nobody}`,
     ]);
+    const badWorker = new ThothProcess(['worker', `redis://127.0.0.1:${nobody}`]);
+    const usage = new ThothProcess(['worker', 'http://127.0.0.1:1']);
     expect(await bad.exited).toBe(1);
     expect(bad.err).toMatch(
       new RegExp(`^thoth match: cannot reach Redis at redis://127\\.0\\.0\\.1:${nobody}: .*\\n$`),
     );
-    const badWorker = new ThothProcess(['worker', `redis://127.0.0.1:${nobody}`]);
     expect(await badWorker.exited).toBe(1);
     expect(badWorker.err).toMatch(/^thoth worker: cannot reach Redis at /);
-    const usage = new ThothProcess(['worker', 'http://127.0.0.1:1']);
     expect(await usage.exited).toBe(2);
 
     const own = await startRedis();

@@ -273,20 +273,21 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
   });
 
   it('a worker without --trust, or with a private key, stops with one line', async () => {
+    // The three at once: each stops on its own.
     const none = new ThothProcess(['worker', redis.url], undefined, { THOTH_TRUST: '' });
-    expect(await none.exited).toBe(2);
-    expect(none.err).toMatch(
-      /^thoth worker: give the coordinator's public key: --trust KEY-or-FILE \(or THOTH_TRUST\); a worker takes only runs signed with it \(docs\/distributed\.md, Trust\)\n/,
-    );
     const priv = new ThothProcess(['worker', redis.url, '--trust', TEST_KEYS.private]);
-    expect(await priv.exited).toBe(2);
-    expect(priv.err).toMatch(
-      /^thoth worker: --trust: '.*coordinator\.key' is a private key; give the workers only the public key/,
-    );
     const unsigned = new ThothProcess(
       ['match', ...fake('A'), ...fake('B'), '-each', 'tc=10+0.1', '-distributed', redis.url],
       undefined,
       { THOTH_SIGN_KEY: '' },
+    );
+    expect(await none.exited).toBe(2);
+    expect(none.err).toMatch(
+      /^thoth worker: give the coordinator's public key: --trust KEY-or-FILE \(or THOTH_TRUST\); a worker takes only runs signed with it \(docs\/distributed\.md, Trust\)\n/,
+    );
+    expect(await priv.exited).toBe(2);
+    expect(priv.err).toMatch(
+      /^thoth worker: --trust: '.*coordinator\.key' is a private key; give the workers only the public key/,
     );
     expect(await unsigned.exited).not.toBe(0);
     expect(unsigned.err).toMatch(
@@ -302,20 +303,21 @@ describe.skipIf(!REDIS_SERVER)('a Redis with a password, ACL users and TLS', () 
       const dir = mkdtempSync(path.join(tmpdir(), 'thoth-pass-'));
       writeFileSync(path.join(dir, 'pass'), 'pw-Secret\n');
       const url = `redis://:pw-Secret@127.0.0.1:${r.port}`;
+      // All five at once: none of them writes what another reads.
       const st = new ThothProcess(['match-status', url]);
+      const fromFile = new ThothProcess(['match-status', r.url, '--redis-password-file', path.join(dir, 'pass')]);
+      const fromEnv = worker(r.url, ['--exit-when-idle'], undefined, { THOTH_REDIS_PASSWORD: 'pw-Secret' });
+      const none = worker(r.url, ['--exit-when-idle']);
+      const wrong = new ThothProcess(['match-status', `redis://:Wrong-pw@127.0.0.1:${r.port}`]);
       expect(await st.exited).toBe(1);
       expect(st.err).toBe(`thoth match-status: no distributed run in Redis at redis://:***@127.0.0.1:${r.port}\n`);
-      const fromFile = new ThothProcess(['match-status', r.url, '--redis-password-file', path.join(dir, 'pass')]);
       expect(await fromFile.exited).toBe(1);
       expect(fromFile.err).toMatch(/no distributed run in Redis/);
-      const fromEnv = worker(r.url, ['--exit-when-idle'], undefined, { THOTH_REDIS_PASSWORD: 'pw-Secret' });
       expect(await fromEnv.exited, fromEnv.err).toBe(0);
-      const none = worker(r.url, ['--exit-when-idle']);
       expect(await none.exited).toBe(1);
       expect(none.err).toMatch(
         /^thoth worker: cannot use Redis at redis:\/\/127\.0\.0\.1:\d+: it wants a password \(NOAUTH\) \(give the user and password in the address, --redis-password-file FILE or THOTH_REDIS_PASSWORD\)\n$/,
       );
-      const wrong = new ThothProcess(['match-status', `redis://:Wrong-pw@127.0.0.1:${r.port}`]);
       expect(await wrong.exited).toBe(1);
       expect(wrong.err).toMatch(
         /^thoth match-status: cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: the user or password is wrong, or the user is disabled \(WRONGPASS\) /,
