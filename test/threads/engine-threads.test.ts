@@ -213,6 +213,28 @@ describe('the engine with several threads', () => {
     // a pool rebuilt only to be rebuilt again costs a warm-up search per thread)
   });
 
+  it('searchmoves with 4 threads: the voted move is always one of them', async () => {
+    await setThreads(e, 4);
+    const start = spot(CLASSIC);
+    await setPosition(e, start);
+    for (const go of ['go depth 4 searchmoves c1d2 c4b5', 'go nodes 30000 searchmoves j1- f4g5']) {
+      const allowed = go.split(' searchmoves ')[1].split(' ');
+      for (let i = 0; i < 2; i++) expect(allowed).toContain((await play(e, start, go)).move);
+    }
+    // only one safe move among the searchmoves: it is played
+    const s = spot(SUICIDE);
+    await setPosition(e, s);
+    const suicide = classifyMoves(s.pos).suicide;
+    for (const safe of s.safe!) {
+      const r = await play(
+        e,
+        s,
+        `go depth 3 searchmoves ${suicide.slice(0, 5).join(' ')} ${safe} ${suicide.slice(5, 10).join(' ')}`,
+      );
+      expect(r.move).toBe(safe);
+    }
+  });
+
   it('never a move that hits its own Pharaoh when another exists (4 and 2 threads, Silver and Red)', async () => {
     const spots = [spot(SUICIDE), redSuicide()];
     for (const s of spots) {
@@ -242,29 +264,7 @@ describe('the engine with several threads', () => {
     }
   });
 
-  it('searchmoves with 4 threads: the voted move is always one of them', async () => {
-    await setThreads(e, 4);
-    const start = spot(CLASSIC);
-    await setPosition(e, start);
-    for (const go of ['go depth 4 searchmoves c1d2 c4b5', 'go nodes 30000 searchmoves j1- f4g5']) {
-      const allowed = go.split(' searchmoves ')[1].split(' ');
-      for (let i = 0; i < 2; i++) expect(allowed).toContain((await play(e, start, go)).move);
-    }
-    // only one safe move among the searchmoves: it is played
-    const s = spot(SUICIDE);
-    await setPosition(e, s);
-    const suicide = classifyMoves(s.pos).suicide;
-    for (const safe of s.safe!) {
-      const r = await play(
-        e,
-        s,
-        `go depth 3 searchmoves ${suicide.slice(0, 5).join(' ')} ${safe} ${suicide.slice(5, 10).join(' ')}`,
-      );
-      expect(r.move).toBe(safe);
-    }
-  });
-
-  it('30 go/stop cycles with Threads changing between 1, 2 and 4: exactly one legal bestmove each', async () => {
+  it('30 go/stop cycles with Threads changing between 2, 1 and 4: exactly one legal bestmove each', async () => {
     const random = rng(20240605);
     const spots = [
       spot(CLASSIC),
@@ -289,9 +289,9 @@ describe('the engine with several threads', () => {
       ['go ponder wtime 600 btime 600', 2, 'ponderhit'],
       ['go ponder wtime 5000 btime 5000', 1, 'stop'],
     ];
-    // 10 cycles at each thread count (each a new pool: the next test checks more of those; a
-    // rebuild costs a warm-up search per thread)
-    const threadPlan = [1, 2, 4];
+    // 10 cycles at each thread count, from the 2 the previous test leaves (new pools: the
+    // fresh-pool test below checks more of those; a rebuild costs a warm-up search per thread)
+    const threadPlan = [2, 1, 4];
     let threads = 2;
     for (let cycle = 0; cycle < 30; cycle++) {
       if (cycle % 10 === 0) {
