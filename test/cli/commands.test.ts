@@ -161,12 +161,7 @@ describe('mistakes exit 2 with one line and a hint', () => {
     expect(helpTopic).toMatchObject({ code: 2, err: "thoth help: no command 'perfft' (did you mean 'perft'?)\n" });
   });
 
-  it('protocol commands as arguments still run', async () => {
-    const r = await runBuilt(['position setup dynasty', 'd']);
-    expect(r.code).toBe(0);
-    expect(r.out).toContain('KFEN');
-  });
-
+  // (protocol commands as arguments that all succeed, exit 0: test/protocol/lifecycle.test.ts)
   it('a protocol command as an argument that fails: its error line, the message on stderr, exit 2; the others still run', async () => {
     const [depth, bad] = await Promise.all([
       runBuilt(['bench', '99']),

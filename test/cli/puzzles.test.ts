@@ -18,7 +18,7 @@ import { runBuilt } from './helpers';
 const dir = mkdtempSync(join(tmpdir(), 'thoth-puzzles-'));
 
 describe('thoth puzzles', () => {
-  it('mines self-play games into a file that follows the schema, and goes on when run again', async () => {
+  it('mines self-play games into a file that follows the schema, goes on when run again, and says when no game is left', async () => {
     const out = join(dir, 'self.json');
     const args = ['puzzles', '--out', out, '--seed', '1', '--nodes', '1000', '--variant', 'khet2'];
     const first = await runBuilt([...args, '--selfplay', '3']);
@@ -37,6 +37,15 @@ describe('thoth puzzles', () => {
     if (!b.ok) throw new Error(b.error);
     expect(b.value.slice(0, a.value.length)).toEqual(a.value);
     expect(new Set(b.value.map((p) => p.id)).size).toBe(b.value.length);
+    // --selfplay N when the file holds puzzles of game N or later of the seed: no game is left to
+    // play, and it says so
+    const last = Math.max(...b.value.map((p) => Number(p.source.split(':')[2])));
+    const again = await runBuilt([...args, '--selfplay', String(last), '--quiet']);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/^Wrote 0 puzzles from 0 games /);
+    expect(again.err).toBe(
+      `thoth puzzles: ${out} holds puzzles of self-play games up to game ${last} of seed 1 (games count from 0): --selfplay ${last} counts the games of earlier runs too, so none is left to play (give a larger N, or another --seed)\n`,
+    );
   });
 
   it('mines a record file as the miner mines the same game', async () => {
@@ -103,7 +112,7 @@ describe('thoth puzzles', () => {
   });
 });
 
-describe('thoth puzzles: outputs that are not files, and nothing left to play', () => {
+describe('thoth puzzles: outputs that are not files', () => {
   it('--out /dev/full: one line, exit 1, at once (it was read without end); /dev/zero and /dev/null take the file and are not read', async () => {
     const t0 = Date.now();
     const [full, zero, nul] = await Promise.all(
@@ -119,22 +128,5 @@ describe('thoth puzzles: outputs that are not files, and nothing left to play', 
     expect(zero.code, zero.err).toBe(0);
     expect(nul.code, nul.err).toBe(0);
     expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
-  });
-
-  it('--selfplay N when the file holds puzzles of game N or later of the seed: says that no game is left to play', async () => {
-    const out = join(dir, 'later.json');
-    const args = ['puzzles', '--out', out, '--seed', '1', '--nodes', '1000', '--variant', 'khet2', '--quiet'];
-    expect((await runBuilt([...args, '--selfplay', '8'])).code).toBe(0);
-    const last = Math.max(
-      ...(parsePuzzleFile(readFileSync(out, 'utf8')) as { ok: true; value: { source: string }[] }).value.map((p) =>
-        Number(p.source.split(':')[2]),
-      ),
-    );
-    const again = await runBuilt([...args, '--selfplay', String(last)]);
-    expect(again.code).toBe(0);
-    expect(again.out).toMatch(/^Wrote 0 puzzles from 0 games /);
-    expect(again.err).toBe(
-      `thoth puzzles: ${out} holds puzzles of self-play games up to game ${last} of seed 1 (games count from 0): --selfplay ${last} counts the games of earlier runs too, so none is left to play (give a larger N, or another --seed)\n`,
-    );
   });
 });

@@ -16,7 +16,7 @@ describe('thoth tune', () => {
       '--params',
       'LmpBase,AspirationDelta:10',
       '--tc',
-      '0.2+0.01',
+      '0.1+0.005',
       '--seed',
       '5',
     ];

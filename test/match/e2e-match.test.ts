@@ -39,11 +39,11 @@ describe('matches between fake engines', () => {
       '-each',
       'tc=10+0.1',
       '-rounds',
-      '8',
+      '4',
       '-concurrency',
       '2',
       '-ratinginterval',
-      '8',
+      '4',
       '-pgnout',
       pgn,
       '-openings',
@@ -51,14 +51,14 @@ describe('matches between fake engines', () => {
       'plies=3',
     ]);
     expect(summary.stop).toBe('done');
-    expect(summary.finished).toHaveLength(16);
+    expect(summary.finished).toHaveLength(8);
     const parsed = parseRecords(readFileSync(pgn, 'utf8'));
-    expect(parsed.games).toHaveLength(16);
+    expect(parsed.games).toHaveLength(8);
     expect(parsed.incomplete).toBe(false);
     checkRecords(parsed.games);
     // Pairs: same opening, colours swapped.
     const byRound = new Map(parsed.games.map((g) => [g.tags.get('Round'), g]));
-    for (let r = 1; r <= 8; r++) {
+    for (let r = 1; r <= 4; r++) {
       const a = byRound.get(`${r}.1`)!;
       const b = byRound.get(`${r}.2`)!;
       expect(a.tags.get('KFEN')).toBe(b.tags.get('KFEN'));
@@ -66,24 +66,24 @@ describe('matches between fake engines', () => {
       expect(recordPlayers(b)).toEqual(['random', 'greedy']);
       expect(a.tags.get('TimeControl')).toBe('10+0.1');
     }
-    expect(new Set(parsed.games.map((g) => g.tags.get('KFEN'))).size).toBe(8);
-    // Output: a line per game, cutechess summary lines (twice: at 8 and at 16 games).
+    expect(new Set(parsed.games.map((g) => g.tags.get('KFEN'))).size).toBe(4);
+    // Output: a line per game, cutechess summary lines (twice: at 4 and at 8 games).
     expect(
       lines.filter((l) =>
         /^Finished game \d+ \((greedy vs random|random vs greedy)\): (1-0|0-1|1\/2-1\/2) \{.+\}$/.test(l),
       ),
-    ).toHaveLength(16);
+    ).toHaveLength(8);
     const score = lines.filter((l) => l.startsWith('Score of greedy vs random: '));
     expect(score).toHaveLength(2);
-    expect(score[1]).toMatch(/^Score of greedy vs random: \d+ - \d+ - \d+ {2}\[\d\.\d{3}\] 16$/);
-    expect(lines.some((l) => /^Elo difference: (-?[\d.]+|n\/a) \+\/- (-?[\d.]+|n\/a), /.test(l))).toBe(true); // n/a: 16 wins of 16
+    expect(score[1]).toMatch(/^Score of greedy vs random: \d+ - \d+ - \d+ {2}\[\d\.\d{3}\] 8$/);
+    expect(lines.some((l) => /^Elo difference: (-?[\d.]+|n\/a) \+\/- (-?[\d.]+|n\/a), /.test(l))).toBe(true); // n/a: 8 wins of 8
     expect(lines.join('\n')).not.toMatch(/\b(inf|nan)\b/);
     expect(lines.some((l) => /^Ptnml\(0-2\): \[\d+, \d+, \d+, \d+, \d+\]$/.test(l))).toBe(true);
     expect(lines[lines.length - 1]).toBe('Finished match');
     // The greedy mover is much stronger.
     const t = summary.standings.encounters[0].total;
     expect(t.wins).toBeGreaterThan(t.losses);
-    expect(summary.standings.encounters[0].penta.reduce((x, y) => x + y, 0)).toBe(8);
+    expect(summary.standings.encounters[0].penta.reduce((x, y) => x + y, 0)).toBe(4);
   });
 
   it('SPRT stops the run when it decides', async () => {
@@ -119,7 +119,7 @@ describe('matches between fake engines', () => {
       '-each',
       'tc=10+0.1',
       '-rounds',
-      '3',
+      '2',
       '-concurrency',
       '2',
       '-anchor',
@@ -129,10 +129,10 @@ describe('matches between fake engines', () => {
       '-ratinginterval',
       '0',
     ]);
-    expect(summary.finished).toHaveLength(18);
+    expect(summary.finished).toHaveLength(12);
     expect(lines.some((l) => /^Rank\s+Name\s+Elo\s+Games\s+Points\s+Score\s+Draws$/.test(l))).toBe(true);
     const rnd = lines.find((l) => /^\d\s+rnd\s/.test(l))!;
-    expect(rnd).toMatch(/0\.0\*\s+12\s/);
+    expect(rnd).toMatch(/0\.0\*\s+8\s/);
     expect(lines).toContain('Cross table (points of the row engine against the column engine):');
     expect(lines.some((l) => l.includes('points: draws = 0.4'))).toBe(true);
     const r = summary.standings.ratings(2);

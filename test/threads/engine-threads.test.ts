@@ -209,37 +209,8 @@ describe('the engine with several threads', () => {
     checkBestmove((await e.waitFor(/^bestmove /)).text, s.pos);
     expect((await e.sync()).filter((l) => l.startsWith('bestmove') || l.startsWith('info string error'))).toEqual([]);
     await play(e, s, 'go depth 3');
-    await setThreads(e, 2);
-  });
-
-  it('never a move that hits its own Pharaoh when another exists (2 and 4 threads, Silver and Red)', async () => {
-    const spots = [spot(SUICIDE), redSuicide()];
-    for (const s of spots) {
-      expect(s.safe!.length).toBeGreaterThan(0);
-      expect(classifyMoves(s.pos).suicide.length).toBeGreaterThan(4 * s.safe!.length);
-    }
-    const gos: Array<[string, number | undefined]> = [
-      ['go depth 1', undefined],
-      ['go depth 2', undefined],
-      ['go depth 5', undefined],
-      ['go nodes 1', undefined],
-      ['go nodes 3000', undefined],
-      ['go movetime 40', undefined],
-      ['go wtime 120 btime 120', undefined],
-      ['go infinite', 0],
-      ['go infinite', 2],
-      ['go depth 30', 1],
-    ];
-    for (const threads of [2, 4]) {
-      await setThreads(e, threads);
-      for (const s of spots) {
-        await setPosition(e, s);
-        for (const [go, stopAfter] of gos) await play(e, s, go, stopAfter);
-        e.send('ucinewgame');
-        expect(await e.sync()).toEqual([]);
-      }
-    }
-    await setThreads(e, 2);
+    // (left at 4 threads: the next test starts with them; each test sets the threads it needs, and
+    // a pool rebuilt only to be rebuilt again costs a warm-up search per thread)
   });
 
   it('searchmoves with 4 threads: the voted move is always one of them', async () => {
@@ -262,10 +233,38 @@ describe('the engine with several threads', () => {
       );
       expect(r.move).toBe(safe);
     }
-    await setThreads(e, 2);
   });
 
-  it('30 go/stop cycles with Threads changing between 1, 2 and 4: exactly one legal bestmove each', async () => {
+  it('never a move that hits its own Pharaoh when another exists (4 and 2 threads, Silver and Red)', async () => {
+    const spots = [spot(SUICIDE), redSuicide()];
+    for (const s of spots) {
+      expect(s.safe!.length).toBeGreaterThan(0);
+      expect(classifyMoves(s.pos).suicide.length).toBeGreaterThan(4 * s.safe!.length);
+    }
+    const gos: Array<[string, number | undefined]> = [
+      ['go depth 1', undefined],
+      ['go depth 2', undefined],
+      ['go depth 5', undefined],
+      ['go nodes 1', undefined],
+      ['go nodes 3000', undefined],
+      ['go movetime 40', undefined],
+      ['go wtime 120 btime 120', undefined],
+      ['go infinite', 0],
+      ['go infinite', 2],
+      ['go depth 30', 1],
+    ];
+    for (const threads of [4, 2]) {
+      await setThreads(e, threads);
+      for (const s of spots) {
+        await setPosition(e, s);
+        for (const [go, stopAfter] of gos) await play(e, s, go, stopAfter);
+        e.send('ucinewgame');
+        expect(await e.sync()).toEqual([]);
+      }
+    }
+  });
+
+  it('30 go/stop cycles with Threads changing between 2, 1 and 4: exactly one legal bestmove each', async () => {
     const random = rng(20240605);
     const spots = [
       spot(CLASSIC),
@@ -290,11 +289,13 @@ describe('the engine with several threads', () => {
       ['go ponder wtime 600 btime 600', 2, 'ponderhit'],
       ['go ponder wtime 5000 btime 5000', 1, 'stop'],
     ];
-    const threadPlan = [1, 2, 4, 2, 1, 4];
+    // 10 cycles at each thread count, from the 2 the previous test leaves (new pools: the
+    // fresh-pool test below checks more of those; a rebuild costs a warm-up search per thread)
+    const threadPlan = [2, 1, 4];
     let threads = 2;
     for (let cycle = 0; cycle < 30; cycle++) {
-      if (cycle % 5 === 0) {
-        threads = threadPlan[cycle / 5];
+      if (cycle % 10 === 0) {
+        threads = threadPlan[cycle / 10];
         await setThreads(e, threads);
       }
       const s = spots[Math.floor(random() * spots.length)];
@@ -312,24 +313,47 @@ describe('the engine with several threads', () => {
 
   it('stop ends go infinite with 1, 2 and 4 threads, at several depths: one legal bestmove, nothing after', async () => {
     const s = spot(CLASSIC, ['c1d2']);
-    for (const threads of [1, 2, 4]) {
+    // (4 first: the previous test leaves 4 threads, and a rebuild costs a warm-up per thread)
+    for (const threads of [4, 2, 1]) {
       await setThreads(e, threads);
       await setPosition(e, s);
       for (const depth of [0, 1, 2, 3, 4, 5]) await play(e, s, 'go infinite', depth);
     }
   });
 
-  it('the first search of a freshly built 4-thread pool also ends at stop (5 rebuilds)', async () => {
+  it('the first search of a freshly built pool of 2 to 4 threads also ends at stop (5 rebuilds)', async () => {
     // Each `setoption name Threads` builds a new pool, warmed up before it answers (protocol.md).
+    // Each rebuild is one whose first search is tested, each pool has several workers (the
+    // previous test leaves 1 thread), and the last has 4 for the next test.
     const s = spot(CLASSIC, ['c1d2']);
-    for (let i = 0; i < 5; i++) {
-      await setThreads(e, 3);
-      await setThreads(e, 4);
+    for (const threads of [2, 3, 4, 3, 4]) {
+      await setThreads(e, threads);
       await setPosition(e, s);
       await play(e, s, 'go infinite', 2);
       await play(e, s, 'go infinite', 2);
     }
-    await setThreads(e, 2);
+  });
+
+  it('end of input during a 4-thread search: exit code 0 (long before its clock would end it)', async () => {
+    // The shared engine (the previous test leaves it 4 threads: no new pool), in the describe's
+    // last test, as the engine ends here (afterAll's kill then does nothing).
+    await setThreads(e, 4);
+    try {
+      const s = spot(IMHOTEP);
+      await setPosition(e, s);
+      const from = e.lines.length; // (the lines of this search only)
+      e.send('go wtime 100000000 btime 100000000');
+      await e.waitFor(/^info depth 2 /);
+      e.proc.stdin.end();
+      // (its share of a clock of 100,000 s is near an hour: an exit within the line wait shows it stopped)
+      const exit = await e.waitExit();
+      expect(exit, e.stderr).toEqual({ code: 0, signal: null });
+      const best = e.lines.slice(from).filter((l) => l.text.startsWith('bestmove'));
+      expect(best.length).toBe(1);
+      checkBestmove(best[0].text, s.pos);
+    } finally {
+      e.kill();
+    }
   });
 });
 
@@ -349,25 +373,6 @@ describe('leaving during a multi-threaded search', () => {
       expect(best.length).toBe(1);
       checkBestmove(best[0].text, s.pos);
       expect(e.stderr).toBe('');
-    } finally {
-      e.kill();
-    }
-  });
-
-  it('end of input during a 4-thread search: exit code 0 (long before its clock would end it)', async () => {
-    const e = await startEngine(4);
-    try {
-      const s = spot(IMHOTEP);
-      await setPosition(e, s);
-      e.send('go wtime 100000000 btime 100000000');
-      await e.waitFor(/^info depth 2 /);
-      e.proc.stdin.end();
-      // (its share of a clock of 100,000 s is near an hour: an exit within the line wait shows it stopped)
-      const exit = await e.waitExit();
-      expect(exit, e.stderr).toEqual({ code: 0, signal: null });
-      const best = e.lines.filter((l) => l.text.startsWith('bestmove'));
-      expect(best.length).toBe(1);
-      checkBestmove(best[0].text, s.pos);
     } finally {
       e.kill();
     }
