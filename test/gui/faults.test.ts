@@ -306,10 +306,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
 
     const deaf = await startGui(['--engine', `${FAKE_ENGINE} --ignore-stop`]);
     try {
-      const o = await open(deaf.url);
+      // The page's time is the test's: the 3 s the page gives `stop` pass at once, and not before.
+      const o = await open(deaf.url, { clock: true });
       await setMode(o.page, 'analysis');
       await o.page.waitForSelector('#lines .line');
       await o.page.click('#btn-analyse'); // Stop: the engine never answers
+      await o.page.clock.fastForward(2000);
+      expect(await o.page.isHidden('#engine-action')).toBe(true);
+      await o.page.clock.fastForward(1100);
       await o.page.waitForSelector('#engine-action:not([hidden])');
       expect(await text(o.page, '#engine-status')).toMatch(/does not answer 'stop'/);
       await shot(o.page, 'unresponsive');
