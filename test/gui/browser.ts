@@ -159,6 +159,23 @@ export const click = (page: Page, sq: string): Promise<void> => page.click(`.hit
 export const moveCount = async (page: Page): Promise<number> => Number(await page.getAttribute('#moves', 'data-count'));
 export const waitMoves = (page: Page, n: number, timeout = WAIT_MS): Promise<unknown> =>
   page.waitForFunction((k) => Number(document.getElementById('moves')?.dataset.count) >= k, n, { timeout });
+/**
+ * Waits until the move list has `n` moves, Thoth's reply to the person's move the last of them.
+ * A reply held while the person's shot is on show (0.8 s) is shown at once with a key, as a person
+ * may (any key does, and Shift does nothing else on the page): the tests of the hold itself
+ * (test/gui/faults.test.ts, player.test.ts) run the page's clock.
+ */
+export async function waitReply(page: Page, n: number, timeout = WAIT_MS): Promise<void> {
+  await page.waitForFunction(
+    (k) =>
+      Number(document.getElementById('moves')?.dataset.count) >= k ||
+      document.getElementById('board')?.dataset.holding === 'reply',
+    n,
+    { timeout },
+  );
+  if ((await page.getAttribute('#board', 'data-holding')) === 'reply') await page.keyboard.press('Shift');
+  await waitMoves(page, n, timeout);
+}
 export const movesText = (page: Page): Promise<string[]> =>
   page.$$eval('#moves .mv[data-ply]', (bs) => bs.map((b) => (b.firstChild?.textContent ?? '').trim()));
 export const targets = (page: Page): Promise<string[]> =>
@@ -257,7 +274,7 @@ export async function playMoves(page: Page, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     const before = (await movesText(page)).length;
     await moveFirstPiece(page, side);
-    await waitMoves(page, before + 2, 30000);
+    await waitReply(page, before + 2, 30000);
     if (!(await page.isHidden('#banner'))) return;
   }
 }

@@ -37,6 +37,7 @@ import {
   shot,
   targets,
   waitMoves,
+  waitReply,
 } from './browser';
 import { CHROMIUM, FAKE_ENGINE, realEngineWorks, startGui, type RunningGui } from './helpers';
 
@@ -79,15 +80,28 @@ function coreTargets(kfen: string, moves: string[], sq: string): string[] {
     .sort();
 }
 
-/** The tests every engine gets: play, the engine answers, the beam, the end, analysis. */
-function engineSuite(label: string, engineArgs: string[], expectName: RegExp): void {
+/**
+ * One `thoth gui` with the fake engine for the file's describes that use it (each page takes the
+ * engine over from the page before); a start and a stop of the server cost about 2 s of waiting.
+ */
+let fake: RunningGui | undefined;
+const fakeGui = async (): Promise<RunningGui> => (fake ??= await startGui(['--engine', FAKE_ENGINE]));
+afterAll(async () => {
+  if (fake) expect(await fake.stop()).toBe(0);
+});
+
+/**
+ * The tests every engine gets: play, the engine answers, the beam, the end, analysis. `start`
+ * gives the server; `own`: the suite stops it (and checks that it exits cleanly) at its end.
+ */
+function engineSuite(label: string, start: () => Promise<RunningGui>, own: boolean, expectName: RegExp): void {
   describe.skipIf(!HAVE_CHROMIUM)(`the GUI in Chromium with ${label}`, () => {
     let gui: RunningGui;
     beforeAll(async () => {
-      gui = await startGui(engineArgs);
+      gui = await start();
     });
     afterAll(async () => {
-      expect(await gui?.stop()).toBe(0);
+      if (own) expect(await gui?.stop()).toBe(0);
     });
 
     it('plays moves by clicking and dragging; the engine answers; the beam is drawn; illegal moves are impossible', async () => {
@@ -119,7 +133,7 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       // A move by clicking; the engine answers with a legal move.
       await click(page, 'c1');
       await click(page, 'd2');
-      await waitMoves(page, 2);
+      await waitReply(page, 2);
       const m1 = await movesText(page);
       expect(m1[0]).toBe('c1d2');
       const g = coreGame(CLASSIC, m1.slice(0, 2)); // throws if the engine's move were illegal
@@ -136,10 +150,10 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
       // A rotation with the on-board button, then a move by dragging.
       await click(page, 'h2');
       await page.click('#layer-controls [data-rot="+"]');
-      await waitMoves(page, 4);
+      await waitReply(page, 4);
       expect((await movesText(page))[2]).toBe('h2+');
       await drag(page, 'd2', 'd3');
-      await waitMoves(page, 6);
+      await waitReply(page, 6);
       const all = await movesText(page);
       expect(all[4]).toBe('d2d3');
       expect(await page.inputValue('#kfen')).toBe(
@@ -250,19 +264,16 @@ function engineSuite(label: string, engineArgs: string[], expectName: RegExp): v
   });
 }
 
-engineSuite('fake-engine', ['--engine', FAKE_ENGINE], /FakeThoth/);
+engineSuite('fake-engine', fakeGui, false, /FakeThoth/);
 
 describe.skipIf(!REAL_ENGINE)('the default engine', () => {
-  engineSuite('thoth', [], /Thoth/);
+  engineSuite('thoth', () => startGui([]), true, /Thoth/);
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, phone', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
 
   it('a Pharaoh hit ends a two-player game with the right banner, the beam and the piece leaving', async () => {
@@ -451,7 +462,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     expect(box && box.width).toBeGreaterThan(340);
     await click(page, 'c1');
     await click(page, 'd2');
-    await waitMoves(page, 2);
+    await waitReply(page, 2);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'phone', true);
     expect(errors).toEqual([]);

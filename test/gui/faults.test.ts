@@ -25,6 +25,7 @@ import {
   shot,
   squareCentre,
   waitMoves,
+  waitReply,
   walkGame,
   watchErrors,
 } from './browser';
@@ -167,7 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await newGame(page);
     await click(page, 'c1');
     await click(page, 'd2');
-    await waitMoves(page, 2);
+    await waitReply(page, 2);
     const moves = await movesText(page);
     await page.reload();
     await page.waitForSelector('#engine-status[data-state=ready]');
@@ -193,7 +194,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await pickLevel(page, 1);
     await click(page, 'c1');
     await click(page, 'd2');
-    await waitMoves(page, 2);
+    await waitReply(page, 2);
     // New game in the middle of one asks; Cancel keeps the game.
     await page.click('#btn-new');
     await page.waitForSelector('#dialog:not([hidden])');
@@ -301,15 +302,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await pickLevel(page, 1);
     await click(page, 'c1');
     await click(page, 'd2');
-    await waitMoves(page, 2);
+    await waitReply(page, 2);
     await ctx.close();
 
     const deaf = await startGui(['--engine', `${FAKE_ENGINE} --ignore-stop`]);
     try {
-      const o = await open(deaf.url);
+      // The page's time is the test's: the 3 s the page gives `stop` pass at once, and not before.
+      const o = await open(deaf.url, { clock: true });
       await setMode(o.page, 'analysis');
       await o.page.waitForSelector('#lines .line');
       await o.page.click('#btn-analyse'); // Stop: the engine never answers
+      await o.page.clock.fastForward(2000);
+      expect(await o.page.isHidden('#engine-action')).toBe(true);
+      await o.page.clock.fastForward(1100);
       await o.page.waitForSelector('#engine-action:not([hidden])');
       expect(await text(o.page, '#engine-status')).toMatch(/does not answer 'stop'/);
       await shot(o.page, 'unresponsive');
@@ -328,7 +333,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await pickLevel(page, 1);
     await click(page, 'c1');
     await click(page, 'd2');
-    await waitMoves(page, 2);
+    await waitReply(page, 2);
     await page.selectOption('#sel-side', '1');
     expect(await text(page, '#hint')).toMatch(/next game/);
     expect(await text(page, '#player-bottom .name')).toBe('You · Silver');

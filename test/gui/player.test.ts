@@ -41,13 +41,33 @@ const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks());
 
 afterAll(closeBrowser);
 
+/**
+ * One `thoth gui` with the fake engine for every describe that needs no engine of its own: each
+ * page takes the engine over from the page before, as within a describe; a start and a stop of
+ * the server cost about 2 s of waiting each time.
+ */
+let shared: RunningGui | undefined;
+const fakeGui = async (): Promise<RunningGui> => (shared ??= await startGui(['--engine', FAKE_ENGINE]));
+/**
+ * One with the fake engine that moves when the test says so (the gate file), not after 2 s of
+ * thinking at level 8: on a loaded machine the clicks took longer than the engine's thinking
+ * (a "premove" became a move), and no test waits the 2 s.
+ */
+const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-gate-')), 'gate');
+const release = (): void => writeFileSync(gate, '');
+let gated: RunningGui | undefined;
+const gatedGui = async (): Promise<RunningGui> =>
+  (gated ??= await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]));
+afterAll(async () => {
+  await shared?.stop();
+  await gated?.stop();
+  rmSync(path.dirname(gate), { recursive: true, force: true });
+});
+
 describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
   const open = (viewport?: { width: number; height: number }, clock = false) => openPage(gui.url, { viewport, clock });
   const text = async (page: Page, sel: string): Promise<string> => ((await page.textContent(sel)) ?? '').trim();
@@ -132,10 +152,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () =>
 describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
 
   it('← → step through the moves after a click on the board; ↑ or Enter there starts keyboard play', async () => {
@@ -190,16 +207,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the keyboard after a click', () => {
 describe.skipIf(!HAVE_CHROMIUM)('the hint under the board', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await gatedGui();
   });
   const hint = async (page: Page): Promise<string> => ((await page.textContent('#hint')) ?? '').trim();
 
   it('says "Your shot…" only while a reply is waiting: not while Thoth thinks, not after a winning move', async () => {
     const { ctx, page, errors } = await openPage(gui.url, { clock: true });
-    // Level 8 without a clock: the fake engine thinks 2 s, longer than the shot is on show.
+    // Level 8 without a clock: the fake engine thinks until the test releases it, longer than
+    // the shot is on show.
     await page.selectOption('#sel-tc', '');
     await pickLevel(page, 8);
     await newGame(page);
@@ -207,6 +222,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the hint under the board', () => {
     await click(page, 'd2');
     expect(await page.getAttribute('#board', 'data-holding')).toBe('');
     expect(await hint(page)).toBe('Thoth is thinking…');
+    release();
     await waitMoves(page, 2);
     // Level 1 answers at once: its reply waits while the shot is on show, and the hint says so.
     // The page's time stands still meanwhile, so a slow machine cannot end the shot first.
@@ -234,10 +250,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the hint under the board', () => {
 describe.skipIf(!HAVE_CHROMIUM)('records', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
   const exported = async (page: Page): Promise<string> => {
     if (!(await page.isVisible('#rec-export'))) await page.click('#card-io summary');
@@ -296,10 +309,7 @@ describe.skipIf(!HAVE_CHROMIUM)('records', () => {
 describe.skipIf(!HAVE_CHROMIUM)('layout', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
   type Box = { x: number; y: number; width: number; height: number };
   const overlap = (a: Box, b: Box): boolean =>
@@ -405,10 +415,7 @@ describe.skipIf(!HAVE_CHROMIUM)('layout', () => {
 describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
 
   it('keeps the marks of the moves both lines share, and reviews the new ones', async () => {
@@ -454,10 +461,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Make main line after a review', () => {
 describe.skipIf(!HAVE_CHROMIUM)('Khet 1.0 stacks', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
 
   it('U shows on the board what is about to move: the whole stack or its top obelisk', async () => {
@@ -489,10 +493,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Khet 1.0 stacks', () => {
 describe.skipIf(!HAVE_CHROMIUM)('touch: preview, then play', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
 
   it('a first tap on a target or a rotate button shows the shot, a second plays it; own losses are marked', async () => {
@@ -568,10 +569,7 @@ describe.skipIf(!HAVE_CHROMIUM)('touch: preview, then play', () => {
 describe.skipIf(!HAVE_CHROMIUM)('sounds', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await fakeGui();
   });
 
   it('a move, a removal, a Pharaoh hit, low time and the end each sound; the setting turns them off and is kept', async () => {
@@ -628,16 +626,8 @@ describe.skipIf(!HAVE_CHROMIUM)('sounds', () => {
 
 describe.skipIf(!HAVE_CHROMIUM)('premoves', () => {
   let gui: RunningGui;
-  // The engine moves when the test says so (the gate file), not after 2 s: on a loaded machine
-  // the clicks below took longer than the engine's thinking, and the "premove" became a move.
-  const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-premove-')), 'gate');
-  const release = (): void => writeFileSync(gate, '');
   beforeAll(async () => {
-    gui = await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
-    rmSync(path.dirname(gate), { recursive: true, force: true });
+    gui = await gatedGui();
   });
 
   it('a move made while Thoth thinks is shown, cancelled by Esc or a right-click, and played at once after its move', async () => {

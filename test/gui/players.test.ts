@@ -24,6 +24,7 @@ import {
   setMode,
   shot,
   waitMoves,
+  waitReply,
 } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 
@@ -35,10 +36,18 @@ afterAll(closeBrowser);
 
 const card = (page: Page, key: string): Promise<string | null> => page.getAttribute('#card-puzzles', `data-${key}`);
 
+/**
+ * The puzzle tests open their page with Playwright's clock: the opponent's first move, due 500 ms
+ * after a puzzle starts, is played at once when the test moves the page's time on (test/gui/
+ * puzzles.test.ts checks the delays themselves).
+ */
+const hurry = (page: Page): Promise<void> => page.clock.fastForward(700);
+
 /** The puzzle on show once its opponent's move is played (a puzzle with an unstacking move is skipped). */
 async function current(page: Page, button: string): Promise<Puzzle> {
   for (;;) {
     await page.click(button);
+    await hurry(page);
     await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
     const p = PUZZLES.get((await card(page, 'puzzle')) ?? '');
     if (!p) throw new Error('no puzzle on show');
@@ -130,6 +139,7 @@ async function streakAgain(page: Page): Promise<void> {
   expect(await page.textContent('#pz-msg')).toMatch(/The streak ends at 0/);
   // Streak right after it ended starts a new one (not a rated puzzle)
   await page.click('#pz-streak');
+  await hurry(page);
   await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
   expect(await card(page, 'streak')).toBe('0');
   // the edition filter: only Khet 1.0 puzzles offered
@@ -142,7 +152,11 @@ async function streakAgain(page: Page): Promise<void> {
 async function formWaitsForNewGame(page: Page, name: string): Promise<void> {
   await page.selectOption('#sel-edition', 'deflexion');
   await page.selectOption('#sel-side', '1');
-  await page.waitForTimeout(1500);
+  // Had the form started a game with Thoth as Silver, Thoth would be thinking or have moved by now
+  // (a search starts with the change; the page draws at most 80 ms later).
+  await page.waitForFunction(() => /with New game/.test(document.getElementById('form-note')?.textContent ?? ''));
+  await page.waitForTimeout(200);
+  expect(await page.getAttribute('#engine-status', 'data-state')).toBe('ready');
   expect(await movesText(page)).toEqual([]);
   expect(await page.evaluate(() => document.body.className)).toBe('ed-khet2');
   expect(await page.textContent('#form-note')).toMatch(/^Edition Deflexion, You play Silver: with New game/);
@@ -157,7 +171,9 @@ async function formWaitsForNewGame(page: Page, name: string): Promise<void> {
   await page.waitForFunction(() => document.body.className === 'ed-khet2');
   await playBoth(page, 1);
   await setMode(page, 'engine');
-  await page.waitForTimeout(1500);
+  // Had Thoth taken Red's move, it would be thinking or have moved by now (as above).
+  await page.waitForTimeout(200);
+  expect(await page.getAttribute('#engine-status', 'data-state')).toBe('ready');
   expect(await movesText(page)).toHaveLength(1);
   expect(await page.getAttribute('#player-bottom', 'class')).toContain('c1');
 }
@@ -235,7 +251,7 @@ async function takeBackKeyAsks(page: Page): Promise<void> {
 async function namesInAnalysis(page: Page, thoth: RegExp): Promise<void> {
   await click(page, 'c1');
   await click(page, 'd2');
-  await waitMoves(page, 2);
+  await waitReply(page, 2);
   await setMode(page, 'analysis');
   expect(await page.textContent('#player-bottom .name')).toBe('You · Silver');
   expect(await page.textContent('#player-top .name')).toMatch(thoth);
@@ -266,7 +282,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
   });
 
   it('a puzzle keeps the game in progress and Exit brings it back', async () => {
-    const { ctx, page, errors } = await open(gui.url);
+    const { ctx, page, errors } = await open(gui.url, { clock: true });
     await puzzleKeepsTheGame(page, 'gui');
     await streakAgain(page);
     expect(errors).toEqual([]);
@@ -305,7 +321,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
 
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the static page', () => {
   it('a puzzle keeps the game in progress and Exit brings it back', async () => {
-    const { ctx, page, errors } = await open(WEB_URL, { ready: false });
+    const { ctx, page, errors } = await open(WEB_URL, { ready: false, clock: true });
     await puzzleKeepsTheGame(page, 'web');
     await streakAgain(page);
     expect(errors).toEqual([]);

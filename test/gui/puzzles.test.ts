@@ -32,13 +32,31 @@ afterAll(closeBrowser);
 
 const card = (page: Page, key: string): Promise<string | null> => page.getAttribute('#card-puzzles', `data-${key}`);
 
+/**
+ * Pages opened with the page's clock (`open(…, { clock: true })`) to skip the page's own delays:
+ * the opponent's first move 500 ms after a puzzle starts, each reply 700 ms after a move. A test
+ * that waits for one of them moves the page's time on by 700 ms first: what is due by then is
+ * played at once, in the page's order (the timing itself is checked by 'a refutation still due…').
+ */
+const hurried = new WeakSet<Page>();
+async function hurry(page: Page): Promise<void> {
+  if (hurried.has(page)) await page.clock.fastForward(700);
+}
+async function openHurried(url: string, ready = true): Promise<Awaited<ReturnType<typeof open>>> {
+  const o = await open(url, { clock: true, ready });
+  hurried.add(o.page);
+  return o;
+}
+
 /** Waits until the puzzle on the board has had `done` moves made. */
 async function waitDone(page: Page, done: number): Promise<void> {
+  await hurry(page);
   await page.waitForFunction((k) => document.getElementById('card-puzzles')?.dataset.done === String(k), done);
 }
 
 /** The puzzle on show, once its opponent's move has been played. */
 async function current(page: Page): Promise<Puzzle> {
+  await hurry(page);
   await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
   const id = await card(page, 'puzzle');
   const p = PUZZLES.get(id ?? '');
@@ -68,6 +86,7 @@ async function solve(page: Page, p: Puzzle, hinted = false): Promise<void> {
     await waitDone(page, k);
     await play(page, solutionMove(p, k), hinted && k === 1);
   }
+  await hurry(page);
   await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'solved');
 }
 
@@ -104,7 +123,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
   });
 
   it('twenty puzzles solved and failed, with hint, retry, the solution, themes and the rating', async () => {
-    const { ctx, page, errors } = await open(gui.url);
+    const { ctx, page, errors } = await openHurried(gui.url);
     expect(await card(page, 'rating')).toBe('1500');
     let rating = 1500;
     let solved = 0;
@@ -115,6 +134,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
       if (i % 4 === 3) {
         // a wrong move: the refutation is played, the puzzle failed, the rating falls
         await play(page, wrongMove(p));
+        await hurry(page);
         await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed');
         expect(await page.textContent('#pz-msg')).toMatch(/^Wrong: /);
         if (i === 3) {
@@ -132,6 +152,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
         } else if (i === 7) {
           // the solution, played out to the decisive move
           await page.click('#pz-solution');
+          await hurry(page);
           await page.waitForFunction(() =>
             /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''),
           );
@@ -203,7 +224,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
   });
 
   it('a streak: rising puzzles until the first mistake', async () => {
-    const { ctx, page, errors } = await open(gui.url);
+    const { ctx, page, errors } = await openHurried(gui.url);
     await page.click('#pz-streak');
     let p = await current(page);
     for (let k = 1; k <= 3; k++) {
@@ -211,6 +232,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
       await solve(page, p);
       expect(await card(page, 'streak')).toBe(String(k));
       // the next puzzle comes by itself
+      await hurry(page);
       await page.waitForFunction((id) => document.getElementById('card-puzzles')?.dataset.puzzle !== id, p.id);
       const q = await current(page);
       expect(q.rating).toBeGreaterThanOrEqual(p.rating - 40);
@@ -218,6 +240,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
     }
     await shot(page, 'puzzle-streak');
     await play(page, wrongMove(p));
+    await hurry(page);
     await page.waitForFunction(() => /The streak ends at 3/.test(document.getElementById('pz-msg')?.textContent ?? ''));
     expect(errors).toEqual([]);
     await ctx.close();
@@ -227,7 +250,7 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in the static build', () => {
   it('ten puzzles solved in a row on the static build (file://), the rating rising', async () => {
     const url = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
-    const { ctx, page, errors } = await open(url, { ready: false });
+    const { ctx, page, errors } = await openHurried(url, false);
     let rating = Number(await card(page, 'rating'));
     for (let i = 0; i < 10; i++) {
       const p = await startPlayable(page, i === 0 ? '#pz-start' : '#pz-next');

@@ -6,7 +6,7 @@
  * way), a move that is not the engine's choice but costs little (1...a4a3: searched alone), and
  * a quiet move.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,15 +21,23 @@ const GAME = ['c5b4', 'a4a3', 'j5j6'];
 
 afterAll(closeBrowser);
 
-/** The CLI's review: the mark of each move ('' for none) and each side's accuracy, rounded. */
-function cliReview(): { marks: string[]; accuracy: string[] } {
+/**
+ * The CLI's review: the mark of each move ('' for none) and each side's accuracy, rounded. It runs
+ * while the page reviews (a fixed-depth review on one thread does not depend on timing).
+ */
+async function cliReview(): Promise<{ marks: string[]; accuracy: string[] }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-parity-'));
   try {
     const file = path.join(dir, 'game.pgn');
     writeFileSync(file, `[Variant "khet2"]\n\n1. ${GAME[0]} ${GAME[1]} 2. ${GAME[2]} *\n`);
-    const r = spawnSync(process.execPath, [CLI, 'analyse', '--game', file, '--json', '--quiet'], {
-      encoding: 'utf8',
-      timeout: 5 * 60_000,
+    const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [CLI, 'analyse', '--game', file, '--json', '--quiet'],
+        { encoding: 'utf8', timeout: 5 * 60_000 },
+        (e, stdout, stderr) =>
+          resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr }),
+      );
     });
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -52,10 +60,8 @@ describe.skipIf(!REAL_ENGINE)('the CLI and the GUI review a game alike', () => {
   });
 
   it('the same marks on every move and the same accuracy per side', async () => {
-    const cli = cliReview();
-    // The game has something to mark, and something not to.
-    expect(cli.marks.some((m) => m !== '')).toBe(true);
-    expect(cli.marks.some((m) => m === '')).toBe(true);
+    const cliRun = cliReview();
+    cliRun.catch(() => undefined); // awaited below: a failure is reported there
 
     const { ctx, page, errors } = await open(gui.url);
     await setMode(page, 'humans');
@@ -73,6 +79,10 @@ describe.skipIf(!REAL_ENGINE)('the CLI and the GUI review a game alike', () => {
       marks.push((await nag.count()) > 0 ? ((await nag.textContent()) ?? '').trim() : '');
     }
     const accuracy = await page.$$eval('#review .acc', (as) => as.map((a) => (a.textContent ?? '').trim()));
+    const cli = await cliRun;
+    // The game has something to mark, and something not to.
+    expect(cli.marks.some((m) => m !== '')).toBe(true);
+    expect(cli.marks.some((m) => m === '')).toBe(true);
     expect({ marks, accuracy }).toEqual(cli);
     expect(errors).toEqual([]);
     await ctx.close();

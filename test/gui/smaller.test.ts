@@ -27,17 +27,25 @@ import {
 } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 
+/**
+ * The engine moves when the test says so (the gate file), as in the premove test of
+ * player.test.ts: one server for the two describes below (a review searches to a depth, which the
+ * gate does not hold), as a start and a stop of the server cost about 2 s of waiting.
+ */
+const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-smaller-')), 'gate');
+const release = (): void => writeFileSync(gate, '');
+let gated: RunningGui | undefined;
+const gatedGui = async (): Promise<RunningGui> =>
+  (gated ??= await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]));
+afterAll(async () => {
+  await gated?.stop();
+  rmSync(path.dirname(gate), { recursive: true, force: true });
+});
+
 describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
   let gui: RunningGui;
-  // The engine moves when the test says so (the gate file), as in the premove test of player.test.ts.
-  const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-smaller-')), 'gate');
-  const release = (): void => writeFileSync(gate, '');
   beforeAll(async () => {
-    gui = await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
-    rmSync(path.dirname(gate), { recursive: true, force: true });
+    gui = await gatedGui();
   });
 
   it('a premoved rotation draws which way it turns', async () => {
@@ -158,10 +166,7 @@ async function marksAndCounts(page: Page): Promise<{ shown: string[][]; counted:
 describe.skipIf(!HAVE_CHROMIUM)('a review over a linked game with marks of its own', () => {
   let gui: RunningGui;
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
-  });
-  afterAll(async () => {
-    await gui?.stop();
+    gui = await gatedGui();
   });
 
   it("shows the review's marks alone, before and after Make main line, as its summary counts them", async () => {

@@ -19,7 +19,7 @@ import {
   playMoves,
   setMode,
   shot,
-  waitMoves,
+  waitReply,
 } from './browser';
 import { ROOT } from './helpers';
 import { setupKfen } from '../../src/core/index';
@@ -108,7 +108,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       await page.selectOption('#sel-level', '1');
       await click(page, 'c1');
       await click(page, 'd2');
-      await waitMoves(page, 2);
+      await waitReply(page, 2);
       // a second visit is isolated from its first load
       const again = await ctx.newPage();
       await again.goto(url);
@@ -144,7 +144,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       await page.selectOption('#sel-level', '1');
       await click(page, 'c1');
       await click(page, 'd2');
-      await waitMoves(page, 2);
+      await waitReply(page, 2);
       await ctx.close();
     });
   });
@@ -186,7 +186,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the static build in Chromium', () => {
       await page.selectOption('#sel-level', '1');
       await click(page, 'c1');
       await click(page, 'd2');
-      await waitMoves(page, 2);
+      await waitReply(page, 2);
       await setMode(page, 'analysis');
       await page.waitForFunction(() => /depth [4-9]/.test(document.getElementById('an-info')?.textContent ?? ''));
       await page.click('#btn-analyse');
