@@ -83,11 +83,12 @@ async function playBoth(page: Page, n: number): Promise<void> {
 }
 
 const storedMoves = (page: Page): Promise<number> =>
+  // No named function inside: the test's loader (tsx) would wrap it in a helper the page lacks.
   page.evaluate(() => {
-    const count = (ns: Array<{ c?: unknown[] }>): number =>
-      ns.length === 0 ? 0 : 1 + count((ns[0].c ?? []) as Array<{ c?: unknown[] }>);
     const g = JSON.parse(localStorage.getItem('thoth.game') ?? '{}') as { moves?: Array<{ c?: unknown[] }> };
-    return count(g.moves ?? []);
+    let n = 0;
+    for (let ns = g.moves ?? []; ns.length > 0; ns = (ns[0].c ?? []) as Array<{ c?: unknown[] }>) n++;
+    return n;
   });
 
 const shown = (page: Page, sel: string): Promise<boolean> => page.isVisible(sel);
