@@ -24,7 +24,7 @@ export const WAIT_MS = 60_000;
  * holder's pid in it, so that a slot left by a killed run is taken back) and gives it back after
  * its last; while it waits, the other workers go on with files that need no browser.
  */
-const BROWSER_SLOTS = 2;
+const BROWSER_SLOTS = 3;
 const SLOT_DIR = path.join(tmpdir(), 'thoth-test-chromium-slots');
 let slot: string | undefined;
 
