@@ -91,7 +91,7 @@ const LONGEST = [
   'test/gui/review-parity.test.ts',
 ];
 
-const WORKERS = availableParallelism() + 3;
+const WORKERS = availableParallelism() + 2;
 /** As many Chromium files at once as test/gui/browser.ts lets run (its BROWSER_SLOTS). */
 const BROWSER_SLOTS = 3;
 const BROWSER = new Set(browserTests());
@@ -131,10 +131,9 @@ export default defineConfig({
     // Neither module mocking nor in-source tests are used, so its loader hooks are off too.
     execArgv: ['--import', 'tsx'],
     experimental: { viteModuleRunner: false, nodeLoader: false },
-    // Most files wait on engines, browsers and servers more than they compute: three more files
-    // than there are cores keep the cores busy while the browser slots hold three of them
-    // (Vitest's default is one fewer than the cores; with two more and three slots, an idle run on
-    // two cores used 1.3 of them on average: 502 CPU-seconds in 391 s, 2026-12-04).
+    // Most files wait on engines, browsers and servers more than they compute: two more files than
+    // there are cores keep the cores busy (Vitest's default is one fewer; with one more, a run on
+    // two cores used 1.3 of them on average: 731 CPU-seconds in 549 s, 2026-12-04).
     maxWorkers: WORKERS,
     sequence: { sequencer: LongestFirst },
     projects: [
