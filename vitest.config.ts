@@ -93,7 +93,7 @@ const LONGEST = [
 
 const WORKERS = availableParallelism() + 2;
 /** As many Chromium files at once as test/gui/browser.ts lets run (its BROWSER_SLOTS). */
-const BROWSER_SLOTS = 3;
+const BROWSER_SLOTS = 4;
 const BROWSER = new Set(browserTests());
 
 /**

@@ -20,13 +20,13 @@ export const WAIT_MS = 60_000;
 /**
  * At most this many test files drive a Chromium at once, whatever the number of test workers.
  * Three browsers with their engines on two cores starved each other on 2026-12-03 (load 15, waits
- * of 30 s missed); once the files' fixed waits and the suite's CPU were cut (2026-12-04), three
- * slots made an idle fresh-clone `npm test` 6m33s instead of 7m10s with two, and with a
- * two-thread datagen beside it 7m45s, every file passing. A file takes a slot before its first test (a folder made atomically, with the
+ * of 30 s missed); once the files' fixed waits and the suite's CPU were cut (2026-12-04), an idle
+ * fresh-clone `npm test` took 7m10s with two slots, 6m33s with three and 6m06s with four, and
+ * with a two-thread datagen beside it 7m45s with three and 7m43s with four, every file passing. A file takes a slot before its first test (a folder made atomically, with the
  * holder's pid in it, so that a slot left by a killed run is taken back) and gives it back after
  * its last; while it waits, the other workers go on with files that need no browser.
  */
-const BROWSER_SLOTS = 3;
+const BROWSER_SLOTS = 4;
 const SLOT_DIR = path.join(tmpdir(), 'thoth-test-chromium-slots');
 let slot: string | undefined;
 
