@@ -8,10 +8,9 @@
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance } from './helpers';
+import { REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance, endLock } from './helpers';
 
 /** The game indices of a data file, in file order (the file must read without a fault). */
 function gamesOf(path: string): number[] {
@@ -54,18 +53,6 @@ async function waitChunkChild(parent: number): Promise<{ pid: number; shard: str
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('the worker started no chunk');
-}
-
-/** Ends a run's coordinator lock, if one is held, as its expiry would. */
-async function endLock(url: string, run: string): Promise<void> {
-  const a = parseRedisUrl(url);
-  if (!a.ok) throw a.error;
-  const r = await openRedis(a.value);
-  try {
-    await r.pexpire(keys.lock(run), 1);
-  } finally {
-    r.disconnect();
-  }
 }
 
 const alive = (pid: number): boolean => {

@@ -8,7 +8,6 @@ import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
-import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { fake, fakeEngineScript, run, tempDir } from '../match/helpers';
 import {
   REDIS_SERVER,
@@ -18,28 +17,13 @@ import {
   startRedis,
   worker,
   type RedisInstance,
+  endLock,
 } from './helpers';
 
 /** The summary block at the end of a run's output (from its last `Score of` line). */
 function lastSummary(lines: string[]): string[] {
   const i = lines.map((l) => l.startsWith('Score of')).lastIndexOf(true);
   return lines.slice(i);
-}
-
-/**
- * Ends the run's coordinator lock now, as its expiry would (15 s after a dead coordinator's last
- * renewal). On a loaded machine it may have ended by itself between the waiting coordinator's note
- * and this call: then there is nothing to end.
- */
-async function endLock(url: string, run: string): Promise<void> {
-  const a = parseRedisUrl(url);
-  if (!a.ok) throw a.error;
-  const r = await openRedis(a.value);
-  try {
-    await r.pexpire(keys.lock(run), 1);
-  } finally {
-    r.disconnect();
-  }
 }
 
 const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');

@@ -2,6 +2,7 @@
  * Shared helpers for the distributed tests: a real redis-server of their own (a free loopback
  * port, a temporary folder, no persistence), and `thoth` commands run as child processes.
  */
+import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -324,3 +325,18 @@ export const small = (seed: number): string[] => [
   String(seed),
   '--quiet',
 ];
+
+/**
+ * Ends a run's coordinator lock now, as its expiry would (15 s after a dead coordinator's last
+ * renewal). On a loaded machine it may have ended by itself already: then there is nothing to end.
+ */
+export async function endLock(url: string, run: string): Promise<void> {
+  const a = parseRedisUrl(url);
+  if (!a.ok) throw a.error;
+  const r = await openRedis(a.value);
+  try {
+    await r.pexpire(keys.lock(run), 1);
+  } finally {
+    r.disconnect();
+  }
+}
