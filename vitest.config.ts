@@ -140,7 +140,10 @@ export default defineConfig({
       // The fast files share their workers' modules (`isolate: false`) instead of importing the
       // engine afresh for each file.
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW, isolate: false } },
-      { extends: true, test: { name: 'slow', include: SLOW } },
+      // The slow files that drive no browser share their workers too; a browser file has a worker
+      // of its own, since the harness (test/gui/browser.ts) holds its browser and slot per module.
+      { extends: true, test: { name: 'slow', include: SLOW, exclude: [...BROWSER], isolate: false } },
+      { extends: true, test: { name: 'browser', include: [...BROWSER] } },
     ],
   },
 });

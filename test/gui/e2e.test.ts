@@ -105,7 +105,8 @@ function engineSuite(label: string, start: () => Promise<RunningGui>, own: boole
     });
 
     it('plays moves by clicking and dragging; the engine answers; the beam is drawn; illegal moves are impossible', async () => {
-      const { ctx, page, errors } = await open(gui);
+      // with the page's animations at full length, as most people see them (the harness reduces motion)
+      const { ctx, page, errors } = await openPage(gui.url, { motion: true });
       expect(await page.textContent('#engine-status')).toMatch(expectName);
       await pickLevel(page, 1);
       await shot(page, `${label}-start`);
