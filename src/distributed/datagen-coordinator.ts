@@ -226,14 +226,15 @@ class DatagenCoordinator {
     // A result that could not be counted (its processor failed): its chunk is played again, and
     // the worker's new result must not be ignored as a duplicate of this job id.
     for (const j of await this.results!.getJobs(['failed'])) await j?.remove().catch(() => undefined);
-    // Results not yet counted: their chunks are not asked for again. One the dead coordinator was
-    // taking in stays active under its lock until BullMQ's stalled check frees it, up to a minute
-    // later; this coordinator holds the run lock, so that consumer is gone: back to the queue now.
+    // Results not yet counted: their chunks are not asked for again.
     for (const j of await this.results!.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
       const k = (j?.data as ChunkResult | undefined)?.chunk;
       if (typeof k === 'number' && k >= writeChunk && k < endChunk) inflight.add(k);
-      if (j && (await j.getState()) === 'active') await j.moveToWait().catch(() => undefined);
     }
+    // One the dead coordinator was taking in stays active under its lock until BullMQ's stalled
+    // check frees it, up to a minute later; this coordinator holds the run lock, so that consumer
+    // is gone: back to the queue now.
+    for (const j of await this.results!.getJobs(['active'])) await j?.moveToWait().catch(() => undefined);
     if (inflight.size > 0)
       this.sink.note(
         `Resumed run ${this.run}: ${plural(inflight.size, 'chunk')} queued, being played or finished in Redis`,

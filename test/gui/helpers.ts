@@ -1,6 +1,7 @@
 /** Shared helpers for the GUI tests: start `thoth gui`, the fake engine's command, the browser. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -126,5 +127,23 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
         });
         proc.kill('SIGINT');
       }),
+  };
+}
+
+/**
+ * A `thoth gui` whose fake engine moves only when the test says so (`release()` writes its gate
+ * file), not after a think that a loaded machine's clicks can outlast. The server starts on the
+ * first `gui()` and is shared by the file's tests; `stop()` (in afterAll) ends it and the gate.
+ */
+export function gatedFakeGui(): { gui: () => Promise<RunningGui>; release: () => void; stop: () => Promise<void> } {
+  const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-gate-')), 'gate');
+  let running: RunningGui | undefined;
+  return {
+    gui: async () => (running ??= await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`])),
+    release: () => writeFileSync(gate, ''),
+    stop: async () => {
+      await running?.stop();
+      rmSync(path.dirname(gate), { recursive: true, force: true });
+    },
   };
 }

@@ -25,12 +25,11 @@ import {
   waitMoves,
   WAIT_MS,
 } from './browser';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fullStrength } from '../../src/gui/server';
-import { FAKE_ENGINE, ROOT, realEngineWorks, startGui, type RunningGui } from './helpers';
+import { FAKE_ENGINE, ROOT, gatedFakeGui, realEngineWorks, startGui, type RunningGui } from './helpers';
 
 /** Silver to move; `j1+` turns the Sphinx north and its beam, via j7, hits the Red Pharaoh on e7. */
 const SILVER_WINS_KFEN = 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1';
@@ -53,15 +52,10 @@ const fakeGui = async (): Promise<RunningGui> => (shared ??= await startGui(['--
  * thinking at level 8: on a loaded machine the clicks took longer than the engine's thinking
  * (a "premove" became a move), and no test waits the 2 s.
  */
-const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-gate-')), 'gate');
-const release = (): void => writeFileSync(gate, '');
-let gated: RunningGui | undefined;
-const gatedGui = async (): Promise<RunningGui> =>
-  (gated ??= await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]));
+const { gui: gatedGui, release, stop: stopGated } = gatedFakeGui();
 afterAll(async () => {
   await shared?.stop();
-  await gated?.stop();
-  rmSync(path.dirname(gate), { recursive: true, force: true });
+  await stopGated();
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('the page as a lichess player expects it', () => {

@@ -4,9 +4,6 @@
  * old ones; the move list keeps the focus as the arrows step through it; a move typed in the
  * move box is played.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setupKfen } from '../../src/core/index';
@@ -25,22 +22,15 @@ import {
   waitMoves,
   walkGame,
 } from './browser';
-import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
+import { FAKE_ENGINE, gatedFakeGui, startGui, type RunningGui } from './helpers';
 
 /**
  * The engine moves when the test says so (the gate file), as in the premove test of
  * player.test.ts: one server for the two describes below (a review searches to a depth, which the
  * gate does not hold), as a start and a stop of the server cost about 2 s of waiting.
  */
-const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-smaller-')), 'gate');
-const release = (): void => writeFileSync(gate, '');
-let gated: RunningGui | undefined;
-const gatedGui = async (): Promise<RunningGui> =>
-  (gated ??= await startGui(['--engine', `${FAKE_ENGINE} --gate ${gate}`]));
-afterAll(async () => {
-  await gated?.stop();
-  rmSync(path.dirname(gate), { recursive: true, force: true });
-});
+const { gui: gatedGui, release, stop: stopGated } = gatedFakeGui();
+afterAll(stopGated);
 
 describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
   let gui: RunningGui;
