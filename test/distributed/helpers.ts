@@ -300,13 +300,21 @@ export function worker(url: string, extra: string[] = [], cwd?: string, env?: No
   );
 }
 
-/** Games of a record text, each without its move times, sorted by Round (workers finish in any order). */
+/** Games of a record text, each without its move times and date, sorted by Round (workers finish in any order). */
 export function normalisedGames(text: string): string[] {
-  return text
-    .split(/\n\n(?=\[Event )/)
-    .map((g) => g.trim().replace(/ \d+\.\d{3}s\}/g, '}'))
-    .filter((g) => g !== '')
-    .sort();
+  return (
+    text
+      .split(/\n\n(?=\[Event )/)
+      // the Date tag too: a run that crosses midnight plays its later games on the next day
+      .map((g) =>
+        g
+          .trim()
+          .replace(/ \d+\.\d{3}s\}/g, '}')
+          .replace(/^\[Date "[^"]*"\]$/m, '[Date "?"]'),
+      )
+      .filter((g) => g !== '')
+      .sort()
+  );
 }
 
 export { ROOT };
