@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { runDistributed } from '../distributed/coordinator';
 import { DEFAULT_R_END, checkSpsaState, newSpsaState, type SpsaParam, type SpsaState } from '../match/spsa';
 import { runMatch } from '../match/tournament';
+import { applyLimit, hasLimit, type EngineLimits } from '../match/timecontrol';
 import { runTune, type PlayMatch } from '../match/tune';
 import { writeFileAtomic } from '../process/files';
 import { DEFAULT_PARAMS, PARAM_SPECS } from '../search/params';
@@ -27,6 +28,11 @@ export const TUNE_SPEC: CommandSpec = {
     { name: 'pairs', value: 'N', help: 'game pairs an iteration', default: '1' },
     { name: 'engine', value: 'CMD', help: 'the engine command line', default: 'node dist/cli.js' },
     { name: 'tc', value: 'TC', help: "time control of the games (thoth match's tc=)", default: '2+0.02' },
+    {
+      name: 'limit',
+      value: 'KEY=VALUE',
+      help: "the games' limit as thoth match writes it, instead of --tc: tc=…, st=S, nodes=N or depth=N",
+    },
     { name: 'concurrency', value: 'N', help: 'games at once', default: '1' },
     { name: 'r-end', value: 'X', help: 'learning rate at the last iteration', default: String(DEFAULT_R_END) },
     { name: 'seed', value: 'S', help: 'seed of the perturbations and openings', default: '1' },
@@ -56,6 +62,21 @@ function parseParams(text: string | undefined, rEnd: number): SpsaParam[] {
       throw new UsageError(`${spec.name}: the step must be above 0 and at most ${spec.max - spec.min}, not '${step}'`);
     return { name: spec.name, min: spec.min, max: spec.max, cEnd, rEnd };
   });
+}
+
+/** The games' limit word for `-each`: `--limit KEY=VALUE`, else `tc=` and `--tc` (default 2+0.02). */
+function limitWord(args: ReturnType<typeof parseArgs>): string {
+  const tc = args.options.get('tc')?.[0];
+  const limit = args.options.get('limit')?.[0];
+  if (tc !== undefined && limit !== undefined) throw new UsageError('give --tc or --limit, not both');
+  const word = limit ?? `tc=${tc ?? '2+0.02'}`;
+  const eq = word.indexOf('=');
+  const limits: EngineLimits = {};
+  const r = applyLimit(limits, word.slice(0, eq), word.slice(eq + 1));
+  if (!r.ok) throw new UsageError(`${limit === undefined ? '--tc' : '--limit'}: ${r.error.message}`);
+  if (!r.value || !hasLimit(limits))
+    throw new UsageError(`--limit '${word}': not a limit that ends a game (tc=…, st=S, nodes=N or depth=N)`);
+  return word;
 }
 
 function readState(file: string, names: string[]): SpsaState | undefined {
@@ -91,7 +112,7 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
   const distributed = args.options.get('distributed')?.[0];
   const matchFlags = [
     '-each',
-    `tc=${args.options.get('tc')?.[0] ?? '2+0.02'}`,
+    limitWord(args),
     'option.Hash=16',
     'option.Threads=1',
     '-openings',

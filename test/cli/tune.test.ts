@@ -1,5 +1,5 @@
 /** `thoth tune` as a user runs it: real engine processes, a state file that a second run goes on from. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +15,8 @@ describe('thoth tune', () => {
       state,
       '--params',
       'LmpBase,AspirationDelta:10',
-      '--tc',
-      '0.1+0.005',
+      '--limit',
+      'nodes=400',
       '--seed',
       '5',
     ];
@@ -46,12 +46,15 @@ describe('thoth tune', () => {
       other,
       JSON.stringify({ params: [{ name: 'LmpScale' }], theta: [3], history: [], k: 1, iterations: 5, seed: 1 }),
     );
-    const [noState, unknown, step, mismatch, notJson] = await Promise.all([
+    const [noState, unknown, step, mismatch, notJson, both, noEnd, badNodes] = await Promise.all([
       runThoth(['tune']),
       runThoth(['tune', '--state', join(dir, 'a.json'), '--params', 'Bogus']),
       runThoth(['tune', '--state', join(dir, 'b.json'), '--params', 'LmpBase:0']),
       runThoth(['tune', '--state', other, '--params', 'LmpBase']),
       runThoth(['tune', '--state', text, '--params', 'LmpBase']),
+      runThoth(['tune', '--state', join(dir, 'c.json'), '--tc', '1+0.01', '--limit', 'nodes=5000']),
+      runThoth(['tune', '--state', join(dir, 'd.json'), '--limit', 'tc=inf']),
+      runThoth(['tune', '--state', join(dir, 'e.json'), '--limit', 'nodes=many']),
     ]);
     expect(noState).toMatchObject({
       code: 2,
@@ -65,5 +68,14 @@ describe('thoth tune', () => {
     });
     expect(mismatch).toMatchObject({ code: 2, err: `thoth tune: '${other}': it tunes LmpScale, not LmpBase\n` });
     expect(notJson).toMatchObject({ code: 2, err: `thoth tune: cannot read '${text}': not JSON\n` });
+    expect(both).toMatchObject({ code: 2, err: 'thoth tune: give --tc or --limit, not both\n' });
+    expect(noEnd).toMatchObject({
+      code: 2,
+      err: "thoth tune: --limit 'tc=inf': not a limit that ends a game (tc=…, st=S, nodes=N or depth=N)\n",
+    });
+    expect(badNodes.code).toBe(2);
+    expect(badNodes.err).toMatch(/^thoth tune: --limit: nodes= must be a whole number .*'many'\n$/);
+    // Nothing was started: no state file for any refused run.
+    expect(['c.json', 'd.json', 'e.json'].filter((f) => existsSync(join(dir, f)))).toEqual([]);
   });
 });
