@@ -69,13 +69,14 @@ function limitWord(args: ReturnType<typeof parseArgs>): string {
   const tc = args.options.get('tc')?.[0];
   const limit = args.options.get('limit')?.[0];
   if (tc !== undefined && limit !== undefined) throw new UsageError('give --tc or --limit, not both');
+  const flag = limit === undefined ? '--tc' : '--limit';
   const word = limit ?? `tc=${tc ?? '2+0.02'}`;
   const eq = word.indexOf('=');
   const limits: EngineLimits = {};
   const r = applyLimit(limits, word.slice(0, eq), word.slice(eq + 1));
-  if (!r.ok) throw new UsageError(`${limit === undefined ? '--tc' : '--limit'}: ${r.error.message}`);
+  if (!r.ok) throw new UsageError(`${flag}: ${r.error.message}`);
   if (!r.value || !hasLimit(limits))
-    throw new UsageError(`--limit '${word}': not a limit that ends a game (tc=…, st=S, nodes=N or depth=N)`);
+    throw new UsageError(`${flag} '${limit ?? tc}': not a limit that ends a game (tc=…, st=S, nodes=N or depth=N)`);
   return word;
 }
 
