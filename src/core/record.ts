@@ -78,6 +78,11 @@ export const MAX_VARIATION_DEPTH = 100;
 export type ResultToken = '1-0' | '0-1' | '1/2-1/2' | '*';
 export const RESULT_TOKENS: readonly ResultToken[] = ['1-0', '0-1', '1/2-1/2', '*'];
 
+/** The first player's score for a finished game's result (1, ½, 0); undefined for `*` or anything else. */
+export function scoreOfResult(r: string): number | undefined {
+  return r === '1-0' ? 1 : r === '0-1' ? 0 : r === '1/2-1/2' ? 0.5 : undefined;
+}
+
 export type Termination = 'normal' | 'adjudication' | 'time forfeit' | 'illegal move' | 'abandoned' | 'stalled';
 
 export interface MoveRecord {
@@ -158,7 +163,7 @@ export function makeRecord(fields: {
   /** How the game ended, in words: written as the comment before the result. */
   reason?: string;
   opening?: string;
-  extra?: [string, string][];
+  extra?: readonly [string, string][];
   moves: MoveRecord[];
 }): GameRecord {
   const tags = new Map<string, string>();
