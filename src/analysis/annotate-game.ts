@@ -96,7 +96,7 @@ export function loadGame(
   for (const [k, rec] of record.moves.entries()) {
     if (pos.winner >= 0) throw new RecordError(`move ${k + 1} (${rec.move}): the game was already over`);
     const m = parseMove(pos, rec.move);
-    if (!m.ok) throw new RecordError(`move ${k + 1} (${moveLabel(pos)} ${rec.move}): ${m.error.message}`);
+    if (!m.ok) throw new RecordError(`move ${k + 1} (${movePrefix(pos)} ${rec.move}): ${m.error.message}`);
     pos.make(m.value);
     moves.push(m.value);
     texts.push(rec.move);
@@ -105,7 +105,7 @@ export function loadGame(
 }
 
 /** `12.` before a first-player move, `12...` before a second-player move. */
-function moveLabel(pos: Position): string {
+function movePrefix(pos: Position): string {
   return `${pos.moveNumber}${pos.side === 0 ? '.' : '...'}`;
 }
 
@@ -176,7 +176,7 @@ export function annotateGame(
     const loss = Math.max(0, comparable(top.score) - comparable(playedScore));
     plies.push({
       index: k,
-      label: moveLabel(pos),
+      label: movePrefix(pos),
       side: pos.side,
       move: played,
       text: formatMove(played),

@@ -1,7 +1,7 @@
 /** The board as text for people: coordinates on all sides, side to move, KFEN. */
-import { pieceText, square, toKfen, type Position } from '../core/index';
+import { RANKS, boardRows, toKfen, type Position } from '../core/index';
 
-const FILES = 'abcdefghij';
+const FILE_LETTERS = 'abcdefghij';
 
 /** Lines of a diagram of `pos` (no trailing newline in any line). */
 export function renderBoard(pos: Position): string[] {
@@ -9,19 +9,15 @@ export function renderBoard(pos: Position): string[] {
   const [first, second] = ed.colorNames;
   const header =
     '     ' +
-    [...FILES]
+    [...FILE_LETTERS]
       .map((f) => f.padEnd(4))
       .join('')
       .trimEnd();
   const lines: string[] = [header];
-  for (let r = 7; r >= 0; r--) {
-    let row = ` ${r + 1}   `;
-    for (let f = 0; f < 10; f++) {
-      const p = pos.board[square(f, r)];
-      row += (p === 0 ? '.' : pieceText(p, ed)).padEnd(4);
-    }
-    lines.push(`${row} ${r + 1}`);
-  }
+  boardRows(pos.board, ed).forEach((texts, i) => {
+    const rank = RANKS - i;
+    lines.push(` ${rank}   ${texts.map((t) => (t === '' ? '.' : t).padEnd(4)).join('')} ${rank}`);
+  });
   lines.push(header);
   lines.push('');
   const letters = ed.sphinx

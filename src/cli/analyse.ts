@@ -41,7 +41,7 @@ import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine
 import { DEFAULT_EVAL_FILE } from '../engine/host';
 import { loadNetworkFile } from '../node/network-file';
 import { scoreOf } from '../core/score';
-import { BOUND_LOWER, BOUND_UPPER } from '../search/tt';
+import { BOUND_LOWER, BOUND_UPPER, boundWord } from '../search/tt';
 import { VERSION } from '../version';
 import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { ProgressLine } from './progress';
@@ -296,7 +296,7 @@ function analyseOne(
         lines: a.lines.map((l) => ({
           move: formatMove(l.move),
           score: scoreOf(l.score),
-          bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
+          bound: boundWord(l.bound),
           pv: l.pv.map(formatMove),
           words: moveInWords(pos, l.move, formatMove(l.move)).sentence,
         })),

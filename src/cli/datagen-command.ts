@@ -14,7 +14,7 @@ import { loadNetworkFile } from '../node/network-file';
 import { fileErrorText, sameFile } from '../process/files';
 import { selfPlaySetups } from '../search/selfplay';
 import { DatagenError } from '../train/data-file';
-import { DEFAULT_DATAGEN, datagenArgs, type DatagenSettings } from '../train/datagen';
+import { DEFAULT_DATAGEN as d, datagenArgs, type DatagenSettings } from '../train/datagen';
 import { DatagenRun, readMergeInput } from '../train/datagen-run';
 import { CommandError, UsageError, intOption, parseArgs, type ParsedArgs } from './args';
 import { distributedDatagen, distributedFlags } from './datagen-distributed';
@@ -22,7 +22,6 @@ import { DATAGEN_SPEC } from './datagen-spec';
 import { playLocal } from './datagen-local';
 import { ProgressLine } from './progress';
 
-const d = DEFAULT_DATAGEN;
 const note = (s: string): boolean => process.stderr.write(`thoth datagen: ${s}\n`);
 
 export async function datagenCommand(argv: string[], write: (s: string) => void): Promise<void> {

@@ -27,7 +27,7 @@ export interface ParsedRecords {
   errors: RecordSyntaxError[];
 }
 
-const SCORE_RE = /^([+-]?)(?:M(\d+)|(\d+(?:\.\d+)?))(?:\/(\d+))?$/;
+const COMMENT_SCORE_RE = /^([+-]?)(?:M(\d+)|(\d+(?:\.\d+)?))(?:\/(\d+))?$/;
 const DEPTH_ONLY_RE = /^\/(\d+)$/;
 const TIME_RE = /^(\d+(?:\.\d+)?)s$/;
 
@@ -35,7 +35,7 @@ const TIME_RE = /^(\d+(?:\.\d+)?)s$/;
 export function parseMoveComment(text: string, m: MoveRecord): void {
   const free: string[] = [];
   for (const w of text.trim().split(/\s+/).filter(Boolean)) {
-    const s = SCORE_RE.exec(w);
+    const s = COMMENT_SCORE_RE.exec(w);
     const d = DEPTH_ONLY_RE.exec(w);
     const t = TIME_RE.exec(w);
     if (s && m.scoreCp === undefined && m.mate === undefined && free.length === 0 && m.comment === undefined) {

@@ -97,7 +97,8 @@ export function buildProblem(b: unknown): string | undefined {
   return `a build of unknown kind ${JSON.stringify(String(x.kind).slice(0, 20))}`;
 }
 
-function sha256(data: Buffer | string): string {
+/** The SHA-256 of bytes (or of text's UTF-8), in hex: how builds and networks are named. */
+export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 

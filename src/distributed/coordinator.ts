@@ -28,6 +28,7 @@ import { BuildError, type IdentifiedBuild, identifyEngine, storeBuild } from './
 import { checkResult, gameOutcome, type PairJob, type PairResult, pairGames, pairId, type RunSettings } from './jobs';
 import {
   connectionOptions,
+  KEEP_FINISHED_S,
   keys,
   openRedis,
   QUEUE_PREFIX,
@@ -42,9 +43,6 @@ import { type Signer, signerFor, signRun } from './trust';
 import { sleep, within } from './wait';
 
 export type DistributedError = MatchError | RedisUnreachable | BuildError;
-
-/** How long a finished run's status stays in Redis. */
-const KEEP_FINISHED_S = 7 * 24 * 3600;
 
 /**
  * Plays a run on workers. Errors before the first game are returned as for a local run

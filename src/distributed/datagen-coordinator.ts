@@ -28,13 +28,19 @@ import {
   ownBuild,
   storeNet,
 } from './datagen-jobs';
-import { connectionOptions, keys, openRedis, QUEUE_PREFIX, type RedisAddress, RedisUnreachable } from './redis';
+import {
+  connectionOptions,
+  KEEP_FINISHED_S,
+  keys,
+  openRedis,
+  QUEUE_PREFIX,
+  type RedisAddress,
+  RedisUnreachable,
+} from './redis';
 import { RunLock, RunLocked } from './run-lock';
 import { liveWorkers, type RunState } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';
-
-const KEEP_FINISHED_S = 7 * 24 * 3600;
 
 /** What the coordinator needs from its caller. */
 export interface DatagenSink {

@@ -8,7 +8,6 @@
  * chunk's **shard**: a data file (src/train/data.ts's format) of exactly those games, undeduped.
  * Networks are stored once per checksum (`thoth:net:<sha256>`), like builds.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +21,7 @@ import {
   type EngineBuild,
   type IdentifiedBuild,
   identifyEngine,
+  sha256,
   shortSum,
   sumText,
 } from './builds';
@@ -62,8 +62,6 @@ export const chunkId = (k: number): string => `chunk-${k}`;
 
 /** Redis key of a stored network. */
 const netKey = (checksum: string): string => `thoth:net:${checksum}`;
-
-const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /** Stores a network file's bytes under their checksum (once); returns the checksum. */
 export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string> {

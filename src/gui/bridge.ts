@@ -6,6 +6,7 @@
  *    sends `stop` and swallows that search's remaining output, leaving the engine idle and ready;
  *  - forwards only the engine lines to the page that owns the engine now.
  */
+import { parseBestmove } from '../core/bestmove-line';
 import { LineProcess } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
@@ -235,7 +236,7 @@ export class EngineBridge {
       for (const l of q) if (this.client) this.send(this.client, l);
       return;
     }
-    if (first === 'bestmove') {
+    if (parseBestmove(line)) {
       if (this.outstanding > 0) this.outstanding--;
       if (this.orphans > 0) {
         this.orphans--;

@@ -4,6 +4,7 @@
  * the run is aborted.
  */
 import { basename } from 'node:path';
+import { shorten } from '../core/quote';
 import { LineProcess, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
@@ -58,8 +59,6 @@ export interface OptionProblem {
   /** Why, in words. */
   text: string;
 }
-
-const clip = (s: string, n = 200): string => (s.length > n ? s.slice(0, n) + '…' : s);
 
 export class EngineProcess {
   private proc?: LineProcess;
@@ -210,7 +209,7 @@ export class EngineProcess {
         if (problem !== undefined) return problem;
         // An engine without UCI_Variant is told anyway (the run notes that it may not play the variant).
         if (refusal !== undefined && this.declared.has(name.toLowerCase())) {
-          return { option: name, value, text: `the engine answers '${clip(refusal)}'` };
+          return { option: name, value, text: `the engine answers '${shorten(refusal)}'` };
         }
       }
       this.onLine = undefined;

@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
+import { parseBestmove } from '../core/bestmove-line';
 import { parseInfo } from '../core/info';
 import type { Score } from '../core/score';
 import { Adjudicator, type Adjudication } from './adjudicator';
@@ -257,7 +258,7 @@ class RefereedGame {
         `${names[side]} loses on time (${g.names[side]}: ${Math.round(elapsed)} ms for a ${spec.limits.movetimeMs} ms move)`,
       );
     }
-    const text = line.split(/\s+/)[1] ?? '';
+    const text = parseBestmove(line)?.move ?? '';
     if (text === '' || text === '(none)' || text === '0000') {
       return this.loss(side, 'illegal move', `${names[side]} makes no move ('${line}') in a position with legal moves`);
     }
@@ -284,6 +285,4 @@ class RefereedGame {
   }
 }
 
-function isBestmove(line: string): boolean {
-  return line === 'bestmove' || line.startsWith('bestmove ');
-}
+const isBestmove = (line: string): boolean => parseBestmove(line) !== undefined;

@@ -19,7 +19,7 @@ import {
 } from '../../core/record';
 import type { SprtConfig } from '../config';
 import { Standings, encounterLines, standingsLines } from './report';
-import type { ScheduledGame } from '../schedule';
+import { parseRoundTag, type ScheduledGame } from '../schedule';
 
 export interface RecordedSummary {
   names: string[];
@@ -80,8 +80,8 @@ function countedGames(files: readonly GameRecord[][], notes: string[]): CountedG
 
 /** The slot of a game's pair: its file, round and pair within the round (from `Round` r.k). */
 function pairSlot(g: CountedGame): string | undefined {
-  const m = /^(\d+)\.(\d+)$/.exec(g.rec.tags.get('Round') ?? '');
-  return m ? `${g.file}:${m[1]}:${Math.floor((Number(m[2]) - 1) / 2)}` : undefined;
+  const t = parseRoundTag(g.rec.tags.get('Round') ?? '');
+  return t ? `${g.file}:${t.round}:${Math.floor((t.game - 1) / 2)}` : undefined;
 }
 
 /** Two games of one slot that start from the same KFEN with the colours swapped. */
@@ -169,11 +169,11 @@ export function summariseRecords(
     games: counted.length,
     pairs,
     notes,
-    lines: summaryLines(standings, variant, opts),
+    lines: recordedSummaryLines(standings, variant, opts),
   };
 }
 
-function summaryLines(standings: Standings, variant: EditionId, opts: RecordedOptions): string[] {
+function recordedSummaryLines(standings: Standings, variant: EditionId, opts: RecordedOptions): string[] {
   const { names } = standings;
   const lines: string[] = [];
   const colors = EDITIONS[variant].colorNames;
