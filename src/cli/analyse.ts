@@ -13,6 +13,7 @@ import {
   gameStatus,
   isEditionId,
   legalMoves,
+  squareName,
   toKfen,
   type Edition,
   type EditionId,
@@ -21,6 +22,7 @@ import {
 import { recordPlayers, recordReason, recordStart, serializeRecord } from '../core/record';
 import { annotatedRecord } from '../analysis/annotated';
 import { renderBoard } from '../analysis/diagram';
+import { targetWords, threatLines, threatWords } from '../analysis/threat-words';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/analyser';
 import {
   RecordError,
@@ -56,7 +58,8 @@ const DEFAULT_THRESHOLD = Math.round(THRESHOLDS.inaccuracy * 100);
 export const ANALYSE_SPEC: CommandSpec = {
   name: 'analyse',
   summary:
-    'The best moves of a position, with scores, principal variations and what each move does in words; or, with ' +
+    'The best moves of a position, with scores, principal variations and what each move does in words; with --threats, ' +
+    'the danger map of the position (no search); or, with ' +
     "--game, a review of a recorded game: each move against the engine's choice at the same depth, judged by how much it " +
     "drops the mover's win chance (?! inaccuracy, ? mistake, ?? blunder), and per side an accuracy and the counts.",
   options: [
@@ -69,6 +72,10 @@ export const ANALYSE_SPEC: CommandSpec = {
     },
     { name: 'multipv', value: 'K', help: 'the K best moves (not with --game)', default: '1' },
     { name: 'game', value: 'FILE', help: 'review a game from a record file (PGN, e.g. thoth match -pgnout)' },
+    {
+      name: 'threats',
+      help: "the danger map, no search: every piece the opponent's beam could remove after any one of its moves, and by which move; then what the side to move can hit now",
+    },
     { name: 'index', value: 'N', help: 'which game of the file, counted in file order', default: '1' },
     {
       name: 'round',
@@ -106,6 +113,7 @@ export const ANALYSE_SPEC: CommandSpec = {
     'Scores are in centi-pyramids shown as hundredths (+1.00 = a Pyramid ahead); +M2 = hits the Pharaoh in 2 moves.',
     'Examples: thoth analyse --setup imhotep --multipv 3 --depth 9',
     '          thoth analyse --game games.pgn --index 4 --out reviewed.pgn --graph eval.svg',
+    '          thoth analyse --threats --setup dynasty --moves j3i3',
   ],
 };
 
@@ -183,6 +191,13 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const newSearcher = (): Searcher => engineSearcher(hash, engineEvaluation());
 
   const gameFile = args.options.get('game')?.[0];
+  if (args.options.has('threats')) {
+    for (const o of ['game', 'depth', 'time', 'multipv', 'hash', 'threshold', 'index', 'round', 'out', 'graph'])
+      if (args.options.has(o))
+        throw new UsageError(`--${o} does not go with --threats (the danger map needs no search)`);
+    threatsOne(positionFromArgs(args, pharaohRotation), write, json);
+    return;
+  }
   if (gameFile === undefined) {
     for (const o of ['threshold', 'index', 'round', 'out', 'graph'])
       if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
@@ -327,6 +342,53 @@ function analyseOne(
     );
     write(`${' '.repeat(String(i + 1).length + 2)}${moveInWords(pos, l.move, mv).sentence}.`);
   });
+}
+
+/** The danger map of both beams: what the opponent could hit, then what the side to move can hit. */
+function threatsOne(pos: Position, write: (s: string) => void, json: boolean): void {
+  const ed = pos.edition;
+  const status = gameStatus(pos, { noRemovalLimit: 0 });
+  const maps = status.result === 'win' ? [] : [threatWords(pos, pos.side ^ 1), threatWords(pos, pos.side)];
+  if (json) {
+    write(
+      jsonLine({
+        variant: ed.id,
+        kfen: toKfen(pos),
+        sideToMove: ed.colorNames[pos.side],
+        status: status.result,
+        beams: maps.map((t) => ({
+          attacker: ed.colorNames[t.attacker],
+          reach: t.reach.map(squareName),
+          shots: t.shots.map((s) => ({
+            moves: s.standing ? null : s.moves.map((m) => m.text),
+            count: s.count,
+            standing: s.standing,
+            path: s.path.map(squareName),
+            hit: s.hit >= 0 ? squareName(s.hit) : null,
+            target: s.hit >= 0 ? targetWords(pos, t.attacker, s.hit, s.hitPiece) : null,
+            winning: s.winning,
+            sentence: `the beam ${s.sentence}`,
+          })),
+        })),
+      }),
+    );
+    return;
+  }
+  if (maps.length === 0) {
+    for (const l of renderBoard(pos)) write(l);
+    write('');
+    write(`The game is over: ${status.text}.`);
+    return;
+  }
+  const [danger, mine] = maps;
+  const reached = (sq: number): boolean => ((danger.map.reach[sq >> 5] >>> (sq & 31)) & 1) === 1;
+  const hit = (sq: number): boolean => ((danger.map.hits[sq >> 5] >>> (sq & 31)) & 1) === 1;
+  for (const l of renderBoard(pos, (sq) => (hit(sq) ? '!' : reached(sq) ? '*' : ''))) write(l);
+  write(`* a square ${ed.colorNames[danger.attacker]}'s beam can reach after one move, ! a piece it can remove there.`);
+  write('');
+  for (const l of threatLines(pos, danger)) write(l);
+  write('');
+  for (const l of threatLines(pos, mine)) write(l);
 }
 
 /** What the engine thinks of a played move, against its own choice. */
