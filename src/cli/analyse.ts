@@ -192,10 +192,7 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
 
   const gameFile = args.options.get('game')?.[0];
   if (args.options.has('threats')) {
-    for (const o of ['game', 'depth', 'time', 'multipv', 'hash', 'threshold', 'index', 'round', 'out', 'graph'])
-      if (args.options.has(o))
-        throw new UsageError(`--${o} does not go with --threats (the danger map needs no search)`);
-    threatsOne(positionFromArgs(args, pharaohRotation), write, json);
+    threatsOne(args, pharaohRotation, write, json);
     return;
   }
   if (gameFile === undefined) {
@@ -345,7 +342,10 @@ function analyseOne(
 }
 
 /** The danger map of both beams: what the opponent could hit, then what the side to move can hit. */
-function threatsOne(pos: Position, write: (s: string) => void, json: boolean): void {
+function threatsOne(args: ParsedArgs, pharaohRotation: boolean, write: (s: string) => void, json: boolean): void {
+  for (const o of ['game', 'depth', 'time', 'multipv', 'hash', 'threshold', 'index', 'round', 'out', 'graph'])
+    if (args.options.has(o)) throw new UsageError(`--${o} does not go with --threats (the danger map needs no search)`);
+  const pos = positionFromArgs(args, pharaohRotation);
   const ed = pos.edition;
   const status = gameStatus(pos, { noRemovalLimit: 0 });
   const maps = status.result === 'win' ? [] : [threatWords(pos, pos.side ^ 1), threatWords(pos, pos.side)];
