@@ -13,7 +13,6 @@ import {
   gameStatus,
   isEditionId,
   legalMoves,
-  squareName,
   toKfen,
   type Edition,
   type EditionId,
@@ -22,7 +21,8 @@ import {
 import { recordPlayers, recordReason, recordStart, serializeRecord } from '../core/record';
 import { annotatedRecord } from '../analysis/annotated';
 import { renderBoard } from '../analysis/diagram';
-import { targetWords, threatLines, threatWords } from '../analysis/threat-words';
+import { explanationJson, reviewExplanations, type ShotExplanation } from '../analysis/explain';
+import { threatsCommand } from './analyse-threats';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/analyser';
 import {
   RecordError,
@@ -192,7 +192,7 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
 
   const gameFile = args.options.get('game')?.[0];
   if (args.options.has('threats')) {
-    threatsOne(args, pharaohRotation, write, json);
+    threatsCommand(args, pharaohRotation, write, json);
     return;
   }
   if (gameFile === undefined) {
@@ -244,7 +244,8 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const review = reviewAnnotation(annotation, { thresholds: { inaccuracy: t, mistake: 2 * t, blunder: 3 * t } });
   if (out !== undefined) {
     const annotator = `Thoth ${VERSION} (${limitsText(limits)})`;
-    writeOut(out, 'annotated record', serializeRecord(annotatedRecord(game, annotation, review, annotator)));
+    const why = reviewExplanations(game, annotation, review);
+    writeOut(out, 'annotated record', serializeRecord(annotatedRecord(game, annotation, review, annotator, why)));
   }
   if (graph !== undefined) writeOut(graph, 'graph', gameGraph(game, annotation, review));
   if (json) {
@@ -341,56 +342,6 @@ function analyseOne(
   });
 }
 
-/** The danger map of both beams: what the opponent could hit, then what the side to move can hit. */
-function threatsOne(args: ParsedArgs, pharaohRotation: boolean, write: (s: string) => void, json: boolean): void {
-  for (const o of ['game', 'depth', 'time', 'multipv', 'hash', 'threshold', 'index', 'round', 'out', 'graph'])
-    if (args.options.has(o)) throw new UsageError(`--${o} does not go with --threats (the danger map needs no search)`);
-  const pos = positionFromArgs(args, pharaohRotation);
-  const ed = pos.edition;
-  const status = gameStatus(pos, { noRemovalLimit: 0 });
-  const maps = status.result === 'win' ? [] : [threatWords(pos, pos.side ^ 1), threatWords(pos, pos.side)];
-  if (json) {
-    write(
-      jsonLine({
-        variant: ed.id,
-        kfen: toKfen(pos),
-        sideToMove: ed.colorNames[pos.side],
-        status: status.result,
-        beams: maps.map((t) => ({
-          attacker: ed.colorNames[t.attacker],
-          reach: t.reach.map(squareName),
-          shots: t.shots.map((s) => ({
-            moves: s.standing ? null : s.moves.map((m) => m.text),
-            count: s.count,
-            standing: s.standing,
-            path: s.path.map(squareName),
-            hit: s.hit >= 0 ? squareName(s.hit) : null,
-            target: s.hit >= 0 ? targetWords(pos, t.attacker, s.hit, s.hitPiece) : null,
-            winning: s.winning,
-            sentence: `the beam ${s.sentence}`,
-          })),
-        })),
-      }),
-    );
-    return;
-  }
-  if (maps.length === 0) {
-    for (const l of renderBoard(pos)) write(l);
-    write('');
-    write(`The game is over: ${status.text}.`);
-    return;
-  }
-  const [danger, mine] = maps;
-  const reached = (sq: number): boolean => ((danger.map.reach[sq >> 5] >>> (sq & 31)) & 1) === 1;
-  const hit = (sq: number): boolean => ((danger.map.hits[sq >> 5] >>> (sq & 31)) & 1) === 1;
-  for (const l of renderBoard(pos, (sq) => (hit(sq) ? '!' : reached(sq) ? '*' : ''))) write(l);
-  write(`* a square ${ed.colorNames[danger.attacker]}'s beam can reach after one move, ! a piece it can remove there.`);
-  write('');
-  for (const l of threatLines(pos, danger)) write(l);
-  write('');
-  for (const l of threatLines(pos, mine)) write(l);
-}
-
 /** What the engine thinks of a played move, against its own choice. */
 function verdictText(p: PlyAnnotation): string {
   if (p.best === p.move) return 'best';
@@ -449,6 +400,7 @@ function printReview(
   );
   write('');
   const marked = (i: number): string => `${a.plies[i].text}${review.plies[i].mark}`;
+  const why = reviewExplanations(game, a, review);
   const labelW = Math.max(4, ...a.plies.map((p) => p.label.length));
   const moveW = Math.max(5, ...a.plies.map((_, i) => marked(i).length));
   const nameW = Math.max(first.length, second.length);
@@ -464,6 +416,8 @@ function printReview(
     const wins = `${pct(r.winBefore).padStart(4)} -> ${pct(r.winAfter).padStart(4)}`;
     write(`${p.label.padStart(labelW)} ${marked(i).padEnd(moveW)} ${who} ${scores}  ${wins}  ${verdictText(p)}`);
     if (p.words.killedSq >= 0 || r.judgement) write(`${' '.repeat(labelW + 1)}${p.words.sentence}.`);
+    const w = why[i];
+    if (w !== undefined) write(`${' '.repeat(labelW + 1)}Why: ${w.sentence}`);
   });
   write('');
   write(`Summary (${limitsText(limits)}):`);
@@ -511,7 +465,8 @@ function gameJson(
   const ed = game.start.edition;
   const rec = game.record;
   const players = recordPlayers(rec);
-  const ply = (p: PlyAnnotation, r: PlyReview): unknown => ({
+  const why = reviewExplanations(game, a, review);
+  const ply = (p: PlyAnnotation, r: PlyReview, w: ShotExplanation | undefined): unknown => ({
     ply: p.index,
     label: p.label,
     side: ed.colorNames[p.side],
@@ -530,6 +485,7 @@ function gameJson(
     nag: r.nag || null,
     depth: p.depth,
     nodes: p.nodes,
+    explanation: w === undefined ? null : explanationJson(w),
   });
   return {
     file,
@@ -543,7 +499,7 @@ function gameJson(
     start: toKfen(game.start),
     limits: limits.timeMs > 0 ? { timeMs: limits.timeMs } : { depth: limits.depth },
     winChanceK: WIN_CHANCE_K,
-    plies: a.plies.map((p, i) => ply(p, review.plies[i])),
+    plies: a.plies.map((p, i) => ply(p, review.plies[i], why[i])),
     sides: review.sides.map((s, i) => ({
       color: ed.colorNames[i],
       player: players[i],

@@ -15,63 +15,22 @@ import {
   PHARAOH,
   PYRAMID,
   Position,
-  ROTATED,
-  ROT_CCW,
-  ROT_CW,
   SCARAB,
   SETUPS,
   SPHINX,
   STACK,
-  STACK_ON,
-  STEP,
-  SWAP,
-  UNSTACK,
   type EditionId,
   bbHas,
   formatMove,
   legalMoves,
   makePiece,
-  moveFrom,
-  moveTo,
-  moveType,
   mulberry32,
   setupsOf,
   threatMap,
   toKfen,
   tracePath,
 } from '../../src/core/index';
-import { k2, load, randInt, sq } from './helpers';
-
-/** The board after move `m` of colour `side`, before its shot: the rules of docs/rules.md §3 applied by hand. */
-function boardAfter(board: Uint8Array, m: number): Uint8Array {
-  const b = Uint8Array.from(board);
-  const from = moveFrom(m);
-  const to = moveTo(m);
-  const p = b[from];
-  switch (moveType(m)) {
-    case STEP:
-      b[to] = p;
-      b[from] = 0;
-      break;
-    case SWAP:
-      b[from] = b[to];
-      b[to] = p;
-      break;
-    case ROT_CW:
-    case ROT_CCW:
-      b[from] = ROTATED[p * 2 + moveType(m) - ROT_CW];
-      break;
-    case STACK_ON: // a single Obelisk onto another: a stack of the same colour
-      b[from] = 0;
-      b[to] = makePiece(p >> 5, STACK, 0);
-      break;
-    case UNSTACK: // the top Obelisk off: a single stays, a single (or a stack) arrives
-      b[from] = makePiece(p >> 5, OBELISK, 0);
-      b[to] = makePiece(p >> 5, b[to] === 0 ? OBELISK : STACK, 0);
-      break;
-  }
-  return b;
-}
+import { boardAfter, k2, load, randInt, sq } from './helpers';
 
 interface Brute {
   /** per square: the moves whose beam reaches it */
