@@ -18,6 +18,7 @@ import {
 } from '../core/index';
 import type { GameAnnotation, LoadedGame } from './annotate-game';
 import { type BeamReading, beamSentence, readBeam } from './beam-words';
+import type { Arrow } from '../core/record';
 import type { GameReview } from './review';
 
 /** How far into a line the shot is looked for, in plies. */
@@ -208,4 +209,17 @@ export function explanationJson(w: ShotExplanation): unknown {
     endSquare: squareName(w.reading.endSquare),
     sentence: w.sentence,
   };
+}
+
+/**
+ * The shot's beam as arrows from turn to turn (the laser, each mirror, where it ends), for a
+ * record's `[%cal …]`: red, as lichess draws a threat.
+ */
+export function beamArrows(e: ShotExplanation): Arrow[] {
+  const points = [e.steps[0].square, ...e.reading.mirrors.map((m) => m.square), e.reading.endSquare];
+  const out: Arrow[] = [];
+  for (let k = 0; k + 1 < points.length; k++)
+    if (points[k] !== points[k + 1])
+      out.push({ color: 'R', from: squareName(points[k]), to: squareName(points[k + 1]) });
+  return out;
 }

@@ -22,7 +22,13 @@ import {
 } from '../../src/core/index';
 import { makeRecord, type MoveRecord } from '../../src/core/record';
 import { annotateGame, reviewAnnotation, type LoadedGame } from '../../src/analysis/annotate-game';
-import { explainMove, explainSolution, reviewExplanations, type ShotExplanation } from '../../src/analysis/explain';
+import {
+  beamArrows,
+  explainMove,
+  explainSolution,
+  reviewExplanations,
+  type ShotExplanation,
+} from '../../src/analysis/explain';
 import { engineSearcher } from '../../src/engine/analysis-engine';
 import { boardAfter, load, randInt } from '../core/helpers';
 
@@ -172,6 +178,11 @@ describe('explanations in examples', () => {
     expect(e?.sentence).toBe(
       "Red answers a3-: the beam bounces off Red's Pyramid on a3, and hits Silver's Pharaoh on e3: Red wins.",
     );
+    // drawn as a record's arrows: from the Sphinx to the mirror to the Pharaoh
+    expect(beamArrows(e!)).toEqual([
+      { color: 'R', from: 'a8', to: 'a3' },
+      { color: 'R', from: 'a3', to: 'e3' },
+    ]);
   });
 
   it('a puzzle solution: the shot it wins by', () => {
