@@ -18,7 +18,7 @@ import { GUI_SPEC, guiCommand } from './cli/gui';
 import { MATCH_HELP, matchCommand } from './cli/match';
 import { MATCH_STATUS_SPEC, matchStatusCommand } from './cli/match-status';
 import { PERFT_SPEC, perftCommand } from './cli/perft-command';
-import { PICTURE_SPEC, pictureCommand } from './cli/picture';
+import { PICTURE_SPEC, pictureCommand } from './cli/picture-command';
 import { PUZZLES_SPEC, puzzlesCommand } from './cli/puzzles';
 import { STATS_HELP, statsCommand } from './cli/stats-command';
 import { trainCommand } from './cli/train-command';

@@ -19,6 +19,7 @@ import { rematch } from './state/rematch';
 import type { Searches } from './engine/searches';
 import * as S from './state/state';
 import type { PageState, Settings } from './state/state';
+import type { DangerView } from './state/state-types';
 
 const now = (): number => performance.now();
 
@@ -76,6 +77,7 @@ function wireToolbar(page: WireHost): void {
   d.stack.onclick = () => key.run('stack-toggle');
   d.takeBack.onclick = () => page.update((x) => S.takeBack(x, now()));
   d.flip.onclick = () => key.run('flip');
+  d.danger.onclick = () => key.run('danger');
   d.resign.onclick = async () => {
     if (await page.ask('Resign this game?', 'Resign')) page.update((x) => S.resign(x, now()));
   };
@@ -122,6 +124,7 @@ function wireGameCard(page: WireHost): void {
   d.tc.onchange = () => page.setSettings({ tc: d.tc.value });
   d.optThinking.onchange = () => page.setSettings({ showThinking: d.optThinking.checked });
   d.optLasers.onchange = () => page.setSettings({ showLasers: d.optLasers.checked });
+  d.optDanger.onchange = () => page.setSettings({ danger: d.optDanger.value as DangerView });
   d.optAim.onchange = () => page.setSettings({ shotPreview: d.optAim.checked });
   d.optConfirm.onchange = () => page.setSettings({ confirmMoves: d.optConfirm.checked });
   d.optSound.onchange = () => page.setSettings({ sound: d.optSound.checked });

@@ -77,7 +77,9 @@ function boardParts(doc: Document) {
     claim: button('btn-claim'),
     resign: button('btn-resign'),
     flip: button('btn-flip'),
+    danger: button('btn-danger'),
     hint: el('hint'),
+    dangerWords: el('danger-words'),
   };
 }
 
@@ -129,6 +131,7 @@ function ioParts(doc: Document) {
     ioMsg: el('io-msg'),
     optThinking: input('opt-thinking'),
     optLasers: input('opt-lasers'),
+    optDanger: byId(doc, 'opt-danger', HTMLSelectElement),
     optAim: input('opt-aim'),
     optConfirm: input('opt-confirm'),
     optSound: input('opt-sound'),
