@@ -14,6 +14,7 @@ import { typedMove } from './state/typed-move';
 import { importRecord, loadKfen, type OpenHost } from './open-game';
 import { addRematchButton } from './view/game-card';
 import { engineStatus, ioMessage } from './view/panels';
+import { download, pictureOf, type PictureKind } from './view/export-picture';
 import { exportGame, exportInput } from './state/record-io';
 import { rematch } from './state/rematch';
 import type { Searches } from './engine/searches';
@@ -192,6 +193,14 @@ function wireRecords(page: WireHost): void {
     ioMessage(d, 'The game is in the box above; Download saves it as a file.');
   };
   d.recImport.onclick = () => importRecord(page, d.record.value);
+  const picture = (kind: PictureKind): void => {
+    const f = pictureOf(page.state, kind);
+    download(document, f);
+    ioMessage(d, `${f.name} saved (${Math.round(f.bytes.length / 1024)} KB).`);
+  };
+  d.picPng.onclick = () => picture('png');
+  d.picSvg.onclick = () => picture('svg');
+  d.picGif.onclick = () => picture('gif');
 }
 
 /** The engine's status pill: restart a stopped engine, or take it back from another page. */
