@@ -20,7 +20,7 @@ import {
 import { pieceName } from './words';
 
 /** A piece the beam bounced off. */
-export interface Mirror {
+interface Mirror {
   square: number;
   piece: number;
   color: number;

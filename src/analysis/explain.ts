@@ -18,7 +18,7 @@ import {
 } from '../core/index';
 import type { GameAnnotation, LoadedGame } from './annotate-game';
 import { type BeamReading, beamSentence, readBeam } from './beam-words';
-import type { Arrow } from '../core/record';
+import type { NoteArrow } from '../core/record';
 import type { GameReview } from './review';
 
 /** How far into a line the shot is looked for, in plies. */
@@ -159,7 +159,7 @@ export function explainSolution(pos: Position, solution: readonly number[]): Sho
 }
 
 /** A reviewed move as explain needs it: the position before it, the move, the engine's two lines. */
-export interface JudgedMove {
+interface JudgedMove {
   position: Position;
   move: number;
   mark: '' | '?!' | '?' | '??';
@@ -168,7 +168,7 @@ export interface JudgedMove {
 }
 
 /** The explanation of each `?` and `??` of a review (undefined for the other moves and where no shot explains). */
-export function explainMarks(moves: readonly JudgedMove[]): (ShotExplanation | undefined)[] {
+function explainMarks(moves: readonly JudgedMove[]): (ShotExplanation | undefined)[] {
   return moves.map((m) =>
     m.mark === '?' || m.mark === '??' ? explainMove(m.position, m.move, m.playedLine, m.bestLine) : undefined,
   );
@@ -215,9 +215,9 @@ export function explanationJson(w: ShotExplanation): unknown {
  * The shot's beam as arrows from turn to turn (the laser, each mirror, where it ends), for a
  * record's `[%cal …]`: red, as lichess draws a threat.
  */
-export function beamArrows(e: ShotExplanation): Arrow[] {
+export function beamArrows(e: ShotExplanation): NoteArrow[] {
   const points = [e.steps[0].square, ...e.reading.mirrors.map((m) => m.square), e.reading.endSquare];
-  const out: Arrow[] = [];
+  const out: NoteArrow[] = [];
   for (let k = 0; k + 1 < points.length; k++)
     if (points[k] !== points[k + 1])
       out.push({ color: 'R', from: squareName(points[k]), to: squareName(points[k + 1]) });

@@ -17,7 +17,7 @@ import { beamSentence, readBeam } from './beam-words';
 import { moveAction, pieceName } from './words';
 
 /** One move that fires a shot, in words. */
-export interface ThreatMove {
+interface ThreatMove {
   move: number;
   text: string;
   /** What the move does (`turns the Pyramid on a3 counter-clockwise (mirror SE → NE)`). */

@@ -4,7 +4,7 @@
  * position, each shot drawn. The same drawing as the GUI's export buttons
  * (src/analysis/picture/), for docs and forums.
  */
-import { SHAPE_COLORS, type Arrow, type ShapeColor, type SquareMark } from '../core/record';
+import { SHAPE_COLORS, type NoteArrow, type ShapeColor, type SquareMark } from '../core/record';
 import { RecordError, loadGame } from '../analysis/annotate-game';
 import {
   type AnimationFormat,
@@ -110,7 +110,7 @@ export async function pictureCommand(argv: string[], write: (s: string) => void)
   const beams = (args.options.get('beams')?.[0] ?? 'both') as BeamChoice;
   if (!['none', 'mover', 'both'].includes(beams))
     throw new UsageError(`--beams takes none, mover or both, not '${beams}'`);
-  const arrows = parseShapes<Arrow>(
+  const arrows = parseShapes<NoteArrow>(
     args.options.get('arrows')?.[0] ?? '',
     'arrows',
     /^([A-Z])([a-j][1-8])([a-j][1-8])$/,
@@ -140,7 +140,7 @@ export async function pictureCommand(argv: string[], write: (s: string) => void)
 function animation(args: ParsedArgs): {
   start: Position;
   moves: number[];
-  notes: { arrows?: Arrow[]; squareMarks?: SquareMark[] }[];
+  notes: { arrows?: NoteArrow[]; squareMarks?: SquareMark[] }[];
   what: string;
 } {
   const file = args.options.get('game')?.[0];

@@ -101,7 +101,7 @@ export interface MoveRecord {
   /** Alternatives to this move: each a line of moves from the position before it. */
   variations?: MoveRecord[][];
   /** Arrows drawn on the position after the move: `[%cal Gd2d4]` in its comment, as lichess writes them. */
-  arrows?: Arrow[];
+  arrows?: NoteArrow[];
   /** Squares marked on the position after the move: `[%csl Rd5]`. */
   squareMarks?: SquareMark[];
 }
@@ -111,7 +111,7 @@ export type ShapeColor = 'G' | 'R' | 'Y' | 'B';
 export const SHAPE_COLORS: readonly ShapeColor[] = ['G', 'R', 'Y', 'B'];
 
 /** An arrow from one square to another (squares named `a1`…`j8`). */
-export interface Arrow {
+export interface NoteArrow {
   color: ShapeColor;
   from: string;
   to: string;

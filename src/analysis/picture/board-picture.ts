@@ -26,11 +26,11 @@ import {
   oriOf,
   rankOf,
 } from '../../core/index';
-import type { Arrow, SquareMark } from '../../core/record';
+import type { NoteArrow, SquareMark } from '../../core/record';
 import { Canvas, type Shape, quadratic, rotate, scale, textWidth, translate, writeText } from './shapes';
 
 /** What a picture shows besides the pieces. */
-export interface PictureOptions {
+interface PictureOptions {
   /** The side of a square in pixels (default 64). */
   squarePx?: number;
   /** Red (the second player) at the bottom. */
@@ -41,7 +41,7 @@ export interface PictureOptions {
   killed?: number;
   /** The move just made: its squares tinted. */
   lastMove?: number;
-  arrows?: readonly Arrow[];
+  arrows?: readonly NoteArrow[];
   squareMarks?: readonly SquareMark[];
   /** The danger map to overlay: a dot on each square the beam can reach, a ring on each piece it can remove. */
   danger?: ThreatMap;
@@ -66,7 +66,7 @@ const DIR_X = [0, 1, 0, -1];
 const DIR_Y = [-1, 0, 1, 0];
 
 /** lichess's colours of arrows and marked squares. */
-export const SHAPE_RGB: Readonly<Record<string, string>> = { G: '#15781b', R: '#882020', Y: '#e68f00', B: '#003088' };
+const SHAPE_RGB: Readonly<Record<string, string>> = { G: '#15781b', R: '#882020', Y: '#e68f00', B: '#003088' };
 
 /** Each side's piece colour and edge, by edition: Silver and Red, or Gold and Silver in Deflexion. */
 function sideColors(ed: Edition): [string, string][] {
@@ -289,7 +289,7 @@ function drawKill(cv: Canvas, L: Layout, sq: number): void {
 }
 
 /** An arrow from centre to centre, its head ending near the target's centre (as lichess draws them). */
-function drawArrow(cv: Canvas, L: Layout, a: Arrow): void {
+function drawArrow(cv: Canvas, L: Layout, a: NoteArrow): void {
   const from = squareIndex(a.from);
   const to = squareIndex(a.to);
   const color = SHAPE_RGB[a.color] ?? SHAPE_RGB.G;

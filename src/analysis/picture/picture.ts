@@ -5,7 +5,7 @@
  * and the page's export buttons both make theirs here (no DOM, no Node).
  */
 import { type BeamStep, type Position, formatMove, threatMap, tracePath, traceShot } from '../../core/index';
-import type { Arrow, SquareMark } from '../../core/record';
+import type { NoteArrow, SquareMark } from '../../core/record';
 import { type Picture, boardPicture } from './board-picture';
 import { encodeGif } from './gif';
 import { encodeApng, encodePng } from './png';
@@ -15,13 +15,13 @@ import { pictureSvg } from './svg';
 /** Which beams a still picture draws: none, the side to move's, or both sides'. */
 export type BeamChoice = 'none' | 'mover' | 'both';
 
-export interface PositionPictureOptions {
+interface PositionPictureOptions {
   squarePx?: number;
   flip?: boolean;
   beams?: BeamChoice;
   /** The danger map of the side to move (the opponent's beam after any one of its moves). */
   danger?: boolean;
-  arrows?: readonly Arrow[];
+  arrows?: readonly NoteArrow[];
   squareMarks?: readonly SquareMark[];
   /** The move that led here, tinted (default: the position's last move, when it has one). */
   lastMove?: number;
@@ -51,18 +51,18 @@ export function positionPicture(pos: Position, opts: PositionPictureOptions = {}
 }
 
 /** One frame of an animation and how long it shows. */
-export interface Frame {
+interface Frame {
   picture: Picture;
   delayMs: number;
 }
 
-export interface LineOptions {
+interface LineOptions {
   squarePx?: number;
   flip?: boolean;
   /** How long each move shows, in ms (default 1000); the last frame three times as long. */
   delayMs?: number;
   /** The notes of each move (its arrows and marked squares), by move index. */
-  notes?: readonly { arrows?: readonly Arrow[]; squareMarks?: readonly SquareMark[] }[];
+  notes?: readonly { arrows?: readonly NoteArrow[]; squareMarks?: readonly SquareMark[] }[];
 }
 
 /**

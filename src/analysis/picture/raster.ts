@@ -15,7 +15,7 @@ export interface Image {
 }
 
 /** `#rrggbb` as [r, g, b]. */
-export function rgb(color: string): [number, number, number] {
+function rgb(color: string): [number, number, number] {
   const n = Number.parseInt(color.slice(1), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }

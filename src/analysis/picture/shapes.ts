@@ -13,7 +13,7 @@ export interface Shape {
 }
 
 /** An affine map of the plane: x' = a·x + c·y + e, y' = b·x + d·y + f (SVG's matrix order). */
-export interface Transform {
+interface Transform {
   a: number;
   b: number;
   c: number;
@@ -22,10 +22,10 @@ export interface Transform {
   f: number;
 }
 
-export const IDENTITY: Transform = { a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 };
+const IDENTITY: Transform = { a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 };
 
 /** First `inner`, then `outer`. */
-export function compose(outer: Transform, inner: Transform): Transform {
+function compose(outer: Transform, inner: Transform): Transform {
   return {
     a: outer.a * inner.a + outer.c * inner.b,
     b: outer.b * inner.a + outer.d * inner.b,
@@ -47,7 +47,7 @@ export function rotate(deg: number): Transform {
 }
 
 /** The outline mapped by `t`. */
-export function mapOutline(points: readonly number[], t: Transform): number[] {
+function mapOutline(points: readonly number[], t: Transform): number[] {
   const out = new Array<number>(points.length);
   for (let i = 0; i < points.length; i += 2) {
     const x = points[i];
@@ -96,7 +96,7 @@ export class Canvas {
 }
 
 /** A circle as a polygon of 48 sides (clockwise on the screen). */
-export function circleOutline(cx: number, cy: number, r: number, n = 48): number[] {
+function circleOutline(cx: number, cy: number, r: number, n = 48): number[] {
   const out: number[] = [];
   for (let k = 0; k < n; k++) {
     const a = (2 * Math.PI * k) / n;
@@ -106,7 +106,7 @@ export function circleOutline(cx: number, cy: number, r: number, n = 48): number
 }
 
 /** The outlines of a stroked polyline: a rectangle per segment and a disc per point, all clockwise. */
-export function strokeOutlines(points: readonly number[], width: number, closed = false): number[][] {
+function strokeOutlines(points: readonly number[], width: number, closed = false): number[][] {
   const h = width / 2;
   const out: number[][] = [];
   const n = points.length / 2;
@@ -144,7 +144,7 @@ function reversed(p: readonly number[]): number[] {
 }
 
 /** The outline turned clockwise (so that outlines of one shape add up under the nonzero rule). */
-export function clockwise(p: number[]): number[] {
+function clockwise(p: number[]): number[] {
   return area2(p) >= 0 ? p : reversed(p);
 }
 

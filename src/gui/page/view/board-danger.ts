@@ -48,7 +48,7 @@ export function drawDanger(g: SVGGElement, pos: Position, t: ThreatWords, xy: (s
 }
 
 /** The map in a sentence or two, for under the board. */
-export function dangerText(pos: Position, t: ThreatWords): string {
+function dangerText(pos: Position, t: ThreatWords): string {
   const ed = pos.edition;
   const a = ed.colorNames[t.attacker];
   const hits = t.shots.filter((s) => s.hit >= 0 && s.hitPiece >> 5 !== t.attacker);

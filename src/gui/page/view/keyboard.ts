@@ -29,7 +29,7 @@ export interface KeyHost {
 }
 
 /** The danger map's next view: off, then what can hit the side to move, then what it can hit. */
-export function nextDanger(d: DangerView | undefined): DangerView {
+function nextDanger(d: DangerView | undefined): DangerView {
   return DANGER_VIEWS[(DANGER_VIEWS.indexOf(d ?? 'off') + 1) % DANGER_VIEWS.length];
 }
 
