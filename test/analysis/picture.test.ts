@@ -190,6 +190,17 @@ function lzw(data: Uint8Array, minCode: number, n: number): Uint8Array {
 
 const classic = load(SETUPS.khet2.classic!);
 
+/** j4i4 a4a3 j1- from Classic, as moves. */
+function threeMoves(): number[] {
+  const pos = classic.clone();
+  return ['j4i4', 'a4a3', 'j1-'].map((t) => {
+    const m = parseMove(pos, t);
+    if (!m.ok) throw new Error(t);
+    pos.make(m.value);
+    return m.value;
+  });
+}
+
 /** The pixel at (x, y) as [r, g, b]. */
 const pixel = (img: Image, x: number, y: number): number[] =>
   Array.from(
@@ -209,13 +220,7 @@ describe('picture files', () => {
   });
 
   it('an APNG holds every frame exactly, each with its delay', () => {
-    const pos = classic.clone();
-    const moves = ['j4i4', 'a4a3', 'j1-'].map((t) => {
-      const m = parseMove(pos, t);
-      if (!m.ok) throw new Error(t);
-      pos.make(m.value);
-      return m.value;
-    });
+    const moves = threeMoves();
     const frames = lineFrames(classic, moves, { squarePx: 16, delayMs: 500 });
     expect(frames).toHaveLength(4);
     const images = frames.map((f) =>
@@ -229,13 +234,7 @@ describe('picture files', () => {
   });
 
   it('a GIF holds every frame within the palette error, and loops', () => {
-    const pos = classic.clone();
-    const moves = ['j4i4', 'a4a3', 'j1-'].map((t) => {
-      const m = parseMove(pos, t);
-      if (!m.ok) throw new Error(t);
-      pos.make(m.value);
-      return m.value;
-    });
+    const moves = threeMoves();
     const frames = lineFrames(classic, moves, { squarePx: 24, delayMs: 300 });
     const images = frames.map((f) =>
       rasterize(f.picture.shapes, f.picture.width, f.picture.height, f.picture.background),
