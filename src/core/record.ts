@@ -283,6 +283,16 @@ export function formatScore(m: Pick<MoveRecord, 'scoreCp' | 'mate'>): string | u
   return undefined;
 }
 
+/** A move's arrows and marked squares as lichess's commands (`[%csl Rd5] [%cal Gd2d4]`), or ''. */
+export function drawingsText(m: Pick<MoveRecord, 'arrows' | 'squareMarks'>): string {
+  const parts: string[] = [];
+  if (m.squareMarks !== undefined && m.squareMarks.length > 0)
+    parts.push(`[%csl ${m.squareMarks.map((q) => q.color + q.square).join(',')}]`);
+  if (m.arrows !== undefined && m.arrows.length > 0)
+    parts.push(`[%cal ${m.arrows.map((a) => a.color + a.from + a.to).join(',')}]`);
+  return parts.join(' ');
+}
+
 /** The comment of a move (without braces), or undefined when there is nothing to say. */
 export function moveComment(m: MoveRecord): string | undefined {
   const parts: string[] = [];
@@ -291,10 +301,8 @@ export function moveComment(m: MoveRecord): string | undefined {
   else if (m.depth !== undefined) parts.push(`/${m.depth}`);
   if (m.timeMs !== undefined) parts.push(`${(m.timeMs / 1000).toFixed(3)}s`);
   if (m.comment !== undefined && commentText(m.comment) !== '') parts.push(commentText(m.comment));
-  if (m.squareMarks !== undefined && m.squareMarks.length > 0)
-    parts.push(`[%csl ${m.squareMarks.map((q) => q.color + q.square).join(',')}]`);
-  if (m.arrows !== undefined && m.arrows.length > 0)
-    parts.push(`[%cal ${m.arrows.map((a) => a.color + a.from + a.to).join(',')}]`);
+  const drawings = drawingsText(m);
+  if (drawings !== '') parts.push(drawings);
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
