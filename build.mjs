@@ -34,6 +34,7 @@ const entries = [
   { in: 'src/threads/perft-worker.ts', out: 'perft-worker' },
   { in: 'src/threads/search-worker.ts', out: 'search-worker' },
   { in: 'src/threads/datagen-worker.ts', out: 'datagen-worker' },
+  { in: 'src/threads/review-worker.ts', out: 'review-worker' },
   { in: 'src/threads/train-worker.ts', out: 'train-worker' },
 ];
 

@@ -36,6 +36,7 @@ import { REVIEW_DEPTH, REVIEW_HASH_MB } from '../analysis/review-method';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/results/summary';
+import { reviewFile } from './db-command';
 import type { Searcher } from '../search/search';
 import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine';
 import { DEFAULT_EVAL_FILE } from '../engine/host';
@@ -69,6 +70,12 @@ export const ANALYSE_SPEC: CommandSpec = {
     },
     { name: 'multipv', value: 'K', help: 'the K best moves (not with --game)', default: '1' },
     { name: 'game', value: 'FILE', help: 'review a game from a record file (PGN, e.g. thoth match -pgnout)' },
+    {
+      name: 'all',
+      help: 'with --game: review every game of the file on every core, resumable, with each player\'s accuracy (docs/db.md, "Review")',
+    },
+    { name: 'db', value: 'FILE', help: 'with --all: the database the games and reviews go into', default: 'FILE.db' },
+    { name: 'threads', value: 'N', help: 'with --all: games at once', default: 'the number of cores' },
     { name: 'index', value: 'N', help: 'which game of the file, counted in file order', default: '1' },
     {
       name: 'round',
@@ -183,6 +190,11 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const newSearcher = (): Searcher => engineSearcher(hash, engineEvaluation());
 
   const gameFile = args.options.get('game')?.[0];
+  if (args.options.has('all') || args.options.has('db') || args.options.has('threads')) {
+    if (gameFile === undefined || !args.options.has('all'))
+      throw new UsageError('--all goes with --game FILE (--db and --threads with --all)');
+    return reviewFile(gameFile, args, progress, write);
+  }
   if (gameFile === undefined) {
     for (const o of ['threshold', 'index', 'round', 'out', 'graph'])
       if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);

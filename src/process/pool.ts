@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 
-export type WorkerName = 'search-worker' | 'perft-worker' | 'datagen-worker';
+export type WorkerName = 'search-worker' | 'perft-worker' | 'datagen-worker' | 'review-worker';
 
 /** The entry point of worker `name`: beside the bundle in dist/, or in src/threads/ from the source. */
 function entryUrl(name: string, here: string): URL {
