@@ -60,6 +60,7 @@ for (let k = 1; k < KIND_NAMES.length; k++) {
 KINDS.djed = 5;
 KINDS.djeds = 5;
 KINDS.sphinxes = 1;
+KINDS.anubises = 4;
 
 /** The colour words a pattern may use (resolved per edition when tested). */
 const COLOUR_WORDS = new Set(['silver', 'red', 'gold', 'first', 'second']);
@@ -77,7 +78,7 @@ function tokens(text: string): string[] {
     text
       .toLowerCase()
       .replace(/[’']s\b/g, ' ')
-      .match(/[a-j][1-8]-[a-j][1-8]|[a-j]-file|[a-j][1-8](?![a-z0-9])|[a-z]+|\d+|[,|]/g) ?? []
+      .match(/[a-j][1-8]-[a-j][1-8]|[a-j]-file|[a-j][1-8](?![a-z0-9])|[a-z]+\d*|\d+|[,|]/g) ?? []
   );
 }
 

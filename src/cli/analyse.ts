@@ -36,7 +36,7 @@ import { REVIEW_DEPTH, REVIEW_HASH_MB } from '../analysis/review-method';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/results/summary';
-import { reviewFile } from './db-command';
+import { reviewFile } from './db-review';
 import type { Searcher } from '../search/search';
 import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine';
 import { DEFAULT_EVAL_FILE } from '../engine/host';

@@ -6,22 +6,20 @@
  * a non-zero exit; nothing stored before a failure is lost.
  */
 import { statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
-import { EDITIONS, formatMove, isEditionId, legalMoves, type Position } from '../core/index';
+import { EDITIONS, formatMove, legalMoves, type Position } from '../core/index';
 import { plural } from '../core/plural';
-import { RESULT_TOKENS, parseRecord, serializeRecord } from '../core/record';
+import { parseRecord, serializeRecord } from '../core/record';
 import { exploreMoves, type ExplorerMove } from '../analysis/explorer';
 import { keyOf } from '../analysis/game-keys';
 import { parsePattern } from '../analysis/pattern';
 import { analysePosition } from '../analysis/analyser';
 import { REVIEW_DEPTH, REVIEW_HASH_MB } from '../analysis/review-method';
 import { engineSearcher } from '../engine/analysis-engine';
-import { loadNetworkFile } from '../node/network-file';
 import type { Network } from '../nnue/network';
 import { scoreOf } from '../core/score';
 import { readRecordFile, writeFileAtomic } from '../process/files';
-import { DbError, SCHEMA_VERSION, openDatabase, type GameRow } from '../db/database';
+import { DbError, SCHEMA_VERSION, type GameRow } from '../db/database';
 import { GameWriter, importText } from '../db/import';
 import {
   countGames,
@@ -32,16 +30,15 @@ import {
   getGame,
   getReview,
   listGames,
-  playerTotals,
   type GameFilter,
 } from '../db/query';
-import { ReviewRun, gamesToReview } from '../db/review';
 import { buildIndex } from '../db/static-index';
 import { jsonLine } from '../match/results/summary';
-import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
-import { onInterrupt } from './interrupt';
+import { CommandError, UsageError, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
 import { POSITION_OPTIONS, positionFromArgs } from './position-args';
-import { ProgressLine, formatDuration } from './progress';
+import { ProgressLine } from './progress';
+import { FILTERS, dbPath, evaluationNet, filterOf, open } from './db-args';
+import { players, review } from './db-review';
 
 const ACTIONS = [
   'import',
@@ -55,23 +52,6 @@ const ACTIONS = [
   'players',
   'index',
   'info',
-];
-
-const FILTERS: CommandSpec['options'] = [
-  { name: 'player', value: 'NAME', help: 'games of this player, either side (`*` matches any text; no case)' },
-  { name: 'white', value: 'NAME', help: 'games whose first player is NAME' },
-  { name: 'black', value: 'NAME', help: 'games whose second player is NAME' },
-  { name: 'result', value: 'R', help: '1-0, 0-1, 1/2-1/2 (or draw) or *' },
-  {
-    name: 'ending',
-    value: 'WORDS',
-    help: 'how it ended: words of the Termination tag or the ending comment (e.g. repetition)',
-  },
-  { name: 'min-plies', value: 'N', help: 'games at least N plies long' },
-  { name: 'max-plies', value: 'N', help: 'games at most N plies long' },
-  { name: 'from', value: 'DATE', help: 'games played on or after DATE (YYYY.MM.DD)' },
-  { name: 'to', value: 'DATE', help: 'games played on or before DATE' },
-  { name: 'reviewed', help: 'only reviewed games' },
 ];
 
 export const DB_SPEC: CommandSpec = {
@@ -121,61 +101,6 @@ export const DB_SPEC: CommandSpec = {
     '          thoth db review --threads 2 && thoth db players',
   ],
 };
-
-function filterOf(args: ParsedArgs, withSetup: boolean): GameFilter {
-  const one = (n: string): string | undefined => args.options.get(n)?.[0];
-  const f: GameFilter = {};
-  if (one('player') !== undefined) f.player = one('player');
-  if (one('white') !== undefined) f.white = one('white');
-  if (one('black') !== undefined) f.black = one('black');
-  const result = one('result');
-  if (result !== undefined) {
-    const r = result === 'draw' ? '1/2-1/2' : result;
-    if (!(RESULT_TOKENS as readonly string[]).includes(r))
-      throw new UsageError(`--result must be 1-0, 0-1, 1/2-1/2 (draw) or *, not '${result}'`);
-    f.result = r;
-  }
-  const variant = one('variant');
-  if (variant !== undefined) {
-    if (!isEditionId(variant)) throw new UsageError(`unknown variant '${variant}' (khet2, khet1 or deflexion)`);
-    f.variant = variant;
-  }
-  if (withSetup && one('setup') !== undefined) f.setup = one('setup');
-  if (one('ending') !== undefined) f.ending = one('ending');
-  if (args.options.has('min-plies')) f.minPlies = intOption(args, 'min-plies', 0, 0, 1_000_000);
-  if (args.options.has('max-plies')) f.maxPlies = intOption(args, 'max-plies', 0, 0, 1_000_000);
-  for (const d of ['from', 'to'] as const) {
-    const v = one(d);
-    if (v === undefined) continue;
-    if (!/^\d{4}[.-]\d\d[.-]\d\d$/.test(v)) throw new UsageError(`--${d} must be a date YYYY.MM.DD, not '${v}'`);
-    f[d] = v;
-  }
-  if (args.options.has('reviewed')) f.reviewed = true;
-  return f;
-}
-
-function dbPath(args: ParsedArgs): string {
-  return args.options.get('db')?.[0] ?? 'games.db';
-}
-
-/** Opens the database, a DbError as a CommandError (one line). */
-function open(args: ParsedArgs, readonly: boolean): Database.Database {
-  try {
-    return openDatabase(dbPath(args), { readonly });
-  } catch (e) {
-    if (e instanceof DbError) throw new CommandError(e.message);
-    throw e;
-  }
-}
-
-/** The network of --net (the shipped one by default), or null for `none`. */
-function evaluationNet(args: ParsedArgs): { bytes: SharedArrayBuffer | null; net: Network | null } {
-  const file = args.options.get('net')?.[0] ?? 'default';
-  if (file === 'none') return { bytes: null, net: null };
-  const r = loadNetworkFile(file);
-  if (!r.ok) throw new UsageError(`--net: ${r.error}`);
-  return { bytes: r.value.bytes, net: r.value.net };
-}
 
 export async function dbCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, DB_SPEC);
@@ -459,135 +384,6 @@ function search(args: ParsedArgs, progress: ProgressLine, write: (s: string) => 
       write(
         `${plural(games.length, 'game')} found in ${ms.toFixed(0)} ms${looked !== undefined ? ` (${plural(looked, 'game')} looked at)` : ''}${games.length >= limit ? ' (--limit reached)' : ''}`,
       );
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * `thoth analyse --game FILE --all`: the file's games imported into a database (FILE.db unless
- * --db), every one reviewed there, resumably, then each player's totals over the file's games.
- */
-export async function reviewFile(
-  file: string,
-  args: ParsedArgs,
-  progress: ProgressLine,
-  write: (s: string) => void,
-): Promise<void> {
-  const dbFile = args.options.get('db')?.[0] ?? `${file}.db`;
-  const depth = intOption(args, 'depth', REVIEW_DEPTH, 1, 40);
-  const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
-  const hashMb = intOption(args, 'hash', REVIEW_HASH_MB, 1, 4096);
-  const text = readRecordFile(file, 'record file');
-  if (!text.ok) throw new UsageError(text.error);
-  let db: Database.Database;
-  try {
-    db = openDatabase(dbFile);
-  } catch (e) {
-    throw e instanceof DbError ? new CommandError(e.message) : e;
-  }
-  try {
-    const t = importText(new GameWriter(db), text.value, file);
-    for (const line of t.damaged) process.stderr.write(`thoth analyse: ${line}\n`);
-    const keys = new Set(t.keys);
-    const todo = gamesToReview(db, { keys: [...keys] }, depth);
-    write(
-      `${file}: ${plural(t.games, 'game')} (${dbFile}); reviewing ${plural(todo.length, 'game')} at depth ${depth} on ${plural(threads, 'thread')}, ${keys.size - todo.length} already reviewed`,
-    );
-    const r = loadNetworkFile('default');
-    const network = r.ok ? r.value.bytes : null;
-    if (todo.length > 0) await reviewGames(db, todo, { depth, threads, hashMb, network }, progress, write);
-    printPlayers(db, { keys: [...keys] }, write);
-  } catch (e) {
-    throw e instanceof DbError ? new CommandError(`${dbFile}: ${e.message}`) : e;
-  } finally {
-    db.close();
-  }
-}
-
-async function review(args: ParsedArgs, progress: ProgressLine, write: (s: string) => void): Promise<void> {
-  const depth = intOption(args, 'depth', REVIEW_DEPTH, 1, 40);
-  const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
-  const hashMb = intOption(args, 'hash', REVIEW_HASH_MB, 1, 4096);
-  const net = evaluationNet(args);
-  const db = open(args, false);
-  try {
-    const f = filterOf(args, true);
-    const todo = gamesToReview(db, f, depth);
-    const all = countGames(db, f);
-    write(
-      `Reviewing ${plural(todo.length, 'game')} at depth ${depth} on ${plural(threads, 'thread')} (${all - todo.length} of ${all} already reviewed)`,
-    );
-    if (todo.length > 0) await reviewGames(db, todo, { depth, threads, hashMb, network: net.bytes }, progress, write);
-    printPlayers(db, f, write);
-  } finally {
-    db.close();
-  }
-}
-
-/** The games reviewed on worker threads with a progress bar; Ctrl-C keeps what is done (exit 130). */
-export async function reviewGames(
-  db: Database.Database,
-  todo: { id: number; record: string }[],
-  o: { depth: number; threads: number; hashMb: number; network: SharedArrayBuffer | null },
-  progress: ProgressLine,
-  write: (s: string) => void,
-): Promise<void> {
-  const t0 = performance.now();
-  const bar = (done: number): void => {
-    const el = performance.now() - t0;
-    const width = 20;
-    const fill = Math.round((width * done) / todo.length);
-    const eta = done > 0 ? ` ETA ${formatDuration((el / done) * (todo.length - done))}` : '';
-    progress.show(
-      `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${plural(todo.length, 'game')}, ${formatDuration(el)} elapsed,${eta}`,
-    );
-  };
-  bar(0);
-  const run = new ReviewRun(db, todo, { ...o, each: (done) => bar(done) });
-  const detach = onInterrupt(() => {
-    progress.clear();
-    process.stderr.write('\nInterrupted: the games in progress are dropped; run the same command again to go on\n');
-    run.stop();
-  });
-  try {
-    await run.run();
-  } finally {
-    detach();
-    progress.clear();
-  }
-  const min = (performance.now() - t0) / 60000;
-  write(
-    `Reviewed ${plural(run.done, 'game')} in ${formatDuration(min * 60000)} (${(run.done / Math.max(min, 1e-6)).toFixed(1)} games/minute)`,
-  );
-  for (const f of run.failed) process.stderr.write(`thoth db: game ${f.game} could not be reviewed: ${f.message}\n`);
-  if (run.stopped)
-    throw new CommandError(
-      `interrupted: ${plural(run.done, 'review')} stored; the same command goes on`,
-      EXIT.interrupted,
-    );
-  if (run.failed.length > 0)
-    throw new CommandError(`${plural(run.failed.length, 'game')} could not be reviewed (named above)`);
-}
-
-function printPlayers(db: Database.Database, f: GameFilter, write: (s: string) => void, json = false): void {
-  const rows = playerTotals(db, f);
-  if (json) {
-    for (const r of rows) write(jsonLine(r));
-    return;
-  }
-  if (rows.length === 0) return write('No reviewed game.');
-  write('player                    games  accuracy  ?!    ?     ??    avg loss');
-  for (const r of rows)
-    write(
-      `${r.player.slice(0, 24).padEnd(24)}${String(r.games).padStart(7)}  ${r.accuracy === null ? '     -' : `${r.accuracy.toFixed(1)}%`.padStart(7)}  ${String(r.inaccuracies).padEnd(5)} ${String(r.mistakes).padEnd(5)} ${String(r.blunders).padEnd(5)} ${r.cpLoss === null ? '-' : r.cpLoss.toFixed(0)}`,
-    );
-}
-
-function players(args: ParsedArgs, write: (s: string) => void, json: boolean): void {
-  const db = open(args, true);
-  try {
-    printPlayers(db, filterOf(args, true), write, json);
   } finally {
     db.close();
   }
