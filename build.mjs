@@ -80,6 +80,22 @@ async function browserPage(entry, staticDir, outDir) {
     logLevel: 'warning',
   });
   cpSync(staticDir, outDir, { recursive: true });
+  if (staticDir === 'src/gui/static') {
+    const file = `${outDir}/index.html`;
+    writeFileSync(file, withExplorerIndex(readFileSync(file, 'utf8')));
+  }
+}
+
+// The opening explorer's index of Thoth's games (`thoth db index`, docs/db.md) goes inside the
+// page when THOTH_EXPLORER names one: a JSON script element the page reads (file:// fetches nothing).
+function withExplorerIndex(html) {
+  const file = process.env.THOTH_EXPLORER;
+  if (!file) return html;
+  const json = JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))).replace(/</g, '\\u003c');
+  const tag = `<script id="explorer-index" type="application/json">${json}</script>`;
+  if (!html.includes('</body>')) throw new Error("build: the page's </body> was not found");
+  console.log(`build: the explorer index ${file} (${Math.round(json.length / 1024)} KB) is inside the page`);
+  return html.replace('</body>', `${tag}\n</body>`);
 }
 
 // The browser GUI (`thoth gui`), and the status page of distributed runs (`thoth match-status … --page`).
@@ -131,5 +147,5 @@ if (!webOnly) {
     '<script defer src="app.js"></script>',
   );
   if (!html.includes('<script defer src="app.js">')) throw new Error("build: the page's script tag was not found");
-  writeFileSync('dist/web/index.html', html);
+  writeFileSync('dist/web/index.html', withExplorerIndex(html));
 }

@@ -39,6 +39,10 @@ import {
 } from './view/panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './state/persist';
 import { exportGame, exportInput } from './state/record-io';
+import { GamesPanel } from './view/games-panel';
+import { gameShelf, loadExplorerIndex } from './game-store';
+import { importRecord } from './opening';
+import { typedMove } from './state/typed-move';
 import { wireShare } from './view/share';
 import { LearnMode } from './modes/learnmode';
 import type { PageMode } from './modes/mode';
@@ -103,6 +107,8 @@ export class PageController {
   readonly sounds = new Sounds(() => this.s.settings.sound !== false);
   /** The side whose low-time sound has played (once per clock run below the mark). */
   private lowSounded = [false, false];
+  /** The person's kept games and the opening explorer. */
+  readonly games: GamesPanel;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -134,6 +140,11 @@ export class PageController {
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
     });
     renderKeys(this.dom);
+    this.games = new GamesPanel(document, gameShelf(), {
+      open: (pgn) => importRecord(this, pgn),
+      play: (move) => this.update((x) => typedMove(x, move, now()).state),
+    });
+    loadExplorerIndex(this.games);
     wirePage(this);
     const host = { state: () => this.s, update: (f: (s: PageState) => PageState) => this.update(f) };
     const puzzles = new PuzzleMode(host);
@@ -190,6 +201,9 @@ export class PageController {
     this.s = f(before);
     if (this.s === before) return;
     for (const m of this.modes) m.observe(before, this.s);
+    // A game that ends is kept (the Games panel): a game played here, with at least one move.
+    if (S.gameInProgress(before) && !S.gameInProgress(this.s) && this.s.mode !== 'analysis')
+      void this.games.keep(exportGame(exportInput(this.s, this.engine.name)));
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.searches.sync();
     this.syncHold();
@@ -313,6 +327,7 @@ export class PageController {
     renderStatus(d, this.engine, this.searches.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
+    this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null);
     for (const m of this.modes) m.render();
   }
 
