@@ -39,7 +39,13 @@ import { err, ok, type Result } from '../core/result';
 import { beamMask } from '../core/shots';
 
 /** One clause: colours stay words until a position's edition resolves them. */
-type Clause = { negate: boolean; colorWord?: string; besideColorWord?: string } & (
+type Clause = {
+  negate: boolean;
+  colorWord?: string;
+  besideColorWord?: string;
+  /** The colours resolved, per edition (filled as positions are tested). */
+  colors?: Map<string, [number, number]>;
+} & (
   | { type: 'piece'; kind: number; squares: Uint8Array; atLeast: number; beside?: { kind: number; present: boolean } }
   | { type: 'beam'; squares?: Uint8Array; hits?: number }
   | { type: 'turn' }
@@ -217,10 +223,17 @@ function pieceIs(p: number, color: number, kind: number): boolean {
 
 function holds(test: Clause, pos: Position): boolean {
   const ed = pos.edition;
-  const color = test.colorWord === undefined ? -1 : colourIn(test.colorWord, ed);
-  if (color === -2) return false;
-  const other = test.besideColorWord === undefined ? -1 : colourIn(test.besideColorWord, ed);
-  if (other === -2) return false;
+  test.colors ??= new Map();
+  let resolved = test.colors.get(ed.id);
+  if (resolved === undefined) {
+    resolved = [
+      test.colorWord === undefined ? -1 : colourIn(test.colorWord, ed),
+      test.besideColorWord === undefined ? -1 : colourIn(test.besideColorWord, ed),
+    ];
+    test.colors.set(ed.id, resolved);
+  }
+  const [color, other] = resolved;
+  if (color === -2 || other === -2) return false;
   const b = pos.board;
   switch (test.type) {
     case 'turn':

@@ -5,7 +5,7 @@
  * the players' totals over them.
  */
 import type Database from 'better-sqlite3';
-import { parseKfen, type EditionId } from '../core/index';
+import { Position, parseKfen, parseKfenData, type EditionId, type KfenData } from '../core/index';
 import { keyOf, packedMove } from '../analysis/game-keys';
 import type { ExplorerRow } from '../analysis/explorer';
 import { matchesPattern, type Pattern } from '../analysis/pattern';
@@ -187,13 +187,23 @@ export function gamesMatching(
   const { where, params } = filterSql(f);
   const found: (GameRow & { ply: number })[] = [];
   let looked = 0;
+  // One position per edition, set up again for each game; the starts read once (the setups repeat).
+  const positions = new Map<string, Position>();
+  const starts = new Map<string, KfenData | null>();
   const it = db.prepare(`SELECT ${GAME_COLUMNS}, g.codes FROM games g WHERE ${where} ORDER BY g.id`).iterate(params);
   for (const { codes, ...row } of it as IterableIterator<GameRow & { codes: Uint8Array }>) {
     looked++;
     if (looked % 1000 === 0) each(looked);
-    const r = parseKfen(row.start, row.variant as EditionId);
-    if (!r.ok) continue;
-    const pos = r.value;
+    const key = `${row.variant} ${row.start}`;
+    let start = starts.get(key);
+    if (start === undefined) {
+      const r = parseKfenData(row.start, row.variant as EditionId);
+      starts.set(key, (start = r.ok ? r.value : null));
+    }
+    if (start === null) continue;
+    let pos = positions.get(row.variant);
+    if (pos === undefined) positions.set(row.variant, (pos = new Position(row.variant as EditionId)));
+    pos.setup(start.board, start.side, start.pliesSinceRemoval, start.moveNumber);
     let ply = matchesPattern(pattern, pos) ? 0 : -1;
     for (let k = 0; ply < 0 && k < row.plies; k++) {
       pos.make(packedMove(codes, k));
