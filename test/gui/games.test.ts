@@ -53,10 +53,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the Games panel and the explorer, in Chromium',
     await page.click('#card-games summary');
     await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
     expect((await listed(page))[0]).toMatch(/^Human \(Silver\) – Human \(Red\) {2}0-1 {2}Khet 2\.0 classic, 6 plies/);
+    // Reviewed: the kept game gets its accuracies, and each player's totals show.
+    await page.click('#banner-review');
+    await page.waitForSelector('#review .acc');
+    await page.waitForFunction(() => document.querySelectorAll('#gm-players li').length === 2);
+    expect((await listed(page))[0]).toMatch(/, accuracy \d+% \/ \d+%$/);
+    const players = await page.$$eval('#gm-players li', (ls) => ls.map((l) => l.textContent ?? ''));
+    expect(players[0]).toMatch(
+      /^Human \((Silver|Red)\): 1 reviewed game, accuracy \d+\.\d%, \d+ \?!, \d+ \?, \d+ \?\?$/,
+    );
 
     // Kept in IndexedDB: there after a reload.
     await page.reload();
-    await page.waitForSelector('#engine-status[data-state=ready]');
+    await page.waitForSelector('#engine-status:not([data-state=connecting])');
     if (!(await page.isVisible('#gm-filter'))) await page.click('#card-games summary');
     await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
     await page.fill('#gm-filter', 'nobody');

@@ -18,6 +18,7 @@ import {
 import { exploreMoves, type ExplorerMove, type ExplorerRow } from '../../../analysis/explorer';
 import { indexMoves, isExplorerIndex, type ExplorerIndex } from '../../../analysis/explorer-index';
 import { gameKey, keyOf } from '../../../analysis/game-keys';
+import type { GameReview } from '../../../analysis/review';
 import { plural } from '../../../core/plural';
 import { elementsById } from './dom';
 
@@ -36,6 +37,61 @@ export interface SavedGame {
   date: string;
   /** When it was kept (ms since 1970). */
   added: number;
+  /** Thoth's review of it, when the person ran one (Review the game): per side, first player first. */
+  review?: KeptReview;
+}
+
+/** What the Games panel keeps of a review. */
+export interface KeptReview {
+  accuracy: [number | null, number | null];
+  inaccuracies: [number, number];
+  mistakes: [number, number];
+  blunders: [number, number];
+}
+
+/** A review (src/analysis/review.ts) as the panel keeps it. */
+export function keptReview(r: GameReview): KeptReview {
+  const [a, b] = r.sides;
+  const acc = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  return {
+    accuracy: [acc(a.accuracy), acc(b.accuracy)],
+    inaccuracies: [a.inaccuracies, b.inaccuracies],
+    mistakes: [a.mistakes, b.mistakes],
+    blunders: [a.blunders, b.blunders],
+  };
+}
+
+/** Each player's totals over the reviewed kept games: games, mean accuracy, marks; most games first. */
+export function playerTotals(
+  games: readonly SavedGame[],
+): { player: string; games: number; accuracy: number; inaccuracies: number; mistakes: number; blunders: number }[] {
+  const by = new Map<string, { sum: number; n: number; games: number; i: number; m: number; b: number }>();
+  for (const g of games) {
+    if (!g.review) continue;
+    [g.white, g.black].forEach((player, side) => {
+      const t = by.get(player) ?? { sum: 0, n: 0, games: 0, i: 0, m: 0, b: 0 };
+      const a = g.review!.accuracy[side];
+      if (a !== null) {
+        t.sum += a;
+        t.n++;
+      }
+      t.games++;
+      t.i += g.review!.inaccuracies[side];
+      t.m += g.review!.mistakes[side];
+      t.b += g.review!.blunders[side];
+      by.set(player, t);
+    });
+  }
+  return [...by]
+    .map(([player, t]) => ({
+      player,
+      games: t.games,
+      accuracy: t.n > 0 ? t.sum / t.n : Number.NaN,
+      inaccuracies: t.i,
+      mistakes: t.m,
+      blunders: t.b,
+    }))
+    .sort((x, y) => y.games - x.games || (x.player < y.player ? -1 : 1));
 }
 
 /** Where the games are kept (IndexedDB in the page: game-store.ts). */
@@ -103,7 +159,7 @@ export function rowsFromGames(games: readonly SavedGame[], pos: Position): Explo
   return rows;
 }
 
-const IDS = ['card-games', 'gm-count', 'gm-filter', 'gm-list', 'gm-msg', 'explorer'] as const;
+const IDS = ['card-games', 'gm-count', 'gm-filter', 'gm-list', 'gm-msg', 'gm-players', 'explorer'] as const;
 
 export interface GamesPanelHooks {
   /** Opens a kept game on the board. */
@@ -132,10 +188,14 @@ export class GamesPanel {
     if (isExplorerIndex(json)) this.index = json;
   }
 
-  /** Keeps a game (a record); a game already kept is kept once. */
-  async keep(pgn: string): Promise<void> {
+  /** Keeps a game (a record), with Thoth's review of it when there is one; a game already kept is kept once. */
+  async keep(pgn: string, review?: GameReview): Promise<void> {
     const g = savedGameOf(pgn);
     if (g === undefined) return;
+    const had = this.games.find((x) => x.key === g.key);
+    if (had) g.added = had.added;
+    if (review) g.review = keptReview(review);
+    else if (had?.review) g.review = had.review;
     try {
       await this.shelf.put(g);
       await this.refresh();
@@ -170,7 +230,8 @@ export class GamesPanel {
       const what = doc.createElement('span');
       what.className = 'gm-what';
       const ed = EDITIONS[g.variant as 'khet2']?.name ?? g.variant;
-      what.textContent = `${g.white} – ${g.black}  ${g.result}  ${ed} ${g.setup}, ${g.moves.length} plies${g.date ? `, ${g.date}` : ''}`;
+      const acc = g.review?.accuracy.map((a) => (a === null ? '–' : `${a.toFixed(0)}%`)).join(' / ');
+      what.textContent = `${g.white} – ${g.black}  ${g.result}  ${ed} ${g.setup}, ${g.moves.length} plies${g.date ? `, ${g.date}` : ''}${acc ? `, accuracy ${acc}` : ''}`;
       const open = doc.createElement('button');
       open.textContent = 'Open';
       open.className = 'gm-open';
@@ -187,8 +248,21 @@ export class GamesPanel {
       li.append(what, open, del);
       list.append(li);
     }
+    this.renderPlayers(shown);
     if (this.games.length === 0) this.message('No game kept yet: your games are kept here as they end.');
     else this.message('');
+  }
+
+  /** Each player's accuracy and marks over the reviewed games shown. */
+  private renderPlayers(games: readonly SavedGame[]): void {
+    const box = this.e['gm-players'];
+    box.replaceChildren();
+    const doc = box.ownerDocument;
+    for (const t of playerTotals(games)) {
+      const li = doc.createElement('li');
+      li.textContent = `${t.player}: ${plural(t.games, 'reviewed game')}, accuracy ${Number.isNaN(t.accuracy) ? '–' : `${t.accuracy.toFixed(1)}%`}, ${t.inaccuracies} ?!, ${t.mistakes} ?, ${t.blunders} ??`;
+      box.append(li);
+    }
   }
 
   /** The explorer for the shown position (null: hidden, outside Analysis). */
