@@ -12,7 +12,9 @@ import { SETUPS, parseKfen, parseMove } from '../../src/core/index';
 import { makeRng, randomOpening } from '../../src/core/opening';
 import { keyOf } from '../../src/analysis/game-keys';
 import { parsePattern } from '../../src/analysis/pattern';
+import { indexMoves, isExplorerIndex } from '../../src/analysis/explorer-index';
 import { DbError, SCHEMA_VERSION, openDatabase } from '../../src/db/database';
+import { buildIndex } from '../../src/db/static-index';
 import { BATCH, GameWriter, importText } from '../../src/db/import';
 import { countGames, deleteGames, explorerRows, gamesAtKey, gamesMatching, listGames } from '../../src/db/query';
 import { DEFAULT_DATAGEN, GamePlayer } from '../../src/train/datagen';
@@ -157,6 +159,35 @@ describe('the game database', () => {
     other.exec('ROLLBACK');
     other.close();
     expect(countGames(db, {})).toBe(1);
+    db.close();
+  });
+});
+
+describe("the page's explorer index", () => {
+  it('holds the first plies of the games within its budget, read back as the explorer reads it', () => {
+    const db = openDatabase(fresh());
+    importText(
+      new GameWriter(db),
+      record(['f4+', 'g3g2'], {}, '1-0') + record(['f4+', 'a4a3'], {}, '0-1') + record(['c1c2'], {}, '1-0'),
+      'x',
+    );
+    const r = buildIndex(db, { plies: 1, minGames: 1, budget: 100_000, filter: {} });
+    const index = JSON.parse(r.text) as unknown;
+    expect(isExplorerIndex(index)).toBe(true);
+    if (!isExplorerIndex(index)) return;
+    expect(r).toMatchObject({ positions: 1, games: 3, minGames: 1 });
+    const start = parseKfen(SETUPS.khet2.classic, 'khet2');
+    if (!start.ok) throw new Error('setup');
+    expect(indexMoves(index, start.value).map((m) => [m.move, m.games, m.wins, m.losses])).toEqual([
+      ['f4+', 2, 1, 1],
+      ['c1c2', 1, 1, 0],
+    ]);
+    // Two plies: the position after f4+ comes in; a budget too small for both keeps the start only.
+    const two = buildIndex(db, { plies: 2, minGames: 1, budget: 100_000, filter: {} });
+    expect(two.positions).toBe(2);
+    const tight = buildIndex(db, { plies: 2, minGames: 1, budget: r.text.length + 10, filter: {} });
+    expect(tight).toMatchObject({ positions: 1, minGames: 3 });
+    expect(tight.text.length).toBeLessThanOrEqual(r.text.length + 10);
     db.close();
   });
 });

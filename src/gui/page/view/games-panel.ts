@@ -159,6 +159,9 @@ export function rowsFromGames(games: readonly SavedGame[], pos: Position): Explo
   return rows;
 }
 
+/** The explorer lists the most played moves, this many. */
+const EXPLORER_ROWS = 12;
+
 const IDS = ['card-games', 'gm-count', 'gm-filter', 'gm-list', 'gm-msg', 'gm-players', 'explorer'] as const;
 
 export interface GamesPanelHooks {
@@ -290,7 +293,7 @@ export class GamesPanel {
       const table = doc.createElement('table');
       table.innerHTML = '<thead><tr><th>Move</th><th>Games</th><th>Win / draw / loss</th><th>Score</th></tr></thead>';
       const body = doc.createElement('tbody');
-      for (const m of moves) {
+      for (const m of moves.slice(0, EXPLORER_ROWS)) {
         const tr = doc.createElement('tr');
         tr.className = 'ex-move';
         tr.dataset.move = m.move;
@@ -316,6 +319,12 @@ export class GamesPanel {
       }
       table.append(body);
       box.append(table);
+      if (moves.length > EXPLORER_ROWS) {
+        const more = doc.createElement('p');
+        more.className = 'muted';
+        more.textContent = `and ${plural(moves.length - EXPLORER_ROWS, 'move')} played less`;
+        box.append(more);
+      }
     }
   }
 }
