@@ -21,7 +21,7 @@ export interface ExplorerRow {
 }
 
 /** The best game of a move. */
-export interface BestGame {
+interface BestGame {
   game: number | string;
   result: string;
   plies: number;

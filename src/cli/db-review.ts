@@ -81,7 +81,7 @@ export async function review(args: ParsedArgs, progress: ProgressLine, write: (s
 }
 
 /** The games reviewed on worker threads with a progress bar; Ctrl-C keeps what is done (exit 130). */
-export async function reviewGames(
+async function reviewGames(
   db: Database.Database,
   todo: { id: number; record: string }[],
   o: { depth: number; threads: number; hashMb: number; network: SharedArrayBuffer | null },

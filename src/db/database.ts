@@ -119,7 +119,7 @@ export function dbErrorText(e: unknown): string {
   return (e as Error).message;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Open an existing file only, for reading. */
   readonly?: boolean;
   /** How long to wait for another process's lock, ms (default 2000). */

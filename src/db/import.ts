@@ -26,7 +26,7 @@ import { DbError, dbErrorText } from './database';
 export const BATCH = 500;
 
 /** A game ready to store: its row and its positions' keys and moves. */
-export interface PreparedGame {
+interface PreparedGame {
   key: string;
   variant: EditionId;
   setup: string;
@@ -59,7 +59,7 @@ function setupOf(variant: EditionId, start: string, rec: GameRecord): string {
 }
 
 /** A game's row and positions, or why it cannot be stored. */
-export function prepareGame(rec: GameRecord): PreparedGame | string {
+function prepareGame(rec: GameRecord): PreparedGame | string {
   const variant = recordVariant(rec);
   const startText = recordStart(rec) ?? SETUPS[variant].classic;
   const r = parseKfen(startText, variant);
@@ -144,7 +144,7 @@ export class GameWriter {
   }
 }
 
-export interface ImportTally {
+interface ImportTally {
   games: number;
   stored: number;
   duplicates: number;
@@ -158,7 +158,7 @@ export interface ImportTally {
  * Pieces of a record text, each ending where a game's tags begin (a blank line, then `[`), of
  * about `size` characters: a file is parsed piece by piece, not all at once.
  */
-export function* recordPieces(text: string, size = 1 << 20): Generator<{ text: string; offset: number }> {
+function* recordPieces(text: string, size = 1 << 20): Generator<{ text: string; offset: number }> {
   let from = 0;
   const boundary = /\n[ \t\r]*\n(?=[ \t]*\[)/g;
   while (from < text.length) {

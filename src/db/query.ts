@@ -230,7 +230,7 @@ export function getReview(db: Database.Database, game: number): ReviewRow | unde
 }
 
 /** A player's totals over the reviewed games (passing the filter). */
-export interface PlayerTotals {
+interface PlayerTotals {
   player: string;
   games: number;
   /** The mean of the games' accuracies. */

@@ -30,7 +30,7 @@ export function gamesToReview(
 }
 
 /** A review as the database keeps it. */
-export function reviewRow(r: ReviewResult): ReviewRow {
+function reviewRow(r: ReviewResult): ReviewRow {
   return {
     game: r.game,
     depth: r.depth,
@@ -50,7 +50,7 @@ export function reviewRow(r: ReviewResult): ReviewRow {
   };
 }
 
-export interface ReviewRunOptions {
+interface ReviewRunOptions {
   depth: number;
   threads: number;
   hashMb: number;

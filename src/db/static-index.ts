@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import { EXPLORER_INDEX_VERSION, type ExplorerIndex } from '../analysis/explorer-index';
 import { filterSql, type GameFilter } from './query';
 
-export interface IndexOptions {
+interface IndexOptions {
   plies: number;
   minGames: number;
   /** The largest file, in bytes. */

@@ -42,7 +42,7 @@ export interface GameTask {
 }
 
 /** A game's moves as a record holds them: from the setup, the random opening plies first. */
-export interface GameLine {
+interface DatagenLine {
   /** The setup's KFEN. */
   start: string;
   /** The random opening plies, then the moves searched. */
@@ -72,7 +72,7 @@ export interface PlayedGame {
   /** Why the positions that were searched were not kept. */
   skipped: { early: number; notQuiet: number; score: number };
   /** The moves, when the task asked for them. */
-  line?: GameLine;
+  line?: DatagenLine;
 }
 
 const quietMoves = new Int32Array(MAX_MOVES);

@@ -1,11 +1,11 @@
 /**
  * The person's games kept in the browser: IndexedDB (through idb), one store keyed by the moves'
- * key (view/games-panel.ts, SavedGame), so a game kept twice is kept once. Where IndexedDB is
+ * key (view/games-panel.ts, KeptGame), so a game kept twice is kept once. Where IndexedDB is
  * missing or refused (some private windows, file:// in some browsers), the shelf keeps the games
  * for the page's life only and says nothing.
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import type { GameShelf, SavedGame } from './view/games-panel';
+import type { GameShelf, KeptGame } from './view/games-panel';
 
 const DB_NAME = 'thoth';
 const STORE = 'games';
@@ -13,7 +13,7 @@ const STORE = 'games';
 /** The shelf of the person's games. */
 export function gameShelf(): GameShelf {
   let db: Promise<IDBPDatabase | null> | undefined;
-  const memory = new Map<string, SavedGame>();
+  const memory = new Map<string, KeptGame>();
   const opened = (): Promise<IDBPDatabase | null> =>
     (db ??= openDB(DB_NAME, 1, {
       upgrade(d) {
@@ -23,7 +23,7 @@ export function gameShelf(): GameShelf {
   return {
     async all() {
       const d = await opened();
-      return d ? ((await d.getAll(STORE)) as SavedGame[]) : [...memory.values()];
+      return d ? ((await d.getAll(STORE)) as KeptGame[]) : [...memory.values()];
     },
     async put(g) {
       const d = await opened();

@@ -23,7 +23,7 @@ import { plural } from '../../../core/plural';
 import { elementsById } from './dom';
 
 /** A game kept in the browser. */
-export interface SavedGame {
+export interface KeptGame {
   /** The key of its moves (src/analysis/game-keys.ts): a game kept twice is kept once. */
   key: string;
   pgn: string;
@@ -42,7 +42,7 @@ export interface SavedGame {
 }
 
 /** What the Games panel keeps of a review. */
-export interface KeptReview {
+interface KeptReview {
   accuracy: [number | null, number | null];
   inaccuracies: [number, number];
   mistakes: [number, number];
@@ -50,7 +50,7 @@ export interface KeptReview {
 }
 
 /** A review (src/analysis/review.ts) as the panel keeps it. */
-export function keptReview(r: GameReview): KeptReview {
+function keptReview(r: GameReview): KeptReview {
   const [a, b] = r.sides;
   const acc = (x: number): number | null => (Number.isFinite(x) ? x : null);
   return {
@@ -62,8 +62,8 @@ export function keptReview(r: GameReview): KeptReview {
 }
 
 /** Each player's totals over the reviewed kept games: games, mean accuracy, marks; most games first. */
-export function playerTotals(
-  games: readonly SavedGame[],
+function playerTotals(
+  games: readonly KeptGame[],
 ): { player: string; games: number; accuracy: number; inaccuracies: number; mistakes: number; blunders: number }[] {
   const by = new Map<string, { sum: number; n: number; games: number; i: number; m: number; b: number }>();
   for (const g of games) {
@@ -96,13 +96,13 @@ export function playerTotals(
 
 /** Where the games are kept (IndexedDB in the page: game-store.ts). */
 export interface GameShelf {
-  all(): Promise<SavedGame[]>;
-  put(g: SavedGame): Promise<void>;
+  all(): Promise<KeptGame[]>;
+  put(g: KeptGame): Promise<void>;
   remove(key: string): Promise<void>;
 }
 
 /** A record as a game to keep, or undefined when it has no move or does not replay. */
-export function savedGameOf(pgn: string, added = Date.now()): SavedGame | undefined {
+function savedGameOf(pgn: string, added = Date.now()): KeptGame | undefined {
   const r = parseRecord(pgn);
   if (!r.ok || r.value.moves.length === 0) return undefined;
   const rec = r.value;
@@ -130,7 +130,7 @@ export function savedGameOf(pgn: string, added = Date.now()): SavedGame | undefi
 }
 
 /** The games whose words hold every word of the filter (players, result, `draw`, edition, setup, date). */
-export function filterGames(games: readonly SavedGame[], filter: string): SavedGame[] {
+function filterGames(games: readonly KeptGame[], filter: string): KeptGame[] {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   return games.filter((g) => {
     const text =
@@ -140,7 +140,7 @@ export function filterGames(games: readonly SavedGame[], filter: string): SavedG
 }
 
 /** The explorer's rows from kept games: each game that reached the position and the move it played there. */
-export function rowsFromGames(games: readonly SavedGame[], pos: Position): ExplorerRow[] {
+function rowsFromGames(games: readonly KeptGame[], pos: Position): ExplorerRow[] {
   const want = keyOf(pos);
   const rows: ExplorerRow[] = [];
   for (const g of games) {
@@ -164,7 +164,7 @@ const EXPLORER_ROWS = 12;
 
 const IDS = ['card-games', 'gm-count', 'gm-filter', 'gm-list', 'gm-msg', 'gm-players', 'explorer'] as const;
 
-export interface GamesPanelHooks {
+interface GamesPanelHooks {
   /** Opens a kept game on the board. */
   open(pgn: string): void;
   /** Plays a move of the explorer on the board. */
@@ -173,7 +173,7 @@ export interface GamesPanelHooks {
 
 export class GamesPanel {
   private readonly e: Record<(typeof IDS)[number], HTMLElement>;
-  private games: SavedGame[] = [];
+  private games: KeptGame[] = [];
   private index: ExplorerIndex | null = null;
 
   constructor(
@@ -257,7 +257,7 @@ export class GamesPanel {
   }
 
   /** Each player's accuracy and marks over the reviewed games shown. */
-  private renderPlayers(games: readonly SavedGame[]): void {
+  private renderPlayers(games: readonly KeptGame[]): void {
     const box = this.e['gm-players'];
     box.replaceChildren();
     const doc = box.ownerDocument;
