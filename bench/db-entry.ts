@@ -3,3 +3,6 @@ export { openDatabase } from '../src/db/database';
 export { explorerRows, gamesAtKey, gamesMatching } from '../src/db/query';
 export { exploreMoves } from '../src/analysis/explorer';
 export { parsePattern } from '../src/analysis/pattern';
+export { indexMoves } from '../src/analysis/explorer-index';
+export { buildIndex } from '../src/db/static-index';
+export { Position, parseKfen } from '../src/core/index';

@@ -97,6 +97,24 @@ try {
     say(
       `${k === 'explore' ? 'explorer' : 'exact position search'}: ${xs.length} positions, p50 ${pct(xs, 50).toFixed(2)} ms, p95 ${pct(xs, 95).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms${k === 'explore' ? ` (${moves} moves listed)` : ''}`,
     );
+  // The page's explorer: the index (thoth db index, its defaults) and its answers from the same positions.
+  const built = M.buildIndex(db, { plies: 8, minGames: 2, budget: 1024 * 1024, filter: {} });
+  const index = JSON.parse(built.text);
+  const positions = db.prepare(
+    'SELECT g.variant AS variant, g.start AS start, g.codes AS codes, p.ply AS ply FROM positions p JOIN games g ON g.id = p.game WHERE p.key = ? LIMIT 1',
+  );
+  const page = [];
+  for (const { key } of early) {
+    const r = positions.get(key);
+    const pos = M.parseKfen(r.start, r.variant).value;
+    for (let k = 0; k < r.ply; k++) pos.make(r.codes[3 * k] | (r.codes[3 * k + 1] << 8) | (r.codes[3 * k + 2] << 16));
+    const t1 = performance.now();
+    M.indexMoves(index, pos);
+    page.push(performance.now() - t1);
+  }
+  say(
+    `page index: ${built.positions} positions, ${(built.text.length / 1024).toFixed(0)} KB (min ${built.minGames} games); its answer from ${page.length} early positions: p50 ${pct(page, 50).toFixed(3)} ms, p95 ${pct(page, 95).toFixed(3)} ms`,
+  );
   const start = db.prepare('SELECT key FROM positions WHERE ply = 0 GROUP BY key ORDER BY count(*) DESC LIMIT 1').get();
   let t = performance.now();
   const rows = M.explorerRows(db, start.key);
