@@ -1,5 +1,5 @@
-// Builds dist/: the CLI and each worker as its own entry point (piscina loads workers by file
-// name, so they cannot be bundled into the CLI), the browser GUI, and the library (`thoth/core`:
+// Builds dist/: the CLI and each worker thread's entry point as its own bundle (a thread starts on a
+// file, so they cannot be bundled into the CLI), the browser GUI, and the library (`thoth/core`:
 // dist/lib/core.js). Packages stay external. `node build.mjs --types` writes the library's type
 // declarations instead (dist/types/; `npm run prepare` does both); `node build.mjs --web` only
 // the static GUI (dist/web/).
@@ -29,13 +29,14 @@ if (process.argv.includes('--types')) {
   process.exit(0);
 }
 
+// Each thread entry point of src/threads (*-worker.ts) as dist/<name>.js, the file src/process/pool.ts
+// starts a thread on from the build.
 const entries = [
   { in: 'src/cli.ts', out: 'cli' },
-  { in: 'src/threads/perft-worker.ts', out: 'perft-worker' },
-  { in: 'src/threads/search-worker.ts', out: 'search-worker' },
-  { in: 'src/threads/datagen-worker.ts', out: 'datagen-worker' },
-  { in: 'src/threads/review-worker.ts', out: 'review-worker' },
-  { in: 'src/threads/train-worker.ts', out: 'train-worker' },
+  ...readdirSync('src/threads')
+    .filter((f) => f.endsWith('-worker.ts'))
+    .sort()
+    .map((f) => ({ in: `src/threads/${f}`, out: f.replace(/\.ts$/, '') })),
 ];
 
 if (!webOnly)
@@ -80,22 +81,6 @@ async function browserPage(entry, staticDir, outDir) {
     logLevel: 'warning',
   });
   cpSync(staticDir, outDir, { recursive: true });
-  if (staticDir === 'src/gui/static') {
-    const file = `${outDir}/index.html`;
-    writeFileSync(file, withExplorerIndex(readFileSync(file, 'utf8')));
-  }
-}
-
-// The opening explorer's index of Thoth's games (`thoth db index`, docs/db.md) goes inside the
-// page when THOTH_EXPLORER names one: a JSON script element the page reads (file:// fetches nothing).
-function withExplorerIndex(html) {
-  const file = process.env.THOTH_EXPLORER;
-  if (!file) return html;
-  const json = JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))).replace(/</g, '\\u003c');
-  const tag = `<script id="explorer-index" type="application/json">${json}</script>`;
-  if (!html.includes('</body>')) throw new Error("build: the page's </body> was not found");
-  console.log(`build: the explorer index ${file} (${Math.round(json.length / 1024)} KB) is inside the page`);
-  return html.replace('</body>', `${tag}\n</body>`);
 }
 
 // The browser GUI (`thoth gui`), and the status page of distributed runs (`thoth match-status … --page`).
@@ -130,7 +115,7 @@ if (!webOnly) {
     logLevel: 'warning',
     define: { __DEFAULT_NETWORK__: JSON.stringify(net) },
   };
-  const worker = await build({ ...common, entryPoints: ['src/web/search-worker.ts'], write: false });
+  const worker = await build({ ...common, entryPoints: ['src/web/web-search-worker.ts'], write: false });
   mkdirSync('dist/web', { recursive: true });
   await build({
     ...common,
@@ -147,5 +132,5 @@ if (!webOnly) {
     '<script defer src="app.js"></script>',
   );
   if (!html.includes('<script defer src="app.js">')) throw new Error("build: the page's script tag was not found");
-  writeFileSync('dist/web/index.html', withExplorerIndex(html));
+  writeFileSync('dist/web/index.html', html);
 }

@@ -1,6 +1,6 @@
 /**
  * `thoth db review`, `thoth db players` and `thoth analyse --game FILE --all`: every game reviewed
- * on worker threads (src/db/review.ts) with a progress bar and an ETA, Ctrl-C keeping what is
+ * on worker threads (src/db/review-run.ts) with a progress bar and an ETA, Ctrl-C keeping what is
  * done, then each player's totals.
  */
 import { availableParallelism } from 'node:os';
@@ -12,7 +12,7 @@ import { readRecordFile } from '../process/files';
 import { DbError, openDatabase } from '../db/database';
 import { GameWriter, importText } from '../db/import';
 import { countGames, playerTotals, type GameFilter } from '../db/query';
-import { ReviewRun, gamesToReview } from '../db/review';
+import { ReviewRun, gamesToReview } from '../db/review-run';
 import { jsonLine } from '../match/results/summary';
 import { CommandError, EXIT, UsageError, intOption, type ParsedArgs } from './args';
 import { evaluationNet, filterOf, open } from './db-args';

@@ -11,7 +11,7 @@ import * as R from './state/gamereview';
 import { graphIndexAt } from './view/graph';
 import type { Keyboard } from './view/keyboard';
 import { typedMove } from './state/typed-move';
-import { importRecord, loadKfen, type OpenHost } from './opening';
+import { importRecord, loadKfen, type OpenHost } from './open-game';
 import { addRematchButton } from './view/game-card';
 import { engineStatus, ioMessage } from './view/panels';
 import { exportGame, exportInput } from './state/record-io';

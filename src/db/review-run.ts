@@ -74,7 +74,7 @@ export class ReviewRun {
 
   /** Reviews every game (a game whose record fails is named in `failed`; a write failure is a DbError). */
   async run(): Promise<void> {
-    const pool = workerPool('review-worker', this.o.threads);
+    const pool = workerPool(new URL('../threads/review-worker.ts', import.meta.url), this.o.threads);
     let writeError: DbError | undefined;
     let stopping = false;
     this.stopPool = () => {
