@@ -1,10 +1,13 @@
 /** The board as text for people: coordinates on all sides, side to move, KFEN. */
-import { RANKS, boardRows, toKfen, type Position } from '../core/index';
+import { RANKS, boardRows, square, toKfen, type Position } from '../core/index';
 
 const FILE_LETTERS = 'abcdefghij';
 
-/** Lines of a diagram of `pos` (no trailing newline in any line). */
-export function renderBoard(pos: Position): string[] {
+/**
+ * Lines of a diagram of `pos` (no trailing newline in any line). `mark` adds a character after a
+ * square's piece (the danger map's `*` and `!`), or '' for none.
+ */
+export function renderBoard(pos: Position, mark: (sq: number) => string = () => ''): string[] {
   const ed = pos.edition;
   const [first, second] = ed.colorNames;
   const header =
@@ -16,7 +19,8 @@ export function renderBoard(pos: Position): string[] {
   const lines: string[] = [header];
   boardRows(pos.board, ed).forEach((texts, i) => {
     const rank = RANKS - i;
-    lines.push(` ${rank}   ${texts.map((t) => (t === '' ? '.' : t).padEnd(4)).join('')} ${rank}`);
+    const row = texts.map((t, file) => ((t === '' ? '.' : t) + mark(square(file, rank - 1))).padEnd(4)).join('');
+    lines.push(` ${rank}   ${row} ${rank}`);
   });
   lines.push(header);
   lines.push('');
