@@ -36,12 +36,7 @@ export async function reviewFile(
   const hashMb = intOption(args, 'hash', REVIEW_HASH_MB, 1, 4096);
   const text = readRecordFile(file, 'record file');
   if (!text.ok) throw new UsageError(text.error);
-  let db: Database.Database;
-  try {
-    db = openDatabase(dbFile);
-  } catch (e) {
-    throw e instanceof DbError ? new CommandError(e.message) : e;
-  }
+  const db = openDatabase(dbFile);
   try {
     const t = importText(new GameWriter(db), text.value, file);
     for (const line of t.damaged) process.stderr.write(`thoth analyse: ${line}\n`);
