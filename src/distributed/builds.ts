@@ -257,8 +257,11 @@ export interface IdentifiedBuild {
   files?: PackageFile[];
 }
 
-/** Identifies an engine's build from its command (relative paths against `dir=` or `cwd`). */
-export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): Result<IdentifiedBuild, BuildError> {
+/**
+ * Identifies an engine's build from its command (relative paths against `dir=` or `cwd`); throws a
+ * BuildError when its program is not there or its files cannot be read.
+ */
+export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): IdentifiedBuild {
   try {
     const words: { word: number; file: string }[] = [];
     spec.command.forEach((_, i) => {
@@ -272,23 +275,23 @@ export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): Result<Id
       const checksum = packageChecksum(files);
       const bytes = files.reduce((n, f) => n + f.data.length, 0);
       const script = path.relative(root, realpathSync(w.file));
-      return ok({
+      return {
         build: { kind: 'thoth', checksum, word: w.word, script, bytes },
         text: `Thoth build ${shortSum(checksum)} (${root}, ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB)`,
         files,
-      });
+      };
     }
     if (words.length === 0 && !INTERPRETERS.test(path.basename(spec.command[0] ?? ''))) {
-      return err(new BuildError(`engine '${spec.name}': its program '${spec.command[0] ?? ''}' is not found`));
+      throw new BuildError(`engine '${spec.name}': its program '${spec.command[0] ?? ''}' is not found`);
     }
     const checksum = filesChecksum(words);
-    return ok({
+    return {
       build: { kind: 'files', checksum, words: words.map((w) => w.word) },
       text: `files ${shortSum(checksum)} (${words.map((w) => w.file).join(', ') || 'no files'})`,
-    });
+    };
   } catch (e) {
-    if (e instanceof BuildError) return err(e);
-    return err(new BuildError(`engine '${spec.name}': cannot read its files: ${(e as Error).message}`));
+    if (e instanceof BuildError) throw e;
+    throw new BuildError(`engine '${spec.name}': cannot read its files: ${(e as Error).message}`);
   }
 }
 

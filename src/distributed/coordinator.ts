@@ -158,10 +158,9 @@ class Coordinator {
     this.prepared = await prepareRun(cfg, this.opts, this.stop.signal, async (ledger) => {
       for (const spec of cfg.engines) {
         const b = identifyEngine(spec);
-        if (!b.ok) throw b.error;
-        this.identified.push(b.value);
-        if (await storeBuild(redis, b.value))
-          ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
+        this.identified.push(b);
+        if (await storeBuild(redis, b))
+          ledger.write(`Note: engine ${spec.name}: stored ${b.text} in Redis for the workers`);
       }
       this.settings = {
         engines: cfg.engines,

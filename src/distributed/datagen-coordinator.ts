@@ -117,12 +117,11 @@ export async function runDatagenCoordinator(
   sink: DatagenSink,
 ): Promise<DatagenOutcome> {
   const build = ownBuild();
-  if (!build.ok) throw build.error;
   const redis = await openRedis(addr);
   redis.on('error', () => undefined);
   const c = new DatagenCoordinator(addr, opts, sink, redis);
   try {
-    await c.prepare(build.value);
+    await c.prepare(build);
     await c.enqueueAndFollow();
     return await c.finish();
   } finally {
