@@ -16,7 +16,7 @@ const OPTIONS: OptionSpec[] = createOptions(
     clearHash: () => {},
     setThreads: () => {},
     variantChanged: () => {},
-    pharaohRotationChanged: () => {},
+    rulesChanged: () => {},
     loadNetwork: () => ok(undefined),
     evaluationChanged: () => {},
     hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
@@ -36,6 +36,9 @@ const REQUIRED_OPTIONS: Array<{ name: string; type: string; default?: string }> 
   { name: 'Move Overhead', type: 'spin', default: '10' },
   { name: 'UCI_Variant', type: 'combo', default: 'khet2' },
   { name: 'PharaohRotation', type: 'check', default: 'false' },
+  { name: 'TwoScarabRotations', type: 'check', default: 'false' },
+  { name: 'SwapOntoReserved', type: 'check', default: 'false' },
+  { name: 'SwapWithSphinx', type: 'check', default: 'false' },
   { name: 'NoRemovalDraw', type: 'spin', default: '100' },
 ];
 
@@ -232,6 +235,26 @@ describe('setoption', () => {
     expect(await answer('setoption name PharaohRotation value false')).toEqual([]);
     e.send('position startpos');
     expect(await nodes()).toBe(77);
+  });
+
+  it("the dialect switches (docs/rules.md §3.1) change the moves: ddket's 81 first moves, a swap onto j5", async () => {
+    const nodes = async (): Promise<number> => {
+      const out = await e.command('go perft 1', /^Nodes\/second: /);
+      return Number(/^Nodes searched: (\d+)$/m.exec(out.join('\n'))![1]);
+    };
+    expect(await answer('setoption name PharaohRotation value true')).toEqual([]);
+    expect(await answer('setoption name TwoScarabRotations value true')).toEqual([]);
+    e.send('position startpos');
+    expect(await nodes()).toBe(81);
+    expect(await answer('setoption name PharaohRotation value false')).toEqual([]);
+    expect(await answer('setoption name TwoScarabRotations value false')).toEqual([]);
+    // a Silver Scarab on j5 next to a Red Pyramid: the swap pushes the Pyramid onto file j
+    e.send('position kfen xv7k1/10/10/8pvS^/10/4K5/10/9X^ s 0 1');
+    expect(await nodes()).toBe(14);
+    expect(await answer('setoption name SwapOntoReserved value true')).toEqual([]);
+    expect(await nodes()).toBe(15);
+    expect(await answer('setoption name SwapOntoReserved value false')).toEqual([]);
+    expect(await nodes()).toBe(14);
   });
 
   it('NoRemovalDraw sets the no-removal limit (0 = off)', async () => {
