@@ -62,6 +62,11 @@ const WORDS: Record<DialectSwitch, [on: string, off: string]> = {
   'turned-scarabs': ['Scarabs of the setups turned', "the setups' Scarabs as Thoth's"],
 };
 
+/** The Dialect field of a switch. */
+export function switchField(s: DialectSwitch): keyof Dialect {
+  return FIELD[s];
+}
+
 /** The switches that are on. */
 export function dialectSwitches(d: Dialect): DialectSwitch[] {
   return DIALECT_SWITCHES.filter((s) => d[FIELD[s]]);

@@ -189,7 +189,9 @@ class Coordinator {
       this.settings = {
         engines: cfg.engines,
         variant: cfg.variant,
+        rules: cfg.rules,
         noRemovalLimit: cfg.noRemovalLimit,
+        plyLimit: cfg.plyLimit,
         adjudication: cfg.adjudication,
         pingTimeoutMs: cfg.pingTimeoutMs,
         startTimeoutMs: cfg.startTimeoutMs,

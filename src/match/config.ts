@@ -17,6 +17,8 @@ import {
   type SetupName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
+import { type Dialect, parseDialect } from '../core/dialect';
+import { PROTOCOLS, PROTOCOL_NAMES, type ProtocolName, isProtocolName } from '../foreign/index';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';
@@ -75,6 +77,15 @@ export interface MatchConfig {
   notes: string[];
   /** `-distributed redis[s]://… [timeout=S] [ca=FILE] [passwordfile=FILE] [sign=FILE]`: the games are played by workers (src/distributed). */
   distributed?: DistributedSetting;
+  /**
+   * The rules dialect the games are played under (docs/rules.md §3.1): `-rules`, or found before
+   * the first game from the engines' fingerprints (rules-check.ts). Undefined: Thoth's rules.
+   */
+  rules?: Dialect;
+  /** `-rules` was given (the engines are then only checked against it). */
+  rulesGiven?: boolean;
+  /** A draw after this many plies of the game, the rule of an engine's protocol (KEI: 300); 0 = none. */
+  plyLimit?: number;
 }
 
 export interface DistributedSetting {
@@ -151,6 +162,7 @@ interface RawEngine {
   timeMarginMs?: number;
   /** The engine's own key=value words, applied after -each. */
   own: [string, string][];
+  proto?: ProtocolName;
 }
 
 function applyEngineKey(e: RawEngine, key: string, value: string, where: string): void {
@@ -181,16 +193,21 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
     case 'timemargin':
       e.timeMarginMs = int(`${where} timemargin=`, value, 0, 3_600_000);
       return;
-    case 'proto':
-      if (value !== 'uci')
-        throw new MatchConfigError(`${where}: proto=${value}: only the UCI-like protocol is spoken (proto=uci)`);
+    case 'proto': {
+      const p = value === 'uci' ? 'thoth' : value;
+      if (!isProtocolName(p))
+        throw new MatchConfigError(
+          `${where}: unknown proto=${value}${didYouMean(value, [...PROTOCOL_NAMES], '')} (uci or thoth: Thoth's protocol; ${PROTOCOL_NAMES.slice(1).join(', ')}: other engines')`,
+        );
+      e.proto = p;
       return;
+    }
     case 'restart':
     case 'ponder':
       return; // accepted for cutechess compatibility; engines always stay up between games
     default:
       throw new MatchConfigError(
-        `${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`,
+        `${where}: unknown engine setting '${key}' (cmd, name, args, dir, proto, option.X, tc, st, depth, nodes, timemargin)`,
       );
   }
 }
@@ -395,6 +412,14 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
   starttimeout: (f, st) => (st.cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000)),
   searchtimeout: (f, st) => (st.cfg.searchTimeoutMs = Math.round(num('-searchtimeout', one(f), 0.001, 86_400) * 1000)),
   report: (f, st) => (st.cfg.jsonReport = reportSetting(f)),
+  rules: (f, st) => {
+    const v = one(f);
+    if (v === 'auto') return;
+    const d = parseDialect(v);
+    if (!d.ok) throw new MatchConfigError(`-rules: ${d.error}`);
+    st.cfg.rules = d.value;
+    st.cfg.rulesGiven = true;
+  },
   distributed: (f, st) => (st.cfg.distributed = distributedSetting(f)),
 };
 
@@ -410,6 +435,22 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
   if (e.cmd === undefined || command.length === e.args.length) throw new MatchConfigError(`${where} has no cmd=`);
   if (!hasLimit(e.limits))
     throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
+  const proto = e.proto ?? 'thoth';
+  if (proto !== 'thoth') {
+    const info = PROTOCOLS[proto];
+    const used: [keyof typeof e.limits, string, 'tc' | 'movetime' | 'depth' | 'nodes'][] = [
+      ['tc', 'tc=', 'tc'],
+      ['movetimeMs', 'st=', 'movetime'],
+      ['depth', 'depth=', 'depth'],
+      ['nodes', 'nodes=', 'nodes'],
+    ];
+    for (const [k, flag, kind] of used) {
+      if (e.limits[k] !== undefined && !info.limits.includes(kind))
+        throw new MatchConfigError(`${where}: ${info.label} engines take no ${flag} (they take ${limitWords(proto)})`);
+    }
+    if (st.cfg.variant !== 'khet2')
+      throw new MatchConfigError(`${where}: ${info.label} engines play Khet 2.0 only, not ${st.cfg.variant}`);
+  }
   return {
     name: e.name ?? defaultName(command),
     nameGiven: e.name !== undefined,
@@ -418,7 +459,14 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
     options: e.options,
     limits: e.limits,
     timeMarginMs: e.timeMarginMs ?? st.globalMargin,
+    ...(proto !== 'thoth' ? { proto } : {}),
   };
+}
+
+/** The limits a protocol takes, as the flags name them. */
+function limitWords(proto: Exclude<ProtocolName, 'thoth'>): string {
+  const words = { tc: 'tc=', movetime: 'st=', depth: 'depth=', nodes: 'nodes=' };
+  return PROTOCOLS[proto].limits.map((k) => words[k]).join(', ');
 }
 
 /** The parsing itself: the helpers throw MatchConfigError, which parseMatchArgs returns. */
@@ -436,6 +484,7 @@ function parseFlags(argv: string[]): MatchConfig {
   }
   st.raw.forEach((e, i) => cfg.engines.push(engineSpec(e, i, st)));
   if (cfg.engines.length < 2) throw new MatchConfigError('a match needs at least two -engine');
+  applyProtocolDraws(cfg);
   if (cfg.resumeForce && cfg.resume === undefined) throw new MatchConfigError('-resume-force goes with -resume FILE');
   if (cfg.sprt && cfg.engines.length !== 2) throw new MatchConfigError('-sprt needs exactly two engines');
   if (cfg.sprt && !st.roundsGiven) cfg.rounds = Infinity;
@@ -453,6 +502,27 @@ function parseFlags(argv: string[]): MatchConfig {
     cfg.concurrency = cores;
   }
   return cfg;
+}
+
+/**
+ * The draw rules of other engines' protocols (foreign/protocols.ts): an engine that sees the game
+ * as drawn makes no move, so the referee draws it first (docs/match.md, "Other engines").
+ */
+function applyProtocolDraws(cfg: MatchConfig): void {
+  for (const e of cfg.engines) {
+    if (e.proto === undefined) continue;
+    const { label, draws } = PROTOCOLS[e.proto];
+    const n = draws.noRemovalLimit;
+    if (n !== undefined && (cfg.noRemovalLimit === 0 || cfg.noRemovalLimit > n)) {
+      cfg.notes.push(`the no-removal draw is set to ${n} plies, the rule of ${label} engines (${e.name})`);
+      cfg.noRemovalLimit = n;
+    }
+    const p = draws.plyLimit;
+    if (p !== undefined && (cfg.plyLimit === undefined || cfg.plyLimit > p)) {
+      cfg.notes.push(`a game is drawn after ${p} plies, the rule of ${label} engines (${e.name})`);
+      cfg.plyLimit = p;
+    }
+  }
 }
 
 function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {

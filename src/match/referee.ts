@@ -6,7 +6,19 @@
  * illegal move, time forfeit), which that engine loses.
  */
 import { performance } from 'node:perf_hooks';
-import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
+import {
+  EDITIONS,
+  THOTH_DIALECT,
+  type Dialect,
+  dialectRules,
+  formatDialect,
+  formatMove,
+  gameStatus,
+  parseKfen,
+  parseMove,
+  type EditionId,
+  type Position,
+} from '../core/index';
 import { parseInfo } from '../core/info';
 import type { Score } from '../core/score';
 import { Adjudicator, type Adjudication } from './adjudicator';
@@ -28,7 +40,11 @@ export interface GameSetup {
   kfen: string;
   openingLabel?: string;
   variant: EditionId;
+  /** The rules dialect (docs/rules.md §3.1); Thoth's rules when undefined. */
+  rules?: Dialect;
   noRemovalLimit: number;
+  /** A draw after this many plies (an engine protocol's rule: KEI's 300); 0 or undefined: none. */
+  plyLimit?: number;
   adjudication: Adjudication;
   pingTimeoutMs: number;
   /** The deadline of a search without a clock (depth=, nodes=); past it the engine loses on time. Undefined: no deadline. */
@@ -56,6 +72,10 @@ export interface GameOutcome {
 export interface EngineReport {
   depth?: number;
   score?: Score;
+  /** An engine of another protocol: its translator's `info string error: …` (a move it could not read). */
+  protocolError?: string;
+  /** An engine of another protocol gave up (its translator's `info string resign`: Khet2-AI's `bestmove none`). */
+  resigned?: boolean;
 }
 
 /**
@@ -103,7 +123,7 @@ class RefereedGame {
 
   constructor(private readonly g: GameSetup) {
     this.names = EDITIONS[g.variant].colorNames;
-    const parsed = parseKfen(g.kfen, g.variant);
+    const parsed = parseKfen(g.kfen, g.variant, dialectRules(g.rules ?? THOTH_DIALECT));
     if (!parsed.ok) throw new Error(`bad opening KFEN: ${g.kfen}`);
     this.pos = parsed.value;
     this.specs = [g.engines[0].spec, g.engines[1].spec];
@@ -128,6 +148,7 @@ class RefereedGame {
       termination,
       reason,
       opening: g.openingLabel,
+      rules: formatDialect(g.rules ?? THOTH_DIALECT),
       moves: this.moves,
     });
     return { record, score, termination, reason, faultSide, engineLost };
@@ -165,6 +186,8 @@ class RefereedGame {
     const status = gameStatus(this.pos, { noRemovalLimit: this.g.noRemovalLimit });
     if (status.result === 'win') return this.finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
     if (status.result === 'draw') return this.finish(0.5, 'normal', status.text);
+    const limit = this.g.plyLimit ?? 0;
+    if (limit > 0 && this.moves.length >= limit) return this.finish(0.5, 'normal', `Draw by the ${limit}-ply limit`);
     const capped = this.judge.beforeMove(this.moves.length);
     if (capped) return this.finish(0.5, 'adjudication', capped.reason);
     return undefined;
@@ -177,7 +200,11 @@ class RefereedGame {
     const eng = g.engines[side];
     const spec = this.specs[side];
     const info: EngineReport = {};
-    eng.onLine = (line) => readInfo(line, info);
+    eng.onLine = (line) => {
+      if (spec.proto !== undefined && line.startsWith('info string error: ')) info.protocolError = line.slice(19);
+      if (spec.proto !== undefined && line === 'info string resign') info.resigned = true;
+      readInfo(line, info);
+    };
     eng.send(
       this.moveTexts.length > 0
         ? `position kfen ${g.kfen} moves ${this.moveTexts.join(' ')}`
@@ -255,6 +282,14 @@ class RefereedGame {
       );
     }
     const text = line.split(/\s+/)[1] ?? '';
+    if (info.protocolError !== undefined)
+      return this.loss(side, 'illegal move', `${names[side]} makes an illegal move: ${info.protocolError}`);
+    if (info.resigned)
+      return this.loss(
+        side,
+        'normal',
+        `${names[side]} resigns (${g.names[side]} sees its game lost and makes no move)`,
+      );
     if (text === '' || text === '(none)' || text === '0000') {
       return this.loss(side, 'illegal move', `${names[side]} makes no move ('${line}') in a position with legal moves`);
     }

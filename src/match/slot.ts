@@ -25,6 +25,8 @@ export type GameSettings = Pick<
   | 'event'
   | 'site'
   | 'recover'
+  | 'rules'
+  | 'plyLimit'
 >;
 
 /**
@@ -33,10 +35,10 @@ export type GameSettings = Pick<
  */
 export async function startEngine(
   spec: EngineSpec,
-  s: Pick<GameSettings, 'variant' | 'startTimeoutMs'>,
+  s: Pick<GameSettings, 'variant' | 'startTimeoutMs' | 'rules'>,
   signal?: AbortSignal,
 ): Promise<EngineProcess> {
-  const e = new EngineProcess(spec);
+  const e = new EngineProcess(spec, s.rules);
   e.start();
   const problem = await e.handshake(s.variant, s.startTimeoutMs, signal);
   if (problem !== undefined) {
@@ -86,7 +88,9 @@ export class GameSlot {
       kfen: opening.kfen,
       openingLabel: opening.label,
       variant: this.s.variant,
+      rules: this.s.rules,
       noRemovalLimit: this.s.noRemovalLimit,
+      plyLimit: this.s.plyLimit,
       adjudication: this.s.adjudication,
       pingTimeoutMs: this.s.pingTimeoutMs,
       searchTimeoutMs: this.s.searchTimeoutMs,
