@@ -7,6 +7,8 @@ import { DEFAULT_SEARCH_TIMEOUT_S, DEFAULT_SEED, parseMatchArgs } from '../match
 import { EngineOptionError, EngineStartError, MatchInterrupted } from '../match/errors';
 import { runMatch } from '../match/tournament';
 import { NO_REMOVAL_PLIES } from '../core/game-status';
+import { COMPLIANCE_STEPS, checkCompliance } from '../match/compliance';
+import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError } from './args';
 
 /** `thoth match --help`: every flag, with its default. */
@@ -56,6 +58,9 @@ Output:
                         (an output that is an input, e.g. the -openings file, is refused: exit 2)
   -event text           the records' Event tag (default "Thoth match")
   -site text            the records' Site tag (default "?")
+Compliance:
+  --compliance "<command>"   check one engine against protocol.md step by step (exit 0: every
+                        step passed, 1: the step that failed is named); docs/match.md, "Compliance"
 Distributed:
   -distributed redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [timeout=S] [sign=KEY] [ca=FILE] [passwordfile=FILE]
                         the games are played by \`thoth worker\` processes on any machine (Redis may be
@@ -76,6 +81,7 @@ Example:
 
 export async function matchCommand(argv: string[], write: (s: string) => void): Promise<void> {
   if (argv.length === 0) throw new UsageError('give at least two -engine cmd=… (thoth match --help lists the flags)');
+  if (argv[0] === '--compliance' || argv[0] === '-compliance') return complianceCommand(argv.slice(1), write);
   const parsed = parseMatchArgs(argv);
   if (!parsed.ok) throw new UsageError(parsed.error.message);
   const cfg = parsed.value;
@@ -127,4 +133,21 @@ function commandError(e: DistributedError): CommandError {
     return new CommandError(e.message, EXIT.failure);
   if (e instanceof MatchInterrupted) return new CommandError(e.message, EXIT.interrupted);
   return new UsageError(e.message);
+}
+
+/** `thoth match --compliance "<command>"`: the engine checked step by step against protocol.md. */
+async function complianceCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  if (argv.length !== 1)
+    throw new UsageError('--compliance takes one engine command, quoted: --compliance "node dist/cli.js"');
+  const words = splitCommandLine(argv[0]);
+  if (!words.ok) throw new UsageError(`--compliance: ${formatCommandLineError(words.error)}`);
+  if (words.value.length === 0) throw new UsageError('--compliance needs a command');
+  write(`Compliance of ${argv[0]} with protocol.md (${COMPLIANCE_STEPS.length} steps)`);
+  const r = await checkCompliance(words.value, write);
+  if (r.failed !== undefined)
+    throw new CommandError(
+      `not compliant: step ${r.passed.length + 1} (${r.failed.step}) fails: ${r.failed.why}`,
+      EXIT.failure,
+    );
+  write(`Compliant: ${r.name ?? argv[0]} passes all ${COMPLIANCE_STEPS.length} steps`);
 }
