@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ForeignProtocol, isProtocolName } from '../foreign/index';
+import { type ForeignProtocol, isProtocolName } from '../foreign/foreign';
 import { startGuiServer, type GuiServer } from '../gui/server';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';

@@ -217,6 +217,8 @@ export function createOptions(host: OptionHost, threadsMax: number) {
     limitStrength: new Check('UCI_LimitStrength', false),
     elo: new Spin('UCI_Elo', MAX_ELO, MIN_ELO, MAX_ELO),
     random: new Check('Random', false),
+    // `wdl W D L` in the info lines: the win chances of the fitted curve (docs/review.md)
+    showWdl: new Check('UCI_ShowWDL', false),
     // the evaluation: the network (NNUE) in EvalFile, or the hand-written one
     useNNUE: new Check('UseNNUE', host.hasNetwork(), () => host.evaluationChanged()),
     evalFile: new Str(

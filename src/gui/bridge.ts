@@ -6,7 +6,7 @@
  *    sends `stop` and swallows that search's remaining output, leaving the engine idle and ready;
  *  - forwards only the engine lines to the page that owns the engine now.
  */
-import { type ForeignProtocol, engineChild, knownDialect } from '../foreign/index';
+import { type ForeignProtocol, engineChild, knownDialect } from '../foreign/foreign';
 import type { LineChild } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';

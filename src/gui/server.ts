@@ -7,7 +7,7 @@
  * `Origin` of this server; WebSocket upgrades must carry that `Origin` (src/http/loopback.ts holds
  * those checks, shared with the distributed runner's status page).
  */
-import type { ForeignProtocol } from '../foreign/index';
+import type { ForeignProtocol } from '../foreign/foreign';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -18,7 +18,7 @@ import {
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { type Dialect, parseDialect } from '../core/dialect';
-import { PROTOCOLS, PROTOCOL_NAMES, type ProtocolName, isProtocolName } from '../foreign/index';
+import { PROTOCOLS, PROTOCOL_NAMES, type ProtocolName, isProtocolName } from '../foreign/foreign';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { THOTH_DIALECT, type Dialect, formatDialect } from '../core/dialect';
-import { type ForeignProtocol, PROTOCOLS, TranslatedProcess, type Translator, engineChild } from '../foreign/index';
+import { type ForeignProtocol, PROTOCOLS, TranslatedProcess, type Translator, engineChild } from '../foreign/foreign';
 import { type LineChild, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';

@@ -19,7 +19,7 @@ import {
   perftEndsAsLeaves,
   switchField,
 } from '../core/index';
-import { type ForeignProtocol, PROTOCOLS, type Translator, knownDialect } from '../foreign/index';
+import { type ForeignProtocol, PROTOCOLS, type Translator, knownDialect } from '../foreign/foreign';
 import { LineProcess } from '../process/child';
 import { EngineProcess, type EngineSpec } from './engine-process';
 

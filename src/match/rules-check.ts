@@ -14,7 +14,7 @@ import {
   samePlay,
   SETUPS,
 } from '../core/index';
-import type { ForeignProtocol } from '../foreign/index';
+import type { ForeignProtocol } from '../foreign/foreign';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import { FINGERPRINT_PROBES, fingerprint } from './fingerprint';

@@ -6,6 +6,7 @@
  */
 import { BENCH_DEPTH, type BenchResult } from '../search/bench';
 import { formatInfo } from '../core/info';
+import { wdlOf } from '../core/win-chance';
 import { clipMessage, quote } from '../core/quote';
 import { Engine, type EngineListener } from '../engine/engine';
 import type { EngineHost } from '../engine/host';
@@ -108,7 +109,12 @@ export class UciEngine {
     const listener: EngineListener = {
       wait: (work) => this.waitFor(work),
       note: (words) => this.write(`info string ${words}`),
-      info: (info) => this.write(formatInfo(info)),
+      info: (info) =>
+        this.write(
+          formatInfo(
+            info.score !== undefined && this.engine.options.showWdl.value ? { ...info, wdl: wdlOf(info.score) } : info,
+          ),
+        ),
       searchEnded: (r) => {
         if (r.error) this.error(r.error);
         this.debug(`search done: ${r.ms} ms, ${r.nodes} nodes, depth ${r.depth}`);

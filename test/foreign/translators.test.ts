@@ -13,7 +13,7 @@ import {
   turnScarabs,
   type Dialect,
 } from '../../src/core/index';
-import { createTranslator, moveTimeFromClock } from '../../src/foreign/index';
+import { createTranslator, moveTimeFromClock } from '../../src/foreign/foreign';
 import { keiKfen } from '../../src/foreign/kei';
 import { khet2aiString } from '../../src/foreign/khet2ai';
 import { khetaiBoard } from '../../src/foreign/khetai';

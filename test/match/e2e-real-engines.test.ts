@@ -44,25 +44,30 @@ for (const e of ENGINES) {
 }
 
 describe.each(ENGINES)('$name', (e) => {
-  it.skipIf(!e.have || !HAVE_THOTH)('is fingerprinted as its sources say, and plays Thoth through its protocol', async () => {
-    const { summary, lines } = await run([
-      '-engine',
-      `cmd=${e.cmd}`,
-      `proto=${e.proto}`,
-      `name=${e.name}`,
-      '-engine',
-      `cmd=node ${CLI}`,
-      'name=thoth',
-      '-each',
-      'depth=2',
-      '-rounds',
-      '1',
-    ]);
-    expect(lines.find((l) => l.startsWith(`Rules of ${e.name}: `))).toMatch(new RegExp(`^Rules of ${e.name}: ${e.words} \\(`));
-    expect(summary.finished).toHaveLength(2);
-    for (const f of summary.finished) {
-      expect(['normal', 'adjudication']).toContain(f.record.tags.get('Termination'));
-      expect(replayRecord(f.record).ok).toBe(true);
-    }
-  });
+  it.skipIf(!e.have || !HAVE_THOTH)(
+    'is fingerprinted as its sources say, and plays Thoth through its protocol',
+    async () => {
+      const { summary, lines } = await run([
+        '-engine',
+        `cmd=${e.cmd}`,
+        `proto=${e.proto}`,
+        `name=${e.name}`,
+        '-engine',
+        `cmd=node ${CLI}`,
+        'name=thoth',
+        '-each',
+        'depth=2',
+        '-rounds',
+        '1',
+      ]);
+      expect(lines.find((l) => l.startsWith(`Rules of ${e.name}: `))).toMatch(
+        new RegExp(`^Rules of ${e.name}: ${e.words} \\(`),
+      );
+      expect(summary.finished).toHaveLength(2);
+      for (const f of summary.finished) {
+        expect(['normal', 'adjudication']).toContain(f.record.tags.get('Termination'));
+        expect(replayRecord(f.record).ok).toBe(true);
+      }
+    },
+  );
 });

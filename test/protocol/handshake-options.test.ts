@@ -1,4 +1,5 @@
 /** The built engine: handshakes (uci, ugi, uki) and every option of `setoption`. */
+import { wdlOf } from '../../src/core/win-chance';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -255,6 +256,23 @@ describe('setoption', () => {
     expect(await nodes()).toBe(15);
     expect(await answer('setoption name SwapOntoReserved value false')).toEqual([]);
     expect(await nodes()).toBe(14);
+  });
+
+  it('UCI_ShowWDL adds wdl W D L (per mille, from the fitted curve) after each score', async () => {
+    e.send('position startpos');
+    const off = await e.command('go depth 2', /^bestmove /);
+    expect(off.filter((l) => / wdl /.test(l))).toEqual([]);
+    expect(await answer('setoption name UCI_ShowWDL value true')).toEqual([]);
+    const on = await e.command('go depth 2', /^bestmove /);
+    const scored = on.filter((l) => / score /.test(l));
+    expect(scored.length).toBeGreaterThan(0);
+    for (const l of scored) {
+      const m = /score (cp|mate) (-?\d+)(?: lowerbound| upperbound)? wdl (\d+) (\d+) (\d+)/.exec(l);
+      expect(m, l).not.toBeNull();
+      const [, kind, v, w, d, lo] = m!;
+      expect([Number(w), Number(d), Number(lo)]).toEqual(wdlOf({ kind: kind as 'cp', value: Number(v) }));
+    }
+    expect(await answer('setoption name UCI_ShowWDL value false')).toEqual([]);
   });
 
   it('NoRemovalDraw sets the no-removal limit (0 = off)', async () => {
