@@ -19,6 +19,7 @@ statistics, with cutechess-cli / fastchess flags: single dash, each followed by 
 
 Engines:
   -engine cmd=… [args="…"] [name=…] [dir=…] [option.X=Y …] [tc=…|st=…|depth=…|nodes=…] [timemargin=ms]
+                        [proto=uki|kei|khet2ai|khetai]: another Khet engine's protocol (docs/match.md)
                         an engine (at least two); name defaults to the engine's id name; an option.X
                         the engine does not declare, or a value it refuses, stops the run (exit 2)
   -each …               settings for every engine (an engine's own settings win)
@@ -30,6 +31,8 @@ Schedule:
   -concurrency N        games at once (default 1; at most the number of cores)
   -tournament roundrobin|gauntlet   with more than two engines (default roundrobin)
   -variant khet2|khet1|deflexion    (default khet2)
+  -rules auto|thoth|SWITCH+…        the rules dialect (default auto: found from the engines of other
+                        protocols before the first game; docs/rules.md §3.1)
   -openings setups=classic,imhotep,dynasty plies=N   a setup in turn plus N random plies (default setups=classic plies=4)
   -openings file=book.kfen order=random|sequential [start=N] [plies=N]   one KFEN per line (default order=sequential)
   -srand S              seed of the openings (default ${DEFAULT_SEED}: runs repeat)
@@ -50,7 +53,10 @@ Game end:
   -searchtimeout S      seconds a search without a clock (depth=, nodes=) may take before the engine
                         loses on time (default ${DEFAULT_SEARCH_TIMEOUT_S})
 Output:
-  -pgnout FILE          append every finished game to FILE (PGN, flushed game by game)
+  -pgnout FILE [nodes=true] [seldepth=true] [pv=true]
+                        append every finished game to FILE (PGN, flushed game by game); each move
+                        keeps score, depth and time, and these if asked
+  -log FILE [faults]    append the engines' traffic of every game (or only of games with a fault)
   -resume FILE          continue an interrupted run with the same flags; new games are appended
                         (a flag that changes the games, e.g. tc= or option.X, is refused, named)
   -resume-force         with -resume: count the file's games although other flags played them

@@ -93,6 +93,10 @@ export interface MoveRecord {
   depth?: number;
   /** Thinking time in milliseconds. */
   timeMs?: number;
+  /** The engine's nodes, selective depth and principal variation (`n=… sd=… pv=m1,m2`: `-pgnout … nodes=true …`). */
+  nodes?: number;
+  seldepth?: number;
+  pv?: string[];
   /** Free comment text (anything in the braces that is not score/depth/time). */
   comment?: string;
   /** A comment before the move, where no move precedes it (the start of a game or a variation). */
@@ -273,6 +277,9 @@ export function moveComment(m: MoveRecord): string | undefined {
   if (score !== undefined) parts.push(m.depth !== undefined ? `${score}/${m.depth}` : score);
   else if (m.depth !== undefined) parts.push(`/${m.depth}`);
   if (m.timeMs !== undefined) parts.push(`${(m.timeMs / 1000).toFixed(3)}s`);
+  if (m.nodes !== undefined) parts.push(`n=${m.nodes}`);
+  if (m.seldepth !== undefined) parts.push(`sd=${m.seldepth}`);
+  if (m.pv !== undefined && m.pv.length > 0) parts.push(`pv=${m.pv.join(',')}`);
   if (m.comment !== undefined && commentText(m.comment) !== '') parts.push(commentText(m.comment));
   return parts.length > 0 ? parts.join(' ') : undefined;
 }

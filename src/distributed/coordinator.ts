@@ -192,6 +192,7 @@ class Coordinator {
         rules: cfg.rules,
         noRemovalLimit: cfg.noRemovalLimit,
         plyLimit: cfg.plyLimit,
+        moveData: cfg.moveData,
         adjudication: cfg.adjudication,
         pingTimeoutMs: cfg.pingTimeoutMs,
         startTimeoutMs: cfg.startTimeoutMs,

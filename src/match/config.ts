@@ -24,6 +24,8 @@ import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';
 import { MatchConfigError } from './errors';
 import type { Adjudication, DrawAdjudication, ResignAdjudication } from './adjudicator';
+import type { MoveData } from './referee';
+import type { TrafficLogSetting } from './traffic-log';
 import type { OpeningSource } from './openings';
 import type { SprtModel } from './stats/sprt';
 import { applyLimit, hasLimit, type EngineLimits } from './timecontrol';
@@ -86,6 +88,10 @@ export interface MatchConfig {
   rulesGiven?: boolean;
   /** A draw after this many plies of the game, the rule of an engine's protocol (KEI: 300); 0 = none. */
   plyLimit?: number;
+  /** `-pgnout FILE nodes=true seldepth=true pv=true`: what the records keep of each move beyond score, depth and time. */
+  moveData?: MoveData;
+  /** `-log FILE [faults]`: the engines' traffic of every game, or of the games with a fault. */
+  log?: TrafficLogSetting;
 }
 
 export interface DistributedSetting {
@@ -347,10 +353,22 @@ function reportSetting(f: Flag): string {
   return file;
 }
 
-/** cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …] */
-function pgnoutSetting(f: Flag): string {
+/**
+ * cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …], of which
+ * nodes=, seldepth= and pv= (true/false) add those of each move to its comment.
+ */
+function pgnoutSetting(f: Flag, cfg: MatchConfig): string {
   const v = f.values;
   if (v.length === 0) throw new MatchConfigError('-pgnout needs a file name');
+  const data: MoveData = { nodes: false, seldepth: false, pv: false };
+  for (const w of v) {
+    const m = /^(nodes|seldepth|pv)=(.*)$/.exec(w);
+    if (!m) continue;
+    if (m[2] !== 'true' && m[2] !== 'false')
+      throw new MatchConfigError(`-pgnout ${m[1]}= must be true or false, not '${m[2]}'`);
+    data[m[1] as keyof MoveData] = m[2] === 'true';
+  }
+  if (data.nodes || data.seldepth || data.pv) cfg.moveData = data;
   const kv = v.find((w) => w.startsWith('file='));
   return kv ? kv.slice(5) : v[0];
 }
@@ -397,7 +415,7 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
     st.cfg.recover = true;
   },
   timemargin: (f, st) => (st.globalMargin = int('-timemargin', one(f), 0, 3_600_000)),
-  pgnout: (f, st) => (st.cfg.pgnout = pgnoutSetting(f)),
+  pgnout: (f, st) => (st.cfg.pgnout = pgnoutSetting(f, st.cfg)),
   resume: (f, st) => (st.cfg.resume = one(f)),
   'resume-force': (f, st) => {
     noValue(f, ' (it goes with -resume FILE)');
@@ -412,6 +430,14 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
   starttimeout: (f, st) => (st.cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000)),
   searchtimeout: (f, st) => (st.cfg.searchTimeoutMs = Math.round(num('-searchtimeout', one(f), 0.001, 86_400) * 1000)),
   report: (f, st) => (st.cfg.jsonReport = reportSetting(f)),
+  log: (f, st) => {
+    const [file, ...rest] = f.values;
+    const path = file?.startsWith('file=') ? file.slice(5) : file;
+    if (path === undefined || path === '') throw new MatchConfigError('-log needs a file name: -log FILE [faults]');
+    if (rest.some((w) => w !== 'faults'))
+      throw new MatchConfigError(`-log FILE [faults]: unknown setting '${rest.find((w) => w !== 'faults')}'`);
+    st.cfg.log = { path, faultsOnly: rest.includes('faults') };
+  },
   rules: (f, st) => {
     const v = one(f);
     if (v === 'auto') return;

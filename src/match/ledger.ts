@@ -4,6 +4,7 @@
  * standings and the summaries, the SPRT and fault decisions, the progress line and the last words.
  * The local runner (tournament.ts) and the coordinator of a distributed run both keep one.
  */
+import { countEndings, endingLines } from './results/endings';
 import { plural } from '../core/plural';
 import {
   accessSync,
@@ -471,6 +472,7 @@ export class Ledger {
         this.standings.summary(k, cfg.engines.length === 2 ? cfg.sprt : undefined),
       ),
       standings: cfg.engines.length > 2 ? this.standings.table(this.anchor, cfg.drawScore) : null,
+      endings: countEndings(this.finished.map((f) => f.record)),
     };
   }
 
@@ -488,27 +490,13 @@ export class Ledger {
       if (lines.length > 0) lines.push('');
       lines.push(...standingsLines(this.standings, this.anchor, cfg.drawScore));
     }
-    const onTime = this.lostOnTime();
-    if (onTime !== undefined) lines.push(onTime);
-    return lines;
-  }
-
-  /** `Lost on time: 4 of 6 games (lmr 3, nolmr 1)`, when any game was; a clock too short for the machine shows here. */
-  private lostOnTime(): string | undefined {
-    const losers = new Map<string, number>();
-    let n = 0;
-    for (const f of this.finished) {
-      if (f.record.tags.get('Termination') !== 'time forfeit') continue;
-      const [first, second] = recordPlayers(f.record);
-      const loser = f.record.result === '1-0' ? second : f.record.result === '0-1' ? first : undefined;
-      if (loser === undefined) continue;
-      n++;
-      losers.set(loser, (losers.get(loser) ?? 0) + 1);
-    }
-    if (n === 0) return undefined;
-    const total = this.finished.length;
-    const order = [...losers].sort(([a], [b]) => this.names.indexOf(a) - this.names.indexOf(b));
-    return `Lost on time: ${n} of ${plural(total, 'game')} (${order.map(([name, k]) => `${name} ${k}`).join(', ')})`;
+    return [
+      ...lines,
+      ...endingLines(
+        this.finished.map((f) => f.record),
+        this.names,
+      ),
+    ];
   }
 
   summary(): void {

@@ -33,6 +33,13 @@ import {
 } from '../core/record';
 import { PlayerClock, describeLimits, goForMove, moveDeadlineMs } from './timecontrol';
 
+/** The optional per-move data of records. */
+export interface MoveData {
+  nodes: boolean;
+  seldepth: boolean;
+  pv: boolean;
+}
+
 export interface GameSetup {
   /** [first player, second player] (Silver/Red, Gold/Silver in Deflexion). */
   engines: [EngineProcess, EngineProcess];
@@ -45,6 +52,8 @@ export interface GameSetup {
   noRemovalLimit: number;
   /** A draw after this many plies (an engine protocol's rule: KEI's 300); 0 or undefined: none. */
   plyLimit?: number;
+  /** What the records keep of each move beyond score, depth and time (`-pgnout … nodes=true seldepth=true pv=true`). */
+  moveData?: MoveData;
   adjudication: Adjudication;
   pingTimeoutMs: number;
   /** The deadline of a search without a clock (depth=, nodes=); past it the engine loses on time. Undefined: no deadline. */
@@ -72,6 +81,9 @@ export interface GameOutcome {
 export interface EngineReport {
   depth?: number;
   score?: Score;
+  nodes?: number;
+  seldepth?: number;
+  pv?: string[];
   /** An engine of another protocol: its translator's `info string error: …` (a move it could not read). */
   protocolError?: string;
   /** An engine of another protocol gave up (its translator's `info string resign`: Khet2-AI's `bestmove none`). */
@@ -79,15 +91,21 @@ export interface EngineReport {
 }
 
 /**
- * Keeps the depth and score of an engine's `info` lines in `acc` (other lines, and the lines of
- * other MultiPV lines than the best, are ignored).
+ * Keeps the depth and score of an engine's `info` lines in `acc`, with the nodes, selective depth
+ * and PV of the last line that had a score (other lines, and the lines of other MultiPV lines
+ * than the best, are ignored).
  */
 export function readInfo(line: string, acc: EngineReport): void {
   const r = parseInfo(line);
   if (!r.ok || (r.value.multipv ?? 1) !== 1) return;
-  const { depth, score } = r.value;
+  const { depth, score, nodes, seldepth, pv } = r.value;
   if (depth !== undefined) acc.depth = depth;
-  if (score !== undefined) acc.score = score;
+  if (score === undefined) return;
+  // nodes, selective depth and PV: those of the last line with a score (none when it had none)
+  acc.score = score;
+  acc.nodes = nodes;
+  acc.seldepth = seldepth;
+  acc.pv = pv;
 }
 
 const now = (): number => performance.now();
@@ -305,6 +323,9 @@ class RefereedGame {
       mate: score?.kind === 'mate' ? score.value : undefined,
       depth: info.depth,
       timeMs: Math.round(elapsed),
+      nodes: g.moveData?.nodes ? info.nodes : undefined,
+      seldepth: g.moveData?.seldepth ? info.seldepth : undefined,
+      pv: g.moveData?.pv && info.pv !== undefined && info.pv.length > 0 ? info.pv : undefined,
     });
     // Adjudication on the score the mover's engine reported (from its own point of view).
     const verdict = this.judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);

@@ -11,6 +11,7 @@ import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors'
 import { playGame, type GameOutcome } from './referee';
 import type { Opening } from './openings';
 import type { ScheduledGame } from './schedule';
+import { GameTraffic } from './traffic-log';
 
 /** What playing a game needs from a run's settings (plain data: a distributed run sends it to its workers). */
 export type GameSettings = Pick<
@@ -27,6 +28,8 @@ export type GameSettings = Pick<
   | 'recover'
   | 'rules'
   | 'plyLimit'
+  | 'moveData'
+  | 'log'
 >;
 
 /**
@@ -82,7 +85,9 @@ export class GameSlot {
       }
       engines.push(e);
     }
-    return playGame({
+    const log = this.s.log;
+    const traffic = log && new GameTraffic(engines, [this.names[g.first], this.names[g.second]]);
+    const outcome = await playGame({
       engines: [engines[0], engines[1]],
       names: [this.names[g.first], this.names[g.second]],
       kfen: opening.kfen,
@@ -91,6 +96,7 @@ export class GameSlot {
       rules: this.s.rules,
       noRemovalLimit: this.s.noRemovalLimit,
       plyLimit: this.s.plyLimit,
+      moveData: this.s.moveData,
       adjudication: this.s.adjudication,
       pingTimeoutMs: this.s.pingTimeoutMs,
       searchTimeoutMs: this.s.searchTimeoutMs,
@@ -99,6 +105,9 @@ export class GameSlot {
       round: g.roundTag,
       signal,
     });
+    if (traffic && log)
+      traffic.finish(engines, log, `game ${g.index + 1} (${this.names[g.first]} vs ${this.names[g.second]})`, outcome);
+    return outcome;
   }
 
   /** Forgets engines that are gone, so that the next game starts them afresh. */

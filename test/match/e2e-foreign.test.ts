@@ -6,13 +6,13 @@
  * an engine's own protocol is a fault that quotes its line.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordReason, replayRecord } from '../../src/core/record';
+import { parseRecords, recordReason, replayRecord } from '../../src/core/record';
 import { MatchConfigError } from '../../src/match/errors';
 import { foreign } from '../foreign/helpers';
-import { ROOT, run } from './helpers';
+import { ROOT, run, tempDir } from './helpers';
 
 const CLI = join(ROOT, 'dist/cli.js');
 const HAVE_THOTH = existsSync(CLI) && spawnSync(process.execPath, [CLI, '--version']).status === 0;
@@ -104,5 +104,47 @@ describe('refusals and faults', () => {
       '1000',
     ]).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(text);
+  });
+});
+
+describe('-log and the moves’ data', () => {
+  it('-log FILE faults keeps the traffic of the games with a fault only, as the engine saw it', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'traffic.log');
+    const { summary } = await run([
+      ...foreign('uki', 'bad', '--break garbage --at 2'),
+      ...foreign('uki', 'good'),
+      ...quick,
+      '-log',
+      log,
+      'faults',
+    ]);
+    const faults = summary.finished.filter((f) => f.record.tags.get('Termination') === 'illegal move');
+    expect(faults).toHaveLength(1);
+    const text = readFileSync(log, 'utf8');
+    expect(text.match(/^# game /gm)).toHaveLength(1);
+    expect(text).toMatch(/^# game \d \(.*\): (1-0|0-1) \{.* makes an illegal move: uki: 'xyzzy' is not a UKI move/m);
+    // the engine's own lines: UKI's board and its answer
+    expect(text).toMatch(/ bad > position fen \S{160} [wb]/);
+    expect(text).toMatch(/ bad < bestmove xyzzy$/m);
+  });
+
+  it('-pgnout FILE nodes=true seldepth=true pv=true: each move keeps them, and they read back', async () => {
+    const dir = tempDir();
+    const pgn = join(dir, 'g.pgn');
+    const { summary } = await run([
+      ...foreign('uki', 'a'),
+      ...foreign('uki', 'b', '--seed 5'),
+      ...quick,
+      '-pgnout',
+      pgn,
+      'nodes=true',
+      'pv=true',
+    ]);
+    expect(summary.finished).toHaveLength(2);
+    const games = parseRecords(readFileSync(pgn, 'utf8')).games;
+    const moves = games.flatMap((g) => g.moves);
+    expect(moves.every((m) => m.nodes !== undefined && m.pv !== undefined && m.seldepth === undefined)).toBe(true);
+    expect(readFileSync(pgn, 'utf8')).toMatch(/\{[-+]?\d+\.\d\d\/1 \d+\.\d{3}s n=\d+ pv=[a-j][1-8]\S*\}/);
   });
 });
