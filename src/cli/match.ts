@@ -20,6 +20,7 @@ statistics, with cutechess-cli / fastchess flags: single dash, each followed by 
 Engines:
   -engine cmd=… [args="…"] [name=…] [dir=…] [option.X=Y …] [tc=…|st=…|depth=…|nodes=…] [timemargin=ms]
                         [proto=uki|kei|khet2ai|khetai]: another Khet engine's protocol (docs/match.md)
+                        [ponder=true]: think on the opponent's time (go ponder / ponderhit)
                         an engine (at least two); name defaults to the engine's id name; an option.X
                         the engine does not declare, or a value it refuses, stops the run (exit 2)
   -each …               settings for every engine (an engine's own settings win)

@@ -169,6 +169,7 @@ interface RawEngine {
   /** The engine's own key=value words, applied after -each. */
   own: [string, string][];
   proto?: ProtocolName;
+  ponder?: boolean;
 }
 
 function applyEngineKey(e: RawEngine, key: string, value: string, where: string): void {
@@ -208,8 +209,12 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
       e.proto = p;
       return;
     }
-    case 'restart':
     case 'ponder':
+      if (value !== 'true' && value !== 'false')
+        throw new MatchConfigError(`${where}: ponder= must be true or false, not '${value}'`);
+      e.ponder = value === 'true';
+      return;
+    case 'restart':
       return; // accepted for cutechess compatibility; engines always stay up between games
     default:
       throw new MatchConfigError(
@@ -476,6 +481,7 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
     }
     if (st.cfg.variant !== 'khet2')
       throw new MatchConfigError(`${where}: ${info.label} engines play Khet 2.0 only, not ${st.cfg.variant}`);
+    if (e.ponder) throw new MatchConfigError(`${where}: ${info.label} engines do not ponder (ponder=true)`);
   }
   return {
     name: e.name ?? defaultName(command),
@@ -486,6 +492,7 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
     limits: e.limits,
     timeMarginMs: e.timeMarginMs ?? st.globalMargin,
     ...(proto !== 'thoth' ? { proto } : {}),
+    ...(e.ponder ? { ponder: true } : {}),
   };
 }
 

@@ -28,6 +28,8 @@ export interface EngineSpec {
   timeMarginMs: number;
   /** `proto=`: another engine's protocol, spoken through a translator (src/foreign); absent: Thoth's. */
   proto?: ForeignProtocol;
+  /** `ponder=true`: the engine thinks on its opponent's time (`go ponder`, `ponderhit`), its `Ponder` option set. */
+  ponder?: boolean;
 }
 
 /**
@@ -236,6 +238,7 @@ export class EngineProcess {
       }
       // an engine of Thoth's protocol is set to the dialect of the games
       const rules = this.spec.proto === undefined ? dialectOptions(this.rules) : [];
+      if (this.spec.ponder && this.declared.has('ponder')) rules.push(['Ponder', 'true']);
       for (const [name, value] of this.spec.options) {
         const bad = checkOption(this.declared, name, value);
         if (bad !== undefined) return { option: name, value, text: bad };

@@ -115,13 +115,18 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
   const game = new RefereedGame(g);
   const fault = await game.start();
   if (fault !== null) return fault;
-  for (;;) {
-    const over = game.judgeBeforeMove();
-    if (over) return over;
-    const answer = await game.askMove();
-    if (!('line' in answer)) return answer.outcome;
-    const done = game.playMove(answer.line, answer.elapsed, answer.info);
-    if (done) return done;
+  try {
+    for (;;) {
+      const over = game.judgeBeforeMove();
+      if (over) return over;
+      const answer = await game.askMove();
+      if (!('line' in answer)) return answer.outcome;
+      const done = game.playMove(answer.line, answer.elapsed, answer.info);
+      if (done) return done;
+      game.startPonder(answer.line);
+    }
+  } finally {
+    await game.endPonder();
   }
 }
 
@@ -138,6 +143,8 @@ class RefereedGame {
   private readonly clocks: (PlayerClock | undefined)[];
   private readonly judge: Adjudicator;
   private readonly tcs: string[];
+  /** The engine (by side) that ponders on the reply it expects (`ponder=true`), while the other thinks. */
+  private pondering: ({ expected: string } | undefined)[] = [undefined, undefined];
 
   constructor(private readonly g: GameSetup) {
     this.names = EDITIONS[g.variant].colorNames;
@@ -218,21 +225,20 @@ class RefereedGame {
     const eng = g.engines[side];
     const spec = this.specs[side];
     const info: EngineReport = {};
+    const hit = await this.settlePonder(side);
+    if (hit === 'gone') return { outcome: g.signal?.aborted ? undefined : this.disconnected(side) };
     eng.onLine = (line) => {
       if (spec.proto !== undefined && line.startsWith('info string error: ')) info.protocolError = line.slice(19);
       if (spec.proto !== undefined && line === 'info string resign') info.resigned = true;
       readInfo(line, info);
     };
-    eng.send(
-      this.moveTexts.length > 0
-        ? `position kfen ${g.kfen} moves ${this.moveTexts.join(' ')}`
-        : `position kfen ${g.kfen}`,
-    );
+    if (hit !== 'hit') eng.send(this.positionLine(this.moveTexts));
     const go = goForMove(spec.limits, side, clocks);
     const clockDeadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
     const deadline = clockDeadline ?? g.searchTimeoutMs;
     const t0 = now();
-    eng.send(go);
+    // a ponder hit: the search goes on as the real one, from now on the engine's clock
+    eng.send(hit === 'hit' ? 'ponderhit' : go);
     const r = await eng.waitFor(isBestmove, deadline, g.signal);
     const elapsed = now() - t0;
     eng.onLine = undefined;
@@ -240,6 +246,60 @@ class RefereedGame {
     if (r.kind === 'exit') return { outcome: this.disconnected(side) };
     if (r.kind === 'timeout') return { outcome: await this.outOfTime(side, clockDeadline, deadline) };
     return { line: r.line, elapsed, info };
+  }
+
+  /** The position command for the moves played (and any after them). */
+  private positionLine(moves: readonly string[]): string {
+    return moves.length > 0 ? `position kfen ${this.g.kfen} moves ${moves.join(' ')}` : `position kfen ${this.g.kfen}`;
+  }
+
+  /**
+   * After a move of an engine that ponders (`ponder=true`): it is told to search the position
+   * after the reply it expects (`bestmove X ponder Y`) while its opponent thinks, with `go ponder`
+   * and the clocks as they stand (UCI).
+   */
+  startPonder(bestmoveLine: string): void {
+    const side = this.pos.side ^ 1; // the engine that just moved
+    const spec = this.specs[side];
+    if (!spec.ponder || this.pos.winner >= 0) return;
+    const t = bestmoveLine.split(/\s+/);
+    const i = t.indexOf('ponder');
+    const expected = i > 0 ? t[i + 1] : undefined;
+    if (expected === undefined) return;
+    const m = parseMove(this.pos, expected);
+    if (!m.ok) return; // not a legal reply: nothing to ponder on
+    const text = formatMove(m.value);
+    const eng = this.g.engines[side];
+    eng.send(this.positionLine([...this.moveTexts, text]));
+    eng.send(goForMove(spec.limits, side, this.clocks).replace(/^go/, 'go ponder'));
+    this.pondering[side] = { expected: text };
+  }
+
+  /**
+   * Before `side` is asked for a move: if it pondered, `hit` when the opponent played the reply it
+   * expected (the caller sends `ponderhit`), else it is stopped and its answer dropped (`miss`);
+   * `none` when it did not ponder; `gone` when the engine ended meanwhile.
+   */
+  private async settlePonder(side: number): Promise<'hit' | 'miss' | 'none' | 'gone'> {
+    const p = this.pondering[side];
+    if (!p) return 'none';
+    this.pondering[side] = undefined;
+    if (this.moveTexts[this.moveTexts.length - 1] === p.expected) return 'hit';
+    const eng = this.g.engines[side];
+    eng.send('stop');
+    const r = await eng.waitFor(isBestmove, this.g.pingTimeoutMs, this.g.signal);
+    return r.kind === 'line' ? 'miss' : 'gone';
+  }
+
+  /** At the game's end: an engine still pondering is stopped and its answer dropped. */
+  async endPonder(): Promise<void> {
+    for (let side = 0; side < 2; side++) {
+      if (!this.pondering[side]) continue;
+      this.pondering[side] = undefined;
+      const eng = this.g.engines[side];
+      eng.send('stop');
+      await eng.waitFor(isBestmove, this.g.pingTimeoutMs, this.g.signal);
+    }
   }
 
   private disconnected(side: number): GameOutcome {

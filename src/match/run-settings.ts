@@ -61,6 +61,7 @@ export function runSettings(cfg: MatchConfig, names: readonly string[]): [string
       .join(' ');
     items.push([`${who} cmd`, formatCommandLine(e.command)]);
     if (e.proto !== undefined) items.push([`${who} proto`, e.proto]);
+    if (e.ponder) items.push([`${who} ponder`, 'true']);
     if (e.dir !== undefined) items.push([`${who} dir`, e.dir]);
     items.push([`${who} options`, options === '' ? '(none)' : options]);
     items.push([`${who} limits`, describeLimits(e.limits)]);
