@@ -18,7 +18,8 @@ import {
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { type Dialect, parseDialect } from '../core/dialect';
-import { PROTOCOLS, PROTOCOL_NAMES, type ProtocolName, isProtocolName } from '../foreign/foreign';
+import { PROTOCOL_NAMES, type ProtocolName, isProtocolName } from '../foreign/foreign';
+import { applyProtocolDraws, checkForeignEngine } from './foreign-config';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';
@@ -467,22 +468,7 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
   if (!hasLimit(e.limits))
     throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
   const proto = e.proto ?? 'thoth';
-  if (proto !== 'thoth') {
-    const info = PROTOCOLS[proto];
-    const used: [keyof typeof e.limits, string, 'tc' | 'movetime' | 'depth' | 'nodes'][] = [
-      ['tc', 'tc=', 'tc'],
-      ['movetimeMs', 'st=', 'movetime'],
-      ['depth', 'depth=', 'depth'],
-      ['nodes', 'nodes=', 'nodes'],
-    ];
-    for (const [k, flag, kind] of used) {
-      if (e.limits[k] !== undefined && !info.limits.includes(kind))
-        throw new MatchConfigError(`${where}: ${info.label} engines take no ${flag} (they take ${limitWords(proto)})`);
-    }
-    if (st.cfg.variant !== 'khet2')
-      throw new MatchConfigError(`${where}: ${info.label} engines play Khet 2.0 only, not ${st.cfg.variant}`);
-    if (e.ponder) throw new MatchConfigError(`${where}: ${info.label} engines do not ponder (ponder=true)`);
-  }
+  if (proto !== 'thoth') checkForeignEngine(where, proto, e.limits, st.cfg.variant, e.ponder === true);
   return {
     name: e.name ?? defaultName(command),
     nameGiven: e.name !== undefined,
@@ -494,12 +480,6 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
     ...(proto !== 'thoth' ? { proto } : {}),
     ...(e.ponder ? { ponder: true } : {}),
   };
-}
-
-/** The limits a protocol takes, as the flags name them. */
-function limitWords(proto: Exclude<ProtocolName, 'thoth'>): string {
-  const words = { tc: 'tc=', movetime: 'st=', depth: 'depth=', nodes: 'nodes=' };
-  return PROTOCOLS[proto].limits.map((k) => words[k]).join(', ');
 }
 
 /** The parsing itself: the helpers throw MatchConfigError, which parseMatchArgs returns. */
@@ -535,27 +515,6 @@ function parseFlags(argv: string[]): MatchConfig {
     cfg.concurrency = cores;
   }
   return cfg;
-}
-
-/**
- * The draw rules of other engines' protocols (foreign/protocols.ts): an engine that sees the game
- * as drawn makes no move, so the referee draws it first (docs/match.md, "Other engines").
- */
-function applyProtocolDraws(cfg: MatchConfig): void {
-  for (const e of cfg.engines) {
-    if (e.proto === undefined) continue;
-    const { label, draws } = PROTOCOLS[e.proto];
-    const n = draws.noRemovalLimit;
-    if (n !== undefined && (cfg.noRemovalLimit === 0 || cfg.noRemovalLimit > n)) {
-      cfg.notes.push(`the no-removal draw is set to ${n} plies, the rule of ${label} engines (${e.name})`);
-      cfg.noRemovalLimit = n;
-    }
-    const p = draws.plyLimit;
-    if (p !== undefined && (cfg.plyLimit === undefined || cfg.plyLimit > p)) {
-      cfg.notes.push(`a game is drawn after ${p} plies, the rule of ${label} engines (${e.name})`);
-      cfg.plyLimit = p;
-    }
-  }
 }
 
 function parseOpenings(f: Flag | undefined, variant: EditionId): OpeningSource {
