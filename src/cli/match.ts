@@ -5,6 +5,7 @@ import { RedisUnreachable } from '../distributed/redis';
 import { BuildError } from '../distributed/builds';
 import { DEFAULT_SEARCH_TIMEOUT_S, DEFAULT_SEED, parseMatchArgs } from '../match/config';
 import { EngineOptionError, EngineStartError, MatchInterrupted } from '../match/errors';
+import { runKnockout } from '../match/knockout';
 import { runMatch } from '../match/tournament';
 import { NO_REMOVAL_PLIES } from '../core/game-status';
 import { COMPLIANCE_STEPS, checkCompliance } from '../match/compliance';
@@ -30,7 +31,8 @@ Schedule:
   -rounds N             rounds (default 1; with -sprt and no -rounds: until the test decides)
   -games N / -repeat    games per encounter per round (default 2: a pair, the same opening with colours swapped)
   -concurrency N        games at once (default 1; at most the number of cores)
-  -tournament roundrobin|gauntlet   with more than two engines (default roundrobin)
+  -tournament roundrobin|gauntlet|knockout   with more than two engines (default roundrobin);
+                        knockout: a bracket seeded in the engines' order, each pairing -rounds game pairs
   -variant khet2|khet1|deflexion    (default khet2)
   -rules auto|thoth|SWITCH+…        the rules dialect (default auto: found from the engines of other
                         protocols before the first game; docs/rules.md §3.1)
@@ -110,7 +112,11 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
       signal: ctrl.signal,
       progress: process.stderr.isTTY && process.stdout.isTTY ? process.stderr : undefined,
     };
-    const r = cfg.distributed ? await runDistributed(cfg, opts) : await runMatch(cfg, opts);
+    const r = cfg.distributed
+      ? await runDistributed(cfg, opts)
+      : cfg.knockout
+        ? await runKnockout(cfg, opts)
+        : await runMatch(cfg, opts);
     if (!r.ok) throw commandError(r.error);
     // The results are written; the exit code says whether the work finished.
     if (r.value.stop === 'fault')

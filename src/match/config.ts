@@ -93,6 +93,8 @@ export interface MatchConfig {
   moveData?: MoveData;
   /** `-log FILE [faults]`: the engines' traffic of every game, or of the games with a fault. */
   log?: TrafficLogSetting;
+  /** `-tournament knockout`: a bracket of matches (knockout.ts); `rounds` is then game pairs a pairing. */
+  knockout?: boolean;
 }
 
 export interface DistributedSetting {
@@ -399,8 +401,12 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
   },
   tournament: (f, st) => {
     const t = one(f);
+    if (t === 'knockout') {
+      st.cfg.knockout = true;
+      return;
+    }
     if (t !== 'roundrobin' && t !== 'gauntlet')
-      throw new MatchConfigError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
+      throw new MatchConfigError(`-tournament must be roundrobin, gauntlet or knockout, not '${t}'`);
     st.cfg.tournament = t;
   },
   variant: (f, st) => {
@@ -501,6 +507,8 @@ function parseFlags(argv: string[]): MatchConfig {
   if (cfg.resumeForce && cfg.resume === undefined) throw new MatchConfigError('-resume-force goes with -resume FILE');
   if (cfg.sprt && cfg.engines.length !== 2) throw new MatchConfigError('-sprt needs exactly two engines');
   if (cfg.sprt && !st.roundsGiven) cfg.rounds = Infinity;
+  if (cfg.knockout && (cfg.sprt || cfg.resume !== undefined || cfg.distributed))
+    throw new MatchConfigError('-tournament knockout goes without -sprt, -resume and -distributed');
 
   cfg.openings = parseOpenings(st.openingsFlag, cfg.variant);
 
