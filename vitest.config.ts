@@ -41,6 +41,7 @@ export const SLOW = [
   // CPU-bound for ten seconds or more on two cores: random games, perft, solvers, many searches
   'test/core/properties.*.test.ts',
   'test/core/perft-bulk.test.ts',
+  'test/core/threats.test.ts',
   'test/search/forced-wins.test.ts',
   'test/search/pharaoh-hit.test.ts',
   'test/search/params.test.ts',
@@ -51,6 +52,7 @@ export const SLOW = [
   // tsx, puzzle mining, reviews by engine processes, timed searches, fuzzed records, replayed searches
   'test/tools/dead-exports.test.ts',
   'test/cli/puzzles.test.ts',
+  'test/cli/db.test.ts',
   'test/cli/analyse.test.ts',
   'test/protocol/movetime.test.ts',
   'test/core/record-fuzz.test.ts',

@@ -11,6 +11,7 @@ import { clipMessage } from './core/quote';
 import { didYouMean } from './core/suggest';
 import { ANALYSE_SPEC, analyseCommand } from './cli/analyse';
 import { CommandError, EXIT, UsageError, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
+import { DB_SPEC, dbCommand } from './cli/db-command';
 import { datagenCommand } from './cli/datagen-command';
 import { DATAGEN_SPEC } from './cli/datagen-spec';
 import { GENFENS_SPEC, genfensCommand, openBenchGenfens } from './cli/genfens';
@@ -18,6 +19,7 @@ import { GUI_SPEC, guiCommand } from './cli/gui';
 import { MATCH_HELP, matchCommand } from './cli/match';
 import { MATCH_STATUS_SPEC, matchStatusCommand } from './cli/match-status';
 import { PERFT_SPEC, perftCommand } from './cli/perft-command';
+import { PICTURE_SPEC, pictureCommand } from './cli/picture-command';
 import { PUZZLES_SPEC, puzzlesCommand } from './cli/puzzles';
 import { STATS_HELP, statsCommand } from './cli/stats-command';
 import { trainCommand } from './cli/train-command';
@@ -50,6 +52,7 @@ const fromSpec = (spec: CommandSpec, run: Run, summary: string): Subcommand => (
 const SUBCOMMANDS: Record<string, Subcommand> = {
   perft: fromSpec(PERFT_SPEC, perftCommand, 'perft / divide from any position'),
   analyse: fromSpec(ANALYSE_SPEC, analyseCommand, 'the best moves of a position in words, or a review of a game'),
+  picture: fromSpec(PICTURE_SPEC, pictureCommand, 'a picture of a position (SVG, PNG) or an animated game (GIF, APNG)'),
   match: {
     run: matchCommand,
     help: MATCH_HELP,
@@ -71,6 +74,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   genfens: fromSpec(GENFENS_SPEC, genfensCommand, 'KFEN openings for matches'),
   gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
+  db: fromSpec(
+    DB_SPEC,
+    dbCommand,
+    'the game database: import, browse, explorer, position search, batch review (docs/db.md)',
+  ),
   train: fromSpec(TRAIN_SPEC, trainCommand, "trains the network on datagen's files; writes the network file"),
   puzzles: fromSpec(
     PUZZLES_SPEC,

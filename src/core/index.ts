@@ -17,3 +17,4 @@ export * from './symmetry';
 export * from './record';
 export * from './dialect';
 export * from './win-chance';
+export * from './threats';

@@ -62,6 +62,8 @@ export interface GameSetup {
   /** The records' Site tag (`?` when not given). */
   site?: string;
   round: string;
+  /** Tags the record carries after the standard ones (the run's settings). */
+  tags?: readonly [string, string][];
   signal?: AbortSignal;
 }
 
@@ -174,6 +176,7 @@ class RefereedGame {
       reason,
       opening: g.openingLabel,
       rules: formatDialect(g.rules ?? THOTH_DIALECT),
+      extra: g.tags,
       moves: this.moves,
     });
     return { record, score, termination, reason, faultSide, engineLost };

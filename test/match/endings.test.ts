@@ -59,8 +59,7 @@ describe('endings', () => {
       'time forfeit': { wins: 0, losses: 1, draws: 0 },
       repetition: { wins: 0, losses: 0, draws: 1 },
     });
-    expect(endingLines(games, ['A', 'B'])).toEqual([
-      'Lost on time: 1 of 4 games (A 1)',
+    expect(endingLines(c, ['A', 'B'])).toEqual([
       'Endings of A (W-L-D): shot 1-0-0, own shot 0-1-0, repetition 0-0-1, time forfeit 0-1-0',
       'Endings of B (W-L-D): shot 0-1-0, own shot 1-0-0, repetition 0-0-1, time forfeit 1-0-0',
     ]);

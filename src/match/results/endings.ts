@@ -5,7 +5,6 @@
  * in every ending. The summary prints a line per engine; the JSON summary holds the counts.
  */
 import { EDITIONS } from '../../core/editions';
-import { plural } from '../../core/plural';
 import { type GameRecord, recordPlayers, recordReason, recordStart, recordVariant } from '../../core/record';
 
 /** The endings, in the order they are printed. */
@@ -87,30 +86,15 @@ export function countEndings(records: readonly GameRecord[]): EndingCounts {
   return out;
 }
 
-/**
- * The summary's last lines: `Lost on time: 4 of 6 games (lmr 3, nolmr 1)` when any game was (a clock
- * too short for the machine shows there), then `Endings of ddket (W-L-D): shot 3-36-0, own shot
- * 0-4-0, time forfeit 0-14-0`, a line per engine in `names`' order.
- */
-export function endingLines(records: readonly GameRecord[], names: readonly string[]): string[] {
-  const counts = countEndings(records);
-  const onTime = names.filter((n) => (counts[n]?.['time forfeit']?.losses ?? 0) > 0);
-  const lost = onTime.reduce((k, n) => k + counts[n]['time forfeit']!.losses, 0);
-  const head =
-    lost > 0
-      ? [
-          `Lost on time: ${lost} of ${plural(records.length, 'game')} (${onTime.map((n) => `${n} ${counts[n]['time forfeit']!.losses}`).join(', ')})`,
-        ]
-      : [];
-  return head.concat(
-    names
-      .filter((n) => counts[n] !== undefined)
-      .map((n) => {
-        const parts = ENDINGS.filter((e) => counts[n][e] !== undefined).map((e) => {
-          const c = counts[n][e]!;
-          return `${e} ${c.wins}-${c.losses}-${c.draws}`;
-        });
-        return `Endings of ${n} (W-L-D): ${parts.join(', ')}`;
-      }),
-  );
+/** `Endings of ddket (W-L-D): shot 3-36-0, own shot 0-4-0, time forfeit 0-14-0`, a line per engine in `names`' order. */
+export function endingLines(counts: EndingCounts, names: readonly string[]): string[] {
+  return names
+    .filter((n) => counts[n] !== undefined)
+    .map((n) => {
+      const parts = ENDINGS.filter((e) => counts[n][e] !== undefined).map((e) => {
+        const c = counts[n][e]!;
+        return `${e} ${c.wins}-${c.losses}-${c.draws}`;
+      });
+      return `Endings of ${n} (W-L-D): ${parts.join(', ')}`;
+    });
 }
