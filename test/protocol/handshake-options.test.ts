@@ -7,7 +7,7 @@ import { SETUPS } from '../../src/core/index';
 import { ok } from '../../src/core/result';
 import { createOptions, maxThreads, optionLine, type OptionSpec } from '../../src/engine/options';
 import { nodeHost } from '../../src/node/node-host';
-import { KNOWN_COMMANDS } from '../../src/protocol/uci';
+import { KNOWN_COMMANDS, UciEngine } from '../../src/protocol/uci';
 import { Engine, ROOT, assertBuilt, startEngine } from './spawn-engine';
 
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
@@ -105,6 +105,35 @@ describe.each(['uci', 'ugi', 'uki'])('handshake %s', (cmd) => {
     // readyok at once, and nothing else pending
     expect(await e.sync()).toEqual([]);
     expect((await e.quit()).code).toBe(0);
+  });
+});
+
+describe('the handshake and the warm-up (protocol.md, `uci`)', () => {
+  it('uciok at once while the search threads still warm up; readyok only once they are warm', async () => {
+    // In-process with the Node host (its workers run the sources): the warm-up is a promise, never
+    // settled while input() runs, so an answer written before input() returns did not wait for it.
+    let readyok: () => void = () => {};
+    const ready = new Promise<void>((r) => {
+      readyok = r;
+    });
+    const lines: string[] = [];
+    const e = new UciEngine((l) => {
+      lines.push(l);
+      if (l === 'readyok') readyok();
+    }, nodeHost);
+    const quit = new Promise<void>((r) => e.setQuitHandler(r));
+    try {
+      e.input('uci');
+      expect(lines[0]).toBe(`id name Thoth ${VERSION}`);
+      expect(lines.at(-1)).toBe('uciok');
+      e.input('isready');
+      expect(lines).not.toContain('readyok');
+      await ready;
+      expect(lines.filter((l) => l === 'uciok' || l === 'readyok')).toEqual(['uciok', 'readyok']);
+    } finally {
+      e.input('quit');
+      await quit;
+    }
   });
 });
 
