@@ -43,6 +43,7 @@ export const SLOW = [
   'test/core/perft-bulk.test.ts',
   'test/search/forced-wins.test.ts',
   'test/search/pharaoh-hit.test.ts',
+  'test/analysis/review-repetition.test.ts',
   'test/search/params.test.ts',
   'test/protocol/lifecycle.test.ts',
   'test/node/search-pool.test.ts',

@@ -31,7 +31,7 @@ export function annotatedRecord(
     const words: string[] = [];
     if (r.judgement) {
       m.nags = [r.nag];
-      words.push(`${WORDS[r.judgement]}: ${formatMove(p.best)} was best`);
+      words.push(`${WORDS[r.judgement]}: ${r.reason ? `${r.reason}; ` : ''}${formatMove(p.best)} was best`);
     }
     if (orig.comment !== undefined) words.push(orig.comment);
     if (words.length > 0) m.comment = words.join('; ');
