@@ -56,6 +56,8 @@ export const SLOW = [
   'test/protocol/movetime.test.ts',
   'test/core/record-fuzz.test.ts',
   'test/search/determinism.test.ts',
+  // the engine of thoth gui under a minute of the page's traffic (games, reviews, analysis, puzzles)
+  'test/protocol/gui-soak.test.ts',
 ];
 
 /**
