@@ -50,7 +50,15 @@ export function clearRanges(byteLength: number, threads: number): Array<[number,
 /** The search threads of the Node host (SearchThreads, src/engine/host.ts). */
 export class SearchPool implements SearchThreads {
   private pool: Piscina;
+  /** The threads a search runs on (`Threads`). */
   private threadCount: number;
+  /**
+   * The pool's workers: the most threads set so far. Fewer threads search on some of them, and the
+   * others wait: a pool's threads ended do not give back all their memory (Node 20: about 0.8 MB
+   * more at each new pool, 102 MB to 204 MB after 120), and `thoth gui` sets one thread (a level,
+   * a review) and all of them (analysis) in turn, several times a minute.
+   */
+  private poolSize: number;
   readonly control = new Int32Array(new SharedArrayBuffer(16));
   private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
   /**
@@ -86,6 +94,7 @@ export class SearchPool implements SearchThreads {
   constructor(threads: number, hashMb: number, network?: SharedArrayBuffer) {
     this.warmNetwork = network;
     this.threadCount = threads;
+    this.poolSize = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
     this.ttBytes = this.ttBuffer.byteLength;
     this.pool = workerPool('search-worker', threads);
@@ -102,7 +111,7 @@ export class SearchPool implements SearchThreads {
 
   /** Runs `name` (touch or clear, src/threads/search-worker.ts) over the table's words, split over the threads. */
   private async overTable(name: 'touch' | 'clear'): Promise<void> {
-    const jobs = clearRanges(this.ttBytes, this.threadCount).map(([from, to]) =>
+    const jobs = clearRanges(this.ttBytes, this.poolSize).map(([from, to]) =>
       this.pool.run({ tt: this.ttBuffer, from, to }, { name }),
     );
     await Promise.all(jobs);
@@ -159,7 +168,7 @@ export class SearchPool implements SearchThreads {
     if (network === this.warmNetwork) return;
     this.warmNetwork = network;
     await this.stragglers;
-    this.ready = this.warm(this.pool, this.threadCount);
+    this.ready = this.warm(this.pool, this.poolSize);
     await this.ready;
   }
 
@@ -181,14 +190,19 @@ export class SearchPool implements SearchThreads {
     return new TranspositionTable(this.ttBuffer, this.ttBytes);
   }
 
-  /** Rebuilds the pool with `n` threads (call only while idle). */
+  /**
+   * Searches on `n` threads from now on (call only while idle): on the pool's workers when it has
+   * enough (see `poolSize`), else on a new pool of `n`, warmed up.
+   */
   async setThreads(n: number): Promise<void> {
     if (n === this.threadCount) return;
     await this.stragglers;
-    const old = this.pool;
     this.threadCount = n;
-    this.pool = workerPool('search-worker', n);
     this.core.newGame++;
+    if (n <= this.poolSize) return;
+    const old = this.pool;
+    this.pool = workerPool('search-worker', n);
+    this.poolSize = n;
     await old.destroy();
     this.ready = this.warm(this.pool, n);
     await this.ready;

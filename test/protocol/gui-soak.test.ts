@@ -11,7 +11,8 @@
  *   THOTH_SOAK_MINUTES=60 THOTH_SOAK_HASH=256 npx vitest run test/protocol/gui-soak.test.ts
  *
  * A new table for every `Hash` the page set grew the engine by a table at each change between a
- * review and a game (the buffers stayed alive in the search threads; src/node/search-pool.ts).
+ * review and a game (the buffers stayed alive in the search threads), and a new pool of search
+ * threads for every `Threads` by about 0.8 MB each time (src/node/search-pool.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -119,6 +120,27 @@ async function round(e: Engine, n: number, sample: () => void): Promise<void> {
 }
 
 describe.skipIf(!ON_LINUX)('the engine of thoth gui under the page traffic', () => {
+  it('Threads set back and forth (a level, then analysis, …): the engine keeps its size', async () => {
+    assertBuilt();
+    const e = await startEngine();
+    try {
+      const cycle = async (): Promise<void> => {
+        options(e, { Threads: 2 });
+        options(e, { Threads: 1 });
+        await e.sync(60_000);
+      };
+      for (let i = 0; i < 3; i++) await cycle();
+      const before = rssMb(e);
+      for (let i = 0; i < 20; i++) await cycle();
+      // a new pool of search threads at each change kept memory: 14.6 MB more here (2026-12-07),
+      // 0.1 MB with the pool kept
+      expect(rssMb(e) - before).toBeLessThan(6);
+      expect(await e.quit()).toEqual({ code: 0, signal: null });
+    } finally {
+      e.kill();
+    }
+  }, 300_000);
+
   it(
     `stays within its table plus ${MARGIN_MB} MB`,
     async () => {
