@@ -20,7 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeLink } from '../../src/gui/page/link';
+import { encodeLink } from '../../src/gui/page/state/link';
 import { SHUFFLE_PGN } from '../analysis/shuffle-record';
 import { HAVE_CHROMIUM, WAIT_MS, click, closeBrowser, open, setMode } from './browser';
 import { CLI, ROOT, realEngineWorks, startGui, type RunningGui } from './helpers';
