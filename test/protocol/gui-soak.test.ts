@@ -12,7 +12,9 @@
  *
  * A new table for every `Hash` the page set grew the engine by a table at each change between a
  * review and a game (the buffers stayed alive in the search threads), and a new pool of search
- * threads for every `Threads` by about 0.8 MB each time (src/node/search-pool.ts).
+ * threads for every `Threads` by about 0.8 MB each time (src/node/search-pool.ts). Two quick
+ * checks (seconds each) hold each cause alone to a few MB: Threads set back and forth, and games at
+ * a level with their reviews (Hash back and forth, a new game before each search).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +33,11 @@ const THREADS = 2;
 const MARGIN_MB = 250;
 /** Rounds of the suite's short run: every kind of traffic, and the table set back and forth each round. */
 const ROUNDS = 3;
+/** The quick check's cycles of a game's table and a review's, and the game's table there (MB). */
+const CYCLES = 25;
+const CYCLE_HASH_MB = 32;
+/** What the quick check lets the engine grow by over its cycles (MB). */
+const CYCLE_GROWTH_MB = 25;
 const ON_LINUX = process.platform === 'linux';
 
 /** The puzzles' positions (puzzles/puzzles.json), for the puzzle traffic. */
@@ -39,6 +46,15 @@ const PUZZLES: string[] = (
 )
   .filter((p) => p.variant === 'khet2')
   .map((p) => p.kfen);
+
+/** Eight plies from the Classic start, each a different legal move (the quick check's games). */
+const OPENING: string[] = [];
+for (let i = 0; i < 8; i++) {
+  const legal = legalMoves(positionOf(CLASSIC, OPENING));
+  const next = formatMove(legal[(i * 7919) % legal.length]);
+  if (gameStatus(positionOf(CLASSIC, [...OPENING, next])).result !== 'ongoing') break;
+  OPENING.push(next);
+}
 
 /** The engine's resident set in MB. */
 function rssMb(e: Engine): number {
@@ -140,6 +156,50 @@ describe.skipIf(!ON_LINUX)('the engine of thoth gui under the page traffic', () 
       e.kill();
     }
   }, 300_000);
+
+  it('games at a level and their reviews, a new game each: the engine keeps its size', async () => {
+    assertBuilt();
+    const e = await startEngine();
+    try {
+      // What a page does between a game at a level (one thread, the server's table) and its review
+      // or a Learn try (one thread, a review's 16 MB table, a new game before each search). Threads
+      // stays at one: a new pool of search threads at each Threads change (before 2026-12-07) let go
+      // of the old tables and hid their growth.
+      options(e, { Threads: 1 });
+      const cycle = async (i: number): Promise<void> => {
+        options(e, { MultiPV: 1, Hash: CYCLE_HASH_MB, UCI_LimitStrength: 'true', UCI_Elo: 1200 });
+        e.send('ucinewgame');
+        const moves = OPENING.slice(0, i % (OPENING.length + 1));
+        const played = await search(e, `position startpos moves ${moves.join(' ')}`, 'go depth 3');
+        options(e, { UCI_LimitStrength: 'false', Hash: 16 });
+        e.send('ucinewgame');
+        await search(e, `position startpos moves ${moves.join(' ')}`, `go depth 3 searchmoves ${played}`);
+        options(e, { MultiPV: 2 });
+        e.send('ucinewgame');
+        await search(e, `position kfen ${PUZZLES[i % PUZZLES.length]}`, 'go depth 3');
+        e.send('setoption name Clear Hash');
+        expect(await e.sync(60_000)).toEqual([]);
+      };
+      for (let i = 0; i < 3; i++) await cycle(i);
+      const before = rssMb(e);
+      const samples: number[] = [];
+      for (let i = 0; i < CYCLES; i++) {
+        await cycle(i);
+        samples.push(Math.round(rssMb(e)));
+      }
+      // A new buffer at each Hash stayed alive in the search thread (its heap, which allocates next
+      // to nothing, is seldom collected): a game's table and a review's more after each cycle, 48 MB,
+      // until a collection now and then (before b25803c: 247 MB, then up to 589 MB over the 25
+      // cycles; with one buffer, 122 MB to 132 MB, 2026-12-07).
+      expect(
+        Math.max(...samples) - before,
+        `resident set after each cycle (MB): ${samples.join(' ')}; before ${Math.round(before)}`,
+      ).toBeLessThan(CYCLE_GROWTH_MB);
+      expect(await e.quit()).toEqual({ code: 0, signal: null });
+    } finally {
+      e.kill();
+    }
+  }, 120_000);
 
   it(
     `stays within its table plus ${MARGIN_MB} MB`,
