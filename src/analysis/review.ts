@@ -14,6 +14,7 @@
  */
 
 import type { Score } from '../core/score';
+import { WIN_CHANCE_K } from '../core/win-chance';
 
 /**
  * An engine score from one side's point of view, as the search reports it and the protocol's info
@@ -92,8 +93,7 @@ export interface GameReview {
   sides: [SideReview, SideReview];
 }
 
-/** k of the win-chance curve, per centi-pyramid (docs/review.md: 0.00280 ± 0.00034 from 1,180 games). */
-export const WIN_CHANCE_K = 0.0028;
+export { WIN_CHANCE_K };
 
 /** Win-chance drops (0–1) from which a move is an inaccuracy, a mistake, a blunder. */
 export interface Thresholds {

@@ -1,7 +1,8 @@
-/** `thoth gui [--port N] [--engine "<command>"] [--verbose]`: the browser GUI (src/gui). */
+/** `thoth gui [--port N] [--engine "<command>" [--engine-proto P]] [--verbose]`: the browser GUI (src/gui). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ForeignProtocol, isProtocolName } from '../foreign/foreign';
 import { startGuiServer, type GuiServer } from '../gui/server';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
@@ -25,6 +26,11 @@ export const GUI_SPEC: CommandSpec = {
       value: '"<command>"',
       help: 'the engine to run (split like a POSIX shell would, without a shell)',
       default: 'node dist/cli.js',
+    },
+    {
+      name: 'engine-proto',
+      value: 'P',
+      help: 'the engine\'s protocol when it is another Khet engine\'s: uki, kei, khet2ai or khetai (docs/match.md, "Other engines")',
     },
     { name: 'verbose', help: 'print the protocol traffic on stderr' },
   ],
@@ -71,6 +77,14 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   } else {
     engine = defaultEngineCommand();
   }
+  const protoText = args.options.get('engine-proto')?.[0];
+  let engineProto: ForeignProtocol | undefined;
+  if (protoText !== undefined) {
+    if (!isProtocolName(protoText) || protoText === 'thoth')
+      throw new UsageError(`--engine-proto must be uki, kei, khet2ai or khetai, not '${protoText}'`);
+    if (engineText === undefined) throw new UsageError('--engine-proto goes with --engine "<command>"');
+    engineProto = protoText;
+  }
   const staticDir = defaultStaticDir();
   if (!existsSync(path.join(staticDir, 'index.html'))) {
     throw new UsageError(`the page's files are missing (${staticDir}); run \`npm run build\` first`);
@@ -80,7 +94,7 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     if (verbose) process.stderr.write(s + '\n');
   };
   const start = (p: number): Promise<GuiServer> =>
-    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), log });
+    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), engineProto, log });
   let server: GuiServer;
   try {
     server = await start(port);

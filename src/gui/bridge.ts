@@ -6,7 +6,8 @@
  *    sends `stop` and swallows that search's remaining output, leaving the engine idle and ready;
  *  - forwards only the engine lines to the page that owns the engine now.
  */
-import { LineProcess } from '../process/child';
+import { type ForeignProtocol, engineChild, knownDialect } from '../foreign/foreign';
+import type { LineChild } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
 import type { EngineState, FullStrength } from './messages';
@@ -23,6 +24,11 @@ export interface BridgeOptions {
   command: string[];
   /** Working directory of the engine. */
   cwd?: string;
+  /**
+   * Another engine's protocol: it is spoken to through its translator (src/foreign), which reads
+   * its moves under the dialect of its known engines; the page plays Thoth's rules (docs/gui.md).
+   */
+  proto?: ForeignProtocol;
   /**
    * How long each step of the handshake may take: `uci` to `uciok`, then (after `Threads` and
    * `Hash`, which may allocate and start threads) `isready` to `readyok`. Default 10,000.
@@ -46,7 +52,7 @@ export class EngineBridge {
   orphans = 0;
   /** What of `strength` the engine took (the options it declares), for the pages. */
   strength: FullStrength | undefined;
-  private proc: LineProcess | null = null;
+  private proc: LineChild | null = null;
   private client: BridgeClient | null = null;
   private queue: string[] = [];
   private inHandshake = false;
@@ -70,7 +76,13 @@ export class EngineBridge {
     this.message = '';
     this.outstanding = 0;
     this.orphans = 0;
-    const proc = new LineProcess(this.opts.command, { cwd: this.opts.cwd });
+    const proto = this.opts.proto;
+    const proc = engineChild(
+      this.opts.command,
+      { cwd: this.opts.cwd },
+      proto,
+      proto && { ...knownDialect(proto), turnedScarabs: false },
+    );
     this.proc = proc;
     const stderr = new StderrLines();
     proc.onLine = (line) => this.onLine1(line);

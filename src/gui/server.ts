@@ -7,6 +7,7 @@
  * `Origin` of this server; WebSocket upgrades must carry that `Origin` (src/http/loopback.ts holds
  * those checks, shared with the distributed runner's status page).
  */
+import type { ForeignProtocol } from '../foreign/foreign';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -36,6 +37,8 @@ export interface GuiServerOptions {
   engine: string[];
   /** Working directory of the engine. */
   engineCwd?: string;
+  /** Another engine's protocol (src/foreign): the engine is spoken to through its translator. */
+  engineProto?: ForeignProtocol;
   /** Fixed token (tests); normally random. */
   token?: string;
   /** Receives protocol traffic and errors. */
@@ -182,7 +185,13 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const site: Site = { root: realpathSync(path.resolve(opts.staticDir)), port: opts.port, token, log: opts.log };
   const strength = opts.strength ?? fullStrength();
-  const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log, strength });
+  const bridge = new EngineBridge({
+    command: opts.engine,
+    cwd: opts.engineCwd,
+    proto: opts.engineProto,
+    log: opts.log,
+    strength,
+  });
   // A page may ask no more of the machine than full strength does.
   const limits: PageLimits = { hashMb: strength.hashMb ?? fullStrength().hashMb, threads: strength.threads };
   const server: Server = createServer((req, res) => {

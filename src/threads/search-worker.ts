@@ -6,7 +6,7 @@
  * objects) through a MessagePort; the main thread of the process formats and writes them.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { formatMove, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
+import { formatMove, parseKfen, parseMove, pickRules, type EditionId, type Position } from '../core/index';
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
 import {
   MAX_SKILL,
@@ -50,6 +50,10 @@ export interface SearchTask {
   newGame: number;
   edition: EditionId;
   pharaohRotation: boolean;
+  /** The rules dialect's other switches (docs/rules.md §3.1; RuleOptions). */
+  twoScarabRotations?: boolean;
+  swapOntoReserved?: boolean;
+  swapSphinx?: boolean;
   kfen: string;
   moves: string[];
   limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] };
@@ -95,7 +99,7 @@ function searcherFor(task: SearchTask, control: Int32Array): Searcher {
 
 /** The task's position (KFEN and moves) and its searchmoves as move numbers. */
 function positionOf(task: SearchTask): { pos: Position; searchMoves: number[] } {
-  const r = parseKfen(task.kfen, task.edition, { pharaohRotation: task.pharaohRotation });
+  const r = parseKfen(task.kfen, task.edition, pickRules(task));
   if (!r.ok) throw new Error(r.error.message);
   const pos = r.value;
   for (const t of task.moves) {
