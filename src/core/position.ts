@@ -429,6 +429,37 @@ export class Position {
     return count;
   }
 
+  /**
+   * The current position's last occurrence, as the search reads repetitions (Stockfish's
+   * `StateInfo::repetition`): 0 when it did not occur before (within the same window as
+   * `repetitions`), the distance in plies back to its one earlier occurrence, or minus that
+   * distance when it occurred twice or more before (this is at least its third occurrence).
+   */
+  repetition(): number {
+    const lo = this.keyLo;
+    const hi = this.keyHi;
+    const stop = Math.max(0, this.ply - this.pliesSinceRemoval);
+    let found = 0;
+    for (let i = this.ply - 2; i >= stop; i -= 2) {
+      if (this.keysLo[i] === lo && this.keysHi[i] === hi) {
+        if (found !== 0) return -found;
+        found = this.ply - i;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether a search scores this position, `ply` plies below its root, a draw by repetition, as
+   * strong engines do (Stockfish's `Position::is_repetition`): when it occurred before inside the
+   * search (after the root), or twice before anywhere in the game. A position met once before the
+   * root is searched as any other: only its third occurrence draws (docs/rules.md §4).
+   */
+  drawsByRepetition(ply: number): boolean {
+    const rep = this.repetition();
+    return rep !== 0 && rep < ply;
+  }
+
   /** The piece code for `color`/`kind`/`ori` (orientation normalised as the board stores it). */
   static piece(color: number, kind: number, ori = 0): number {
     return makePiece(color, kind, ori);

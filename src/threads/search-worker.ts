@@ -28,6 +28,8 @@ const RANDOM_MARGIN = 25;
 export interface SearchTask {
   threadIndex: number;
   tt: SharedArrayBuffer;
+  /** The bytes of `tt` the table uses, from its start (the whole buffer when absent). */
+  ttBytes?: number;
   /**
    * Names the table and the control words: the same number, the same buffers (the pool's
    * current ones; a new number after `Hash` changes; −1 for a scratch table).
@@ -81,10 +83,10 @@ let lastNewGame = -1;
 function searcherFor(task: SearchTask, control: Int32Array): Searcher {
   // (a SharedArrayBuffer arrives as a new object with every task, so the pool names its buffers)
   if (!searcher) {
-    searcher = new Searcher(new TranspositionTable(task.tt), control);
+    searcher = new Searcher(new TranspositionTable(task.tt, task.ttBytes), control);
     searcherTable = task.tableId;
   } else if (searcherTable !== task.tableId) {
-    searcher.tt = new TranspositionTable(task.tt);
+    searcher.tt = new TranspositionTable(task.tt, task.ttBytes);
     searcher.control = control;
     searcherTable = task.tableId;
   }
