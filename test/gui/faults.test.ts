@@ -17,6 +17,7 @@ import {
   levelLabelsFit,
   loadKfen,
   moveCount,
+  moveFirstPiece,
   movesText,
   newGame,
   open,
@@ -161,7 +162,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     await ctx.close();
   });
 
-  it("4. the game and the settings survive a reload; a second tab leaves the first one's game alone", async () => {
+  it('4. the game and the settings survive a reload; a second tab has its own engine and leaves the first alone', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await pickLevel(page, 2);
     await page.selectOption('#sel-tc', '180+2');
@@ -176,14 +177,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     expect(await page.inputValue('#sel-level')).toBe('2');
     expect(await page.inputValue('#sel-tc')).toBe('180+2');
     expect(await page.isVisible('#player-bottom .clock')).toBe(true);
-    // Another tab takes the engine: this one says so and keeps its game.
+    // Another tab gets an engine of its own (src/gui/engines.ts): this one keeps its engine and
+    // its game, and plays on (a second tab once took the engine away, "Another tab is using the engine").
     const page2 = await ctx.newPage();
     watchErrors(page2, errors);
     await page2.goto(gui.url);
     await page2.waitForSelector('#engine-status[data-state=ready]');
-    await page.waitForSelector('#engine-action:not([hidden])');
-    expect(await text(page, '#engine-status')).toMatch(/Another tab/);
+    expect(await text(page, '#engine-status')).not.toMatch(/Another tab/);
+    expect(await page.isHidden('#engine-action')).toBe(true);
     expect(await movesText(page)).toEqual(moves);
+    await moveFirstPiece(page, 'p0');
+    await waitReply(page, 4);
+    expect(await text(page, '#engine-status')).toMatch(/ready/);
     await shot(page, 'two-tabs');
     expect(errors).toEqual([]);
     await ctx.close();

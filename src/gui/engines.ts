@@ -1,0 +1,155 @@
+/**
+ * The engines of the GUI server: one engine process for each page connected (a tab, on this
+ * computer or another device of a club's network), at most `most` at once, with full strength's
+ * threads shared between them.
+ *
+ * - A page that connects takes the spare: an engine started beforehand and ready, so a new tab or a
+ *   reload does not wait for a handshake. Another spare is started while fewer than `most` pages
+ *   are connected, once no engine is starting; the first spare is started with the server, which
+ *   says on the terminal whether the engine starts at all.
+ * - A page that goes away ends its engine (its search stopped first, src/gui/bridge.ts): the next
+ *   page gets a fresh process, with nothing left of the options, table or history of the last.
+ * - When `most` pages are connected, the next one is turned away (the server says why) rather than
+ *   taking another page's engine in the middle of its game.
+ * - Each engine may have `Threads` up to its share of full strength: every core divided by the
+ *   pages connected, at least one; the shares follow pages coming and going. A limited level or a
+ *   review asks for one thread and gets it whatever the share.
+ */
+import { formatCommandLine } from '../process/command-line';
+import { EngineBridge, type BridgeClient, type BridgeOptions } from './bridge';
+import type { EngineState } from './messages';
+
+export interface EnginePoolOptions extends BridgeOptions {
+  /** The most pages served at once (an engine each). */
+  most: number;
+}
+
+export class EnginePool {
+  /** The engines of the pages connected, oldest first. */
+  private readonly engines = new Map<BridgeClient, EngineBridge>();
+  private spare: EngineBridge | null = null;
+  /** Engines ending (a page went away), awaited by {@link close}. */
+  private readonly ending = new Set<Promise<void>>();
+  private closed = false;
+  /** Engines started so far: each one's number in the log. */
+  private started = 0;
+
+  constructor(private readonly opts: EnginePoolOptions) {}
+
+  get most(): number {
+    return this.opts.most;
+  }
+
+  /** The pages connected now. */
+  get pages(): number {
+    return this.engines.size;
+  }
+
+  /** The engine command as people read it. */
+  get commandText(): string {
+    return formatCommandLine(this.opts.command);
+  }
+
+  /** Starts the first spare. */
+  start(): void {
+    this.refill();
+  }
+
+  /**
+   * Resolves with the spare's state once it has started ('ready') or failed to ('failed', with
+   * {@link message} saying why); what `thoth gui` checks before it prints its address.
+   */
+  settled(): Promise<EngineState> {
+    return this.spare ? this.spare.settled() : Promise.resolve('exited');
+  }
+
+  /** Why the spare failed, for people. */
+  get message(): string {
+    return this.spare?.message ?? '';
+  }
+
+  /** The engines of the pages connected, oldest first (tests). */
+  bridges(): EngineBridge[] {
+    return [...this.engines.values()];
+  }
+
+  /** The page's engine, or undefined. */
+  of(c: BridgeClient): EngineBridge | undefined {
+    return this.engines.get(c);
+  }
+
+  /** Threads each engine may have now: every core shared between the pages connected. */
+  share(pages = this.engines.size): number {
+    const full = this.opts.strength?.threads ?? 1;
+    return Math.max(1, Math.floor(full / Math.max(1, pages)));
+  }
+
+  /**
+   * Gives the page `c` an engine of its own (the spare, started beforehand), or null when `most`
+   * pages are connected already. The other pages' shares shrink, and each is told.
+   */
+  attach(c: BridgeClient): EngineBridge | null {
+    if (this.closed || this.engines.size >= this.opts.most) return null;
+    const bridge = this.spare ?? this.startBridge();
+    this.spare = null;
+    this.engines.set(c, bridge);
+    bridge.attach(c);
+    this.rebalance(c);
+    this.refill();
+    return bridge;
+  }
+
+  /** The page `c` went away: its search is stopped and its engine ended; the others' shares grow. */
+  release(c: BridgeClient): void {
+    const bridge = this.engines.get(c);
+    if (!bridge) return;
+    this.engines.delete(c);
+    bridge.release(c);
+    const end = bridge.close().finally(() => this.ending.delete(end));
+    this.ending.add(end);
+    this.rebalance();
+    this.refill();
+  }
+
+  /** Each page's share after a page came (`except`: told by its own first hello) or went. */
+  private rebalance(except?: BridgeClient): void {
+    const share = this.share();
+    for (const [c, b] of this.engines) {
+      b.setShare(share);
+      if (c !== except) c.state();
+    }
+    this.spare?.setShare(this.share(this.engines.size + 1));
+  }
+
+  /**
+   * Starts a spare while fewer than `most` pages are connected, once no engine is starting (two
+   * starting at once, each loading its network and its threads, delay the one a page waits for).
+   */
+  private refill(): void {
+    if (this.closed || this.spare || this.engines.size >= this.opts.most) return;
+    const starting = [...this.engines.values()].find((b) => b.state === 'starting');
+    if (starting) {
+      void starting.settled().then(() => this.refill());
+      return;
+    }
+    this.spare = this.startBridge();
+  }
+
+  /** A new engine, its share that of one page more than are connected. */
+  private startBridge(): EngineBridge {
+    const bridge = new EngineBridge({ ...this.opts, id: ++this.started });
+    bridge.setShare(this.share(this.engines.size + 1));
+    bridge.start();
+    return bridge;
+  }
+
+  /** Ends every engine. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.engines.values()];
+    if (this.spare) all.push(this.spare);
+    this.engines.clear();
+    this.spare = null;
+    await Promise.all([...all.map((b) => b.close()), ...this.ending]);
+  }
+}
