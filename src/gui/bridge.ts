@@ -6,10 +6,13 @@
  *  - counts searches (`go` sent, `bestmove` received) so that when a page goes away mid-search it
  *    sends `stop` and swallows that search's remaining output, leaving the engine idle and ready;
  *  - forwards only the engine lines to the page that owns the engine now;
+ *  - puts the engine back as its handshake left it when a page lets go of it ({@link EngineBridge.reset}),
+ *    so that it can serve the next page;
  *  - gives the engine no more `Threads` than its share of full strength ({@link EngineBridge.setShare}):
  *    a page's `setoption name Threads` is what it wants, the engine gets the smaller of that and the
  *    share, again whenever the share changes (the engine applies it once a running search ends).
  */
+import { parseOptionLine, type DeclaredOption } from '../core/option-line';
 import { LineProcess } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
@@ -58,6 +61,8 @@ export class EngineBridge {
   private threadsWanted = 0;
   /** `Threads` as the engine was last told. */
   private threadsSent = 0;
+  /** The options the page set (by name, in lower case: its last value), put back by {@link reset}. */
+  private readonly pageSet = new Map<string, string>();
   private proc: LineProcess | null = null;
   private client: BridgeClient | null = null;
   private queue: string[] = [];
@@ -218,6 +223,34 @@ export class EngineBridge {
   }
 
   /**
+   * Makes the engine, which a page has let go of, as it was after its handshake for the next page:
+   * every option the page set back to the default the engine declared (`Threads` and `Hash` to
+   * full strength), the table cleared (`Clear Hash` when declared) and `ucinewgame`. A search the
+   * page left running was stopped by {@link release}; its output is still dropped.
+   */
+  reset(): void {
+    if (this.client || this.state !== 'ready') return;
+    const declared = new Map<string, DeclaredOption>();
+    for (const l of this.handshake) {
+      const o = parseOptionLine(l);
+      if (o) declared.set(o.name.toLowerCase(), o);
+    }
+    for (const name of this.pageSet.keys()) {
+      const o = declared.get(name);
+      if (!o || name === 'threads' || name === 'clear hash') continue;
+      const value = name === 'hash' && this.took?.hashMb !== undefined ? String(this.took.hashMb) : o.default;
+      if (value !== undefined && o.type !== 'button') this.write(`setoption name ${o.name} value ${value}`);
+    }
+    this.pageSet.clear();
+    if (this.took) {
+      this.threadsWanted = this.took.threads;
+      this.sendThreads();
+    }
+    if (declared.get('clear hash')?.type === 'button') this.write(`setoption name ${declared.get('clear hash')?.name}`);
+    this.write('ucinewgame');
+  }
+
+  /**
    * Ends the engine at once and starts it again, for the page `c` that drives it (the engine
    * stopped answering). The page gets the new handshake when it is ready.
    */
@@ -246,6 +279,8 @@ export class EngineBridge {
       return;
     }
     if (this.state !== 'ready') return;
+    const option = /^setoption name (.+?)(?: value (.*))?$/i.exec(line);
+    if (option) this.pageSet.set(option[1].toLowerCase(), option[2] ?? '');
     const threads = /^setoption name threads value (\d+)$/i.exec(line);
     if (threads && this.took) {
       this.threadsWanted = Number(threads[1]);

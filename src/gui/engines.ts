@@ -7,8 +7,10 @@
  *   reload does not wait for a handshake. Another spare is started while fewer than `most` pages
  *   are connected, once no engine is starting; the first spare is started with the server, which
  *   says on the terminal whether the engine starts at all.
- * - A page that goes away ends its engine (its search stopped first, src/gui/bridge.ts): the next
- *   page gets a fresh process, with nothing left of the options, table or history of the last.
+ * - A page that goes away has its search stopped (src/gui/bridge.ts); its engine becomes the spare
+ *   when there is none, put back as its handshake left it (the page's options back to their
+ *   defaults, the table cleared, `ucinewgame`): nothing of the last page is left for the next.
+ *   Otherwise it ends.
  * - When `most` pages are connected, the next one is turned away (the server says why) rather than
  *   taking another page's engine in the middle of its game.
  * - Each engine may have `Threads` up to its share of full strength: every core divided by the
@@ -19,7 +21,7 @@ import { formatCommandLine } from '../process/command-line';
 import { EngineBridge, type BridgeClient, type BridgeOptions } from './bridge';
 import type { EngineState } from './messages';
 
-export interface EnginePoolOptions extends BridgeOptions {
+interface EnginePoolOptions extends BridgeOptions {
   /** The most pages served at once (an engine each). */
   most: number;
 }
@@ -99,14 +101,23 @@ export class EnginePool {
     return bridge;
   }
 
-  /** The page `c` went away: its search is stopped and its engine ended; the others' shares grow. */
+  /**
+   * The page `c` went away: its search is stopped, and its engine, put back as its handshake left
+   * it, becomes the spare when there is none (a reload then finds it at once, and no process is
+   * started), else it ends. The others' shares grow.
+   */
   release(c: BridgeClient): void {
     const bridge = this.engines.get(c);
     if (!bridge) return;
     this.engines.delete(c);
     bridge.release(c);
-    const end = bridge.close().finally(() => this.ending.delete(end));
-    this.ending.add(end);
+    if (!this.closed && !this.spare && bridge.state === 'ready') {
+      bridge.reset();
+      this.spare = bridge;
+    } else {
+      const end = bridge.close().finally(() => this.ending.delete(end));
+      this.ending.add(end);
+    }
     this.rebalance();
     this.refill();
   }

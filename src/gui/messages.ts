@@ -43,8 +43,6 @@ export type ServerMessage =
   | { type: 'line'; line: string }
   /** A command the server did not forward, and why. */
   | { type: 'refused'; line: string; reason: string }
-  /** Another page took over the engine; this one should stop using it. */
-  | { type: 'superseded' }
   /**
    * The server serves `most` pages at once (an engine each) and that many are connected: this one
    * gets no engine (the connection is closed).

@@ -413,7 +413,7 @@ describe('the GUI server', () => {
     expect(sentTo(ea.id)).toContain('position startpos');
     expect(sentTo(ea.id)).not.toContain('position startpos moves c1b2');
     expect(sentTo(eb.id)).toContain('position startpos moves c1b2');
-    expect([...a.messages, ...b.messages].some((m) => m.type === 'superseded' || m.type === 'full')).toBe(false);
+    expect([...a.messages, ...b.messages].some((m) => m.type === 'full')).toBe(false);
     a.ws.close();
     b.ws.close();
     await Promise.all([a.closed, b.closed]);
@@ -570,7 +570,7 @@ describe('the GUI server for a club: several pages, an engine each', () => {
       // The pages in play are untouched.
       a.send('isready');
       await a.waitLine(/^readyok$/);
-      expect(a.messages.some((m) => m.type === 'full' || m.type === 'superseded')).toBe(false);
+      expect(a.messages.some((m) => m.type === 'full')).toBe(false);
       a.ws.close();
       await a.closed;
       const d = new Client(wsUrl, origin);
@@ -580,6 +580,49 @@ describe('the GUI server for a club: several pages, an engine each', () => {
       b.ws.close();
       d.ws.close();
       await Promise.all([b.closed, d.closed]);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("hands a page's engine, when there is no spare, to the next page as its handshake left it", async () => {
+    // One page at most: no spare is started while it is open, so its engine serves the next one.
+    const { server, sentTo, wsUrl, origin, dir } = await fakeServer({ most: 1 });
+    try {
+      const a = new Client(wsUrl, origin);
+      await a.opened;
+      await a.wait((m) => m.type === 'hello' && m.state === 'ready', 15000);
+      const [engine] = server.engines.bridges();
+      a.send('setoption name MultiPV value 3');
+      a.send('setoption name UCI_Variant value khet1');
+      a.send('position startpos moves c1b2');
+      a.send('go infinite');
+      await a.waitLine(/^info depth \d+/);
+      a.ws.close();
+      await a.closed;
+      for (let i = 0; i < 100 && engine.outstanding > 0; i++) await sleep(50);
+      const sent = sentTo(engine.id);
+      expect(sent.slice(sent.indexOf('go infinite'))).toEqual([
+        'go infinite',
+        'stop',
+        'setoption name MultiPV value 1',
+        'setoption name UCI_Variant value khet2',
+        'ucinewgame',
+      ]);
+      const b = new Client(wsUrl, origin);
+      await b.opened;
+      await b.wait((m) => m.type === 'hello' && m.state === 'ready');
+      expect(server.engines.bridges()[0].id).toBe(engine.id);
+      b.send('position startpos');
+      b.send('go depth 2');
+      await b.waitLine(/^bestmove /);
+      await b.barrier();
+      // none of the first page's search reaches the second, and its lines are one each (MultiPV 1)
+      expect(b.lines().filter((l) => l.startsWith('bestmove'))).toHaveLength(1);
+      expect(b.lines().some((l) => / c1b2 /.test(l) || / multipv [23] /.test(l))).toBe(false);
+      b.ws.close();
+      await b.closed;
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
