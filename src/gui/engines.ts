@@ -3,10 +3,10 @@
  * computer or another device of a club's network), at most `most` at once, with full strength's
  * threads shared between them.
  *
- * - A page that connects takes the spare: an engine started beforehand and ready, so a new tab or a
- *   reload does not wait for a handshake. Another spare is started while fewer than `most` pages
- *   are connected, once no engine is starting; the first spare is started with the server, which
- *   says on the terminal whether the engine starts at all.
+ * - A page that connects takes the spare, an engine ready beforehand, when there is one (a first
+ *   tab, a reload); else an engine is started for it. The first spare is started with the server,
+ *   which says on the terminal whether the engine starts at all. No other engine is started ahead:
+ *   engines run for the pages open, and one more at most.
  * - A page that goes away has its search stopped (src/gui/bridge.ts); its engine becomes the spare
  *   when there is none, put back as its handshake left it (the page's options back to their
  *   defaults, the table cleared, `ucinewgame`): nothing of the last page is left for the next.
@@ -54,7 +54,7 @@ export class EnginePool {
 
   /** Starts the first spare. */
   start(): void {
-    this.refill();
+    if (!this.closed && !this.spare) this.spare = this.startBridge();
   }
 
   /**
@@ -87,8 +87,8 @@ export class EnginePool {
   }
 
   /**
-   * Gives the page `c` an engine of its own (the spare, started beforehand), or null when `most`
-   * pages are connected already. The other pages' shares shrink, and each is told.
+   * Gives the page `c` an engine of its own (the spare, or one started for it), or null when
+   * `most` pages are connected already. The other pages' shares shrink, and each is told.
    */
   attach(c: BridgeClient): EngineBridge | null {
     if (this.closed || this.engines.size >= this.opts.most) return null;
@@ -97,7 +97,6 @@ export class EnginePool {
     this.engines.set(c, bridge);
     bridge.attach(c);
     this.rebalance(c);
-    this.refill();
     return bridge;
   }
 
@@ -119,7 +118,6 @@ export class EnginePool {
       this.ending.add(end);
     }
     this.rebalance();
-    this.refill();
   }
 
   /** Each page's share after a page came (`except`: told by its own first hello) or went. */
@@ -130,20 +128,6 @@ export class EnginePool {
       if (c !== except) c.state();
     }
     this.spare?.setShare(this.share(this.engines.size + 1));
-  }
-
-  /**
-   * Starts a spare while fewer than `most` pages are connected, once no engine is starting (two
-   * starting at once, each loading its network and its threads, delay the one a page waits for).
-   */
-  private refill(): void {
-    if (this.closed || this.spare || this.engines.size >= this.opts.most) return;
-    const starting = [...this.engines.values()].find((b) => b.state === 'starting');
-    if (starting) {
-      void starting.settled().then(() => this.refill());
-      return;
-    }
-    this.spare = this.startBridge();
   }
 
   /** A new engine, its share that of one page more than are connected. */

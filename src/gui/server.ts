@@ -53,6 +53,8 @@ export interface GuiServerOptions {
   host?: string;
   /** The most pages served at once, an engine process each (default {@link DEFAULT_PAGES}). */
   most?: number;
+  /** How long each step of an engine's handshake may take (src/gui/bridge.ts; default 10,000 ms). */
+  handshakeMs?: number;
 }
 
 /** How many pages `thoth gui` serves at once unless told (an engine process each). */
@@ -209,6 +211,7 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
     log: opts.log,
     strength,
     most: opts.most ?? DEFAULT_PAGES,
+    handshakeMs: opts.handshakeMs,
   });
   // A page may ask no more of the machine than full strength does.
   const limits: PageLimits = { hashMb: strength.hashMb ?? fullStrength().hashMb, threads: strength.threads };
