@@ -72,7 +72,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged',
   },
   genfens: fromSpec(GENFENS_SPEC, genfensCommand, 'KFEN openings for matches'),
-  gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
+  gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 unless --host)'),
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
   db: fromSpec(
     DB_SPEC,
