@@ -235,19 +235,8 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
       'match',
       ...foreign('uki', 'ddk1'),
       ...foreign('uki', 'ddk2', '--seed 2'),
-      '-each',
-      'depth=1',
-      '-rounds',
-      '2',
-      '-openings',
-      'setups=classic,dynasty',
-      'plies=2',
-      '-ratinginterval',
-      '0',
-      '-distributed',
-      redis.url,
-      '-pgnout',
-      pgn,
+      ...'-each depth=1 -rounds 2 -openings setups=classic,dynasty plies=2 -ratinginterval 0'.split(' '),
+      ...['-distributed', redis.url, '-pgnout', pgn],
     ]);
     const code = await coord.exited;
     w.kill('SIGINT');

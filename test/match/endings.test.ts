@@ -80,20 +80,10 @@ describe("endings in a run's summary", () => {
       ...fake('A', '--seed 1 --deterministic'),
       ...fake('B', '--seed 2 --play random --deterministic'),
       ...fake('C', '--mode illegal --at 3'),
-      '-each',
-      'tc=10+0.1',
-      '-rounds',
-      '1',
-      '-openings',
-      'setups=classic',
-      'plies=2',
-      '-maxplies',
-      '60',
-      '-ratinginterval',
-      '0',
-      '-recover',
-      '-report',
-      `json=${json}`,
+      ...'-each tc=10+0.1 -rounds 1 -openings setups=classic plies=2 -maxplies 60 -ratinginterval 0 -recover'.split(
+        ' ',
+      ),
+      ...['-report', `json=${json}`],
     ]);
     const counts = countEndings(summary.finished.map((f) => f.record));
     const wanted = endingLines(counts, ['A', 'B', 'C']);
