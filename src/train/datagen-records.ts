@@ -12,7 +12,7 @@ import { appendGames, openForAppend } from './data-file';
 import { LOSS, WIN } from './data';
 import type { DatagenSettings, GameEnd, GameTask, PlayedGame } from './datagen';
 
-const ENDINGS: Record<GameEnd, string> = {
+const END_WORDS: Record<GameEnd, string> = {
   pharaoh: 'a Pharaoh was hit',
   repetition: 'a draw by repetition',
   'no-removal': 'a draw: no piece removed for too long',
@@ -41,7 +41,7 @@ export function datagenRecord(
     kfen: g.line.start,
     timeControl: `nodes=${s.nodes}`,
     termination: g.end === 'adjudicated' ? 'adjudication' : 'normal',
-    reason: ENDINGS[g.end],
+    reason: END_WORDS[g.end],
     opening: `${task.setup} +${s.randomPlies} plies`,
     extra: [['Seed', String(task.seed)]],
     moves: g.line.moves.map((move) => ({ move })),
