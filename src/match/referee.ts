@@ -66,7 +66,8 @@ export function readInfo(line: string, acc: EngineReport): void {
   const r = parseInfo(line);
   if (!r.ok || (r.value.multipv ?? 1) !== 1) return;
   const { depth, score } = r.value;
-  if (depth !== undefined) acc.depth = depth;
+  // (a depth past what a record's comment holds is an engine's nonsense: left out)
+  if (depth !== undefined && depth <= 999_999_999) acc.depth = depth;
   if (score !== undefined) acc.score = score;
 }
 
