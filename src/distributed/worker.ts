@@ -152,7 +152,9 @@ class RunWorker {
 
   async loop(): Promise<void> {
     const { opts } = this;
-    opts.write(`Worker ${this.id}: ${opts.concurrency} slots, builds cached in ${opts.cacheDir}`);
+    opts.write(
+      `Worker ${this.id}: ${opts.concurrency} slots, builds cached in ${opts.cacheDir}, runs signed by key ${opts.trusted.map((k) => k.id).join(' or ')}`,
+    );
     await this.beat();
     this.heartbeat = setInterval(() => {
       this.beat().then(
