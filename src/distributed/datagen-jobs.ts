@@ -156,7 +156,7 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   const over = s.state !== 'running';
   const queue = queueWords(s.state, s.chunksQueued, s.chunksActive, 'chunks');
   const lines = [
-    `Datagen run ${s.run}: ${s.out} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
+    `Datagen run ${s.run}: ${oneLine(s.out)} | ${s.state}${s.message ? ` (${oneLine(s.message)})` : ''}`,
     `Positions ${of(s.positions, s.targetPositions)}, games ${of(s.games, s.targetGames)}, ${s.rate.toFixed(1)} positions/s | ` +
       `${queue} | updated ${age} s ago`,
   ];

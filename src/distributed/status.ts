@@ -163,21 +163,112 @@ export async function listRuns(redis: Redis): Promise<string[]> {
   return redis.zrevrange(keys.runs, 0, -1);
 }
 
-/** A run's last status, or undefined. */
+/** A status in Redis that this build cannot read (not JSON, or a field missing or of another type). */
+export class MalformedStatus extends Error {
+  override name = 'MalformedStatus';
+}
+
+const STATES: readonly string[] = ['running', 'finished', 'stopped', 'interrupted', 'lost'];
+
+/**
+ * Why a status read from Redis is not one this build prints or draws (the first field that is
+ * missing or of another type), or undefined: every field the words and the page read is checked,
+ * so that a status written by another version, or by hand, is one line and not a stack trace.
+ */
+export function statusProblem(s: unknown): string | undefined {
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) return 'not an object';
+  const o = s as Record<string, unknown>;
+  const num = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+  const numOrNull = (v: unknown): boolean => v === null || num(v);
+  const str = (v: unknown): boolean => typeof v === 'string';
+  const strings = (v: unknown): boolean => Array.isArray(v) && v.every(str);
+  const record = (v: unknown): boolean =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
+  const checks: [string, (v: unknown) => boolean][] = [
+    ['run', str],
+    ['state', (v) => str(v) && STATES.includes(v as string)],
+    ['message', (v) => v === undefined || str(v)],
+    ['games', num],
+    ['refusals', record],
+    ['started', num],
+    ['updated', num],
+  ];
+  if (o.kind === 'datagen') {
+    checks.push(
+      ['out', str],
+      ['positions', num],
+      ['targetPositions', numOrNull],
+      ['targetGames', numOrNull],
+      ['chunksQueued', num],
+      ['chunksActive', num],
+      ['rate', num],
+      [
+        'tallies',
+        (v) =>
+          Array.isArray(v) &&
+          v.every(
+            (t) => typeof t === 'object' && t !== null && str(t.id) && num(t.chunks) && num(t.positions) && num(t.rate),
+          ),
+      ],
+    );
+  } else {
+    checks.push(
+      ['names', strings],
+      ['variant', str],
+      ['timeControl', str],
+      ['total', numOrNull],
+      ['pairsQueued', num],
+      ['pairsActive', num],
+      ['lines', strings],
+      ['encounters', Array.isArray],
+      ['ratings', Array.isArray],
+      ['sprt', (v) => v === null || (typeof v === 'object' && !Array.isArray(v))],
+    );
+  }
+  for (const [field, ok] of checks) if (!ok(o[field])) return `its field '${field}' is missing or of another type`;
+  return undefined;
+}
+
+/**
+ * A run's last status (a match's or a datagen run's: `kind`), or undefined when it has none;
+ * throws MalformedStatus for one this build cannot read.
+ */
 export async function readStatus(redis: Redis, run: string): Promise<RunStatus | undefined> {
   const text = await redis.get(keys.status(run));
   if (text === null) return undefined;
-  const s = JSON.parse(text) as RunStatus;
-  s.workers = (await liveWorkers(redis, false)).filter((w) => w.run === run || w.run === null);
-  return s;
+  let s: unknown;
+  try {
+    s = JSON.parse(text);
+  } catch {
+    throw new MalformedStatus(`run ${run}: its status in Redis is not JSON`);
+  }
+  const why = statusProblem(s);
+  if (why !== undefined)
+    throw new MalformedStatus(`run ${run}: its status in Redis is not one this thoth reads (${why})`);
+  const status = s as RunStatus;
+  status.workers = (await liveWorkers(redis, false)).filter((w) => w.run === run || w.run === null);
+  return status;
 }
 
-/** The LLR after each counted pair: [games, llr]. */
-export async function readLlrSeries(redis: Redis, run: string): Promise<[number, number][]> {
+/** The most points of the LLR series the page and `match-status --json` get: a graph 640 pixels wide needs no more. */
+export const LLR_POINTS = 2000;
+
+/**
+ * The LLR after each counted game, [games, llr], thinned to at most `max` points spread evenly
+ * over the run (the first and the last kept): the series in Redis has a point per game, hundreds
+ * of thousands in a long SPRT.
+ */
+export async function readLlrSeries(redis: Redis, run: string, max = LLR_POINTS): Promise<[number, number][]> {
   const items = await redis.lrange(keys.llr(run), 0, -1);
-  return items
-    .map((t) => t.split(' ').map(Number) as [number, number])
-    .filter(([g, l]) => Number.isFinite(g) && Number.isFinite(l));
+  const all: [number, number][] = [];
+  for (const t of items) {
+    const [g, l] = t.split(' ').map(Number);
+    if (Number.isFinite(g) && Number.isFinite(l)) all.push([g, l]);
+  }
+  if (all.length <= max) return all;
+  const out: [number, number][] = [];
+  for (let k = 0; k < max; k++) out.push(all[Math.round((k * (all.length - 1)) / (max - 1))]);
+  return out;
 }
 
 /**
@@ -205,7 +296,7 @@ export function queueWords(state: RunState, queued: number, active: number, what
 export function statusLines(s: RunStatus): string[] {
   const age = Math.round((Date.now() - s.updated) / 1000);
   const lines = [
-    `Run ${s.run}: ${s.names.join(' vs ')} | ${s.variant} | ${s.timeControl} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
+    `Run ${s.run}: ${oneLine(s.names.join(' vs '))} | ${oneLine(s.variant)} | ${oneLine(s.timeControl)} | ${s.state}${s.message ? ` (${oneLine(s.message)})` : ''}`,
     `Games ${s.games}${s.total !== null ? `/${s.total}` : ''} | ${queueWords(s.state, s.pairsQueued, s.pairsActive, 'pairs')} | updated ${age} s ago`,
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
@@ -214,6 +305,6 @@ export function statusLines(s: RunStatus): string[] {
     `Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`,
   );
   for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
-  lines.push(...s.lines);
+  for (const l of s.lines) lines.push(oneLine(l));
   return lines;
 }
