@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { mirrorPosition, mulberry32, type Position } from '../../src/core/index';
+import { MATE_BOUND } from '../../src/core/score';
 import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../../src/nnue/features';
 import { dequantise, floatForward, floatNetwork, quantise } from '../../src/train/float-network';
 import {
   DEFAULT_SCALE,
+  MAX_EVAL,
   addFeature,
   evaluatePosition,
   forward,
@@ -151,6 +153,27 @@ describe('NNUE network', () => {
       const out = sum / 255n + BigInt(qnet.outBias); // BigInt division truncates toward zero
       expect(forward(qnet, acc, 0, acc, H)).toBe(Number((out * 400n) / (255n * 64n)));
     }
+  });
+
+  it('an evaluation stays below the score of a won or lost game, whatever the weights', () => {
+    const H = 16;
+    const net = {
+      hidden: H,
+      editions: 7,
+      scale: 100_000,
+      qa: 1,
+      qb: 1,
+      name: 'extreme',
+      ftWeights: new Int16Array(NUM_FEATURES * H).fill(32767),
+      ftBias: new Int16Array(H).fill(32767),
+      outWeights: new Int16Array(2 * H).fill(-32768),
+      outBias: -(2 ** 31),
+    };
+    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(net, pos)).toBe(-MAX_EVAL);
+    net.outWeights.fill(32767);
+    net.outBias = 2 ** 31 - 1;
+    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(net, pos)).toBe(MAX_EVAL);
+    expect(MAX_EVAL).toBeLessThan(MATE_BOUND);
   });
 
   it('updates an accumulator by adding and taking off rows as a refresh computes it', () => {

@@ -106,4 +106,36 @@ describe('EvalFile and UseNNUE', () => {
     expect(out.find((l) => l.startsWith('info string network'))).toMatch(/not in use: UseNNUE is false/);
     expect(out[out.length - 1]).toMatch(/^info string the search uses: the hand-written evaluation, -?\d+$/);
   });
+
+  it('a network of extreme weights: its evaluation stays below a won game, and go, stop and quit are answered', async () => {
+    // every weight at the int16 limit, the largest output bias and scale: a raw output of millions
+    const H = 16;
+    const extreme = path.join(dir, 'extreme.nnue');
+    writeFileSync(
+      extreme,
+      writeNetwork({
+        hidden: H,
+        editions: 7,
+        scale: 100_000,
+        qa: 1,
+        qb: 1,
+        name: 'extreme',
+        ftWeights: new Int16Array(NUM_FEATURES * H).fill(32767),
+        ftBias: new Int16Array(H).fill(32767),
+        outWeights: new Int16Array(2 * H).map((_, i) => (i % 2 === 1 ? 32767 : -32768)),
+        outBias: 2 ** 31 - 1,
+      }),
+    );
+    e.send('setoption name UseNNUE value true');
+    e.send(`setoption name EvalFile value ${extreme}`);
+    expect(await e.sync()).toEqual([]);
+    e.send('position startpos');
+    const out = await evalLines();
+    expect(out[out.length - 1]).toMatch(/^info string the search uses: the network, -?30999$/);
+    await e.command('go depth 5', /^bestmove \S+/);
+    e.send('go infinite');
+    await e.waitFor(/^info depth 1 /);
+    await e.command('stop', /^bestmove \S+/);
+    expect((await e.quit()).code).toBe(0);
+  });
 });
