@@ -4,7 +4,7 @@
  * no other tab to share it with.
  */
 import { plural } from '../core/plural';
-import type { EngineLink, LinkEvents } from '../gui/page/engine-client';
+import type { EngineLink, LinkEvents } from '../gui/page/engine/engine-client';
 import { UciEngine } from '../protocol/uci';
 import { pageHost } from './page-host';
 import { sharedMemory } from './search-pool';

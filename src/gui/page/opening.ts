@@ -4,13 +4,13 @@
  * when it would abandon a game in progress, and starts a new game of the page.
  */
 import { EDITIONS, type EditionId } from '../../core/index';
-import type { Dom } from './dom';
-import type { LinkPayload } from './link';
-import { ioMessage } from './panels';
-import { formatImportError, importGame, importedTree, loadImported, movesAndPlies } from './record-io';
-import * as S from './state';
-import type { PageState } from './state';
-import { newTree } from './tree';
+import type { Dom } from './view/dom';
+import type { LinkPayload } from './state/link';
+import { ioMessage } from './view/panels';
+import { formatImportError, importGame, importedTree, loadImported, movesAndPlies } from './state/record-io';
+import * as S from './state/state';
+import type { PageState } from './state/state';
+import { newTree } from './state/tree';
 
 const now = (): number => performance.now();
 
@@ -55,7 +55,7 @@ export function importRecord(page: OpenHost, text: string): void {
   });
 }
 
-/** A link's position or game (src/gui/page/share.ts), opened in Analysis; an error's text when it cannot be. */
+/** A link's position or game (view/share.ts), opened in Analysis; an error's text when it cannot be. */
 export function openLinked(page: OpenHost, p: LinkPayload): string | null {
   const analysis = (x: PageState): PageState => S.setMode(x, 'analysis', now());
   if (p.kind === 'kfen') {
