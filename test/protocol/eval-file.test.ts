@@ -5,7 +5,8 @@
  * `eval` shows both.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +60,9 @@ describe('EvalFile and UseNNUE', () => {
     e.send('position startpos');
     const out = await evalLines();
     expect(out.find((l) => l.startsWith('info string network'))).toMatch(
-      new RegExp(`network ${good.replace(/[.\\/]/g, '\\$&')} \\(8 hidden, in use\\): -?\\d+`),
+      new RegExp(
+        `network ${good.replace(/[.\\/]/g, '\\$&')} \\(sha256 ${createHash('sha256').update(readFileSync(good)).digest('hex').slice(0, 16)}, 8 hidden, in use\\): -?\\d+`,
+      ),
     );
     expect(out[out.length - 1]).toMatch(/^info string the search uses: the network, -?\d+$/);
     e.send('go depth 3');
