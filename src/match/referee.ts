@@ -91,26 +91,33 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
 /** The mover's answer: its bestmove line with the time it took, or how the game ended instead. */
 type Answer = { line: string; elapsed: number; info: EngineReport } | { outcome: GameOutcome | undefined };
 
-/** One game as the referee keeps it: the position, the record so far, the clocks and the adjudicator. */
-class RefereedGame {
-  private readonly names: readonly [string, string];
-  private readonly pos: Position;
-  private readonly moves: MoveRecord[] = [];
-  private readonly moveTexts: string[] = [];
-  private readonly specs: EngineSpec[];
-  private readonly clocks: (PlayerClock | undefined)[];
-  private readonly judge: Adjudicator;
-  private readonly tcs: string[];
+/**
+ * What a game's record and rules need besides its engines: the players, the start, the limits as
+ * written in the record, the adjudication and the record's tags. The referee (below) and a check of
+ * a game played elsewhere (rejudge.ts: a distributed run's coordinator) keep the same sheet.
+ */
+export type SheetSetup = Omit<GameSetup, 'engines' | 'pingTimeoutMs' | 'searchTimeoutMs' | 'signal'> & {
+  /** The players' limits as the record writes them ([first, second], timecontrol.ts describeLimits). */
+  timeControls: [string, string];
+};
 
-  constructor(private readonly g: GameSetup) {
-    this.names = EDITIONS[g.variant].colorNames;
+/**
+ * The rules' side of one game, with no engine and no clock: the position, the moves so far with
+ * what the movers' engines reported, the adjudicator, and how the game ends (its record).
+ */
+export class Scoresheet {
+  readonly colors: readonly [string, string];
+  readonly pos: Position;
+  readonly moves: MoveRecord[] = [];
+  readonly moveTexts: string[] = [];
+  private readonly judge: Adjudicator;
+
+  constructor(private readonly g: SheetSetup) {
+    this.colors = EDITIONS[g.variant].colorNames;
     const parsed = parseKfen(g.kfen, g.variant);
     if (!parsed.ok) throw new Error(`bad opening KFEN: ${g.kfen}`);
     this.pos = parsed.value;
-    this.specs = [g.engines[0].spec, g.engines[1].spec];
-    this.clocks = this.specs.map((s) => (s.limits.tc ? new PlayerClock(s.limits.tc) : undefined));
-    this.judge = new Adjudicator(g.adjudication, this.names);
-    this.tcs = this.specs.map((s) => describeLimits(s.limits));
+    this.judge = new Adjudicator(g.adjudication, this.colors);
   }
 
   finish(score: number, termination: Termination, reason: string, faultSide = -1, engineLost = false): GameOutcome {
@@ -125,7 +132,7 @@ class RefereedGame {
       result,
       variant: g.variant,
       kfen: g.kfen,
-      timeControl: [this.tcs[0], this.tcs[1]],
+      timeControl: g.timeControls,
       termination,
       reason,
       opening: g.openingLabel,
@@ -136,6 +143,86 @@ class RefereedGame {
 
   loss(side: number, termination: Termination, reason: string, engineLost = false): GameOutcome {
     return this.finish(side === 0 ? 0 : 1, termination, reason, side, engineLost);
+  }
+
+  /** The game's end by the rules or by the ply cap, before the side to move is asked. */
+  judgeBeforeMove(): GameOutcome | undefined {
+    const status = gameStatus(this.pos, { noRemovalLimit: this.g.noRemovalLimit });
+    if (status.result === 'win') return this.finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
+    if (status.result === 'draw') return this.finish(0.5, 'normal', status.text);
+    const capped = this.judge.beforeMove(this.moves.length);
+    if (capped) return this.finish(0.5, 'adjudication', capped.reason);
+    return undefined;
+  }
+
+  /**
+   * The move text of a bestmove, checked: the move, or how the game ends for the mover (no move
+   * in a position with legal moves, an illegal move).
+   */
+  parse(line: string): { move: number } | { outcome: GameOutcome } {
+    const side = this.pos.side;
+    const name = this.colors[side];
+    const text = line.split(/\s+/)[1] ?? '';
+    if (text === '' || text === '(none)' || text === '0000') {
+      return {
+        outcome: this.loss(side, 'illegal move', `${name} makes no move ('${line}') in a position with legal moves`),
+      };
+    }
+    const m = parseMove(this.pos, text);
+    if (!m.ok) return { outcome: this.loss(side, 'illegal move', `${name} makes an illegal move: ${m.error.message}`) };
+    return { move: m.value };
+  }
+
+  /** Plays a checked move with what the mover's engine reported; the adjudication's verdict ends the game. */
+  play(move: number, elapsed: number, info: EngineReport): GameOutcome | undefined {
+    const { pos } = this;
+    const side = pos.side;
+    const canonical = formatMove(move);
+    pos.make(move);
+    this.moveTexts.push(canonical);
+    const score = info.score;
+    this.moves.push({
+      move: canonical,
+      scoreCp: score?.kind === 'cp' ? score.value : undefined,
+      mate: score?.kind === 'mate' ? score.value : undefined,
+      depth: info.depth,
+      timeMs: Math.round(elapsed),
+    });
+    // Adjudication on the score the mover's engine reported (from its own point of view).
+    const verdict = this.judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);
+    if (verdict)
+      return verdict.loser < 0
+        ? this.finish(0.5, 'adjudication', verdict.reason)
+        : this.loss(verdict.loser, 'adjudication', verdict.reason);
+    return undefined;
+  }
+}
+
+/** One game as the referee keeps it: the scoresheet, the engines and their clocks. */
+class RefereedGame {
+  private readonly names: readonly [string, string];
+  private readonly sheet: Scoresheet;
+  private readonly specs: EngineSpec[];
+  private readonly clocks: (PlayerClock | undefined)[];
+
+  constructor(private readonly g: GameSetup) {
+    this.specs = [g.engines[0].spec, g.engines[1].spec];
+    this.clocks = this.specs.map((s) => (s.limits.tc ? new PlayerClock(s.limits.tc) : undefined));
+    const tcs = this.specs.map((s) => describeLimits(s.limits));
+    this.sheet = new Scoresheet({ ...g, timeControls: [tcs[0], tcs[1]] });
+    this.names = this.sheet.colors;
+  }
+
+  private get pos(): Position {
+    return this.sheet.pos;
+  }
+
+  loss(side: number, termination: Termination, reason: string, engineLost = false): GameOutcome {
+    return this.sheet.loss(side, termination, reason, engineLost);
+  }
+
+  judgeBeforeMove(): GameOutcome | undefined {
+    return this.sheet.judgeBeforeMove();
   }
 
   /** A new game for both engines, and a ping to see that they are alive and listening: null when they are. */
@@ -161,16 +248,6 @@ class RefereedGame {
     return null;
   }
 
-  /** The game's end by the rules or by the ply cap, before the side to move is asked. */
-  judgeBeforeMove(): GameOutcome | undefined {
-    const status = gameStatus(this.pos, { noRemovalLimit: this.g.noRemovalLimit });
-    if (status.result === 'win') return this.finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
-    if (status.result === 'draw') return this.finish(0.5, 'normal', status.text);
-    const capped = this.judge.beforeMove(this.moves.length);
-    if (capped) return this.finish(0.5, 'adjudication', capped.reason);
-    return undefined;
-  }
-
   /** Sends the position and the go, and waits for the bestmove within the mover's time. */
   async askMove(): Promise<Answer> {
     const { g, pos, clocks } = this;
@@ -179,11 +256,8 @@ class RefereedGame {
     const spec = this.specs[side];
     const info: EngineReport = {};
     eng.onLine = (line) => readInfo(line, info);
-    eng.send(
-      this.moveTexts.length > 0
-        ? `position kfen ${g.kfen} moves ${this.moveTexts.join(' ')}`
-        : `position kfen ${g.kfen}`,
-    );
+    const played = this.sheet.moveTexts;
+    eng.send(played.length > 0 ? `position kfen ${g.kfen} moves ${played.join(' ')}` : `position kfen ${g.kfen}`);
     const go = goForMove(spec.limits, side, clocks);
     const clockDeadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
     const deadline = clockDeadline ?? g.searchTimeoutMs;
@@ -255,30 +329,9 @@ class RefereedGame {
         `${names[side]} loses on time (${g.names[side]}: ${Math.round(elapsed)} ms for a ${spec.limits.movetimeMs} ms move)`,
       );
     }
-    const text = line.split(/\s+/)[1] ?? '';
-    if (text === '' || text === '(none)' || text === '0000') {
-      return this.loss(side, 'illegal move', `${names[side]} makes no move ('${line}') in a position with legal moves`);
-    }
-    const m = parseMove(pos, text);
-    if (!m.ok) return this.loss(side, 'illegal move', `${names[side]} makes an illegal move: ${m.error.message}`);
-    const canonical = formatMove(m.value);
-    pos.make(m.value);
-    this.moveTexts.push(canonical);
-    const score = info.score;
-    this.moves.push({
-      move: canonical,
-      scoreCp: score?.kind === 'cp' ? score.value : undefined,
-      mate: score?.kind === 'mate' ? score.value : undefined,
-      depth: info.depth,
-      timeMs: Math.round(elapsed),
-    });
-    // Adjudication on the score the mover's engine reported (from its own point of view).
-    const verdict = this.judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);
-    if (verdict)
-      return verdict.loser < 0
-        ? this.finish(0.5, 'adjudication', verdict.reason)
-        : this.loss(verdict.loser, 'adjudication', verdict.reason);
-    return undefined;
+    const m = this.sheet.parse(line);
+    if ('outcome' in m) return m.outcome;
+    return this.sheet.play(m.move, elapsed, info);
   }
 }
 

@@ -8,7 +8,8 @@
 import type { MatchConfig } from './config';
 import { EngineProcess, type EngineSpec } from './engine-process';
 import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors';
-import { playGame, type GameOutcome } from './referee';
+import { playGame, type GameOutcome, type SheetSetup } from './referee';
+import { describeLimits } from './timecontrol';
 import type { Opening } from './openings';
 import type { ScheduledGame } from './schedule';
 
@@ -49,6 +50,26 @@ export async function startEngine(
   return e;
 }
 
+/**
+ * What the record and the rules of game `g` are, from the run's settings alone (no engine): the
+ * players, the opening, the limits as the record writes them. A slot plays the game on it; a
+ * distributed run's coordinator judges a worker's report of it against it (rejudge.ts).
+ */
+export function gameSheet(s: GameSettings, names: readonly string[], g: ScheduledGame, opening: Opening): SheetSetup {
+  return {
+    names: [names[g.first], names[g.second]],
+    kfen: opening.kfen,
+    openingLabel: opening.label,
+    variant: s.variant,
+    noRemovalLimit: s.noRemovalLimit,
+    adjudication: s.adjudication,
+    event: s.event,
+    site: s.site,
+    round: g.roundTag,
+    timeControls: [describeLimits(s.engines[g.first].limits), describeLimits(s.engines[g.second].limits)],
+  };
+}
+
 export class GameSlot {
   /**
    * @param names  the players' names by engine index (as in records and tables)
@@ -81,18 +102,10 @@ export class GameSlot {
       engines.push(e);
     }
     return playGame({
+      ...gameSheet(this.s, this.names, g, opening),
       engines: [engines[0], engines[1]],
-      names: [this.names[g.first], this.names[g.second]],
-      kfen: opening.kfen,
-      openingLabel: opening.label,
-      variant: this.s.variant,
-      noRemovalLimit: this.s.noRemovalLimit,
-      adjudication: this.s.adjudication,
       pingTimeoutMs: this.s.pingTimeoutMs,
       searchTimeoutMs: this.s.searchTimeoutMs,
-      event: this.s.event,
-      site: this.s.site,
-      round: g.roundTag,
       signal,
     });
   }
