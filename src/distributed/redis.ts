@@ -216,6 +216,7 @@ export const keys = {
   refusals: (id: string) => `thoth:run:${id}:refusals`,
   control: (id: string) => `thoth:run:${id}:control`,
   build: (checksum: string) => `thoth:build:${checksum}`,
+  net: (checksum: string) => `thoth:net:${checksum}`,
   worker: (id: string) => `thoth:worker:${id}`,
   workers: 'thoth:workers',
   pairsQueue: (id: string) => `pairs-${id}`,

@@ -7,6 +7,7 @@ import type { MatchConfig } from '../match/config';
 import type { Ledger } from '../match/ledger';
 import { sprtBounds } from '../match/stats/sprt';
 import { describeLimits } from '../match/timecontrol';
+import { oneLine } from '../core/quote';
 import { keys } from './redis';
 
 export type RunState = 'running' | 'finished' | 'stopped' | 'interrupted' | 'lost';
@@ -137,24 +138,83 @@ export function ledgerStatus(
   };
 }
 
-/** Live workers (heartbeats of the last 10 s). */
-export async function liveWorkers(redis: Redis, prune = true): Promise<WorkerStatus[]> {
+/** The most slots a worker may have (`thoth worker --concurrency`, at most 1024). */
+export const MAX_WORKER_SLOTS = 1024;
+/** The most live workers read for a status (each heartbeat is a Redis read). */
+export const MAX_WORKERS = 2000;
+/** The most jobs a coordinator keeps queued ahead of its results, whatever the workers' slots say. */
+const MAX_WINDOW = 4000;
+/** Refusals of a run read for the notes and the status (any worker can write one, as many as it likes). */
+const MAX_REFUSALS = 20;
+
+/** The jobs a coordinator keeps queued ahead of its results: twice the workers' slots, at least 8, at most MAX_WINDOW. */
+export function windowSize(slots: number): number {
+  return Math.min(MAX_WINDOW, Math.max(8, 2 * slots));
+}
+
+/**
+ * A worker's heartbeat as it wrote it, checked (any holder of the worker user writes these):
+ * whole numbers in range (slots 1 to MAX_WORKER_SLOTS, busy slots at most those, pairs played),
+ * the run it serves a run id or none, its id one short line. A heartbeat that is not one gives why
+ * in words: the worker is left out of the counts (a heartbeat of a billion slots, or of words,
+ * wedged or stalled a coordinator that sized its queue by them).
+ */
+export function readHeartbeat(id: string, h: Record<string, string>): WorkerStatus | string {
+  const count = (v: string | undefined, max: number): number | undefined =>
+    v !== undefined && /^\d{1,15}$/.test(v) && Number(v) <= max ? Number(v) : undefined;
+  const shown = (v: string | undefined): string => `'${oneLine(v ?? '').slice(0, 20)}'`;
+  const concurrency = count(h.concurrency, MAX_WORKER_SLOTS);
+  if (concurrency === undefined || concurrency < 1)
+    return `its slots are ${shown(h.concurrency)}, not a whole number from 1 to ${MAX_WORKER_SLOTS}`;
+  const busy = count(h.busy ?? '0', concurrency);
+  if (busy === undefined) return `its busy slots are ${shown(h.busy)}, not a whole number from 0 to ${concurrency}`;
+  const pairs = count(h.pairs ?? '0', Number.MAX_SAFE_INTEGER);
+  if (pairs === undefined) return `its pairs played are ${shown(h.pairs)}, not a whole number`;
+  const run = h.run ?? '';
+  if (!(run === '' || /^[0-9a-f]{12}$/.test(run))) return `its run is ${shown(run)}, not a run id`;
+  if (id.length > 200) return 'its id is longer than 200 characters';
+  return { id: oneLine(id), concurrency, busy, run: run || null, pairs };
+}
+
+/**
+ * Live workers (heartbeats of the last 10 s), at most MAX_WORKERS, each heartbeat checked
+ * (readHeartbeat); those that are not one are listed in `malformed` with why.
+ */
+export async function liveWorkers(
+  redis: Redis,
+  prune = true,
+): Promise<WorkerStatus[] & { malformed?: { id: string; why: string }[] }> {
   const now = Date.now();
   // Readers (match-status, the page) only read: they may hold a read-only ACL user.
   if (prune) await redis.zremrangebyscore(keys.workers, 0, now - 60_000);
-  const ids = await redis.zrangebyscore(keys.workers, now - 10_000, '+inf');
-  const out: WorkerStatus[] = [];
-  for (const id of ids) {
-    const h = await redis.hgetall(keys.worker(id));
-    if (!h.concurrency) continue;
-    out.push({
-      id,
-      concurrency: Number(h.concurrency),
-      busy: Number(h.busy ?? 0),
-      run: h.run || null,
-      pairs: Number(h.pairs ?? 0),
-    });
-  }
+  const ids = await redis.zrangebyscore(keys.workers, now - 10_000, '+inf', 'LIMIT', 0, MAX_WORKERS);
+  const beats =
+    ids.length > 0 ? ((await redis.pipeline(ids.map((id) => ['hgetall', keys.worker(id)])).exec()) ?? []) : [];
+  const out: WorkerStatus[] & { malformed?: { id: string; why: string }[] } = [];
+  ids.forEach((id, k) => {
+    const h = beats[k]?.[1] as Record<string, string> | undefined;
+    if (!h || Object.keys(h).length === 0) return; // expired between the two reads
+    const w = readHeartbeat(id, h);
+    if (typeof w !== 'string') out.push(w);
+    else (out.malformed ??= []).push({ id: oneLine(id).slice(0, 100), why: w });
+  });
+  return out;
+}
+
+/**
+ * A few of the workers' refusals of a run (any worker can write one, as many as it likes): at
+ * most `max` of them, each worker's id and reason one line (oneLine).
+ */
+export async function readRefusals(redis: Redis, run: string, max = MAX_REFUSALS): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  let cursor = '0';
+  let n = 0;
+  do {
+    const [next, flat] = await redis.hscan(keys.refusals(run), cursor, 'COUNT', 100);
+    cursor = next;
+    for (let i = 0; i + 1 < flat.length && n < max; i += 2, n++)
+      out[oneLine(flat[i]).slice(0, 100)] = oneLine(flat[i + 1]);
+  } while (cursor !== '0' && n < max);
   return out;
 }
 
@@ -269,16 +329,6 @@ export async function readLlrSeries(redis: Redis, run: string, max = LLR_POINTS)
   const out: [number, number][] = [];
   for (let k = 0; k < max; k++) out.push(all[Math.round((k * (all.length - 1)) / (max - 1))]);
   return out;
-}
-
-/**
- * Text a worker wrote to Redis (its id, a refusal), made one printable line: control characters
- * (newlines, terminal escapes) become '?', and it is cut at 300 characters. Whoever holds the
- * worker user can write there, and must not forge lines of the coordinator's output.
- */
-export function oneLine(text: unknown): string {
-  const t = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
-  return t.length > 300 ? `${t.slice(0, 297)}...` : t;
 }
 
 /**

@@ -287,7 +287,7 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
       const run = 'd00000000001';
       const evil = 'w1\nFinished match\u001b[2J';
       await conn.hset(keys.worker(evil), { concurrency: 1, busy: 0, run, pairs: 0 });
-      await conn.zadd(keys.workers, Date.now(), evil);
+      await conn.zadd(keys.workers, Date.now() + 60_000, evil); // alive however long the command takes to start
       const status = {
         run,
         state: 'running',
