@@ -4,7 +4,8 @@
  * table, the table has no cycle, and nothing but src/cli.ts imports src/cli. The GUI page's rooms
  * (src/gui/page/state, view, engine, modes and the files at its top) are checked the same way
  * against the second table, in docs/layout.md; and a file of state/ may touch neither the DOM nor
- * the engine.
+ * the engine. A thread's entry point is named where its threads start (so these imports are seen
+ * too), and no file name stands in two folders of src/ with two meanings.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -276,5 +277,79 @@ describe("layers: the GUI page's rooms (docs/layout.md)", () => {
     expect(stateTouches('const b = document.body;\nlet e: HTMLElement;')).toEqual(['document', 'HTMLElement']);
     expect(stateTouches('let t = setTimeout(f, 0); let c: EngineClient;')).toEqual(['setTimeout', 'EngineClient']);
     expect(stateTouches("// the document's window\n/** an Element */\nconst s = 'window';")).toEqual([]);
+  });
+});
+
+describe('layers: the thread entry points are imports', () => {
+  it('each entry point of src/threads is named by a `new URL` where its threads start', () => {
+    const entries = readdirSync(path.join(SRC, 'threads')).filter((f) => f.endsWith('-worker.ts'));
+    expect(entries.length).toBeGreaterThanOrEqual(4);
+    const named = new Set<string>();
+    for (const file of sourceFiles(SRC)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/new URL\(\s*['"`](\.{1,2}\/[^'"`$]+)['"`]/g)) {
+        named.add(path.relative(SRC, path.resolve(path.dirname(file), m[1])));
+      }
+    }
+    expect(entries.filter((f) => !named.has(path.join('threads', f)))).toEqual([]);
+  });
+});
+
+/**
+ * File names that stand in several folders of src/ because they mean the same there, each with
+ * the files it names and why: a new file of such a name still fails.
+ */
+const SAME_MEANING: Record<string, { files: string[]; why: string }> = {
+  main: {
+    files: ['src/distributed/page/main.ts', 'src/gui/page/main.ts', 'src/web/main.ts'],
+    why: "a browser page's entry script, which build.mjs bundles as that page's app.js",
+  },
+  index: {
+    files: ['src/core/index.ts', 'src/distributed/page/static/index.html', 'src/gui/static/index.html'],
+    why: "the names Node and the browser look for: a package's entry (thoth/core), a page's document",
+  },
+  style: {
+    files: ['src/distributed/page/static/style.css', 'src/gui/static/style.css'],
+    why: "a page's stylesheet",
+  },
+};
+
+/** The names (without extension) that files in more than one folder bear, but those allowed; each with its files. */
+export function twinNames(files: string[], allowed: Record<string, { files: string[] }>): string[] {
+  const byName = new Map<string, string[]>();
+  for (const f of files) {
+    const name = path.posix.basename(f).replace(/\.[^.]+$/, '');
+    byName.set(name, [...(byName.get(name) ?? []), f]);
+  }
+  const out: string[] = [];
+  for (const [name, fs] of byName) {
+    if (new Set(fs.map((f) => path.posix.dirname(f))).size < 2) continue;
+    const ok = allowed[name];
+    if (ok && [...fs].sort().join() === [...ok.files].sort().join()) continue;
+    out.push(`${name}: ${fs.sort().join(', ')}`);
+  }
+  return out.sort();
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? allFiles(path.join(dir, e.name))
+      : [path.relative(ROOT, path.join(dir, e.name)).split(path.sep).join('/')],
+  );
+}
+
+describe('layers: one name, one meaning', () => {
+  it('no file name stands in two folders of src/ with two meanings', () => {
+    const files = allFiles(SRC);
+    expect(files.length).toBeGreaterThan(200);
+    expect(twinNames(files, SAME_MEANING)).toEqual([]);
+  });
+
+  it('catches a twin, and a new file of an allowed name (the check can fail)', () => {
+    const files = ['src/core/position.ts', 'src/engine/position.ts', 'src/search/search.ts', 'src/core/search-x.ts'];
+    expect(twinNames(files, {})).toEqual(['position: src/core/position.ts, src/engine/position.ts']);
+    const pages = ['src/web/main.ts', 'src/gui/page/main.ts'];
+    expect(twinNames(pages, { main: { files: pages } })).toEqual([]);
+    expect(twinNames([...pages, 'src/cli/main.ts'], { main: { files: pages } })).toHaveLength(1);
   });
 });

@@ -20,7 +20,8 @@ import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from '../match/config';
 import { EngineStartError, MatchConfigError, type MatchError, MatchInterrupted } from '../match/errors';
-import { type Halt, type Ledger, type MatchSummary, recordPath, type StopReason } from '../match/ledger';
+import type { Halt, Ledger, MatchSummary, StopReason } from '../match/ledger';
+import { recordPath } from '../match/record-file';
 import type { Schedule, ScheduledGame } from '../match/schedule';
 import { gameSheet } from '../match/slot';
 import { type PreparedRun, prepareRun, type RunOptions } from '../match/tournament';
@@ -349,10 +350,9 @@ class Coordinator {
         );
       return;
     }
-    const book = this.prepared!.book;
     const judged = judgeResult(res, todo, (i) => {
       const g = schedule.game(i);
-      return gameSheet(cfg, ledger.names, g, book.get(g.openingIndex));
+      return gameSheet(cfg, ledger.names, g, this.prepared!.book.get(g.openingIndex), ledger.recordTags);
     });
     for (const gr of judged.games) {
       if (ledger.done.has(gr.index) || this.stopping?.cancelGames) continue;

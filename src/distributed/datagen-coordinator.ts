@@ -34,7 +34,7 @@ import { RunLock, RunLocked } from './run-lock';
 import { JOB_OPTS, LostJobs, RECONCILE_MS, requeue } from './lost-jobs';
 import { RunNotes } from './notes';
 import { watchRedis } from './redis-watch';
-import { playChunk } from './datagen-worker';
+import { playChunk } from './worker-datagen';
 import { liveWorkers, readRefusals, type RunState, windowSize } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';

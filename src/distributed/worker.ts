@@ -17,9 +17,9 @@ import { oneLine } from '../core/quote';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { buildProblem, localEngine, shortSum } from './builds';
-import { type DatagenWorkerHost, serveDatagen } from './datagen-worker';
 import { engineEvaluation } from './evaluation';
 import { type PairJob, type PairResult, type RunSettings, reportGame, type SignedJob } from './jobs';
+import { type DatagenWorkerHost, serveDatagen } from './worker-datagen';
 import { keys, openRedis, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import { refuseUnsigned, type TrustedKey } from './trust';
@@ -415,7 +415,7 @@ class RunWorker {
     }
   }
 
-  /** This worker as a datagen run's chunks need it (src/distributed/datagen-worker.ts). */
+  /** This worker as a datagen run's chunks need it (src/distributed/worker-datagen.ts). */
   private async datagenHost(): Promise<DatagenWorkerHost> {
     const bull = this.bull ?? (this.bull = await import('bullmq'));
     return {

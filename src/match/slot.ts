@@ -52,10 +52,16 @@ export async function startEngine(
 
 /**
  * What the record and the rules of game `g` are, from the run's settings alone (no engine): the
- * players, the opening, the limits as the record writes them. A slot plays the game on it; a
+ * players, the opening, the limits as the record writes them, the run's tags. A slot plays the game on it; a
  * distributed run's coordinator judges a worker's report of it against it (rejudge.ts).
  */
-export function gameSheet(s: GameSettings, names: readonly string[], g: ScheduledGame, opening: Opening): SheetSetup {
+export function gameSheet(
+  s: GameSettings,
+  names: readonly string[],
+  g: ScheduledGame,
+  opening: Opening,
+  tags: readonly [string, string][] = [],
+): SheetSetup {
   return {
     names: [names[g.first], names[g.second]],
     kfen: opening.kfen,
@@ -66,6 +72,7 @@ export function gameSheet(s: GameSettings, names: readonly string[], g: Schedule
     event: s.event,
     site: s.site,
     round: g.roundTag,
+    tags,
     timeControls: [describeLimits(s.engines[g.first].limits), describeLimits(s.engines[g.second].limits)],
   };
 }
@@ -75,6 +82,7 @@ export class GameSlot {
    * @param names  the players' names by engine index (as in records and tables)
    * @param note   receives a line when an engine is restarted
    * @param engines engines already started (by engine index), which the slot then owns
+   * @param tags   tags every record of the run carries (its settings, run-settings.ts)
    */
   constructor(
     private readonly s: GameSettings,
@@ -82,6 +90,7 @@ export class GameSlot {
     private readonly signal: AbortSignal,
     private readonly note: (line: string) => void,
     readonly engines = new Map<number, EngineProcess>(),
+    private readonly tags: readonly [string, string][] = [],
   ) {}
 
   /**
@@ -102,7 +111,7 @@ export class GameSlot {
       engines.push(e);
     }
     return playGame({
-      ...gameSheet(this.s, this.names, g, opening),
+      ...gameSheet(this.s, this.names, g, opening, this.tags),
       engines: [engines[0], engines[1]],
       pingTimeoutMs: this.s.pingTimeoutMs,
       searchTimeoutMs: this.s.searchTimeoutMs,

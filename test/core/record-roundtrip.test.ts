@@ -2,7 +2,7 @@
  * A record written reads back as the same record. Two kinds of records, from a seeded generator
  * (the same cases on every run): records as programs make them (tags, moves with engine data,
  * free comments that look like engine data, comments before moves, NAGs, nested variations, an
- * ending), with adversarial text in every free field; and records as the reader makes them from
+ * ending, lichess's arrows and marked squares), with adversarial text in every free field; and records as the reader makes them from
  * real records mutated at random. Every record the writer accepts (unwritableRecord) must read
  * back equal: the programs' records after the writer's documented normalisation (white space in
  * comments as single spaces, no `}` in a comment, a line break in a tag's value as a space), the
@@ -15,6 +15,7 @@ import {
   type MoveRecord,
   parseRecords,
   RESULT_TOKENS,
+  SHAPE_COLORS,
   serializeRecord,
   unwritableRecord,
 } from '../../src/core/record';
@@ -67,6 +68,7 @@ const WORDS = [
   '\u3000',
   'ü',
   '\ud83d\ude00',
+  '[%cal X]',
 ];
 const MOVES = ['j4i4', 'e4+', 'd1e2u', 'a4a3', 'e4e5', 'b2-', 'i8h8'];
 const TOKEN_CHARS = 'abcdefghij0123456789+-^<>!?.%"\'=/*#@';
@@ -107,6 +109,11 @@ function line(r: (n: number) => number, depth: number): MoveRecord[] {
     if (r(2) === 0) m.timeMs = number(r, 2 ** 40);
     if (r(2) === 0) m.comment = text(r);
     if (r(5) === 0) m.nags = Array.from({ length: 1 + r(2) }, () => r(256));
+    const square = (): string => `${'abcdefghij'[r(10)]}${1 + r(8)}`;
+    if (r(6) === 0)
+      m.arrows = Array.from({ length: 1 + r(2) }, () => ({ color: SHAPE_COLORS[r(4)], from: square(), to: square() }));
+    if (r(6) === 0)
+      m.squareMarks = Array.from({ length: 1 + r(2) }, () => ({ color: SHAPE_COLORS[r(4)], square: square() }));
     if (depth < 3 && r(6) === 0) m.variations = Array.from({ length: 1 + r(2) }, () => line(r, depth + 1));
     out.push(m);
   }
@@ -152,6 +159,8 @@ function normalised(rec: GameRecord): GameRecord {
       const b = comment(m.before);
       if (b !== undefined) n.before = b;
       if (m.nags && m.nags.length > 0) n.nags = [...m.nags];
+      if (m.arrows && m.arrows.length > 0) n.arrows = m.arrows.map((a) => ({ ...a }));
+      if (m.squareMarks && m.squareMarks.length > 0) n.squareMarks = m.squareMarks.map((q) => ({ ...q }));
       if (m.variations) n.variations = m.variations.map(norm);
       return n;
     });
@@ -215,7 +224,20 @@ describe('a record written reads back as the same record', () => {
       readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8'),
     );
     const r = generator(7);
-    const pieces = [...WORDS, '\n\n', '12.', '...', '$300', '(', ')', '{}', 'toString', 'constructor'];
+    const pieces = [
+      ...WORDS,
+      '\n\n',
+      '12.',
+      '...',
+      '$300',
+      '(',
+      ')',
+      '{}',
+      'toString',
+      'constructor',
+      '{[%csl Rd5]}',
+      '[%cal Gd2d4,Re1e2]',
+    ];
     const cases: [GameRecord, GameRecord][] = [];
     for (let k = 0; k < 250; k++) {
       let t = fixtures[k % fixtures.length];

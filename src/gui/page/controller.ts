@@ -1,5 +1,5 @@
 /**
- * The page's controller, at the top of the page with main.ts, wiring.ts and opening.ts (the
+ * The page's controller, at the top of the page with main.ts, wiring.ts and open-game.ts (the
  * composition root over the rooms state/, view/, engine/ and modes/: docs/layout.md, "The GUI
  * page's rooms"): holds the state, applies the transitions of state/state.ts on the person's
  * actions and the engine's answers, and runs the effects — the engine's searches
@@ -7,17 +7,18 @@
  * the shot on show), storage, and drawing the board (view/board-frame.ts) and the panels. It holds
  * the modes that take the board for a while (modes/mode.ts) in a list and calls each alike. It
  * composes the rest: the controls are wired by panel in wiring.ts, the keys in view/keyboard.ts,
- * and opening a KFEN, a record or a link is opening.ts.
+ * and opening a KFEN, a record or a link is open-game.ts.
  */
 import { toKfen } from '../../core/index';
 import { BoardView } from './view/board';
 import { boardFrame } from './view/board-frame';
+import { renderDanger } from './view/board-danger';
 import { timeLeft } from './state/clock';
 import { ask } from './view/dialog';
 import { lookUpDom, type Dom } from './view/dom';
 import type { EngineClient } from './engine/engine-client';
 import { Keyboard } from './view/keyboard';
-import { openLinked } from './opening';
+import { openLinked } from './open-game';
 import {
   renderAnalysis,
   renderBanner,
@@ -290,6 +291,7 @@ export class PageController {
     // Thoth's reply is held back while the person's shot is on show (tests wait for it).
     this.dom.board.dataset.holding = s.pendingReply ? 'reply' : '';
     renderToolbar(this.dom, s, model.rotations);
+    renderDanger(this.dom, model);
   }
 
   render(): void {

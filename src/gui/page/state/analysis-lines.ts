@@ -5,7 +5,7 @@
  */
 import { evalOf, type Eval } from './evaluation';
 import type { InfoLine } from '../../../core/info';
-import { viewPosition } from './game-status';
+import { viewPosition } from './state-queries';
 import type { PageState } from './state-types';
 import { pathKey, type Path } from './tree';
 

@@ -5,7 +5,7 @@
  */
 import { PHARAOH, colorOf, fileOf, formatMove, kindOf, rankOf, square, type Position } from '../../../core/index';
 import { playMove } from './game-moves';
-import { atEnd, colorNames, humanMayMove, viewPosition } from './game-status';
+import { atEnd, colorNames, humanMayMove, viewPosition } from './state-queries';
 import { playPly, type PlyInfo } from './move-effect';
 import { premovePosition, setPremove } from './premove';
 import { isOwnMovable, rotationMove, targetsOf } from './selection';

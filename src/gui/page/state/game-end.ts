@@ -3,7 +3,7 @@
  * accepted, declined and claimed.
  */
 import { flagged, newClock, restoreClock, stopClock } from './clock';
-import { colorNames, drawClaim, endPath, endPosition, gameLength, isOver } from './game-status';
+import { colorNames, drawClaim, endPath, endPosition, gameLength, isOver } from './state-queries';
 import type { Ending, PageState } from './state-types';
 import { deleteNode, nodeAt, positionAt } from './tree';
 

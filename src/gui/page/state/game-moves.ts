@@ -7,7 +7,7 @@ import { parseMove, legalMoves } from '../../../core/index';
 import { clockAfterMove, stopClock, timeLeft } from './clock';
 import type { Score } from './evaluation';
 import { endGame } from './game-end';
-import { atEnd, endPath, endPosition, humanMayMove, isOver, thothAcceptsDraw, viewPosition } from './game-status';
+import { atEnd, endPath, endPosition, humanMayMove, isOver, thothAcceptsDraw, viewPosition } from './state-queries';
 import type { PageState } from './state-types';
 import { addMove, updateNode, type EngineNote, type GameTree, type Path } from './tree';
 

@@ -5,7 +5,7 @@
  */
 import { setupKfen } from '../../../core/index';
 import { clockFromText, startClock, stopClock } from './clock';
-import { endPath, endPosition, gameLength, isOver } from './game-status';
+import { endPath, endPosition, gameLength, isOver } from './state-queries';
 import type { Ending, Mode, PageState, Settings } from './state-types';
 import { mainlineEnd, newTree, nodeAt, updateNode, type GameTree, type Path } from './tree';
 

@@ -2,7 +2,7 @@
  * Moving through the game tree: to a path, a move back or forward, the start and the end; in
  * analysis, promoting a variation and deleting from the shown move.
  */
-import { endPath } from './game-status';
+import { endPath } from './state-queries';
 import type { PageState } from './state-types';
 import { deleteNode, isMainline, lineEnd, pathExists, promote, samePath, type Path } from './tree';
 

@@ -3,7 +3,7 @@
  * move (game-moves.ts plays it right after Thoth's move).
  */
 import { parseKfen, toKfen, type Position } from '../../../core/index';
-import { atEnd, endPosition, humanMayMove, isOver, viewPosition } from './game-status';
+import { atEnd, endPosition, humanMayMove, isOver, viewPosition } from './state-queries';
 import type { PageState } from './state-types';
 
 /**

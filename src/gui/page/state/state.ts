@@ -5,7 +5,7 @@
  * these and runs the effects (searches, storage, drawing), so all of the game's rules for people — moves, clocks, take-backs,
  * resignation, draws, analysis lines — are tested without a browser (test/gui/state.test.ts).
  *
- * The shape is in state-types.ts; the transitions live by concern: game-status.ts (what the
+ * The shape is in state-types.ts; the transitions live by concern: state-queries.ts (what the
  * state says), game-start.ts (new games, settings, modes), game-moves.ts (moves and Thoth's reply),
  * premove.ts, game-end.ts (flags, take-backs, resignation, draws), board-input.ts (picking, aiming,
  * clicks), navigation.ts, analysis-lines.ts (the engine's lines and the evaluations) and
@@ -32,7 +32,7 @@ export {
   humanMayMove,
   drawClaim,
   thothAcceptsDraw,
-} from './game-status';
+} from './state-queries';
 export {
   initialState,
   freshView,

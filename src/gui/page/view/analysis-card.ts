@@ -10,7 +10,7 @@ import type { Dom } from './dom';
 import type { EngineClient } from '../engine/engine-client';
 import { evalText } from '../state/evaluation';
 import { currentReview, gameReview, mainlineWins, shownWin } from '../state/gamereview';
-import { colorNames, endPosition, viewPosition } from '../state/game-status';
+import { colorNames, endPosition, viewPosition } from '../state/state-queries';
 import { graphSvg } from './graph';
 import { escapeHtml, setHtml } from './panel-html';
 import { shownLines } from '../state/analysis-lines';

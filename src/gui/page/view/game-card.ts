@@ -17,7 +17,7 @@ import {
   humanMayMove,
   isOver,
   viewPosition,
-} from '../state/game-status';
+} from '../state/state-queries';
 import { mainlineMoveCount, moveLabel } from './move-list';
 import { premovePosition } from '../state/premove';
 import { isStack } from '../state/selection';

@@ -5,7 +5,7 @@
 import { PHARAOH, kindOf, parseKfen } from '../../../core/index';
 import type { Dom } from './dom';
 import { currentReview, reviewNags } from '../state/gamereview';
-import { atEnd, gameResult } from '../state/game-status';
+import { atEnd, gameResult } from '../state/state-queries';
 import { shownNags } from '../state/marks';
 import { escapeHtml, setHtml } from './panel-html';
 import type { PageState } from '../state/state-types';

@@ -6,7 +6,7 @@ import { STACK, colorOf, kindOf } from '../../../core/index';
 import { pieceSvg } from './board';
 import { clockText, timeLeft } from '../state/clock';
 import type { Dom, PlayerBar } from './dom';
-import { atEnd, colorNames, isOver, viewPosition } from '../state/game-status';
+import { atEnd, colorNames, isOver, viewPosition } from '../state/state-queries';
 import { materialLeadHtml } from './material';
 import { setHtml } from './panel-html';
 import type { PageState } from '../state/state-types';

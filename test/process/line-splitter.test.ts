@@ -1,6 +1,6 @@
 /** LineSplitter: chunks in, whole lines out. */
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/process/lines';
+import { LineSplitter } from '../../src/process/line-splitter';
 
 function split(chunks: string[], max?: number): string[] {
   const out: string[] = [];

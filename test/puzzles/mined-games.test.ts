@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EDITION_IDS, toKfen } from '../../src/core/index';
-import { PuzzleGames } from '../../src/puzzles/selfplay';
+import { PuzzleGames } from '../../src/puzzles/mined-games';
 import { DEFAULT_SELFPLAY, SelfPlayer, selfPlaySetups } from '../../src/search/selfplay';
 import { DRAW, LOSS, WIN } from '../../src/train/data';
 import { DEFAULT_DATAGEN, GamePlayer } from '../../src/train/datagen';

@@ -20,7 +20,7 @@ import { PoolCore } from '../engine/pool-core';
 import { CTRL_PONDER, CTRL_STOP } from '../search/search';
 import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
-import type { FromWorker, ToWorker } from './search-worker';
+import type { FromWorker, ToWorker } from './web-search-worker';
 
 /** The worker's code, put in by build.mjs (a worker is started from a Blob: file:// pages may not load worker files). */
 declare const __SEARCH_WORKER_SOURCE__: string;

@@ -3,7 +3,7 @@
  * engine's Node worker threads (src/threads/search-worker.ts). With shared memory (a
  * cross-origin isolated page) the table, the stop word and the node counter come from the page
  * and are shared by all threads; without it the worker keeps its own table, and the page stops a
- * search by ending the worker (src/web/search-pool.ts).
+ * search by ending the worker (src/web/web-search-pool.ts).
  */
 import type { SearchInfo, SearchResult } from '../core/score';
 import { TranspositionTable } from '../search/tt';
