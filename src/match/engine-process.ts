@@ -4,6 +4,7 @@
  * the run is aborted.
  */
 import { basename } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { LineProcess, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
@@ -28,7 +29,8 @@ export interface EngineSpec {
 
 /** What a wait ended with. */
 export type WaitResult =
-  | { kind: 'line'; line: string }
+  /** `at`: when its text arrived (performance.now(): LineProcess.lineAt). */
+  | { kind: 'line'; line: string; at: number }
   | { kind: 'timeout' }
   | { kind: 'exit'; code: number | null; signal: string | null }
   | { kind: 'aborted' };
@@ -121,7 +123,7 @@ export class EngineProcess {
     const w = this.waiters.find((x) => x.match(line));
     if (w) {
       this.waiters.splice(this.waiters.indexOf(w), 1);
-      this.settle(w, { kind: 'line', line });
+      this.settle(w, { kind: 'line', line, at: this.proc?.lineAt ?? performance.now() });
     }
   }
 

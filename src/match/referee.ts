@@ -267,7 +267,9 @@ class RefereedGame {
     const t0 = now();
     eng.send(go);
     const r = await eng.waitFor(isBestmove, deadline, g.signal);
-    const elapsed = now() - t0;
+    // The clock stops when the bestmove's text arrived, not when this process got round to it
+    // (other games' moves and ends run on the same thread; bench/referee-overhead.mjs).
+    const elapsed = (r.kind === 'line' ? r.at : now()) - t0;
     eng.onLine = undefined;
     if (r.kind === 'aborted') return { outcome: undefined };
     if (r.kind === 'exit') return { outcome: this.disconnected(side) };
