@@ -13,24 +13,8 @@
  * `fail K <reason> <input as JSON>` and exits 1. Argument: the number of cases (default 1500).
  */
 import { readFileSync } from 'node:fs';
-import { type GameRecord, parseRecords, replayRecord, serializeRecord, unwritableRecord } from '../../src/core/record';
-
-/** A record as text to compare: keys sorted, -0 told from 0. */
-function plain(g: GameRecord): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sorted)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-          )
-        : Object.is(v, -0)
-          ? '-0'
-          : v;
-  return JSON.stringify(sorted({ ...g, tags: [...g.tags] }));
-}
+import { parseRecords, replayRecord, serializeRecord, unwritableRecord } from '../../src/core/record';
+import { plainRecord } from './helpers';
 
 const cases = Number(process.argv[2] ?? 1500);
 const fixtures = ['match.pgn', 'annotated.pgn'].map((f) =>
@@ -159,7 +143,7 @@ function check(k: number, text: string): string | undefined {
     // A game the writer takes reads back as itself (one whose garbage would read otherwise is refused).
     if (unwritableRecord(g) === undefined) {
       const back = parseRecords(serializeRecord(g)).games;
-      if (back.length !== 1 || plain(back[0]) !== plain(g)) return 'a game written reads back otherwise';
+      if (back.length !== 1 || plainRecord(back[0]) !== plainRecord(g)) return 'a game written reads back otherwise';
     }
     const r = replayRecord(g);
     if (!r.ok && !['kfen', 'move'].includes(r.error.kind)) return `untyped replay error ${JSON.stringify(r.error)}`;

@@ -19,6 +19,7 @@ import {
   serializeRecord,
   unwritableRecord,
 } from '../../src/core/record';
+import { plainRecord } from './helpers';
 
 // xorshift32
 function generator(seed: number): (n: number) => number {
@@ -171,28 +172,11 @@ function normalised(rec: GameRecord): GameRecord {
   return out;
 }
 
-/** The record as text to compare: keys sorted, -0 told from 0, absent and undefined fields alike. */
-function plain(rec: GameRecord): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sorted)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-          )
-        : Object.is(v, -0)
-          ? '-0'
-          : v;
-  return JSON.stringify(sorted({ ...rec, tags: [...rec.tags] }));
-}
-
 /** The record written and read back, as text to compare (with the reader's complaints, if any). */
 function readBack(rec: GameRecord): string {
   const p = parseRecords(serializeRecord(rec));
   if (p.errors.length > 0 || p.games.length !== 1) return `${p.games.length} games, errors ${JSON.stringify(p.errors)}`;
-  return plain(p.games[0]);
+  return plainRecord(p.games[0]);
 }
 
 /** The cases that read back otherwise: the written text, what it read as, what was expected (none: all read back). */
@@ -200,7 +184,7 @@ function mismatches(cases: [GameRecord, GameRecord][]): string[] {
   const out: string[] = [];
   for (const [rec, expected] of cases) {
     const got = readBack(rec);
-    const want = plain(expected);
+    const want = plainRecord(expected);
     if (got !== want) out.push(`${serializeRecord(rec)}\nread back as ${got}\nexpected ${want}`);
   }
   return out;

@@ -24,6 +24,7 @@ import {
   ThothProcess,
   makeKeys,
   makeTls,
+  sampleStatus,
   startRedis,
   worker,
   type RedisInstance,
@@ -289,23 +290,12 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
       await conn.hset(keys.worker(evil), { concurrency: 1, busy: 0, run, pairs: 0 });
       await conn.zadd(keys.workers, Date.now() + 60_000, evil); // alive however long the command takes to start
       const status = {
-        run,
-        state: 'running',
-        names: ['A', 'B'],
-        variant: 'khet2',
-        timeControl: '10+0.1',
-        games: 0,
+        ...sampleStatus(run),
         total: 2,
-        pairsQueued: 1,
-        pairsActive: 0,
-        encounters: [],
         sprt: null,
-        ratings: [],
         lines: [],
         refusals: { [evil]: 'no\nScore of A vs B: 9 - 0 - 0' },
-        workers: [],
         started: 1,
-        updated: Date.now(),
       };
       await conn.set(keys.status(run), JSON.stringify(status));
       await conn.zadd(keys.runs, Date.now(), run);
