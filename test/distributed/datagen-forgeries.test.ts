@@ -13,10 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkResult } from '../../src/distributed/datagen-jobs';
 import { QUEUE_PREFIX, keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance } from './helpers';
-
-/** Control characters other than the line break: terminal escapes, carriage returns. */
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+import { CONTROL, REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance } from './helpers';
 
 describe.skipIf(!REDIS_SERVER)('forgeries against distributed datagen on a real Redis', () => {
   let redis: RedisInstance;

@@ -14,11 +14,17 @@ import { parseRecords } from '../../src/core/record';
 import type { PairResult, ReportedGame, SignedJob } from '../../src/distributed/jobs';
 import { QUEUE_PREFIX, keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { fake, run, tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, normalisedGames, startRedis, worker, type RedisInstance } from './helpers';
+import {
+  CONTROL,
+  REDIS_SERVER,
+  ThothProcess,
+  normalisedGames,
+  startRedis,
+  worker,
+  type RedisInstance,
+} from './helpers';
 
 const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');
-/** Control characters other than the line break: terminal escapes, carriage returns. */
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 describe.skipIf(!REDIS_SERVER)('forgeries on a real Redis', () => {
   let redis: RedisInstance;

@@ -38,6 +38,9 @@ export function findRedisServer(): string | undefined {
   return r.status === 0 && p !== '' ? p : undefined;
 }
 
+/** Control characters other than the line break: terminal escapes, carriage returns (none may reach a terminal raw). */
+export const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
 export const REDIS_SERVER = findRedisServer();
 if (!REDIS_SERVER) {
   process.stderr.write(
