@@ -38,6 +38,7 @@ import { REVIEW_DEPTH, REVIEW_HASH_MB } from '../analysis/review-method';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/results/summary';
+import { reviewFile } from './db-review';
 import type { Searcher } from '../search/search';
 import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine';
 import { DEFAULT_EVAL_FILE } from '../engine/host';
@@ -76,6 +77,12 @@ export const ANALYSE_SPEC: CommandSpec = {
       name: 'threats',
       help: "the danger map, no search: every piece the opponent's beam could remove after any one of its moves, and by which move; then what the side to move can hit now",
     },
+    {
+      name: 'all',
+      help: 'with --game: review every game of the file on every core, resumable, with each player\'s accuracy (docs/db.md, "Review")',
+    },
+    { name: 'db', value: 'FILE', help: 'with --all: the database the games and reviews go into', default: 'FILE.db' },
+    { name: 'threads', value: 'N', help: 'with --all: games at once', default: 'the number of cores' },
     { name: 'index', value: 'N', help: 'which game of the file, counted in file order', default: '1' },
     {
       name: 'round',
@@ -190,6 +197,11 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
     threatsCommand(args, pharaohRotation, write, json);
     return;
   }
+  if (args.options.has('all') || args.options.has('db') || args.options.has('threads')) {
+    if (gameFile === undefined || !args.options.has('all'))
+      throw new UsageError('--all goes with --game FILE (--db and --threads with --all)');
+    return reviewFile(gameFile, args, progress, write);
+  }
   if (gameFile === undefined) {
     for (const o of ['threshold', 'index', 'round', 'out', 'graph'])
       if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
@@ -197,6 +209,28 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
     analyseOne(newSearcher(), pos, limits, progress, write, json);
     return;
   }
+  reviewOneGame(gameFile, args, { limits, which, threshold, pharaohRotation, json, progress, newSearcher }, write);
+}
+
+/** What `thoth analyse --game FILE` (one game) takes from the options read before it. */
+interface OneGameSettings {
+  limits: AnalysisLimits;
+  which: number | { round: string };
+  threshold: number;
+  pharaohRotation: boolean;
+  json: boolean;
+  progress: ProgressLine;
+  newSearcher: () => Searcher;
+}
+
+/** `thoth analyse --game FILE`: one game of the file reviewed, printed and written where asked. */
+function reviewOneGame(
+  gameFile: string,
+  args: ParsedArgs,
+  settings: OneGameSettings,
+  write: (line: string) => void,
+): void {
+  const { limits, which, threshold, pharaohRotation, json, progress, newSearcher } = settings;
   for (const o of ['kfen', 'setup', 'moves']) {
     if (args.options.has(o)) throw new UsageError(`--${o} does not go with --game (the record gives the position)`);
   }
@@ -410,7 +444,8 @@ function printReview(
     const scores = `${scoreText(p.bestScore).padStart(6)} -> ${scoreText(p.playedScore).padStart(6)}`;
     const wins = `${pct(r.winBefore).padStart(4)} -> ${pct(r.winAfter).padStart(4)}`;
     write(`${p.label.padStart(labelW)} ${marked(i).padEnd(moveW)} ${who} ${scores}  ${wins}  ${verdictText(p)}`);
-    if (p.words.killedSq >= 0 || r.judgement) write(`${' '.repeat(labelW + 1)}${p.words.sentence}.`);
+    if (p.words.killedSq >= 0 || r.judgement)
+      write(`${' '.repeat(labelW + 1)}${p.words.sentence}${r.reason ? `; it ${r.reason}` : ''}.`);
     const w = why[i];
     if (w !== undefined) write(`${' '.repeat(labelW + 1)}Why: ${w.sentence}`);
   });
@@ -430,7 +465,9 @@ function printReview(
     );
     const bad = a.plies.map((p, i) => [p, review.plies[i]] as const).filter(([p, r]) => p.side === side && r.judgement);
     if (bad.length > 0)
-      write(`    ${bad.map(([p, r]) => `${p.label}${p.text}${r.mark} (better ${formatMove(p.best)})`).join(', ')}`);
+      write(
+        `    ${bad.map(([p, r]) => `${p.label}${p.text}${r.mark} (${reasonAnd(r)}better ${formatMove(p.best)})`).join(', ')}`,
+      );
   }
   const fin = a.final;
   if (a.finalAnalysis) {
@@ -447,6 +484,9 @@ function printReview(
 }
 
 const cap = (s: string): string => s[0].toUpperCase() + s.slice(1);
+
+/** A marked move's reason, where the review knows one, before the better move: `draws by threefold repetition; `. */
+const reasonAnd = (r: PlyReview): string => (r.reason ? `${r.reason}; ` : '');
 
 /** The review as one JSON object. */
 function gameJson(
@@ -476,6 +516,7 @@ function gameJson(
     accuracy: round(r.accuracy, 1),
     cpLoss: r.cpLoss,
     judgement: r.judgement,
+    reason: r.reason || null,
     mark: r.mark || null,
     nag: r.nag || null,
     depth: p.depth,
@@ -529,7 +570,7 @@ function gameGraph(game: LoadedGame, a: GameAnnotation, review: GameReview): str
       marks.push({
         ply: i,
         judgement: r.judgement,
-        text: `${p.label} ${p.text}${r.mark} (better ${formatMove(p.best)})`,
+        text: `${p.label} ${p.text}${r.mark} (${reasonAnd(r)}better ${formatMove(p.best)})`,
       });
   });
   const s = review.sides;

@@ -37,6 +37,8 @@ export function legalMoves(pos: Position): number[] {
 }
 
 /** Parses move text against a position: the legal move it names, or why it names none. */
+const PARSE_MOVES = new Int32Array(MAX_MOVES);
+
 export function parseMove(pos: Position, text: string): Result<number, MoveError> {
   const t = typeof text === 'string' ? text.trim() : '';
   const m = MOVE_RE.exec(t);
@@ -45,7 +47,9 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
   }
   const from = parseSquare(m[1]);
   const p = pos.board[from];
-  const legal = legalMoves(pos);
+  // The legal moves in a buffer reused from call to call (no list made: importing a database
+  // parses millions of moves); nothing here calls back into parseMove.
+  const n = pos.generate(PARSE_MOVES, 0);
   if (p === 0) return err({ kind: 'illegal', message: `${t}: no piece on ${m[1]}` });
   if (colorOf(p) !== pos.side) {
     return err({ kind: 'illegal', message: `${t}: the piece on ${m[1]} is not ${pos.edition.colorNames[pos.side]}'s` });
@@ -55,12 +59,14 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
   if (m[4] !== undefined) {
     let type = m[4] === '+' || m[4] === 'R' ? ROT_CW : ROT_CCW;
     const kind = kindOf(p);
-    if (kind === SCARAB || kind === PHARAOH) type = ROT_CW; // one rotation only: + and - are the same move
+    // one rotation only (+ and - are the same move), unless the dialect counts both (twoScarabRotations)
+    if ((kind === SCARAB || kind === PHARAOH) && pos.scarabTurns === 1) type = ROT_CW;
     want = makeMove(from, from, type);
   } else {
     const to = parseSquare(m[2]);
     want = -1;
-    for (const lm of legal) {
+    for (let i = 0; i < n; i++) {
+      const lm = PARSE_MOVES[i];
       if (moveFrom(lm) === from && moveTo(lm) === to && moveType(lm) !== ROT_CW && moveType(lm) !== ROT_CCW) {
         if ((m[3] === 'u') === (moveType(lm) === UNSTACK)) want = lm;
       }
@@ -71,7 +77,7 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
         message: `${t}: illegal ${m[3] === 'u' ? 'unstacking ' : ''}move for the ${KIND_NAMES[kindOf(p)]} on ${m[1]}`,
       });
   }
-  if (!legal.includes(want)) {
+  if (!PARSE_MOVES.subarray(0, n).includes(want)) {
     return err({ kind: 'illegal', message: `${t}: the ${KIND_NAMES[kindOf(p)]} on ${m[1]} cannot make that rotation` });
   }
   return ok(want);

@@ -23,7 +23,7 @@ import { EngineStartError, MatchConfigError, type MatchError, MatchInterrupted }
 import type { Halt, Ledger, MatchSummary, StopReason } from '../match/ledger';
 import { recordPath } from '../match/record-file';
 import type { Schedule, ScheduledGame } from '../match/schedule';
-import { gameSheet } from '../match/slot';
+import { gameSheet, plainGameSettings } from '../match/slot';
 import { type PreparedRun, prepareRun, type RunOptions } from '../match/tournament';
 import { BuildError, type IdentifiedBuild, identifyEngine, storeBuild } from './builds';
 import { engineEvaluation } from './evaluation';
@@ -206,16 +206,7 @@ class Coordinator {
         );
       }
       this.settings = {
-        engines: cfg.engines,
-        variant: cfg.variant,
-        noRemovalLimit: cfg.noRemovalLimit,
-        adjudication: cfg.adjudication,
-        pingTimeoutMs: cfg.pingTimeoutMs,
-        startTimeoutMs: cfg.startTimeoutMs,
-        searchTimeoutMs: cfg.searchTimeoutMs,
-        event: cfg.event,
-        site: cfg.site,
-        recover: cfg.recover,
+        ...plainGameSettings(cfg),
         names: ledger.names,
         builds: this.identified.map((b) => b.build),
         evaluations,

@@ -12,6 +12,7 @@ import { playGame, type GameOutcome, type SheetSetup } from './referee';
 import { describeLimits } from './timecontrol';
 import type { Opening } from './openings';
 import type { ScheduledGame } from './schedule';
+import { GameTraffic } from './traffic-log';
 
 /** What playing a game needs from a run's settings (plain data: a distributed run sends it to its workers). */
 export type GameSettings = Pick<
@@ -26,7 +27,21 @@ export type GameSettings = Pick<
   | 'event'
   | 'site'
   | 'recover'
+  | 'rules'
+  | 'plyLimit'
+  | 'moveData'
+  | 'log'
 >;
+
+/** A run's game settings as plain data, in this order (what a distributed run signs and sends to its workers: no -log). */
+export function plainGameSettings(cfg: GameSettings): Omit<GameSettings, 'log'> {
+  const { engines, variant, rules, noRemovalLimit, plyLimit, moveData, adjudication } = cfg;
+  const { pingTimeoutMs, startTimeoutMs, searchTimeoutMs, event, site, recover } = cfg;
+  return {
+    ...{ engines, variant, rules, noRemovalLimit, plyLimit, moveData, adjudication },
+    ...{ pingTimeoutMs, startTimeoutMs, searchTimeoutMs, event, site, recover },
+  };
+}
 
 /**
  * Starts an engine and does the handshake; returns it, or throws EngineStartError (EngineOptionError
@@ -34,10 +49,10 @@ export type GameSettings = Pick<
  */
 export async function startEngine(
   spec: EngineSpec,
-  s: Pick<GameSettings, 'variant' | 'startTimeoutMs'>,
+  s: Pick<GameSettings, 'variant' | 'startTimeoutMs' | 'rules'>,
   signal?: AbortSignal,
 ): Promise<EngineProcess> {
-  const e = new EngineProcess(spec);
+  const e = new EngineProcess(spec, s.rules);
   e.start();
   const problem = await e.handshake(s.variant, s.startTimeoutMs, signal);
   if (problem !== undefined) {
@@ -67,7 +82,10 @@ export function gameSheet(
     kfen: opening.kfen,
     openingLabel: opening.label,
     variant: s.variant,
+    rules: s.rules,
     noRemovalLimit: s.noRemovalLimit,
+    plyLimit: s.plyLimit,
+    moveData: s.moveData,
     adjudication: s.adjudication,
     event: s.event,
     site: s.site,
@@ -110,13 +128,18 @@ export class GameSlot {
       }
       engines.push(e);
     }
-    return playGame({
+    const log = this.s.log;
+    const traffic = log && new GameTraffic(engines, [this.names[g.first], this.names[g.second]]);
+    const outcome = await playGame({
       ...gameSheet(this.s, this.names, g, opening, this.tags),
       engines: [engines[0], engines[1]],
       pingTimeoutMs: this.s.pingTimeoutMs,
       searchTimeoutMs: this.s.searchTimeoutMs,
       signal,
     });
+    if (traffic && log)
+      traffic.finish(engines, log, `game ${g.index + 1} (${this.names[g.first]} vs ${this.names[g.second]})`, outcome);
+    return outcome;
   }
 
   /** Forgets engines that are gone, so that the next game starts them afresh. */

@@ -32,6 +32,31 @@ export function describeExit(e: ChildExit): string {
   return e.signal ? `signal ${e.signal}` : `exit code ${e.code}`;
 }
 
+/**
+ * What the tournament runner and the GUI server need of an engine's process: a child spoken to
+ * in lines (LineProcess), or one behind a translator of its protocol (src/foreign).
+ */
+export interface LineChild {
+  onLine?: (line: string) => void;
+  onStderr?: (text: string) => void;
+  onExit?: (exit: ChildExit) => void;
+  /** Every line written to the process (`>`) and read from it (`<`), as the process sees them. */
+  onTraffic?: (direction: '>' | '<', line: string) => void;
+  /**
+   * When the text of the line being handed to onLine came from the engine (performance.now()):
+   * what a referee stops an engine's clock at (LineProcess.lineAt).
+   */
+  readonly lineAt: number;
+  start(): void;
+  readonly alive: boolean;
+  readonly killed: boolean;
+  readonly exit: ChildExit | undefined;
+  closed(): Promise<void>;
+  send(line: string): void;
+  endInput(): void;
+  kill(signal?: NodeJS.Signals): void;
+}
+
 const LIVE = new Set<LineProcess>();
 let exitHookInstalled = false;
 
@@ -43,7 +68,7 @@ function installExitHook(): void {
   });
 }
 
-export class LineProcess {
+export class LineProcess implements LineChild {
   /** Each line written to stdout, without its line end. */
   onLine?: (line: string) => void;
   /**
@@ -52,6 +77,7 @@ export class LineProcess {
    * so that the time this process spends on other work is not charged to the engine.
    */
   lineAt = 0;
+  onTraffic?: (direction: '>' | '<', line: string) => void;
   /** Text written to stderr, chunk by chunk as it arrives. */
   onStderr?: (text: string) => void;
   /** Called once, when the process exited, was killed, or could not be started. */
@@ -87,7 +113,10 @@ export class LineProcess {
     this.child = child;
     LIVE.add(this);
     this.closedPromise = new Promise((resolve) => child.on('close', () => resolve()));
-    const lines = new LineSplitter((line) => this.onLine?.(line));
+    const lines = new LineSplitter((line) => {
+      this.onTraffic?.('<', line);
+      this.onLine?.(line);
+    });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       this.lineAt = performance.now();
@@ -131,7 +160,9 @@ export class LineProcess {
 
   /** Writes one line to its stdin (nothing once it is gone). */
   send(line: string): void {
-    if (this.alive) this.child?.stdin.write(line + '\n');
+    if (!this.alive) return;
+    this.onTraffic?.('>', line);
+    this.child?.stdin.write(line + '\n');
   }
 
   /** Closes its stdin. */

@@ -40,6 +40,10 @@ import {
 } from './view/panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './state/persist';
 import { exportGame, exportInput } from './state/record-io';
+import { GamesPanel } from './view/games-panel';
+import { gameShelf, loadExplorerIndex } from './game-store';
+import { importRecord } from './open-game';
+import { typedMove } from './state/typed-move';
 import { wireShare } from './view/share';
 import { LearnMode } from './modes/learnmode';
 import type { PageMode } from './modes/mode';
@@ -104,6 +108,11 @@ export class PageController {
   readonly sounds = new Sounds(() => this.s.settings.sound !== false);
   /** The side whose low-time sound has played (once per clock run below the mark). */
   private lowSounded = [false, false];
+  /** A game was in progress at the last render; the key of the last review kept (keepGames). */
+  private wasInProgress = false;
+  private reviewKept = '';
+  /** The person's kept games and the opening explorer. */
+  readonly games: GamesPanel;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -130,11 +139,16 @@ export class PageController {
     this.board = new BoardView(this.dom.board, {
       press: (sq) => this.onPress(sq),
       click: (sq) => this.onClick(sq),
-      drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now())),
+      drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now(), this.confirmMoves())),
       rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now(), this.confirmMoves())),
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
     });
     renderKeys(this.dom);
+    this.games = new GamesPanel(document, gameShelf(), {
+      open: (pgn) => importRecord(this, pgn),
+      play: (move) => this.update((x) => typedMove(x, move, now()).state),
+    });
+    loadExplorerIndex(this.games);
     wirePage(this);
     const host = { state: () => this.s, update: (f: (s: PageState) => PageState) => this.update(f) };
     const puzzles = new PuzzleMode(host);
@@ -166,8 +180,8 @@ export class PageController {
   private wireShare(): void {
     wireShare({
       dom: this.dom,
-      record: () => exportGame(exportInput(this.s, this.engine.name)),
-      hasMoves: () => this.s.tree.children.length > 0,
+      record: () => this.gameRecord(),
+      hasMoves: () => this.recordState().tree.children.length > 0,
       position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }),
       open: (p) => openLinked(this, p),
       warn: (text) => this.update((x) => S.setMessage(x, text)),
@@ -178,6 +192,20 @@ export class PageController {
           ? undefined
           : 'Links from thoth gui open in this browser on this computer only, while this thoth gui runs (a restarted one refuses them).',
     });
+  }
+
+  /** The game the records are of: the board's, or the one a mode holds apart (Learn's reviewed game). */
+  private recordState(): PageState {
+    for (const m of this.modes) {
+      const kept = m.recordState?.();
+      if (kept) return kept;
+    }
+    return this.s;
+  }
+
+  /** The record (PGN) of that game: what *Copy PGN*, *Export game* and *Download* give. */
+  gameRecord(): string {
+    return exportGame(exportInput(this.recordState(), this.engine.name));
   }
 
   // ---- the update loop ---------------------------------------------------------------------
@@ -191,6 +219,15 @@ export class PageController {
     this.s = f(before);
     if (this.s === before) return;
     for (const m of this.modes) m.observe(before, this.s);
+    // A game that ends is kept (the Games panel): a game played here, with at least one move.
+    if (S.gameInProgress(before) && !S.gameInProgress(this.s) && this.s.mode !== 'analysis')
+      void this.games.keep(exportGame(exportInput(this.s, this.engine.name)));
+    // A review just completed: kept with its game (accuracy and marks in the Games panel).
+    if (this.s.review !== before.review) {
+      const review = R.gameReview(this.s);
+      if (review && !R.gameReview(before))
+        void this.games.keep(exportGame(exportInput(this.s, this.engine.name)), review);
+    }
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.searches.sync();
     this.syncHold();
@@ -279,11 +316,12 @@ export class PageController {
 
   renderBoard(): void {
     const s = this.s;
-    const model = boardFrame(
+    let model = boardFrame(
       s,
       this.searches.gameSerial,
       document.activeElement === this.dom.board && this.keyboard.playing,
     );
+    for (const m of this.modes) model = m.decorate?.(model) ?? model;
     this.board.render(model);
     this.dom.board.classList.toggle('previewing', s.preview !== null);
     // The focus ring shows keyboard play only.
@@ -313,9 +351,31 @@ export class PageController {
     renderBanner(d, s);
     renderOffer(d, s);
     renderStatus(d, this.engine, this.searches.strengthText());
-    renderHint(d, s, this.engine.ready);
+    renderHint(d, s, this.engine.ready, TOUCH());
     renderIO(d, toKfen(S.viewPosition(s)));
+    this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null);
+    this.keepGames();
     for (const m of this.modes) m.render();
+  }
+
+  /**
+   * The Games panel keeps a game played here when it ends (by a move of either player, a
+   * resignation, a flag, or a new game over it), and again with Thoth's review once one is
+   * complete. Checked at each render: the state also changes through the searches.
+   */
+  private keepGames(): void {
+    const s = this.s;
+    const inProgress = S.gameInProgress(s);
+    if (this.wasInProgress && !inProgress && s.mode !== 'analysis')
+      void this.games.keep(exportGame(exportInput(s, this.engine.name)));
+    this.wasInProgress = inProgress;
+    if (s.review && s.review.key !== this.reviewKept) {
+      const review = R.gameReview(s);
+      if (review) {
+        this.reviewKept = s.review.key;
+        void this.games.keep(exportGame(exportInput(s, this.engine.name)), review);
+      }
+    }
   }
 
   // ---- the person's actions ----------------------------------------------------------------
@@ -353,13 +413,27 @@ export class PageController {
     start();
   }
 
+  /** A new game (New game, a position loaded, a record imported, a link opened), the board brought into view. */
   startGame(f: (s: PageState) => PageState): void {
     this.searches.newGame();
     this.update(f);
+    this.boardIntoView();
   }
 
   newGame(): void {
     void this.abandonThen('A new game', () => this.startGame((x) => S.newGameFromSettings(x, now())));
+  }
+
+  /**
+   * Brings the board (from the bar above it) into view when it is not whole on the screen: on a
+   * phone the form's New game and the Import/export card are below the board, out of sight of
+   * the game they start.
+   */
+  private boardIntoView(): void {
+    const r = this.dom.board.getBoundingClientRect();
+    if (r.top >= 0 && r.bottom <= innerHeight) return;
+    const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.dom.playerTop.root.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'auto' });
   }
 
   /**
