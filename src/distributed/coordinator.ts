@@ -26,7 +26,7 @@ import type { Schedule, ScheduledGame } from '../match/schedule';
 import { gameSheet, plainGameSettings } from '../match/slot';
 import { type PreparedRun, prepareRun, type RunOptions } from '../match/tournament';
 import { BuildError, type IdentifiedBuild, identifyEngine, storeBuild } from './builds';
-import { engineEvaluation } from './evaluation';
+import { engineEvaluation } from './engine-network';
 import { judgeResult, type PairJob, pairGames, pairId, type RunSettings, signedJob } from './jobs';
 import { JOB_OPTS, LostJobs, RECONCILE_MS, requeue } from './lost-jobs';
 import { RunNotes } from './notes';

@@ -18,7 +18,7 @@ export interface RunSettings extends GameSettings {
   names: string[];
   builds: EngineBuild[];
   /**
-   * What each Thoth engine said of its evaluation on the coordinator (evaluation.ts), null for
+   * What each Thoth engine said of its evaluation on the coordinator (engine-network.ts), null for
    * another engine: a worker whose engine says otherwise refuses the run.
    */
   evaluations?: (string | null)[];
@@ -82,7 +82,7 @@ export function reportGame(index: number, o: GameOutcome): ReportedGame {
 }
 
 /** A game of a result that counts: its place in the schedule and its outcome, as the coordinator judged it. */
-export interface JudgedGame {
+interface JudgedGame {
   index: number;
   outcome: GameOutcome;
 }

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { keys, type RedisAddress } from './redis';
 
 /** What the watch tells its coordinator, and asks of it. */
-export interface RedisWatcher {
+interface RedisWatcher {
   /** Redis has been unreachable this long (past the timeout), in the words of the message. */
   unreachable(message: string): void;
   /** Redis answers but no longer holds the run. */

@@ -139,9 +139,9 @@ export function ledgerStatus(
 }
 
 /** The most slots a worker may have (`thoth worker --concurrency`, at most 1024). */
-export const MAX_WORKER_SLOTS = 1024;
+const MAX_WORKER_SLOTS = 1024;
 /** The most live workers read for a status (each heartbeat is a Redis read). */
-export const MAX_WORKERS = 2000;
+const MAX_WORKERS = 2000;
 /** The most jobs a coordinator keeps queued ahead of its results, whatever the workers' slots say. */
 const MAX_WINDOW = 4000;
 /** Refusals of a run read for the notes and the status (any worker can write one, as many as it likes). */
@@ -159,7 +159,7 @@ export function windowSize(slots: number): number {
  * in words: the worker is left out of the counts (a heartbeat of a billion slots, or of words,
  * wedged or stalled a coordinator that sized its queue by them).
  */
-export function readHeartbeat(id: string, h: Record<string, string>): WorkerStatus | string {
+function readHeartbeat(id: string, h: Record<string, string>): WorkerStatus | string {
   const count = (v: string | undefined, max: number): number | undefined =>
     v !== undefined && /^\d{1,15}$/.test(v) && Number(v) <= max ? Number(v) : undefined;
   const shown = (v: string | undefined): string => `'${oneLine(v ?? '').slice(0, 20)}'`;
@@ -235,7 +235,7 @@ const STATES: readonly string[] = ['running', 'finished', 'stopped', 'interrupte
  * missing or of another type), or undefined: every field the words and the page read is checked,
  * so that a status written by another version, or by hand, is one line and not a stack trace.
  */
-export function statusProblem(s: unknown): string | undefined {
+function statusProblem(s: unknown): string | undefined {
   if (typeof s !== 'object' || s === null || Array.isArray(s)) return 'not an object';
   const o = s as Record<string, unknown>;
   const num = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);

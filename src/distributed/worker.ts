@@ -17,7 +17,7 @@ import { oneLine } from '../core/quote';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { buildProblem, localEngine, shortSum } from './builds';
-import { engineEvaluation } from './evaluation';
+import { engineEvaluation } from './engine-network';
 import { type PairJob, type PairResult, type RunSettings, reportGame, type SignedJob } from './jobs';
 import { type DatagenWorkerHost, serveDatagen } from './worker-datagen';
 import { keys, openRedis, QUEUE_PREFIX, type RedisAddress } from './redis';
@@ -87,7 +87,7 @@ export function pairJobProblem(data: PairJob, engines: number): string | undefin
  * A pair job as the coordinator queued it (jobs.ts SignedJob): its text checked against the
  * signature by the run's key and read; or why not, in words.
  */
-export function signedPairJob(
+function signedPairJob(
   trusted: readonly TrustedKey[],
   run: string,
   signer: string,
@@ -289,7 +289,7 @@ class RunWorker {
       for (const [i, spec] of engines.entries()) {
         const e = await startEngine(spec, local, check.signal);
         try {
-          // The same evaluation as on the coordinator, or the run is refused (evaluation.ts).
+          // The same evaluation as on the coordinator, or the run is refused (engine-network.ts).
           const want = settings.evaluations?.[i];
           if (typeof want === 'string') {
             const here = await engineEvaluation(e, local.startTimeoutMs);

@@ -24,7 +24,7 @@ import type { Score } from '../core/score';
 import { type GameOutcome, Scoresheet, type SheetSetup } from './referee';
 
 /** A game as a worker reports it: the moves with their reports, and how it ended. */
-export interface ClaimedGame {
+interface ClaimedGame {
   moves: readonly MoveRecord[];
   /** The first player's score: 1, ½ or 0. */
   score: number;
@@ -39,7 +39,7 @@ const FAULTS: readonly string[] = ['time forfeit', 'illegal move', 'abandoned', 
 const START_FAULTS: readonly string[] = ['abandoned', 'stalled'];
 
 /** The most moves a reported game may have (a game of Khet ends long before: no removal for 100 plies draws). */
-export const MAX_REPORTED_MOVES = 100_000;
+const MAX_REPORTED_MOVES = 100_000;
 
 /** A reported number kept when it is a whole number a record can hold, else left out. */
 function whole(x: unknown, min: number, max: number): number | undefined {
