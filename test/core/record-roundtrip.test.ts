@@ -70,6 +70,10 @@ const WORDS = [
   'ü',
   '\ud83d\ude00',
   '[%cal X]',
+  'n=5',
+  'sd=12',
+  'pv=j4i4,e4+',
+  'n=x',
 ];
 const MOVES = ['j4i4', 'e4+', 'd1e2u', 'a4a3', 'e4e5', 'b2-', 'i8h8'];
 const TOKEN_CHARS = 'abcdefghij0123456789+-^<>!?.%"\'=/*#@';
@@ -99,15 +103,18 @@ function line(r: (n: number) => number, depth: number): MoveRecord[] {
     if (out.length === 0 && r(4) === 0) m.before = text(r);
     switch (r(4)) {
       case 0:
-        m.scoreCp = (r(2) === 0 ? -1 : 1) * number(r, 99_999_999_999 + 1);
+        m.scoreCp = (r(2) === 0 ? -1 : 1) * number(r, 99_999_999_999 + 1) + 0; // + 0: no -0 (no score reads so)
         break;
       case 1:
-        m.mate = (r(2) === 0 ? -1 : 1) * number(r, 999_999_999);
+        m.mate = (r(2) === 0 ? -1 : 1) * number(r, 999_999_999) + 0;
         break;
       default:
     }
     if (r(2) === 0) m.depth = number(r, 999_999_999);
     if (r(2) === 0) m.timeMs = number(r, 2 ** 40);
+    if (r(4) === 0) m.nodes = number(r, 10 ** 15);
+    if (r(4) === 0) m.seldepth = number(r, 999_999_999);
+    if (r(4) === 0) m.pv = Array.from({ length: r(4) }, () => MOVES[r(MOVES.length)]);
     if (r(2) === 0) m.comment = text(r);
     if (r(5) === 0) m.nags = Array.from({ length: 1 + r(2) }, () => r(256));
     const square = (): string => `${'abcdefghij'[r(10)]}${1 + r(8)}`;
@@ -154,7 +161,8 @@ function normalised(rec: GameRecord): GameRecord {
       const n: MoveRecord = { move: m.move };
       if (m.mate !== undefined) n.mate = m.mate;
       else if (m.scoreCp !== undefined) n.scoreCp = m.scoreCp;
-      for (const f of ['depth', 'timeMs'] as const) if (m[f] !== undefined) n[f] = m[f];
+      for (const f of ['depth', 'timeMs', 'nodes', 'seldepth'] as const) if (m[f] !== undefined) n[f] = m[f];
+      if (m.pv !== undefined && m.pv.length > 0) n.pv = [...m.pv];
       const c = comment(m.comment);
       if (c !== undefined) n.comment = c;
       const b = comment(m.before);
@@ -264,5 +272,11 @@ describe('a record written reads back as the same record', () => {
     expect(unwritableRecord(rec({ move: 'e4', scoreCp: 35.5 }))).toMatch(/scoreCp/);
     expect(unwritableRecord(rec({ move: 'e4', timeMs: -1 }))).toMatch(/timeMs/);
     expect(unwritableRecord(rec({ move: 'e4', scoreCp: 1e21 }))).toMatch(/scoreCp/);
+    // the data of -pgnout … nodes=true seldepth=true pv=true
+    expect(unwritableRecord(rec({ move: 'e4', nodes: 1.5 }))).toMatch(/nodes/);
+    expect(unwritableRecord(rec({ move: 'e4', nodes: 1e16 }))).toMatch(/nodes/);
+    expect(unwritableRecord(rec({ move: 'e4', seldepth: -1 }))).toMatch(/seldepth/);
+    expect(unwritableRecord(rec({ move: 'e4', pv: ['e4e5', 'x y'] }))).toMatch(/pv/);
+    expect(unwritableRecord(rec({ move: 'e4', nodes: 123456, seldepth: 18, pv: ['e4d5', 'h5i4'] }))).toBeUndefined();
   });
 });
