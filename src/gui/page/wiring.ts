@@ -15,7 +15,6 @@ import { importRecord, loadKfen, type OpenHost } from './open-game';
 import { addRematchButton } from './view/game-card';
 import { engineStatus, ioMessage } from './view/panels';
 import { download, pictureOf, type PictureKind } from './view/export-picture';
-import { exportGame, exportInput } from './state/record-io';
 import { CUSTOM_SETUP } from './view/settings-form';
 import { rematch } from './state/rematch';
 import type { Searches } from './engine/searches';
