@@ -21,61 +21,61 @@ const spec = (): EngineSpec => ({
   timeMarginMs: 0,
 });
 
+/** The runner's own work: this process busy for 400 ms. */
+function busy(): void {
+  const until = performance.now() + 400;
+  while (performance.now() < until) {
+    // nothing but the time
+  }
+}
+
+/**
+ * Starts `e`, asks it for a move with `hook` installed (which keeps this process busy once the
+ * answer has come), and returns when the bestmove was timed, when it was handled, and when go was sent.
+ */
+async function timedAnswer(
+  e: EngineProcess,
+  hook: (e: EngineProcess) => void,
+): Promise<{ at: number; handled: number; t0: number }> {
+  e.start();
+  try {
+    expect(await e.handshake('khet2', 30_000)).toBeUndefined();
+    e.send('position startpos');
+    hook(e);
+    const t0 = performance.now();
+    e.send('go wtime 1000 btime 1000');
+    const r = await e.waitFor((l) => l.startsWith('bestmove'), 30_000);
+    const handled = performance.now();
+    if (r.kind !== 'line') throw new Error(`no bestmove: ${r.kind}`);
+    return { at: r.at, handled, t0 };
+  } finally {
+    await e.quit();
+  }
+}
+
 describe('an engine process', () => {
   it("times a line when its text arrives, not when this process's handlers are done with it", async () => {
-    const e = new EngineProcess(spec());
-    e.start();
-    try {
-      expect(await e.handshake('khet2', 30_000)).toBeUndefined();
-      e.send('position startpos');
-      // this process busy for 400 ms on the answer, once it has arrived
+    const r = await timedAnswer(new EngineProcess(spec()), (e) => {
       e.onLine = (line) => {
-        if (!line.startsWith('bestmove')) return;
-        const until = performance.now() + 400;
-        while (performance.now() < until) {
-          // the runner's own work
-        }
+        if (line.startsWith('bestmove')) busy();
       };
-      const t0 = performance.now();
-      e.send('go wtime 1000 btime 1000');
-      const r = await e.waitFor((l) => l.startsWith('bestmove'), 30_000);
-      const handled = performance.now();
-      expect(r.kind).toBe('line');
-      if (r.kind !== 'line') return;
-      expect(r.at).toBeGreaterThanOrEqual(t0 + 20); // the engine thought 20 ms
-      expect(handled - r.at).toBeGreaterThanOrEqual(400);
-    } finally {
-      await e.quit();
-    }
+    });
+    expect(r.at).toBeGreaterThanOrEqual(r.t0 + 20); // the engine thought 20 ms
+    expect(r.handled - r.at).toBeGreaterThanOrEqual(400);
   });
 
   it('an engine behind a translator: its line is timed when the engine wrote it, not when the translation is delivered', async () => {
-    const e = new EngineProcess(
+    const uki = new EngineProcess(
       { ...spec(), name: 'uki', command: ['node', fixtureScript('uki')], proto: 'uki' },
       knownDialect('uki'),
     );
-    e.start();
-    try {
-      expect(await e.handshake('khet2', 30_000)).toBeUndefined();
-      e.send('position startpos');
-      // this process busy for 400 ms once the engine's own bestmove has arrived, before its translation
+    // busy once the engine's own bestmove has arrived, before its translation is delivered
+    const r = await timedAnswer(uki, (e) => {
       e.onTraffic = (direction, line) => {
-        if (direction !== '<' || !line.startsWith('bestmove')) return;
-        const until = performance.now() + 400;
-        while (performance.now() < until) {
-          // the runner's own work
-        }
+        if (direction === '<' && line.startsWith('bestmove')) busy();
       };
-      const t0 = performance.now();
-      e.send('go wtime 1000 btime 1000');
-      const r = await e.waitFor((l) => l.startsWith('bestmove'), 30_000);
-      const handled = performance.now();
-      expect(r.kind).toBe('line');
-      if (r.kind !== 'line') return;
-      expect(r.at).toBeGreaterThanOrEqual(t0);
-      expect(handled - r.at).toBeGreaterThanOrEqual(400);
-    } finally {
-      await e.quit();
-    }
+    });
+    expect(r.at).toBeGreaterThanOrEqual(r.t0);
+    expect(r.handled - r.at).toBeGreaterThanOrEqual(400);
   });
 });
