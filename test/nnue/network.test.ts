@@ -15,7 +15,7 @@ import {
   subFeature,
   writeNetwork,
 } from '../../src/nnue/network';
-import { randomPositions } from './helpers';
+import { extremeNetwork, randomPositions } from './helpers';
 
 /** A float network with weights of the size a trained one has. */
 function randomFloatNetwork(hidden: number, seed: number) {
@@ -156,23 +156,10 @@ describe('NNUE network', () => {
   });
 
   it('an evaluation stays below the score of a won or lost game, whatever the weights', () => {
-    const H = 16;
-    const net = {
-      hidden: H,
-      editions: 7,
-      scale: 100_000,
-      qa: 1,
-      qb: 1,
-      name: 'extreme',
-      ftWeights: new Int16Array(NUM_FEATURES * H).fill(32767),
-      ftBias: new Int16Array(H).fill(32767),
-      outWeights: new Int16Array(2 * H).fill(-32768),
-      outBias: -(2 ** 31),
-    };
-    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(net, pos)).toBe(-MAX_EVAL);
-    net.outWeights.fill(32767);
-    net.outBias = 2 ** 31 - 1;
-    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(net, pos)).toBe(MAX_EVAL);
+    const low = extremeNetwork(new Int16Array(2 * 16).fill(-32768), -(2 ** 31));
+    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(low, pos)).toBe(-MAX_EVAL);
+    const high = extremeNetwork(new Int16Array(2 * 16).fill(32767), 2 ** 31 - 1);
+    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(high, pos)).toBe(MAX_EVAL);
     expect(MAX_EVAL).toBeLessThan(MATE_BOUND);
   });
 

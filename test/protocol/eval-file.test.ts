@@ -14,6 +14,7 @@ import { mulberry32 } from '../../src/core/index';
 import { NUM_FEATURES } from '../../src/nnue/features';
 import { writeNetwork } from '../../src/nnue/network';
 import { floatNetwork, quantise } from '../../src/train/float-network';
+import { extremeNetwork } from '../nnue/helpers';
 import { type Engine, assertBuilt, startEngine } from './spawn-engine';
 
 describe('EvalFile and UseNNUE', () => {
@@ -112,23 +113,9 @@ describe('EvalFile and UseNNUE', () => {
 
   it('a network of extreme weights: its evaluation stays below a won game, and go, stop and quit are answered', async () => {
     // every weight at the int16 limit, the largest output bias and scale: a raw output of millions
-    const H = 16;
     const extreme = path.join(dir, 'extreme.nnue');
-    writeFileSync(
-      extreme,
-      writeNetwork({
-        hidden: H,
-        editions: 7,
-        scale: 100_000,
-        qa: 1,
-        qb: 1,
-        name: 'extreme',
-        ftWeights: new Int16Array(NUM_FEATURES * H).fill(32767),
-        ftBias: new Int16Array(H).fill(32767),
-        outWeights: new Int16Array(2 * H).map((_, i) => (i % 2 === 1 ? 32767 : -32768)),
-        outBias: 2 ** 31 - 1,
-      }),
-    );
+    const outWeights = new Int16Array(2 * 16).map((_, i) => (i % 2 === 1 ? 32767 : -32768));
+    writeFileSync(extreme, writeNetwork(extremeNetwork(outWeights, 2 ** 31 - 1)));
     e.send('setoption name UseNNUE value true');
     e.send(`setoption name EvalFile value ${extreme}`);
     expect(await e.sync()).toEqual([]);
