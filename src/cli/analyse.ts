@@ -185,16 +185,11 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const noRemovalLimit = intOption(args, 'no-removal', NO_REMOVAL_PLIES, 0, 100000);
   const pharaohRotation = args.options.has('pharaoh-rotation');
   const json = args.options.has('json');
-  // `thoth analyse … | head`: a closed pipe ends the output quietly.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
   const limits: AnalysisLimits = { depth, timeMs, multiPV, noRemovalLimit };
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
   // The table is allocated once the arguments are known to be good; the evaluation is the
   // engine's default (the shipped network), as `thoth "go depth N"` searches.
-  const newSearcher = (): Searcher => engineSearcher(hash, engineEvaluation());
+  const newSearcher = (): Searcher => engineSearcher(hash, defaultEvaluation());
 
   const gameFile = args.options.get('game')?.[0];
   if (args.options.has('threats')) {
@@ -291,7 +286,7 @@ function reviewOneGame(
 }
 
 /** The engine's default evaluation: the shipped network, or the hand-written one when it cannot be read. */
-function engineEvaluation(): EngineEvaluation {
+function defaultEvaluation(): EngineEvaluation {
   const r = loadNetworkFile(DEFAULT_EVAL_FILE);
   if (r.ok) return { network: r.value.net, source: r.value.source };
   process.stderr.write(`thoth analyse: ${r.error}; the hand-written evaluation is used\n`);
