@@ -18,7 +18,7 @@ import { formatPositionError, parsePosition } from './position-command';
 
 /**
  * When a command runs: `now` at once, even during a search; `ready` at once during a search, but
- * after other work that is still going on (the warm-up, a table clear …); `queued` after the
+ * after other work that is still going on (the threads' start and warm-up, a table clear …); `queued` after the
  * search and the work before it, in order. (`quit` is queued, and also stops a running search.)
  */
 type Timing = 'now' | 'ready' | 'queued';
@@ -50,7 +50,7 @@ export class UciEngine {
   /** The commands, in the order of `help` (a table: one command, its help lines and what it runs, a row). */
   // biome-ignore format: a table, a command a row
   private static readonly COMMANDS: readonly Command[] = [
-    { names: ['uci', 'ugi', 'uki'], timing: 'ready', run: (e, _args, _q, name) => e.handshake(name),
+    { names: ['uci', 'ugi', 'uki'], timing: 'now', run: (e, _args, _q, name) => e.handshake(name),
       help: ['uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok'] },
     { names: ['isready'], timing: 'ready', run: (e) => e.write('readyok'),
       help: ['isready                    readyok (also during a search)'] },
@@ -147,8 +147,10 @@ export class UciEngine {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#') || this.quitting) return;
     const cmd = trimmed.split(/\s+/)[0];
-    // readyok at once during a search (UCI); after other unfinished work (the warm-up at start,
-    // clearing the table …), when it is done. The handshake too: after uciok the engine is warm.
+    // The search threads start at the first isready or search (here when nothing is before it).
+    if (needsThreads(trimmed) && this.queue.length === 0 && !this.blocked) this.startThreads();
+    // readyok at once during a search (UCI); after other unfinished work (the threads' start and
+    // warm-up, clearing the table …), when it is done.
     const command = UciEngine.BY_NAME.get(cmd);
     if (command?.timing === 'ready' && !this.engine.searching && (this.queue.length > 0 || this.blocked)) {
       this.queue.push({ line: trimmed });
@@ -203,7 +205,13 @@ export class UciEngine {
 
   private pump(): void {
     while (this.queue.length > 0 && !this.engine.searching && !this.blocked && !this.quitting) {
-      this.execute(this.queue.shift()!);
+      // a command that needs the search threads waits until they have started and warmed up (a
+      // go whose clock runs, from stdin, cuts the warm-up short)
+      const head = this.queue[0];
+      if (needsThreads(head.line) && !this.engine.threadsStarted) {
+        this.startThreads();
+        if (head.received !== undefined) this.engine.interruptWarmup();
+      } else this.execute(this.queue.shift()!);
     }
     // A search has started: isready and the handshake are answered at once during a search,
     // also when they were waiting for it to start.
@@ -235,6 +243,18 @@ export class UciEngine {
       this.blocked = false;
       this.pump();
     });
+  }
+
+  /**
+   * Starts the search threads (at the first `isready` or search): the commands after this one
+   * wait until they are started and warmed up. `debug on` says when they start and are ready.
+   */
+  private startThreads(): void {
+    if (this.engine.threadsStarted) return;
+    const t0 = Date.now();
+    const o = this.engine.options;
+    this.debug(`search threads starting: ${o.threads.value} thread(s), hash ${o.hash.value} MB, then a warm-up search`);
+    this.waitFor(this.engine.startThreads().then(() => this.debug(`search threads ready after ${Date.now() - t0} ms`)));
   }
 
   private handshake(cmd: string): void {
@@ -338,6 +358,16 @@ export class UciEngine {
       ['Thoth speaks a UCI-like protocol (see protocol.md). Commands:', ...help].map((l) => `info string ${l}`),
     );
   }
+}
+
+/**
+ * The search threads start, and warm up, at the first `isready` or search (not with the engine:
+ * the handshake is answered at once, before any thread starts or any search runs, as Stockfish
+ * does its heavy work at `isready`; protocol.md, `uci`).
+ */
+function needsThreads(line: string): boolean {
+  const words = line.split(/\s+/);
+  return words[0] === 'isready' || (words[0] === 'go' && !words.includes('perft'));
 }
 
 export function isKnownCommand(word: string): boolean {

@@ -111,6 +111,21 @@ describe.skipIf(!existsSync(CLI_BUILT))('thoth gui --engine <bad>', () => {
     );
   });
 
+  it('an engine too slow to answer: the step and the flag that gives it longer, exit 1', async () => {
+    // a node program that answers 'uci' but never 'isready'
+    const mute = join(tempDir(), 'mute.cjs');
+    writeFileSync(
+      mute,
+      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => { if (l === 'uci') console.log('id name Mute\\nuciok'); });\n",
+    );
+    const r = await runBuilt(['gui', '--port', '0', '--start-timeout', '1500', '--engine', `node ${mute}`]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(
+      /^thoth gui: the engine answered 'uciok' but not 'isready' with 'readyok' within 1500 ms \(command: \S+ \S+mute\.cjs\); --start-timeout MS gives it longer \(now 1500\)\n$/,
+    );
+  });
+
   it('a command that cannot be run', async () => {
     const r = await runBuilt(['gui', '--port', '0', '--engine', '/no/such/engine']);
     expect(r.code).toBe(1);
