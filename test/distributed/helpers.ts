@@ -10,12 +10,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sharedFolder } from '../../scripts/suite-owned.mjs';
 import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
 import { fakeEngineScript } from '../match/helpers';
 
-/** An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers trust). */
-export function makeKeys(): { private: string; public: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-keys-'));
+/**
+ * An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers
+ * trust), in a new folder under `parent`.
+ */
+export function makeKeys(parent = tmpdir()): { private: string; public: string } {
+  const dir = mkdtempSync(path.join(parent, 'thoth-keys-'));
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const keys = { private: path.join(dir, 'coordinator.key'), public: path.join(dir, 'coordinator.pub') };
   writeFileSync(keys.private, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
@@ -27,7 +31,7 @@ export function makeKeys(): { private: string; public: string } {
  * The key every `thoth` child of these tests signs runs with (THOTH_SIGN_KEY) and trusts
  * (THOTH_TRUST); the trust tests (trust.test.ts) give other keys on the command line.
  */
-export const TEST_KEYS = makeKeys();
+export const TEST_KEYS = makeKeys(sharedFolder('keys'));
 
 /** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
 export function findRedisServer(): string | undefined {

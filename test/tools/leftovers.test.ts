@@ -1,0 +1,61 @@
+/**
+ * The suite ends what its tests leave (scripts/check-and-test.mjs, test/setup.ts,
+ * scripts/suite-owned.mjs): a run of a test file that leaves two processes running and files
+ * behind fails, names each, ends the processes and removes the files.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../cli/helpers';
+
+/** Whether a process runs (not ended, not a zombie). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(process.platform !== 'linux')('what a test run leaves', () => {
+  it('a process or file left behind fails the run, named, and is ended or removed', async () => {
+    const pids = path.join(tmpdir(), 'pids');
+    const child = spawn(
+      process.execPath,
+      [
+        'scripts/check-and-test.mjs',
+        '--no-typecheck',
+        '--config',
+        'test/tools/fixtures/leftovers/vitest.config.ts',
+        '--reporter',
+        'dot',
+      ],
+      { cwd: ROOT, env: { ...process.env, THOTH_SUITE_GRACE_MS: '1000', LEFTOVERS_PIDS: pids, NO_COLOR: '1' } },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, out).toBe(1);
+    const [a, b] = readFileSync(pids, 'utf8').split(' ').map(Number);
+    // the file's check: the process with its mark
+    expect(out).toMatch(
+      new RegExp(
+        `this file left 1 process\\(es\\) running 1 s after its end \\(now ended\\):\\n\\s+pid ${a}: \\S*node -e setInterval`,
+      ),
+    );
+    // the run's check: the process that escaped the file's, and the file in the run's folder
+    expect(out).toMatch(
+      new RegExp(`The tests left 1 process\\(es\\) running \\(now ended\\):\\n  pid ${b}: \\S*node -e setInterval`),
+    );
+    expect(out).toContain('The tests left 1 temporary file(s) or folder(s) (now removed):\n  left-by-the-run\n');
+    expect(out).not.toContain('left-in-the-file');
+    expect([running(a), running(b)]).toEqual([false, false]);
+    // the run's folder is gone
+    const folder = /thoth-suite-\w+/.exec(out);
+    expect(folder === null || !existsSync(path.join(tmpdir(), folder[0]))).toBe(true);
+  });
+});
