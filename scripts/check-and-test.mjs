@@ -37,7 +37,7 @@ tsc?.stderr.on('data', (d) => (tscOut += d));
 const tscDone = new Promise((resolve) => (tsc ? tsc.on('close', (code) => resolve(code ?? 1)) : resolve(0)));
 
 const system = tmpdir();
-const runTmp = mkdtempSync(path.join(system, 'thoth-suite-'));
+const runTmp = mkdtempSync(path.join(system, 'thoth-run-'));
 shareTsxCache(runTmp, system);
 const run = randomUUID();
 const env = { ...process.env, TMPDIR: runTmp, [RUN_TMP]: runTmp, [SYSTEM_TMP]: system, [RUN_MARK]: run };

@@ -15,7 +15,7 @@ let own;
 export function setup() {
   if (process.env[RUN_TMP] === undefined) {
     const system = tmpdir();
-    own = mkdtempSync(path.join(system, 'thoth-suite-'));
+    own = mkdtempSync(path.join(system, 'thoth-run-'));
     shareTsxCache(own, system);
     Object.assign(process.env, { TMPDIR: own, [RUN_TMP]: own, [SYSTEM_TMP]: system, [RUN_MARK]: randomUUID() });
   }

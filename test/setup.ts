@@ -29,7 +29,7 @@ transformSync('');
 await transform('');
 
 const parent = process.env[RUN_TMP] ?? systemTmp();
-const folder = mkdtempSync(path.join(parent, 'thoth-file-'));
+const folder = mkdtempSync(path.join(parent, 'f-'));
 shareTsxCache(folder, systemTmp());
 const mark = randomUUID();
 process.env.TMPDIR = folder;

@@ -8,12 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords, serializeRecord, type GameRecord } from '../../src/core/record';
 import { checkResult, type PairResult, type ReportedGame } from '../../src/distributed/jobs';
 import { QUEUE_PREFIX, keys } from '../../src/distributed/redis';
 import { fake, tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, startRedis, worker } from './helpers';
+import { REDIS_SERVER, ThothProcess, startRedis, worker, endProcesses } from './helpers';
 
 const honest = (index: number): ReportedGame => ({
   index,
@@ -46,6 +46,9 @@ function forged(index: number): ReportedGame[] {
     { ...g, record: { ...g.record, moves: [{ move: 'e4e5' }] } },
   ];
 }
+
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
 
 describe('forged pair results', () => {
   it('the well-formed but illegal, the tag-name, move-text, NAG and result injections are refused', () => {

@@ -230,7 +230,20 @@ const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).h
  */
 const COMMAND = BUILD_IS_FRESH ? [CLI_BUILT] : ['--import', TSX, CLI_SOURCE];
 
-/** A `thoth` command in a child process, with its output collected and waitable. */
+/** The ThothProcesses still running (endProcesses ends them). */
+const running = new Set<ThothProcess>();
+
+/**
+ * Ends every ThothProcess still running (SIGKILL) and waits for each: a test file's last
+ * afterAll, so that a test that failed half-way leaves no coordinator or worker behind.
+ */
+export async function endProcesses(): Promise<void> {
+  const left = [...running];
+  for (const p of left) p.kill('SIGKILL');
+  await Promise.all(left.map((p) => p.exited));
+}
+
+/** A `thoth` command in a child process, with its output collected and waitable; endProcesses ends it. */
 export class ThothProcess {
   readonly proc: ChildProcess;
   out = '';
@@ -256,7 +269,13 @@ export class ThothProcess {
       this.check();
     });
     this.proc.stderr!.on('data', (d) => (this.err += d));
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
+    running.add(this);
+    this.exited = new Promise((resolve) =>
+      this.proc.on('exit', (code) => {
+        running.delete(this);
+        resolve(code);
+      }),
+    );
   }
 
   private check(): void {

@@ -82,6 +82,9 @@ export interface RunningGui {
   stop(): Promise<number | null>;
 }
 
+/** How long startGui waits for the address at most (thoth gui gives its engine 30 s per step). */
+const START_NET_MS = 150_000;
+
 /** Starts `node dist/cli.js gui --port 0 ...` and waits for the URL it prints. */
 export async function startGui(args: string[] = []): Promise<RunningGui> {
   if (!existsSync(path.join(ROOT, 'dist', 'gui', 'index.html')) || !existsSync(CLI)) {
@@ -95,8 +98,14 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
   proc.stdout?.setEncoding('utf8');
   proc.stderr?.setEncoding('utf8');
   proc.stderr?.on('data', (d: string) => (out += d));
+  // The server prints its address once its engine has started, or exits when the engine cannot
+  // (thoth gui's own --start-timeout); this limit is only a net, under vitest's hook limit. A server
+  // that never printed it is ended here, not left running.
   const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`thoth gui printed no URL:\n${out}`)), 15000);
+    const t = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`thoth gui printed no URL in ${START_NET_MS / 1000} s (now ended):\n${out}`));
+    }, START_NET_MS);
     proc.stdout?.on('data', (d: string) => {
       out += d;
       const m = /Thoth GUI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
