@@ -1,5 +1,5 @@
-// Builds dist/: the CLI and each worker as its own entry point (piscina loads workers by file
-// name, so they cannot be bundled into the CLI), the browser GUI, and the library (`thoth/core`:
+// Builds dist/: the CLI and each worker thread's entry point as its own bundle (a thread starts on a
+// file, so they cannot be bundled into the CLI), the browser GUI, and the library (`thoth/core`:
 // dist/lib/core.js). Packages stay external. `node build.mjs --types` writes the library's type
 // declarations instead (dist/types/; `npm run prepare` does both); `node build.mjs --web` only
 // the static GUI (dist/web/).
@@ -29,12 +29,14 @@ if (process.argv.includes('--types')) {
   process.exit(0);
 }
 
+// Each thread entry point of src/threads (*-worker.ts) as dist/<name>.js, the file src/process/pool.ts
+// starts a thread on from the build.
 const entries = [
   { in: 'src/cli.ts', out: 'cli' },
-  { in: 'src/threads/perft-worker.ts', out: 'perft-worker' },
-  { in: 'src/threads/search-worker.ts', out: 'search-worker' },
-  { in: 'src/threads/datagen-worker.ts', out: 'datagen-worker' },
-  { in: 'src/threads/train-worker.ts', out: 'train-worker' },
+  ...readdirSync('src/threads')
+    .filter((f) => f.endsWith('-worker.ts'))
+    .sort()
+    .map((f) => ({ in: `src/threads/${f}`, out: f.replace(/\.ts$/, '') })),
 ];
 
 if (!webOnly)
@@ -113,7 +115,7 @@ if (!webOnly) {
     logLevel: 'warning',
     define: { __DEFAULT_NETWORK__: JSON.stringify(net) },
   };
-  const worker = await build({ ...common, entryPoints: ['src/web/search-worker.ts'], write: false });
+  const worker = await build({ ...common, entryPoints: ['src/web/web-search-worker.ts'], write: false });
   mkdirSync('dist/web', { recursive: true });
   await build({
     ...common,

@@ -22,7 +22,7 @@ import { PUZZLES_SPEC, puzzlesCommand } from './cli/puzzles';
 import { STATS_HELP, statsCommand } from './cli/stats-command';
 import { trainCommand } from './cli/train-command';
 import { TRAIN_SPEC } from './cli/train-spec';
-import { TUNE_SPEC, tuneCommand } from './cli/tune';
+import { TUNE_SPEC, tuneCommand } from './cli/tune-command';
 import { WORKER_SPEC, workerCommand } from './cli/worker-command';
 import { exitOnOutputError } from './process/output';
 import { runProtocol } from './node/loop';

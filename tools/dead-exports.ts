@@ -47,7 +47,7 @@ const API_FILES = new Set([
   'src/gui/page/main.ts',
   'src/web/main.ts',
   'src/web/coi-sw.ts',
-  'src/web/search-worker.ts',
+  'src/web/web-search-worker.ts',
   'src/distributed/page/main.ts',
   ...readdirSync(path.join(ROOT, 'src/threads'))
     .filter((f) => f.endsWith('-worker.ts'))

@@ -1,6 +1,6 @@
 /**
  * How Thoth reviews a game: the one method `thoth analyse --game` (in-process, src/analysis/
- * annotate-game.ts) and the GUI's *Review the game* (over the protocol, src/gui/page/gamereview.ts)
+ * annotate-game.ts) and the GUI's *Review the game* (over the protocol, src/gui/page/state/gamereview.ts)
  * both follow, so that they give the same marks. Plain data, no Node: the GUI bundles this.
  *
  * For every move of the main line, in the position before it:

@@ -7,7 +7,7 @@ import type { Judgement } from './review';
 
 /**
  * A reviewed move on a win-chance graph: the one shape of `thoth analyse --graph` and the GUI
- * page's graph (src/gui/page/graph.ts).
+ * page's graph (src/gui/page/view/graph.ts).
  */
 export interface GraphMark {
   /** Index of the move in the game, from 0 (the dot sits on the position after it). */

@@ -73,7 +73,8 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
       );
     }
     const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
-    await playLocal(run, { threads, seed, setups: selfPlaySetups(editions), settings }, progress, write);
+    const entry = new URL('../threads/datagen-worker.ts', import.meta.url);
+    await playLocal(run, { entry, threads, seed, setups: selfPlaySetups(editions), settings }, progress, write);
   } catch (e) {
     if (e instanceof DatagenError) throw e.usage ? new UsageError(e.message) : new CommandError(e.message);
     throw e;
@@ -108,7 +109,7 @@ function evaluation(file = 'default', out: string): { network?: SharedArrayBuffe
   return { network: r.value.bytes, words };
 }
 
-/** Started by a worker with an IPC channel (src/distributed/datagen-worker.ts): end with it. */
+/** Started by a worker with an IPC channel (src/distributed/worker-datagen.ts): end with it. */
 function endWithParent(): void {
   if (typeof process.send !== 'function') return;
   process.on('disconnect', () => process.exit(1));

@@ -22,7 +22,7 @@ import {
 import { DEFAULT_SEED } from '../match/config';
 import { formatPuzzleFile, parsePuzzleFile, type Puzzle } from '../puzzles/format';
 import { DEFAULT_MINER, Miner, type MinedGame, type MinerSettings, type PuzzleKind } from '../puzzles/miner';
-import { PuzzleGames } from '../puzzles/selfplay';
+import { PuzzleGames } from '../puzzles/mined-games';
 import { DEFAULT_SELFPLAY, type SelfPlaySettings } from '../search/selfplay';
 import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine, formatDuration } from './progress';

@@ -90,7 +90,16 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
   }
 
   const run = new TrainingRun(
-    { paths: args.positional, out, settings, valFraction, threads, chunkPositions, nameTail },
+    {
+      paths: args.positional,
+      out,
+      settings,
+      valFraction,
+      threads,
+      threadEntry: new URL('../threads/train-worker.ts', import.meta.url),
+      chunkPositions,
+      nameTail,
+    },
     {
       line: write,
       warn: (s) => process.stderr.write(`thoth train: ${s}\n`),

@@ -114,3 +114,15 @@ export function parseInfo(line: string): Result<InfoFields, InfoError> {
   }
   return ok(info);
 }
+
+/** An `info` line with a principal variation and a score: what a GUI shows of a search. */
+export type InfoLine = InfoFields & Pick<SearchInfo, 'depth' | 'multipv' | 'score' | 'pv'>;
+
+/** The line as a GUI shows it, or null when it has no depth, score or moves (`multipv` 1 when not given). */
+export function pvInfo(line: string): InfoLine | null {
+  const r = parseInfo(line);
+  if (!r.ok) return null;
+  const { depth, score, pv } = r.value;
+  if (depth === undefined || score === undefined || pv === undefined || pv.length === 0) return null;
+  return { ...r.value, depth, score, pv, multipv: r.value.multipv ?? 1 };
+}

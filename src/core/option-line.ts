@@ -2,7 +2,7 @@
  * The handshake's `option name X type T [default D] [min A] [max B] [var V …]` line: its one
  * formatter (what Thoth declares, src/engine/options.ts) and its one parser (what a client reads:
  * the match runner's engines, src/match/engine-options.ts, and the GUI page's engine,
- * src/gui/page/engine-client.ts). Pure, so the page bundles it.
+ * src/gui/page/engine/engine-client.ts). Pure, so the page bundles it.
  */
 
 /** An option as the handshake declares it (what Thoth formats). */

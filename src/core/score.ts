@@ -42,7 +42,7 @@ export interface SearchInfo {
 /**
  * A finished search's answer as plain data, moves as text: what a search thread posts when it is
  * done and what the search threads of either host (src/node/search-pool.ts in Node,
- * src/web/search-pool.ts in the page) hand on to the protocol for its `bestmove`.
+ * src/web/web-search-pool.ts in the page) hand on to the protocol for its `bestmove`.
  */
 export interface SearchResult {
   /** The move to play ('' when there is none). */

@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { buildProblem, localEngine, shortSum } from './builds';
-import { type DatagenWorkerHost, serveDatagen } from './datagen-worker';
+import { type DatagenWorkerHost, serveDatagen } from './worker-datagen';
 import { type PairJob, type PairResult, type RunSettings, reportGame } from './jobs';
 import { keys, openRedis, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
@@ -368,7 +368,7 @@ class RunWorker {
     }
   }
 
-  /** This worker as a datagen run's chunks need it (src/distributed/datagen-worker.ts). */
+  /** This worker as a datagen run's chunks need it (src/distributed/worker-datagen.ts). */
   private async datagenHost(): Promise<DatagenWorkerHost> {
     const bull = this.bull ?? (this.bull = await import('bullmq'));
     return {

@@ -24,7 +24,7 @@ import {
 } from './commands';
 import { DEFAULT_EVAL_FILE, type EngineHost, type LoadedNetwork, type SearchThreads } from './host';
 import { createOptions, maxThreads, type EngineOptions } from './options';
-import { buildPosition, startPosition, type PositionState } from './position';
+import { buildPosition, startPosition, type PositionState } from './position-state';
 
 /** The move to play (`ponder`: the reply expected, '' for none). */
 export interface BestMove {

@@ -1,6 +1,6 @@
 /**
  * The part of the search threads both hosts share (the Node pool: src/node/search-pool.ts,
- * piscina workers; the page's: src/web/search-pool.ts, Web Workers): the table age and the
+ * piscina workers; the page's: src/web/web-search-pool.ts, Web Workers): the table age and the
  * new-game count each search carries, every thread's task, the slots where helpers leave their
  * last completed iteration, and the rule that picks the move to play from the threads' results
  * (Stockfish's vote). Only the transport differs between the hosts, so one position, thread count

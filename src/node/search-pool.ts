@@ -1,6 +1,6 @@
 /**
  * The search threads of the Node host (SearchThreads, src/engine/host.ts; the page's are
- * src/web/search-pool.ts): a piscina pool of persistent workers (created at start-up and when
+ * src/web/web-search-pool.ts): a piscina pool of persistent workers (created at start-up and when
  * `Threads` changes, never inside `go`), all searching the same position (Lazy SMP) and sharing
  * one transposition table in a SharedArrayBuffer. Stop, ponder and the node count are shared
  * words; only thread 0 manages time and streams its reports (SearchInfo objects). Each thread
@@ -17,6 +17,9 @@ import { workerPool } from '../process/pool';
 import type { SearchTask } from '../threads/search-worker';
 import type { GoRequest, SearchThreads } from '../engine/host';
 import { PoolCore } from '../engine/pool-core';
+
+/** The entry point each search thread runs (src/process/pool.ts: its bundle, from the build). */
+const SEARCH_THREAD = new URL('../threads/search-worker.ts', import.meta.url);
 
 const WARM_KFEN = setupKfen('khet2', 'classic')!;
 /**
@@ -79,7 +82,7 @@ export class SearchPool implements SearchThreads {
     this.warmNetwork = network;
     this.threadCount = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
-    this.pool = workerPool('search-worker', threads);
+    this.pool = workerPool(SEARCH_THREAD, threads);
     this.ready = Promise.all([this.warm(this.pool, threads), this.touchTable()]).then(() => {});
   }
 
@@ -173,7 +176,7 @@ export class SearchPool implements SearchThreads {
     await this.stragglers;
     const old = this.pool;
     this.threadCount = n;
-    this.pool = workerPool('search-worker', n);
+    this.pool = workerPool(SEARCH_THREAD, n);
     this.core.newGame++;
     await old.destroy();
     this.ready = this.warm(this.pool, n);

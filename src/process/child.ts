@@ -5,7 +5,7 @@
  * killed, or could not be started at all. Children still running when Thoth exits are killed.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { LineSplitter } from './lines';
+import { LineSplitter } from './line-splitter';
 
 export interface ChildOptions {
   /** Working directory. */

@@ -13,7 +13,7 @@ import {
 } from '../core/index';
 import { err, type Result } from '../core/result';
 import { quote } from '../core/quote';
-import { buildPosition, type PositionError, type PositionState } from '../engine/position';
+import { buildPosition, type PositionError, type PositionState } from '../engine/position-state';
 
 export function formatPositionError(e: PositionError): string {
   return `position: ${e.message}`;

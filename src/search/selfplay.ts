@@ -1,7 +1,7 @@
 /**
  * Self-play: the engine plays a game against itself from a setup and random opening plies, every
  * move searched to a node budget, with one search thread and one table. Training data (datagen,
- * src/train/datagen.ts) and the puzzle miner (src/puzzles/selfplay.ts) play their games here and
+ * src/train/datagen.ts) and the puzzle miner (src/puzzles/mined-games.ts) play their games here and
  * differ only in what they keep of them; game g of a run plays setup g of the cycle below, and its
  * opening follows from the seed and g, so a run can be made again.
  */

@@ -21,7 +21,7 @@ export const MAX_SKILL = 20;
  * with a lent 16-core machine's games added (docs/strength.md, "Levels"), added up from full
  * strength (level 20) put at 2400. Levels in between (3, 5, 7,
  * 9–15, 17–19) are interpolated; at 20,000 nodes levels 10, 13 and 16 played alike before, so
- * the page uses measured levels only (src/gui/page/levels.ts, `THOTH_LADDER`).
+ * the page uses measured levels only (src/gui/page/engine/levels.ts, `THOTH_LADDER`).
  */
 export const LEVEL_ELO: readonly (readonly [level: number, elo: number])[] = [
   [0, 808],

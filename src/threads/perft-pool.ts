@@ -14,7 +14,7 @@ export async function parallelDivide(
   onLine?: (line: DivideLine, index: number, total: number) => void,
 ): Promise<DivideLine[]> {
   const moves = pos.winner >= 0 ? [] : legalMoves(pos).map(formatMove);
-  const pool = workerPool('perft-worker', threads, 1000);
+  const pool = workerPool(new URL('./perft-worker.ts', import.meta.url), threads, 1000);
   try {
     // The history before the position is not needed for perft: start from its KFEN.
     const kfen = toKfen(pos);

@@ -42,6 +42,11 @@ export interface DatagenTally {
 
 /** Local play: the games on worker threads, one game per thread at a time. */
 export interface LocalPlay {
+  /**
+   * The entry point the threads run, as the caller names it: src/threads/datagen-worker.ts, which
+   * imports this folder (src/process/pool.ts).
+   */
+  entry: URL;
   threads: number;
   seed: number;
   /** Game g plays setups[g mod length]. */
@@ -206,7 +211,7 @@ export class DatagenRun {
    */
   async play(p: LocalPlay): Promise<void> {
     this.begin();
-    const pool = workerPool('datagen-worker', p.threads, 1000);
+    const pool = workerPool(p.entry, p.threads, 1000);
     let destroyed: Promise<void> | undefined;
     const destroyPool = (): Promise<void> => (destroyed ??= pool.destroy());
     let stopping = false;

@@ -31,7 +31,11 @@ export interface TrainWorkerData {
   losses: Float64Array;
 }
 
-export async function startTrainThreads(trainer: Trainer, threads: number): Promise<GradientSplitter> {
+/**
+ * Splits the trainer's batches over `threads` threads: this one and `threads − 1` worker threads on
+ * `entry`, as the caller names it (src/threads/train-worker.ts, which imports this folder).
+ */
+export async function startTrainThreads(trainer: Trainer, threads: number, entry: URL): Promise<GradientSplitter> {
   const helpers = threads - 1;
   const ctrl = new Int32Array(new SharedArrayBuffer(4 * (CTRL_RANGES + 2 * helpers)));
   const losses = new Float64Array(new SharedArrayBuffer(8 * helpers));
@@ -57,7 +61,7 @@ export async function startTrainThreads(trainer: Trainer, threads: number): Prom
       ctrl,
       losses,
     };
-    const worker = startWorker('train-worker', workerData);
+    const worker = startWorker(entry, workerData);
     ready.push(
       new Promise((resolve, reject) => {
         worker.once('message', () => resolve());

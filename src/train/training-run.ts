@@ -25,6 +25,8 @@ export interface TrainingRunOptions {
   /** Share of the games held out for validation. */
   valFraction: number;
   threads: number;
+  /** The entry point of the helper threads (src/threads/train-worker.ts, as the caller names it), when threads > 1. */
+  threadEntry: URL;
   /** More training positions than this are streamed in shuffled chunks of at most this many. */
   chunkPositions: number;
   /** The end of the network's name field (` init=FILE` after a warm start). */
@@ -194,7 +196,8 @@ export class TrainingRun {
    */
   private async epochs(trainer: Trainer, checkpoint: (params: Float32Array, epoch: number) => void) {
     const epochs = this.o.settings.epochs;
-    const splitter = this.o.threads > 1 ? await startTrainThreads(trainer, this.o.threads) : undefined;
+    const splitter =
+      this.o.threads > 1 ? await startTrainThreads(trainer, this.o.threads, this.o.threadEntry) : undefined;
     let shown = 0;
     const onBatch = (done: number, total: number): void => {
       const now = performance.now();
@@ -293,7 +296,7 @@ export class TrainingRun {
       this.report.progress(`train: epoch ${e}/${epochs}, reading chunk ${c + 1}/${chunks.length}`);
       const t = new Trainer(pack(chunk), settings, main.training);
       if (main.valIdx.length === 0) last = t;
-      const splitter = threads > 1 ? await startTrainThreads(t, threads) : undefined;
+      const splitter = threads > 1 ? await startTrainThreads(t, threads, this.o.threadEntry) : undefined;
       try {
         const r = await t.pass(e, splitter, (d) => {
           const now = performance.now();

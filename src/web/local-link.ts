@@ -4,10 +4,10 @@
  * no other tab to share it with.
  */
 import { plural } from '../core/plural';
-import type { EngineLink, LinkEvents } from '../gui/page/engine-client';
+import type { EngineLink, LinkEvents } from '../gui/page/engine/engine-client';
 import { UciEngine } from '../protocol/uci';
 import { pageHost } from './page-host';
-import { sharedMemory } from './search-pool';
+import { sharedMemory } from './web-search-pool';
 
 /** Threads for Lazy SMP when the page may share memory with its workers. */
 function threadsHere(): number {

@@ -4,7 +4,7 @@
  * (src/web/isolation.ts), so that Thoth searches on all cores.
  */
 import { PageController } from '../gui/page/controller';
-import { EngineClient } from '../gui/page/engine-client';
+import { EngineClient } from '../gui/page/engine/engine-client';
 import { ensureIsolation, showSingleThreadNote } from './isolation';
 import { LocalLink } from './local-link';
 

@@ -1,13 +1,13 @@
 /**
  * The engine's host in the page of the static build (EngineHost, src/engine/host.ts):
- * the cores from navigator.hardwareConcurrency, search threads in Web Workers (search-pool.ts),
+ * the cores from navigator.hardwareConcurrency, search threads in Web Workers (web-search-pool.ts),
  * and EvalFile: a page reads no files, so the shipped network travels inside the page (build.mjs
  * puts nets/default.nnue in as base64 when there is one) and other paths are refused.
  */
 import { err, ok, type Result } from '../core/result';
 import { formatNetworkError, readNetwork } from '../nnue/network';
 import { DEFAULT_EVAL_FILE, type EngineHost, type LoadedNetwork } from '../engine/host';
-import { SearchPool } from './search-pool';
+import { SearchPool } from './web-search-pool';
 
 /** The shipped network's bytes as base64 ('' when the build had none), put in by build.mjs. */
 declare const __DEFAULT_NETWORK__: string;

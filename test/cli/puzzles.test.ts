@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMove, makeRecord, serializeRecord } from '../../src/core/index';
 import { parsePuzzleFile } from '../../src/puzzles/format';
 import { Miner } from '../../src/puzzles/miner';
-import { PuzzleGames } from '../../src/puzzles/selfplay';
+import { PuzzleGames } from '../../src/puzzles/mined-games';
 import { DEFAULT_SELFPLAY } from '../../src/search/selfplay';
 import { runBuilt } from './helpers';
 

@@ -7,7 +7,7 @@ import {
   type DatagenRunSettings,
   type DatagenStatus,
 } from '../../src/distributed/datagen-jobs';
-import { datagenProblem } from '../../src/distributed/datagen-worker';
+import { datagenProblem } from '../../src/distributed/worker-datagen';
 import { DEFAULT_DATAGEN, datagenArgs } from '../../src/train/datagen';
 
 const status = (): DatagenStatus => ({

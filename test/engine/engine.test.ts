@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perft, setupKfen } from '../../src/core/index';
 import { Engine, type BestMove, type EngineListener } from '../../src/engine/engine';
 import type { GoNumbers } from '../../src/engine/commands';
-import { buildPosition } from '../../src/engine/position';
+import { buildPosition } from '../../src/engine/position-state';
 import { nodeHost } from '../../src/node/node-host';
 import { MATE_IN_1, positionOf } from '../protocol/spawn-engine';
 

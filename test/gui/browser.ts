@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
-import { addMoves, newTree } from '../../src/gui/page/tree';
+import { addMoves, newTree } from '../../src/gui/page/state/tree';
 import { systemTmp } from '../../scripts/suite-owned.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
 

@@ -4,7 +4,7 @@
  * except what its clocks cannot keep (moves per period, no base time).
  */
 import { describe, expect, it } from 'vitest';
-import { clockFromText, timeControlText } from '../../src/gui/page/clock';
+import { clockFromText, timeControlText } from '../../src/gui/page/state/clock';
 
 describe('clockFromText', () => {
   it.each([

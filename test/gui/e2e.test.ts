@@ -16,7 +16,7 @@ import {
   squareName,
   toKfen,
 } from '../../src/core/index';
-import { addMoves, mainline, newTree, positionAt, type GameTree } from '../../src/gui/page/tree';
+import { addMoves, mainline, newTree, positionAt, type GameTree } from '../../src/gui/page/state/tree';
 import {
   HAVE_CHROMIUM,
   PHONE,

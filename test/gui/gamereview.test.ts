@@ -1,11 +1,11 @@
 /** The page's game review and evaluation graph, without a browser. */
 import { describe, expect, it } from 'vitest';
 import { parseMove } from '../../src/core/index';
-import * as R from '../../src/gui/page/gamereview';
-import { graphIndexAt, graphSvg } from '../../src/gui/page/graph';
-import { exportInput } from '../../src/gui/page/record-io';
-import * as S from '../../src/gui/page/state';
-import { newTree } from '../../src/gui/page/tree';
+import * as R from '../../src/gui/page/state/gamereview';
+import { graphIndexAt, graphSvg } from '../../src/gui/page/view/graph';
+import { exportInput } from '../../src/gui/page/state/record-io';
+import * as S from '../../src/gui/page/state/state';
+import { newTree } from '../../src/gui/page/state/tree';
 
 /** A two-player game of `texts` (from `kfen`, or the Classic setup). */
 function played(texts: string[], kfen?: string): S.PageState {

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASTE_LIMIT } from '../../src/gui/page/record-io';
+import { PASTE_LIMIT } from '../../src/gui/page/state/record-io';
 import { HAVE_CHROMIUM, closeBrowser, confirmIfAsked, moveCount, movesText, open, setMode, walkGame } from './browser';
 import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
 

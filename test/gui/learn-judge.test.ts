@@ -1,9 +1,9 @@
 /** Learn from your mistakes without a browser: which moves come back, and which tries are good enough. */
 import { describe, expect, it } from 'vitest';
 import { parseMove, parseKfen, setupKfen } from '../../src/core/index';
-import * as R from '../../src/gui/page/gamereview';
-import { endedTry, goodTry, learnerSide, mistakesToLearn } from '../../src/gui/page/learn';
-import * as S from '../../src/gui/page/state';
+import * as R from '../../src/gui/page/state/gamereview';
+import { endedTry, goodTry, learnerSide, mistakesToLearn } from '../../src/gui/page/state/learn';
+import * as S from '../../src/gui/page/state/state';
 
 /** A reviewed two-player game of `texts` from the Classic setup: `cps[i]` scores position i (side to move's view). */
 function reviewed(texts: string[], cps: number[], bests: string[], s0?: Partial<S.PageState>): S.PageState {

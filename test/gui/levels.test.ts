@@ -15,7 +15,13 @@ import {
   type SetupName,
 } from '../../src/core/index';
 import { mulberry32 } from '../../src/core/zobrist';
-import { hasThothLadder, levelOptions, levelsFor, THOTH_FULL_ELO, THOTH_LADDER } from '../../src/gui/page/levels';
+import {
+  hasThothLadder,
+  levelOptions,
+  levelsFor,
+  THOTH_FULL_ELO,
+  THOTH_LADDER,
+} from '../../src/gui/page/engine/levels';
 import { loadNetworkFile } from '../../src/node/network-file';
 import { DEFAULT_LIMITS, Searcher } from '../../src/search/search';
 import {

@@ -1,4 +1,4 @@
-/** Links to a position or a game (src/gui/page/link.ts), without a browser: round trips and bad input. */
+/** Links to a position or a game (src/gui/page/state/link.ts), without a browser: round trips and bad input. */
 import { describe, expect, it } from 'vitest';
 import { setupKfen } from '../../src/core/index';
 import {
@@ -9,8 +9,8 @@ import {
   linkUrl,
   MAX_LINK_TEXT,
   type LinkPayload,
-} from '../../src/gui/page/link';
-import { exportGame, importGame } from '../../src/gui/page/record-io';
+} from '../../src/gui/page/state/link';
+import { exportGame, importGame } from '../../src/gui/page/state/record-io';
 
 /** A game with tags, a variation inside a variation, NAGs, comments and clocks, as the page exports it. */
 const PGN = exportGame({

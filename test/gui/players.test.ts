@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legalMoves, moveFrom, moveTo, moveType, squareName, STEP } from '../../src/core/index';
 import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
-import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
+import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/state/puzzle';
 import {
   HAVE_CHROMIUM,
   click,

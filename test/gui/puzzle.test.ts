@@ -1,4 +1,4 @@
-/** Puzzle mode's pure part (src/gui/page/puzzle.ts): judging moves, the rating, the choice of puzzles. */
+/** Puzzle mode's pure part (src/gui/page/state/puzzle.ts): judging moves, the rating, the choice of puzzles. */
 import { describe, expect, it } from 'vitest';
 import { legalMoves, parseMove } from '../../src/core/index';
 import type { Puzzle } from '../../src/puzzles/format';
@@ -17,7 +17,7 @@ import {
   streakPuzzle,
   taskText,
   withTheme,
-} from '../../src/gui/page/puzzle';
+} from '../../src/gui/page/state/puzzle';
 
 // Shipped puzzles (puzzles/puzzles.json): a hit in 1 and a hit in 2.
 const hit1: Puzzle = {

@@ -21,7 +21,7 @@ import {
   STEP,
 } from '../../src/core/index';
 import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
-import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/puzzle';
+import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/state/puzzle';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, pauseClock, shot } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 

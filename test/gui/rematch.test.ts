@@ -6,10 +6,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseKfen, parseMove, setupKfen } from '../../src/core/index';
-import { materialCount, materialLead } from '../../src/gui/page/material';
-import { rematch } from '../../src/gui/page/rematch';
-import * as S from '../../src/gui/page/state';
-import { newTree } from '../../src/gui/page/tree';
+import { materialCount, materialLead } from '../../src/gui/page/view/material';
+import { rematch } from '../../src/gui/page/state/rematch';
+import * as S from '../../src/gui/page/state/state';
+import { newTree } from '../../src/gui/page/state/tree';
 import { HAVE_CHROMIUM, click, closeBrowser, loadKfen, open, pickLevel, shot } from './browser';
 import { ROOT } from './helpers';
 

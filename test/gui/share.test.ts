@@ -9,8 +9,8 @@ import { constants, deflateRawSync, inflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupKfen } from '../../src/core/index';
-import { encodeLink } from '../../src/gui/page/link';
-import { exportGame } from '../../src/gui/page/record-io';
+import { encodeLink } from '../../src/gui/page/state/link';
+import { exportGame } from '../../src/gui/page/state/record-io';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, theBrowser, waitMoves } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 

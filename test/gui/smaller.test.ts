@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setupKfen } from '../../src/core/index';
-import { encodeLink, linkUrl } from '../../src/gui/page/link';
-import { exportGame, type ExportMove } from '../../src/gui/page/record-io';
+import { encodeLink, linkUrl } from '../../src/gui/page/state/link';
+import { exportGame, type ExportMove } from '../../src/gui/page/state/record-io';
 import {
   HAVE_CHROMIUM,
   click,

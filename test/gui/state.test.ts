@@ -9,14 +9,14 @@ import {
   pgnClock,
   startClock,
   timeLeft,
-} from '../../src/gui/page/clock';
-import type { InfoLine } from '../../src/gui/page/engine-client';
-import { keyAction } from '../../src/gui/page/keys';
-import { levelGoCommand, levelsFor } from '../../src/gui/page/levels';
-import { restoreGame, restoreSettings, saveGame } from '../../src/gui/page/persist';
-import { rotationsOf } from '../../src/gui/page/selection';
-import * as S from '../../src/gui/page/state';
-import { addMoves, mainline, nodeAt, positionAt } from '../../src/gui/page/tree';
+} from '../../src/gui/page/state/clock';
+import type { InfoLine } from '../../src/core/info';
+import { keyAction } from '../../src/gui/page/view/keys';
+import { levelGoCommand, levelsFor } from '../../src/gui/page/engine/levels';
+import { restoreGame, restoreSettings, saveGame } from '../../src/gui/page/state/persist';
+import { rotationsOf } from '../../src/gui/page/state/selection';
+import * as S from '../../src/gui/page/state/state';
+import { addMoves, mainline, nodeAt, positionAt } from '../../src/gui/page/state/tree';
 
 const CLASSIC = setupKfen('khet2', 'classic') as string;
 

@@ -23,7 +23,7 @@ import {
 } from './browser';
 import { ROOT } from './helpers';
 import { setupKfen } from '../../src/core/index';
-import { encodeLink } from '../../src/gui/page/link';
+import { encodeLink } from '../../src/gui/page/state/link';
 
 const WEB = path.join(ROOT, 'dist', 'web');
 const FILE_URL = pathToFileURL(path.join(WEB, 'index.html')).href;

@@ -18,6 +18,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const settings = { ...DEFAULT_DATAGEN, nodes: 100, maxPlies: 30, skipPlies: 8 };
 const setups = selfPlaySetups(['khet2']);
+/** The thread entry datagen's games run on (the CLI names it so: src/cli/datagen-command.ts). */
+const GAME_THREAD = new URL('../../src/threads/datagen-worker.ts', import.meta.url);
 const player = new GamePlayer(settings.hashMb);
 const play = (game: number): PlayedGame => player.play({ game, seed: 3, ...setups[game % 3], settings });
 const games = [0, 1, 2].map(play);
@@ -125,7 +127,7 @@ describe('DatagenRun', () => {
   it('plays games on worker threads to its target, the same games as played here; stop() drops the games in progress', async () => {
     const out = join(dir, 'play.bin');
     const run = DatagenRun.open(options(out, { games: 3 }));
-    await run.play({ threads: 1, seed: 3, setups, settings });
+    await run.play({ entry: GAME_THREAD, threads: 1, seed: 3, setups, settings });
     expect(run.stopped).toBe(false);
     expect(run.totals().games).toBe(3);
     const blocks = gameBlocks(readFileSync(out)).blocks;
@@ -138,7 +140,7 @@ describe('DatagenRun', () => {
 
     const stopped = join(dir, 'stopped.bin');
     const r = DatagenRun.open(options(stopped));
-    const playing = r.play({ threads: 1, seed: 3, setups, settings });
+    const playing = r.play({ entry: GAME_THREAD, threads: 1, seed: 3, setups, settings });
     r.stop();
     await playing;
     expect(r.stopped).toBe(true);

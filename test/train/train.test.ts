@@ -116,7 +116,7 @@ describe('NNUE trainer', () => {
     const k = trainer.kernelFor(trainer.net.params);
     const one = new Float32Array(trainer.net.params.length);
     const lossOne = batchGradient(k, trainer.trainIdx, 10, 1010, one);
-    const splitter = await startTrainThreads(trainer, 3);
+    const splitter = await startTrainThreads(trainer, 3, new URL('../../src/threads/train-worker.ts', import.meta.url));
     try {
       const three = new Float32Array(one.length);
       const lossThree = await splitter.gradient(trainer.trainIdx, 10, 1010, three);

@@ -33,7 +33,17 @@ function start(o: Partial<TrainingRunOptions>, onLine: (s: string, run: Training
   const out = join(dir, `${Math.random().toString(36).slice(2)}.nnue`);
   let stoppable = 0;
   const run: TrainingRun = new TrainingRun(
-    { paths: [FIXTURE], out, settings, valFraction: 0.05, threads: 1, chunkPositions: 1_000_000, nameTail: '', ...o },
+    {
+      paths: [FIXTURE],
+      out,
+      settings,
+      valFraction: 0.05,
+      threads: 1,
+      threadEntry: new URL('../../src/threads/train-worker.ts', import.meta.url),
+      chunkPositions: 1_000_000,
+      nameTail: '',
+      ...o,
+    },
     {
       line: (s) => {
         lines.push(s);

@@ -1,7 +1,7 @@
 /**
  * Both hosts' search threads over one pool core (src/engine/pool-core.ts): the Node host's piscina
  * pool (src/node/search-pool.ts, run here in-process) and the static page's Web Workers
- * (src/web/search-pool.ts, run in a real Chromium on a page served with the cross-origin isolation
+ * (src/web/web-search-pool.ts, run in a real Chromium on a page served with the cross-origin isolation
  * headers, so that its workers share memory as Node's threads do). The same position, threads and
  * limits go to both: on one thread the two give the very same result; on two, each host's move is
  * the one the shared rule (chooseResult: the vote) picks from that host's threads' results, and the
@@ -63,7 +63,7 @@ async function pageScript(): Promise<string> {
   const common = { bundle: true, write: false, platform: 'browser', format: 'iife', target: 'es2022' } as const;
   const worker = await build({
     ...common,
-    entryPoints: [path.join(ROOT, 'src/web/search-worker.ts')],
+    entryPoints: [path.join(ROOT, 'src/web/web-search-worker.ts')],
     logLevel: 'error',
   });
   const page = await build({

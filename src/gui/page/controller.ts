@@ -1,20 +1,23 @@
 /**
- * The page's controller: holds the state, applies the transitions of state.ts on the person's
- * actions and the engine's answers, and runs the effects — the engine's searches (searches.ts:
- * what Thoth should be doing is a function of the state), the timers (clocks, the shot on show),
- * storage, and drawing the board (board-frame.ts) and the panels. It composes the rest: the
- * controls are wired by panel in wiring.ts, the keys in keyboard.ts, and opening a KFEN, a record
- * or a link is opening.ts.
+ * The page's controller, at the top of the page with main.ts, wiring.ts and open-game.ts (the
+ * composition root over the rooms state/, view/, engine/ and modes/: docs/layout.md, "The GUI
+ * page's rooms"): holds the state, applies the transitions of state/state.ts on the person's
+ * actions and the engine's answers, and runs the effects — the engine's searches
+ * (engine/searches.ts: what Thoth should be doing is a function of the state), the timers (clocks,
+ * the shot on show), storage, and drawing the board (view/board-frame.ts) and the panels. It holds
+ * the modes that take the board for a while (modes/mode.ts) in a list and calls each alike. It
+ * composes the rest: the controls are wired by panel in wiring.ts, the keys in view/keyboard.ts,
+ * and opening a KFEN, a record or a link is open-game.ts.
  */
 import { toKfen } from '../../core/index';
-import { BoardView } from './board';
-import { boardFrame } from './board-frame';
-import { timeLeft } from './clock';
-import { ask } from './dialog';
-import { lookUpDom, type Dom } from './dom';
-import type { EngineClient } from './engine-client';
-import { Keyboard } from './keyboard';
-import { openLinked } from './opening';
+import { BoardView } from './view/board';
+import { boardFrame } from './view/board-frame';
+import { timeLeft } from './state/clock';
+import { ask } from './view/dialog';
+import { lookUpDom, type Dom } from './view/dom';
+import type { EngineClient } from './engine/engine-client';
+import { Keyboard } from './view/keyboard';
+import { openLinked } from './open-game';
 import {
   renderAnalysis,
   renderBanner,
@@ -33,18 +36,19 @@ import {
   renderStatus,
   renderThinking,
   renderToolbar,
-} from './panels';
-import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './persist';
-import { exportGame, exportInput } from './record-io';
-import { wireShare } from './share';
-import { LearnMode } from './learnmode';
-import { PuzzleMode } from './puzzlemode';
-import { Searches } from './searches';
-import { isOwnMovable, targetsOf } from './selection';
-import * as R from './gamereview';
-import { LOW_TIME_MS, Sounds, soundsFor } from './sound';
-import * as S from './state';
-import type { PageState, Settings } from './state';
+} from './view/panels';
+import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './state/persist';
+import { exportGame, exportInput } from './state/record-io';
+import { wireShare } from './view/share';
+import { LearnMode } from './modes/learnmode';
+import type { PageMode } from './modes/mode';
+import { PuzzleMode } from './modes/puzzlemode';
+import { Searches } from './engine/searches';
+import { isOwnMovable, targetsOf } from './state/selection';
+import * as R from './state/gamereview';
+import { LOW_TIME_MS, Sounds, soundsFor } from './view/sound';
+import * as S from './state/state';
+import type { PageState, Settings } from './state/state';
 import { wirePage } from './wiring';
 
 const now = (): number => performance.now();
@@ -91,8 +95,11 @@ export class PageController {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private renderQueued = false;
   private selectedBefore = -1;
-  private puzzles: PuzzleMode | null = null;
-  private learn: LearnMode | null = null;
+  /**
+   * The modes that take the board for a while (modes/mode.ts), each called alike; the first that
+   * keeps a game or wants a search has it. Learn comes first: its kept game is the reviewed one.
+   */
+  private modes: PageMode[] = [];
   readonly sounds = new Sounds(() => this.s.settings.sound !== false);
   /** The side whose low-time sound has played (once per clock run below the mark). */
   private lowSounded = [false, false];
@@ -108,7 +115,13 @@ export class PageController {
         },
         update: (f, how) => this.update(f, how),
         scheduleRender: () => this.scheduleRender(),
-        learn: () => this.learn,
+        modeSearch: () => {
+          for (const m of this.modes) {
+            const wanted = m.search();
+            if (wanted) return wanted;
+          }
+          return null;
+        },
       },
       engine,
     );
@@ -122,8 +135,9 @@ export class PageController {
     });
     renderKeys(this.dom);
     wirePage(this);
-    this.puzzles = new PuzzleMode({ state: () => this.s, update: (f) => this.update(f) });
-    this.learn = new LearnMode({ state: () => this.s, update: (f) => this.update(f) });
+    const host = { state: () => this.s, update: (f: (s: PageState) => PageState) => this.update(f) };
+    const puzzles = new PuzzleMode(host);
+    this.modes = [new LearnMode(host), puzzles];
     this.listenToEngine();
     this.render();
     this.wireShare();
@@ -175,8 +189,7 @@ export class PageController {
     const before = this.s;
     this.s = f(before);
     if (this.s === before) return;
-    this.puzzles?.observe(before, this.s);
-    this.learn?.observe(before, this.s);
+    for (const m of this.modes) m.observe(before, this.s);
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.searches.sync();
     this.syncHold();
@@ -206,7 +219,8 @@ export class PageController {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     try {
-      const game = JSON.stringify(this.learn?.keptGame() ?? this.puzzles?.keptGame() ?? saveGame(this.s, now()));
+      const kept = this.modes.map((m) => m.keptGame()).find((g) => g !== null);
+      const game = JSON.stringify(kept ?? saveGame(this.s, now()));
       storage('session')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(GAME_KEY, game);
       storage('local')?.setItem(SETTINGS_KEY, JSON.stringify(this.s.settings));
@@ -284,7 +298,6 @@ export class PageController {
     const running = this.searches.running;
     this.renderBoard();
     renderForm(d, s, this.searches.levels);
-    this.puzzles?.renderGameCard();
     d.optConfirm.checked = this.confirmMoves();
     d.optSound.checked = s.settings.sound !== false;
     renderLegend(d, s.tree.edition);
@@ -300,7 +313,7 @@ export class PageController {
     renderStatus(d, this.engine, this.searches.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
-    this.learn?.render();
+    for (const m of this.modes) m.render();
   }
 
   // ---- the person's actions ----------------------------------------------------------------

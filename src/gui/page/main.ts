@@ -3,7 +3,7 @@
  * from the address, or from the cookie of an earlier visit when the address has none).
  */
 import { PageController } from './controller';
-import { EngineClient, WebSocketLink } from './engine-client';
+import { EngineClient, WebSocketLink } from './engine/engine-client';
 
 const token = new URLSearchParams(location.search).get('token');
 const scheme = location.protocol === 'https:' ? 'wss' : 'ws';

@@ -2,22 +2,23 @@
  * The page's controls wired to the controller, one function a panel: the toolbar under the board,
  * the banner and the draw offer, the game card (modes, the new game form, the options), analysis
  * and review, the moves, Import/Export (KFEN and records), and the engine's status pill. Each
- * control runs a transition of state.ts through the controller's update, or one of its actions.
+ * control runs a transition of state/state.ts through the controller's update, or one of its actions.
  */
 import { toKfen, type EditionId } from '../../core/index';
-import type { Dom } from './dom';
-import type { EngineClient } from './engine-client';
-import * as R from './gamereview';
-import { graphIndexAt } from './graph';
-import type { Keyboard } from './keyboard';
-import { typedMove, wireMoveBox } from './movebox';
-import { importRecord, loadKfen, type OpenHost } from './opening';
-import { engineStatus, ioMessage } from './panels';
-import { exportGame, exportInput } from './record-io';
-import { addRematchButton, rematch } from './rematch';
-import type { Searches } from './searches';
-import * as S from './state';
-import type { PageState, Settings } from './state';
+import type { Dom } from './view/dom';
+import type { EngineClient } from './engine/engine-client';
+import * as R from './state/gamereview';
+import { graphIndexAt } from './view/graph';
+import type { Keyboard } from './view/keyboard';
+import { typedMove } from './state/typed-move';
+import { importRecord, loadKfen, type OpenHost } from './open-game';
+import { addRematchButton } from './view/game-card';
+import { engineStatus, ioMessage } from './view/panels';
+import { exportGame, exportInput } from './state/record-io';
+import { rematch } from './state/rematch';
+import type { Searches } from './engine/searches';
+import * as S from './state/state';
+import type { PageState, Settings } from './state/state';
 
 const now = (): number => performance.now();
 
@@ -199,4 +200,16 @@ function wireStatus(page: WireHost): void {
       page.engine.restart();
     } else if (kind === 'reclaim') page.engine.connect();
   };
+}
+
+/** Wires the box (`#move-form`, `#move-input`): Enter asks `play`; a move played empties the box. */
+function wireMoveBox(play: (text: string) => boolean): void {
+  const form = document.getElementById('move-form') as HTMLFormElement | null;
+  const input = document.getElementById('move-input') as HTMLInputElement | null;
+  if (!form || !input) return;
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (play(input.value)) input.value = '';
+    else input.select();
+  });
 }

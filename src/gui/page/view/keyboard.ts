@@ -1,0 +1,154 @@
+/**
+ * The page's keys (keys.ts maps a key to an action): the actions run as transitions, and keyboard
+ * play on the board — the board reached by Tab, or ↑ ↓ Enter Space on it, moves its cursor with
+ * the arrows; a click on the board ends it (← → then step through the moves, as on lichess).
+ */
+import type { Dom } from './dom';
+import { keyAction, type KeyAction } from './keys';
+import * as S from '../state/state';
+import type { PageState } from '../state/state';
+
+const now = (): number => performance.now();
+
+/** Keys on the board that start keyboard play (the arrows then move the board's cursor). */
+const STARTS_KEYBOARD_PLAY = new Set(['ArrowUp', 'ArrowDown', 'Enter', ' ']);
+
+/** What the keys need of the page. */
+export interface KeyHost {
+  readonly dom: Dom;
+  readonly state: PageState;
+  update(f: (s: PageState) => PageState): void;
+  renderBoard(): void;
+  /** A key during the shot on show skips it: true when it did. */
+  skipHold(): boolean;
+  ask(text: string, yes: string): Promise<boolean>;
+  closeBanner(): void;
+}
+
+export class Keyboard {
+  /** The person plays with the keyboard on the board (its arrows move the cursor). */
+  playing = false;
+  private pointerFocus = false;
+
+  constructor(private readonly page: KeyHost) {}
+
+  /** Listens to the document's keys and to the board's focus. */
+  wire(): void {
+    const board = this.page.dom.board;
+    board.addEventListener(
+      'pointerdown',
+      () => {
+        // A click on the board takes the keys from the field last used (a select would eat ← →),
+        // and ends keyboard play.
+        this.playing = false;
+        if (document.activeElement !== board) {
+          this.pointerFocus = true;
+          board.focus({ preventScroll: true });
+          this.pointerFocus = false;
+        }
+      },
+      true,
+    );
+    board.addEventListener('focus', () => {
+      // Tab into the board starts keyboard play (a click or a script's focus does not).
+      if (board.matches(':focus-visible') && !this.pointerFocus) this.playing = true;
+      this.page.renderBoard();
+    });
+    board.addEventListener('blur', () => this.page.renderBoard());
+    document.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  run(a: KeyAction): void {
+    const page = this.page;
+    const s = page.state;
+    switch (a) {
+      case 'cursor-up':
+        return page.update((x) => S.moveCursor(x, 0, 1));
+      case 'cursor-down':
+        return page.update((x) => S.moveCursor(x, 0, -1));
+      case 'cursor-left':
+        return page.update((x) => S.moveCursor(x, -1, 0));
+      case 'cursor-right':
+        return page.update((x) => S.moveCursor(x, 1, 0));
+      case 'cursor-enter':
+        if (s.cursor < 0) return page.update((x) => S.moveCursor(x, 0, 0));
+        return page.update((x) => ({ ...S.clickSquare(x, x.cursor, now(), x.selected), cursor: x.cursor }));
+      case 'rotate-cw':
+        return page.update((x) => S.rotateSelected(x, '+', now()));
+      case 'rotate-ccw':
+        return page.update((x) => S.rotateSelected(x, '-', now()));
+      case 'stack-toggle':
+        return page.update(S.toggleStackTop);
+      case 'escape':
+        return this.escape(s);
+      case 'take-back':
+        return this.takeBack(s);
+      default:
+        return this.step(a);
+    }
+  }
+
+  /** The moves' steps and the board's flip. */
+  private step(a: 'first' | 'last' | 'prev' | 'next' | 'flip'): void {
+    const page = this.page;
+    switch (a) {
+      case 'first':
+        return page.update(S.goFirst);
+      case 'last':
+        return page.update(S.goLast);
+      case 'prev':
+        return page.update((x) => (x.preview ? S.stepPreview(x, -1) : S.step(x, -1)));
+      case 'next':
+        return page.update((x) => (x.preview ? S.stepPreview(x, 1) : S.step(x, 1)));
+      case 'flip':
+        return page.update(S.flip);
+    }
+  }
+
+  /** Escape: the premove, else the preview, else the banner, else the selection goes. */
+  private escape(s: PageState): void {
+    const page = this.page;
+    if (s.premove || (s.selected >= 0 && S.premovePosition(s))) return page.update((x) => S.setPremove(x, null));
+    if (s.preview) return page.update(S.exitPreview);
+    if (!page.dom.banner.hidden) return page.closeBanner();
+    return page.update((x) => S.select(x, -1));
+  }
+
+  /** One key stroke is easily made by mistake: the key asks first (the button does not). */
+  private takeBack(s: PageState): void {
+    if (S.takeBack(s, now()) === s) return;
+    void this.page.ask('Take back the last move?', 'Take back').then((yes) => {
+      if (yes) this.page.update((x) => S.takeBack(x, now()));
+    });
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const dom = this.page.dom;
+    if (!dom.dialog.hidden) return;
+    const t = e.target as HTMLElement;
+    const inField = !!t.closest('input, textarea, select');
+    if (!inField && !e.ctrlKey && !e.metaKey && !e.altKey && e.key.length <= 12 && this.page.skipHold()) {
+      e.preventDefault();
+      return;
+    }
+    if (t.closest('#lines') && (e.key === 'Enter' || e.key === ' ')) {
+      const li = t.closest('[data-line]') as HTMLElement | null;
+      if (li) this.page.update((x) => S.startPreview(x, Number(li.dataset.line)));
+      e.preventDefault();
+      return;
+    }
+    // The board's cursor is for keyboard play: the board reached by Tab, or ↑ ↓ Enter Space on it.
+    // After a click on the board, ← → still step through the moves (as on lichess).
+    if (t === dom.board && !this.playing && STARTS_KEYBOARD_PLAY.has(e.key)) this.playing = true;
+    const a = keyAction({
+      key: e.key,
+      modifier: e.ctrlKey || e.metaKey || e.altKey,
+      onBoard: t === dom.board && this.playing,
+      inField,
+      onButton: t.tagName === 'BUTTON' || !!t.closest('[role=button]'),
+    });
+    if (!a) return;
+    e.preventDefault();
+    this.run(a);
+  }
+}
