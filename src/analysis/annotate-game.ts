@@ -19,10 +19,11 @@ import {
 } from '../core/index';
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
-import { MATE, scoreOf } from '../core/score';
+import { MATE, scoreOf, scoreValue } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
 import { reviewGame, type GameReview, type ReviewOptions } from './review';
-import { needsPlayedSearch, plyEval } from './review-method';
+import { needsPlayedSearch, plyEval, type MoveSearches } from './review-method';
+import { proveForcedHits, type ProofCount } from './review-proof';
 import { comparable, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
@@ -131,6 +132,8 @@ export interface PlyAnnotation {
 
 export interface GameAnnotation {
   plies: PlyAnnotation[];
+  /** What the solver's proofs of forced hits cost and changed (review-proof.ts). */
+  proofs: ProofCount;
   /** The position after the last move, its status, and its analysis when the game goes on. */
   final: Position;
   finalStatus: GameStatus;
@@ -159,12 +162,16 @@ export function annotateGame(
   const pos = game.start.clone();
   const one = { ...limits, multiPV: 1 };
   const plies: PlyAnnotation[] = [];
+  const positions: Position[] = [];
+  const hitFlags: boolean[] = [];
   for (let k = 0; k < game.moves.length; k++) {
     const played = game.moves[k];
+    positions.push(pos.clone());
     onProgress(k, undefined);
     const a = analysePosition(fresh(searcher), pos, one, [], (p) => onProgress(k, p));
     const top = a.lines[0];
     const hit = hits(pos, played);
+    hitFlags.push(hit);
     // A hit wins at once (MATE − 1: mate in 1); another move than the engine's is searched alone.
     let playedScore = hit ? MATE - 1 : top.score;
     let nodes = a.nodes;
@@ -191,13 +198,37 @@ export function annotateGame(
     });
     pos.make(played);
   }
+  positions.push(pos.clone());
+  const proofs = proveAnnotation(plies, positions, hitFlags);
   const finalStatus = gameStatus(pos, { noRemovalLimit: limits.noRemovalLimit });
   let finalAnalysis: Analysis | undefined;
   if (finalStatus.result === 'ongoing') {
     onProgress(game.moves.length, undefined);
     finalAnalysis = analysePosition(fresh(searcher), pos, one, [], (p) => onProgress(game.moves.length, p));
   }
-  return { plies, final: pos, finalStatus, finalAnalysis };
+  return { plies, proofs, final: pos, finalStatus, finalAnalysis };
+}
+
+/** Applies the solver's proofs of forced hits (review-proof.ts) to the plies' scores and losses. */
+function proveAnnotation(plies: PlyAnnotation[], positions: Position[], hitFlags: boolean[]): ProofCount {
+  const count: ProofCount = { questions: 0, nodes: 0, changed: 0 };
+  const searches: MoveSearches[] = plies.map((p, k) => ({
+    side: p.side as 0 | 1,
+    best: scoreOf(p.bestScore),
+    played: scoreOf(p.playedScore),
+    hit: hitFlags[k],
+  }));
+  proveForcedHits(positions, searches, count).forEach((m, k) => {
+    const p = plies[k];
+    if (m.bestMove !== undefined && m.bestMove !== p.best) {
+      p.best = m.bestMove;
+      p.bestPv = [m.bestMove];
+    }
+    p.bestScore = scoreValue(m.best);
+    p.playedScore = scoreValue(m.played);
+    p.loss = Math.max(0, comparable(p.bestScore) - comparable(p.playedScore));
+  });
+  return count;
 }
 
 /** The review of an annotated game: win chances, judgements, accuracy per side. */
