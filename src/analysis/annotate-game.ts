@@ -46,7 +46,8 @@ export class RecordError extends Error {}
 /**
  * Reads game number `which` (from 1, in file order) of a record text, or the game whose Round tag
  * is `which.round` (a match played with concurrency writes its games in the order they end, so
- * the Round is what names a game). `variant` (from the command line) applies when the record has
+ * the Round is what names a game); a round's number alone (`7`, where the match's games are 7.1,
+ * 7.2, …) names its first game. `variant` (from the command line) applies when the record has
  * no Variant tag; it must agree with the tag otherwise.
  */
 export function loadGame(
@@ -70,7 +71,9 @@ export function loadGame(
     index = which;
     if (index > games.length) throw new RecordError(`the file holds ${plural(games.length, 'game')}, not ${index}`);
   } else {
-    const found = games.flatMap((g, i) => (g.tags.get('Round') === which.round ? [i + 1] : []));
+    let found = games.flatMap((g, i) => (g.tags.get('Round') === which.round ? [i + 1] : []));
+    // A round of a match (`7`) where the games are 7.1, 7.2, …: its first game.
+    if (found.length === 0 && /^\d+$/.test(which.round)) found = firstOfRound(games, which.round);
     if (found.length === 0)
       throw new RecordError(`no game has Round "${which.round}" (the file holds ${plural(games.length, 'game')})`);
     if (found.length > 1)
@@ -103,6 +106,16 @@ export function loadGame(
     texts.push(rec.move);
   }
   return { record, edition, start, moves, texts, gamesInFile: games.length, index };
+}
+
+/** The game (its place in the file, from 1) whose Round is `round.k` with the least k; none when no Round is `round.k`. */
+function firstOfRound(games: readonly GameRecord[], round: string): number[] {
+  let best: { k: number; at: number } | undefined;
+  games.forEach((g, i) => {
+    const m = /^(\d+)\.(\d+)$/.exec(g.tags.get('Round') ?? '');
+    if (m && m[1] === round && (best === undefined || Number(m[2]) < best.k)) best = { k: Number(m[2]), at: i + 1 };
+  });
+  return best === undefined ? [] : [best.at];
 }
 
 /** `12.` before a first-player move, `12...` before a second-player move. */
