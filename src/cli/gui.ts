@@ -107,10 +107,9 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     await server.close();
     throw new CommandError(why, EXIT.failure);
   }
-  write(`Thoth GUI: ${server.url}`);
-  write(`Engine: ${server.bridge.commandText}`);
-  write("Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server.");
-  await new Promise<void>((resolve) => {
+  // Ctrl-C is caught before the address is printed: one that comes as soon as it is seen (a script
+  // reading it) still closes the server and its engine.
+  const stopped = new Promise<void>((resolve) => {
     let closing = false;
     const stop = (): void => {
       if (closing) return;
@@ -121,4 +120,10 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  write(`Thoth GUI: ${server.url}`);
+  write(`Engine: ${server.bridge.commandText}`);
+  write("Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server.");
+  await stopped;
+  // Ctrl-C is how the server ends: exit code 130, as every command that Ctrl-C stops (docs/cli.md)
+  throw new CommandError('interrupted: the server and its engine are stopped', EXIT.interrupted);
 }

@@ -79,6 +79,7 @@ export interface RunningGui {
   token: string;
   proc: ChildProcess;
   output: () => string;
+  /** Ctrl-C (SIGINT; SIGKILL a minute later); resolves to the exit code: 130 when it stopped as it should. */
   stop(): Promise<number | null>;
 }
 
@@ -129,7 +130,8 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve(proc.exitCode);
-        const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        // only a server that hangs waits this long: a busy machine may take seconds to end its engine
+        const t = setTimeout(() => proc.kill('SIGKILL'), 60_000);
         proc.once('exit', (code) => {
           clearTimeout(t);
           resolve(code);

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineStartError } from '../../src/match/errors';
 import { StderrLines, meaningfulLine } from '../../src/process/stderr';
 import { CLI_BUILT, runBuilt } from '../cli/helpers';
+import { FAKE_ENGINE, startGui } from '../gui/helpers';
 import { fake, run, tempDir } from '../match/helpers';
 
 /** Engines that die at start-up, as node scripts in a temporary folder. */
@@ -112,18 +113,22 @@ describe.skipIf(!existsSync(CLI_BUILT))('thoth gui --engine <bad>', () => {
   });
 
   it('an engine too slow to answer: the step and the flag that gives it longer, exit 1', async () => {
-    // a node program that answers 'uci' but never 'isready'
+    // a node program that never answers (so the step is the first whatever the machine's load)
     const mute = join(tempDir(), 'mute.cjs');
-    writeFileSync(
-      mute,
-      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => { if (l === 'uci') console.log('id name Mute\\nuciok'); });\n",
-    );
+    writeFileSync(mute, 'setInterval(() => {}, 1000);\n');
     const r = await runBuilt(['gui', '--port', '0', '--start-timeout', '1500', '--engine', `node ${mute}`]);
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err).toMatch(
-      /^thoth gui: the engine answered 'uciok' but not 'isready' with 'readyok' within 1500 ms \(command: \S+ \S+mute\.cjs\); --start-timeout MS gives it longer \(now 1500\)\n$/,
+      /^thoth gui: the engine did not answer 'uci' with 'uciok' within 1500 ms \(command: \S+ \S+mute\.cjs\); --start-timeout MS gives it longer \(now 1500\)\n$/,
     );
+  });
+
+  it('Ctrl-C stops the server and its engine: exit code 130, as every command Ctrl-C stops', async () => {
+    const gui = await startGui(['--engine', FAKE_ENGINE]);
+    expect(await gui.stop()).toBe(130);
+    expect(gui.output()).toMatch(/^Stopping\.$/m);
+    expect(gui.output()).toMatch(/^thoth gui: interrupted: the server and its engine are stopped$/m);
   });
 
   it('a command that cannot be run', async () => {
