@@ -1,10 +1,10 @@
 /** `thoth gui [--port N] [--engine "<command>"] [--verbose]`: the browser GUI (src/gui). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_HANDSHAKE_MS } from '../gui/bridge';
 import { startGuiServer, type GuiServer } from '../gui/server';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
+import { CODE_DIR, ownEngineCommand, packageRoot } from './own-engine';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 
 const DEFAULT_GUI_PORT = 7700;
@@ -37,30 +37,10 @@ export const GUI_SPEC: CommandSpec = {
   ],
 };
 
-/** The folder of this code: dist/ when bundled, src/cli/ under tsx. */
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The repository root: the nearest folder above this code holding package.json. */
-function repoRoot(): string {
-  let d = here;
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(path.join(d, 'package.json'))) return d;
-    d = path.dirname(d);
-  }
-  return process.cwd();
-}
-
-/** dist/cli.js: the engine that `thoth gui` starts by default. */
-function defaultEngineCommand(): string[] {
-  const beside = path.join(here, 'cli.js');
-  const cli = existsSync(beside) ? beside : path.join(repoRoot(), 'dist', 'cli.js');
-  return [process.execPath, cli];
-}
-
 /** dist/gui/: the page's files. */
 function defaultStaticDir(): string {
-  const beside = path.join(here, 'gui');
-  return existsSync(path.join(beside, 'index.html')) ? beside : path.join(repoRoot(), 'dist', 'gui');
+  const beside = path.join(CODE_DIR, 'gui');
+  return existsSync(path.join(beside, 'index.html')) ? beside : path.join(packageRoot(), 'dist', 'gui');
 }
 
 export async function guiCommand(argv: string[], write: (s: string) => void): Promise<void> {
@@ -76,7 +56,7 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     engine = words.value;
     if (engine.length === 0) throw new UsageError('--engine needs a command');
   } else {
-    engine = defaultEngineCommand();
+    engine = ownEngineCommand();
   }
   const staticDir = defaultStaticDir();
   if (!existsSync(path.join(staticDir, 'index.html'))) {

@@ -5,9 +5,11 @@ import { DEFAULT_R_END, checkSpsaState, newSpsaState, type SpsaParam, type SpsaS
 import { runMatch } from '../match/tournament';
 import { applyLimit, hasLimit, type EngineLimits } from '../match/timecontrol';
 import { runTune, type PlayMatch } from '../match/tune';
+import { formatCommandLine } from '../process/command-line';
 import { writeFileAtomic } from '../process/files';
 import { DEFAULT_PARAMS, PARAM_SPECS } from '../search/params';
 import { CommandError, EXIT, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
+import { ownEngineCommand } from './own-engine';
 
 const ALL = PARAM_SPECS.map((p) => p.name);
 
@@ -26,7 +28,11 @@ export const TUNE_SPEC: CommandSpec = {
     },
     { name: 'iterations', value: 'N', help: 'SPSA iterations', default: '1000' },
     { name: 'pairs', value: 'N', help: 'game pairs an iteration', default: '1' },
-    { name: 'engine', value: 'CMD', help: 'the engine command line', default: 'node dist/cli.js' },
+    {
+      name: 'engine',
+      value: 'CMD',
+      help: "the engine command line (default: this Thoth, node and its package's dist/cli.js, wherever it is run from)",
+    },
     { name: 'tc', value: 'TC', help: "time control of the games (thoth match's tc=)", default: '2+0.02' },
     {
       name: 'limit',
@@ -137,7 +143,7 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
   const quiet = { write: () => undefined, signal: ctrl.signal };
   const play: PlayMatch = (cfg) => (cfg.distributed ? runDistributed(cfg, quiet) : runMatch(cfg, quiet));
   const settings = {
-    engine: args.options.get('engine')?.[0] ?? 'node dist/cli.js',
+    engine: args.options.get('engine')?.[0] ?? formatCommandLine(ownEngineCommand()),
     pairs: intOption(args, 'pairs', 1, 1, 10000),
     matchFlags,
   };

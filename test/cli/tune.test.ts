@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runThoth } from './helpers';
+import { runBuilt, runThoth } from './helpers';
 
 describe('thoth tune', () => {
   it('plays its iterations, keeps the state, and goes on from it', async () => {
@@ -20,7 +20,8 @@ describe('thoth tune', () => {
       '--seed',
       '5',
     ];
-    const first = await runThoth([...args, '--iterations', '2']);
+    // run from another folder than the clone: the default engine is this Thoth's, not ./dist/cli.js
+    const first = await runBuilt([...args, '--iterations', '2'], dir);
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/^Tuning LmpBase, AspirationDelta from iteration 1 of 2/);
