@@ -108,7 +108,9 @@ describe('thoth puzzles', () => {
     }
     expect(runs[3].err).toContain("did you mean '--selfplay'");
     expect(runs[6].err).toBe("thoth puzzles: '/dev/zero' is not a record file (it holds binary data)\n");
-    expect(runs[7].err).toMatch(/^thoth puzzles: cannot write '.*no-such-folder\/x\.json': no such file or directory\n$/);
+    expect(runs[7].err).toMatch(
+      /^thoth puzzles: cannot write '.*no-such-folder\/x\.json': no such file or directory\n$/,
+    );
     const help = await runBuilt(['puzzles', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('--selfplay N');
