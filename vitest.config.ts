@@ -32,8 +32,9 @@ export const SLOW = [
   'test/match/e2e-*.test.ts',
   'test/cli/match.test.ts',
   'test/cli/tune.test.ts',
-  // README's tour as written: a match and the review of one of its games
+  // README's tour as written: a match and the review of one of its games; docs/cli.md's examples likewise
   'test/readme-tour.test.ts',
+  'test/docs-examples.test.ts',
   // every shipped puzzle proved again by the solver
   'test/puzzles/shipped.test.ts',
   // the package as npm packs and installs it
