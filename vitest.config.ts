@@ -42,6 +42,7 @@ export const SLOW = [
   // CPU-bound for ten seconds or more on two cores: random games, perft, solvers, many searches
   'test/core/properties.*.test.ts',
   'test/core/perft-bulk.test.ts',
+  'test/core/threats.test.ts',
   'test/search/forced-wins.test.ts',
   'test/search/pharaoh-hit.test.ts',
   'test/search/params.test.ts',

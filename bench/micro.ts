@@ -13,6 +13,7 @@ import {
   parseMove,
   perft,
   squareName,
+  threatMap,
   toKfen,
   tracePath,
   type Position,
@@ -35,8 +36,8 @@ export const POSITIONS: ReadonlyArray<{ name: string; moves: string }> = [
   },
 ];
 
-export type Group = 'laser' | 'generate' | 'make/unmake' | 'countMoves';
-export const GROUPS: readonly Group[] = ['laser', 'generate', 'make/unmake', 'countMoves'];
+export type Group = 'laser' | 'generate' | 'make/unmake' | 'countMoves' | 'threats';
+export const GROUPS: readonly Group[] = ['laser', 'generate', 'make/unmake', 'countMoves', 'threats'];
 
 export interface PositionInfo {
   name: string;
@@ -163,6 +164,15 @@ export function buildCases(): { positions: PositionInfo[]; cases: MicroCase[]; v
       movesPerOp: 0,
       fn: () => {
         sink = (sink + pos.countMoves()) | 0;
+      },
+    });
+    cases.push({
+      group: 'threats',
+      position: name,
+      op: 'threatMap of both beams (the danger map the GUI redraws after each move)',
+      movesPerOp: 0,
+      fn: () => {
+        sink = (sink + threatMap(pos, 0).shots.length + threatMap(pos, 1).shots.length) | 0;
       },
     });
   }

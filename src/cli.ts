@@ -18,6 +18,7 @@ import { GUI_SPEC, guiCommand } from './cli/gui';
 import { MATCH_HELP, matchCommand } from './cli/match';
 import { MATCH_STATUS_SPEC, matchStatusCommand } from './cli/match-status';
 import { PERFT_SPEC, perftCommand } from './cli/perft-command';
+import { PICTURE_SPEC, pictureCommand } from './cli/picture-command';
 import { PUZZLES_SPEC, puzzlesCommand } from './cli/puzzles';
 import { STATS_HELP, statsCommand } from './cli/stats-command';
 import { trainCommand } from './cli/train-command';
@@ -50,6 +51,7 @@ const fromSpec = (spec: CommandSpec, run: Run, summary: string): Subcommand => (
 const SUBCOMMANDS: Record<string, Subcommand> = {
   perft: fromSpec(PERFT_SPEC, perftCommand, 'perft / divide from any position'),
   analyse: fromSpec(ANALYSE_SPEC, analyseCommand, 'the best moves of a position in words, or a review of a game'),
+  picture: fromSpec(PICTURE_SPEC, pictureCommand, 'a picture of a position (SVG, PNG) or an animated game (GIF, APNG)'),
   match: {
     run: matchCommand,
     help: MATCH_HELP,

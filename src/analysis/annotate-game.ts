@@ -135,6 +135,8 @@ export interface PlyAnnotation {
   best: number;
   bestScore: number;
   bestPv: number[];
+  /** The engine's line after the move played (the move first, then its refutation): its own search's, or bestPv. */
+  playedPv: number[];
   /** The score of the move played, searched to the same depth (mover's point of view). */
   playedScore: number;
   /** How much worse the played move is than the best, in centi-pyramids (mates count 10000). */
@@ -188,9 +190,11 @@ export function annotateGame(
     // A hit wins at once (MATE − 1: mate in 1); another move than the engine's is searched alone.
     let playedScore = hit ? MATE - 1 : top.score;
     let nodes = a.nodes;
+    let playedPv = hit ? [played] : top.pv;
     if (needsPlayedSearch(formatMove(top.move), formatMove(played), hit)) {
       const b = analysePosition(fresh(searcher), pos, { ...one, depth: Math.max(1, a.depth), timeMs: 0 }, [played]);
       playedScore = b.lines[0].score;
+      playedPv = b.lines[0].pv;
       nodes += b.nodes;
     }
     const loss = Math.max(0, comparable(top.score) - comparable(playedScore));
@@ -204,6 +208,7 @@ export function annotateGame(
       best: top.move,
       bestScore: top.score,
       bestPv: top.pv,
+      playedPv,
       playedScore,
       loss,
       depth: a.depth,

@@ -7,6 +7,7 @@ import { formatMove } from '../core/index';
 import { standardRecord, type GameRecord, type MoveRecord } from '../core/record';
 import { scoreOf } from '../core/score';
 import type { GameAnnotation, LoadedGame } from './annotate-game';
+import { beamArrows, type ShotExplanation } from './explain';
 import type { GameReview, Score } from './review';
 
 const WORDS = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' } as const;
@@ -20,6 +21,7 @@ export function annotatedRecord(
   a: GameAnnotation,
   review: GameReview,
   annotator: string,
+  why: readonly (ShotExplanation | undefined)[] = [],
 ): GameRecord {
   const base = standardRecord(game.record);
   base.tags.set('Annotator', annotator);
@@ -32,6 +34,10 @@ export function annotatedRecord(
     if (r.judgement) {
       m.nags = [r.nag];
       words.push(`${WORDS[r.judgement]}: ${formatMove(p.best)} was best`);
+      const w = why[i];
+      if (w !== undefined) words.push(w.sentence.replace(/\.$/, ''));
+      // the opponent's answer drawn on the position after the move
+      if (w !== undefined && w.kind === 'refutation' && w.line.length === 2) m.arrows = beamArrows(w);
     }
     if (orig.comment !== undefined) words.push(orig.comment);
     if (words.length > 0) m.comment = words.join('; ');

@@ -3,8 +3,11 @@ import { pieceText, square, toKfen, type Position } from '../core/index';
 
 const FILES = 'abcdefghij';
 
-/** Lines of a diagram of `pos` (no trailing newline in any line). */
-export function renderBoard(pos: Position): string[] {
+/**
+ * Lines of a diagram of `pos` (no trailing newline in any line). `mark` adds a character after a
+ * square's piece (the danger map's `*` and `!`), or '' for none.
+ */
+export function renderBoard(pos: Position, mark: (sq: number) => string = () => ''): string[] {
   const ed = pos.edition;
   const [first, second] = ed.colorNames;
   const header =
@@ -17,8 +20,9 @@ export function renderBoard(pos: Position): string[] {
   for (let r = 7; r >= 0; r--) {
     let row = ` ${r + 1}   `;
     for (let f = 0; f < 10; f++) {
-      const p = pos.board[square(f, r)];
-      row += (p === 0 ? '.' : pieceText(p, ed)).padEnd(4);
+      const sq = square(f, r);
+      const p = pos.board[sq];
+      row += ((p === 0 ? '.' : pieceText(p, ed)) + mark(sq)).padEnd(4);
     }
     lines.push(`${row} ${r + 1}`);
   }

@@ -10,6 +10,7 @@ import {
   PYRAMID,
   ROT_CCW,
   ROT_CW,
+  ROTATED,
   SCARAB,
   SPHINX,
   STACK,
@@ -34,7 +35,7 @@ const DIR_WORDS = ['north', 'east', 'south', 'west'] as const;
 const PYRAMID_FACES = ['NE', 'SE', 'SW', 'NW'] as const;
 
 /** The name of a piece's kind in an edition: `Pyramid`, `Djed`, `Obelisk stack`, … */
-function pieceName(p: number, ed: Edition): string {
+export function pieceName(p: number, ed: Edition): string {
   const k = kindOf(p);
   if (k === SCARAB) return ed.scarabLetter === 'D' ? 'Djed' : 'Scarab';
   if (k === STACK) return 'Obelisk stack';
@@ -70,8 +71,11 @@ export interface MoveWords {
   winner: number;
 }
 
-/** What a legal move does in `pos`, in plain words. `pos` is left as it was. */
-export function moveInWords(pos: Position, m: number, notation: string): MoveWords {
+/**
+ * What a legal move of the side to move does to the pieces, in words, without its shot (`steps
+ * the Pyramid from c4 to d5`, `turns the Sphinx on j1 to fire west`). `pos` is left as it was.
+ */
+export function moveAction(pos: Position, m: number): string {
   const ed = pos.edition;
   const us = pos.side;
   const names = ed.colorNames;
@@ -93,9 +97,8 @@ export function moveInWords(pos: Position, m: number, notation: string): MoveWor
         action = `turns the Pharaoh on ${squareName(from)} (a turn that changes nothing)`;
         break;
       }
-      pos.make(m);
-      const after = pos.board[from];
-      pos.unmake();
+      // the turned piece from the table, not from the board after make: the shot may remove it
+      const after = ROTATED[p * 2 + moveType(m) - ROT_CW];
       if (k === SPHINX) {
         action = `turns the Sphinx on ${squareName(from)} to fire ${DIR_WORDS[oriOf(after)]}`;
       } else if (k === SCARAB) {
@@ -118,6 +121,15 @@ export function moveInWords(pos: Position, m: number, notation: string): MoveWor
     default:
       action = `steps the ${name} from ${squareName(from)} to ${squareName(to)}`;
   }
+  return action;
+}
+
+/** What a legal move does in `pos`, in plain words. `pos` is left as it was. */
+export function moveInWords(pos: Position, m: number, notation: string): MoveWords {
+  const ed = pos.edition;
+  const us = pos.side;
+  const names = ed.colorNames;
+  const action = moveAction(pos, m);
   const killedSq = pos.make(m);
   const killedPiece = killedSq >= 0 ? pos.killedPieceAt(pos.ply - 1) : 0;
   const winner = pos.winner;

@@ -21,6 +21,8 @@ import {
 import { recordPlayers, recordReason, recordStart, serializeRecord } from '../core/record';
 import { annotatedRecord } from '../analysis/annotated';
 import { renderBoard } from '../analysis/diagram';
+import { explanationJson, reviewExplanations, type ShotExplanation } from '../analysis/explain';
+import { threatsCommand } from './analyse-threats';
 import { analysePosition, type AnalysisLimits, type Progress } from '../analysis/analyser';
 import {
   RecordError,
@@ -56,7 +58,8 @@ const DEFAULT_THRESHOLD = Math.round(THRESHOLDS.inaccuracy * 100);
 export const ANALYSE_SPEC: CommandSpec = {
   name: 'analyse',
   summary:
-    'The best moves of a position, with scores, principal variations and what each move does in words; or, with ' +
+    'The best moves of a position, with scores, principal variations and what each move does in words; with --threats, ' +
+    'the danger map of the position (no search); or, with ' +
     "--game, a review of a recorded game: each move against the engine's choice at the same depth, judged by how much it " +
     "drops the mover's win chance (?! inaccuracy, ? mistake, ?? blunder), and per side an accuracy and the counts.",
   options: [
@@ -69,6 +72,10 @@ export const ANALYSE_SPEC: CommandSpec = {
     },
     { name: 'multipv', value: 'K', help: 'the K best moves (not with --game)', default: '1' },
     { name: 'game', value: 'FILE', help: 'review a game from a record file (PGN, e.g. thoth match -pgnout)' },
+    {
+      name: 'threats',
+      help: "the danger map, no search: every piece the opponent's beam could remove after any one of its moves, and by which move; then what the side to move can hit now",
+    },
     { name: 'index', value: 'N', help: 'which game of the file, counted in file order', default: '1' },
     {
       name: 'round',
@@ -106,6 +113,7 @@ export const ANALYSE_SPEC: CommandSpec = {
     'Scores are in centi-pyramids shown as hundredths (+1.00 = a Pyramid ahead); +M2 = hits the Pharaoh in 2 moves.',
     'Examples: thoth analyse --setup imhotep --multipv 3 --depth 9',
     '          thoth analyse --game games.pgn --index 4 --out reviewed.pgn --graph eval.svg',
+    '          thoth analyse --threats --setup dynasty --moves j3i3',
   ],
 };
 
@@ -183,6 +191,10 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const newSearcher = (): Searcher => engineSearcher(hash, engineEvaluation());
 
   const gameFile = args.options.get('game')?.[0];
+  if (args.options.has('threats')) {
+    threatsCommand(args, pharaohRotation, write, json);
+    return;
+  }
   if (gameFile === undefined) {
     for (const o of ['threshold', 'index', 'round', 'out', 'graph'])
       if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
@@ -232,7 +244,8 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const review = reviewAnnotation(annotation, { thresholds: { inaccuracy: t, mistake: 2 * t, blunder: 3 * t } });
   if (out !== undefined) {
     const annotator = `Thoth ${VERSION} (${limitsText(limits)})`;
-    writeOut(out, 'annotated record', serializeRecord(annotatedRecord(game, annotation, review, annotator)));
+    const why = reviewExplanations(game, annotation, review);
+    writeOut(out, 'annotated record', serializeRecord(annotatedRecord(game, annotation, review, annotator, why)));
   }
   if (graph !== undefined) writeOut(graph, 'graph', gameGraph(game, annotation, review));
   if (json) {
@@ -387,6 +400,7 @@ function printReview(
   );
   write('');
   const marked = (i: number): string => `${a.plies[i].text}${review.plies[i].mark}`;
+  const why = reviewExplanations(game, a, review);
   const labelW = Math.max(4, ...a.plies.map((p) => p.label.length));
   const moveW = Math.max(5, ...a.plies.map((_, i) => marked(i).length));
   const nameW = Math.max(first.length, second.length);
@@ -402,6 +416,8 @@ function printReview(
     const wins = `${pct(r.winBefore).padStart(4)} -> ${pct(r.winAfter).padStart(4)}`;
     write(`${p.label.padStart(labelW)} ${marked(i).padEnd(moveW)} ${who} ${scores}  ${wins}  ${verdictText(p)}`);
     if (p.words.killedSq >= 0 || r.judgement) write(`${' '.repeat(labelW + 1)}${p.words.sentence}.`);
+    const w = why[i];
+    if (w !== undefined) write(`${' '.repeat(labelW + 1)}Why: ${w.sentence}`);
   });
   write('');
   write(`Summary (${limitsText(limits)}):`);
@@ -449,7 +465,8 @@ function gameJson(
   const ed = game.start.edition;
   const rec = game.record;
   const players = recordPlayers(rec);
-  const ply = (p: PlyAnnotation, r: PlyReview): unknown => ({
+  const why = reviewExplanations(game, a, review);
+  const ply = (p: PlyAnnotation, r: PlyReview, w: ShotExplanation | undefined): unknown => ({
     ply: p.index,
     label: p.label,
     side: ed.colorNames[p.side],
@@ -468,6 +485,7 @@ function gameJson(
     nag: r.nag || null,
     depth: p.depth,
     nodes: p.nodes,
+    explanation: w === undefined ? null : explanationJson(w),
   });
   return {
     file,
@@ -481,7 +499,7 @@ function gameJson(
     start: toKfen(game.start),
     limits: limits.timeMs > 0 ? { timeMs: limits.timeMs } : { depth: limits.depth },
     winChanceK: WIN_CHANCE_K,
-    plies: a.plies.map((p, i) => ply(p, review.plies[i])),
+    plies: a.plies.map((p, i) => ply(p, review.plies[i], why[i])),
     sides: review.sides.map((s, i) => ({
       color: ed.colorNames[i],
       player: players[i],

@@ -3,7 +3,7 @@
  * stderr, overwritten in place, shown only when stderr is a terminal, so pipes and files get the
  * results alone. Durations are written as the match's progress bar writes them.
  */
-import { fmtDuration } from '../match/ledger';
+import { fmtDuration } from '../core/duration';
 
 export { fmtDuration as formatDuration };
 

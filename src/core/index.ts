@@ -15,3 +15,4 @@ export * from './game-status';
 export * from './result';
 export * from './symmetry';
 export * from './record';
+export * from './threats';

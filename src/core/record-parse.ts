@@ -2,7 +2,14 @@
  * Reading game records (the format is described in record.ts): a single pass over the text that
  * never throws and never backtracks; garbage is skipped and reported as typed errors.
  */
-import { MAX_VARIATION_DEPTH, RESULT_TOKENS, type GameRecord, type MoveRecord, type ResultToken } from './record';
+import {
+  MAX_VARIATION_DEPTH,
+  RESULT_TOKENS,
+  type GameRecord,
+  type MoveRecord,
+  type ResultToken,
+  type ShapeColor,
+} from './record';
 import { err, ok, type Result } from './result';
 
 /** A problem in a record text: a malformed tag line, moves without a result token, a stray `)`, no game at all. */
@@ -31,10 +38,38 @@ const SCORE_RE = /^([+-]?)(?:M(\d+)|(\d+(?:\.\d+)?))(?:\/(\d+))?$/;
 const DEPTH_ONLY_RE = /^\/(\d+)$/;
 const TIME_RE = /^(\d+(?:\.\d+)?)s$/;
 
-/** Reads a `{score/depth time}` comment into `m` (free text goes to `m.comment`). */
+/** lichess's drawing commands in a comment: `[%cal Gd2d4,Re1e2]` (arrows), `[%csl Rd5]` (squares). */
+const SHAPES_RE = /\[%(cal|csl)\s+([^\]]*)\]/g;
+const ARROW_RE = /^([GRYB])([a-j][1-8])([a-j][1-8])$/;
+const SQUARE_MARK_RE = /^([GRYB])([a-j][1-8])$/;
+
+/**
+ * Takes the drawing commands out of a comment into `m.arrows` and `m.squareMarks`; a command
+ * with an entry that is not one (another colour, a square off the board) stays in the text.
+ */
+function readShapes(text: string, m: MoveRecord): string {
+  return text.replace(SHAPES_RE, (all: string, kind: string, body: string) => {
+    const entries = body.split(',').map((e) => e.trim());
+    if (kind === 'cal') {
+      const found = entries.map((e) => ARROW_RE.exec(e));
+      if (found.some((f) => f === null)) return all;
+      m.arrows = [...(m.arrows ?? []), ...found.map((f) => ({ color: f![1] as ShapeColor, from: f![2], to: f![3] }))];
+    } else {
+      const found = entries.map((e) => SQUARE_MARK_RE.exec(e));
+      if (found.some((f) => f === null)) return all;
+      m.squareMarks = [...(m.squareMarks ?? []), ...found.map((f) => ({ color: f![1] as ShapeColor, square: f![2] }))];
+    }
+    return ' ';
+  });
+}
+
+/**
+ * Reads a `{score/depth time}` comment into `m` (free text goes to `m.comment`; lichess's
+ * `[%cal …]` and `[%csl …]` to `m.arrows` and `m.squareMarks`).
+ */
 export function parseMoveComment(text: string, m: MoveRecord): void {
   const free: string[] = [];
-  for (const w of text.trim().split(/\s+/).filter(Boolean)) {
+  for (const w of readShapes(text, m).trim().split(/\s+/).filter(Boolean)) {
     const s = SCORE_RE.exec(w);
     const d = DEPTH_ONLY_RE.exec(w);
     const t = TIME_RE.exec(w);
@@ -129,7 +164,9 @@ function finishGame(r: Reading): GameRecord {
       probe.scoreCp === undefined &&
       probe.mate === undefined &&
       probe.depth === undefined &&
-      probe.timeMs === undefined;
+      probe.timeMs === undefined &&
+      probe.arrows === undefined &&
+      probe.squareMarks === undefined;
     const finished = g.result !== '*' && g.tags.has('Termination');
     if (blocks[0] === g.tags.get('Reason') || (wordsOnly && finished)) g.ending = blocks.pop();
   }

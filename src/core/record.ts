@@ -48,7 +48,9 @@
  * that played it: score from the mover's point of view in hundredths (`+0.35` = 35 centi-pyramids;
  * `+M3` / `-M3` = the mover hits the Pharaoh in 3 moves / is hit in 3), search depth, time in
  * seconds with an `s` (`{+0.35/12 0.520s}`; any part may be missing). Other comment text is kept as
- * a free comment. `( … )` after a move holds an alternative to it (variations nest). The comment
+ * a free comment, except lichess's drawing commands: `[%cal Gd2d4,Re1e2]` arrows and `[%csl Rd5]`
+ * marked squares (colours G, R, Y, B), on the position after the move; they are written after the
+ * free text. `( … )` after a move holds an alternative to it (variations nest). The comment
  * just before the result says how the game ended. The result token ends the game.
  *
  * The reader also takes what other tools write: `!`, `?`, `!!`, `??`, `!?`, `?!` after a move
@@ -78,6 +80,11 @@ export const MAX_VARIATION_DEPTH = 100;
 export type ResultToken = '1-0' | '0-1' | '1/2-1/2' | '*';
 export const RESULT_TOKENS: readonly ResultToken[] = ['1-0', '0-1', '1/2-1/2', '*'];
 
+/** The first player's score for a finished game's result (1, ½, 0); undefined for `*` or anything else. */
+export function scoreOfResult(r: string): number | undefined {
+  return r === '1-0' ? 1 : r === '0-1' ? 0 : r === '1/2-1/2' ? 0.5 : undefined;
+}
+
 export type Termination = 'normal' | 'adjudication' | 'time forfeit' | 'illegal move' | 'abandoned' | 'stalled';
 
 export interface MoveRecord {
@@ -98,6 +105,27 @@ export interface MoveRecord {
   nags?: number[];
   /** Alternatives to this move: each a line of moves from the position before it. */
   variations?: MoveRecord[][];
+  /** Arrows drawn on the position after the move: `[%cal Gd2d4]` in its comment, as lichess writes them. */
+  arrows?: NoteArrow[];
+  /** Squares marked on the position after the move: `[%csl Rd5]`. */
+  squareMarks?: SquareMark[];
+}
+
+/** The colours of lichess's drawing commands: green, red, yellow, blue. */
+export type ShapeColor = 'G' | 'R' | 'Y' | 'B';
+export const SHAPE_COLORS: readonly ShapeColor[] = ['G', 'R', 'Y', 'B'];
+
+/** An arrow from one square to another (squares named `a1`…`j8`). */
+export interface NoteArrow {
+  color: ShapeColor;
+  from: string;
+  to: string;
+}
+
+/** A marked square. */
+export interface SquareMark {
+  color: ShapeColor;
+  square: string;
 }
 
 export interface GameRecord {
@@ -158,7 +186,7 @@ export function makeRecord(fields: {
   /** How the game ended, in words: written as the comment before the result. */
   reason?: string;
   opening?: string;
-  extra?: [string, string][];
+  extra?: readonly [string, string][];
   moves: MoveRecord[];
 }): GameRecord {
   const tags = new Map<string, string>();
@@ -260,6 +288,16 @@ export function formatScore(m: Pick<MoveRecord, 'scoreCp' | 'mate'>): string | u
   return undefined;
 }
 
+/** A move's arrows and marked squares as lichess's commands (`[%csl Rd5] [%cal Gd2d4]`), or ''. */
+export function drawingsText(m: Pick<MoveRecord, 'arrows' | 'squareMarks'>): string {
+  const parts: string[] = [];
+  if (m.squareMarks !== undefined && m.squareMarks.length > 0)
+    parts.push(`[%csl ${m.squareMarks.map((q) => q.color + q.square).join(',')}]`);
+  if (m.arrows !== undefined && m.arrows.length > 0)
+    parts.push(`[%cal ${m.arrows.map((a) => a.color + a.from + a.to).join(',')}]`);
+  return parts.join(' ');
+}
+
 /** The comment of a move (without braces), or undefined when there is nothing to say. */
 export function moveComment(m: MoveRecord): string | undefined {
   const parts: string[] = [];
@@ -268,6 +306,8 @@ export function moveComment(m: MoveRecord): string | undefined {
   else if (m.depth !== undefined) parts.push(`/${m.depth}`);
   if (m.timeMs !== undefined) parts.push(`${(m.timeMs / 1000).toFixed(3)}s`);
   if (m.comment !== undefined && commentText(m.comment) !== '') parts.push(commentText(m.comment));
+  const drawings = drawingsText(m);
+  if (drawings !== '') parts.push(drawings);
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
@@ -322,6 +362,25 @@ const TAG_NAME_RE = /^[A-Za-z0-9_]+$/;
  */
 const MOVE_TEXT_RE = /^(?!(?:1-0|0-1|1\/2-1\/2|\*)$)[^\s{}()[\];$]+$/;
 
+const SQUARE_NAME_RE = /^[a-j][1-8]$/;
+
+/** Why a move's arrows or marked squares cannot be written (a colour or a square that is none), or undefined. */
+function shapesFault(m: MoveRecord): string | undefined {
+  const color = (c: unknown): boolean => (SHAPE_COLORS as readonly unknown[]).includes(c);
+  const square = (q: unknown): boolean => typeof q === 'string' && SQUARE_NAME_RE.test(q);
+  if (
+    m.arrows !== undefined &&
+    (!Array.isArray(m.arrows) || m.arrows.some((a) => !color(a?.color) || !square(a.from) || !square(a.to)))
+  )
+    return `an arrow of move ${m.move} is not a colour (G R Y B) and two squares`;
+  if (
+    m.squareMarks !== undefined &&
+    (!Array.isArray(m.squareMarks) || m.squareMarks.some((q) => !color(q?.color) || !square(q.square)))
+  )
+    return `a marked square of move ${m.move} is not a colour (G R Y B) and a square`;
+  return undefined;
+}
+
 /**
  * Why a record cannot be written as it is (a tag name, a move text, a NAG or the result that
  * would change the text's meaning, as a forged one would), or undefined.
@@ -349,6 +408,8 @@ export function unwritableRecord(rec: GameRecord): string | undefined {
       }
       for (const f of ['comment', 'before'] as const)
         if (m[f] !== undefined && typeof m[f] !== 'string') return `${f} of move ${m.move} is not text`;
+      const why = shapesFault(m);
+      if (why !== undefined) return why;
       for (const v of m.variations ?? []) {
         const why = line(v);
         if (why !== undefined) return why;

@@ -20,7 +20,8 @@ import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from '../match/config';
 import { EngineStartError, MatchConfigError, type MatchError, MatchInterrupted } from '../match/errors';
-import { type Halt, type Ledger, type MatchSummary, recordPath, type StopReason } from '../match/ledger';
+import type { Halt, Ledger, MatchSummary, StopReason } from '../match/ledger';
+import { recordPath } from '../match/record-file';
 import type { Schedule, ScheduledGame } from '../match/schedule';
 import { type PreparedRun, prepareRun, type RunOptions } from '../match/tournament';
 import { BuildError, type IdentifiedBuild, identifyEngine, storeBuild } from './builds';
@@ -318,7 +319,7 @@ class Coordinator {
     const accepted = checkResult(res, scheduled);
     for (const gr of accepted) {
       if (ledger.done.has(gr.index) || this.stopping?.cancelGames) continue;
-      this.haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr)));
+      this.haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr, ledger.recordTags)));
       if (cfg.sprt)
         void this.redis
           .rpush(keys.llr(this.run_), `${ledger.finished.length} ${ledger.standings.llr(cfg.sprt)}`)

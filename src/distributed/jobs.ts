@@ -65,14 +65,20 @@ export function reportGame(index: number, o: GameOutcome): ReportedGame {
   };
 }
 
-export function gameOutcome(r: ReportedGame): GameOutcome {
+/** A reported game as the coordinator counts it; `tags` (the run's settings) are added to its record's. */
+export function gameOutcome(r: ReportedGame, tags: readonly [string, string][] = []): GameOutcome {
   return {
     score: r.score,
     termination: r.termination,
     reason: r.reason,
     faultSide: r.faultSide,
     engineLost: r.engineLost,
-    record: { tags: new Map(r.record.tags), moves: r.record.moves, result: r.record.result, ending: r.record.ending },
+    record: {
+      tags: new Map([...r.record.tags, ...tags]),
+      moves: r.record.moves,
+      result: r.record.result,
+      ending: r.record.ending,
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Queue } from 'bullmq';
 import type { MatchConfig } from '../match/config';
-import { recordPath } from '../match/ledger';
+import { recordPath } from '../match/record-file';
 import type { ScheduledGame } from '../match/schedule';
 import { pairGames, type RunSettings } from './jobs';
 

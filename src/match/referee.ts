@@ -37,6 +37,8 @@ export interface GameSetup {
   /** The records' Site tag (`?` when not given). */
   site?: string;
   round: string;
+  /** Tags the record carries after the standard ones (the run's settings). */
+  tags?: readonly [string, string][];
   signal?: AbortSignal;
 }
 
@@ -128,6 +130,7 @@ class RefereedGame {
       termination,
       reason,
       opening: g.openingLabel,
+      extra: g.tags,
       moves: this.moves,
     });
     return { record, score, termination, reason, faultSide, engineLost };

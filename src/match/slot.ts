@@ -57,6 +57,7 @@ export class GameSlot {
    * @param names  the players' names by engine index (as in records and tables)
    * @param note   receives a line when an engine is restarted
    * @param engines engines already started (by engine index), which the slot then owns
+   * @param tags   tags every record of the run carries (its settings, run-settings.ts)
    */
   constructor(
     private readonly s: GameSettings,
@@ -64,6 +65,7 @@ export class GameSlot {
     private readonly signal: AbortSignal,
     private readonly note: (line: string) => void,
     readonly engines = new Map<number, EngineProcess>(),
+    private readonly tags: readonly [string, string][] = [],
   ) {}
 
   /**
@@ -96,6 +98,7 @@ export class GameSlot {
       event: this.s.event,
       site: this.s.site,
       round: g.roundTag,
+      tags: this.tags,
       signal,
     });
   }

@@ -8,17 +8,10 @@ import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from './config';
 import type { EngineProcess } from './engine-process';
 import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from './errors';
-import {
-  Ledger,
-  anchorIndex,
-  checkRecordFile,
-  outputClash,
-  settleNames,
-  type Halt,
-  type MatchSummary,
-  type StopReason,
-} from './ledger';
+import { Ledger, type Halt, type MatchSummary, type StopReason } from './ledger';
 import { OpeningBook } from './openings';
+import { checkRecordFile, outputClash } from './outputs';
+import { anchorIndex, settleNames } from './player-names';
 import { Schedule, type ScheduledGame } from './schedule';
 import { GameSlot, startEngine } from './slot';
 
@@ -162,7 +155,14 @@ async function playRun(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary
       halt('fault', `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, true);
     });
   const playSlot = async (i: number): Promise<void> => {
-    const slot = new GameSlot(cfg, names, stop.signal, (l) => ledger.write(l), i === 0 ? prepared.engines : undefined);
+    const slot = new GameSlot(
+      cfg,
+      names,
+      stop.signal,
+      (l) => ledger.write(l),
+      i === 0 ? prepared.engines : undefined,
+      ledger.recordTags,
+    );
     try {
       for (;;) {
         const g = takeNext();

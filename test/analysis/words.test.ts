@@ -58,6 +58,15 @@ describe('moveInWords', () => {
     );
   });
 
+  it('names the turn of a piece that its own shot then removes', () => {
+    // Silver's beam runs up file j into the back of the Pyramid on j5; turned, it faces the beam
+    // with another side and is still removed: the turn is said as it was made
+    const pos = position('xv3k5/10/10/9P^/10/10/10/4K4X^ s 0 1');
+    expect(say(pos, 'j5-')).toBe(
+      "Silver turns the Pyramid on j5 counter-clockwise (mirror NE → NW); the shot removes Silver's own Pyramid on j5",
+    );
+  });
+
   it('uses the older editions\u2019 names: Djeds, Obelisks and stacks', () => {
     const k1 = position(SETUPS.khet1.classic!, 'khet1');
     expect(say(k1, 'd1d2')).toBe('Silver steps the Obelisk stack from d1 to d2; the shot removes nothing');

@@ -243,6 +243,10 @@ describe('thoth analyse --game', () => {
     expect(r.stdout).toMatch(/Silver: accuracy [\d.]+%, 2 moves, .*1 blunder \(\?\?\)/);
     expect(r.stdout).toMatch(/^ +1\. e1d1\?\? +Silver +\+M1 -> +\+\d\.\d\d +100% -> +\d+%/m);
     expect(r.stdout).toContain('1.e1d1?? (better j8+)');
+    // why, by the beam: the shot the move passed up
+    expect(r.stdout).toContain(
+      "     Why: Silver missed the shot j8+: the beam bounces off Silver's Pyramid on j8, and hits Red's Pharaoh on f8: Silver wins.",
+    );
   });
 
   it('reads a record without tags or result token, and --threshold changes the marks', () => {

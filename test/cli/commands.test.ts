@@ -34,6 +34,19 @@ const HELP: [string, string[]][] = [
       '(default: 16)',
     ],
   ],
+  [
+    'picture',
+    [
+      '--out FILE',
+      '--game FILE',
+      '--animate',
+      '--beams none|mover|both',
+      '(default: both)',
+      '--danger',
+      '--delay MS',
+      '(default: 1000)',
+    ],
+  ],
   ['genfens', ['--seed S', '--plies P', '(default: 4)', '--setup', '(default: all)', '--out FILE']],
   ['gui', ['--port N', '(default: 7700)', '--engine "<command>"', '--verbose']],
   [

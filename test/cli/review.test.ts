@@ -83,11 +83,16 @@ describe('thoth analyse --game: the review as files and data', () => {
     const a = rec.value;
     expect(recordPlayers(a)).toEqual(['alice', 'bob']);
     expect(a.tags.get('Annotator')).toBe('Thoth 0.1.0 (depth 3)');
-    expect(a.moves[0]).toMatchObject({ move: 'e1d1', nags: [4], depth: 3, comment: 'Blunder: j8+ was best' });
+    // the review's words, and why by the beam: the shot the move passed up
+    const why =
+      "Silver missed the shot j8+: the beam bounces off Silver's Pyramid on j8, and hits Red's Pharaoh on f8: Silver wins";
+    expect(a.moves[0]).toMatchObject({ move: 'e1d1', nags: [4], depth: 3, comment: `Blunder: j8+ was best; ${why}` });
     expect(a.moves[0].variations?.[0][0]).toMatchObject({ move: 'j8+', mate: 1, depth: 3 });
     // the record's comment is kept (after the review's own words when the move is marked)
     expect(a.moves[2].comment).toMatch(/(^|; )Silver resigns\? no: the record just ends$/);
-    expect(text).toMatch(/1\. e1d1 \$4 \{\+\d\.\d\d\/3 Blunder: j8\+ was best\} \(1\. j8\+ \{\+M1\/3\}\) 1\.\.\. f8f7/);
+    expect(text.replace(/\s+/g, ' ')).toMatch(
+      /1\. e1d1 \$4 \{\+\d\.\d\d\/3 Blunder: j8\+ was best; Silver missed the shot j8\+: [^}]*\} \(1\. j8\+ \{\+M1\/3\}\) 1\.\.\. f8f7/,
+    );
     // Round trip: what Thoth wrote, Thoth reads back to the same text, and reviews again.
     expect(serializeRecord(a)).toBe(text);
     const again = thoth('analyse', '--game', out, '--depth', '2', '--quiet');

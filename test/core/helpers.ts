@@ -1,6 +1,19 @@
 /** Shared helpers for the rules-core tests (not a test file itself). */
 import {
   MAX_MOVES,
+  OBELISK,
+  ROTATED,
+  ROT_CCW,
+  ROT_CW,
+  STACK,
+  STACK_ON,
+  STEP,
+  SWAP,
+  UNSTACK,
+  makePiece,
+  moveFrom,
+  moveTo,
+  moveType,
   type Position,
   SQUARES,
   formatKfenError,
@@ -160,4 +173,38 @@ export function unwrap<T, E>(r: Result<T, E>): T {
   if (!r.ok)
     throw new Error(`expected ok, got ${r.error instanceof Error ? r.error.message : JSON.stringify(r.error)}`);
   return r.value;
+}
+
+/**
+ * The board after move `m`, before its shot: the rules of docs/rules.md §3 applied by hand, not by
+ * make (the danger map's and the explanations' tests trace beams on it).
+ */
+export function boardAfter(board: Uint8Array, m: number): Uint8Array {
+  const b = Uint8Array.from(board);
+  const from = moveFrom(m);
+  const to = moveTo(m);
+  const p = b[from];
+  switch (moveType(m)) {
+    case STEP:
+      b[to] = p;
+      b[from] = 0;
+      break;
+    case SWAP:
+      b[from] = b[to];
+      b[to] = p;
+      break;
+    case ROT_CW:
+    case ROT_CCW:
+      b[from] = ROTATED[p * 2 + moveType(m) - ROT_CW];
+      break;
+    case STACK_ON: // a single Obelisk onto another: a stack of the same colour
+      b[from] = 0;
+      b[to] = makePiece(p >> 5, STACK, 0);
+      break;
+    case UNSTACK: // the top Obelisk off: a single stays, a single (or a stack) arrives
+      b[from] = makePiece(p >> 5, OBELISK, 0);
+      b[to] = makePiece(p >> 5, b[to] === 0 ? OBELISK : STACK, 0);
+      break;
+  }
+  return b;
 }

@@ -246,6 +246,57 @@ describe('record format', () => {
     expect(g.moves).toEqual([{ move: 'j4i4', scoreCp: 10, depth: 2, timeMs: 500 }, { move: 'a4a3' }]);
   });
 
+  it("notes: lichess's arrows and marked squares round-trip beside the score and the words, on any move", () => {
+    const moves: MoveRecord[] = [
+      {
+        move: 'j4i4',
+        scoreCp: 35,
+        depth: 12,
+        comment: 'opens the file',
+        nags: [1],
+        arrows: [
+          { color: 'G', from: 'j1', to: 'j8' },
+          { color: 'R', from: 'a8', to: 'a1' },
+        ],
+        squareMarks: [{ color: 'R', square: 'e1' }],
+      },
+      {
+        move: 'a4a3',
+        variations: [[{ move: 'f8f7', arrows: [{ color: 'B', from: 'f7', to: 'e6' }] }]],
+        squareMarks: [
+          { color: 'Y', square: 'i4' },
+          { color: 'G', square: 'j1' },
+        ],
+      },
+    ];
+    const text = serializeRecord(sample({ moves }));
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      '1. j4i4 $1 {+0.35/12 opens the file [%csl Re1] [%cal Gj1j8,Ra8a1]} a4a3 {[%csl Yi4,Gj1]} (1... f8f7 {[%cal Bf7e6]})',
+    );
+    const back = value(parseRecord(text));
+    expect(back.moves).toEqual(moves);
+    // as lichess writes them: first, glued, inside other words; a move with drawings only keeps them
+    const m: MoveRecord = { move: 'x' };
+    parseMoveComment('[%csl Gd5][%cal Ge2e4,Rd2d4] +0.50/3 a plan', m);
+    expect(m.arrows).toEqual([
+      { color: 'G', from: 'e2', to: 'e4' },
+      { color: 'R', from: 'd2', to: 'd4' },
+    ]);
+    expect(m.squareMarks).toEqual([{ color: 'G', square: 'd5' }]);
+    expect([m.scoreCp, m.depth, m.comment]).toEqual([50, 3, 'a plan']);
+    const last = value(parseRecord('[Termination "normal"]\n\n1. j4i4 {[%cal Gj1j8]} 1-0\n'));
+    expect(last.moves[0].arrows).toEqual([{ color: 'G', from: 'j1', to: 'j8' }]);
+    expect(last.ending).toBeUndefined();
+    // a command with an entry that is none stays text; a clock command stays text
+    const bad: MoveRecord = { move: 'y' };
+    parseMoveComment('[%cal Gk1k2] [%clk 0:01:00]', bad);
+    expect(bad).toEqual({ move: 'y', comment: '[%cal Gk1k2] [%clk 0:01:00]' });
+    // a drawing that is none is never written
+    expect(() =>
+      serializeRecord(sample({ moves: [{ move: 'j4i4', arrows: [{ color: 'X' as 'G', from: 'a1', to: 'a2' }] }] })),
+    ).toThrow(/an arrow of move j4i4/);
+  });
+
   it('replays a record with the rules core', () => {
     const r = sample({ moves: [{ move: 'j4i4' }, { move: 'a4a3' }, { move: 'c1L' }] });
     const rep = value(replayRecord(r));

@@ -162,6 +162,24 @@ describe('game records', () => {
     expect(text).toContain('1. c1d2 {[%clk 0:01:00] a quiet start} a4a3 {+0.12/7 1.500s [%clk 0:00:58]} *');
   });
 
+  it("keeps an imported move's arrows and marked squares (lichess's [%cal] and [%csl]) through export", () => {
+    const r = importGame('[Variant "khet2"]\n\n1. c1d2 {a plan [%csl Re1] [%cal Gj1j8]} a4a3 {[%cal Ra8a1]} *\n');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.moves[0].comment).toBe('a plan [%csl Re1] [%cal Gj1j8]');
+    expect(r.value.moves[1].comment).toBe('[%cal Ra8a1]');
+    const text = exportGame({
+      edition: 'khet2',
+      startKfen: CLASSIC,
+      players: ['A', 'B'],
+      result: '*',
+      timeControl: '-',
+      termination: 'unterminated',
+      moves: r.value.moves.map((m, i) => ({ text: m.text, side: i % 2, comment: m.comment })),
+    });
+    expect(text).toContain('1. c1d2 {a plan [%csl Re1] [%cal Gj1j8]} a4a3 {[%cal Ra8a1]} *');
+  });
+
   it('names Deflexion players Gold and Silver', () => {
     const kfen = setupKfen('deflexion', 'classic') as string;
     const text = exportGame({

@@ -8,7 +8,7 @@ import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMatchArgs } from '../../src/match/config';
-import { outputClash } from '../../src/match/ledger';
+import { outputClash } from '../../src/match/outputs';
 import { unwrap } from '../core/helpers';
 import { ROOT, fake, run, tempDir } from './helpers';
 

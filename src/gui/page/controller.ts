@@ -12,6 +12,7 @@
 import { toKfen } from '../../core/index';
 import { BoardView } from './view/board';
 import { boardFrame } from './view/board-frame';
+import { renderDanger } from './view/board-danger';
 import { timeLeft } from './state/clock';
 import { ask } from './view/dialog';
 import { lookUpDom, type Dom } from './view/dom';
@@ -290,6 +291,7 @@ export class PageController {
     // Thoth's reply is held back while the person's shot is on show (tests wait for it).
     this.dom.board.dataset.holding = s.pendingReply ? 'reply' : '';
     renderToolbar(this.dom, s, model.rotations);
+    renderDanger(this.dom, model);
   }
 
   render(): void {

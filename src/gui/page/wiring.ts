@@ -14,11 +14,13 @@ import { typedMove } from './state/typed-move';
 import { importRecord, loadKfen, type OpenHost } from './open-game';
 import { addRematchButton } from './view/game-card';
 import { engineStatus, ioMessage } from './view/panels';
+import { download, pictureOf, type PictureKind } from './view/export-picture';
 import { exportGame, exportInput } from './state/record-io';
 import { rematch } from './state/rematch';
 import type { Searches } from './engine/searches';
 import * as S from './state/state';
 import type { PageState, Settings } from './state/state';
+import type { DangerView } from './state/state-types';
 
 const now = (): number => performance.now();
 
@@ -76,6 +78,7 @@ function wireToolbar(page: WireHost): void {
   d.stack.onclick = () => key.run('stack-toggle');
   d.takeBack.onclick = () => page.update((x) => S.takeBack(x, now()));
   d.flip.onclick = () => key.run('flip');
+  d.danger.onclick = () => key.run('danger');
   d.resign.onclick = async () => {
     if (await page.ask('Resign this game?', 'Resign')) page.update((x) => S.resign(x, now()));
   };
@@ -122,6 +125,7 @@ function wireGameCard(page: WireHost): void {
   d.tc.onchange = () => page.setSettings({ tc: d.tc.value });
   d.optThinking.onchange = () => page.setSettings({ showThinking: d.optThinking.checked });
   d.optLasers.onchange = () => page.setSettings({ showLasers: d.optLasers.checked });
+  d.optDanger.onchange = () => page.setSettings({ danger: d.optDanger.value as DangerView });
   d.optAim.onchange = () => page.setSettings({ shotPreview: d.optAim.checked });
   d.optConfirm.onchange = () => page.setSettings({ confirmMoves: d.optConfirm.checked });
   d.optSound.onchange = () => page.setSettings({ sound: d.optSound.checked });
@@ -189,6 +193,14 @@ function wireRecords(page: WireHost): void {
     ioMessage(d, 'The game is in the box above; Download saves it as a file.');
   };
   d.recImport.onclick = () => importRecord(page, d.record.value);
+  const picture = (kind: PictureKind): void => {
+    const f = pictureOf(page.state, kind);
+    download(document, f);
+    ioMessage(d, `${f.name} saved (${Math.round(f.bytes.length / 1024)} KB).`);
+  };
+  d.picPng.onclick = () => picture('png');
+  d.picSvg.onclick = () => picture('svg');
+  d.picGif.onclick = () => picture('gif');
 }
 
 /** The engine's status pill: restart a stopped engine, or take it back from another page. */

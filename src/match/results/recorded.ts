@@ -11,9 +11,15 @@
  */
 import { plural } from '../../core/plural';
 import { EDITIONS, type EditionId } from '../../core/index';
-import { recordPlayers, recordStart, recordVariant, serializeRecord, type GameRecord } from '../../core/record';
+import {
+  recordPlayers,
+  recordStart,
+  recordVariant,
+  scoreOfResult,
+  serializeRecord,
+  type GameRecord,
+} from '../../core/record';
 import type { SprtConfig } from '../config';
-import { scoreOfResult } from '../ledger';
 import { Standings, encounterLines, standingsLines } from './report';
 import type { ScheduledGame } from '../schedule';
 

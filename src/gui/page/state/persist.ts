@@ -17,7 +17,7 @@ import {
   type PageState,
   type Settings,
 } from './state';
-import { LEVEL_COUNT } from './state-types';
+import { DANGER_VIEWS, LEVEL_COUNT, type DangerView } from './state-types';
 import {
   addMove,
   newTree,
@@ -215,5 +215,6 @@ export function restoreSettings(raw: unknown): Settings {
   if (isNum(raw.multipv) && raw.multipv >= 1 && raw.multipv <= 5) s.multipv = Math.round(raw.multipv);
   for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves', 'sound'] as const)
     if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
+  if ((DANGER_VIEWS as readonly unknown[]).includes(raw.danger)) s.danger = raw.danger as DangerView;
   return s;
 }

@@ -17,6 +17,7 @@ import {
   recordStart,
   recordVariant,
   replayRecord,
+  drawingsText,
   serializeRecord,
   type MoveRecord,
   type ReplayError,
@@ -185,7 +186,8 @@ function importMove(m: MoveRecord): ImportedMove {
   const engine: EngineNote = {};
   for (const k of ['scoreCp', 'mate', 'depth', 'timeMs'] as const) if (m[k] !== undefined) engine[k] = m[k];
   if (Object.keys(engine).length > 0) out.engine = engine;
-  let comment = m.comment;
+  // the page keeps a move's drawings in its comment, as it reads them (written back as they came)
+  let comment = [m.comment ?? '', drawingsText(m)].filter((t) => t !== '').join(' ') || undefined;
   if (comment !== undefined) {
     const c = CLK_RE.exec(comment);
     if (c) {

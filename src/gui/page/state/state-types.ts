@@ -47,7 +47,16 @@ export interface Settings {
   confirmMoves?: boolean;
   /** Sounds for moves, removals, a Pharaoh hit, low time and the end (sound.ts). */
   sound?: boolean;
+  /**
+   * The danger map on the board (src/core/threats.ts): `against` what the opponent's beam could
+   * hit after one move ("what can hit me"), `for` what the side to move can hit; off when unset.
+   */
+  danger?: DangerView;
 }
+
+/** Which beam the danger map shows, if any. */
+export type DangerView = 'off' | 'against' | 'for';
+export const DANGER_VIEWS: readonly DangerView[] = ['off', 'against', 'for'];
 
 export const DEFAULT_SETTINGS: Settings = {
   edition: 'khet2',

@@ -4,6 +4,7 @@
  * arrows; the last move's beam and motion. Pure: the controller hands the result to the board.
  */
 import { moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, SWAP, type Position } from '../../../core/index';
+import { threatWords } from '../../../analysis/threat-words';
 import type { Arrow, BoardModel, TargetKind } from './board-model';
 import { laserPath, playPly, type PlyInfo } from '../state/move-effect';
 import * as R from '../state/gamereview';
@@ -102,7 +103,9 @@ export function boardFrame(s: PageState, game: number, cursorShown: boolean): Bo
       ? `g${game}:${pathKey(s.path)}:${lastPly.text}:${s.tree.startKfen}`
       : '';
   const last = lastPly ? moveSquares(lastPly.move) : null;
+  const danger = s.settings.danger ?? 'off';
   return {
+    danger: danger === 'off' ? null : threatWords(pos, danger === 'for' ? pos.side : pos.side ^ 1),
     pos,
     flipped: s.flipped,
     lastMove: last ? { from: last.from, to: last.to } : null,

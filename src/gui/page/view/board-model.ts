@@ -1,5 +1,6 @@
 /** What the board draws (its model) and what it tells (its events): board.ts and board-pointer.ts share them. */
 import type { BeamPath, Position } from '../../../core/index';
+import type { ThreatWords } from '../../../analysis/threat-words';
 import type { LaserSource, PlyInfo } from '../state/move-effect';
 import type { TargetKind } from '../state/selection';
 
@@ -36,6 +37,8 @@ export interface BoardModel {
   premove?: { from: number; to: number; rot?: '+' | '-' } | null;
   /** Khet 1.0: a selected stack moves whole, or only its top obelisk (drawn so). */
   stackTop?: boolean;
+  /** The danger map shown (one side's beam after any one of its moves), or null. */
+  danger?: ThreatWords | null;
   /** The move to animate (once per id): a slide, a swap, or a turn. */
   motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
 }

@@ -18,6 +18,7 @@ import {
   type BeamPath,
   type Edition,
 } from '../../../core/index';
+import { drawDanger } from './board-danger';
 import { BoardPointer } from './board-pointer';
 import { SQ, el, pieceLabel, pieceShape, pieceTitle } from './board-svg';
 import type { BoardEvents, BoardModel } from './board-model';
@@ -30,7 +31,7 @@ export type { Arrow, BoardEvents, BoardModel, TargetKind } from './board-model';
 export class BoardView {
   readonly svg: SVGSVGElement;
   private readonly layers: Record<
-    'squares' | 'marks' | 'pieces' | 'fx' | 'lasers' | 'beam' | 'aim' | 'arrows' | 'hit' | 'controls',
+    'squares' | 'marks' | 'pieces' | 'danger' | 'fx' | 'lasers' | 'beam' | 'aim' | 'arrows' | 'hit' | 'controls',
     SVGGElement
   >;
   /** The tooltip of each square (on the top layer, where the pointer is). */
@@ -67,6 +68,7 @@ export class BoardView {
       squares: mk('squares'),
       marks: mk('marks'),
       pieces: mk('pieces'),
+      danger: mk('danger'),
       fx: mk('fx'),
       lasers: mk('lasers'),
       beam: mk('beam'),
@@ -117,6 +119,8 @@ export class BoardView {
     }
     this.drawMarks(m);
     this.drawPieces(m);
+    if (m.danger) drawDanger(this.layers.danger, m.pos, m.danger, (sq) => this.xy(sq));
+    else this.layers.danger.replaceChildren();
     this.drawBeam(m);
     this.drawLasers(m);
     this.drawAim(m);

@@ -77,7 +77,9 @@ function boardParts(doc: Document) {
     claim: button('btn-claim'),
     resign: button('btn-resign'),
     flip: button('btn-flip'),
+    danger: button('btn-danger'),
     hint: el('hint'),
+    dangerWords: el('danger-words'),
   };
 }
 
@@ -126,9 +128,13 @@ function ioParts(doc: Document) {
     recExport: button('rec-export'),
     recImport: button('rec-import'),
     recDownload: byId(doc, 'rec-download', HTMLAnchorElement),
+    picPng: button('pic-png'),
+    picSvg: button('pic-svg'),
+    picGif: button('pic-gif'),
     ioMsg: el('io-msg'),
     optThinking: input('opt-thinking'),
     optLasers: input('opt-lasers'),
+    optDanger: byId(doc, 'opt-danger', HTMLSelectElement),
     optAim: input('opt-aim'),
     optConfirm: input('opt-confirm'),
     optSound: input('opt-sound'),

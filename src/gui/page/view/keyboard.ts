@@ -6,7 +6,8 @@
 import type { Dom } from './dom';
 import { keyAction, type KeyAction } from './keys';
 import * as S from '../state/state';
-import type { PageState } from '../state/state';
+import type { PageState, Settings } from '../state/state';
+import { DANGER_VIEWS, type DangerView } from '../state/state-types';
 
 const now = (): number => performance.now();
 
@@ -23,6 +24,13 @@ export interface KeyHost {
   skipHold(): boolean;
   ask(text: string, yes: string): Promise<boolean>;
   closeBanner(): void;
+  /** Changes the person's settings (kept in storage). */
+  setSettings(change: Partial<Settings>): void;
+}
+
+/** The danger map's next view: off, then what can hit the side to move, then what it can hit. */
+function nextDanger(d: DangerView | undefined): DangerView {
+  return DANGER_VIEWS[(DANGER_VIEWS.indexOf(d ?? 'off') + 1) % DANGER_VIEWS.length];
 }
 
 export class Keyboard {
@@ -83,6 +91,8 @@ export class Keyboard {
         return this.escape(s);
       case 'take-back':
         return this.takeBack(s);
+      case 'danger':
+        return page.setSettings({ danger: nextDanger(s.settings.danger) });
       default:
         return this.step(a);
     }

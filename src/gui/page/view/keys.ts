@@ -18,6 +18,7 @@ export type KeyAction =
   | 'prev'
   | 'next'
   | 'flip'
+  | 'danger'
   | 'take-back';
 
 export interface KeyContext {
@@ -59,6 +60,8 @@ const PAGE_KEYS: Record<string, KeyAction> = {
   F: 'flip',
   t: 'take-back',
   T: 'take-back',
+  d: 'danger',
+  D: 'danger',
 };
 
 export function keyAction(k: KeyContext): KeyAction | null {
@@ -79,5 +82,6 @@ export const KEY_HELP: [string, string][] = [
   ['Esc', 'drop the selection, leave a preview, skip the shot on show'],
   ['← →, Home, End', 'go through the moves (PgUp/PgDn too; also after a click on the board)'],
   ['F, T', 'flip the board, take back'],
+  ['D', 'danger map: what can hit the side to move, what it can hit, off'],
   ['Move box', 'under the move list: type a move (c1d2, h2+, h2-, d1e2u), Enter plays it'],
 ];

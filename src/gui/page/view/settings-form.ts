@@ -66,6 +66,7 @@ export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   dom.multipv.value = String(st.multipv);
   dom.optThinking.checked = st.showThinking;
   dom.optLasers.checked = st.showLasers;
+  dom.optDanger.value = st.danger ?? 'off';
   dom.optAim.checked = st.shotPreview;
   for (const r of dom.modes) r.checked = r.value === s.mode;
   const note = dom.body.ownerDocument.getElementById('form-note');
