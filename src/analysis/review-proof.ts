@@ -29,9 +29,9 @@ import { THRESHOLDS, winChance } from './review';
 import type { MoveSearches } from './review-method';
 
 /** The longest forced hit a review proves, in the hitting side's moves (the solver's reach). */
-export const PROOF_MOVES = 5;
+const PROOF_MOVES = 5;
 /** The solver's budget for one question, in moves made; past it nothing is proven. */
-export const PROOF_NODES = 300_000;
+const PROOF_NODES = 300_000;
 
 /** What the proofs cost and found. */
 export interface ProofCount {
@@ -52,6 +52,27 @@ const isWin = (s: Score): boolean => s.kind === 'mate' && s.value > 0;
 const isLoss = (s: Score): boolean => s.kind === 'mate' && s.value < 0;
 const same = (a: Score, b: Score): boolean => a.kind === b.kind && a.value === b.value;
 
+/**
+ * The fewest moves n from 1 to `most` for which the solver answers `ask(n)` yes; undefined when it
+ * answers no to all, or cannot settle one within its budget.
+ */
+function fewest(
+  solver: Solver,
+  most: number,
+  count: ProofCount,
+  ask: (n: number) => boolean | undefined,
+): number | undefined {
+  for (let n = 1; n <= most; n++) {
+    solver.reset(PROOF_NODES);
+    const w = ask(n);
+    count.questions++;
+    count.nodes += solver.nodes;
+    if (w === undefined) return undefined;
+    if (w) return n;
+  }
+  return undefined;
+}
+
 /** The fewest moves (1 to `most`) in which the side to move forces a hit, with a first move of it, or undefined. */
 function forcedHit(
   solver: Solver,
@@ -59,28 +80,13 @@ function forcedHit(
   most: number,
   count: ProofCount,
 ): { moves: number; first: number } | undefined {
-  for (let n = 1; n <= most; n++) {
-    solver.reset(PROOF_NODES);
-    const w = solver.winIn(pos, n);
-    count.questions++;
-    count.nodes += solver.nodes;
-    if (w === undefined) return undefined;
-    if (w) return { moves: n, first: solver.winningMove };
-  }
-  return undefined;
+  const moves = fewest(solver, most, count, (n) => solver.winIn(pos, n));
+  return moves === undefined ? undefined : { moves, first: solver.winningMove };
 }
 
 /** The fewest moves (1 to `most`) in which the side not to move forces a hit whatever the side to move does, or undefined. */
 function unavoidableHit(solver: Solver, pos: Position, most: number, count: ProofCount): number | undefined {
-  for (let n = 1; n <= most; n++) {
-    solver.reset(PROOF_NODES);
-    const w = solver.cannotAvoidHit(pos, n);
-    count.questions++;
-    count.nodes += solver.nodes;
-    if (w === undefined) return undefined;
-    if (w) return n;
-  }
-  return undefined;
+  return fewest(solver, most, count, (n) => solver.cannotAvoidHit(pos, n));
 }
 
 /**
