@@ -44,7 +44,7 @@ Game end:
   -timemargin ms        how far past zero a clock may go (default 0)
   -recover              restart an engine that crashed or stalled and go on (default: stop the run)
   -pingtimeout ms       time to answer isready / stop (default 10000)
-  -starttimeout ms      time to start and finish the handshake (default 10000)
+  -starttimeout ms      time to start and finish the handshake, warm-up included (default 30000)
   -searchtimeout S      seconds a search without a clock (depth=, nodes=) may take before the engine
                         loses on time (default ${DEFAULT_SEARCH_TIMEOUT_S})
 Output:
