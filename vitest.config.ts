@@ -53,6 +53,7 @@ export const SLOW = [
   // tsx, puzzle mining, reviews by engine processes, timed searches, fuzzed records, replayed searches
   'test/tools/dead-exports.test.ts',
   'test/cli/puzzles.test.ts',
+  'test/cli/db.test.ts',
   'test/cli/analyse.test.ts',
   'test/protocol/movetime.test.ts',
   'test/core/record-fuzz.test.ts',

@@ -11,6 +11,7 @@ import { clipMessage } from './core/quote';
 import { didYouMean } from './core/suggest';
 import { ANALYSE_SPEC, analyseCommand } from './cli/analyse';
 import { CommandError, EXIT, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
+import { DB_SPEC, dbCommand } from './cli/db-command';
 import { datagenCommand } from './cli/datagen-command';
 import { DATAGEN_SPEC } from './cli/datagen-spec';
 import { GENFENS_SPEC, genfensCommand } from './cli/genfens';
@@ -73,6 +74,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   genfens: fromSpec(GENFENS_SPEC, genfensCommand, 'KFEN openings for matches'),
   gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
+  db: fromSpec(
+    DB_SPEC,
+    dbCommand,
+    'the game database: import, browse, explorer, position search, batch review (docs/db.md)',
+  ),
   train: fromSpec(TRAIN_SPEC, trainCommand, "trains the network on datagen's files; writes the network file"),
   puzzles: fromSpec(
     PUZZLES_SPEC,

@@ -38,6 +38,7 @@ import { REVIEW_DEPTH, REVIEW_HASH_MB } from '../analysis/review-method';
 import { THRESHOLDS, WIN_CHANCE_K, firstPlayerWinChances, type GameReview, type PlyReview } from '../analysis/review';
 import { moveInWords, firstPlayerView, isMateScore, scoreSentence, scoreText } from '../analysis/words';
 import { jsonLine } from '../match/results/summary';
+import { reviewFile } from './db-review';
 import type { Searcher } from '../search/search';
 import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine';
 import { DEFAULT_EVAL_FILE } from '../engine/host';
@@ -76,6 +77,12 @@ export const ANALYSE_SPEC: CommandSpec = {
       name: 'threats',
       help: "the danger map, no search: every piece the opponent's beam could remove after any one of its moves, and by which move; then what the side to move can hit now",
     },
+    {
+      name: 'all',
+      help: 'with --game: review every game of the file on every core, resumable, with each player\'s accuracy (docs/db.md, "Review")',
+    },
+    { name: 'db', value: 'FILE', help: 'with --all: the database the games and reviews go into', default: 'FILE.db' },
+    { name: 'threads', value: 'N', help: 'with --all: games at once', default: 'the number of cores' },
     { name: 'index', value: 'N', help: 'which game of the file, counted in file order', default: '1' },
     {
       name: 'round',
@@ -195,6 +202,11 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
     threatsCommand(args, pharaohRotation, write, json);
     return;
   }
+  if (args.options.has('all') || args.options.has('db') || args.options.has('threads')) {
+    if (gameFile === undefined || !args.options.has('all'))
+      throw new UsageError('--all goes with --game FILE (--db and --threads with --all)');
+    return reviewFile(gameFile, args, progress, write);
+  }
   if (gameFile === undefined) {
     for (const o of ['threshold', 'index', 'round', 'out', 'graph'])
       if (args.options.has(o)) throw new UsageError(`--${o} goes with --game`);
@@ -202,6 +214,28 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
     analyseOne(newSearcher(), pos, limits, progress, write, json);
     return;
   }
+  reviewOneGame(gameFile, args, { limits, which, threshold, pharaohRotation, json, progress, newSearcher }, write);
+}
+
+/** What `thoth analyse --game FILE` (one game) takes from the options read before it. */
+interface OneGameSettings {
+  limits: AnalysisLimits;
+  which: number | { round: string };
+  threshold: number;
+  pharaohRotation: boolean;
+  json: boolean;
+  progress: ProgressLine;
+  newSearcher: () => Searcher;
+}
+
+/** `thoth analyse --game FILE`: one game of the file reviewed, printed and written where asked. */
+function reviewOneGame(
+  gameFile: string,
+  args: ParsedArgs,
+  settings: OneGameSettings,
+  write: (line: string) => void,
+): void {
+  const { limits, which, threshold, pharaohRotation, json, progress, newSearcher } = settings;
   for (const o of ['kfen', 'setup', 'moves']) {
     if (args.options.has(o)) throw new UsageError(`--${o} does not go with --game (the record gives the position)`);
   }

@@ -57,7 +57,12 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
     const dist = distributedFlags(args);
     if (!dist) endWithParent();
-    const run = DatagenRun.open({ out, dedup, positions, games, firstGame, note });
+    const records = args.options.get('records')?.[0];
+    if (records !== undefined) {
+      if (dist) throw new UsageError('--records keeps the games played here: it does not go with --distributed');
+      if (sameFile(out, records)) throw new UsageError(`--out and --records are the same file '${out}'`);
+    }
+    const run = DatagenRun.open({ out, dedup, positions, games, firstGame, note, records });
     if (run.done())
       return write(
         `${out} already holds ${plural(run.had.positions, 'position')} of ${plural(run.had.games, 'game')}: nothing to do`,

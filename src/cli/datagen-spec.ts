@@ -60,6 +60,11 @@ export const DATAGEN_SPEC: CommandSpec = {
       help: 'search with this network (NNUE): a file, `default` (the shipped one) or `none` (the hand-written evaluation)',
       default: 'default',
     },
+    {
+      name: 'records',
+      value: 'FILE',
+      help: 'also append every game played here to FILE as a game record (PGN), for thoth db import',
+    },
     { name: 'no-dedup', help: 'keep positions that are already in the file' },
     {
       name: 'first-game',

@@ -37,6 +37,8 @@ export function legalMoves(pos: Position): number[] {
 }
 
 /** Parses move text against a position: the legal move it names, or why it names none. */
+const PARSE_MOVES = new Int32Array(MAX_MOVES);
+
 export function parseMove(pos: Position, text: string): Result<number, MoveError> {
   const t = typeof text === 'string' ? text.trim() : '';
   const m = MOVE_RE.exec(t);
@@ -45,7 +47,9 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
   }
   const from = parseSquare(m[1]);
   const p = pos.board[from];
-  const legal = legalMoves(pos);
+  // The legal moves in a buffer reused from call to call (no list made: importing a database
+  // parses millions of moves); nothing here calls back into parseMove.
+  const n = pos.generate(PARSE_MOVES, 0);
   if (p === 0) return err({ kind: 'illegal', message: `${t}: no piece on ${m[1]}` });
   if (colorOf(p) !== pos.side) {
     return err({ kind: 'illegal', message: `${t}: the piece on ${m[1]} is not ${pos.edition.colorNames[pos.side]}'s` });
@@ -60,7 +64,8 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
   } else {
     const to = parseSquare(m[2]);
     want = -1;
-    for (const lm of legal) {
+    for (let i = 0; i < n; i++) {
+      const lm = PARSE_MOVES[i];
       if (moveFrom(lm) === from && moveTo(lm) === to && moveType(lm) !== ROT_CW && moveType(lm) !== ROT_CCW) {
         if ((m[3] === 'u') === (moveType(lm) === UNSTACK)) want = lm;
       }
@@ -71,7 +76,7 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
         message: `${t}: illegal ${m[3] === 'u' ? 'unstacking ' : ''}move for the ${KIND_NAMES[kindOf(p)]} on ${m[1]}`,
       });
   }
-  if (!legal.includes(want)) {
+  if (!PARSE_MOVES.subarray(0, n).includes(want)) {
     return err({ kind: 'illegal', message: `${t}: the ${KIND_NAMES[kindOf(p)]} on ${m[1]} cannot make that rotation` });
   }
   return ok(want);

@@ -95,10 +95,21 @@ export class SelfPlayer {
 
   /** Game `game`'s start: its setup after `randomPlies` random plies drawn from the seed; undefined when none is found. */
   static opening(seed: number, game: number, start: SelfPlaySetup, randomPlies: number): Position | undefined {
+    return SelfPlayer.openingLine(seed, game, start, randomPlies)?.position;
+  }
+
+  /** The same start, with the setup's KFEN and the random plies that lead to it (a game record's start). */
+  static openingLine(
+    seed: number,
+    game: number,
+    start: SelfPlaySetup,
+    randomPlies: number,
+  ): { position: Position; setup: string; moves: string[] } | undefined {
     const kfen = setupKfen(start.edition, start.setup);
     const base = kfen === undefined ? undefined : parseKfen(kfen, start.edition);
-    if (!base?.ok) throw new Error(`${start.edition} has no ${start.setup} setup`);
-    return randomOpening(makeRng(itemSeed(seed, game)), base.value, randomPlies)?.position;
+    if (kfen === undefined || !base?.ok) throw new Error(`${start.edition} has no ${start.setup} setup`);
+    const o = randomOpening(makeRng(itemSeed(seed, game)), base.value, randomPlies);
+    return o && { position: o.position, setup: kfen, moves: o.moves };
   }
 
   /** Plays from `pos` (an opening, `s.randomPlies` plies from its setup) to the end, calling `visit` at every move. */

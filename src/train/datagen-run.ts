@@ -13,6 +13,7 @@ import { GAME_HEADER_BYTES, decodeBoard, encodeGameHeader, gameBlocks, type Data
 import { DatagenError, EDITION_SALT, WriteFailure, appendWhole, openDataFile, openForAppend } from './data-file';
 import type { DatagenSettings, GameEnd, GameTask, PlayedGame } from './datagen';
 import { KeySet } from './keyset';
+import { RecordsFile, datagenRecord } from './datagen-records';
 
 export interface DatagenOpenOptions {
   /** The data file: created, or appended to. */
@@ -27,6 +28,8 @@ export interface DatagenOpenOptions {
   firstGame: number;
   /** A line about the file for stderr (an unfinished last game cut off). */
   note: (line: string) => void;
+  /** Also append each game played here to this record file (`--records`). */
+  records?: string;
 }
 
 /** What the games played by this run were, for the closing lines. */
@@ -69,6 +72,9 @@ export class DatagenRun {
   private readonly board = new Uint8Array(80);
   private readonly pos = EDITION_IDS.map((id) => new Position(id));
   private stopPlay: (() => void) | undefined;
+  private readonly recordsFile: RecordsFile | undefined;
+  /** The settings and seed of local play, for the records. */
+  private playing: LocalPlay | undefined;
 
   private constructor(
     readonly o: DatagenOpenOptions,
@@ -77,6 +83,7 @@ export class DatagenRun {
     private readonly keys: KeySet | undefined,
   ) {
     this.lastGame = had.lastGame;
+    this.recordsFile = o.records === undefined ? undefined : new RecordsFile(o.records);
     this.nextGame = Math.max(had.lastGame + 1, o.firstGame);
   }
 
@@ -101,10 +108,19 @@ export class DatagenRun {
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    this.recordsFile?.close();
   }
 
   /** Appends a game played here, dropping the positions the file holds already. */
   appendGame(g: PlayedGame): void {
+    // The record first: a game whose positions then fail is played and recorded again, and the
+    // database keeps one game per move list.
+    const p = this.playing;
+    const text =
+      p &&
+      this.recordsFile &&
+      datagenRecord(g, { setup: p.setups[g.game % p.setups.length].setup, seed: p.seed }, p.settings);
+    if (text !== undefined) this.recordsFile!.append(text);
     const block = new Uint8Array(GAME_HEADER_BYTES + g.records.length);
     let at = GAME_HEADER_BYTES;
     let kept = 0;
@@ -211,6 +227,7 @@ export class DatagenRun {
    */
   async play(p: LocalPlay): Promise<void> {
     this.begin();
+    this.playing = p;
     const pool = workerPool(p.entry, p.threads, 1000);
     let destroyed: Promise<void> | undefined;
     const destroyPool = (): Promise<void> => (destroyed ??= pool.destroy());
@@ -229,7 +246,14 @@ export class DatagenRun {
           while (!stopping && !this.done() && running < p.threads + 1 && this.had.games + started < this.o.games) {
             const game = next++;
             const { edition, setup } = p.setups[game % p.setups.length];
-            const task: GameTask = { game, seed: p.seed, edition, setup, settings: p.settings };
+            const task: GameTask = {
+              game,
+              seed: p.seed,
+              edition,
+              setup,
+              settings: p.settings,
+              line: this.recordsFile !== undefined,
+            };
             running++;
             started++;
             (pool.run(task) as Promise<PlayedGame>)

@@ -4,8 +4,9 @@
  * their search score and, once the game is over, its result. Pure computation (no I/O): the worker threads run it and
  * `thoth datagen` (src/cli/datagen-command.ts) writes what it returns.
  */
-import { MAX_MOVES, type EditionId, type Position, type SetupName } from '../core/index';
+import { MAX_MOVES, formatMove, type EditionId, type Position, type SetupName } from '../core/index';
 import { MATE_BOUND } from '../core/score';
+import type { RootResult } from '../search/search';
 import { DEFAULT_SELFPLAY, SelfPlayer, type SelfPlayEnd, type SelfPlaySettings } from '../search/selfplay';
 import { DRAW, LOSS, MAX_POSITION_BYTES, WIN, encodePosition } from './data';
 import { editionIndex } from '../nnue/features';
@@ -36,6 +37,16 @@ export interface GameTask {
   edition: EditionId;
   setup: SetupName;
   settings: DatagenSettings;
+  /** Keep the game's moves too (`thoth datagen --records`). */
+  line?: boolean;
+}
+
+/** A game's moves as a record holds them: from the setup, the random opening plies first. */
+interface DatagenLine {
+  /** The setup's KFEN. */
+  start: string;
+  /** The random opening plies, then the moves searched. */
+  moves: string[];
 }
 
 /** Why the game ended. */
@@ -60,6 +71,8 @@ export interface PlayedGame {
   keys: Int32Array;
   /** Why the positions that were searched were not kept. */
   skipped: { early: number; notQuiet: number; score: number };
+  /** The moves, when the task asked for them. */
+  line?: DatagenLine;
 }
 
 const quietMoves = new Int32Array(MAX_MOVES);
@@ -94,7 +107,9 @@ export class GamePlayer {
   play(task: GameTask): PlayedGame {
     const s = task.settings;
     const edition = editionIndex(task.edition);
-    const pos = SelfPlayer.opening(task.seed, task.game, task, s.randomPlies);
+    const opening = SelfPlayer.openingLine(task.seed, task.game, task, s.randomPlies);
+    const pos = opening?.position;
+    const line = task.line && opening ? { start: opening.setup, moves: [...opening.moves] } : undefined;
     const skipped = { early: 0, notQuiet: 0, score: 0 };
     let count = 0;
     let bytes = 0;
@@ -109,11 +124,12 @@ export class GamePlayer {
       records: this.records.slice(0, bytes),
       ends: this.ends.slice(0, count),
       keys: this.keys.slice(0, 2 * count),
+      line,
     });
     if (!pos) return done(DRAW, 'no-opening', 0, 0);
     let decidedFor = -1;
     let decidedRun = 0;
-    const g = this.player.play(pos, s, (pos, r, ply) => {
+    const visit = (pos: Position, r: RootResult, ply: number): number | undefined => {
       const score = r.score;
       if (ply < s.skipPlies) skipped.early++;
       else if (Math.abs(score) > s.maxScore || Math.abs(score) >= MATE_BOUND) skipped.score++;
@@ -132,6 +148,11 @@ export class GamePlayer {
       decidedRun = ahead >= 0 && ahead === decidedFor ? decidedRun + 1 : ahead >= 0 ? 1 : 0;
       decidedFor = ahead;
       return decidedRun >= s.decidedPlies ? ahead : undefined;
+    };
+    const g = this.player.play(pos, s, (pos, r, ply) => {
+      const adjudicated = visit(pos, r, ply);
+      if (line && adjudicated === undefined) line.moves.push(formatMove(r.best));
+      return adjudicated;
     });
     return done(g.winner < 0 ? DRAW : g.winner === 0 ? WIN : LOSS, g.end, g.plies, g.searched);
   }

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseRecords, replayRecord } from '../../src/core/record';
 import { DATA_HEADER_BYTES, dataHeader, encodeGameHeader, scanData, type DataSummary } from '../../src/train/data';
 import { CLI_BUILT, ROOT, runThoth } from './helpers';
 
@@ -56,6 +57,26 @@ describe('thoth datagen', () => {
     expect(b.positions).toBeGreaterThanOrEqual(whole.positions + 10);
     expect(readFileSync(path).subarray(0, whole.validBytes).equals(written.subarray(0, whole.validBytes))).toBe(true); // appended
     expect(b.lastGame).toBeGreaterThan(whole.lastGame); // new games, not the same ones again
+  });
+
+  it('--records keeps every game as a record that replays, and goes on with the data file', async () => {
+    const out = join(dir, 'r.bin');
+    const records = join(dir, 'r.pgn');
+    const first = await runThoth(['datagen', '--out', out, '--records', records, '--games', '2', ...SMALL]);
+    expect(first.code).toBe(0);
+    const second = await runThoth(['datagen', '--out', out, '--records', records, '--games', '3', ...SMALL]);
+    expect(second.code).toBe(0);
+    const parsed = parseRecords(readFileSync(records, 'utf8'));
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.games.map((g) => g.tags.get('Round'))).toEqual(['1', '2', '3']);
+    for (const g of parsed.games) {
+      expect(g.tags.get('Opening')).toMatch(/^(classic|imhotep|dynasty) \+8 plies$/);
+      expect(replayRecord(g).ok).toBe(true);
+      expect(g.moves.length).toBe(Number(g.tags.get('PlyCount')));
+    }
+    expect(summary(out).games).toBe(3);
+    const clash = await runThoth(['datagen', '--out', out, '--records', out, ...SMALL]);
+    expect(clash.code).toBe(2);
   });
 
   it('refuses bad options (exit 2) and a file it cannot append to (exit 1), leaving it as it was', async () => {

@@ -1,7 +1,7 @@
 /**
  * The engine and its protocol run on any host (src/engine/host.ts): from uci.ts, and from the static
  * page's entry, no import that is not type-only reaches a Node module (`node:…`), a package (but
- * the two pure-JavaScript encoders of the page's pictures), or the Node host's own modules (src/node). (build.mjs bundles the page without swapping any module.)
+ * the pure-JavaScript ones PAGE_PACKAGES lists), or the Node host's own modules (src/node). (build.mjs bundles the page without swapping any module.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -69,11 +69,12 @@ describe('the engine host', () => {
 
   /**
    * The packages the static page may bundle: pure JavaScript, no Node API (the pictures it saves:
-   * fflate's zlib for PNG, gifenc for GIF; src/analysis/picture/). The engine reaches none.
+   * fflate's zlib for PNG, gifenc for GIF, src/analysis/picture/; idb for the kept games in
+   * IndexedDB, src/gui/page/state). The engine reaches none.
    */
   const PAGE_PACKAGES: Record<string, string[]> = {
     'src/protocol/uci.ts': [],
-    'src/web/main.ts': ['fflate', 'gifenc'],
+    'src/web/main.ts': ['fflate', 'gifenc', 'idb'],
   };
   for (const [entry, packages] of Object.entries(PAGE_PACKAGES)) {
     it(`${entry} reaches no Node module and no module of the Node host`, () => {

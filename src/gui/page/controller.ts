@@ -40,6 +40,10 @@ import {
 } from './view/panels';
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './state/persist';
 import { exportGame, exportInput } from './state/record-io';
+import { GamesPanel } from './view/games-panel';
+import { gameShelf, loadExplorerIndex } from './game-store';
+import { importRecord } from './open-game';
+import { typedMove } from './state/typed-move';
 import { wireShare } from './view/share';
 import { LearnMode } from './modes/learnmode';
 import type { PageMode } from './modes/mode';
@@ -104,6 +108,11 @@ export class PageController {
   readonly sounds = new Sounds(() => this.s.settings.sound !== false);
   /** The side whose low-time sound has played (once per clock run below the mark). */
   private lowSounded = [false, false];
+  /** A game was in progress at the last render; the key of the last review kept (keepGames). */
+  private wasInProgress = false;
+  private reviewKept = '';
+  /** The person's kept games and the opening explorer. */
+  readonly games: GamesPanel;
 
   constructor(readonly engine: EngineClient) {
     this.dom = lookUpDom();
@@ -135,6 +144,11 @@ export class PageController {
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
     });
     renderKeys(this.dom);
+    this.games = new GamesPanel(document, gameShelf(), {
+      open: (pgn) => importRecord(this, pgn),
+      play: (move) => this.update((x) => typedMove(x, move, now()).state),
+    });
+    loadExplorerIndex(this.games);
     wirePage(this);
     const host = { state: () => this.s, update: (f: (s: PageState) => PageState) => this.update(f) };
     const puzzles = new PuzzleMode(host);
@@ -191,6 +205,15 @@ export class PageController {
     this.s = f(before);
     if (this.s === before) return;
     for (const m of this.modes) m.observe(before, this.s);
+    // A game that ends is kept (the Games panel): a game played here, with at least one move.
+    if (S.gameInProgress(before) && !S.gameInProgress(this.s) && this.s.mode !== 'analysis')
+      void this.games.keep(exportGame(exportInput(this.s, this.engine.name)));
+    // A review just completed: kept with its game (accuracy and marks in the Games panel).
+    if (this.s.review !== before.review) {
+      const review = R.gameReview(this.s);
+      if (review && !R.gameReview(before))
+        void this.games.keep(exportGame(exportInput(this.s, this.engine.name)), review);
+    }
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.searches.sync();
     this.syncHold();
@@ -315,7 +338,29 @@ export class PageController {
     renderStatus(d, this.engine, this.searches.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
+    this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null);
+    this.keepGames();
     for (const m of this.modes) m.render();
+  }
+
+  /**
+   * The Games panel keeps a game played here when it ends (by a move of either player, a
+   * resignation, a flag, or a new game over it), and again with Thoth's review once one is
+   * complete. Checked at each render: the state also changes through the searches.
+   */
+  private keepGames(): void {
+    const s = this.s;
+    const inProgress = S.gameInProgress(s);
+    if (this.wasInProgress && !inProgress && s.mode !== 'analysis')
+      void this.games.keep(exportGame(exportInput(s, this.engine.name)));
+    this.wasInProgress = inProgress;
+    if (s.review && s.review.key !== this.reviewKept) {
+      const review = R.gameReview(s);
+      if (review) {
+        this.reviewKept = s.review.key;
+        void this.games.keep(exportGame(exportInput(s, this.engine.name)), review);
+      }
+    }
   }
 
   // ---- the person's actions ----------------------------------------------------------------

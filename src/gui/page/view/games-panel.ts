@@ -1,0 +1,330 @@
+/**
+ * The Games panel and the opening explorer (docs/gui.md, "Games and the explorer"). The panel
+ * lists the person's own games, kept in the browser as they end (the shelf: IndexedDB, given by
+ * the page's top), with a filter, Open and Delete. The explorer, under the analysis lines, shows
+ * each move played from the shown position: in the person's games, and in Thoth's own games when
+ * the page carries an explorer index (`thoth db index`, docs/db.md), with games, W/D/L and score
+ * from the mover's side (src/analysis/explorer.ts); a click plays the move on the board.
+ */
+import { EDITIONS, SETUPS, parseKfen, parseMove, type Position } from '../../../core/index';
+import {
+  parseRecord,
+  replayRecord,
+  recordPlayers,
+  recordStart,
+  recordVariant,
+  type ResultToken,
+} from '../../../core/record';
+import { exploreMoves, type ExplorerMove, type ExplorerRow } from '../../../analysis/explorer';
+import { indexMoves, isExplorerIndex, type ExplorerIndex } from '../../../analysis/explorer-index';
+import { gameKey, keyOf } from '../../../analysis/game-keys';
+import type { GameReview } from '../../../analysis/review';
+import { plural } from '../../../core/plural';
+import { elementsById } from './dom';
+
+/** A game kept in the browser. */
+export interface KeptGame {
+  /** The key of its moves (src/analysis/game-keys.ts): a game kept twice is kept once. */
+  key: string;
+  pgn: string;
+  white: string;
+  black: string;
+  result: ResultToken;
+  variant: string;
+  setup: string;
+  start: string;
+  moves: string[];
+  date: string;
+  /** When it was kept (ms since 1970). */
+  added: number;
+  /** Thoth's review of it, when the person ran one (Review the game): per side, first player first. */
+  review?: KeptReview;
+}
+
+/** What the Games panel keeps of a review. */
+interface KeptReview {
+  accuracy: [number | null, number | null];
+  inaccuracies: [number, number];
+  mistakes: [number, number];
+  blunders: [number, number];
+}
+
+/** A review (src/analysis/review.ts) as the panel keeps it. */
+function keptReview(r: GameReview): KeptReview {
+  const [a, b] = r.sides;
+  const acc = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  return {
+    accuracy: [acc(a.accuracy), acc(b.accuracy)],
+    inaccuracies: [a.inaccuracies, b.inaccuracies],
+    mistakes: [a.mistakes, b.mistakes],
+    blunders: [a.blunders, b.blunders],
+  };
+}
+
+/** Each player's totals over the reviewed kept games: games, mean accuracy, marks; most games first. */
+function playerTotals(
+  games: readonly KeptGame[],
+): { player: string; games: number; accuracy: number; inaccuracies: number; mistakes: number; blunders: number }[] {
+  const by = new Map<string, { sum: number; n: number; games: number; i: number; m: number; b: number }>();
+  for (const g of games) {
+    if (!g.review) continue;
+    [g.white, g.black].forEach((player, side) => {
+      const t = by.get(player) ?? { sum: 0, n: 0, games: 0, i: 0, m: 0, b: 0 };
+      const a = g.review!.accuracy[side];
+      if (a !== null) {
+        t.sum += a;
+        t.n++;
+      }
+      t.games++;
+      t.i += g.review!.inaccuracies[side];
+      t.m += g.review!.mistakes[side];
+      t.b += g.review!.blunders[side];
+      by.set(player, t);
+    });
+  }
+  return [...by]
+    .map(([player, t]) => ({
+      player,
+      games: t.games,
+      accuracy: t.n > 0 ? t.sum / t.n : Number.NaN,
+      inaccuracies: t.i,
+      mistakes: t.m,
+      blunders: t.b,
+    }))
+    .sort((x, y) => y.games - x.games || (x.player < y.player ? -1 : 1));
+}
+
+/** Where the games are kept (IndexedDB in the page: game-store.ts). */
+export interface GameShelf {
+  all(): Promise<KeptGame[]>;
+  put(g: KeptGame): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+
+/** A record as a game to keep, or undefined when it has no move or does not replay. */
+function savedGameOf(pgn: string, added = Date.now()): KeptGame | undefined {
+  const r = parseRecord(pgn);
+  if (!r.ok || r.value.moves.length === 0) return undefined;
+  const rec = r.value;
+  if (!replayRecord(rec).ok) return undefined;
+  const variant = recordVariant(rec);
+  const start = recordStart(rec) ?? SETUPS[variant].classic;
+  const moves = rec.moves.map((m) => m.move);
+  const [white, black] = recordPlayers(rec);
+  const board = (k: string): string => k.split(' ').slice(0, 2).join(' ');
+  const setup =
+    Object.entries(SETUPS[variant]).find(([, k]) => k !== undefined && board(k) === board(start))?.[0] ?? 'custom';
+  return {
+    key: gameKey(variant, start, moves),
+    pgn,
+    white,
+    black,
+    result: rec.result,
+    variant,
+    setup,
+    start,
+    moves,
+    date: rec.tags.get('Date') ?? '',
+    added,
+  };
+}
+
+/** The games whose words hold every word of the filter (players, result, `draw`, edition, setup, date). */
+function filterGames(games: readonly KeptGame[], filter: string): KeptGame[] {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  return games.filter((g) => {
+    const text =
+      `${g.white} ${g.black} ${g.result} ${g.result === '1/2-1/2' ? 'draw' : ''} ${g.variant} ${EDITIONS[g.variant as 'khet2']?.name ?? ''} ${g.setup} ${g.date}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** The explorer's rows from kept games: each game that reached the position and the move it played there. */
+function rowsFromGames(games: readonly KeptGame[], pos: Position): ExplorerRow[] {
+  const want = keyOf(pos);
+  const rows: ExplorerRow[] = [];
+  for (const g of games) {
+    if (g.variant !== pos.edition.id) continue;
+    const r = parseKfen(g.start, pos.edition.id);
+    if (!r.ok) continue;
+    const p = r.value;
+    for (const move of g.moves) {
+      if (keyOf(p) === want)
+        rows.push({ move, game: g.key, result: g.result, plies: g.moves.length, white: g.white, black: g.black });
+      const m = parseMove(p, move);
+      if (!m.ok) break;
+      p.make(m.value);
+    }
+  }
+  return rows;
+}
+
+/** The explorer lists the most played moves, this many. */
+const EXPLORER_ROWS = 12;
+
+const IDS = ['card-games', 'gm-count', 'gm-filter', 'gm-list', 'gm-msg', 'gm-players', 'explorer'] as const;
+
+interface GamesPanelHooks {
+  /** Opens a kept game on the board. */
+  open(pgn: string): void;
+  /** Plays a move of the explorer on the board. */
+  play(move: string): void;
+}
+
+export class GamesPanel {
+  private readonly e: Record<(typeof IDS)[number], HTMLElement>;
+  private games: KeptGame[] = [];
+  private index: ExplorerIndex | null = null;
+
+  constructor(
+    doc: Document,
+    private readonly shelf: GameShelf,
+    private readonly hooks: GamesPanelHooks,
+  ) {
+    this.e = elementsById(doc, IDS) as Record<(typeof IDS)[number], HTMLElement>;
+    this.e['gm-filter'].addEventListener('input', () => this.renderList());
+    void this.refresh();
+  }
+
+  /** Thoth's games' index, once the page has fetched it (anything else is left alone). */
+  setIndex(json: unknown): void {
+    if (isExplorerIndex(json)) this.index = json;
+  }
+
+  /** Keeps a game (a record), with Thoth's review of it when there is one; a game already kept is kept once. */
+  async keep(pgn: string, review?: GameReview): Promise<void> {
+    const g = savedGameOf(pgn);
+    if (g === undefined) return;
+    const had = this.games.find((x) => x.key === g.key);
+    if (had) g.added = had.added;
+    if (review) g.review = keptReview(review);
+    else if (had?.review) g.review = had.review;
+    try {
+      await this.shelf.put(g);
+      await this.refresh();
+    } catch (e) {
+      this.message(`The game could not be kept: ${(e as Error).message}`);
+    }
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.games = (await this.shelf.all()).sort((a, b) => b.added - a.added);
+    } catch (e) {
+      this.games = [];
+      this.message(`Kept games cannot be read here: ${(e as Error).message}`);
+    }
+    this.renderList();
+  }
+
+  private message(text: string): void {
+    this.e['gm-msg'].textContent = text;
+  }
+
+  private renderList(): void {
+    const shown = filterGames(this.games, (this.e['gm-filter'] as HTMLInputElement).value);
+    this.e['gm-count'].textContent = this.games.length > 0 ? `(${shown.length} of ${this.games.length})` : '';
+    const list = this.e['gm-list'];
+    list.replaceChildren();
+    const doc = list.ownerDocument;
+    for (const g of shown) {
+      const li = doc.createElement('li');
+      li.dataset.key = g.key;
+      const what = doc.createElement('span');
+      what.className = 'gm-what';
+      const ed = EDITIONS[g.variant as 'khet2']?.name ?? g.variant;
+      const acc = g.review?.accuracy.map((a) => (a === null ? '–' : `${a.toFixed(0)}%`)).join(' / ');
+      what.textContent = `${g.white} – ${g.black}  ${g.result}  ${ed} ${g.setup}, ${g.moves.length} plies${g.date ? `, ${g.date}` : ''}${acc ? `, accuracy ${acc}` : ''}`;
+      const open = doc.createElement('button');
+      open.textContent = 'Open';
+      open.className = 'gm-open';
+      open.addEventListener('click', () => this.hooks.open(g.pgn));
+      const del = doc.createElement('button');
+      del.textContent = 'Delete';
+      del.className = 'gm-delete';
+      del.addEventListener('click', () => {
+        void this.shelf
+          .remove(g.key)
+          .then(() => this.refresh())
+          .catch((e: Error) => this.message(`Not deleted: ${e.message}`));
+      });
+      li.append(what, open, del);
+      list.append(li);
+    }
+    this.renderPlayers(shown);
+    if (this.games.length === 0) this.message('No game kept yet: your games are kept here as they end.');
+    else this.message('');
+  }
+
+  /** Each player's accuracy and marks over the reviewed games shown. */
+  private renderPlayers(games: readonly KeptGame[]): void {
+    const box = this.e['gm-players'];
+    box.replaceChildren();
+    const doc = box.ownerDocument;
+    for (const t of playerTotals(games)) {
+      const li = doc.createElement('li');
+      li.textContent = `${t.player}: ${plural(t.games, 'reviewed game')}, accuracy ${Number.isNaN(t.accuracy) ? '–' : `${t.accuracy.toFixed(1)}%`}, ${t.inaccuracies} ?!, ${t.mistakes} ?, ${t.blunders} ??`;
+      box.append(li);
+    }
+  }
+
+  /** The explorer for the shown position (null: hidden, outside Analysis). */
+  renderExplorer(pos: Position | null): void {
+    const box = this.e.explorer;
+    box.replaceChildren();
+    if (pos === null) return;
+    const doc = box.ownerDocument;
+    const mover = pos.side as 0 | 1;
+    const sections: [string, ExplorerMove[]][] = [['Your games', exploreMoves(rowsFromGames(this.games, pos), mover)]];
+    if (this.index)
+      sections.push([`Thoth's games (${this.index.games.toLocaleString('en')})`, indexMoves(this.index, pos)]);
+    for (const [title, moves] of sections) {
+      const h = doc.createElement('h3');
+      h.textContent = `${title}: ${
+        moves.length === 0
+          ? 'no game from here'
+          : plural(
+              moves.reduce((a, m) => a + m.games, 0),
+              'game',
+            )
+      }`;
+      box.append(h);
+      if (moves.length === 0) continue;
+      const table = doc.createElement('table');
+      table.innerHTML = '<thead><tr><th>Move</th><th>Games</th><th>Win / draw / loss</th><th>Score</th></tr></thead>';
+      const body = doc.createElement('tbody');
+      for (const m of moves.slice(0, EXPLORER_ROWS)) {
+        const tr = doc.createElement('tr');
+        tr.className = 'ex-move';
+        tr.dataset.move = m.move;
+        tr.title = `Play ${m.move}`;
+        const pct = (n: number): number => Math.round((100 * n) / Math.max(1, m.games));
+        const cells = [m.move, String(m.games), '', Number.isNaN(m.score) ? '–' : `${Math.round(100 * m.score)}%`];
+        for (const c of cells) {
+          const td = doc.createElement('td');
+          td.textContent = c;
+          tr.append(td);
+        }
+        const bar = doc.createElement('span');
+        bar.className = 'ex-bar';
+        bar.title = `${pct(m.wins)}% won, ${pct(m.draws)}% drawn, ${pct(m.losses)}% lost by the mover`;
+        for (const n of [m.wins, m.draws, m.losses]) {
+          const part = doc.createElement('span');
+          part.style.width = `${pct(n)}%`;
+          bar.append(part);
+        }
+        tr.children[2].append(bar);
+        tr.addEventListener('click', () => this.hooks.play(m.move));
+        body.append(tr);
+      }
+      table.append(body);
+      box.append(table);
+      if (moves.length > EXPLORER_ROWS) {
+        const more = doc.createElement('p');
+        more.className = 'muted';
+        more.textContent = `and ${plural(moves.length - EXPLORER_ROWS, 'move')} played less`;
+        box.append(more);
+      }
+    }
+  }
+}

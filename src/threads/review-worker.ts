@@ -1,0 +1,31 @@
+/**
+ * Worker: one game of a batch review (piscina task; src/analysis/batch-review.ts). The searcher is
+ * set up as the engine's analysis searcher is (src/engine/analysis-engine.ts: the default features
+ * and parameters, the network given or the hand-written evaluation) and lives as long as the thread.
+ */
+import { NetworkCache } from '../nnue/network';
+import { DEFAULT_PARAMS } from '../search/params';
+import { DEFAULT_FEATURES, Searcher } from '../search/search';
+import { TranspositionTable } from '../search/tt';
+import { reviewOne, type ReviewResult, type ReviewTask } from '../analysis/batch-review';
+
+export interface ReviewWorkerTask extends ReviewTask {
+  hashMb: number;
+  /** The network file's bytes, or null: the hand-written evaluation. */
+  network: SharedArrayBuffer | null;
+}
+
+let searcher: Searcher | undefined;
+let hashMb = 0;
+const networks = new NetworkCache();
+
+export default function run(task: ReviewWorkerTask): ReviewResult {
+  if (searcher === undefined || hashMb !== task.hashMb) {
+    searcher = new Searcher(new TranspositionTable(TranspositionTable.allocate(task.hashMb)));
+    searcher.features = { ...DEFAULT_FEATURES };
+    searcher.params = { ...DEFAULT_PARAMS };
+    hashMb = task.hashMb;
+  }
+  searcher.setNetwork(task.network === null ? null : networks.get(task.network));
+  return reviewOne(searcher, task);
+}

@@ -1,0 +1,102 @@
+/**
+ * The Games panel and the opening explorer as a person uses them, in Chromium against `thoth gui`
+ * (the built dist/): a game between two people kept in IndexedDB when it ends, kept across a
+ * reload, filtered, opened, deleted; the explorer on the analysis board showing the kept game's
+ * move from the position it reached, and playing it on a click. Screenshots to test-output/.
+ */
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  HAVE_CHROMIUM,
+  closeBrowser,
+  confirmIfAsked,
+  moveCount,
+  open,
+  setMode,
+  settled,
+  shot,
+  waitMoves,
+  walkGame,
+} from './browser';
+import { FAKE_ENGINE, OUT, startGui, type RunningGui } from './helpers';
+
+afterAll(closeBrowser);
+
+const listed = (page: Page): Promise<string[]> =>
+  page.$$eval('#gm-list li .gm-what', (ls) => ls.map((l) => l.textContent ?? ''));
+
+async function typeMoves(page: Page, moves: string[]): Promise<void> {
+  for (const [i, m] of moves.entries()) {
+    await page.fill('#move-input', m);
+    await page.press('#move-input', 'Enter');
+    await waitMoves(page, i + 1);
+  }
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the Games panel and the explorer, in Chromium', () => {
+  let gui: RunningGui;
+  beforeAll(async () => {
+    gui = await startGui(['--engine', FAKE_ENGINE]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+  });
+
+  it('keeps a game as it ends, across a reload; filters, explores, opens and deletes it', async () => {
+    const { ctx, page, errors } = await open(gui.url);
+    await setMode(page, 'humans');
+    const moves = walkGame(6, 4242);
+    await typeMoves(page, moves);
+    await page.click('#btn-resign');
+    await confirmIfAsked(page);
+    await page.click('#card-games summary');
+    await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
+    expect((await listed(page))[0]).toMatch(/^Human \(Silver\) – Human \(Red\) {2}0-1 {2}Khet 2\.0 classic, 6 plies/);
+    // Reviewed: the kept game gets its accuracies, and each player's totals show.
+    await page.click('#banner-review');
+    await page.waitForSelector('#review .acc');
+    await page.waitForFunction(() => document.querySelectorAll('#gm-players li').length === 2);
+    expect((await listed(page))[0]).toMatch(/, accuracy \d+% \/ \d+%$/);
+    const players = await page.$$eval('#gm-players li', (ls) => ls.map((l) => l.textContent ?? ''));
+    expect(players[0]).toMatch(
+      /^Human \((Silver|Red)\): 1 reviewed game, accuracy \d+\.\d%, \d+ \?!, \d+ \?, \d+ \?\?$/,
+    );
+
+    // Kept in IndexedDB: there after a reload.
+    await page.reload();
+    await page.waitForSelector('#engine-status:not([data-state=connecting])');
+    if (!(await page.isVisible('#gm-filter'))) await page.click('#card-games summary');
+    await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
+    await page.fill('#gm-filter', 'nobody');
+    expect(await listed(page)).toEqual([]);
+    await page.fill('#gm-filter', '0-1 classic');
+    expect(await listed(page)).toHaveLength(1);
+    await settled(page);
+    await page.locator('#card-games').screenshot({ path: path.join(OUT, 'gui-games-panel.png') });
+
+    // The explorer: after the game's first two moves, its third is the one played from there.
+    await setMode(page, 'analysis');
+    await confirmIfAsked(page);
+    await page.click('#btn-new');
+    await confirmIfAsked(page);
+    await typeMoves(page, moves.slice(0, 2));
+    await page.waitForSelector(`#explorer tr.ex-move[data-move="${moves[2]}"]`);
+    expect(await page.textContent('#explorer h3')).toBe('Your games: 1 game');
+    await shot(page, 'explorer');
+    await page.locator('#card-analysis').screenshot({ path: path.join(OUT, 'gui-explorer-card.png') });
+    await page.click(`#explorer tr.ex-move[data-move="${moves[2]}"]`);
+    await waitMoves(page, 3);
+
+    // Open the kept game, then delete it.
+    await page.fill('#gm-filter', '');
+    await page.click('#gm-list li .gm-open');
+    await confirmIfAsked(page);
+    await page.waitForFunction((n) => Number(document.getElementById('moves')?.dataset.count) === n, moves.length);
+    expect(await moveCount(page)).toBe(moves.length);
+    await page.click('#gm-list li .gm-delete');
+    await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 0);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
