@@ -2,9 +2,10 @@
  * The examples of docs/cli.md, run as written: every `$ thoth …` line of its code blocks goes to
  * bash as it stands, with `thoth` on the PATH (bin/thoth.js, as `npm link` puts it there), in a
  * scratch folder. What a `$` line is followed by in the block is what it prints (`…` elides lines);
- * the lines it shows must be among what it prints, in order. A review example needs a match's
- * record: a match of the fake engine writes games.pgn there first (rounds r.1, r.2 as every match
- * names its games). `$ thoth perft 5` (2.5 billion nodes: minutes) is left out; its count is
+ * the lines it shows must be among what it prints, in order. The review and animation examples
+ * need a match's record: a match of the fake engine writes games.pgn there first (rounds r.1, r.2
+ * as every match names its games); its games are not the example's, so what those print is
+ * matched by its frame (OTHER_GAME). `$ thoth perft 5` (2.5 billion nodes: minutes) is left out; its count is
  * test/core/perft-bulk.test.ts's.
  */
 import { spawnSync } from 'node:child_process';
@@ -64,11 +65,11 @@ describe.skipIf(!existsSync(CLI_BUILT))('docs/cli.md, run as written', () => {
   for (const { command, shown } of examples.filter((e) => !SKIP.has(e.command))) {
     it(command, () => {
       const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: 10 * 60_000 });
-      const review = REVIEW.find(([re]) => re.test(command));
-      if (review) {
-        // another game than the example's: its moves differ, the review's frame does not
+      const other = OTHER_GAME.find(([re]) => re.test(command));
+      if (other) {
+        // another game than the example's: its moves differ, the output's frame does not
         expect(r.status, r.stderr).toBe(0);
-        expect(r.stdout).toMatch(review[1]);
+        expect(r.stdout).toMatch(other[1]);
         return;
       }
       // the lines the block shows, exactly and in order
@@ -83,10 +84,15 @@ describe.skipIf(!existsSync(CLI_BUILT))('docs/cli.md, run as written', () => {
   }
 });
 
-/** What a review example prints about its game (whichever game the record holds). */
-const REVIEW: [RegExp, RegExp][] = [
+/** What an example on a game of games.pgn prints about it (whichever game the record holds). */
+const OTHER_GAME: [RegExp, RegExp][] = [
   [
     /^thoth analyse --game games\.pgn --round 7 --depth 5 --out reviewed\.pgn --graph eval\.svg$/,
     /^Game \d+ of 16 in games\.pgn, Round 7\.1\n[^]*^Summary \(depth 5\):\n[^]*^Annotated record written to reviewed\.pgn\nGraph written to eval\.svg\n$/m,
+  ],
+  // a frame for the start and one a move: the example's game has 80 moves, this record's at most 40
+  [
+    /^thoth picture --game games\.pgn --index 2 --out game\.gif$/,
+    /^games\.pgn, game 2: ([2-9]|[1-3]\d|4[01]) frames, 694x611, written to game\.gif\n$/,
   ],
 ];
