@@ -150,4 +150,13 @@ describe('the documents speak of the project', () => {
     }
     expect(hits).toEqual([]);
   });
+
+  it("no comment of the code names them either ('the task' is a search thread's word there)", () => {
+    const code = ['src', 'bench', 'tools', 'scripts'].flatMap(textFiles);
+    expect(code.length).toBeGreaterThan(200);
+    const hits = OUTSIDE.filter(([what]) => what !== 'the task').flatMap(([what, re]) =>
+      code.flatMap((f) => findReferences(f, read(f), re).map((h) => `${h} (${what})`)),
+    );
+    expect(hits).toEqual([]);
+  });
 });
