@@ -79,4 +79,21 @@ describe('thoth tune', () => {
     // Nothing was started: no state file for any refused run.
     expect(['c.json', 'd.json', 'e.json'].filter((f) => existsSync(join(dir, f)))).toEqual([]);
   });
+
+  it("an engine too slow to start: the match stops, and the message names tune's flag, exit 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
+    // a node program that never answers, so the first step of the handshake is the one too slow
+    const mute = join(dir, 'mute.cjs');
+    writeFileSync(mute, 'setInterval(() => {}, 1000);\n');
+    const state = join(dir, 'run.json');
+    const base = ['tune', '--state', state, '--params', 'LmpBase', '--limit', 'nodes=400', '--iterations', '1'];
+    const slow = await runThoth([...base, '--engine', `node ${mute}`, '--start-timeout', '1500']);
+    expect(slow.code).toBe(1);
+    expect(slow.err).toMatch(
+      /^thoth tune: a match stopped: engine '(plus|minus)' cannot start: no 'uciok' within 1\.5 s after 'uci'; --start-timeout MS gives it longer \(now 1500\) \(command: node \S+mute\.cjs\)\n$/,
+    );
+    const bad = await runThoth(['tune', '--state', join(dir, 'f.json'), '--ping-timeout', 'soon']);
+    expect(bad).toMatchObject({ code: 2, err: "thoth tune: --ping-timeout must be a whole number, not 'soon'\n" });
+    expect(existsSync(join(dir, 'f.json'))).toBe(false);
+  });
 });
