@@ -21,8 +21,8 @@ import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } f
 import type { Searcher } from '../search/search';
 import { MATE, scoreOf, scoreValue } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
-import { reviewGame, type GameReview, type ReviewOptions } from './review';
-import { needsPlayedSearch, plyEval, type MoveSearches } from './review-method';
+import { reviewGame, type GameReview, type Repetition, type ReviewOptions } from './review';
+import { needsPlayedSearch, plyEval, repetitionAfter, type MoveSearches } from './review-method';
 import { proveForcedHits, type ProofCount } from './review-proof';
 import { comparable, moveInWords, type MoveWords } from './words';
 
@@ -143,6 +143,8 @@ export interface PlyAnnotation {
   loss: number;
   depth: number;
   nodes: number;
+  /** The position after the move occurred before in the game (a repetition). */
+  repetition?: Repetition;
 }
 
 export interface GameAnnotation {
@@ -215,6 +217,8 @@ export function annotateGame(
       nodes,
     });
     pos.make(played);
+    const repetition = repetitionAfter(pos);
+    if (repetition) plies[k].repetition = repetition;
   }
   positions.push(pos.clone());
   const proofs = proveAnnotation(plies, positions, hitFlags);
@@ -259,6 +263,7 @@ export function reviewAnnotation(a: GameAnnotation, opts: ReviewOptions = {}): G
         played: scoreOf(p.playedScore),
         // The last move hit the opponent's Pharaoh: a win is never marked.
         hit: i === a.plies.length - 1 && a.final.winner === p.side,
+        repetition: p.repetition,
       }),
     ),
     opts,

@@ -1,8 +1,14 @@
-/** `thoth gui [--port N] [--engine "<command>"] [--verbose]`: the browser GUI (src/gui). */
+/**
+ * `thoth gui [--port N] [--host ADDRESS] [--tabs N] [--engine "<command>" [--engine-proto P]]
+ * [--verbose]`: the browser GUI (src/gui).
+ */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { type ForeignProtocol, isProtocolName } from '../foreign/foreign';
 import { DEFAULT_HANDSHAKE_MS } from '../gui/bridge';
-import { startGuiServer, type GuiServer } from '../gui/server';
+import { DEFAULT_PAGES, fullStrength, startGuiServer, type GuiServer } from '../gui/server';
+import { plural } from '../core/plural';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CODE_DIR, ownEngineCommand, packageRoot } from './own-engine';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
@@ -12,8 +18,8 @@ const DEFAULT_GUI_PORT = 7700;
 export const GUI_SPEC: CommandSpec = {
   name: 'gui',
   summary:
-    'The browser GUI: play Thoth, two players on one board, or analysis. Serves the page on 127.0.0.1 only and ' +
-    "prints its address with this run's secret token; Ctrl-C stops it.",
+    'The browser GUI: play Thoth, two players on one board, or analysis. Serves the page on 127.0.0.1 (unless ' +
+    "--host opens it to a network) and prints its address with this run's secret token; Ctrl-C stops it.",
   options: [
     {
       name: 'port',
@@ -22,10 +28,29 @@ export const GUI_SPEC: CommandSpec = {
       default: String(DEFAULT_GUI_PORT),
     },
     {
+      name: 'host',
+      value: 'ADDRESS',
+      help:
+        "the IP address to listen on: 0.0.0.0 opens the GUI to every network of this computer (a club's devices " +
+        'open the address printed, token and all; anyone on the network who reads the traffic can read the token)',
+      default: '127.0.0.1',
+    },
+    {
+      name: 'tabs',
+      value: 'N',
+      help: 'the most tabs served at once, on this computer or others, each with an engine process of its own',
+      default: String(DEFAULT_PAGES),
+    },
+    {
       name: 'engine',
       value: '"<command>"',
       help: 'the engine to run (split like a POSIX shell would, without a shell)',
       default: 'node dist/cli.js',
+    },
+    {
+      name: 'engine-proto',
+      value: 'P',
+      help: 'the engine\'s protocol when it is another Khet engine\'s: uki, kei, khet2ai or khetai (docs/match.md, "Other engines")',
     },
     {
       name: 'start-timeout',
@@ -43,11 +68,8 @@ function defaultStaticDir(): string {
   return existsSync(path.join(beside, 'index.html')) ? beside : path.join(packageRoot(), 'dist', 'gui');
 }
 
-export async function guiCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  const args = parseArgs(argv, GUI_SPEC);
-  if (args.positional.length > 0) throw new UsageError(`unexpected '${args.positional[0]}' (thoth gui --help)`);
-  const portGiven = args.options.has('port');
-  const port = intOption(args, 'port', DEFAULT_GUI_PORT, 0, 65535);
+/** The engine's command (--engine, else this Thoth) and its protocol (--engine-proto). */
+function engineOptions(args: ReturnType<typeof parseArgs>): { engine: string[]; engineProto?: ForeignProtocol } {
   let engine: string[];
   const engineText = args.options.get('engine')?.[0];
   if (engineText !== undefined) {
@@ -58,6 +80,46 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   } else {
     engine = ownEngineCommand();
   }
+  const protoText = args.options.get('engine-proto')?.[0];
+  if (protoText === undefined) return { engine };
+  if (!isProtocolName(protoText) || protoText === 'thoth')
+    throw new UsageError(`--engine-proto must be uki, kei, khet2ai or khetai, not '${protoText}'`);
+  if (engineText === undefined) throw new UsageError('--engine-proto goes with --engine "<command>"');
+  return { engine, engineProto: protoText };
+}
+
+/** What the terminal says once the server is up: its addresses, its engine, how many tabs it serves. */
+function printAddress(
+  server: GuiServer,
+  host: string,
+  most: number,
+  threads: number,
+  write: (s: string) => void,
+): void {
+  write(`Thoth GUI: ${server.url}`);
+  for (const u of server.networkUrls) write(`On the network: ${u}`);
+  write(`Engine: ${server.engines.commandText}`);
+  write(
+    `Serves up to ${plural(most, 'tab')} at once, an engine process each; ${plural(threads, 'thread')} ` +
+      `at full strength, shared between the tabs open.`,
+  );
+  write(
+    host === '127.0.0.1'
+      ? "Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server."
+      : "Open an address above in a browser on this network (it holds this run's secret token). Ctrl-C stops the server.",
+  );
+}
+
+export async function guiCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  const args = parseArgs(argv, GUI_SPEC);
+  if (args.positional.length > 0) throw new UsageError(`unexpected '${args.positional[0]}' (thoth gui --help)`);
+  const portGiven = args.options.has('port');
+  const port = intOption(args, 'port', DEFAULT_GUI_PORT, 0, 65535);
+  const host = args.options.get('host')?.[0] ?? '127.0.0.1';
+  if (isIP(host) === 0)
+    throw new UsageError(`--host takes an IP address (0.0.0.0: every network of this computer), not '${host}'`);
+  const most = intOption(args, 'tabs', DEFAULT_PAGES, 1, 64);
+  const { engine, engineProto } = engineOptions(args);
   const staticDir = defaultStaticDir();
   if (!existsSync(path.join(staticDir, 'index.html'))) {
     throw new UsageError(`the page's files are missing (${staticDir}); run \`npm run build\` first`);
@@ -67,8 +129,20 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   const log = (s: string): void => {
     if (verbose) process.stderr.write(s + '\n');
   };
+  const strength = fullStrength();
   const start = (p: number): Promise<GuiServer> =>
-    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), log, handshakeMs });
+    startGuiServer({
+      port: p,
+      staticDir,
+      engine,
+      engineCwd: process.cwd(),
+      engineProto,
+      log,
+      strength,
+      host,
+      most,
+      handshakeMs,
+    });
   let server: GuiServer;
   try {
     server = await start(port);
@@ -78,17 +152,18 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     else if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use (try --port 0 for any free port)`);
     else if (code === 'EACCES')
       throw new UsageError(`port ${port} needs privileges (try a port above 1023, or --port 0)`);
+    else if (code === 'EADDRNOTAVAIL') throw new UsageError(`--host ${host} is not an address of this computer`);
     else throw e;
   }
   // An engine that cannot start is said here, on the terminal, not only on the page.
-  if ((await server.bridge.settled()) !== 'ready') {
-    const { message, timedOut } = server.bridge;
+  if ((await server.engines.settled()) !== 'ready') {
+    const { message, timedOut } = server.engines;
     const why = timedOut ? `${message}; --start-timeout MS gives it longer (now ${handshakeMs})` : message;
     await server.close();
     throw new CommandError(why, EXIT.failure);
   }
   // Ctrl-C is caught before the address is printed: one that comes as soon as it is seen (a script
-  // reading it) still closes the server and its engine.
+  // reading it) still closes the server and its engines.
   const stopped = new Promise<void>((resolve) => {
     let closing = false;
     const stop = (): void => {
@@ -100,10 +175,8 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  write(`Thoth GUI: ${server.url}`);
-  write(`Engine: ${server.bridge.commandText}`);
-  write("Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server.");
+  printAddress(server, host, most, strength.threads, write);
   await stopped;
   // Ctrl-C is how the server ends: exit code 130, as every command that Ctrl-C stops (docs/cli.md)
-  throw new CommandError('interrupted: the server and its engine are stopped', EXIT.interrupted);
+  throw new CommandError('interrupted: the server and its engines are stopped', EXIT.interrupted);
 }

@@ -128,7 +128,7 @@ describe.skipIf(!existsSync(CLI_BUILT))('thoth gui --engine <bad>', () => {
     const gui = await startGui(['--engine', FAKE_ENGINE]);
     expect(await gui.stop()).toBe(130);
     expect(gui.output()).toMatch(/^Stopping\.$/m);
-    expect(gui.output()).toMatch(/^thoth gui: interrupted: the server and its engine are stopped$/m);
+    expect(gui.output()).toMatch(/^thoth gui: interrupted: the server and its engines are stopped$/m);
   });
 
   it('a command that cannot be run', async () => {
