@@ -22,13 +22,23 @@ function bullet(head: string): string {
   return COMMON + DOC.slice(at, end < 0 ? undefined : end);
 }
 
-/** Every key of a JSON value, nested ones included. */
-function keys(v: unknown, out = new Set<string>()): Set<string> {
+/**
+ * The keys whose objects are keyed by names, not by the format's words, and how many levels deep:
+ * a summary's `endings` is by engine, then by how a game ended (docs/match.md, "Output").
+ */
+const BY_NAME: Record<string, number> = { endings: 2 };
+
+/** Every key of a JSON value, nested ones included (less the names under BY_NAME's keys). */
+function keys(v: unknown, out = new Set<string>(), names = 0): Set<string> {
   if (Array.isArray(v)) for (const x of v) keys(x, out);
   else if (v !== null && typeof v === 'object')
     for (const [k, x] of Object.entries(v)) {
+      if (names > 0) {
+        keys(x, out, names - 1);
+        continue;
+      }
       out.add(k);
-      keys(x, out);
+      keys(x, out, BY_NAME[k] ?? 0);
     }
   return out;
 }
