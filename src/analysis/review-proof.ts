@@ -43,7 +43,7 @@ export interface ProofCount {
 }
 
 /** A move's searches with the proofs applied. */
-export interface ProvenSearches extends MoveSearches {
+interface ProvenSearches extends MoveSearches {
   /** A first move of the proven forced hit, when a proof made `best` a win the search did not see. */
   bestMove?: number;
 }
