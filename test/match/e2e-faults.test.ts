@@ -200,7 +200,7 @@ describe('faults', () => {
     const p = run([...fake('mute', '--mode nouci'), ...fake('ok'), '-each', 'tc=10+0.1', '-starttimeout', '3000']);
     await expect(p).rejects.toThrow(EngineStartError);
     await expect(p).rejects.toThrow(
-      /^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci'; -starttimeout MS gives it longer \(now 3000\) \(command: node .*fake-engine\.mjs --mode nouci\)$/,
+      /^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci'; -starttimeout MS gives it longer \(now 3000\) \(command: node .*fake-engine-\d+\.mjs --mode nouci\)$/,
     );
     expect(Date.now() - t0).toBeLessThan(DEFAULT_START_TIMEOUT_MS);
     await expect(run([...fake('dead', '--mode die'), ...fake('ok'), '-each', 'tc=10+0.1'])).rejects.toThrow(
