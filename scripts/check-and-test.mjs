@@ -22,6 +22,7 @@ import {
   graceMs,
   killAll,
   leftInFolder,
+  removeStaleRuns,
   shareTsxCache,
   stillRunning,
 } from './suite-owned.mjs';
@@ -37,6 +38,8 @@ tsc?.stderr.on('data', (d) => (tscOut += d));
 const tscDone = new Promise((resolve) => (tsc ? tsc.on('close', (code) => resolve(code ?? 1)) : resolve(0)));
 
 const system = tmpdir();
+// the folders of earlier runs that were killed (Ctrl-C twice, a machine's limit) go first
+for (const name of removeStaleRuns(system)) process.stdout.write(`Removed ${name}, left by a run that was killed\n`);
 const runTmp = mkdtempSync(path.join(system, 'thoth-run-'));
 shareTsxCache(runTmp, system);
 const run = randomUUID();

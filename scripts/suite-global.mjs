@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RUN_MARK, RUN_TMP, SYSTEM_TMP, leftInFolder, shareTsxCache } from './suite-owned.mjs';
+import { RUN_MARK, RUN_TMP, SYSTEM_TMP, leftInFolder, removeStaleRuns, shareTsxCache } from './suite-owned.mjs';
 
 /** The run's folder, when this setup made it (vitest alone). */
 let own;
@@ -15,6 +15,7 @@ let own;
 export function setup() {
   if (process.env[RUN_TMP] === undefined) {
     const system = tmpdir();
+    removeStaleRuns(system);
     own = mkdtempSync(path.join(system, 'thoth-run-'));
     shareTsxCache(own, system);
     Object.assign(process.env, { TMPDIR: own, [RUN_TMP]: own, [SYSTEM_TMP]: system, [RUN_MARK]: randomUUID() });

@@ -16,3 +16,5 @@ export function describeProcesses(found: MarkedProcess[]): string[];
 export function systemTmp(): string;
 export function graceMs(): number;
 export function sharedFolder(name: string): string;
+export const STALE_RUN_MS: number;
+export function removeStaleRuns(parent: string, now?: number): string[];

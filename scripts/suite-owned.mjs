@@ -6,7 +6,7 @@
 // own mark and folder and ends both with the file; scripts/check-and-test.mjs checks the whole run
 // after vitest has ended.
 // Linux only: elsewhere no process is found (the folders are still checked).
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 
@@ -120,4 +120,31 @@ export function sharedFolder(name) {
   const dir = path.join(process.env[RUN_TMP] ?? systemTmp(), 'shared', name);
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** How old a run's folder must be before a later run may take it for one that was killed. */
+export const STALE_RUN_MS = 10 * 60_000;
+
+/**
+ * Removes the folders of earlier runs that were killed before they could remove their own (a run's
+ * folder is `thoth-run-*` in `parent`): those older than STALE_RUN_MS (last changed) that no running
+ * process holds as its run's folder (RUN_TMP). Linux only, where the processes can be read; returns
+ * the names removed.
+ */
+export function removeStaleRuns(parent, now = Date.now()) {
+  if (process.platform !== 'linux' || !existsSync(parent)) return [];
+  const removed = [];
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith('thoth-run-')) continue;
+    const dir = path.join(parent, name);
+    try {
+      if (now - statSync(dir).mtimeMs < STALE_RUN_MS) continue;
+      if (processesMarked(RUN_TMP, dir).length > 0) continue;
+      rmSync(dir, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  return removed;
 }

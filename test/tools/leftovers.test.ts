@@ -4,10 +4,11 @@
  * behind fails, names each, ends the processes and removes the files.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RUN_TMP, STALE_RUN_MS, removeStaleRuns } from '../../scripts/suite-owned.mjs';
 import { ROOT } from '../cli/helpers';
 
 /** Whether a process runs (not ended, not a zombie). */
@@ -56,5 +57,32 @@ describe.skipIf(process.platform !== 'linux')('what a test run leaves', () => {
     expect([running(a), running(b)]).toEqual([false, false]);
     // the run's folder (made in this file's) is gone
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('thoth-run-'))).toEqual([]);
+  });
+
+  it("a killed run's folder is removed by a later run; a live run's and a recent one are kept", async () => {
+    const parent = path.join(tmpdir(), 'system-tmp');
+    const old = (Date.now() - STALE_RUN_MS - 60_000) / 1000;
+    const folder = (name: string, aged: boolean): string => {
+      const dir = path.join(parent, name);
+      mkdirSync(path.join(dir, 'f-left'), { recursive: true });
+      if (aged) utimesSync(dir, old, old);
+      return dir;
+    };
+    folder('thoth-run-killed', true);
+    const live = folder('thoth-run-live', true);
+    folder('thoth-run-recent', false);
+    folder('other-old', true);
+    // a process of the live run: its folder is in its environment, as every process of a run has it
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+      env: { ...process.env, [RUN_TMP]: live },
+      stdio: 'ignore',
+    });
+    try {
+      await new Promise((r) => child.once('spawn', r));
+      expect(removeStaleRuns(parent)).toEqual(['thoth-run-killed']);
+      expect(readdirSync(parent).sort()).toEqual(['other-old', 'thoth-run-live', 'thoth-run-recent']);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
