@@ -1,6 +1,6 @@
 /**
- * The examples of docs/cli.md, run as written: every `$ thoth …` line of its code blocks goes to
- * bash as it stands, with `thoth` on the PATH (bin/thoth.js, as `npm link` puts it there), in a
+ * The examples of docs/cli.md and docs/match.md, run as written: every `$ thoth …` line of their
+ * code blocks goes to bash as it stands, with `thoth` on the PATH (bin/thoth.js, as `npm link` puts it there), in a
  * scratch folder. What a `$` line is followed by in the block is what it prints (`…` elides lines);
  * the lines it shows must be among what it prints, in order. The review and animation examples
  * need a match's record: a match of the fake engine writes games.pgn there first (rounds r.1, r.2
@@ -35,17 +35,33 @@ function dollarExamples(md: string): { command: string; shown: string[] }[] {
 /** Left out, with why (see the header). */
 const SKIP = new Set(['thoth perft 5']);
 
-describe.skipIf(!existsSync(CLI_BUILT))('docs/cli.md, run as written', () => {
-  const examples = dollarExamples(readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8'));
-  const dir = tmpdir();
-  const bin = path.join(dir, 'bin');
+/** An environment with `thoth` on the PATH (bin/thoth.js, as `npm link` puts it there). */
+function thothOnPath(): NodeJS.ProcessEnv {
+  const bin = path.join(tmpdir(), 'bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(
     path.join(bin, 'thoth'),
     `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'bin', 'thoth.js')}" "$@"\n`,
   );
   chmodSync(path.join(bin, 'thoth'), 0o755);
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+  return { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+}
+
+/** The lines a block shows after its command (`…` elides lines): among what it printed, in order. */
+function expectShown(command: string, shown: string[], stdout: string, stderr: string): void {
+  const printed = (stdout + stderr).split('\n');
+  let at = 0;
+  for (const want of shown.filter((l) => l !== '…')) {
+    const k = printed.findIndex((l, i) => i >= at && l === want);
+    expect(k, `'${want}' not printed in order by: ${command}\n${printed.join('\n')}`).toBeGreaterThanOrEqual(0);
+    at = k + 1;
+  }
+}
+
+describe.skipIf(!existsSync(CLI_BUILT))('docs/cli.md, run as written', () => {
+  const examples = dollarExamples(readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8'));
+  const dir = tmpdir();
+  const env = thothOnPath();
 
   it('has examples, the review one among them', () => {
     expect(examples.map((e) => e.command)).toEqual(
@@ -73,13 +89,30 @@ describe.skipIf(!existsSync(CLI_BUILT))('docs/cli.md, run as written', () => {
         return;
       }
       // the lines the block shows, exactly and in order
-      const printed = (r.stdout + r.stderr).split('\n');
-      let at = 0;
-      for (const want of shown.filter((l) => l !== '…')) {
-        const k = printed.findIndex((l, i) => i >= at && l === want);
-        expect(k, `'${want}' not printed in order by: ${command}\n${printed.join('\n')}`).toBeGreaterThanOrEqual(0);
-        at = k + 1;
-      }
+      expectShown(command, shown, r.stdout, r.stderr);
+    });
+  }
+});
+
+// docs/match.md's examples (the compliance check) name the clone's files (dist/cli.js, the fake
+// engine's source): they run in the clone, and write nothing there.
+describe.skipIf(!existsSync(CLI_BUILT))('docs/match.md, run as written', () => {
+  const examples = dollarExamples(readFileSync(path.join(ROOT, 'docs', 'match.md'), 'utf8'));
+  const env = thothOnPath();
+
+  it('has examples: the compliance of Thoth and of a broken engine', () => {
+    expect(examples.map((e) => e.command)).toEqual([
+      'thoth match --compliance "node dist/cli.js"',
+      expect.stringMatching(/^thoth match --compliance "node --import tsx test\/match\/fixtures\/fake-engine\.ts /),
+    ]);
+  });
+
+  for (const { command, shown } of examples) {
+    it(command, () => {
+      const r = spawnSync('bash', ['-c', command], { cwd: ROOT, env, encoding: 'utf8', timeout: 5 * 60_000 });
+      // exit 0 when the block ends compliant, 1 when it ends with the step that fails
+      expect(r.status, r.stderr).toBe(shown.at(-1)?.startsWith('Compliant: ') ? 0 : 1);
+      expectShown(command, shown, r.stdout, r.stderr);
     });
   }
 });
