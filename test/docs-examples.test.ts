@@ -129,3 +129,43 @@ const OTHER_GAME: [RegExp, RegExp][] = [
     /^games\.pgn, game 2: ([2-9]|[1-3]\d|4[01]) frames, 694x611, written to game\.gif\n$/,
   ],
 ];
+
+/** A line the block shows, with each of its numbers any number (a time, a speed, a machine's threads). */
+function shape(line: string): RegExp {
+  const parts = line.split(/\d+(?:\.\d+)?/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('\\d+(?:\\.\\d+)?')}$`);
+}
+
+// docs/nnue.md's training example, on the clone's fixture, in a scratch folder (it writes
+// nets/a.nnue there): its numbers are timings, speeds and the machine's threads, so each line it
+// shows is matched by its shape. Its datagen example (a million positions, stopped with Ctrl-C
+// after three minutes in the docs) is not run.
+describe.skipIf(!existsSync(CLI_BUILT))("docs/nnue.md's training example, run as written", () => {
+  const examples = dollarExamples(readFileSync(path.join(ROOT, 'docs', 'nnue.md'), 'utf8'));
+  const train = examples.filter((e) => e.command.startsWith('thoth train '));
+  const env = thothOnPath();
+
+  it('is there, once', () => {
+    expect(train).toHaveLength(1);
+  });
+
+  for (const { command, shown } of train) {
+    it(command, () => {
+      const dir = path.join(tmpdir(), 'nnue');
+      mkdirSync(path.join(dir, 'nets'), { recursive: true });
+      mkdirSync(path.join(dir, 'test', 'nnue', 'fixtures'), { recursive: true });
+      const fixture = path.join('test', 'nnue', 'fixtures', 'selfplay.bin');
+      writeFileSync(path.join(dir, fixture), readFileSync(path.join(ROOT, fixture)));
+      const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: 5 * 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(path.join(dir, 'nets', 'a.nnue'))).toBe(true);
+      const printed = r.stdout.split('\n');
+      let at = 0;
+      for (const want of shown) {
+        const k = printed.findIndex((l, i) => i >= at && shape(want).test(l));
+        expect(k, `'${want}' not printed (by its shape) by: ${command}\n${r.stdout}`).toBeGreaterThanOrEqual(0);
+        at = k + 1;
+      }
+    });
+  }
+});
