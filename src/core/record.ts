@@ -88,6 +88,9 @@ export const MAX_VARIATION_DEPTH = 100;
 export type ResultToken = '1-0' | '0-1' | '1/2-1/2' | '*';
 export const RESULT_TOKENS: readonly ResultToken[] = ['1-0', '0-1', '1/2-1/2', '*'];
 
+/** A match record's `Round` tag, `round.game` (docs/match.md): the two numbers. */
+export const ROUND_TAG_RE = /^(\d+)\.(\d+)$/;
+
 /** The first player's score for a finished game's result (1, ½, 0); undefined for `*` or anything else. */
 export function scoreOfResult(r: string): number | undefined {
   return r === '1-0' ? 1 : r === '0-1' ? 0 : r === '1/2-1/2' ? 0.5 : undefined;

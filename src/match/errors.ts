@@ -52,3 +52,6 @@ export class MatchInterrupted extends Error {
 }
 
 export type MatchError = MatchConfigError | EngineStartError | MatchInterrupted;
+
+/** A wait that ran out (`no 'readyok' within 10 s`): the message names the flag that gives it longer. */
+export const NO_ANSWER_RE = /^no '\w+' within /;

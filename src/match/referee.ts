@@ -20,6 +20,7 @@ import {
   type Position,
 } from '../core/index';
 import { parseBestmove } from '../core/bestmove-line';
+import { NO_ANSWER_RE } from './errors';
 import { parseInfo } from '../core/info';
 import type { Score } from '../core/score';
 import { Adjudicator, type Adjudication } from './adjudicator';
@@ -298,7 +299,8 @@ class RefereedGame {
           true,
         );
       e.kill();
-      return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${err}`, true);
+      const why = NO_ANSWER_RE.test(err) ? `${err}; ${this.longerPing()}` : err;
+      return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${why}`, true);
     }
     return null;
   }
@@ -421,9 +423,14 @@ class RefereedGame {
     return this.loss(
       side,
       'stalled',
-      `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}`,
+      `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}; ${this.longerPing()}`,
       true,
     );
+  }
+
+  /** The flag that gives an engine longer to answer `isready` and `stop`, as a stall's reason names it. */
+  private longerPing(): string {
+    return `-pingtimeout MS gives it longer (now ${this.g.pingTimeoutMs})`;
   }
 
   /** The mover's answer charged to its clock, checked and played; how the game ends, if it does. */

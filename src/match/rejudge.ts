@@ -74,11 +74,11 @@ export function rejudge(setup: SheetSetup, claim: ClaimedGame): Result<GameOutco
     if (ended) {
       if (k < moves.length - 1)
         return err(`the game is over after move ${k + 1} (${ended.reason}), but ${moves.length - k - 1} more follow`);
-      return same(ended, claim);
+      return agreedOutcome(ended, claim);
     }
   }
   const over = sheet.judgeBeforeMove();
-  if (over) return same(over, claim);
+  if (over) return agreedOutcome(over, claim);
   // Not over by its moves: a fault of an engine.
   if (!FAULTS.includes(termination))
     return err(
@@ -95,7 +95,7 @@ export function rejudge(setup: SheetSetup, claim: ClaimedGame): Result<GameOutco
 }
 
 /** The outcome the moves give, when the claim agrees with it. */
-function same(o: GameOutcome, claim: ClaimedGame): Result<GameOutcome, string> {
+function agreedOutcome(o: GameOutcome, claim: ClaimedGame): Result<GameOutcome, string> {
   if (o.termination !== claim.termination || o.score !== claim.score)
     return err(
       `the moves give ${o.record.result} (${o.termination}: ${o.reason}), the report ${line(String(claim.score)).slice(0, 10)} (${line(String(claim.termination)).slice(0, 20)})`,

@@ -5,6 +5,7 @@
  * of a round has its own opening, shared by all encounters of that round. A game's place is its
  * `Round` tag `round.k` (both from 1), which `-resume` uses to find what is still to play.
  */
+import { ROUND_TAG_RE } from '../core/record';
 import type { TournamentKind } from './config';
 
 export interface ScheduledGame {
@@ -27,7 +28,7 @@ export interface ScheduledGame {
 
 /** A `Round` tag `r.k` read: the round and the game within it (from 1), or undefined for other text. */
 export function parseRoundTag(tag: string): { round: number; game: number } | undefined {
-  const m = /^(\d+)\.(\d+)$/.exec(tag);
+  const m = ROUND_TAG_RE.exec(tag);
   return m ? { round: Number(m[1]), game: Number(m[2]) } : undefined;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { MatchConfig } from './config';
 import { EngineProcess, type EngineSpec } from './engine-process';
-import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors';
+import { EngineOptionError, EngineStartError, MatchInterrupted, NO_ANSWER_RE } from './errors';
 import { playGame, type GameOutcome, type SheetSetup } from './referee';
 import { describeLimits } from './timecontrol';
 import type { Opening } from './openings';
@@ -60,7 +60,10 @@ export async function startEngine(
     if (problem === 'aborted') throw new MatchInterrupted();
     if (typeof problem !== 'string')
       throw new EngineOptionError(spec.name, e.commandText, problem.option, problem.value, problem.text);
-    throw new EngineStartError(spec.name, e.commandText, problem);
+    // a step that took too long names the flag that gives it longer
+    const slow = NO_ANSWER_RE.test(problem);
+    const reason = slow ? `${problem}; -starttimeout MS gives it longer (now ${s.startTimeoutMs})` : problem;
+    throw new EngineStartError(spec.name, e.commandText, reason);
   }
   return e;
 }

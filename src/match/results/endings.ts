@@ -24,7 +24,7 @@ const ENDINGS = [
   'stall',
   'other',
 ] as const;
-export type EndingKind = (typeof ENDINGS)[number];
+export type GameEnding = (typeof ENDINGS)[number];
 
 /** An engine's wins, losses and draws in one ending. */
 export interface EndingCount {
@@ -34,10 +34,10 @@ export interface EndingCount {
 }
 
 /** Per engine name, per ending (only the endings it had). */
-export type EndingCounts = Record<string, Partial<Record<EndingKind, EndingCount>>>;
+export type EndingCounts = Record<string, Partial<Record<GameEnding, EndingCount>>>;
 
 /** How one game ended. */
-export function endingOf(rec: GameRecord): EndingKind {
+export function endingOf(rec: GameRecord): GameEnding {
   const term = rec.tags.get('Termination') ?? 'normal';
   const why = recordReason(rec) ?? '';
   switch (term) {
