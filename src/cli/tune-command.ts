@@ -190,7 +190,7 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
       // as a match that stops on a fault does: exit 1, the state saved so far kept.
       if (e instanceof CommandError || exitCodeOf(e) === undefined) throw e;
       write(`Stopped after iteration ${reached.k - 1}: ${values(reached)}`);
-      throw new CommandError(`a match stopped: ${(e as Error).message}`, EXIT.failure);
+      throw new CommandError(`a match stopped: ${tuneFlags((e as Error).message)}`, EXIT.failure);
     }
     write(`${end.stopped ? 'Stopped' : 'Done'} after iteration ${end.state.k - 1}: ${values(end.state)}`);
     if (end.stopped === 'interrupted')
