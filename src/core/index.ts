@@ -16,3 +16,4 @@ export * from './result';
 export * from './symmetry';
 export * from './record';
 export * from './threats';
+export * from './legality';
