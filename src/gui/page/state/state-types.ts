@@ -8,6 +8,7 @@ import type { ResultToken } from '../../../core/record';
 import type { ClockState } from './clock';
 import type { Eval, Score } from './evaluation';
 import type { InfoLine } from '../../../core/info';
+import type { EditorState } from './editor';
 import type { EngineNote, GameTree, Path } from './tree';
 
 export type Mode = 'engine' | 'humans' | 'analysis';
@@ -129,6 +130,11 @@ export interface PageState {
   /** A message for the person (replaces the hint until the next action). */
   message: string;
   bannerClosed: boolean;
+  /**
+   * The board editor, while it is open (editor.ts): the board takes its clicks, drops, turns and
+   * keys, and the game under it stands still until it closes.
+   */
+  editor?: EditorState | null;
 }
 
 /** Thoth's review of the main line (its transitions and what it shows: gamereview.ts). */
