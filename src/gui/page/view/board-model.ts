@@ -39,6 +39,12 @@ export interface BoardModel {
   stackTop?: boolean;
   /** The danger map shown (one side's beam after any one of its moves), or null. */
   danger?: ThreatWords | null;
+  /**
+   * The board editor is open (state/editor.ts): any piece may be picked and dragged, a piece
+   * dragged off the board is removed, and `faults` marks the squares its problems name.
+   */
+  editing?: boolean;
+  faults?: number[];
   /** The move to animate (once per id): a slide, a swap, or a turn. */
   motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
 }

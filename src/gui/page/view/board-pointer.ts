@@ -129,6 +129,8 @@ export class BoardPointer {
     this.endDrag();
     if (moved) {
       if (sq >= 0 && sq !== d.from) this.events.drop(d.from, sq);
+      // the board editor: a piece dragged off the board is taken off it
+      else if (sq < 0 && this.host.model()?.editing) this.events.drop(d.from, -1);
       else this.host.redraw();
     } else if (sq >= 0) {
       // a press and a release (on the same square or, without a drag, on another): a click

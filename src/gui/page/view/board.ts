@@ -202,6 +202,7 @@ export class BoardView {
       square(m.premove.from, 'premove');
       if (m.premove.to !== m.premove.from) square(m.premove.to, 'premove');
     }
+    for (const sq of m.faults ?? []) square(sq, 'fault');
     if (m.selected >= 0) square(m.selected, 'selected');
     if (m.cursor >= 0) square(m.cursor, 'cursor');
     for (const [sq, kind] of m.targets) {
