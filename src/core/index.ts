@@ -15,5 +15,7 @@ export * from './game-status';
 export * from './result';
 export * from './symmetry';
 export * from './record';
+export * from './dialect';
+export * from './win-chance';
 export * from './threats';
 export * from './legality';
