@@ -34,24 +34,10 @@ import {
 import { startClock, stopClock } from './clock';
 import { newGame, setMode, setSettings } from './game-start';
 import { endPosition, gameInProgress, gameLength, isOver, viewPosition } from './state-queries';
-import type { PageState, Settings } from './state-types';
+import type { EditorState, EditorTool, PageState, Settings } from './state-types';
 import { newTree } from './tree';
 
-/** What a click on the board does: move pieces about, remove them, or place the piece chosen. */
-export type EditorTool = { kind: 'move' } | { kind: 'erase' } | { kind: 'piece'; color: number; piece: number };
-
-export interface EditorState {
-  edition: EditionId;
-  /** 80 piece codes (src/core/pieces.ts), a1 first. */
-  board: readonly number[];
-  /** The side to move. */
-  side: number;
-  tool: EditorTool;
-  /** The way each side's new pieces face (the last turn given to one of its pieces). */
-  facing: readonly [number, number];
-  /** The square whose piece the rotate buttons and keys turn, or -1. */
-  selected: number;
-}
+export type { EditorState, EditorTool };
 
 /** Where the editor starts from: the position shown, a setup of an edition, or an empty board. */
 export type EditorStart =

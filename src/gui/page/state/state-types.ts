@@ -8,7 +8,6 @@ import type { ResultToken } from '../../../core/record';
 import type { ClockState } from './clock';
 import type { Eval, Score } from './evaluation';
 import type { InfoLine } from '../../../core/info';
-import type { EditorState } from './editor';
 import type { EngineNote, GameTree, Path } from './tree';
 
 export type Mode = 'engine' | 'humans' | 'analysis';
@@ -155,4 +154,21 @@ export interface ReviewState {
    * where the engine chose another move (src/analysis/review-method.ts).
    */
   played?: (Score | undefined)[];
+}
+
+/** What a click on the board does: move pieces about, remove them, or place the piece chosen. */
+export type EditorTool = { kind: 'move' } | { kind: 'erase' } | { kind: 'piece'; color: number; piece: number };
+
+/** The board editor's state (its transitions: editor.ts). */
+export interface EditorState {
+  edition: EditionId;
+  /** 80 piece codes (src/core/pieces.ts), a1 first. */
+  board: readonly number[];
+  /** The side to move. */
+  side: number;
+  tool: EditorTool;
+  /** The way each side's new pieces face (the last turn given to one of its pieces). */
+  facing: readonly [number, number];
+  /** The square whose piece the rotate buttons and keys turn, or -1. */
+  selected: number;
 }
