@@ -468,6 +468,7 @@ export function serializeRecord(rec: GameRecord): string {
 // ---------------------------------------------------------------------------------------------
 
 export {
+  commentDrawings,
   formatRecordSyntaxError,
   parseMoveComment,
   parseRecord,

@@ -4,12 +4,14 @@
  * arrows; the last move's beam and motion. Pure: the controller hands the result to the board.
  */
 import {
+  commentDrawings,
   hasOrientation,
   kindOf,
   moveFrom,
   moveTo,
   moveType,
   parseMove,
+  parseSquare,
   ROT_CCW,
   ROT_CW,
   SWAP,
@@ -96,6 +98,16 @@ function premoveSquares(s: PageState): BoardModel['premove'] {
   return pm?.ok ? moveSquares(pm.value) : null;
 }
 
+/** The drawings a move's comment keeps, with their squares as numbers; undefined where there are none. */
+function notesOf(comment: string | undefined): BoardModel['notes'] {
+  if (!comment || !comment.includes('[%')) return undefined;
+  const d = commentDrawings(comment);
+  return {
+    arrows: d.arrows.map((a) => ({ from: parseSquare(a.from), to: parseSquare(a.to), color: a.color })),
+    marks: d.squareMarks.map((m) => ({ sq: parseSquare(m.square), color: m.color })),
+  };
+}
+
 /**
  * The board editor's board: the pieces as set up, the selected one with its turns, the squares at
  * fault; the danger map once the position is one to play from.
@@ -151,6 +163,7 @@ export function boardFrame(s: PageState, game: number, cursorShown: boolean): Bo
   const last = lastPly ? moveSquares(lastPly.move) : null;
   const danger = s.settings.danger ?? 'off';
   return {
+    notes: s.preview ? undefined : notesOf(nodeAt(s.tree, s.path)?.comment),
     danger: danger === 'off' ? null : threatWords(pos, danger === 'for' ? pos.side : pos.side ^ 1),
     pos,
     flipped: s.flipped,

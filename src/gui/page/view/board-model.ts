@@ -44,6 +44,11 @@ export interface BoardModel {
    * dragged off the board is removed, and `faults` marks the squares its problems name.
    */
   editing?: boolean;
+  /**
+   * The shown move's drawings, as its comment keeps them (lichess's `[%cal]` arrows and `[%csl]`
+   * marked squares, core/record-parse.ts commentDrawings): squares as numbers, a colour G R Y B.
+   */
+  notes?: { arrows: { from: number; to: number; color: string }[]; marks: { sq: number; color: string }[] };
   faults?: number[];
   /** The move to animate (once per id): a slide, a swap, or a turn. */
   motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;

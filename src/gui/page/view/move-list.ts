@@ -22,6 +22,13 @@ import {
   type Path,
 } from '../state/tree';
 
+/** A comment's words: its drawings (lichess's `[%cal …]`, `[%csl …]`) are drawn on the board, not shown as text. */
+const words = (comment: string | undefined): string =>
+  (comment ?? '')
+    .replace(/\[%(?:cal|csl)\s[^\]]*\]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
 export interface MoveLabel {
   /** The move number as the list shows it. */
   number: number;
@@ -63,7 +70,7 @@ function moveButton(tree: GameTree, path: Path, current: Path, nags?: readonly n
   const main = isMainline(path);
   const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
   const ply = main ? ` data-ply="${path.length}"` : '';
-  const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${n.comment ? ` — ${n.comment}` : ''}`;
+  const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${words(n.comment) ? ` — ${words(n.comment)}` : ''}`;
   // one tab stop for the whole list (a roving tabindex): the current move; ← → step from there
   const tab = samePath(path, current) || (current.length === 0 && path.length === 1 && path[0] === 0) ? '0' : '-1';
   return `<button class="${cls}" data-path="${pathKey(path)}"${ply} tabindex="${tab}" title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
@@ -79,7 +86,7 @@ function variationHtml(tree: GameTree, first: Path, current: Path): string {
     if (!label) break;
     if (label.side === 0 || firstMove) parts.push(`<span class="vnum">${label.prefix}</span>`);
     parts.push(moveButton(tree, path, current));
-    const comment = nodeAt(tree, path)?.comment;
+    const comment = words(nodeAt(tree, path)?.comment);
     if (comment) parts.push(`<span class="comment">${escapeHtml(comment)}</span>`);
     firstMove = false;
     const kids = childrenAt(tree, path);
@@ -116,9 +123,10 @@ export function renderMoves(dom: Dom, s: PageState): void {
     const alternatives = siblings.length > 1;
     // A comment (a coach's words, an imported record's) shows under its move, as lichess shows it:
     // on a phone there is no tooltip to hover. The row breaks there, as for variations.
-    if (alternatives || node.comment) {
+    const said = words(node.comment);
+    if (alternatives || said) {
       if (label.side === 0) parts.push('<span></span>');
-      if (node.comment) parts.push(`<div class="comment">${escapeHtml(node.comment)}</div>`);
+      if (said) parts.push(`<div class="comment">${escapeHtml(said)}</div>`);
       if (alternatives) {
         const vars = siblings
           .slice(1)
