@@ -25,7 +25,7 @@ import type { Dom } from './dom';
 const PALETTE_KINDS = [PHARAOH, SPHINX, 3, 4, SCARAB, OBELISK];
 
 /** A tool as the palette's buttons name it: `move`, `erase`, or `piece:<colour>:<kind>`. */
-export function toolKey(t: EditorTool): string {
+function toolKey(t: EditorTool): string {
   return t.kind === 'piece' ? `piece:${t.color}:${t.piece}` : t.kind;
 }
 
