@@ -3,6 +3,7 @@
  * port, a temporary folder, no persistence), and `thoth` commands run as child processes.
  */
 import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
+import type { RunStatus } from '../../src/distributed/status';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,9 @@ export function findRedisServer(): string | undefined {
   const p = r.stdout.trim();
   return r.status === 0 && p !== '' ? p : undefined;
 }
+
+/** Control characters other than the line break: terminal escapes, carriage returns (none may reach a terminal raw). */
+export const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 export const REDIS_SERVER = findRedisServer();
 if (!REDIS_SERVER) {
@@ -347,4 +351,37 @@ export async function endLock(url: string, run: string): Promise<void> {
   } finally {
     r.disconnect();
   }
+}
+
+/** A status as a coordinator writes it (the fields the words and the page read). */
+export function sampleStatus(run: string): RunStatus {
+  return {
+    run,
+    state: 'running',
+    names: ['A', 'B'],
+    variant: 'khet2',
+    timeControl: '10+0.1',
+    games: 0,
+    total: null,
+    pairsQueued: 1,
+    pairsActive: 0,
+    encounters: [],
+    sprt: {
+      elo0: 0,
+      elo1: 5,
+      alpha: 0.05,
+      beta: 0.05,
+      model: 'normalized',
+      llr: 0,
+      lower: -2.94,
+      upper: 2.94,
+      decision: null,
+    },
+    ratings: [],
+    lines: ['Score of A vs B: 0 - 0 - 0  [0.500] 0'],
+    refusals: {},
+    workers: [],
+    started: Date.now(),
+    updated: Date.now(),
+  };
 }
