@@ -1,12 +1,13 @@
 /**
  * A move's drawings on the board, in Chromium on the static page (file://): a record imported with
  * lichess's `[%cal]` arrows and `[%csl]` marked squares shows each move's, in its colour, on the
- * position after that move, and none on a move without them.
+ * position after that move, and none on a move without them; a right-drag draws an arrow and a
+ * right-click a circle, kept in the record.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, closeBrowser, confirmIfAsked, open, shot } from './browser';
+import { HAVE_CHROMIUM, closeBrowser, confirmIfAsked, open, shot, squareCentre } from './browser';
 import { ROOT } from './helpers';
 
 const FILE_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
@@ -45,6 +46,21 @@ describe.skipIf(!HAVE_CHROMIUM)("a move's drawings on the board", () => {
     expect((await notes(page)).sort()).toEqual(['note-arrow note-R Ra8a1', 'note-arrow note-Y Yb1b8']);
     await page.click('#nav-next');
     await page.waitForFunction(() => document.querySelectorAll('#layer-arrows [data-note]').length === 0);
+    // drawn by the person: a right-drag is an arrow, Shift and a right-click a red circle
+    const a = await squareCentre(page, 'd3');
+    const b = await squareCentre(page, 'd7');
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down({ button: 'right' });
+    await page.mouse.move(b.x, b.y, { steps: 4 });
+    await page.mouse.up({ button: 'right' });
+    await page.keyboard.down('Shift');
+    await page.mouse.click(b.x, b.y, { button: 'right' });
+    await page.keyboard.up('Shift');
+    await page.waitForFunction(() => document.querySelectorAll('#layer-arrows [data-note]').length === 2);
+    expect((await notes(page)).sort()).toEqual(['note-arrow note-G Gd3d7', 'note-mark note-R Rd7']);
+    // and kept in the record
+    await page.click('#rec-export');
+    expect(await page.inputValue('#record')).toContain('2. d2d3 {[%csl Rd7] [%cal Gd3d7]} *');
     expect(errors).toEqual([]);
     await ctx.close();
   });

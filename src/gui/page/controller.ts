@@ -41,6 +41,7 @@ import {
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './state/persist';
 import { exportGame, exportInput } from './state/record-io';
 import { GamesPanel } from './view/games-panel';
+import { drawingColor, toggleDrawing } from './state/drawings';
 import { renderEditor } from './view/editor-card';
 import { gameShelf, loadExplorerIndex } from './game-store';
 import { importRecord } from './open-game';
@@ -143,6 +144,7 @@ export class PageController {
       drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now(), this.confirmMoves())),
       rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now(), this.confirmMoves())),
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
+      draw: (from, to, shift, alt) => this.update((x) => toggleDrawing(x, from, to, drawingColor(shift, alt))),
     });
     renderKeys(this.dom);
     this.games = new GamesPanel(document, gameShelf(), {

@@ -60,6 +60,8 @@ export interface BoardEvents {
   click(sq: number): void;
   drop(from: number, to: number): void;
   rotate(dir: '+' | '-'): void;
+  /** A right-drag (an arrow) or a right-click (a circle, `from` = `to`), with Shift and Alt as held. */
+  draw?(from: number, to: number, shift: boolean, alt: boolean): void;
   /** The pointer is over a target square, a rotate button, or neither (null). */
   aim(target: number | '+' | '-' | null): void;
 }

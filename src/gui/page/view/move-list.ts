@@ -10,6 +10,7 @@ import { atEnd, gameResult } from '../state/state-queries';
 import { shownNags } from '../state/marks';
 import { escapeHtml, setHtml } from './panel-html';
 import type { PageState } from '../state/state-types';
+import { commentWords } from '../state/drawings';
 import {
   childrenAt,
   isMainline,
@@ -21,13 +22,6 @@ import {
   type MoveNode,
   type Path,
 } from '../state/tree';
-
-/** A comment's words: its drawings (lichess's `[%cal …]`, `[%csl …]`) are drawn on the board, not shown as text. */
-const words = (comment: string | undefined): string =>
-  (comment ?? '')
-    .replace(/\[%(?:cal|csl)\s[^\]]*\]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 export interface MoveLabel {
   /** The move number as the list shows it. */
@@ -70,7 +64,7 @@ function moveButton(tree: GameTree, path: Path, current: Path, nags?: readonly n
   const main = isMainline(path);
   const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
   const ply = main ? ` data-ply="${path.length}"` : '';
-  const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${words(n.comment) ? ` — ${words(n.comment)}` : ''}`;
+  const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${commentWords(n.comment) ? ` — ${commentWords(n.comment)}` : ''}`;
   // one tab stop for the whole list (a roving tabindex): the current move; ← → step from there
   const tab = samePath(path, current) || (current.length === 0 && path.length === 1 && path[0] === 0) ? '0' : '-1';
   return `<button class="${cls}" data-path="${pathKey(path)}"${ply} tabindex="${tab}" title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
@@ -86,7 +80,7 @@ function variationHtml(tree: GameTree, first: Path, current: Path): string {
     if (!label) break;
     if (label.side === 0 || firstMove) parts.push(`<span class="vnum">${label.prefix}</span>`);
     parts.push(moveButton(tree, path, current));
-    const comment = words(nodeAt(tree, path)?.comment);
+    const comment = commentWords(nodeAt(tree, path)?.comment);
     if (comment) parts.push(`<span class="comment">${escapeHtml(comment)}</span>`);
     firstMove = false;
     const kids = childrenAt(tree, path);
@@ -123,7 +117,7 @@ export function renderMoves(dom: Dom, s: PageState): void {
     const alternatives = siblings.length > 1;
     // A comment (a coach's words, an imported record's) shows under its move, as lichess shows it:
     // on a phone there is no tooltip to hover. The row breaks there, as for variations.
-    const said = words(node.comment);
+    const said = commentWords(node.comment);
     if (alternatives || said) {
       if (label.side === 0) parts.push('<span></span>');
       if (said) parts.push(`<div class="comment">${escapeHtml(said)}</div>`);
