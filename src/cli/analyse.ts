@@ -87,7 +87,7 @@ export const ANALYSE_SPEC: CommandSpec = {
     {
       name: 'round',
       value: 'R',
-      help: 'the game whose Round tag is R (e.g. 3.2: a match writes games as they end, so file order may differ)',
+      help: "the game whose Round tag is R (e.g. 3.2: a match writes games as they end, so file order may differ); a round's number alone (3) picks its first game (3.1)",
     },
     {
       name: 'threshold',

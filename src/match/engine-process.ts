@@ -37,7 +37,7 @@ export interface EngineSpec {
  * The options that make an engine of Thoth's protocol play a dialect (docs/rules.md §3.1): those
  * of the switches that change the game.
  */
-export function dialectOptions(d: Dialect | undefined): [string, string][] {
+function dialectOptions(d: Dialect | undefined): [string, string][] {
   if (d === undefined) return [];
   const out: [string, string][] = [];
   if (d.pharaohRotation) out.push(['PharaohRotation', 'true']);

@@ -297,7 +297,8 @@ class RefereedGame {
           true,
         );
       e.kill();
-      return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${err}`, true);
+      const why = /^no '\w+' within /.test(err) ? `${err}; ${this.longerPing()}` : err;
+      return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${why}`, true);
     }
     return null;
   }
@@ -420,9 +421,14 @@ class RefereedGame {
     return this.loss(
       side,
       'stalled',
-      `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}`,
+      `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}; ${this.longerPing()}`,
       true,
     );
+  }
+
+  /** The flag that gives an engine longer to answer `isready` and `stop`, as a stall's reason names it. */
+  private longerPing(): string {
+    return `-pingtimeout MS gives it longer (now ${this.g.pingTimeoutMs})`;
   }
 
   /** The mover's answer charged to its clock, checked and played; how the game ends, if it does. */

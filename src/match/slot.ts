@@ -60,7 +60,10 @@ export async function startEngine(
     if (problem === 'aborted') throw new MatchInterrupted();
     if (typeof problem !== 'string')
       throw new EngineOptionError(spec.name, e.commandText, problem.option, problem.value, problem.text);
-    throw new EngineStartError(spec.name, e.commandText, problem);
+    // a step that took too long names the flag that gives it longer
+    const slow = /^no '\w+' within /.test(problem);
+    const reason = slow ? `${problem}; -starttimeout MS gives it longer (now ${s.startTimeoutMs})` : problem;
+    throw new EngineStartError(spec.name, e.commandText, reason);
   }
   return e;
 }

@@ -11,12 +11,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sharedFolder } from '../../scripts/suite-owned.mjs';
 import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
 import { fakeEngineScript } from '../match/helpers';
 
-/** An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers trust). */
-export function makeKeys(): { private: string; public: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-keys-'));
+/**
+ * An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers
+ * trust), in a new folder under `parent`.
+ */
+export function makeKeys(parent = tmpdir()): { private: string; public: string } {
+  const dir = mkdtempSync(path.join(parent, 'thoth-keys-'));
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const keys = { private: path.join(dir, 'coordinator.key'), public: path.join(dir, 'coordinator.pub') };
   writeFileSync(keys.private, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
@@ -28,7 +32,7 @@ export function makeKeys(): { private: string; public: string } {
  * The key every `thoth` child of these tests signs runs with (THOTH_SIGN_KEY) and trusts
  * (THOTH_TRUST); the trust tests (trust.test.ts) give other keys on the command line.
  */
-export const TEST_KEYS = makeKeys();
+export const TEST_KEYS = makeKeys(sharedFolder('keys'));
 
 /** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -230,7 +234,20 @@ const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).h
  */
 const COMMAND = BUILD_IS_FRESH ? [CLI_BUILT] : ['--import', TSX, CLI_SOURCE];
 
-/** A `thoth` command in a child process, with its output collected and waitable. */
+/** The ThothProcesses still running (endProcesses ends them). */
+const running = new Set<ThothProcess>();
+
+/**
+ * Ends every ThothProcess still running (SIGKILL) and waits for each: a test file's last
+ * afterAll, so that a test that failed half-way leaves no coordinator or worker behind.
+ */
+export async function endProcesses(): Promise<void> {
+  const left = [...running];
+  for (const p of left) p.kill('SIGKILL');
+  await Promise.all(left.map((p) => p.exited));
+}
+
+/** A `thoth` command in a child process, with its output collected and waitable; endProcesses ends it. */
 export class ThothProcess {
   readonly proc: ChildProcess;
   out = '';
@@ -256,7 +273,13 @@ export class ThothProcess {
       this.check();
     });
     this.proc.stderr!.on('data', (d) => (this.err += d));
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
+    running.add(this);
+    this.exited = new Promise((resolve) =>
+      this.proc.on('exit', (code) => {
+        running.delete(this);
+        resolve(code);
+      }),
+    );
   }
 
   private check(): void {

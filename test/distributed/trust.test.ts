@@ -28,6 +28,7 @@ import {
   startRedis,
   worker,
   type RedisInstance,
+  endProcesses,
 } from './helpers';
 
 const sha256 = (d: string | Buffer): string => createHash('sha256').update(d).digest('hex');
@@ -42,6 +43,9 @@ async function connect(url: string, secrets: Parameters<typeof redisAddress>[1] 
   if (!a.ok) throw a.error;
   return openRedis(a.value);
 }
+
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
 
 describe('keys', () => {
   it('a signature holds for its run, field and text only; unsigned and other keys are refused in one line', () => {
