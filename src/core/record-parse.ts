@@ -7,8 +7,10 @@ import {
   RESULT_TOKENS,
   type GameRecord,
   type MoveRecord,
+  type NoteArrow,
   type ResultToken,
   type ShapeColor,
+  type SquareMark,
 } from './record';
 import { COUNT_RE } from './info';
 import { err, ok, type Result } from './result';
@@ -72,6 +74,16 @@ function readShapes(text: string, m: MoveRecord): string {
     }
     return ' ';
   });
+}
+
+/**
+ * The drawings of a comment as the page keeps them (its text, lichess's commands in it): the
+ * arrows and the marked squares, in the order written; none where there are none.
+ */
+export function commentDrawings(text: string): { arrows: NoteArrow[]; squareMarks: SquareMark[] } {
+  const m: MoveRecord = { move: '' };
+  readShapes(text, m);
+  return { arrows: m.arrows ?? [], squareMarks: m.squareMarks ?? [] };
 }
 
 /**

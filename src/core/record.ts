@@ -358,9 +358,10 @@ function moveBlocks(m: MoveRecord): string[] {
   const one = data !== '' ? `${data} ${free}` : free;
   const probe: MoveRecord = { move: '' };
   parseMoveComment(one, probe);
-  const words = m.comment !== undefined && commentText(m.comment) !== '' ? commentText(m.comment) : undefined;
+  // the free words as the reader gives them back: its text, and the drawings it took out of it
+  const reread = [probe.comment ?? '', drawingsText(probe)].filter((t) => t !== '').join(' ');
   const same =
-    probe.comment === words &&
+    reread === free &&
     probe.scoreCp === m.scoreCp &&
     probe.mate === m.mate &&
     probe.depth === m.depth &&
@@ -559,6 +560,7 @@ export function serializeRecord(rec: GameRecord): string {
 // ---------------------------------------------------------------------------------------------
 
 export {
+  commentDrawings,
   formatRecordSyntaxError,
   parseMoveComment,
   parseRecord,

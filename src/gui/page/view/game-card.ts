@@ -56,7 +56,7 @@ export function renderToolbar(dom: Dom, s: PageState, rot: { cw: boolean; ccw: b
 }
 export function renderBanner(dom: Dom, s: PageState): void {
   const r = gameResult(s);
-  const show = r !== null && atEnd(s) && !s.bannerClosed && !s.preview && s.mode !== 'analysis';
+  const show = r !== null && atEnd(s) && !s.bannerClosed && !s.preview && s.mode !== 'analysis' && !s.editor;
   dom.banner.hidden = !show;
   if (!show || !r) return;
   const names = colorNames(s);
@@ -95,6 +95,8 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean, touch =
   dom.hint.classList.toggle('error', s.message.startsWith('Cannot '));
   const advice = s.mode === 'analysis' && !s.preview ? reviewAdvice(s) : null;
   if (s.message) t = s.message;
+  else if (s.editor)
+    t = 'Setting up: a click places the chosen piece (again: turns it); drag a piece off the board to remove it.';
   else if (advice) t = advice.text;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
   else if (s.pendingReply) t = `Your shot… (${touch ? 'tap' : 'click or press a key'} to see Thoth’s reply)`;
