@@ -30,7 +30,7 @@ export interface ReviewResult {
   scores: number[];
 }
 
-const num = (x: number): number | null => (Number.isFinite(x) ? x : null);
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /** Reviews one game with `searcher` (its table and history are emptied before every search). */
 export function reviewOne(searcher: Searcher, task: ReviewTask): ReviewResult {
@@ -46,11 +46,11 @@ export function reviewOne(searcher: Searcher, task: ReviewTask): ReviewResult {
   return {
     game: task.game,
     depth: task.depth,
-    accuracy: [num(w.accuracy), num(b.accuracy)],
+    accuracy: [finiteOrNull(w.accuracy), finiteOrNull(b.accuracy)],
     inaccuracies: [w.inaccuracies, b.inaccuracies],
     mistakes: [w.mistakes, b.mistakes],
     blunders: [w.blunders, b.blunders],
-    cpLoss: [num(w.averageCpLoss), num(b.averageCpLoss)],
+    cpLoss: [finiteOrNull(w.averageCpLoss), finiteOrNull(b.averageCpLoss)],
     nags: r.plies.map((p) => p.nag),
     scores: a.plies.map((p) => p.bestScore),
   };

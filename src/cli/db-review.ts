@@ -11,13 +11,14 @@ import { loadNetworkFile } from '../node/network-file';
 import { readRecordFile } from '../process/files';
 import { DbError, openDatabase } from '../db/database';
 import { GameWriter, importText } from '../db/import';
-import { countGames, playerTotals, type GameFilter } from '../db/query';
+import { countGames, reviewedPlayerTotals, type GameFilter } from '../db/query';
 import { ReviewRun, gamesToReview } from '../db/review-run';
 import { jsonLine } from '../match/results/summary';
 import { CommandError, EXIT, UsageError, intOption, type ParsedArgs } from './args';
 import { evaluationNet, filterOf, open } from './db-args';
 import { onInterrupt } from './interrupt';
-import { formatDuration, type ProgressLine } from './progress';
+import { fmtDuration } from '../core/duration';
+import type { ProgressLine } from './progress';
 
 /**
  * `thoth analyse --game FILE --all`: the file's games imported into a database (FILE.db unless
@@ -35,12 +36,7 @@ export async function reviewFile(
   const hashMb = intOption(args, 'hash', REVIEW_HASH_MB, 1, 4096);
   const text = readRecordFile(file, 'record file');
   if (!text.ok) throw new UsageError(text.error);
-  let db: Database.Database;
-  try {
-    db = openDatabase(dbFile);
-  } catch (e) {
-    throw e instanceof DbError ? new CommandError(e.message) : e;
-  }
+  const db = openDatabase(dbFile);
   try {
     const t = importText(new GameWriter(db), text.value, file);
     for (const line of t.damaged) process.stderr.write(`thoth analyse: ${line}\n`);
@@ -93,9 +89,9 @@ async function reviewGames(
     const el = performance.now() - t0;
     const width = 20;
     const fill = Math.round((width * done) / todo.length);
-    const eta = done > 0 ? ` ETA ${formatDuration((el / done) * (todo.length - done))}` : '';
+    const eta = done > 0 ? ` ETA ${fmtDuration((el / done) * (todo.length - done))}` : '';
     progress.show(
-      `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${plural(todo.length, 'game')}, ${formatDuration(el)} elapsed,${eta}`,
+      `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${plural(todo.length, 'game')}, ${fmtDuration(el)} elapsed,${eta}`,
     );
   };
   bar(0);
@@ -113,7 +109,7 @@ async function reviewGames(
   }
   const min = (performance.now() - t0) / 60000;
   write(
-    `Reviewed ${plural(run.done, 'game')} in ${formatDuration(min * 60000)} (${(run.done / Math.max(min, 1e-6)).toFixed(1)} games/minute)`,
+    `Reviewed ${plural(run.done, 'game')} in ${fmtDuration(min * 60000)} (${(run.done / Math.max(min, 1e-6)).toFixed(1)} games/minute)`,
   );
   for (const f of run.failed) process.stderr.write(`thoth db: game ${f.game} could not be reviewed: ${f.message}\n`);
   if (run.stopped)
@@ -126,7 +122,7 @@ async function reviewGames(
 }
 
 function printPlayers(db: Database.Database, f: GameFilter, write: (s: string) => void, json = false): void {
-  const rows = playerTotals(db, f);
+  const rows = reviewedPlayerTotals(db, f);
   if (json) {
     for (const r of rows) write(jsonLine(r));
     return;

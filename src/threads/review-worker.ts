@@ -15,17 +15,17 @@ export interface ReviewWorkerTask extends ReviewTask {
   network: SharedArrayBuffer | null;
 }
 
-let searcher: Searcher | undefined;
+let reviewSearcher: Searcher | undefined;
 let hashMb = 0;
-const networks = new NetworkCache();
+const reviewNetworks = new NetworkCache();
 
 export default function run(task: ReviewWorkerTask): ReviewResult {
-  if (searcher === undefined || hashMb !== task.hashMb) {
-    searcher = new Searcher(new TranspositionTable(TranspositionTable.allocate(task.hashMb)));
-    searcher.features = { ...DEFAULT_FEATURES };
-    searcher.params = { ...DEFAULT_PARAMS };
+  if (reviewSearcher === undefined || hashMb !== task.hashMb) {
+    reviewSearcher = new Searcher(new TranspositionTable(TranspositionTable.allocate(task.hashMb)));
+    reviewSearcher.features = { ...DEFAULT_FEATURES };
+    reviewSearcher.params = { ...DEFAULT_PARAMS };
     hashMb = task.hashMb;
   }
-  searcher.setNetwork(task.network === null ? null : networks.get(task.network));
-  return reviewOne(searcher, task);
+  reviewSearcher.setNetwork(task.network === null ? null : reviewNetworks.get(task.network));
+  return reviewOne(reviewSearcher, task);
 }
