@@ -1,7 +1,8 @@
-/** `thoth gui [--port N] [--engine "<command>"] [--verbose]`: the browser GUI (src/gui). */
+/** `thoth gui [--port N] [--engine "<command>"] [--handshake-timeout MS] [--verbose]`: the browser GUI (src/gui). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HANDSHAKE_MS } from '../gui/bridge';
 import { startGuiServer, type GuiServer } from '../gui/server';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
@@ -25,6 +26,12 @@ export const GUI_SPEC: CommandSpec = {
       value: '"<command>"',
       help: 'the engine to run (split like a POSIX shell would, without a shell)',
       default: 'node dist/cli.js',
+    },
+    {
+      name: 'handshake-timeout',
+      value: 'MS',
+      help: "how long the engine may take to answer 'uci', then 'isready' (0 = no limit; raise it on a slow or busy machine)",
+      default: String(HANDSHAKE_MS),
     },
     { name: 'verbose', help: 'print the protocol traffic on stderr' },
   ],
@@ -75,12 +82,13 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   if (!existsSync(path.join(staticDir, 'index.html'))) {
     throw new UsageError(`the page's files are missing (${staticDir}); run \`npm run build\` first`);
   }
+  const handshakeMs = intOption(args, 'handshake-timeout', HANDSHAKE_MS, 0, 3_600_000);
   const verbose = args.options.has('verbose');
   const log = (s: string): void => {
     if (verbose) process.stderr.write(s + '\n');
   };
   const start = (p: number): Promise<GuiServer> =>
-    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), log });
+    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), log, handshakeMs });
   let server: GuiServer;
   try {
     server = await start(port);
@@ -94,7 +102,8 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   }
   // An engine that cannot start is said here, on the terminal, not only on the page.
   if ((await server.bridge.settled()) !== 'ready') {
-    const why = server.bridge.message;
+    const late = /within \d+ ms \(command: /.test(server.bridge.message);
+    const why = `${server.bridge.message}${late ? ' (a slow or busy machine may need a larger --handshake-timeout)' : ''}`;
     await server.close();
     throw new CommandError(why, EXIT.failure);
   }

@@ -24,8 +24,9 @@ export interface BridgeOptions {
   /** Working directory of the engine. */
   cwd?: string;
   /**
-   * How long each step of the handshake may take: `uci` to `uciok`, then (after `Threads` and
-   * `Hash`, which may allocate and start threads) `isready` to `readyok`. Default 10,000.
+   * How long each step of the handshake may take, in ms: `uci` to `uciok`, then (after `Threads`
+   * and `Hash`, which may allocate and start threads) `isready` to `readyok`. Default
+   * {@link HANDSHAKE_MS}; 0 waits as long as the engine takes (`thoth gui --handshake-timeout`).
    */
   handshakeMs?: number;
   /** Receives a copy of the protocol traffic (`> cmd`, `< line`), for debugging. */
@@ -33,6 +34,9 @@ export interface BridgeOptions {
   /** Full strength: `Threads` and `Hash` set after the handshake when the engine declares them. */
   strength?: FullStrength;
 }
+
+/** The default budget of each step of the engine's handshake (ms). */
+export const HANDSHAKE_MS = 10_000;
 
 export class EngineBridge {
   state: EngineState = 'starting';
@@ -110,7 +114,8 @@ export class EngineBridge {
   /** Fails the start unless the handshake's next step ends within `handshakeMs`. */
   private startTimer(what: string): void {
     this.clearTimer();
-    const ms = this.opts.handshakeMs ?? 10000;
+    const ms = this.opts.handshakeMs ?? HANDSHAKE_MS;
+    if (ms === 0) return;
     this.timer = setTimeout(() => {
       if (this.state !== 'starting') return;
       this.fail(`the engine ${what} within ${ms} ms (command: ${this.commandText})`);

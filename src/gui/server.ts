@@ -42,6 +42,8 @@ export interface GuiServerOptions {
   log?: (s: string) => void;
   /** Full strength (default: {@link fullStrength} of this machine). */
   strength?: FullStrength;
+  /** Each step of the engine's handshake may take this long (ms; 0: no limit; default 10,000). */
+  handshakeMs?: number;
 }
 
 /**
@@ -182,7 +184,13 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const site: Site = { root: realpathSync(path.resolve(opts.staticDir)), port: opts.port, token, log: opts.log };
   const strength = opts.strength ?? fullStrength();
-  const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log, strength });
+  const bridge = new EngineBridge({
+    command: opts.engine,
+    cwd: opts.engineCwd,
+    log: opts.log,
+    strength,
+    handshakeMs: opts.handshakeMs,
+  });
   // A page may ask no more of the machine than full strength does.
   const limits: PageLimits = { hashMb: strength.hashMb ?? fullStrength().hashMb, threads: strength.threads };
   const server: Server = createServer((req, res) => {

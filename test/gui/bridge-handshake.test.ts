@@ -1,10 +1,12 @@
 /**
  * The GUI server's engine bridge names the step of the handshake an engine failed: `uci` never
  * answered, or `uciok` answered and `isready` (sent after `Threads` and `Hash`) not. Real engine
- * processes: two tiny Node programs that stop answering at one step.
+ * processes: tiny Node programs that stop answering at one step, or answer late.
  */
 import { describe, expect, it } from 'vitest';
 import { EngineBridge } from '../../src/gui/bridge';
+import { patiently } from '../patience';
+import { scaledMs } from '../slowness';
 
 /** A Node program that answers `uci` (or not) and never `isready`. */
 const engine = (answersUci: boolean): string[] => [
@@ -24,12 +26,34 @@ describe('the engine bridge handshake', () => {
   });
 
   it("an engine that answers uciok but never readyok fails with that step's message", async () => {
-    const b = new EngineBridge({ command: engine(true), handshakeMs: 1500, strength: { threads: 2, hashMb: 32 } });
+    // The budget must let a Node program start and answer `uci` on this machine as it is now.
+    const ms = scaledMs(1500);
+    const b = new EngineBridge({ command: engine(true), handshakeMs: ms, strength: { threads: 2, hashMb: 32 } });
     b.start();
     expect(await b.settled()).toBe('failed');
     expect(b.handshake).toContain('uciok');
     expect(b.message).toMatch(
-      /^the engine answered 'uciok' but not 'isready' with 'readyok' within 1500 ms \(command: /,
+      new RegExp(`^the engine answered 'uciok' but not 'isready' with 'readyok' within ${ms} ms \\(command: `),
     );
+  });
+
+  it('a budget of 0 waits as long as the engine takes (thoth gui --handshake-timeout 0)', async () => {
+    // An engine that answers `uci` and `isready` only after a second and a half.
+    const late = [
+      process.execPath,
+      '-e',
+      `require('readline').createInterface({ input: process.stdin }).on('line', (l) => setTimeout(() => {
+         if (l === 'uci') console.log('id name Late\\nuciok');
+         if (l === 'isready') console.log('readyok');
+       }, 1500));`,
+    ];
+    const b = new EngineBridge({ command: late, handshakeMs: 0 });
+    b.start();
+    try {
+      expect(await patiently("the late engine's handshake", 30_000, b.settled(), () => b.message)).toBe('ready');
+      expect(b.handshake).toEqual(['id name Late', 'uciok']);
+    } finally {
+      await b.close();
+    }
   });
 });

@@ -12,6 +12,8 @@ import WebSocket from 'ws';
 import { filterCommand } from '../../src/gui/filter';
 import type { ServerMessage } from '../../src/gui/messages';
 import { startGuiServer, type GuiServer } from '../../src/gui/server';
+import { patiently, runProcess, until } from '../patience';
+import { scaledMs } from '../slowness';
 import { CLI, FAKE_ENGINE_ARGV, ROOT, realEngineWorks } from './helpers';
 
 const REAL_ENGINE = await realEngineWorks();
@@ -75,23 +77,22 @@ class Client {
     this.ws.send(JSON.stringify({ type: 'cmd', line }));
   }
 
-  wait(test: (m: ServerMessage) => boolean, ms = 5000): Promise<ServerMessage> {
+  /** The first message passing `test`, within `ms` of an idle machine's time (test/patience.ts). */
+  wait(test: (m: ServerMessage) => boolean, ms = 5000, what = `a message passing ${test}`): Promise<ServerMessage> {
     const have = this.messages.find(test);
     if (have) return Promise.resolve(have);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timeout; got ${JSON.stringify(this.messages.slice(-5))}`)), ms);
-      this.waiters.push({
-        test,
-        resolve: (m) => {
-          clearTimeout(t);
-          resolve(m);
-        },
-      });
+    const waiter = { test, resolve: (_: ServerMessage) => {} };
+    const got = new Promise<ServerMessage>((resolve) => {
+      waiter.resolve = resolve;
+      this.waiters.push(waiter);
     });
+    return patiently(what, ms, got, () => `the last messages: ${JSON.stringify(this.messages.slice(-5))}`).finally(
+      () => (this.waiters = this.waiters.filter((w) => w !== waiter)),
+    );
   }
 
   waitLine(re: RegExp, ms = 5000): Promise<ServerMessage> {
-    return this.wait((m) => m.type === 'line' && re.test(m.line), ms);
+    return this.wait((m) => m.type === 'line' && re.test(m.line), ms, `a line matching ${re}`);
   }
 
   lines(): string[] {
@@ -105,8 +106,6 @@ class Client {
     await this.wait(() => this.lines().filter((l) => l === 'readyok').length > seen);
   }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('the command filter', () => {
   it('passes the commands a GUI needs', () => {
@@ -215,6 +214,8 @@ describe('the GUI server', () => {
       staticDir,
       engine: [...FAKE_ENGINE_ARGV, '--log', logFile],
       engineCwd: ROOT,
+      // The tests' waits judge the engine's start (test/patience.ts), not the server's 10 s.
+      handshakeMs: 0,
     });
     wsUrl = `ws://127.0.0.1:${server.port}/ws?token=${server.token}`;
     origin = `http://127.0.0.1:${server.port}`;
@@ -359,7 +360,7 @@ describe('the GUI server', () => {
     a.ws.close();
     await a.closed;
     // The server sends `stop`, the engine answers `bestmove`, and nobody receives it.
-    for (let i = 0; i < 50 && server.bridge.outstanding > 0; i++) await sleep(50);
+    await until("the engine's bestmove after the server's stop", 2500, () => server.bridge.outstanding === 0);
     expect(server.bridge.outstanding).toBe(0);
     expect(server.bridge.orphans).toBe(0);
     const log = readFileSync(logFile, 'utf8').trim().split('\n');
@@ -396,7 +397,7 @@ describe('the GUI server', () => {
     expect((await a.closed).code).toBe(4000);
     b.send('isready');
     await b.waitLine(/^readyok$/);
-    for (let i = 0; i < 50 && server.bridge.outstanding > 0; i++) await sleep(50);
+    await until("the engine's bestmove after the server's stop", 2500, () => server.bridge.outstanding === 0);
     expect(server.bridge.outstanding).toBe(0);
     b.ws.close();
     await b.closed;
@@ -442,20 +443,38 @@ describe('thoth gui on the command line', () => {
       ['--port', '70000'],
       ['extra'],
       ['--engine', '"unterminated'],
+      ['--handshake-timeout', '-1'],
+      ['--handshake-timeout', 'soon'],
       ['--bogus'],
     ]) {
-      const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: scaledMs(60_000) });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^thoth gui: /);
     }
   });
 
   it('is listed in the help, and its options in thoth gui --help', () => {
-    const r = spawnSync(process.execPath, [CLI, 'help'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [CLI, 'help'], { encoding: 'utf8', timeout: scaledMs(60_000) });
     expect(r.stdout).toContain('thoth gui [options]');
-    const g = spawnSync(process.execPath, [CLI, 'gui', '--help'], { encoding: 'utf8', timeout: 60_000 });
+    const g = spawnSync(process.execPath, [CLI, 'gui', '--help'], { encoding: 'utf8', timeout: scaledMs(60_000) });
     expect(g.stdout).toMatch(/--port N +the port [^]*\(default: 7700\)/);
     expect(g.stdout).toContain('--engine "<command>"');
+    expect(g.stdout).toMatch(/--handshake-timeout MS +how long the engine may take [^]*\(default: 10000\)/);
+  });
+
+  it("--handshake-timeout bounds the engine's handshake, and its failure says how to raise it", async () => {
+    const mute = `${process.execPath} -e "setInterval(() => {}, 1000)"`;
+    const r = await runProcess(
+      [process.execPath, CLI, 'gui', '--port', '0', '--engine', mute, '--handshake-timeout', '500'],
+      {
+        idleMs: 60_000,
+      },
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(
+      /^thoth gui: the engine did not answer 'uci' with 'uciok' within 500 ms \(command: .+\) \(a slow or busy machine may need a larger --handshake-timeout\)\n$/,
+    );
   });
 });
 
@@ -463,7 +482,13 @@ describe.skipIf(!REAL_ENGINE)('the GUI server with the real engine', () => {
   it('stops the search when the page goes away mid-search, leaving the engine idle and ready', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'thoth-gui-'));
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html>');
-    const server = await startGuiServer({ port: 0, staticDir: dir, engine: [process.execPath, CLI], engineCwd: ROOT });
+    const server = await startGuiServer({
+      port: 0,
+      staticDir: dir,
+      engine: [process.execPath, CLI],
+      engineCwd: ROOT,
+      handshakeMs: 0,
+    });
     try {
       const wsUrl = `ws://127.0.0.1:${server.port}/ws?token=${server.token}`;
       const origin = `http://127.0.0.1:${server.port}`;
@@ -476,7 +501,7 @@ describe.skipIf(!REAL_ENGINE)('the GUI server with the real engine', () => {
       await a.waitLine(/^info depth \d+/, 10000);
       a.ws.close();
       await a.closed;
-      for (let i = 0; i < 60 && server.bridge.outstanding > 0; i++) await sleep(50);
+      await until("the engine's bestmove after the server's stop", 3000, () => server.bridge.outstanding === 0);
       expect(server.bridge.outstanding).toBe(0);
       expect(await server.bridge.ping()).toBe(true);
       const b = new Client(wsUrl, origin);
