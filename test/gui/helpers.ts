@@ -87,7 +87,7 @@ export interface RunningGui {
 }
 
 /**
- * Starts `node dist/cli.js gui --port 0 ...` and waits for the URL it prints: within 15 s of an idle
+ * Starts `node dist/cli.js gui --port 0 ...` and waits for the URL it prints: within 30 s of an idle
  * machine's time (test/patience.ts), its engine's handshake unbounded unless `args` bound it (the
  * wait here is the judge; the GUI's own 10 s would fail a busy machine).
  */
@@ -112,7 +112,8 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
     });
     proc.on('exit', (code) => reject(new Error(`thoth gui exited (${code}):\n${out}`)));
   });
-  const url = await patiently('the URL `thoth gui` prints', 15_000, printed, () => `its output:\n${tail(out)}`).catch(
+  // The address comes once the first engine has answered its handshake (a second or two idle).
+  const url = await patiently('the URL `thoth gui` prints', 30_000, printed, () => `its output:\n${tail(out)}`).catch(
     (e: unknown) => {
       proc.kill('SIGKILL');
       throw e;
