@@ -110,8 +110,9 @@ class Client {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * How long an engine's handshake steps and a page's wait for it may take here: the fake engine
- * starts under tsx, which took more than the server's 10 s on a loaded machine (2026-12-07).
+ * How long a page's wait for its engine may take here (in idle-machine time, test/patience.ts), and
+ * the handshake budget of the servers that set one: the fake engine starts under tsx, which took
+ * more than the server's 10 s on a loaded machine (2026-12-07).
  */
 const ENGINE_MS = 60_000;
 
@@ -225,6 +226,7 @@ describe('the GUI server', () => {
       staticDir,
       engine: FAKE_ENGINE_ARGV,
       engineCwd: ROOT,
+      log: (l) => serverLog.push(l),
       // The tests' waits judge the engine's start (test/patience.ts), not the server's 10 s.
       handshakeMs: 0,
     });
