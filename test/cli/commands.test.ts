@@ -48,10 +48,7 @@ const HELP: [string, string[]][] = [
     ],
   ],
   ['genfens', ['--seed S', '--plies P', '(default: 4)', '--setup', '(default: all)', '--out FILE']],
-  [
-    'gui',
-    ['--port N', '(default: 7700)', '--engine "<command>"', '--handshake-timeout MS', '(default: 10000)', '--verbose'],
-  ],
+  ['gui', ['--port N', '(default: 7700)', '--engine "<command>"', '--verbose']],
   [
     'match',
     [

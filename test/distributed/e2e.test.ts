@@ -20,6 +20,7 @@ import {
   worker,
   type RedisInstance,
   endLock,
+  endProcesses,
 } from './helpers';
 
 /** The summary block at the end of a run's output (from its last `Score of` line). */
@@ -30,6 +31,9 @@ function lastSummary(lines: string[]): string[] {
 
 const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');
 const gameLines = (lines: string[]): string[] => lines.filter((l) => l.startsWith('Finished game ')).sort();
+
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
   let redis: RedisInstance;

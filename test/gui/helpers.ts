@@ -83,19 +83,20 @@ export interface RunningGui {
   token: string;
   proc: ChildProcess;
   output: () => string;
+  /** Ctrl-C (SIGINT; SIGKILL a minute later); resolves to the exit code: 130 when it stopped as it should. */
   stop(): Promise<number | null>;
 }
 
 /**
  * Starts `node dist/cli.js gui --port 0 ...` and waits for the URL it prints: within 30 s of an idle
- * machine's time (test/patience.ts), its engine's handshake unbounded unless `args` bound it (the
- * wait here is the judge; the GUI's own 10 s would fail a busy machine).
+ * machine's time (test/patience.ts), its engine's handshake given an hour unless `args` bound it
+ * (the wait here is the judge; the GUI's own --start-timeout would fail a machine busy enough).
  */
 export async function startGui(args: string[] = []): Promise<RunningGui> {
   if (!existsSync(path.join(ROOT, 'dist', 'gui', 'index.html')) || !existsSync(CLI)) {
     throw new Error('dist/ is not built: run `npm run build` first (npm test does)');
   }
-  const bounded = args.includes('--handshake-timeout') ? [] : ['--handshake-timeout', '0'];
+  const bounded = args.includes('--start-timeout') ? [] : ['--start-timeout', '3600000'];
   const proc = spawn(process.execPath, [CLI, 'gui', '--port', '0', ...bounded, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,7 +130,8 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve(proc.exitCode);
-        const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        // only a server that hangs waits this long: a busy machine may take seconds to end its engine
+        const t = setTimeout(() => proc.kill('SIGKILL'), 60_000);
         proc.once('exit', (code) => {
           clearTimeout(t);
           resolve(code);
