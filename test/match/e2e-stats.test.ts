@@ -14,7 +14,8 @@ import { CLI_BUILT, runBuilt } from '../cli/helpers';
 function lastSummary(out: string): string[] {
   const lines = out.split('\n');
   const from = lines.map((l) => l.startsWith('Score of ')).lastIndexOf(true);
-  const to = lines.findIndex((l, i) => i > from && l.startsWith('SPRT: '));
+  let to = lines.findIndex((l, i) => i > from && l.startsWith('SPRT: '));
+  while (lines[to + 1]?.startsWith('Endings of ')) to++;
   return lines.slice(from, to + 1);
 }
 

@@ -7,6 +7,7 @@ describe('debug', () => {
   beforeAll(async () => {
     assertBuilt();
     e = await startEngine();
+    await e.sync(); // the handshake a GUI makes: its isready starts the search threads
   });
   afterAll(() => e?.kill());
 

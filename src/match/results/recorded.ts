@@ -20,6 +20,7 @@ import {
   type GameRecord,
 } from '../../core/record';
 import type { SprtConfig } from '../config';
+import { countEndings, endingLines } from './endings';
 import { Standings, encounterLines, standingsLines } from './report';
 import { parseRoundTag, type ScheduledGame } from '../schedule';
 
@@ -195,7 +196,11 @@ export function summariseRecords(
     games: counted.length,
     pairs,
     notes,
-    lines: recordedSummaryLines(standings, variant, opts),
+    // the endings by engine, as the run's own summary ends
+    lines: [
+      ...recordedSummaryLines(standings, variant, opts),
+      ...endingLines(countEndings(counted.map((g) => g.rec)), names),
+    ],
   };
 }
 
