@@ -8,6 +8,7 @@
 import { plural } from '../core/plural';
 import { accessSync, constants, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { EDITION_IDS, isEditionId, type EditionId } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
 import { loadNetworkFile } from '../node/network-file';
@@ -70,7 +71,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     return await distributedDatagen(
       run,
       dist,
-      { args: datagenArgs(variant, seed, settings), network },
+      { args: datagenArgs(variant, seed, settings), network, networkFile: ev.file },
       { progress, write },
     );
   }
@@ -89,7 +90,7 @@ function outFile(args: ParsedArgs): string {
  * The evaluation the searches use, and its words for the start line: the network of --net FILE,
  * the shipped one (`default`, and without --net), or the hand-written evaluation (`none`).
  */
-function evaluation(file = 'default', out: string): { network?: SharedArrayBuffer; words: string } {
+function evaluation(file = 'default', out: string): { network?: SharedArrayBuffer; file?: string; words: string } {
   if (file === 'none') return { words: 'the hand-written evaluation (--net none)' };
   if (file !== 'default') {
     try {
@@ -104,7 +105,7 @@ function evaluation(file = 'default', out: string): { network?: SharedArrayBuffe
   const r = loadNetworkFile(file);
   if (!r.ok) throw new CommandError(`--net: ${r.error}`);
   const words = file === 'default' ? 'the shipped network (nets/default.nnue)' : `the network ${file}`;
-  return { network: r.value.bytes, words };
+  return { network: r.value.bytes, file: file === 'default' ? file : path.resolve(file), words };
 }
 
 /** Started by a worker with an IPC channel (src/distributed/worker-datagen.ts): end with it. */

@@ -73,7 +73,7 @@ export function distributedFlags(args: ParsedArgs): Distributed | undefined {
 export async function distributedDatagen(
   run: DatagenRun,
   d: Distributed,
-  game: { args: string[]; network?: Uint8Array },
+  game: { args: string[]; network?: Uint8Array; networkFile?: string },
   io: { progress: ProgressLine; write: (s: string) => void },
 ): Promise<void> {
   const { out, games } = run.o;

@@ -82,6 +82,8 @@ export interface DatagenRunOptions {
   chunk: number;
   /** The network file's bytes, or undefined (the hand-written evaluation, `--net none` in args). */
   network?: Uint8Array;
+  /** The file of those bytes (`default`: the shipped one): shard checks play it, not a copy a full disk refuses. */
+  networkFile?: string;
   /** The data file (its absolute path is part of the run id). */
   out: string;
   targetPositions: number | null;
@@ -237,7 +239,8 @@ class DatagenCoordinator {
     this.entry = build.entry;
     if (opts.verify > 0) {
       this.checkDir = mkdtempSync(path.join(tmpdir(), 'thoth-verify-'));
-      if (opts.network) {
+      if (opts.network && opts.networkFile) this.netFile = opts.networkFile;
+      else if (opts.network) {
         this.netFile = path.join(this.checkDir, 'net.nnue');
         writeFileSync(this.netFile, opts.network);
       }
