@@ -16,3 +16,14 @@ export function onInterrupt(first: () => void): () => void {
     process.off('SIGTERM', handler);
   };
 }
+
+/**
+ * Started by a worker with an IPC channel (src/distributed/worker-datagen.ts, worker-review.ts):
+ * end with it, so that a worker killed with -9 leaves nothing running.
+ */
+export function endWithParent(): void {
+  if (typeof process.send !== 'function') return;
+  process.on('disconnect', () => process.exit(1));
+  if (!process.connected) process.exit(1); // the worker died while this process was starting
+  process.channel?.unref(); // the channel must not keep this process alive once the games are written
+}

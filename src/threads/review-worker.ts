@@ -4,10 +4,8 @@
  * and parameters, the network given or the hand-written evaluation) and lives as long as the thread.
  */
 import { NetworkCache } from '../nnue/network';
-import { DEFAULT_PARAMS } from '../search/params';
-import { DEFAULT_FEATURES, Searcher } from '../search/search';
-import { TranspositionTable } from '../search/tt';
-import { reviewOne, type ReviewResult, type ReviewTask } from '../analysis/batch-review';
+import type { Searcher } from '../search/search';
+import { reviewOne, reviewSearcher, type ReviewResult, type ReviewTask } from '../analysis/batch-review';
 
 export interface ReviewWorkerTask extends ReviewTask {
   hashMb: number;
@@ -21,9 +19,7 @@ const networks = new NetworkCache();
 
 export default function run(task: ReviewWorkerTask): ReviewResult {
   if (searcher === undefined || hashMb !== task.hashMb) {
-    searcher = new Searcher(new TranspositionTable(TranspositionTable.allocate(task.hashMb)));
-    searcher.features = { ...DEFAULT_FEATURES };
-    searcher.params = { ...DEFAULT_PARAMS };
+    searcher = reviewSearcher(task.hashMb);
     hashMb = task.hashMb;
   }
   searcher.setNetwork(task.network === null ? null : networks.get(task.network));
