@@ -1,0 +1,132 @@
+/**
+ * Distributed batch review: `thoth db review --distributed` on a real redis-server with two `thoth
+ * worker` processes (the built CLI, as a user runs them). The coordinator is killed with SIGKILL
+ * after its first stored review and run again: no stored review is done again, every game ends
+ * reviewed, and each review equals the one the local worker threads store for the same game. The
+ * unit part: scores from a worker are believed only when they fit the game and a move searched
+ * again here gives the same triple.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadGame } from '../../src/analysis/annotate-game';
+import { reviewSearcher, scoreGame } from '../../src/analysis/batch-review';
+import { checkScores, scorePly } from '../../src/analysis/review-scores';
+import { MATE } from '../../src/core/score';
+import { DEFAULT_DATAGEN, GamePlayer } from '../../src/train/datagen';
+import { datagenRecord } from '../../src/train/datagen-records';
+import { tempDir } from '../match/helpers';
+import { REDIS_SERVER, ThothProcess, endLock, startRedis, worker, type RedisInstance } from './helpers';
+
+/** Short self-play games as `thoth datagen --records` writes them. */
+function games(count: number, seed: number): string {
+  const player = new GamePlayer(1);
+  const settings = { ...DEFAULT_DATAGEN, nodes: 1, randomPlies: 4, maxPlies: 20 };
+  let text = '';
+  for (let g = 0; g < count; g++) {
+    const task = { game: g, seed, edition: 'khet2' as const, setup: 'classic' as const, settings, line: true };
+    text += datagenRecord(player.play(task), task, settings, '2026.01.02');
+  }
+  return text;
+}
+
+describe('review scores from a worker', () => {
+  const game = loadGame(games(1, 11), 1);
+  const searcher = reviewSearcher(1);
+  const depth = 2;
+  const honest = scoreGame(searcher, game, depth);
+  const again = (plies: number[]) => ({ plies, score: (k: number) => scorePly(searcher, game, k, depth) });
+
+  it('honest scores pass; searched again, any move gives the same triple', () => {
+    expect(honest.length).toBe(game.moves.length);
+    expect(checkScores(game, honest, again(honest.map((_, k) => k)))).toEqual(honest);
+  });
+
+  it('a changed score, a short list, an illegal choice, a mis-scored own move are refused', () => {
+    const k = 0;
+    const changed = honest.map((p, i) => (i === k ? [p[0], p[1] + 7, p[2] + 7] : p));
+    expect(checkScores(game, changed, again([k]))).toMatch(new RegExp(`^move ${k + 1} .* searched again gives`));
+    // Not searched again, the changed score passes the shape checks: only a search finds it.
+    expect(checkScores(game, changed, again([]))).toEqual(changed);
+    expect(checkScores(game, honest.slice(1), again([]))).toMatch(/moves scored, the game has/);
+    expect(checkScores(game, 'x', again([]))).toBe('its scores are not a list');
+    const illegal = honest.map((p, i) => (i === 0 ? ['z9z9', p[1], p[2]] : p));
+    expect(checkScores(game, illegal, again([]))).toMatch(/^move 1 .*is not a legal move there/);
+    const own = honest.map((p, i) => (i === 0 ? [game.texts[0], p[1], p[1] + 1] : p));
+    expect(checkScores(game, own, again([]))).toMatch(/^move 1 .*the engine's own move, scored/);
+    const hugeScore = honest.map((p, i) => (i === 0 ? [p[0], MATE + 1, p[2]] : p));
+    expect(checkScores(game, hugeScore, again([]))).toMatch(/not \[move, score, score\]/);
+  });
+});
+
+const REVIEW_COLUMNS =
+  'game, depth, accuracy_white, accuracy_black, inaccuracies_white, mistakes_white, blunders_white, ' +
+  'inaccuracies_black, mistakes_black, blunders_black, cp_loss_white, cp_loss_black, marks, scores';
+
+function rows(db: string, columns = REVIEW_COLUMNS): Record<string, unknown>[] {
+  const d = new Database(db, { readonly: true });
+  try {
+    return d.prepare(`SELECT ${columns} FROM reviews ORDER BY game`).all() as Record<string, unknown>[];
+  } finally {
+    d.close();
+  }
+}
+
+describe.skipIf(!REDIS_SERVER)('thoth db review --distributed', () => {
+  let redis: RedisInstance;
+  const workers: ThothProcess[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    for (const w of workers) w.kill('SIGINT');
+    await Promise.all(workers.map((w) => w.exited));
+    await redis?.stop();
+  });
+
+  it('two workers; the coordinator killed and run again repeats no stored review; the reviews equal local ones', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'games.pgn');
+    writeFileSync(file, games(8, 5));
+    const local = join(dir, 'local.db');
+    const dist = join(dir, 'dist.db');
+    for (const db of [local, dist]) {
+      const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
+      expect(await imp.exited, imp.err).toBe(0);
+    }
+    const review = ['db', 'review', '--depth', '2', '--quiet'];
+    const threads = new ThothProcess([...review, '--db', local, '--threads', '1']);
+    const cache = ['--cache', join(dir, 'cache')];
+    workers.push(worker(redis.url, cache), worker(redis.url, cache));
+    const distributed = [...review, '--db', dist, '--distributed', redis.url, '--chunk', '1'];
+    const first = new ThothProcess(distributed);
+    await first.waitFor(/^Review run ([0-9a-f]{12}) on /m, 120_000);
+    const run = /^Review run ([0-9a-f]{12}) on /m.exec(first.out)![1];
+    for (let i = 0; i < 1200 && rows(dist, 'game').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    first.kill('SIGKILL');
+    await first.exited;
+    const before = rows(dist, 'game, done');
+    expect(before.length, first.out + first.err).toBeGreaterThan(0);
+    expect(before.length).toBeLessThan(8);
+    // The dead coordinator's lock would end by itself 15 s after its last renewal.
+    await endLock(redis.url, run);
+    const second = new ThothProcess(distributed);
+    expect(await second.exited, second.out + second.err).toBe(0);
+    expect(second.out).toContain(`(${before.length} of 8 already reviewed)`);
+    expect(second.out).toContain(`Review run ${run} on `);
+    expect(second.out).toMatch(/^Worker \S+: \d+ games?, [\d.]+ games\/minute$/m);
+    expect(second.out).toMatch(/^Thoth +16 +\d/m);
+    const after = rows(dist, 'game, done');
+    expect(after).toHaveLength(8);
+    for (const b of before) expect(after.find((a) => a.game === b.game)?.done).toBe(b.done);
+    expect(await threads.exited, threads.err).toBe(0);
+    expect(rows(dist)).toEqual(rows(local));
+    // The workers ran the coordinator's build from Redis, each chunk in a `thoth db score` process.
+    const said = workers.map((w) => w.out).join('');
+    expect(said).toMatch(
+      new RegExp(`^Serving review run ${run}: Thoth build [0-9a-f]+, network [0-9a-f]+, depth 2$`, 'm'),
+    );
+    expect(said).toMatch(new RegExp(`^Reviewed review-\\d+ of run ${run} \\(1 game, ids \\d+-\\d+\\)`, 'm'));
+  }, 300_000);
+});
