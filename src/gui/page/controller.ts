@@ -20,6 +20,7 @@ import type { EngineClient } from './engine/engine-client';
 import { Keyboard } from './view/keyboard';
 import { openLinked } from './open-game';
 import {
+  lineEvals,
   renderAnalysis,
   renderBanner,
   renderEvalBar,
@@ -338,7 +339,7 @@ export class PageController {
     renderStatus(d, this.engine, this.searches.strengthText());
     renderHint(d, s, this.engine.ready);
     renderIO(d, toKfen(S.viewPosition(s)));
-    this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null);
+    this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null, lineEvals(s));
     this.keepGames();
     for (const m of this.modes) m.render();
   }
