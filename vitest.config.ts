@@ -44,6 +44,7 @@ export const SLOW = [
   'test/core/threats.test.ts',
   'test/search/forced-wins.test.ts',
   'test/search/pharaoh-hit.test.ts',
+  'test/analysis/review-repetition.test.ts',
   'test/search/params.test.ts',
   'test/protocol/lifecycle.test.ts',
   'test/node/search-pool.test.ts',
@@ -57,6 +58,8 @@ export const SLOW = [
   'test/protocol/movetime.test.ts',
   'test/core/record-fuzz.test.ts',
   'test/search/determinism.test.ts',
+  // the engine of thoth gui under a minute of the page's traffic (games, reviews, analysis, puzzles)
+  'test/protocol/gui-soak.test.ts',
 ];
 
 /**

@@ -10,11 +10,11 @@
 import { clipMessage } from './core/quote';
 import { didYouMean } from './core/suggest';
 import { ANALYSE_SPEC, analyseCommand } from './cli/analyse';
-import { CommandError, EXIT, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
+import { CommandError, EXIT, UsageError, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
 import { DB_SPEC, dbCommand } from './cli/db-command';
 import { datagenCommand } from './cli/datagen-command';
 import { DATAGEN_SPEC } from './cli/datagen-spec';
-import { GENFENS_SPEC, genfensCommand } from './cli/genfens';
+import { GENFENS_SPEC, genfensCommand, openBenchGenfens } from './cli/genfens';
 import { GUI_SPEC, guiCommand } from './cli/gui';
 import { MATCH_HELP, matchCommand } from './cli/match';
 import { MATCH_STATUS_SPEC, matchStatusCommand } from './cli/match-status';
@@ -72,7 +72,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'the summary (W-L-D, pairs, Elo, nElo, LLR) of record files, merged',
   },
   genfens: fromSpec(GENFENS_SPEC, genfensCommand, 'KFEN openings for matches'),
-  gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 only)'),
+  gui: fromSpec(GUI_SPEC, guiCommand, 'the browser GUI: play, two players, analysis (127.0.0.1 unless --host)'),
   datagen: fromSpec(DATAGEN_SPEC, datagenCommand, 'training data for the network by self-play (docs/nnue.md)'),
   db: fromSpec(
     DB_SPEC,
@@ -190,6 +190,20 @@ async function main(argv: string[]): Promise<number> {
         return e.exitCode;
       }
       throw e;
+    }
+  }
+  const words = cmd?.trim().split(/\s+/) ?? [];
+  if (words[0] === 'genfens' && words.length > 1) {
+    // OpenBench's form: `thoth "genfens N seed S book None" quit` (quit, or nothing, may follow)
+    try {
+      if (rest.some((w) => w !== 'quit'))
+        throw new UsageError(`after "genfens …" only quit may follow, not '${rest.join(' ')}'`);
+      openBenchGenfens(words, write);
+      return EXIT.ok;
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      process.stderr.write(`thoth genfens: ${clipMessage(e.message)}\n`);
+      return e.exitCode;
     }
   }
   if (cmd !== undefined && !isKnownCommand(cmd.trim().split(/\s+/)[0])) {

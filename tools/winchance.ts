@@ -4,11 +4,11 @@
  * in that game (1, ½, 0) is the label, and `W(cp) = 1/(1 + e^(−k·cp))` is fitted by maximum
  * likelihood (Newton's method on k). Mate scores, and games that ended by a fault, are left out.
  *
- *   npx tsx tools/winchance.ts [--skip 0] [--bootstrap 200] records.pgn …
+ *   npx tsx tools/winchance.ts [--skip 0] [--bootstrap 200] [--k K] records.pgn …
  *
  * Prints k, its error (a bootstrap over whole games: the positions of one game are not
- * independent), the scale 1/k, and a table of the observed score against the curve by score
- * bucket. docs/review.md records a run.
+ * independent), the scale 1/k, the offset of the win/draw/loss split (`UCI_ShowWDL`), and a table
+ * of the observed score against the curve by score bucket. docs/review.md records runs.
  */
 import { EDITIONS } from '../src/core/index';
 import { parseRecords, recordStart, recordVariant } from '../src/core/record';
@@ -27,6 +27,8 @@ interface Args {
   files: string[];
   skip: number;
   bootstrap: number;
+  /** `--k K`: the curve's slope as given (the shipped one), not fitted: only the win/draw/loss offset is. */
+  k?: number;
 }
 
 function fail(msg: string): never {
@@ -43,10 +45,14 @@ function parseArgs(argv: string[]): Args {
       if (!Number.isInteger(v) || v < 0) fail(`${s} needs a whole number`);
       if (s === '--skip') a.skip = v;
       else a.bootstrap = v;
+    } else if (s === '--k') {
+      const v = Number(argv[++i]);
+      if (!(v > 0)) fail('--k needs a number above 0');
+      a.k = v;
     } else if (s.startsWith('-')) fail(`unknown option ${s}`);
     else a.files.push(s);
   }
-  if (a.files.length === 0) fail('usage: npx tsx tools/winchance.ts [--skip N] [--bootstrap N] records.pgn …');
+  if (a.files.length === 0) fail('usage: npx tsx tools/winchance.ts [--skip N] [--bootstrap N] [--k K] records.pgn …');
   return a;
 }
 
@@ -75,6 +81,32 @@ function fitK(games: GameSamples[], pick: number[]): number {
     if (Math.abs(step) < 1e-12) break;
   }
   return k;
+}
+
+/**
+ * The offset a (whole centi-pyramids, 0–800) of the win/draw/loss split of the curve of slope k
+ * that `UCI_ShowWDL` prints: win = W(cp − a), loss = W(−cp − a), draw = the rest, fitted by maximum
+ * likelihood on each move's game result (win, draw or loss for the mover).
+ */
+function fitWdlOffset(games: GameSamples[], k: number): number {
+  const w = (x: number): number => 1 / (1 + Math.exp(-k * x));
+  let best = 0;
+  let bestLl = -Infinity;
+  for (let a = 0; a <= 800; a++) {
+    let ll = 0;
+    for (const g of games) {
+      for (let i = 0; i < g.cp.length; i++) {
+        const win = w(g.cp[i] - a);
+        const loss = w(-g.cp[i] - a);
+        ll += Math.log(g.y[i] === 1 ? win : g.y[i] === 0 ? loss : Math.max(1e-12, 1 - win - loss));
+      }
+    }
+    if (ll > bestLl) {
+      bestLl = ll;
+      best = a;
+    }
+  }
+  return best;
 }
 
 /** A small deterministic generator for the bootstrap (xorshift32). */
@@ -121,7 +153,7 @@ function main(): void {
   }
   if (games.length === 0) fail('no scored moves in the records');
   const all = games.map((_, i) => i);
-  const k = fitK(games, all);
+  const k = a.k ?? fitK(games, all);
   const ks: number[] = [];
   const rand = rng(12345);
   for (let b = 0; b < a.bootstrap; b++)
@@ -139,6 +171,12 @@ function main(): void {
   );
   process.stdout.write(
     `W(+100) = ${(100 / (1 + Math.exp(-k * 100))).toFixed(1)}%, W(+300) = ${(100 / (1 + Math.exp(-k * 300))).toFixed(1)}%\n\n`,
+  );
+  const drawn = games.filter((g) => g.y[0] === 0.5).length;
+  const offset = fitWdlOffset(games, k);
+  const drawAtZero = 1 - 2 / (1 + Math.exp(k * offset));
+  process.stdout.write(
+    `win/draw/loss (UCI_ShowWDL): offset a = ${offset} cp (${drawn} of ${games.length} games drawn; the draw chance at 0.00 is ${(100 * drawAtZero).toFixed(1)}%)\n\n`,
   );
   process.stdout.write('score bucket      moves   observed   fitted\n');
   const edges = [-Infinity, -600, -300, -200, -100, -50, -20, 20, 50, 100, 200, 300, 600, Infinity];

@@ -21,8 +21,8 @@ import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } f
 import type { Searcher } from '../search/search';
 import { MATE, scoreOf } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
-import { reviewGame, type GameReview, type ReviewOptions } from './review';
-import { needsPlayedSearch, plyEval } from './review-method';
+import { reviewGame, type GameReview, type Repetition, type ReviewOptions } from './review';
+import { needsPlayedSearch, plyEval, repetitionAfter } from './review-method';
 import { comparable, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
@@ -129,6 +129,8 @@ export interface PlyAnnotation {
   loss: number;
   depth: number;
   nodes: number;
+  /** The position after the move occurred before in the game (a repetition). */
+  repetition?: Repetition;
 }
 
 export interface GameAnnotation {
@@ -165,6 +167,8 @@ export function annotateGame(
     onProgress(k, undefined);
     plies.push(annotatePly(searcher, pos, game.moves[k], k, one, (p) => onProgress(k, p)));
     pos.make(game.moves[k]);
+    const repetition = repetitionAfter(pos);
+    if (repetition) plies[k].repetition = repetition;
   }
   const finalStatus = gameStatus(pos, { noRemovalLimit: limits.noRemovalLimit });
   let finalAnalysis: Analysis | undefined;
@@ -220,9 +224,12 @@ export function annotatePly(
   };
 }
 
-/** What a review needs of an annotated game: each move's side and scores, and who won at the end. */
+/**
+ * What a review needs of an annotated game: each move's side and scores, whether the position
+ * after it repeats, and who won at the end.
+ */
 interface ScoredGame {
-  plies: readonly Pick<PlyAnnotation, 'side' | 'bestScore' | 'playedScore'>[];
+  plies: readonly Pick<PlyAnnotation, 'side' | 'bestScore' | 'playedScore' | 'repetition'>[];
   final: { winner: number };
 }
 
@@ -236,6 +243,7 @@ export function reviewAnnotation(a: ScoredGame, opts: ReviewOptions = {}): GameR
         played: scoreOf(p.playedScore),
         // The last move hit the opponent's Pharaoh: a win is never marked.
         hit: i === a.plies.length - 1 && a.final.winner === p.side,
+        repetition: p.repetition,
       }),
     ),
     opts,

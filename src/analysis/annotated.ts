@@ -33,7 +33,7 @@ export function annotatedRecord(
     const words: string[] = [];
     if (r.judgement) {
       m.nags = [r.nag];
-      words.push(`${WORDS[r.judgement]}: ${formatMove(p.best)} was best`);
+      words.push(`${WORDS[r.judgement]}: ${r.reason ? `${r.reason}; ` : ''}${formatMove(p.best)} was best`);
       const w = why[i];
       if (w !== undefined) words.push(w.sentence.replace(/\.$/, ''));
       // the opponent's answer drawn on the position after the move

@@ -9,6 +9,7 @@ import { DEFAULT_PARAMS } from '../search/params';
 import { DEFAULT_FEATURES, Searcher } from '../search/search';
 import { TranspositionTable } from '../search/tt';
 import { annotateGame, loadGame, reviewAnnotation, type LoadedGame } from './annotate-game';
+import { repetitionAfter } from './review-method';
 
 /** A game to review: its record text and the review's depth. */
 export interface ReviewTask {
@@ -75,8 +76,8 @@ export function reviewOne(searcher: Searcher, task: ReviewTask): ReviewResult {
 }
 
 /**
- * The review of a game from its moves' scores: the sides and who won at the end from the game
- * itself, the judgements from the scores. reviewOne's answer for the scores it searched; a
+ * The review of a game from its moves' scores: the sides, the repetitions and who won at the end
+ * from the game itself, the judgements from the scores. reviewOne's answer for the scores it searched; a
  * distributed review's coordinator computes a worker's game with it.
  */
 export function reviewOfScores(
@@ -88,7 +89,7 @@ export function reviewOfScores(
   const plies = game.moves.map((m, k) => {
     const side = pos.side;
     pos.make(m);
-    return { side, bestScore: scores[k][1], playedScore: scores[k][2] };
+    return { side, bestScore: scores[k][1], playedScore: scores[k][2], repetition: repetitionAfter(pos) };
   });
   const r = reviewAnnotation({ plies, final: pos });
   const [w, b] = r.sides;

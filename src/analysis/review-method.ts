@@ -8,14 +8,18 @@
  * 2. when the move played is another, a search of the same position to the same depth restricted
  *    to the move played (`searchmoves`) gives the played move's score.
  * The two scores make the move's PlyEval (src/analysis/review.ts judges it: win chance, ?!/?/??).
- * A move that hits the opponent's Pharaoh is never marked, so it needs no second search.
+ * A move that hits the opponent's Pharaoh is never marked, so it needs no second search. A move
+ * into a position the game has seen carries it (repetitionAfter), and a marked one says so in
+ * words: only the third occurrence draws, and the search knows the game's history (a second
+ * occurrence is scored as any other position), so a harmless repetition is not marked at all.
  *
  * Every search starts from an empty table and history (`ucinewgame`), on one thread, with a table
  * of REVIEW_HASH_MB MB: a fixed depth is then a pure function of the position, its history and
  * the network, whatever ran before, in whatever order. (A search for a time is not: the load of
  * the machine decides its depth.)
  */
-import type { PlyEval } from './review';
+import type { PlyEval, Repetition } from './review';
+import type { Position } from '../core/index';
 import type { Score } from '../core/score';
 
 /** The depth of a review's searches (and `thoth analyse`'s default). */
@@ -49,11 +53,20 @@ export interface MoveSearches {
   played: Score;
   /** The move hit the opponent's Pharaoh. */
   hit: boolean;
+  /** The position after the move occurred before ({@link repetitionAfter}). */
+  repetition?: Repetition;
+}
+
+/** Whether `after`, the position a move made, occurred before in its game, and how often. */
+export function repetitionAfter(after: Position): Repetition | undefined {
+  const n = after.repetitions();
+  return n >= 2 ? 'threefold' : n === 1 ? 'repeats' : undefined;
 }
 
 /** The move's scores as review.ts judges them. */
 export function plyEval(m: MoveSearches): PlyEval {
-  return m.hit
-    ? { side: m.side, before: m.best, after: { kind: 'mate', value: 1 }, hit: true }
+  if (m.hit) return { side: m.side, before: m.best, after: { kind: 'mate', value: 1 }, hit: true };
+  return m.repetition
+    ? { side: m.side, before: m.best, after: m.played, repetition: m.repetition }
     : { side: m.side, before: m.best, after: m.played };
 }

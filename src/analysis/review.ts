@@ -14,6 +14,7 @@
  */
 
 import type { Score } from '../core/score';
+import { WIN_CHANCE_K } from '../core/win-chance';
 
 /**
  * An engine score from one side's point of view, as the search reports it and the protocol's info
@@ -32,7 +33,22 @@ export interface PlyEval {
   after: Score;
   /** The move hit the opponent's Pharaoh: the mover won (never marked, whatever the scores say). */
   hit?: boolean;
+  /** The position after the move occurred before in the game (see {@link Repetition}). */
+  repetition?: Repetition;
 }
+
+/**
+ * A move into a position the game has seen: `repeats` its second occurrence (the game goes on: a
+ * search scores it as any other position), `threefold` its third, the referee's draw (docs/rules.md
+ * §4, "Repetition").
+ */
+export type Repetition = 'repeats' | 'threefold';
+
+/** Why a marked move that repeats was marked, in words. */
+export const REPETITION_WORDS: Readonly<Record<Repetition, string>> = {
+  repeats: 'repeats the position',
+  threefold: 'draws by threefold repetition',
+};
 
 export type Judgement = 'inaccuracy' | 'mistake' | 'blunder';
 
@@ -50,6 +66,11 @@ export interface PlyReview {
   /** Centi-pyramids lost against the best move (scores capped at ±1000, a forced hit counts 1000). */
   cpLoss: number;
   judgement: Judgement | null;
+  /**
+   * A marked move's reason in words where the review knows it (a repetition: {@link
+   * REPETITION_WORDS}); '' otherwise, and always for a move that is not marked.
+   */
+  reason: string;
   /** The mark and its PGN NAG: `?!` $6, `?` $2, `??` $4; '' and 0 for a good move. */
   mark: '' | '?!' | '?' | '??';
   nag: 0 | 2 | 4 | 6;
@@ -72,8 +93,7 @@ export interface GameReview {
   sides: [SideReview, SideReview];
 }
 
-/** k of the win-chance curve, per centi-pyramid (docs/review.md: 0.00280 ± 0.00034 from 1,180 games). */
-export const WIN_CHANCE_K = 0.0028;
+export { WIN_CHANCE_K };
 
 /** Win-chance drops (0–1) from which a move is an inaccuracy, a mistake, a blunder. */
 export interface Thresholds {
@@ -193,6 +213,7 @@ export function reviewGame(evals: readonly PlyEval[], opts: ReviewOptions = {}):
       accuracy: moveAccuracy(drop),
       cpLoss: Math.max(0, cappedCp(e.before) - cappedCp(after)),
       judgement,
+      reason: judgement && e.repetition ? REPETITION_WORDS[e.repetition] : '',
       mark,
       nag,
     };

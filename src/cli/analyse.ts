@@ -449,7 +449,8 @@ function printReview(
     const scores = `${scoreText(p.bestScore).padStart(6)} -> ${scoreText(p.playedScore).padStart(6)}`;
     const wins = `${pct(r.winBefore).padStart(4)} -> ${pct(r.winAfter).padStart(4)}`;
     write(`${p.label.padStart(labelW)} ${marked(i).padEnd(moveW)} ${who} ${scores}  ${wins}  ${verdictText(p)}`);
-    if (p.words.killedSq >= 0 || r.judgement) write(`${' '.repeat(labelW + 1)}${p.words.sentence}.`);
+    if (p.words.killedSq >= 0 || r.judgement)
+      write(`${' '.repeat(labelW + 1)}${p.words.sentence}${r.reason ? `; it ${r.reason}` : ''}.`);
     const w = why[i];
     if (w !== undefined) write(`${' '.repeat(labelW + 1)}Why: ${w.sentence}`);
   });
@@ -469,7 +470,9 @@ function printReview(
     );
     const bad = a.plies.map((p, i) => [p, review.plies[i]] as const).filter(([p, r]) => p.side === side && r.judgement);
     if (bad.length > 0)
-      write(`    ${bad.map(([p, r]) => `${p.label}${p.text}${r.mark} (better ${formatMove(p.best)})`).join(', ')}`);
+      write(
+        `    ${bad.map(([p, r]) => `${p.label}${p.text}${r.mark} (${reasonAnd(r)}better ${formatMove(p.best)})`).join(', ')}`,
+      );
   }
   const fin = a.final;
   if (a.finalAnalysis) {
@@ -486,6 +489,9 @@ function printReview(
 }
 
 const cap = (s: string): string => s[0].toUpperCase() + s.slice(1);
+
+/** A marked move's reason, where the review knows one, before the better move: `draws by threefold repetition; `. */
+const reasonAnd = (r: PlyReview): string => (r.reason ? `${r.reason}; ` : '');
 
 /** The review as one JSON object. */
 function gameJson(
@@ -515,6 +521,7 @@ function gameJson(
     accuracy: round(r.accuracy, 1),
     cpLoss: r.cpLoss,
     judgement: r.judgement,
+    reason: r.reason || null,
     mark: r.mark || null,
     nag: r.nag || null,
     depth: p.depth,
@@ -568,7 +575,7 @@ function gameGraph(game: LoadedGame, a: GameAnnotation, review: GameReview): str
       marks.push({
         ply: i,
         judgement: r.judgement,
-        text: `${p.label} ${p.text}${r.mark} (better ${formatMove(p.best)})`,
+        text: `${p.label} ${p.text}${r.mark} (${reasonAnd(r)}better ${formatMove(p.best)})`,
       });
   });
   const s = review.sides;

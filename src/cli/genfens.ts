@@ -3,7 +3,8 @@
  * openings as KFEN lines (setups in turn, P random plies each, starts that are already lost left
  * out), for `thoth match -openings file=…`.
  */
-import { SETUP_NAMES, setupsOf, isEditionId, isSetupName, type SetupName } from '../core/index';
+import { readFileSync } from 'node:fs';
+import { SETUP_NAMES, setupsOf, isEditionId, isSetupName, mulberry32, type SetupName } from '../core/index';
 import { DEFAULT_SEED } from '../match/config';
 import { genfens } from '../match/openings';
 import { checkWritable, writeFileAtomic } from '../process/files';
@@ -87,4 +88,45 @@ export async function genfensCommand(argv: string[], write: (s: string) => void)
   } else {
     for (const l of lines) write(l);
   }
+}
+
+/**
+ * OpenBench's call form, `thoth "genfens N seed S book None" quit` (docs/conventions.md, "Tournaments"):
+ * N openings from seed S as `info string genfens <KFEN>` lines, made as `thoth genfens` makes them
+ * (all setups, 4 random plies) or drawn from the book file (one KFEN per line) when one is named.
+ */
+export function openBenchGenfens(words: readonly string[], write: (s: string) => void): void {
+  const usage = 'expected genfens <N> seed <S> book <None|FILE>';
+  const n = words[1] !== undefined && /^\d+$/.test(words[1]) ? Number(words[1]) : NaN;
+  if (!(n >= 1 && n <= 1_000_000)) throw new UsageError(`${usage}: N from 1 to 1000000, not '${words[1] ?? ''}'`);
+  let seed = DEFAULT_SEED;
+  let book: string | undefined;
+  for (let i = 2; i < words.length; i += 2) {
+    const [key, value] = [words[i], words[i + 1]];
+    if (value === undefined) throw new UsageError(`${usage}: '${key}' needs a value`);
+    if (key === 'seed' && /^\d+$/.test(value) && Number(value) <= 4294967295) seed = Number(value);
+    else if (key === 'book') book = value === 'None' ? undefined : value;
+    else throw new UsageError(`${usage}, not '${key} ${value}'`);
+  }
+  let lines: string[];
+  if (book === undefined) {
+    const made = genfens(n, { seed, plies: 4, edition: 'khet2', setups: setupsOf('khet2') });
+    if (!made.ok) throw new UsageError(made.error.message);
+    lines = made.value;
+  } else {
+    let text: string;
+    try {
+      text = readFileSync(book, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read the book '${book}': ${fileErrorText(e)}`);
+    }
+    const all = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    if (all.length === 0) throw new UsageError(`the book '${book}' holds no position`);
+    const rand = mulberry32(seed);
+    lines = Array.from({ length: n }, () => all[Math.floor(((rand() >>> 0) / 4294967296) * all.length)]);
+  }
+  for (const l of lines) write(`info string genfens ${l}`);
 }

@@ -1,8 +1,14 @@
-/** `thoth gui [--port N] [--engine "<command>"] [--verbose]`: the browser GUI (src/gui). */
+/**
+ * `thoth gui [--port N] [--host ADDRESS] [--tabs N] [--engine "<command>" [--engine-proto P]]
+ * [--verbose]`: the browser GUI (src/gui).
+ */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startGuiServer, type GuiServer } from '../gui/server';
+import { type ForeignProtocol, isProtocolName } from '../foreign/foreign';
+import { DEFAULT_PAGES, fullStrength, startGuiServer, type GuiServer } from '../gui/server';
+import { plural } from '../core/plural';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 
@@ -11,8 +17,8 @@ const DEFAULT_GUI_PORT = 7700;
 export const GUI_SPEC: CommandSpec = {
   name: 'gui',
   summary:
-    'The browser GUI: play Thoth, two players on one board, or analysis. Serves the page on 127.0.0.1 only and ' +
-    "prints its address with this run's secret token; Ctrl-C stops it.",
+    'The browser GUI: play Thoth, two players on one board, or analysis. Serves the page on 127.0.0.1 (unless ' +
+    "--host opens it to a network) and prints its address with this run's secret token; Ctrl-C stops it.",
   options: [
     {
       name: 'port',
@@ -21,10 +27,29 @@ export const GUI_SPEC: CommandSpec = {
       default: String(DEFAULT_GUI_PORT),
     },
     {
+      name: 'host',
+      value: 'ADDRESS',
+      help:
+        "the IP address to listen on: 0.0.0.0 opens the GUI to every network of this computer (a club's devices " +
+        'open the address printed, token and all; anyone on the network who reads the traffic can read the token)',
+      default: '127.0.0.1',
+    },
+    {
+      name: 'tabs',
+      value: 'N',
+      help: 'the most tabs served at once, on this computer or others, each with an engine process of its own',
+      default: String(DEFAULT_PAGES),
+    },
+    {
       name: 'engine',
       value: '"<command>"',
       help: 'the engine to run (split like a POSIX shell would, without a shell)',
       default: 'node dist/cli.js',
+    },
+    {
+      name: 'engine-proto',
+      value: 'P',
+      help: 'the engine\'s protocol when it is another Khet engine\'s: uki, kei, khet2ai or khetai (docs/match.md, "Other engines")',
     },
     { name: 'verbose', help: 'print the protocol traffic on stderr' },
   ],
@@ -61,6 +86,10 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   if (args.positional.length > 0) throw new UsageError(`unexpected '${args.positional[0]}' (thoth gui --help)`);
   const portGiven = args.options.has('port');
   const port = intOption(args, 'port', DEFAULT_GUI_PORT, 0, 65535);
+  const host = args.options.get('host')?.[0] ?? '127.0.0.1';
+  if (isIP(host) === 0)
+    throw new UsageError(`--host takes an IP address (0.0.0.0: every network of this computer), not '${host}'`);
+  const most = intOption(args, 'tabs', DEFAULT_PAGES, 1, 64);
   let engine: string[];
   const engineText = args.options.get('engine')?.[0];
   if (engineText !== undefined) {
@@ -71,6 +100,14 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   } else {
     engine = defaultEngineCommand();
   }
+  const protoText = args.options.get('engine-proto')?.[0];
+  let engineProto: ForeignProtocol | undefined;
+  if (protoText !== undefined) {
+    if (!isProtocolName(protoText) || protoText === 'thoth')
+      throw new UsageError(`--engine-proto must be uki, kei, khet2ai or khetai, not '${protoText}'`);
+    if (engineText === undefined) throw new UsageError('--engine-proto goes with --engine "<command>"');
+    engineProto = protoText;
+  }
   const staticDir = defaultStaticDir();
   if (!existsSync(path.join(staticDir, 'index.html'))) {
     throw new UsageError(`the page's files are missing (${staticDir}); run \`npm run build\` first`);
@@ -79,8 +116,9 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   const log = (s: string): void => {
     if (verbose) process.stderr.write(s + '\n');
   };
+  const strength = fullStrength();
   const start = (p: number): Promise<GuiServer> =>
-    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), log });
+    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), engineProto, log, strength, host, most });
   let server: GuiServer;
   try {
     server = await start(port);
@@ -90,17 +128,27 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     else if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use (try --port 0 for any free port)`);
     else if (code === 'EACCES')
       throw new UsageError(`port ${port} needs privileges (try a port above 1023, or --port 0)`);
+    else if (code === 'EADDRNOTAVAIL') throw new UsageError(`--host ${host} is not an address of this computer`);
     else throw e;
   }
   // An engine that cannot start is said here, on the terminal, not only on the page.
-  if ((await server.bridge.settled()) !== 'ready') {
-    const why = server.bridge.message;
+  if ((await server.engines.settled()) !== 'ready') {
+    const why = server.engines.message;
     await server.close();
     throw new CommandError(why, EXIT.failure);
   }
   write(`Thoth GUI: ${server.url}`);
-  write(`Engine: ${server.bridge.commandText}`);
-  write("Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server.");
+  for (const u of server.networkUrls) write(`On the network: ${u}`);
+  write(`Engine: ${server.engines.commandText}`);
+  write(
+    `Serves up to ${plural(most, 'tab')} at once, an engine process each; ${plural(strength.threads, 'thread')} ` +
+      `at full strength, shared between the tabs open.`,
+  );
+  write(
+    host === '127.0.0.1'
+      ? "Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server."
+      : "Open an address above in a browser on this network (it holds this run's secret token). Ctrl-C stops the server.",
+  );
   await new Promise<void>((resolve) => {
     let closing = false;
     const stop = (): void => {

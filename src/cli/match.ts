@@ -5,8 +5,11 @@ import { RedisUnreachable } from '../distributed/redis';
 import { BuildError } from '../distributed/builds';
 import { DEFAULT_SEARCH_TIMEOUT_S, DEFAULT_SEED, parseMatchArgs } from '../match/config';
 import { EngineOptionError, EngineStartError, MatchInterrupted } from '../match/errors';
+import { runKnockout } from '../match/knockout';
 import { runMatch } from '../match/tournament';
 import { NO_REMOVAL_PLIES } from '../core/game-status';
+import { COMPLIANCE_STEPS, checkCompliance } from '../match/compliance';
+import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError } from './args';
 
 /** `thoth match --help`: every flag, with its default. */
@@ -17,6 +20,8 @@ statistics, with cutechess-cli / fastchess flags: single dash, each followed by 
 
 Engines:
   -engine cmd=… [args="…"] [name=…] [dir=…] [option.X=Y …] [tc=…|st=…|depth=…|nodes=…] [timemargin=ms]
+                        [proto=uki|kei|khet2ai|khetai]: another Khet engine's protocol (docs/match.md)
+                        [ponder=true]: think on the opponent's time (go ponder / ponderhit)
                         an engine (at least two); name defaults to the engine's id name; an option.X
                         the engine does not declare, or a value it refuses, stops the run (exit 2)
   -each …               settings for every engine (an engine's own settings win)
@@ -26,8 +31,11 @@ Schedule:
   -rounds N             rounds (default 1; with -sprt and no -rounds: until the test decides)
   -games N / -repeat    games per encounter per round (default 2: a pair, the same opening with colours swapped)
   -concurrency N        games at once (default 1; at most the number of cores)
-  -tournament roundrobin|gauntlet   with more than two engines (default roundrobin)
+  -tournament roundrobin|gauntlet|knockout   with more than two engines (default roundrobin);
+                        knockout: a bracket seeded in the engines' order, each pairing -rounds game pairs
   -variant khet2|khet1|deflexion    (default khet2)
+  -rules auto|thoth|SWITCH+…        the rules dialect (default auto: found from the engines of other
+                        protocols before the first game; docs/rules.md §3.1)
   -openings setups=classic,imhotep,dynasty plies=N   a setup in turn plus N random plies (default setups=classic plies=4)
   -openings file=book.kfen order=random|sequential [start=N] [plies=N]   one KFEN per line (default order=sequential)
   -srand S              seed of the openings (default ${DEFAULT_SEED}: runs repeat)
@@ -48,7 +56,10 @@ Game end:
   -searchtimeout S      seconds a search without a clock (depth=, nodes=) may take before the engine
                         loses on time (default ${DEFAULT_SEARCH_TIMEOUT_S})
 Output:
-  -pgnout FILE          append every finished game to FILE (PGN, flushed game by game)
+  -pgnout FILE [nodes=true] [seldepth=true] [pv=true]
+                        append every finished game to FILE (PGN, flushed game by game); each move
+                        keeps score, depth and time, and these if asked
+  -log FILE [faults]    append the engines' traffic of every game (or only of games with a fault)
   -resume FILE          continue an interrupted run with the same flags; new games are appended
                         (a flag that changes the games, e.g. tc= or option.X, is refused, named)
   -resume-force         with -resume: count the file's games although other flags played them
@@ -56,6 +67,9 @@ Output:
                         (an output that is an input, e.g. the -openings file, is refused: exit 2)
   -event text           the records' Event tag (default "Thoth match")
   -site text            the records' Site tag (default "?")
+Compliance:
+  --compliance "<command>"   check one engine against protocol.md step by step (exit 0: every
+                        step passed, 1: the step that failed is named); docs/match.md, "Compliance"
 Distributed:
   -distributed redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [timeout=S] [sign=KEY] [ca=FILE] [passwordfile=FILE]
                         the games are played by \`thoth worker\` processes on any machine (Redis may be
@@ -76,6 +90,7 @@ Example:
 
 export async function matchCommand(argv: string[], write: (s: string) => void): Promise<void> {
   if (argv.length === 0) throw new UsageError('give at least two -engine cmd=… (thoth match --help lists the flags)');
+  if (argv[0] === '--compliance' || argv[0] === '-compliance') return complianceCommand(argv.slice(1), write);
   const parsed = parseMatchArgs(argv);
   if (!parsed.ok) throw new UsageError(parsed.error.message);
   const cfg = parsed.value;
@@ -97,7 +112,11 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
       signal: ctrl.signal,
       progress: process.stderr.isTTY && process.stdout.isTTY ? process.stderr : undefined,
     };
-    const r = cfg.distributed ? await runDistributed(cfg, opts) : await runMatch(cfg, opts);
+    const r = cfg.distributed
+      ? await runDistributed(cfg, opts)
+      : cfg.knockout
+        ? await runKnockout(cfg, opts)
+        : await runMatch(cfg, opts);
     if (!r.ok) throw commandError(r.error);
     // The results are written; the exit code says whether the work finished.
     if (r.value.stop === 'fault')
@@ -127,4 +146,21 @@ function commandError(e: DistributedError): CommandError {
     return new CommandError(e.message, EXIT.failure);
   if (e instanceof MatchInterrupted) return new CommandError(e.message, EXIT.interrupted);
   return new UsageError(e.message);
+}
+
+/** `thoth match --compliance "<command>"`: the engine checked step by step against protocol.md. */
+async function complianceCommand(argv: string[], write: (s: string) => void): Promise<void> {
+  if (argv.length !== 1)
+    throw new UsageError('--compliance takes one engine command, quoted: --compliance "node dist/cli.js"');
+  const words = splitCommandLine(argv[0]);
+  if (!words.ok) throw new UsageError(`--compliance: ${formatCommandLineError(words.error)}`);
+  if (words.value.length === 0) throw new UsageError('--compliance needs a command');
+  write(`Compliance of ${argv[0]} with protocol.md (${COMPLIANCE_STEPS.length} steps)`);
+  const r = await checkCompliance(words.value, write);
+  if (r.failed !== undefined)
+    throw new CommandError(
+      `not compliant: step ${r.passed.length + 1} (${r.failed.step}) fails: ${r.failed.why}`,
+      EXIT.failure,
+    );
+  write(`Compliant: ${r.name ?? argv[0]} passes all ${COMPLIANCE_STEPS.length} steps`);
 }

@@ -88,9 +88,9 @@ export function countMovesOf(pos: Position, us: number): number {
   const o = us * 8;
   n +=
     2 * (c[o + PYRAMID] + c[o + ANUBIS]) +
-    c[o + SCARAB] +
+    c[o + SCARAB] * pos.scarabTurns +
     (pos.sphinx ? 1 : 0) +
-    (pos.pharaohRotation ? c[o + PHARAOH] : 0);
+    c[o + PHARAOH] * pos.pharaohTurns;
   // swaps: each Scarab's neighbours that it may swap with, as bitboards
   if (c[o + SCARAB] !== 0) {
     const sc = pos.scarabs;
@@ -157,7 +157,7 @@ export function countMovesOf(pos: Position, us: number): number {
  */
 function countSwapsBulk(pos: Position, from: number, s0: number, s1: number, s2: number): number {
   const bb = pos.bb;
-  const res = pos.reserved;
+  const res = pos.pushReserved;
   const fw = from >> 5;
   const fb = 1 << (from & 31);
   // a piece of a colour for which `from` is reserved cannot be pushed there
@@ -212,6 +212,7 @@ export function repliesAfterQuiet(pos: Position, m: number, replies: number): nu
   const t3 = (us ^ 1) * 3;
   const bb = pos.bb;
   const res = pos.reserved;
+  const push = pos.pushReserved;
   const sc = pos.scarabs;
   // may the opponent enter `from` / `to`?
   const inFrom = (res[t3 + (from >> 5)] & (1 << (from & 31))) === 0;
@@ -228,9 +229,9 @@ export function repliesAfterQuiet(pos: Position, m: number, replies: number): nu
     if (pos.swapWith[(pos.board[from] >> 2) & 7] === 0) return n;
     // the opponent's Scarabs (on squares where our piece may stand) swap with it at `to`, not at `from`
     const u3 = us * 3;
-    const s0 = sc[t3] & ~res[u3];
-    const s1 = sc[t3 + 1] & ~res[u3 + 1];
-    const s2 = sc[t3 + 2] & ~res[u3 + 2];
+    const s0 = sc[t3] & ~push[u3];
+    const s1 = sc[t3 + 1] & ~push[u3 + 1];
+    const s2 = sc[t3 + 2] & ~push[u3 + 2];
     if (inTo) n += neighboursIn(to, s0, s1, s2);
     if (inFrom) n -= neighboursIn(from, s0, s1, s2);
     return n;
@@ -238,9 +239,9 @@ export function repliesAfterQuiet(pos: Position, m: number, replies: number): nu
   // a swap: our Scarab goes to `to`, the piece q there comes to `from`
   const qc = pos.board[to] >> 5;
   const q3 = qc * 3;
-  const s0 = sc[t3] & ~res[q3];
-  const s1 = sc[t3 + 1] & ~res[q3 + 1];
-  const s2 = sc[t3 + 2] & ~res[q3 + 2];
+  const s0 = sc[t3] & ~push[q3];
+  const s1 = sc[t3 + 1] & ~push[q3 + 1];
+  const s2 = sc[t3 + 2] & ~push[q3 + 2];
   if (inFrom) n += neighboursIn(from, s0, s1, s2);
   if (inTo) n -= neighboursIn(to, s0, s1, s2);
   if (q3 === t3) {

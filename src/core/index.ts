@@ -15,4 +15,6 @@ export * from './game-status';
 export * from './result';
 export * from './symmetry';
 export * from './record';
+export * from './dialect';
+export * from './win-chance';
 export * from './threats';

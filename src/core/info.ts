@@ -14,8 +14,11 @@ import type { Bound, Score, SearchInfo } from './score';
 
 export type { Bound, Score, SearchInfo };
 
-/** What an `info` line says. Engines send the fields they like, so any may be missing. */
-export type InfoFields = Partial<SearchInfo>;
+/**
+ * What an `info` line says. Engines send the fields they like, so any may be missing. `wdl`: the
+ * side to move's win, draw and loss chances in per mille (`UCI_ShowWDL`).
+ */
+export type InfoFields = Partial<SearchInfo> & { wdl?: [number, number, number] };
 
 /** Why a line is not search information: `field` is the token where reading stopped. */
 export interface InfoError {
@@ -38,6 +41,7 @@ export function formatInfo(info: InfoFields): string {
     if (info.bound === 'lower') s += ' lowerbound';
     else if (info.bound === 'upper') s += ' upperbound';
   }
+  if (info.wdl !== undefined) s += ` wdl ${info.wdl.join(' ')}`;
   if (info.nodes !== undefined) s += ` nodes ${info.nodes}`;
   if (info.nps !== undefined) s += ` nps ${info.nps}`;
   if (info.hashfull !== undefined) s += ` hashfull ${info.hashfull}`;
@@ -65,7 +69,6 @@ const SKIPPED: ReadonlyMap<string, number> = new Map([
   ['tbhits', 1],
   ['sbhits', 1],
   ['cpuload', 1],
-  ['wdl', 3],
 ]);
 /** Fields that take the rest of the line. */
 const TAILS: ReadonlySet<string> = new Set(['refutation', 'currline']);
@@ -99,6 +102,12 @@ export function parseInfo(line: string): Result<InfoFields, InfoError> {
       info.score = { kind, value: Number(v) };
       info.bound ??= 'exact';
       i += 2;
+    } else if (k === 'wdl') {
+      const v = t.slice(i + 1, i + 4);
+      if (v.length < 3 || !v.every((x) => COUNT_RE.test(x)))
+        return err({ field: k, message: `needs three whole numbers, not ${quote(v.join(' '))}` });
+      info.wdl = [Number(v[0]), Number(v[1]), Number(v[2])];
+      i += 3;
     } else if (k === 'lowerbound' || k === 'upperbound') {
       info.bound = k === 'lowerbound' ? 'lower' : 'upper';
     } else if (k === 'pv') {

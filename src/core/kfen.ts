@@ -54,10 +54,16 @@ interface Placement {
   board: Uint8Array;
   pharaohs: number[];
   sphinxes: number[];
+  /** The swapSphinx dialect: a Sphinx may stand off its corner. */
+  anySphinxSquare: boolean;
 }
 
 /** Parses a KFEN for the given edition into plain data. */
-export function parseKfenData(text: string, edition: Edition | EditionId = 'khet2'): Result<KfenData, KfenError> {
+export function parseKfenData(
+  text: string,
+  edition: Edition | EditionId = 'khet2',
+  anySphinxSquare = false,
+): Result<KfenData, KfenError> {
   const ed = typeof edition === 'string' ? EDITIONS[edition] : edition;
   if (typeof text !== 'string') return fail('kfen', -1, 'not a string');
   const fields: { text: string; start: number }[] = [];
@@ -72,7 +78,7 @@ export function parseKfenData(text: string, edition: Edition | EditionId = 'khet
       `expected 4 fields (placement, side, plies since removal, move number), found ${fields.length}`,
     );
   }
-  const placed = parsePlacement(fields[0].text, fields[0].start, ed);
+  const placed = parsePlacement(fields[0].text, fields[0].start, ed, anySphinxSquare);
   if (!placed.ok) return placed;
   const sf = fields[1];
   const side = sf.text === ed.sideChars[0] ? 0 : sf.text === ed.sideChars[1] ? 1 : -1;
@@ -94,10 +100,15 @@ export function parseKfenData(text: string, edition: Edition | EditionId = 'khet
 }
 
 /** The placement field (starting at `start` in the KFEN) as a board. */
-function parsePlacement(text: string, start: number, ed: Edition): Result<Uint8Array, KfenError> {
+function parsePlacement(
+  text: string,
+  start: number,
+  ed: Edition,
+  anySphinxSquare: boolean,
+): Result<Uint8Array, KfenError> {
   const ranks = text.split('/');
   if (ranks.length !== 8) return fail('placement', start, `expected 8 ranks separated by '/', found ${ranks.length}`);
-  const p: Placement = { ed, board: new Uint8Array(SQUARES), pharaohs: [0, 0], sphinxes: [0, 0] };
+  const p: Placement = { ed, board: new Uint8Array(SQUARES), pharaohs: [0, 0], sphinxes: [0, 0], anySphinxSquare };
   let offset = start;
   for (let ri = 0; ri < 8; ri++) {
     const bad = parseRank(p, ranks[ri], 7 - ri, offset);
@@ -182,7 +193,7 @@ function placePiece(
   const ed = p.ed;
   if (kind === SPHINX) {
     p.sphinxes[color]++;
-    if (sq !== ed.laserSquare[color]) {
+    if (sq !== ed.laserSquare[color] && !p.anySphinxSquare) {
       return fail(
         'placement',
         at,
@@ -226,7 +237,8 @@ export function parseKfen(
   edition: Edition | EditionId = 'khet2',
   rules: RuleOptions = DEFAULT_RULES,
 ): Result<Position, KfenError> {
-  const r = parseKfenData(text, edition);
+  // a Sphinx stands on its corner, unless a swap may have moved it (the swapSphinx dialect)
+  const r = parseKfenData(text, edition, rules.swapSphinx === true);
   if (!r.ok) return r;
   const pos = new Position(edition, rules);
   pos.setup(r.value.board, r.value.side, r.value.pliesSinceRemoval, r.value.moveNumber);

@@ -3,7 +3,7 @@
  * the shot's victim is taken off and the ply recorded), the null move, and the way back, with
  * the undo record of each ply. Nothing here allocates (the history grows by doubling).
  */
-import { OBELISK, PHARAOH, SCARAB, STACK } from './pieces';
+import { OBELISK, PHARAOH, SCARAB, SPHINX, STACK } from './pieces';
 import { ROT_CCW, ROT_CW, STACK_ON, STEP, SWAP, UNSTACK } from './move';
 import type { Position } from './position';
 import { SQUARES } from './squares';
@@ -29,6 +29,16 @@ function toggle(pos: Position, c: number, sq: number): void {
 function moveScarab(pos: Position, c: number, a: number, b: number): void {
   pos.scarabs[c * 3 + (a >> 5)] ^= 1 << (a & 31);
   pos.scarabs[c * 3 + (b >> 5)] ^= 1 << (b & 31);
+}
+
+/**
+ * A Sphinx of colour `c` swapped from `a` to `b` (only in the swapSphinx dialect): it fires from
+ * where it stands.
+ */
+function moveSphinx(pos: Position, c: number, a: number, b: number): void {
+  pos.sphinxMask[a >> 5] ^= 1 << (a & 31);
+  pos.sphinxMask[b >> 5] ^= 1 << (b & 31);
+  pos.laserSq[c] = b;
 }
 
 /** A swap between colours: each colour's bitboard loses one square and gains the other. */
@@ -82,6 +92,7 @@ export function movePieces(pos: Position, m: number): void {
         ZOBRIST_HI[q * SQUARES + from];
       if (q >> 5 !== us) swapColours(pos, us, q >> 5, from, to);
       moveScarab(pos, us, from, to);
+      if (((q >> 2) & 7) === SPHINX) moveSphinx(pos, q >> 5, to, from);
       break;
     }
     case ROT_CW:
@@ -252,6 +263,7 @@ export function unmakeMove(pos: Position): void {
       b[to] = q;
       if (q >> 5 !== us) swapColours(pos, us, q >> 5, from, to);
       moveScarab(pos, us, from, to);
+      if (((q >> 2) & 7) === SPHINX) moveSphinx(pos, q >> 5, from, to);
       break;
     }
     case ROT_CW:

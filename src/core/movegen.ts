@@ -33,15 +33,14 @@ function pushTargets3(out: Int32Array, n: number, x0: number, x1: number, x2: nu
 
 /**
  * Whether the Scarab of colour `us` on `from` may swap with the piece `q` next to it, on bit
- * `low` of word `w`: a kind the edition lets it swap with, on a square `us` may enter, and a
- * piece that may stand on `from`.
+ * `low` of word `w`: a kind the rules let it swap with, on a square `us` may enter, and a piece
+ * that may be pushed onto `from` (pushReserved: every square in the swapOntoReserved dialect).
  */
 export function maySwap(pos: Position, from: number, us: number, q: number, w: number, low: number): boolean {
-  const res = pos.reserved;
   return (
     pos.swapWith[(q >> 2) & 7] === 1 &&
-    (res[us * 3 + w] & low) === 0 &&
-    (res[(q >> 5) * 3 + (from >> 5)] & (1 << (from & 31))) === 0
+    (pos.reserved[us * 3 + w] & low) === 0 &&
+    (pos.pushReserved[(q >> 5) * 3 + (from >> 5)] & (1 << (from & 31))) === 0
   );
 }
 
@@ -142,10 +141,16 @@ export function generateMoves(pos: Position, out: Int32Array, n: number, mask: I
           break;
         case SCARAB:
           n = pushSwaps(pos, out, n, from, us, t0, t1, t2);
-          if (onMask) out[n++] = from | (from << 7) | (ROT_CW << 14);
+          if (onMask) {
+            out[n++] = from | (from << 7) | (ROT_CW << 14);
+            if (pos.scarabTurns === 2) out[n++] = from | (from << 7) | (ROT_CCW << 14);
+          }
           break;
         case PHARAOH:
-          if (onMask && pos.pharaohRotation) out[n++] = from | (from << 7) | (ROT_CW << 14);
+          if (onMask && pos.pharaohTurns !== 0) {
+            out[n++] = from | (from << 7) | (ROT_CW << 14);
+            if (pos.pharaohTurns === 2) out[n++] = from | (from << 7) | (ROT_CCW << 14);
+          }
           break;
         case OBELISK:
           n = pushTargets3(
@@ -203,9 +208,9 @@ export function isLegalMove(pos: Position, m: number): boolean {
       case SPHINX: // from N or S it turns counter-clockwise, from E or W clockwise
         return (type === ROT_CW) === ((p & 1) === 1);
       case SCARAB:
-        return type === ROT_CW;
+        return type === ROT_CW || pos.scarabTurns === 2;
       case PHARAOH:
-        return type === ROT_CW && pos.pharaohRotation;
+        return pos.pharaohTurns === 2 || (type === ROT_CW && pos.pharaohTurns === 1);
       default:
         return false;
     }
@@ -221,7 +226,7 @@ export function isLegalMove(pos: Position, m: number): boolean {
         q !== 0 &&
         pos.swapWith[(q >> 2) & 7] === 1 &&
         pos.allowed(us, to) &&
-        pos.allowed(q >> 5, from)
+        (pos.pushReserved[(q >> 5) * 3 + (from >> 5)] & (1 << (from & 31))) === 0
       );
     case STACK_ON:
       return kind === OBELISK && q !== 0 && q >> 5 === us && ((q >> 2) & 7) === OBELISK;

@@ -59,7 +59,8 @@ export function parseMove(pos: Position, text: string): Result<number, MoveError
   if (m[4] !== undefined) {
     let type = m[4] === '+' || m[4] === 'R' ? ROT_CW : ROT_CCW;
     const kind = kindOf(p);
-    if (kind === SCARAB || kind === PHARAOH) type = ROT_CW; // one rotation only: + and - are the same move
+    // one rotation only (+ and - are the same move), unless the dialect counts both (twoScarabRotations)
+    if ((kind === SCARAB || kind === PHARAOH) && pos.scarabTurns === 1) type = ROT_CW;
     want = makeMove(from, from, type);
   } else {
     const to = parseSquare(m[2]);

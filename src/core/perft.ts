@@ -58,6 +58,30 @@ export function perft(pos: Position, depth: number): number {
   return perftRec(pos, depth, 0);
 }
 
+/**
+ * Perft as most other Khet engines count it (docs/rules.md §7.4): a move that ends the game is a
+ * leaf wherever it comes, so a sequence cut short by a Pharaoh hit counts once at any depth. Plain
+ * make and unmake (no bulk count): for comparing engines, not for speed.
+ */
+export function perftEndsAsLeaves(pos: Position, depth: number): number {
+  if (depth <= 0) return 1;
+  if (depth > MAX_DEPTH) throw new RangeError(`perft depth ${depth} is above ${MAX_DEPTH}`);
+  if (pos.winner >= 0) return 0;
+  ensure(depth);
+  const rec = (d: number, base: number): number => {
+    const end = pos.generate(stack, base);
+    if (d === 1) return end - base;
+    let nodes = 0;
+    for (let i = base; i < end; i++) {
+      pos.make(stack[i]);
+      nodes += pos.winner >= 0 ? 1 : rec(d - 1, end);
+      pos.unmake();
+    }
+    return nodes;
+  };
+  return rec(depth, 0);
+}
+
 export interface DivideLine {
   move: string;
   nodes: number;

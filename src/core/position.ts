@@ -26,12 +26,34 @@ import { SIDE_HI, SIDE_LO, ZOBRIST_HI, ZOBRIST_LO } from './zobrist';
 
 export { ROTATED } from './turns';
 
+/**
+ * The rules dialect (docs/rules.md §3.1): Thoth's rules are the default, each switch one way in
+ * which other Khet engines read the printed rules.
+ */
 export interface RuleOptions {
   /** The literal reading of the rules: a Pharaoh may "rotate" (a move that changes nothing). */
   pharaohRotation: boolean;
+  /**
+   * A Scarab's two turns, `+` and `-`, are two moves (they give the same position); so are a
+   * Pharaoh's with pharaohRotation. Off: one move, `+` (`-` is read as the same).
+   */
+  twoScarabRotations?: boolean;
+  /** A swap may push the other piece onto a square reserved for its colour (only the Scarab's square is checked). */
+  swapOntoReserved?: boolean;
+  /** A Scarab may swap with a Sphinx, which then fires from its new square (docs/rules.md §3.1). */
+  swapSphinx?: boolean;
 }
 
 export const DEFAULT_RULES: RuleOptions = { pharaohRotation: false };
+
+/** Only the rules' own fields of an object that carries them (a search task, options). */
+export function pickRules(r: RuleOptions): RuleOptions {
+  const out: RuleOptions = { pharaohRotation: r.pharaohRotation };
+  if (r.twoScarabRotations) out.twoScarabRotations = true;
+  if (r.swapOntoReserved) out.swapOntoReserved = true;
+  if (r.swapSphinx) out.swapSphinx = true;
+  return out;
+}
 
 export class Position {
   readonly edition: Edition;
@@ -67,7 +89,7 @@ export class Position {
   keysHi = new Int32Array(0);
 
   // The edition's rules as flat fields, for movegen.ts, count.ts and shots.ts.
-  /** @internal Each colour's laser square and, without Sphinxes, its direction. */
+  /** @internal Each colour's laser square (its Sphinx's, which only a swapSphinx swap moves) and, without Sphinxes, its direction. */
   readonly laserSq: Int32Array;
   /** @internal */
   readonly laserDir: Int32Array;
@@ -79,9 +101,15 @@ export class Position {
   readonly swapWith: Uint8Array;
   /** @internal */
   readonly pharaohRotation: boolean;
+  /** @internal The squares a piece pushed by a swap may not stand on: `reserved`, or none (swapOntoReserved). */
+  readonly pushReserved: Int32Array;
+  /** @internal How many moves a Scarab's turn is: 1, or 2 (twoScarabRotations). */
+  readonly scarabTurns: number;
+  /** @internal How many moves a Pharaoh's turn is: 0 (no Pharaoh rotation), 1 or 2. */
+  readonly pharaohTurns: number;
   /** @internal Every kind of the edition but Sphinx, Pharaoh and Scarab may be swapped with (count.ts). */
   readonly swapsBulk: boolean;
-  /** @internal Both Sphinxes' squares (a Sphinx never moves), as three words; empty without Sphinxes. */
+  /** @internal The Sphinxes' squares as three words (only a swap moves one: swapSphinx); empty without Sphinxes. */
   readonly sphinxMask = new Int32Array(3);
   // The beam of the side to move as prepareShots walked it (shots.ts), in segments: segment k
   // runs from segSq[k] (excluded, except the laser's own square in segment 0) in direction
@@ -119,13 +147,14 @@ export class Position {
     this.sphinx = ed.sphinx;
     this.reserved = ed.reserved;
     this.swapWith = Uint8Array.from(ed.swapWith.map((b) => (b ? 1 : 0)));
+    if (rules.swapSphinx && ed.sphinx) this.swapWith[SPHINX] = 1;
     this.pharaohRotation = rules.pharaohRotation;
+    this.pushReserved = rules.swapOntoReserved ? new Int32Array(6) : ed.reserved;
+    this.scarabTurns = rules.twoScarabRotations ? 2 : 1;
+    this.pharaohTurns = rules.pharaohRotation ? this.scarabTurns : 0;
     this.swapsBulk = [PYRAMID, ANUBIS, OBELISK, STACK, SPHINX, PHARAOH, SCARAB].every(
-      (k) => !ed.kinds[k] || ed.swapWith[k] === (k !== SPHINX && k !== PHARAOH && k !== SCARAB),
+      (k) => !ed.kinds[k] || (this.swapWith[k] === 1) === (k !== SPHINX && k !== PHARAOH && k !== SCARAB),
     );
-    if (this.sphinx) {
-      for (const sq of ed.laserSquare) this.sphinxMask[sq >> 5] |= 1 << (sq & 31);
-    }
     this.grow(256);
   }
 
@@ -155,10 +184,16 @@ export class Position {
     this.pharaohSq.fill(-1);
     this.counts.fill(0);
     this.scarabs.fill(0);
+    this.sphinxMask.fill(0);
+    this.laserSq.set(this.edition.laserSquare);
     for (let sq = 0; sq < SQUARES; sq++) {
       const p = this.board[sq];
       if (p !== 0) {
         this.counts[(p >> 5) * 8 + kindOf(p)]++;
+        if (kindOf(p) === SPHINX) {
+          this.sphinxMask[sq >> 5] |= 1 << (sq & 31);
+          this.laserSq[colorOf(p)] = sq;
+        }
         if (kindOf(p) === SCARAB) this.scarabs[colorOf(p) * 3 + (sq >> 5)] |= 1 << (sq & 31);
         if (kindOf(p) === PHARAOH) this.pharaohSq[colorOf(p)] = sq;
         const bit = 1 << (sq & 31);
@@ -190,6 +225,8 @@ export class Position {
     this.pharaohSq.set(o.pharaohSq);
     this.counts.set(o.counts);
     this.scarabs.set(o.scarabs);
+    this.sphinxMask.set(o.sphinxMask);
+    this.laserSq.set(o.laserSq);
     if (this.cap < o.cap) this.grow(o.cap);
     this.undo.set(o.undo.subarray(0, o.ply * U_SIZE));
     this.keysLo.set(o.keysLo.subarray(0, o.ply + 1));
@@ -390,6 +427,37 @@ export class Position {
       if (this.keysLo[i] === lo && this.keysHi[i] === hi) count++;
     }
     return count;
+  }
+
+  /**
+   * The current position's last occurrence, as the search reads repetitions (Stockfish's
+   * `StateInfo::repetition`): 0 when it did not occur before (within the same window as
+   * `repetitions`), the distance in plies back to its one earlier occurrence, or minus that
+   * distance when it occurred twice or more before (this is at least its third occurrence).
+   */
+  repetition(): number {
+    const lo = this.keyLo;
+    const hi = this.keyHi;
+    const stop = Math.max(0, this.ply - this.pliesSinceRemoval);
+    let found = 0;
+    for (let i = this.ply - 2; i >= stop; i -= 2) {
+      if (this.keysLo[i] === lo && this.keysHi[i] === hi) {
+        if (found !== 0) return -found;
+        found = this.ply - i;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether a search scores this position, `ply` plies below its root, a draw by repetition, as
+   * strong engines do (Stockfish's `Position::is_repetition`): when it occurred before inside the
+   * search (after the root), or twice before anywhere in the game. A position met once before the
+   * root is searched as any other: only its third occurrence draws (docs/rules.md §4).
+   */
+  drawsByRepetition(ply: number): boolean {
+    const rep = this.repetition();
+    return rep !== 0 && rep < ply;
   }
 
   /** The piece code for `color`/`kind`/`ori` (orientation normalised as the board stores it). */

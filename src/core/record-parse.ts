@@ -37,6 +37,9 @@ export interface ParsedRecords {
 const SCORE_RE = /^([+-]?)(?:M(\d+)|(\d+(?:\.\d+)?))(?:\/(\d+))?$/;
 const DEPTH_ONLY_RE = /^\/(\d+)$/;
 const TIME_RE = /^(\d+(?:\.\d+)?)s$/;
+/** `n=N`, `sd=N`, `pv=m1,m2,…`: what `-pgnout … nodes=true seldepth=true pv=true` adds. */
+const DATA_RE = /^(n|sd|pv)=(\S+)$/;
+const MOVE_LIST_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+-])(?:,[a-j][1-8](?:[a-j][1-8]u?|[+-]))*$/;
 
 /** lichess's drawing commands in a comment: `[%cal Gd2d4,Re1e2]` (arrows), `[%csl Rd5]` (squares). */
 const SHAPES_RE = /\[%(cal|csl)\s+([^\]]*)\]/g;
@@ -82,11 +85,24 @@ export function parseMoveComment(text: string, m: MoveRecord): void {
       m.depth = Number(d[1]);
     } else if (t && m.timeMs === undefined && free.length === 0 && m.comment === undefined) {
       m.timeMs = Math.round(Number(t[1]) * 1000);
+    } else if (free.length === 0 && m.comment === undefined && readData(w, m)) {
+      // n=, sd=, pv=: read
     } else {
       free.push(w);
     }
   }
   if (free.length > 0) m.comment = m.comment ? `${m.comment} ${free.join(' ')}` : free.join(' ');
+}
+
+/** An `n=`, `sd=` or `pv=` word into `m`, once each; false for anything else. */
+function readData(w: string, m: MoveRecord): boolean {
+  const d = DATA_RE.exec(w);
+  if (!d) return false;
+  if (d[1] === 'n' && m.nodes === undefined && /^\d+$/.test(d[2])) m.nodes = Number(d[2]);
+  else if (d[1] === 'sd' && m.seldepth === undefined && /^\d+$/.test(d[2])) m.seldepth = Number(d[2]);
+  else if (d[1] === 'pv' && m.pv === undefined && MOVE_LIST_RE.test(d[2])) m.pv = d[2].split(',');
+  else return false;
+  return true;
 }
 
 function unescapeTag(v: string): string {

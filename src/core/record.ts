@@ -33,6 +33,8 @@
  * - `Result`: `1-0` the first player won, `0-1` the second, `1/2-1/2` a draw, `*` unfinished;
  * - `SetUp "1"` and `FEN`: the position the game started from, as a KFEN (side to move in it);
  * - `Variant`: `khet2` (default when missing), `khet1` or `deflexion`; `KFEN`: the start again;
+ * - `Rules`: the rules dialect the game was played under (docs/rules.md §3.1): `thoth`, or switches
+ *   joined by `+` such as `pharaoh-rotation+two-scarab-rotations` (Thoth's rules when missing);
  * - `TimeControl`: `40/60+0.6`, `10+0.1`, `st=0.5`, `depth=8`, `nodes=5000`; when the players had
  *   different limits, `WhiteTimeControl` and `BlackTimeControl` instead (as cutechess writes);
  * - `Termination`: `normal` (Pharaoh hit, repetition, no-removal limit), `adjudication`,
@@ -64,6 +66,7 @@
  * skipped with an error, so that nothing that walks a record's variations can run out of stack); a
  * line may be any length. Record files are read up to {@link RECORD_FILE_LIMIT} bytes.
  */
+import { THOTH_DIALECT, type Dialect, dialectRules, parseDialect } from './dialect';
 import { EDITIONS, isEditionId, type EditionId } from './editions';
 import { parseKfen } from './kfen';
 import { parseMove } from './notation';
@@ -97,6 +100,10 @@ export interface MoveRecord {
   depth?: number;
   /** Thinking time in milliseconds. */
   timeMs?: number;
+  /** The engine's nodes, selective depth and principal variation (`n=… sd=… pv=m1,m2`: `-pgnout … nodes=true …`). */
+  nodes?: number;
+  seldepth?: number;
+  pv?: string[];
   /** Free comment text (anything in the braces that is not score/depth/time). */
   comment?: string;
   /** A comment before the move, where no move precedes it (the start of a game or a variation). */
@@ -186,6 +193,8 @@ export function makeRecord(fields: {
   /** How the game ended, in words: written as the comment before the result. */
   reason?: string;
   opening?: string;
+  /** The rules dialect (docs/rules.md §3.1) as formatDialect writes it: the `Rules` tag. */
+  rules?: string;
   extra?: readonly [string, string][];
   moves: MoveRecord[];
 }): GameRecord {
@@ -201,6 +210,7 @@ export function makeRecord(fields: {
   tags.set('FEN', fields.kfen);
   tags.set('Variant', fields.variant);
   tags.set('KFEN', fields.kfen);
+  if (fields.rules !== undefined) tags.set('Rules', fields.rules);
   const tc = fields.timeControl;
   if (typeof tc === 'string' || tc[0] === tc[1]) {
     tags.set('TimeControl', typeof tc === 'string' ? tc : tc[0]);
@@ -305,6 +315,9 @@ export function moveComment(m: MoveRecord): string | undefined {
   if (score !== undefined) parts.push(m.depth !== undefined ? `${score}/${m.depth}` : score);
   else if (m.depth !== undefined) parts.push(`/${m.depth}`);
   if (m.timeMs !== undefined) parts.push(`${(m.timeMs / 1000).toFixed(3)}s`);
+  if (m.nodes !== undefined) parts.push(`n=${m.nodes}`);
+  if (m.seldepth !== undefined) parts.push(`sd=${m.seldepth}`);
+  if (m.pv !== undefined && m.pv.length > 0) parts.push(`pv=${m.pv.join(',')}`);
   if (m.comment !== undefined && commentText(m.comment) !== '') parts.push(commentText(m.comment));
   const drawings = drawingsText(m);
   if (drawings !== '') parts.push(drawings);
@@ -482,10 +495,17 @@ export interface Replay {
   moves: number[];
 }
 
-/** Replays a record's moves (the main line) from its start with the rules core. */
+/** The rules dialect of a record: its `Rules` tag (docs/rules.md §3.1), Thoth's rules when there is none or it does not read. */
+export function recordRules(rec: GameRecord): Dialect {
+  const t = rec.tags.get('Rules');
+  const d = t === undefined ? undefined : parseDialect(t);
+  return d?.ok ? d.value : THOTH_DIALECT;
+}
+
+/** Replays a record's moves (the main line) from its start with the rules core, under the record's rules. */
 export function replayRecord(rec: GameRecord): Result<Replay, ReplayError> {
   const variant = recordVariant(rec);
-  const r = parseKfen(recordStart(rec) ?? SETUPS[variant].classic ?? '', variant);
+  const r = parseKfen(recordStart(rec) ?? SETUPS[variant].classic ?? '', variant, dialectRules(recordRules(rec)));
   if (!r.ok) return err({ kind: 'kfen', ply: 0, message: r.error.message });
   const pos = r.value;
   const moves: number[] = [];

@@ -190,7 +190,10 @@ class Coordinator {
       this.settings = {
         engines: cfg.engines,
         variant: cfg.variant,
+        rules: cfg.rules,
         noRemovalLimit: cfg.noRemovalLimit,
+        plyLimit: cfg.plyLimit,
+        moveData: cfg.moveData,
         adjudication: cfg.adjudication,
         pingTimeoutMs: cfg.pingTimeoutMs,
         startTimeoutMs: cfg.startTimeoutMs,

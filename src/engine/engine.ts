@@ -5,7 +5,15 @@
  * of bench, perft, eval and display. It writes no line: it hands back plain data, which the
  * protocol (src/protocol/uci.ts, src/protocol/lines.ts) turns into lines.
  */
-import { formatMove, gameStatus, legalMoves, type EditionId, type GameStatus } from '../core/index';
+import {
+  formatMove,
+  gameStatus,
+  legalMoves,
+  pickRules,
+  type EditionId,
+  type GameStatus,
+  type RuleOptions,
+} from '../core/index';
 import { err, ok } from '../core/result';
 import type { SearchInfo, SearchResult } from '../core/score';
 import { BENCH_POSITIONS, runBench, type BenchResult, type BenchStep } from '../search/bench';
@@ -125,7 +133,7 @@ export class Engine {
         variantChanged: (variant, previous) => {
           if (variant !== previous) this.state = startPosition(variant, this.rules());
         },
-        pharaohRotationChanged: (on, previous) => {
+        rulesChanged: (on, previous) => {
           if (on !== previous) this.replay();
         },
       },
@@ -146,8 +154,14 @@ export class Engine {
   }
 
   /** The rules as the options set them. */
-  rules(): { pharaohRotation: boolean } {
-    return { pharaohRotation: this.options.pharaohRotation.value };
+  rules(): RuleOptions {
+    const o = this.options;
+    return pickRules({
+      pharaohRotation: o.pharaohRotation.value,
+      twoScarabRotations: o.twoScarabRotations.value,
+      swapOntoReserved: o.swapOntoReserved.value,
+      swapSphinx: o.swapSphinx.value,
+    });
   }
 
   get variant(): EditionId {
@@ -211,7 +225,7 @@ export class Engine {
     const done = this.pool.start(
       {
         edition: o.variant.value,
-        pharaohRotation: o.pharaohRotation.value,
+        ...this.rules(),
         kfen: this.state.startKfen,
         moves: this.state.moves,
         limits,

@@ -187,7 +187,8 @@ export interface OptionHost {
   clearHash(): void;
   setThreads(n: number): void;
   variantChanged(variant: EditionId, previous: EditionId): void;
-  pharaohRotationChanged(on: boolean, previous: boolean): void;
+  /** A rule of the dialect changed (PharaohRotation and the options after it): the position is replayed. */
+  rulesChanged(on: boolean, previous: boolean): void;
   /** Reads and checks a network file; on success it is the network from now on. */
   loadNetwork(file: string): Result<void, string>;
   /** Whether a network is loaded (UseNNUE's default). */
@@ -206,12 +207,18 @@ export function createOptions(host: OptionHost, threadsMax: number) {
     ponder: new Check('Ponder', false),
     moveOverhead: new Spin('Move Overhead', 10, 0, 5000),
     variant: new Combo<EditionId>('UCI_Variant', 'khet2', EDITION_IDS, (v, was) => host.variantChanged(v, was)),
-    pharaohRotation: new Check('PharaohRotation', false, (on, was) => host.pharaohRotationChanged(on, was)),
+    pharaohRotation: new Check('PharaohRotation', false, (on, was) => host.rulesChanged(on, was)),
+    // the other switches of the rules dialects (docs/rules.md §3.1), so that Thoth plays other engines' rules
+    twoScarabRotations: new Check('TwoScarabRotations', false, (on, was) => host.rulesChanged(on, was)),
+    swapOntoReserved: new Check('SwapOntoReserved', false, (on, was) => host.rulesChanged(on, was)),
+    swapSphinx: new Check('SwapWithSphinx', false, (on, was) => host.rulesChanged(on, was)),
     noRemovalDraw: new Spin('NoRemovalDraw', 100, 0, 100000),
     skillLevel: new Spin('Skill Level', 20, 0, 20),
     limitStrength: new Check('UCI_LimitStrength', false),
     elo: new Spin('UCI_Elo', MAX_ELO, MIN_ELO, MAX_ELO),
     random: new Check('Random', false),
+    // `wdl W D L` in the info lines: the win chances of the fitted curve (docs/review.md)
+    showWdl: new Check('UCI_ShowWDL', false),
     // the evaluation: the network (NNUE) in EvalFile, or the hand-written one
     useNNUE: new Check('UseNNUE', host.hasNetwork(), () => host.evaluationChanged()),
     evalFile: new Str(

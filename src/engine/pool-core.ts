@@ -14,7 +14,7 @@ import type { SearchTask } from '../threads/search-worker';
 /** A search as the protocol asks for it: the task of every thread, less what the threads own. */
 export type GoRequest = Omit<
   SearchTask,
-  'threadIndex' | 'tt' | 'tableId' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'
+  'threadIndex' | 'tt' | 'ttBytes' | 'tableId' | 'control' | 'nodes' | 'age' | 'newGame' | 'port'
 >;
 
 /** One thread's result with the thread it came from: what the vote weighs. */

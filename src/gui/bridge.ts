@@ -1,12 +1,20 @@
 /**
  * The engine side of the GUI server: one engine process, spawned from the server's command line,
- * shared by the pages. Only one page (the newest) drives it at a time. The bridge
- *  - runs the `uci` handshake once and replays it to every page that connects;
+ * driven by one page at a time (the server gives each page an engine of its own:
+ * src/gui/engines.ts). The bridge
+ *  - runs the `uci` handshake once and replays it to the page;
  *  - counts searches (`go` sent, `bestmove` received) so that when a page goes away mid-search it
  *    sends `stop` and swallows that search's remaining output, leaving the engine idle and ready;
- *  - forwards only the engine lines to the page that owns the engine now.
+ *  - forwards only the engine lines to the page that owns the engine now;
+ *  - puts the engine back as its handshake left it when a page lets go of it ({@link EngineBridge.reset}),
+ *    so that it can serve the next page;
+ *  - gives the engine no more `Threads` than its share of full strength ({@link EngineBridge.setShare}):
+ *    a page's `setoption name Threads` is what it wants, the engine gets the smaller of that and the
+ *    share, again whenever the share changes (the engine applies it once a running search ends).
  */
-import { LineProcess } from '../process/child';
+import { parseOptionLine, type DeclaredOption } from '../core/option-line';
+import { type ForeignProtocol, engineChild, knownDialect } from '../foreign/foreign';
+import type { LineChild } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
 import type { EngineState, FullStrength } from './messages';
@@ -24,6 +32,11 @@ export interface BridgeOptions {
   /** Working directory of the engine. */
   cwd?: string;
   /**
+   * Another engine's protocol: it is spoken to through its translator (src/foreign), which reads
+   * its moves under the dialect of its known engines; the page plays Thoth's rules (docs/gui.md).
+   */
+  proto?: ForeignProtocol;
+  /**
    * How long each step of the handshake may take: `uci` to `uciok`, then (after `Threads` and
    * `Hash`, which may allocate and start threads) `isready` to `readyok`. Default 10,000.
    */
@@ -32,6 +45,8 @@ export interface BridgeOptions {
   log?: (s: string) => void;
   /** Full strength: `Threads` and `Hash` set after the handshake when the engine declares them. */
   strength?: FullStrength;
+  /** The engine's number among the server's, which starts each of its lines in `log`. */
+  id?: number;
 }
 
 export class EngineBridge {
@@ -45,8 +60,16 @@ export class EngineBridge {
   /** `bestmove`s still to come from searches whose page went away: their output is dropped. */
   orphans = 0;
   /** What of `strength` the engine took (the options it declares), for the pages. */
-  strength: FullStrength | undefined;
-  private proc: LineProcess | null = null;
+  private took: FullStrength | undefined;
+  /** The most `Threads` this engine may have now (its share of full strength); none: no limit. */
+  private share: number | undefined;
+  /** `Threads` as the page last asked (full strength until it asks). */
+  private threadsWanted = 0;
+  /** `Threads` as the engine was last told. */
+  private threadsSent = 0;
+  /** The options the page set (by name, in lower case: its last value), put back by {@link reset}. */
+  private readonly pageSet = new Map<string, string>();
+  private proc: LineChild | null = null;
   private client: BridgeClient | null = null;
   private queue: string[] = [];
   private inHandshake = false;
@@ -58,8 +81,49 @@ export class EngineBridge {
 
   constructor(private readonly opts: BridgeOptions) {}
 
+  /** The engine's number among the server's (0 when alone). */
+  get id(): number {
+    return this.opts.id ?? 0;
+  }
+
+  private log(s: string): void {
+    this.opts.log?.(this.opts.id === undefined ? s : `engine ${this.opts.id} ${s}`);
+  }
+
   get commandText(): string {
     return formatCommandLine(this.opts.command);
+  }
+
+  /**
+   * Full strength as this engine has it now, for the page: the `Threads` and `Hash` it took (the
+   * options it declares), the threads cut to its share.
+   */
+  get strength(): FullStrength | undefined {
+    if (!this.took) return undefined;
+    return { ...this.took, threads: this.cap(this.took.threads) };
+  }
+
+  private cap(threads: number): number {
+    return this.share === undefined ? threads : Math.max(1, Math.min(threads, this.share));
+  }
+
+  /**
+   * Sets the most `Threads` this engine may have (its share of the machine's full strength), and
+   * tells the engine at once when that changes what it has: a running search keeps its threads
+   * until it ends (the protocol holds a `setoption` until then).
+   */
+  setShare(threads: number): void {
+    this.share = threads;
+    if (this.state === 'ready') this.sendThreads();
+  }
+
+  /** Sends `setoption name Threads` when what the engine has differs from what the page wants, capped. */
+  private sendThreads(): void {
+    if (!this.took) return;
+    const n = this.cap(this.threadsWanted);
+    if (n === this.threadsSent) return;
+    this.threadsSent = n;
+    this.write(`setoption name Threads value ${n}`);
   }
 
   /** Starts the engine (again, after it exited or failed). */
@@ -70,13 +134,19 @@ export class EngineBridge {
     this.message = '';
     this.outstanding = 0;
     this.orphans = 0;
-    const proc = new LineProcess(this.opts.command, { cwd: this.opts.cwd });
+    const proto = this.opts.proto;
+    const proc = engineChild(
+      this.opts.command,
+      { cwd: this.opts.cwd },
+      proto,
+      proto && { ...knownDialect(proto), turnedScarabs: false },
+    );
     this.proc = proc;
     const stderr = new StderrLines();
     proc.onLine = (line) => this.onLine1(line);
     proc.onStderr = (d) => {
       stderr.push(d);
-      this.opts.log?.(`! ${d.trimEnd()}`);
+      this.log(`! ${d.trimEnd()}`);
     };
     proc.onExit = async (e) => {
       if (this.proc !== proc) return;
@@ -127,7 +197,7 @@ export class EngineBridge {
     this.clearTimer();
     this.state = 'failed';
     this.message = message;
-    this.opts.log?.(message);
+    this.log(message);
     this.client?.state();
     this.settle();
   }
@@ -165,6 +235,34 @@ export class EngineBridge {
   }
 
   /**
+   * Makes the engine, which a page has let go of, as it was after its handshake for the next page:
+   * every option the page set back to the default the engine declared (`Threads` and `Hash` to
+   * full strength), the table cleared (`Clear Hash` when declared) and `ucinewgame`. A search the
+   * page left running was stopped by {@link release}; its output is still dropped.
+   */
+  reset(): void {
+    if (this.client || this.state !== 'ready') return;
+    const declared = new Map<string, DeclaredOption>();
+    for (const l of this.handshake) {
+      const o = parseOptionLine(l);
+      if (o) declared.set(o.name.toLowerCase(), o);
+    }
+    for (const name of this.pageSet.keys()) {
+      const o = declared.get(name);
+      if (!o || name === 'threads' || name === 'clear hash') continue;
+      const value = name === 'hash' && this.took?.hashMb !== undefined ? String(this.took.hashMb) : o.default;
+      if (value !== undefined && o.type !== 'button') this.write(`setoption name ${o.name} value ${value}`);
+    }
+    this.pageSet.clear();
+    if (this.took) {
+      this.threadsWanted = this.took.threads;
+      this.sendThreads();
+    }
+    if (declared.get('clear hash')?.type === 'button') this.write(`setoption name ${declared.get('clear hash')?.name}`);
+    this.write('ucinewgame');
+  }
+
+  /**
    * Ends the engine at once and starts it again, for the page `c` that drives it (the engine
    * stopped answering). The page gets the new handshake when it is ready.
    */
@@ -175,7 +273,7 @@ export class EngineBridge {
     this.clearTimer();
     this.queue = [];
     proc?.kill('SIGKILL');
-    this.opts.log?.("restarting the engine at the page's request");
+    this.log("restarting the engine at the page's request");
     this.start();
     c.state();
   }
@@ -193,6 +291,14 @@ export class EngineBridge {
       return;
     }
     if (this.state !== 'ready') return;
+    const option = /^setoption name (.+?)(?: value (.*))?$/i.exec(line);
+    if (option) this.pageSet.set(option[1].toLowerCase(), option[2] ?? '');
+    const threads = /^setoption name threads value (\d+)$/i.exec(line);
+    if (threads && this.took) {
+      this.threadsWanted = Number(threads[1]);
+      this.sendThreads();
+      return;
+    }
     if (line.startsWith('go')) this.outstanding++;
     this.write(line);
   }
@@ -205,12 +311,12 @@ export class EngineBridge {
 
   private write(line: string): void {
     if (!this.proc) return;
-    this.opts.log?.(`> ${line}`);
+    this.log(`> ${line}`);
     this.proc.send(line);
   }
 
   private onLine1(line: string): void {
-    this.opts.log?.(`< ${line}`);
+    this.log(`< ${line}`);
     for (const f of this.listeners) f(line);
     const first = line.trim().split(/\s+/)[0];
     if (this.inHandshake) {
@@ -249,17 +355,19 @@ export class EngineBridge {
 
   /** Sets `Threads` and `Hash` for full strength, each only when the engine declares it. */
   private setUpStrength(): void {
-    this.strength = undefined;
+    this.took = undefined;
+    this.threadsSent = 0;
     const want = this.opts.strength;
     if (!want) return;
     const declared = (name: string): boolean =>
       this.handshake.some((l) => new RegExp(`^option\\s+name\\s+${name}\\s+type\\s`, 'i').test(l));
     if (!declared('Threads')) return;
-    this.write(`setoption name Threads value ${want.threads}`);
-    this.strength = { threads: want.threads };
+    this.took = { threads: want.threads };
+    this.threadsWanted = want.threads;
+    this.sendThreads();
     if (want.hashMb !== undefined && declared('Hash')) {
       this.write(`setoption name Hash value ${want.hashMb}`);
-      this.strength.hashMb = want.hashMb;
+      this.took.hashMb = want.hashMb;
     }
   }
 
@@ -287,8 +395,12 @@ export class EngineBridge {
     this.clearTimer();
     this.client = null;
     const proc = this.proc;
-    if (!proc) return;
-    if (this.outstanding > 0) this.write('stop');
+    if (!proc) {
+      this.settle();
+      return;
+    }
+    // A search nobody stopped yet (a page that went away had its own stopped by release()).
+    if (this.outstanding > this.orphans) this.write('stop');
     this.write('quit');
     proc.endInput();
     const exited = proc.closed();
@@ -300,5 +412,6 @@ export class EngineBridge {
     }
     this.proc = null;
     this.state = 'exited';
+    this.settle();
   }
 }

@@ -34,11 +34,17 @@ export type ServerMessage =
       engine: string;
       handshake: string[];
       message?: string;
+      /** Full strength as this page's engine has it now: its threads are its share. */
       strength?: FullStrength;
+      /** The pages the server serves now (this one included), and the most it serves at once. */
+      pages?: { open: number; most: number };
     }
   /** One line the engine wrote. */
   | { type: 'line'; line: string }
   /** A command the server did not forward, and why. */
   | { type: 'refused'; line: string; reason: string }
-  /** Another page took over the engine; this one should stop using it. */
-  | { type: 'superseded' };
+  /**
+   * The server serves `most` pages at once (an engine each) and that many are connected: this one
+   * gets no engine (the connection is closed).
+   */
+  | { type: 'full'; most: number };

@@ -1,12 +1,14 @@
 /**
- * The GUI server: HTTP on 127.0.0.1 only, serving the page's files from one folder, and a
- * WebSocket (`/ws`) that carries protocol lines between the page and the engine bridge.
+ * The GUI server: HTTP on 127.0.0.1 (or the address a person names, to open it to a club's
+ * network), serving the page's files from one folder, and a WebSocket (`/ws`) for each page that
+ * carries protocol lines between the page and its own engine (src/gui/engines.ts).
  *
  * Every request needs the per-run token (in the URL, or the cookie the page receives with it),
  * a `Host` naming this server (against DNS rebinding) and, when the browser sends one, an
  * `Origin` of this server; WebSocket upgrades must carry that `Origin` (src/http/loopback.ts holds
  * those checks, shared with the distributed runner's status page).
  */
+import type { ForeignProtocol } from '../foreign/foreign';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,11 +21,14 @@ import {
   MIME,
   SECURITY_HEADERS,
   checkRequest,
+  listenAddresses,
   listenLoopback,
   resolveStatic,
   tokenCookie,
+  urlHost,
 } from '../http/loopback';
-import { EngineBridge, type BridgeClient } from './bridge';
+import type { BridgeClient } from './bridge';
+import { EnginePool } from './engines';
 import { filterCommand, type PageLimits } from './filter';
 import type { FullStrength, ServerMessage } from './messages';
 
@@ -36,13 +41,27 @@ export interface GuiServerOptions {
   engine: string[];
   /** Working directory of the engine. */
   engineCwd?: string;
+  /** Another engine's protocol (src/foreign): the engine is spoken to through its translator. */
+  engineProto?: ForeignProtocol;
   /** Fixed token (tests); normally random. */
   token?: string;
   /** Receives protocol traffic and errors. */
   log?: (s: string) => void;
   /** Full strength (default: {@link fullStrength} of this machine). */
   strength?: FullStrength;
+  /**
+   * The address to listen on (default 127.0.0.1). Another one (`0.0.0.0`: every interface)
+   * opens the server to a network; the token and the `Host`/`Origin` checks still hold.
+   */
+  host?: string;
+  /** The most pages served at once, an engine process each (default {@link DEFAULT_PAGES}). */
+  most?: number;
+  /** How long each step of an engine's handshake may take (src/gui/bridge.ts; default 10,000 ms). */
+  handshakeMs?: number;
 }
+
+/** How many pages `thoth gui` serves at once unless told (an engine process each). */
+export const DEFAULT_PAGES = 4;
 
 /**
  * Full strength for `thoth gui`: `Threads` = every core, `Hash` = a 64th of the machine's memory,
@@ -56,10 +75,13 @@ export function fullStrength(cores = availableParallelism(), memoryBytes = total
 }
 
 export interface GuiServer {
+  /** The address to open: on the loopback, or the one address named. */
   url: string;
+  /** The addresses on a network (listening on a wildcard: every interface's but the loopback). */
+  networkUrls: string[];
   port: number;
   token: string;
-  bridge: EngineBridge;
+  engines: EnginePool;
   close(): Promise<void>;
 }
 
@@ -73,9 +95,10 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
 }
 
-/** What a request is checked against: the page's folder, the port and the per-run token. */
+/** What a request is checked against: the page's folder, the address, the port and the per-run token. */
 interface Site {
   root: string;
+  host: string;
   port: number;
   token: string;
   log?: (s: string) => void;
@@ -85,7 +108,7 @@ interface Site {
 async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { root, port, token } = site;
   try {
-    const bad = checkRequest(req, port, token, false);
+    const bad = checkRequest(req, port, token, false, site.host);
     if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
@@ -119,19 +142,16 @@ async function serveStatic(site: Site, req: IncomingMessage, res: ServerResponse
 }
 
 /**
- * One page's WebSocket: it takes the engine over from the page before (which is told and
- * closed), and its `cmd` messages reach the engine after the filter.
+ * One page's WebSocket: the page gets an engine of its own (or is told that the server serves
+ * as many pages as it may), and its `cmd` messages reach that engine after the filter.
  */
-function connectPage(
-  ws: WebSocket,
-  bridge: EngineBridge,
-  replacedClients: Map<BridgeClient, () => void>,
-  limits: PageLimits,
-): void {
+function connectPage(ws: WebSocket, engines: EnginePool, limits: PageLimits): void {
   const out = (m: ServerMessage): void => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
-  const hello = (): void =>
+  const hello = (): void => {
+    const bridge = engines.of(client);
+    if (!bridge) return;
     out({
       type: 'hello',
       state: bridge.state,
@@ -139,17 +159,19 @@ function connectPage(
       handshake: bridge.handshake,
       message: bridge.message || undefined,
       strength: bridge.strength,
+      pages: { open: engines.pages, most: engines.most },
     });
+  };
   const client: BridgeClient = {
     line: (text) => out({ type: 'line', line: text }),
     state: hello,
   };
-  const replaced = bridge.attach(client);
-  if (replaced) replacedClients.get(replaced)?.();
-  replacedClients.set(client, () => {
-    out({ type: 'superseded' });
-    ws.close(4000, 'another page took over the engine');
-  });
+  const bridge = engines.attach(client);
+  if (!bridge) {
+    out({ type: 'full', most: engines.most });
+    ws.close(4001, 'the server serves as many pages as it may');
+    return;
+  }
   hello();
   ws.on('message', (data, isBinary) => {
     if (isBinary) return;
@@ -171,50 +193,68 @@ function connectPage(
       });
     bridge.send(client, f.value);
   });
-  ws.on('close', () => {
-    replacedClients.delete(client);
-    bridge.release(client);
-  });
+  ws.on('close', () => engines.release(client));
   ws.on('error', () => ws.terminate());
 }
 
 export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
-  const site: Site = { root: realpathSync(path.resolve(opts.staticDir)), port: opts.port, token, log: opts.log };
+  const host = opts.host ?? LOOPBACK_HOST;
+  const site: Site = {
+    root: realpathSync(path.resolve(opts.staticDir)),
+    host,
+    port: opts.port,
+    token,
+    log: opts.log,
+  };
   const strength = opts.strength ?? fullStrength();
-  const bridge = new EngineBridge({ command: opts.engine, cwd: opts.engineCwd, log: opts.log, strength });
+  const engines = new EnginePool({
+    command: opts.engine,
+    cwd: opts.engineCwd,
+    proto: opts.engineProto,
+    log: opts.log,
+    strength,
+    most: opts.most ?? DEFAULT_PAGES,
+    handshakeMs: opts.handshakeMs,
+  });
   // A page may ask no more of the machine than full strength does.
   const limits: PageLimits = { hashMb: strength.hashMb ?? fullStrength().hashMb, threads: strength.threads };
   const server: Server = createServer((req, res) => {
     void serveStatic(site, req, res);
   });
-  const replacedClients = new Map<BridgeClient, () => void>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    const bad = checkRequest(req, site.port, token, true);
+    const bad = checkRequest(req, site.port, token, true, host);
     if (bad) return refuseUpgrade(socket, bad.status, bad.reason);
     const pathname = (req.url ?? '').split('?')[0];
     if (pathname !== '/ws') return refuseUpgrade(socket, 404, 'no such endpoint');
-    wss.handleUpgrade(req, socket, head, (ws) => connectPage(ws, bridge, replacedClients, limits));
+    wss.handleUpgrade(req, socket, head, (ws) => connectPage(ws, engines, limits));
   });
 
-  const port = await listenLoopback(server, opts.port);
+  const port = await listenLoopback(server, opts.port, host);
   site.port = port;
-  bridge.start();
+  engines.start();
 
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const address = (a: string): string => `http://${urlHost(a)}:${port}/?token=${token}`;
   return {
-    url: `http://${LOOPBACK_HOST}:${port}/?token=${token}`,
+    url: address(wildcard ? LOOPBACK_HOST : host),
+    networkUrls: wildcard
+      ? listenAddresses(host)
+          .filter((a) => a !== '::1' && !a.startsWith('127.'))
+          .map(address)
+      : [],
     port,
     token,
-    bridge,
+    engines,
     async close() {
       for (const c of wss.clients) c.terminate();
       wss.close();
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
-      await bridge.close();
+      await engines.close();
     },
   };
 }

@@ -1,13 +1,15 @@
 /**
  * The accounts of a run: the games finished (resumed or played here), the standings they make,
  * and what the accounts say: the summary as data (the JSON report's) and as text (cutechess's
- * lines per encounter, the standings with more than two engines, the games lost on time), and the
+ * lines per encounter, the standings with more than two engines, the games lost on time, how each
+ * engine's games ended), and the
  * SPRT's decision. Nothing here writes: the Ledger (ledger.ts) prints and records.
  */
 import { EDITIONS } from '../core/index';
 import { plural } from '../core/plural';
 import { recordPlayers, type GameRecord } from '../core/record';
 import type { MatchConfig } from './config';
+import { countEndings, endingLines } from './results/endings';
 import type { SummaryLine } from './results/json-report';
 import { Standings, encounterLines, standingsLines } from './results/report';
 import type { Schedule, ScheduledGame } from './schedule';
@@ -57,6 +59,7 @@ export class Accounts {
         this.standings.summary(k, cfg.engines.length === 2 ? cfg.sprt : undefined),
       ),
       standings: cfg.engines.length > 2 ? this.standings.table(this.anchor, cfg.drawScore) : null,
+      endings: countEndings(this.finished.map((f) => f.record)),
     };
   }
 
@@ -76,7 +79,7 @@ export class Accounts {
     }
     const onTime = this.lostOnTime();
     if (onTime !== undefined) lines.push(onTime);
-    return lines;
+    return [...lines, ...endingLines(countEndings(this.finished.map((f) => f.record)), this.names)];
   }
 
   /** `Lost on time: 4 of 6 games (lmr 3, nolmr 1)`, when any game was; a clock too short for the machine shows here. */

@@ -17,11 +17,16 @@ import {
   type SetupName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
+import { type Dialect, parseDialect } from '../core/dialect';
+import { PROTOCOL_NAMES, type ProtocolName, isProtocolName } from '../foreign/foreign';
+import { applyProtocolDraws, checkForeignEngine } from './foreign-config';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { defaultName, type EngineSpec } from './engine-process';
 import { didYouMean } from '../core/suggest';
 import { MatchConfigError } from './errors';
 import type { Adjudication, DrawAdjudication, ResignAdjudication } from './adjudicator';
+import type { MoveData } from './referee';
+import type { TrafficLogSetting } from './traffic-log';
 import type { OpeningSource } from './openings';
 import type { SprtModel } from './stats/sprt';
 import { applyLimit, hasLimit, type EngineLimits } from './timecontrol';
@@ -75,6 +80,21 @@ export interface MatchConfig {
   notes: string[];
   /** `-distributed redis[s]://… [timeout=S] [ca=FILE] [passwordfile=FILE] [sign=FILE]`: the games are played by workers (src/distributed). */
   distributed?: DistributedSetting;
+  /**
+   * The rules dialect the games are played under (docs/rules.md §3.1): `-rules`, or found before
+   * the first game from the engines' fingerprints (rules-check.ts). Undefined: Thoth's rules.
+   */
+  rules?: Dialect;
+  /** `-rules` was given (the engines are then only checked against it). */
+  rulesGiven?: boolean;
+  /** A draw after this many plies of the game, the rule of an engine's protocol (KEI: 300); 0 = none. */
+  plyLimit?: number;
+  /** `-pgnout FILE nodes=true seldepth=true pv=true`: what the records keep of each move beyond score, depth and time. */
+  moveData?: MoveData;
+  /** `-log FILE [faults]`: the engines' traffic of every game, or of the games with a fault. */
+  log?: TrafficLogSetting;
+  /** `-tournament knockout`: a bracket of matches (knockout.ts); `rounds` is then game pairs a pairing. */
+  knockout?: boolean;
 }
 
 export interface DistributedSetting {
@@ -151,6 +171,8 @@ interface RawEngine {
   timeMarginMs?: number;
   /** The engine's own key=value words, applied after -each. */
   own: [string, string][];
+  proto?: ProtocolName;
+  ponder?: boolean;
 }
 
 function applyEngineKey(e: RawEngine, key: string, value: string, where: string): void {
@@ -181,16 +203,25 @@ function applyEngineKey(e: RawEngine, key: string, value: string, where: string)
     case 'timemargin':
       e.timeMarginMs = int(`${where} timemargin=`, value, 0, 3_600_000);
       return;
-    case 'proto':
-      if (value !== 'uci')
-        throw new MatchConfigError(`${where}: proto=${value}: only the UCI-like protocol is spoken (proto=uci)`);
+    case 'proto': {
+      const p = value === 'uci' ? 'thoth' : value;
+      if (!isProtocolName(p))
+        throw new MatchConfigError(
+          `${where}: unknown proto=${value}${didYouMean(value, [...PROTOCOL_NAMES], '')} (uci or thoth: Thoth's protocol; ${PROTOCOL_NAMES.slice(1).join(', ')}: other engines')`,
+        );
+      e.proto = p;
+      return;
+    }
+    case 'ponder':
+      if (value !== 'true' && value !== 'false')
+        throw new MatchConfigError(`${where}: ponder= must be true or false, not '${value}'`);
+      e.ponder = value === 'true';
       return;
     case 'restart':
-    case 'ponder':
       return; // accepted for cutechess compatibility; engines always stay up between games
     default:
       throw new MatchConfigError(
-        `${where}: unknown engine setting '${key}' (cmd, name, args, dir, option.X, tc, st, depth, nodes, timemargin)`,
+        `${where}: unknown engine setting '${key}' (cmd, name, args, dir, proto, option.X, tc, st, depth, nodes, timemargin)`,
       );
   }
 }
@@ -330,10 +361,22 @@ function reportSetting(f: Flag): string {
   return file;
 }
 
-/** cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …] */
-function pgnoutSetting(f: Flag): string {
+/**
+ * cutechess: -pgnout FILE [min] [fi]; fastchess: -pgnout file=FILE [key=value …], of which
+ * nodes=, seldepth= and pv= (true/false) add those of each move to its comment.
+ */
+function pgnoutSetting(f: Flag, cfg: MatchConfig): string {
   const v = f.values;
   if (v.length === 0) throw new MatchConfigError('-pgnout needs a file name');
+  const data: MoveData = { nodes: false, seldepth: false, pv: false };
+  for (const w of v) {
+    const m = /^(nodes|seldepth|pv)=(.*)$/.exec(w);
+    if (!m) continue;
+    if (m[2] !== 'true' && m[2] !== 'false')
+      throw new MatchConfigError(`-pgnout ${m[1]}= must be true or false, not '${m[2]}'`);
+    data[m[1] as keyof MoveData] = m[2] === 'true';
+  }
+  if (data.nodes || data.seldepth || data.pv) cfg.moveData = data;
   const kv = v.find((w) => w.startsWith('file='));
   return kv ? kv.slice(5) : v[0];
 }
@@ -358,8 +401,12 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
   },
   tournament: (f, st) => {
     const t = one(f);
+    if (t === 'knockout') {
+      st.cfg.knockout = true;
+      return;
+    }
     if (t !== 'roundrobin' && t !== 'gauntlet')
-      throw new MatchConfigError(`-tournament must be roundrobin or gauntlet, not '${t}'`);
+      throw new MatchConfigError(`-tournament must be roundrobin, gauntlet or knockout, not '${t}'`);
     st.cfg.tournament = t;
   },
   variant: (f, st) => {
@@ -380,7 +427,7 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
     st.cfg.recover = true;
   },
   timemargin: (f, st) => (st.globalMargin = int('-timemargin', one(f), 0, 3_600_000)),
-  pgnout: (f, st) => (st.cfg.pgnout = pgnoutSetting(f)),
+  pgnout: (f, st) => (st.cfg.pgnout = pgnoutSetting(f, st.cfg)),
   resume: (f, st) => (st.cfg.resume = one(f)),
   'resume-force': (f, st) => {
     noValue(f, ' (it goes with -resume FILE)');
@@ -395,6 +442,22 @@ const FLAG_HANDLERS: Record<string, (f: Flag, st: ParseState) => void> = {
   starttimeout: (f, st) => (st.cfg.startTimeoutMs = int('-starttimeout', one(f), 1, 3_600_000)),
   searchtimeout: (f, st) => (st.cfg.searchTimeoutMs = Math.round(num('-searchtimeout', one(f), 0.001, 86_400) * 1000)),
   report: (f, st) => (st.cfg.jsonReport = reportSetting(f)),
+  log: (f, st) => {
+    const [file, ...rest] = f.values;
+    const path = file?.startsWith('file=') ? file.slice(5) : file;
+    if (path === undefined || path === '') throw new MatchConfigError('-log needs a file name: -log FILE [faults]');
+    if (rest.some((w) => w !== 'faults'))
+      throw new MatchConfigError(`-log FILE [faults]: unknown setting '${rest.find((w) => w !== 'faults')}'`);
+    st.cfg.log = { path, faultsOnly: rest.includes('faults') };
+  },
+  rules: (f, st) => {
+    const v = one(f);
+    if (v === 'auto') return;
+    const d = parseDialect(v);
+    if (!d.ok) throw new MatchConfigError(`-rules: ${d.error}`);
+    st.cfg.rules = d.value;
+    st.cfg.rulesGiven = true;
+  },
   distributed: (f, st) => (st.cfg.distributed = distributedSetting(f)),
 };
 
@@ -410,6 +473,8 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
   if (e.cmd === undefined || command.length === e.args.length) throw new MatchConfigError(`${where} has no cmd=`);
   if (!hasLimit(e.limits))
     throw new MatchConfigError(`${where} has no time control (tc=, st=, depth= or nodes=, or give them with -each)`);
+  const proto = e.proto ?? 'thoth';
+  if (proto !== 'thoth') checkForeignEngine(where, proto, e.limits, st.cfg.variant, e.ponder === true);
   return {
     name: e.name ?? defaultName(command),
     nameGiven: e.name !== undefined,
@@ -418,6 +483,8 @@ function engineSpec(e: RawEngine, i: number, st: ParseState): EngineSpec {
     options: e.options,
     limits: e.limits,
     timeMarginMs: e.timeMarginMs ?? st.globalMargin,
+    ...(proto !== 'thoth' ? { proto } : {}),
+    ...(e.ponder ? { ponder: true } : {}),
   };
 }
 
@@ -436,9 +503,12 @@ function parseFlags(argv: string[]): MatchConfig {
   }
   st.raw.forEach((e, i) => cfg.engines.push(engineSpec(e, i, st)));
   if (cfg.engines.length < 2) throw new MatchConfigError('a match needs at least two -engine');
+  applyProtocolDraws(cfg);
   if (cfg.resumeForce && cfg.resume === undefined) throw new MatchConfigError('-resume-force goes with -resume FILE');
   if (cfg.sprt && cfg.engines.length !== 2) throw new MatchConfigError('-sprt needs exactly two engines');
   if (cfg.sprt && !st.roundsGiven) cfg.rounds = Infinity;
+  if (cfg.knockout && (cfg.sprt || cfg.resume !== undefined || cfg.distributed))
+    throw new MatchConfigError('-tournament knockout goes without -sprt, -resume and -distributed');
 
   cfg.openings = parseOpenings(st.openingsFlag, cfg.variant);
 

@@ -4,7 +4,9 @@
  * the run is aborted.
  */
 import { basename } from 'node:path';
-import { LineProcess, describeExit } from '../process/child';
+import { THOTH_DIALECT, type Dialect, formatDialect } from '../core/dialect';
+import { type ForeignProtocol, PROTOCOLS, TranslatedProcess, type Translator, engineChild } from '../foreign/foreign';
+import { type LineChild, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
 import { StderrLines } from '../process/stderr';
 import { checkOption, parseOptionLine, type DeclaredOption } from './engine-options';
@@ -24,6 +26,23 @@ export interface EngineSpec {
   limits: EngineLimits;
   /** Time margin in ms: how far past zero a clock may go before the move is a time forfeit. */
   timeMarginMs: number;
+  /** `proto=`: another engine's protocol, spoken through a translator (src/foreign); absent: Thoth's. */
+  proto?: ForeignProtocol;
+  /** `ponder=true`: the engine thinks on its opponent's time (`go ponder`, `ponderhit`), its `Ponder` option set. */
+  ponder?: boolean;
+}
+
+/**
+ * The options that make an engine of Thoth's protocol play a dialect (docs/rules.md §3.1): those
+ * of the switches that change the game.
+ */
+export function dialectOptions(d: Dialect | undefined): [string, string][] {
+  if (d === undefined) return [];
+  const out: [string, string][] = [];
+  if (d.pharaohRotation) out.push(['PharaohRotation', 'true']);
+  if (d.swapOntoReserved) out.push(['SwapOntoReserved', 'true']);
+  if (d.swapSphinx) out.push(['SwapWithSphinx', 'true']);
+  return out;
 }
 
 /** What a wait ended with. */
@@ -62,7 +81,9 @@ export interface OptionProblem {
 const clip = (s: string, n = 200): string => (s.length > n ? s.slice(0, n) + '…' : s);
 
 export class EngineProcess {
-  private proc?: LineProcess;
+  private proc?: LineChild;
+  /** Every line to and from the process (`-log`), as the process sees them. */
+  onTraffic?: (direction: '>' | '<', line: string) => void;
   private waiters: Waiter[] = [];
   /** The first and last lines the engine wrote to stderr (for error messages). */
   readonly stderr = new StderrLines();
@@ -75,7 +96,11 @@ export class EngineProcess {
   /** The options declared in the handshake, by lower-case name. */
   readonly declared = new Map<string, DeclaredOption>();
 
-  constructor(readonly spec: EngineSpec) {}
+  /** `rules`: the dialect of the games (a translator reads moves under it; an engine of Thoth's protocol is set to it). */
+  constructor(
+    readonly spec: EngineSpec,
+    readonly rules?: Dialect,
+  ) {}
 
   get alive(): boolean {
     return this.proc?.alive ?? false;
@@ -102,8 +127,14 @@ export class EngineProcess {
   start(): void {
     // Own process group: Ctrl-C in the terminal reaches the runner only, which then ends the
     // engines itself (so a game in progress is not mistaken for a crash).
-    const proc = new LineProcess(this.spec.command, { cwd: this.spec.dir, ownGroup: true });
+    const proc = engineChild(
+      this.spec.command,
+      { cwd: this.spec.dir, ownGroup: true },
+      this.spec.proto,
+      this.rules ?? THOTH_DIALECT,
+    );
     this.proc = proc;
+    proc.onTraffic = (d, line) => this.onTraffic?.(d, line);
     proc.onLine = (line) => this.onLineIn(line);
     proc.onStderr = (chunk) => this.stderr.push(chunk);
     proc.onExit = (e) => {
@@ -129,6 +160,15 @@ export class EngineProcess {
     if (w.timer) clearTimeout(w.timer);
     if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
     w.resolve(r);
+  }
+
+  /**
+   * The translator of an engine of another protocol, and a way to write to it in its own protocol
+   * (fingerprint.ts); undefined for an engine of Thoth's protocol.
+   */
+  get foreign(): { translator: Translator; sendRaw: (line: string) => void } | undefined {
+    const p = this.proc;
+    return p instanceof TranslatedProcess ? { translator: p.translator, sendRaw: (l) => p.sendRaw(l) } : undefined;
   }
 
   /** Writes one command line (ignored when the process is gone). */
@@ -188,17 +228,31 @@ export class EngineProcess {
       this.send('uci');
       const r = await this.waitFor((l) => l === 'uciok', timeoutMs, signal);
       if (r.kind === 'aborted') return 'aborted';
-      if (r.kind === 'timeout') return `no 'uciok' within ${timeoutMs / 1000} s after 'uci'`;
+      if (r.kind === 'timeout')
+        return this.spec.proto !== undefined
+          ? `no answer to the ${PROTOCOLS[this.spec.proto].label} handshake (${PROTOCOLS[this.spec.proto].handshake}) within ${timeoutMs / 1000} s`
+          : `no 'uciok' within ${timeoutMs / 1000} s after 'uci'`;
       if (r.kind === 'exit') {
         await this.drained();
         return this.endText(" before 'uciok'");
       }
+      // an engine of Thoth's protocol is set to the dialect of the games
+      const rules = this.spec.proto === undefined ? dialectOptions(this.rules) : [];
+      if (this.spec.ponder && this.declared.has('ponder')) rules.push(['Ponder', 'true']);
       for (const [name, value] of this.spec.options) {
         const bad = checkOption(this.declared, name, value);
         if (bad !== undefined) return { option: name, value, text: bad };
       }
+      for (const [name, value] of rules) {
+        if (!this.declared.has(name.toLowerCase()))
+          return {
+            option: name,
+            value,
+            text: `the engine has no option ${name}, which the rules of these games (${formatDialect(this.rules ?? THOTH_DIALECT)}) need`,
+          };
+      }
       // Each option is followed by a ping, so that an error line is known to answer it.
-      const settings: [string, string][] = [...this.spec.options];
+      const settings: [string, string][] = [...this.spec.options, ...rules];
       if (variant !== 'khet2') settings.push(['UCI_Variant', variant]);
       for (const [name, value] of settings) {
         let refusal: string | undefined;
@@ -226,7 +280,10 @@ export class EngineProcess {
     const r = await this.waitFor((l) => l === 'readyok', timeoutMs, signal);
     if (r.kind === 'line') return undefined;
     if (r.kind === 'aborted') return 'aborted';
-    if (r.kind === 'timeout') return `no 'readyok' within ${timeoutMs / 1000} s after 'isready'`;
+    if (r.kind === 'timeout')
+      return this.spec.proto !== undefined
+        ? `no answer to the ${PROTOCOLS[this.spec.proto].label} ping (${PROTOCOLS[this.spec.proto].ping}) within ${timeoutMs / 1000} s`
+        : `no 'readyok' within ${timeoutMs / 1000} s after 'isready'`;
     await this.drained();
     return this.endText('');
   }

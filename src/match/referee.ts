@@ -6,7 +6,19 @@
  * illegal move, time forfeit), which that engine loses.
  */
 import { performance } from 'node:perf_hooks';
-import { EDITIONS, formatMove, gameStatus, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
+import {
+  EDITIONS,
+  THOTH_DIALECT,
+  type Dialect,
+  dialectRules,
+  formatDialect,
+  formatMove,
+  gameStatus,
+  parseKfen,
+  parseMove,
+  type EditionId,
+  type Position,
+} from '../core/index';
 import { parseInfo } from '../core/info';
 import type { Score } from '../core/score';
 import { Adjudicator, type Adjudication } from './adjudicator';
@@ -21,6 +33,13 @@ import {
 } from '../core/record';
 import { PlayerClock, describeLimits, goForMove, moveDeadlineMs } from './timecontrol';
 
+/** The optional per-move data of records. */
+export interface MoveData {
+  nodes: boolean;
+  seldepth: boolean;
+  pv: boolean;
+}
+
 export interface GameSetup {
   /** [first player, second player] (Silver/Red, Gold/Silver in Deflexion). */
   engines: [EngineProcess, EngineProcess];
@@ -28,7 +47,13 @@ export interface GameSetup {
   kfen: string;
   openingLabel?: string;
   variant: EditionId;
+  /** The rules dialect (docs/rules.md §3.1); Thoth's rules when undefined. */
+  rules?: Dialect;
   noRemovalLimit: number;
+  /** A draw after this many plies (an engine protocol's rule: KEI's 300); 0 or undefined: none. */
+  plyLimit?: number;
+  /** What the records keep of each move beyond score, depth and time (`-pgnout … nodes=true seldepth=true pv=true`). */
+  moveData?: MoveData;
   adjudication: Adjudication;
   pingTimeoutMs: number;
   /** The deadline of a search without a clock (depth=, nodes=); past it the engine loses on time. Undefined: no deadline. */
@@ -58,18 +83,31 @@ export interface GameOutcome {
 export interface EngineReport {
   depth?: number;
   score?: Score;
+  nodes?: number;
+  seldepth?: number;
+  pv?: string[];
+  /** An engine of another protocol: its translator's `info string error: …` (a move it could not read). */
+  protocolError?: string;
+  /** An engine of another protocol gave up (its translator's `info string resign`: Khet2-AI's `bestmove none`). */
+  resigned?: boolean;
 }
 
 /**
- * Keeps the depth and score of an engine's `info` lines in `acc` (other lines, and the lines of
- * other MultiPV lines than the best, are ignored).
+ * Keeps the depth and score of an engine's `info` lines in `acc`, with the nodes, selective depth
+ * and PV of the last line that had a score (other lines, and the lines of other MultiPV lines
+ * than the best, are ignored).
  */
 export function readInfo(line: string, acc: EngineReport): void {
   const r = parseInfo(line);
   if (!r.ok || (r.value.multipv ?? 1) !== 1) return;
-  const { depth, score } = r.value;
+  const { depth, score, nodes, seldepth, pv } = r.value;
   if (depth !== undefined) acc.depth = depth;
-  if (score !== undefined) acc.score = score;
+  if (score === undefined) return;
+  // nodes, selective depth and PV: those of the last line with a score (none when it had none)
+  acc.score = score;
+  acc.nodes = nodes;
+  acc.seldepth = seldepth;
+  acc.pv = pv;
 }
 
 const now = (): number => performance.now();
@@ -79,13 +117,18 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
   const game = new RefereedGame(g);
   const fault = await game.start();
   if (fault !== null) return fault;
-  for (;;) {
-    const over = game.judgeBeforeMove();
-    if (over) return over;
-    const answer = await game.askMove();
-    if (!('line' in answer)) return answer.outcome;
-    const done = game.playMove(answer.line, answer.elapsed, answer.info);
-    if (done) return done;
+  try {
+    for (;;) {
+      const over = game.judgeBeforeMove();
+      if (over) return over;
+      const answer = await game.askMove();
+      if (!('line' in answer)) return answer.outcome;
+      const done = game.playMove(answer.line, answer.elapsed, answer.info);
+      if (done) return done;
+      game.startPonder(answer.line);
+    }
+  } finally {
+    await game.endPonder();
   }
 }
 
@@ -102,10 +145,12 @@ class RefereedGame {
   private readonly clocks: (PlayerClock | undefined)[];
   private readonly judge: Adjudicator;
   private readonly tcs: string[];
+  /** The engine (by side) that ponders on the reply it expects (`ponder=true`), while the other thinks. */
+  private pondering: ({ expected: string } | undefined)[] = [undefined, undefined];
 
   constructor(private readonly g: GameSetup) {
     this.names = EDITIONS[g.variant].colorNames;
-    const parsed = parseKfen(g.kfen, g.variant);
+    const parsed = parseKfen(g.kfen, g.variant, dialectRules(g.rules ?? THOTH_DIALECT));
     if (!parsed.ok) throw new Error(`bad opening KFEN: ${g.kfen}`);
     this.pos = parsed.value;
     this.specs = [g.engines[0].spec, g.engines[1].spec];
@@ -130,6 +175,7 @@ class RefereedGame {
       termination,
       reason,
       opening: g.openingLabel,
+      rules: formatDialect(g.rules ?? THOTH_DIALECT),
       extra: g.tags,
       moves: this.moves,
     });
@@ -168,6 +214,8 @@ class RefereedGame {
     const status = gameStatus(this.pos, { noRemovalLimit: this.g.noRemovalLimit });
     if (status.result === 'win') return this.finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
     if (status.result === 'draw') return this.finish(0.5, 'normal', status.text);
+    const limit = this.g.plyLimit ?? 0;
+    if (limit > 0 && this.moves.length >= limit) return this.finish(0.5, 'normal', `Draw by the ${limit}-ply limit`);
     const capped = this.judge.beforeMove(this.moves.length);
     if (capped) return this.finish(0.5, 'adjudication', capped.reason);
     return undefined;
@@ -180,17 +228,20 @@ class RefereedGame {
     const eng = g.engines[side];
     const spec = this.specs[side];
     const info: EngineReport = {};
-    eng.onLine = (line) => readInfo(line, info);
-    eng.send(
-      this.moveTexts.length > 0
-        ? `position kfen ${g.kfen} moves ${this.moveTexts.join(' ')}`
-        : `position kfen ${g.kfen}`,
-    );
+    const hit = await this.settlePonder(side);
+    if (hit === 'gone') return { outcome: g.signal?.aborted ? undefined : this.disconnected(side) };
+    eng.onLine = (line) => {
+      if (spec.proto !== undefined && line.startsWith('info string error: ')) info.protocolError = line.slice(19);
+      if (spec.proto !== undefined && line === 'info string resign') info.resigned = true;
+      readInfo(line, info);
+    };
+    if (hit !== 'hit') eng.send(this.positionLine(this.moveTexts));
     const go = goForMove(spec.limits, side, clocks);
     const clockDeadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
     const deadline = clockDeadline ?? g.searchTimeoutMs;
     const t0 = now();
-    eng.send(go);
+    // a ponder hit: the search goes on as the real one, from now on the engine's clock
+    eng.send(hit === 'hit' ? 'ponderhit' : go);
     const r = await eng.waitFor(isBestmove, deadline, g.signal);
     const elapsed = now() - t0;
     eng.onLine = undefined;
@@ -198,6 +249,60 @@ class RefereedGame {
     if (r.kind === 'exit') return { outcome: this.disconnected(side) };
     if (r.kind === 'timeout') return { outcome: await this.outOfTime(side, clockDeadline, deadline) };
     return { line: r.line, elapsed, info };
+  }
+
+  /** The position command for the moves played (and any after them). */
+  private positionLine(moves: readonly string[]): string {
+    return moves.length > 0 ? `position kfen ${this.g.kfen} moves ${moves.join(' ')}` : `position kfen ${this.g.kfen}`;
+  }
+
+  /**
+   * After a move of an engine that ponders (`ponder=true`): it is told to search the position
+   * after the reply it expects (`bestmove X ponder Y`) while its opponent thinks, with `go ponder`
+   * and the clocks as they stand (UCI).
+   */
+  startPonder(bestmoveLine: string): void {
+    const side = this.pos.side ^ 1; // the engine that just moved
+    const spec = this.specs[side];
+    if (!spec.ponder || this.pos.winner >= 0) return;
+    const t = bestmoveLine.split(/\s+/);
+    const i = t.indexOf('ponder');
+    const expected = i > 0 ? t[i + 1] : undefined;
+    if (expected === undefined) return;
+    const m = parseMove(this.pos, expected);
+    if (!m.ok) return; // not a legal reply: nothing to ponder on
+    const text = formatMove(m.value);
+    const eng = this.g.engines[side];
+    eng.send(this.positionLine([...this.moveTexts, text]));
+    eng.send(goForMove(spec.limits, side, this.clocks).replace(/^go/, 'go ponder'));
+    this.pondering[side] = { expected: text };
+  }
+
+  /**
+   * Before `side` is asked for a move: if it pondered, `hit` when the opponent played the reply it
+   * expected (the caller sends `ponderhit`), else it is stopped and its answer dropped (`miss`);
+   * `none` when it did not ponder; `gone` when the engine ended meanwhile.
+   */
+  private async settlePonder(side: number): Promise<'hit' | 'miss' | 'none' | 'gone'> {
+    const p = this.pondering[side];
+    if (!p) return 'none';
+    this.pondering[side] = undefined;
+    if (this.moveTexts[this.moveTexts.length - 1] === p.expected) return 'hit';
+    const eng = this.g.engines[side];
+    eng.send('stop');
+    const r = await eng.waitFor(isBestmove, this.g.pingTimeoutMs, this.g.signal);
+    return r.kind === 'line' ? 'miss' : 'gone';
+  }
+
+  /** At the game's end: an engine still pondering is stopped and its answer dropped. */
+  async endPonder(): Promise<void> {
+    for (let side = 0; side < 2; side++) {
+      if (!this.pondering[side]) continue;
+      this.pondering[side] = undefined;
+      const eng = this.g.engines[side];
+      eng.send('stop');
+      await eng.waitFor(isBestmove, this.g.pingTimeoutMs, this.g.signal);
+    }
   }
 
   private disconnected(side: number): GameOutcome {
@@ -258,6 +363,14 @@ class RefereedGame {
       );
     }
     const text = line.split(/\s+/)[1] ?? '';
+    if (info.protocolError !== undefined)
+      return this.loss(side, 'illegal move', `${names[side]} makes an illegal move: ${info.protocolError}`);
+    if (info.resigned)
+      return this.loss(
+        side,
+        'normal',
+        `${names[side]} resigns (${g.names[side]} sees its game lost and makes no move)`,
+      );
     if (text === '' || text === '(none)' || text === '0000') {
       return this.loss(side, 'illegal move', `${names[side]} makes no move ('${line}') in a position with legal moves`);
     }
@@ -273,6 +386,9 @@ class RefereedGame {
       mate: score?.kind === 'mate' ? score.value : undefined,
       depth: info.depth,
       timeMs: Math.round(elapsed),
+      nodes: g.moveData?.nodes ? info.nodes : undefined,
+      seldepth: g.moveData?.seldepth ? info.seldepth : undefined,
+      pv: g.moveData?.pv && info.pv !== undefined && info.pv.length > 0 ? info.pv : undefined,
     });
     // Adjudication on the score the mover's engine reported (from its own point of view).
     const verdict = this.judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);

@@ -11,6 +11,7 @@
  * at most 255 characters); an item longer than that (a long engine command) goes on in `key+=rest`
  * items.
  */
+import { formatDialect } from '../core/dialect';
 import { formatCommandLine } from '../process/command-line';
 import type { MatchConfig } from './config';
 import { describeLimits } from './timecontrol';
@@ -48,6 +49,9 @@ export function runSettings(cfg: MatchConfig, names: readonly string[]): [string
     ],
     ['maxplies', String(adj.maxPlies)],
   ];
+  // (only in runs that have them, so that the records of older runs still match)
+  if (cfg.rules !== undefined) items.push(['rules', formatDialect(cfg.rules)]);
+  if (cfg.plyLimit !== undefined) items.push(['plylimit', String(cfg.plyLimit)]);
   cfg.engines.forEach((e, i) => {
     const who = `engine ${names[i] ?? e.name}`;
     const options = [...e.options]
@@ -56,6 +60,8 @@ export function runSettings(cfg: MatchConfig, names: readonly string[]): [string
       .map(([n, v]) => `${n}=${v}`)
       .join(' ');
     items.push([`${who} cmd`, formatCommandLine(e.command)]);
+    if (e.proto !== undefined) items.push([`${who} proto`, e.proto]);
+    if (e.ponder) items.push([`${who} ponder`, 'true']);
     if (e.dir !== undefined) items.push([`${who} dir`, e.dir]);
     items.push([`${who} options`, options === '' ? '(none)' : options]);
     items.push([`${who} limits`, describeLimits(e.limits)]);

@@ -11,6 +11,7 @@ import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors'
 import { playGame, type GameOutcome } from './referee';
 import type { Opening } from './openings';
 import type { ScheduledGame } from './schedule';
+import { GameTraffic } from './traffic-log';
 
 /** What playing a game needs from a run's settings (plain data: a distributed run sends it to its workers). */
 export type GameSettings = Pick<
@@ -25,6 +26,10 @@ export type GameSettings = Pick<
   | 'event'
   | 'site'
   | 'recover'
+  | 'rules'
+  | 'plyLimit'
+  | 'moveData'
+  | 'log'
 >;
 
 /**
@@ -33,10 +38,10 @@ export type GameSettings = Pick<
  */
 export async function startEngine(
   spec: EngineSpec,
-  s: Pick<GameSettings, 'variant' | 'startTimeoutMs'>,
+  s: Pick<GameSettings, 'variant' | 'startTimeoutMs' | 'rules'>,
   signal?: AbortSignal,
 ): Promise<EngineProcess> {
-  const e = new EngineProcess(spec);
+  const e = new EngineProcess(spec, s.rules);
   e.start();
   const problem = await e.handshake(s.variant, s.startTimeoutMs, signal);
   if (problem !== undefined) {
@@ -82,13 +87,18 @@ export class GameSlot {
       }
       engines.push(e);
     }
-    return playGame({
+    const log = this.s.log;
+    const traffic = log && new GameTraffic(engines, [this.names[g.first], this.names[g.second]]);
+    const outcome = await playGame({
       engines: [engines[0], engines[1]],
       names: [this.names[g.first], this.names[g.second]],
       kfen: opening.kfen,
       openingLabel: opening.label,
       variant: this.s.variant,
+      rules: this.s.rules,
       noRemovalLimit: this.s.noRemovalLimit,
+      plyLimit: this.s.plyLimit,
+      moveData: this.s.moveData,
       adjudication: this.s.adjudication,
       pingTimeoutMs: this.s.pingTimeoutMs,
       searchTimeoutMs: this.s.searchTimeoutMs,
@@ -98,6 +108,9 @@ export class GameSlot {
       tags: this.tags,
       signal,
     });
+    if (traffic && log)
+      traffic.finish(engines, log, `game ${g.index + 1} (${this.names[g.first]} vs ${this.names[g.second]})`, outcome);
+    return outcome;
   }
 
   /** Forgets engines that are gone, so that the next game starts them afresh. */

@@ -13,6 +13,7 @@ import { OpeningBook } from './openings';
 import { checkRecordFile, outputClash } from './outputs';
 import { anchorIndex, settleNames } from './player-names';
 import { Schedule, type ScheduledGame } from './schedule';
+import { settleRules } from './rules-check';
 import { GameSlot, startEngine } from './slot';
 
 export type { FinishedGame, MatchSummary, StopReason } from './ledger';
@@ -69,6 +70,7 @@ export async function prepareRun(
   const schedule = new Schedule(cfg.engines.length, cfg.tournament, cfg.games, cfg.rounds);
   for (const n of cfg.notes) opts.write(`Note: ${n}`);
   checkRecordFile(cfg);
+  await settleRules(cfg, opts.write, book.get(0).kfen, signal);
 
   const engines = new Map<number, EngineProcess>();
   const started = await Promise.allSettled(cfg.engines.map((s) => startEngine(s, cfg, signal)));

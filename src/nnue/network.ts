@@ -205,7 +205,9 @@ export function readNetwork(bytes: Uint8Array): Result<Network, NetworkFileError
   if (fnv1a(bytes, size - 4) !== sum) return fail('checksum', 'bad checksum: the file is damaged');
   let name: string;
   try {
-    name = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
+    // a copy: a browser's TextDecoder refuses a view of shared memory (the page's network is
+    // shared with its search workers where the page is cross-origin isolated)
+    name = new TextDecoder('utf-8', { fatal: true }).decode(bytes.slice(HEADER_BYTES, HEADER_BYTES + nameLen));
   } catch {
     return fail('name', 'the name is not UTF-8');
   }

@@ -53,10 +53,26 @@ export function clearRanges(byteLength: number, threads: number): Array<[number,
 /** The search threads of the Node host (SearchThreads, src/engine/host.ts). */
 export class SearchPool implements SearchThreads {
   private pool: Piscina;
+  /** The threads a search runs on (`Threads`). */
   private threadCount: number;
+  /**
+   * The pool's workers: the most threads set so far. Fewer threads search on some of them, and the
+   * others wait: a pool's threads ended do not give back all their memory (Node 20: about 0.8 MB
+   * more at each new pool, 102 MB to 204 MB after 120), and `thoth gui` sets one thread (a level,
+   * a review) and all of them (analysis) in turn, several times a minute.
+   */
+  private poolSize: number;
   readonly control = new Int32Array(new SharedArrayBuffer(16));
   private readonly nodeCounter = new BigInt64Array(new SharedArrayBuffer(8));
+  /**
+   * The table's memory: one buffer, as large as the largest `Hash` set so far; a smaller table uses
+   * its first `ttBytes` bytes. A new buffer for every `Hash` was memory that stayed: a worker
+   * thread lets go of a buffer it was sent only when its heap is collected, and a search thread,
+   * which allocates next to nothing, may never be; `thoth gui`, which sets a review's table (16 MB)
+   * and its own (256 MB) in turn, grew by a table at each change (1.5 GB after six reviews).
+   */
   private ttBuffer: SharedArrayBuffer;
+  private ttBytes: number;
   /** Table age, new-game count, table name, result slots, the vote: shared with the page's pool. */
   readonly core = new PoolCore(true);
   private running = false;
@@ -81,7 +97,9 @@ export class SearchPool implements SearchThreads {
   constructor(threads: number, hashMb: number, network?: SharedArrayBuffer) {
     this.warmNetwork = network;
     this.threadCount = threads;
+    this.poolSize = threads;
     this.ttBuffer = TranspositionTable.allocate(hashMb);
+    this.ttBytes = this.ttBuffer.byteLength;
     this.pool = workerPool(SEARCH_THREAD, threads);
     this.ready = Promise.all([this.warm(this.pool, threads), this.touchTable()]).then(() => {});
   }
@@ -91,8 +109,13 @@ export class SearchPool implements SearchThreads {
    * pay the page faults of a new table (see `touch` in src/threads/search-worker.ts).
    */
   private async touchTable(): Promise<void> {
-    const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
-      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'touch' }),
+    await this.overTable('touch');
+  }
+
+  /** Runs `name` (touch or clear, src/threads/search-worker.ts) over the table's words, split over the threads. */
+  private async overTable(name: 'touch' | 'clear'): Promise<void> {
+    const jobs = clearRanges(this.ttBytes, this.poolSize).map(([from, to]) =>
+      this.pool.run({ tt: this.ttBuffer, from, to }, { name }),
     );
     await Promise.all(jobs);
   }
@@ -148,7 +171,7 @@ export class SearchPool implements SearchThreads {
     if (network === this.warmNetwork) return;
     this.warmNetwork = network;
     await this.stragglers;
-    this.ready = this.warm(this.pool, this.threadCount);
+    this.ready = this.warm(this.pool, this.poolSize);
     await this.ready;
   }
 
@@ -167,37 +190,46 @@ export class SearchPool implements SearchThreads {
 
   /** The shared table (read-only use on the main thread). */
   get table(): TranspositionTable {
-    return new TranspositionTable(this.ttBuffer);
+    return new TranspositionTable(this.ttBuffer, this.ttBytes);
   }
 
-  /** Rebuilds the pool with `n` threads (call only while idle). */
+  /**
+   * Searches on `n` threads from now on (call only while idle): on the pool's workers when it has
+   * enough (see `poolSize`), else on a new pool of `n`, warmed up.
+   */
   async setThreads(n: number): Promise<void> {
     if (n === this.threadCount) return;
     await this.stragglers;
-    const old = this.pool;
     this.threadCount = n;
-    this.pool = workerPool(SEARCH_THREAD, n);
     this.core.newGame++;
+    if (n <= this.poolSize) return;
+    const old = this.pool;
+    this.pool = workerPool(SEARCH_THREAD, n);
+    this.poolSize = n;
     await old.destroy();
     this.ready = this.warm(this.pool, n);
     await this.ready;
   }
 
-  /** A new, empty table of `mb` megabytes; resolves when its pages are mapped. */
+  /**
+   * A new, empty table of `mb` megabytes; resolves when its pages are mapped. It is the start of
+   * the buffer when that is large enough (emptied), else a new buffer (see `ttBuffer`): the memory
+   * is that of the largest table set since the start.
+   */
   async resize(mb: number): Promise<void> {
-    this.ttBuffer = TranspositionTable.allocate(mb);
+    const bytes = TranspositionTable.bytesFor(mb);
+    const grow = bytes > this.ttBuffer.byteLength;
+    if (grow) this.ttBuffer = TranspositionTable.allocate(mb);
+    this.ttBytes = bytes;
     this.core.newTable();
     await this.stragglers;
-    await this.touchTable();
+    await this.overTable(grow ? 'touch' : 'clear');
   }
 
   /** Empties the table (split over the threads) and the history tables. */
   async clear(): Promise<void> {
     await this.stragglers;
-    const jobs = clearRanges(this.ttBuffer.byteLength, this.threadCount).map(([from, to]) =>
-      this.pool.run({ tt: this.ttBuffer, from, to }, { name: 'clear' }),
-    );
-    await Promise.all(jobs);
+    await this.overTable('clear');
     this.core.cleared();
   }
 
@@ -227,6 +259,7 @@ export class SearchPool implements SearchThreads {
         const task: SearchTask = {
           ...this.core.task(go, i),
           tt: this.ttBuffer,
+          ttBytes: this.ttBytes,
           control: this.control.buffer as SharedArrayBuffer,
           nodes: this.nodeCounter.buffer as SharedArrayBuffer,
           port: i === 0 ? channel.port2 : undefined,

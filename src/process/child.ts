@@ -31,6 +31,26 @@ export function describeExit(e: ChildExit): string {
   return e.signal ? `signal ${e.signal}` : `exit code ${e.code}`;
 }
 
+/**
+ * What the tournament runner and the GUI server need of an engine's process: a child spoken to
+ * in lines (LineProcess), or one behind a translator of its protocol (src/foreign).
+ */
+export interface LineChild {
+  onLine?: (line: string) => void;
+  onStderr?: (text: string) => void;
+  onExit?: (exit: ChildExit) => void;
+  /** Every line written to the process (`>`) and read from it (`<`), as the process sees them. */
+  onTraffic?: (direction: '>' | '<', line: string) => void;
+  start(): void;
+  readonly alive: boolean;
+  readonly killed: boolean;
+  readonly exit: ChildExit | undefined;
+  closed(): Promise<void>;
+  send(line: string): void;
+  endInput(): void;
+  kill(signal?: NodeJS.Signals): void;
+}
+
 const LIVE = new Set<LineProcess>();
 let exitHookInstalled = false;
 
@@ -42,9 +62,10 @@ function installExitHook(): void {
   });
 }
 
-export class LineProcess {
+export class LineProcess implements LineChild {
   /** Each line written to stdout, without its line end. */
   onLine?: (line: string) => void;
+  onTraffic?: (direction: '>' | '<', line: string) => void;
   /** Text written to stderr, chunk by chunk as it arrives. */
   onStderr?: (text: string) => void;
   /** Called once, when the process exited, was killed, or could not be started. */
@@ -80,7 +101,10 @@ export class LineProcess {
     this.child = child;
     LIVE.add(this);
     this.closedPromise = new Promise((resolve) => child.on('close', () => resolve()));
-    const lines = new LineSplitter((line) => this.onLine?.(line));
+    const lines = new LineSplitter((line) => {
+      this.onTraffic?.('<', line);
+      this.onLine?.(line);
+    });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => lines.push(chunk));
     child.stderr.setEncoding('utf8');
@@ -121,7 +145,9 @@ export class LineProcess {
 
   /** Writes one line to its stdin (nothing once it is gone). */
   send(line: string): void {
-    if (this.alive) this.child?.stdin.write(line + '\n');
+    if (!this.alive) return;
+    this.onTraffic?.('>', line);
+    this.child?.stdin.write(line + '\n');
   }
 
   /** Closes its stdin. */

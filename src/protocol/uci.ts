@@ -6,6 +6,7 @@
  */
 import { BENCH_DEPTH, type BenchResult } from '../search/bench';
 import { formatInfo } from '../core/info';
+import { wdlOf } from '../core/win-chance';
 import { clipMessage, quote } from '../core/quote';
 import { Engine, type EngineListener } from '../engine/engine';
 import type { EngineHost } from '../engine/host';
@@ -17,11 +18,13 @@ import * as text from './lines';
 import { formatPositionError, parsePosition } from './position-command';
 
 /**
- * When a command runs: `now` at once, even during a search; `ready` at once during a search, but
- * after other work that is still going on (the warm-up, a table clear …); `queued` after the
- * search and the work before it, in order. (`quit` is queued, and also stops a running search.)
+ * When a command runs: `now` at once, even during a search; `handshake` at once, even during the
+ * warm-up or other work, unless commands that came before it still wait (then in its turn);
+ * `ready` at once during a search, but after other work that is still going on (the warm-up, a
+ * table clear …); `queued` after the search and the work before it, in order. (`quit` is queued,
+ * and also stops a running search.)
  */
-type Timing = 'now' | 'ready' | 'queued';
+type Timing = 'now' | 'handshake' | 'ready' | 'queued';
 
 /** A command waiting its turn. */
 interface Queued {
@@ -50,7 +53,7 @@ export class UciEngine {
   /** The commands, in the order of `help` (a table: one command, its help lines and what it runs, a row). */
   // biome-ignore format: a table, a command a row
   private static readonly COMMANDS: readonly Command[] = [
-    { names: ['uci', 'ugi', 'uki'], timing: 'ready', run: (e, _args, _q, name) => e.handshake(name),
+    { names: ['uci', 'ugi', 'uki'], timing: 'handshake', run: (e, _args, _q, name) => e.handshake(name),
       help: ['uci | ugi | uki            handshake: id, options, uciok/ugiok/ukiok'] },
     { names: ['isready'], timing: 'ready', run: (e) => e.write('readyok'),
       help: ['isready                    readyok (also during a search)'] },
@@ -108,7 +111,12 @@ export class UciEngine {
     const listener: EngineListener = {
       wait: (work) => this.waitFor(work),
       note: (words) => this.write(`info string ${words}`),
-      info: (info) => this.write(formatInfo(info)),
+      info: (info) =>
+        this.write(
+          formatInfo(
+            info.score !== undefined && this.engine.options.showWdl.value ? { ...info, wdl: wdlOf(info.score) } : info,
+          ),
+        ),
       searchEnded: (r) => {
         if (r.error) this.error(r.error);
         this.debug(`search done: ${r.ms} ms, ${r.nodes} nodes, depth ${r.depth}`);
@@ -148,9 +156,13 @@ export class UciEngine {
     if (trimmed === '' || trimmed.startsWith('#') || this.quitting) return;
     const cmd = trimmed.split(/\s+/)[0];
     // readyok at once during a search (UCI); after other unfinished work (the warm-up at start,
-    // clearing the table …), when it is done. The handshake too: after uciok the engine is warm.
+    // clearing the table …), when it is done. The handshake does not wait for that work (uciok at
+    // once, as Stockfish; isready then waits for the warm threads), only for commands before it.
     const command = UciEngine.BY_NAME.get(cmd);
-    if (command?.timing === 'ready' && !this.engine.searching && (this.queue.length > 0 || this.blocked)) {
+    const waits =
+      (command?.timing === 'ready' && (this.queue.length > 0 || this.blocked)) ||
+      (command?.timing === 'handshake' && this.queue.length > 0);
+    if (waits && !this.engine.searching) {
       this.queue.push({ line: trimmed });
       return;
     }
@@ -207,7 +219,10 @@ export class UciEngine {
     }
     // A search has started: isready and the handshake are answered at once during a search,
     // also when they were waiting for it to start.
-    const ready = (q: Queued): boolean => UciEngine.BY_NAME.get(q.line.split(/\s+/)[0])?.timing === 'ready';
+    const ready = (q: Queued): boolean => {
+      const t = UciEngine.BY_NAME.get(q.line.split(/\s+/)[0])?.timing;
+      return t === 'ready' || t === 'handshake';
+    };
     if (this.engine.searching && this.queue.some(ready)) {
       const now = this.queue.filter(ready);
       this.queue = this.queue.filter((q) => !now.includes(q));

@@ -433,8 +433,8 @@ export class Searcher {
     const pos = this.pos;
     this.pvLen[ply] = ply;
     if (ply > this.seldepth) this.seldepth = ply;
-    // draws in the tree
-    if (pos.repetitions() >= 1) return 0;
+    // draws in the tree: a repetition inside the tree, or a third occurrence
+    if (pos.drawsByRepetition(ply)) return 0;
     if (this.limits.noRemovalLimit > 0 && pos.pliesSinceRemoval >= this.limits.noRemovalLimit) return 0;
     // mate-distance pruning
     if (alpha < -MATE + ply) alpha = -MATE + ply;

@@ -51,9 +51,15 @@ export class TranspositionTable {
   hitDepth = 0;
   hitEval = NO_EVAL;
 
-  constructor(bufferOrMb: SharedArrayBuffer | number) {
+  /**
+   * A table on `bufferOrMb` (a new buffer of that many MB), using its first `bytes` bytes (whole
+   * buckets; the whole buffer when not told): a pool that keeps one buffer for every `Hash` it is
+   * set to (src/node/search-pool.ts) gives a smaller table the start of it.
+   */
+  constructor(bufferOrMb: SharedArrayBuffer | number, bytes?: number) {
     this.buffer = typeof bufferOrMb === 'number' ? TranspositionTable.allocate(bufferOrMb) : bufferOrMb;
-    this.words = new Int32Array(this.buffer);
+    const words = Math.floor(Math.min(bytes ?? this.buffer.byteLength, this.buffer.byteLength) / 4);
+    this.words = new Int32Array(this.buffer, 0, words);
     this.buckets = Math.max(1, Math.floor(this.words.length / BUCKET_WORDS));
   }
 

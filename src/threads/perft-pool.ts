@@ -1,5 +1,5 @@
 /** Parallel perft: root moves split over piscina worker threads. */
-import { formatMove, legalMoves, toKfen, type DivideLine, type Position } from '../core/index';
+import { formatMove, legalMoves, pickRules, toKfen, type DivideLine, type Position } from '../core/index';
 import type { PerftTask } from './perft-worker';
 import { workerPool } from '../process/pool';
 
@@ -29,7 +29,7 @@ export async function parallelDivide(
         const task: PerftTask = {
           kfen,
           edition: pos.edition.id,
-          pharaohRotation: pos.rules.pharaohRotation,
+          ...pickRules(pos.rules),
           moves: [mv],
           depth: depth - 1,
         };

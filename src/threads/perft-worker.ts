@@ -1,17 +1,20 @@
 /** Worker: perft of one root move (piscina task). */
-import { parseKfen, parseMove, perft, type EditionId } from '../core/index';
+import { parseKfen, parseMove, perft, pickRules, type EditionId } from '../core/index';
 
 export interface PerftTask {
   kfen: string;
   edition: EditionId;
   pharaohRotation: boolean;
+  twoScarabRotations?: boolean;
+  swapOntoReserved?: boolean;
+  swapSphinx?: boolean;
   /** Moves from the KFEN to the root, then the root move to count. */
   moves: string[];
   depth: number;
 }
 
 export default function run(task: PerftTask): number {
-  const r = parseKfen(task.kfen, task.edition, { pharaohRotation: task.pharaohRotation });
+  const r = parseKfen(task.kfen, task.edition, pickRules(task));
   if (!r.ok) throw new Error(r.error.message);
   const pos = r.value;
   for (const text of task.moves) {

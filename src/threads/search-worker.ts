@@ -6,7 +6,7 @@
  * objects) through a MessagePort; the main thread of the process formats and writes them.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { formatMove, parseKfen, parseMove, type EditionId, type Position } from '../core/index';
+import { formatMove, parseKfen, parseMove, pickRules, type EditionId, type Position } from '../core/index';
 import { CTRL_STOP, DEFAULT_FEATURES, Searcher, type SearchFeatures, type SearchLimits } from '../search/search';
 import {
   MAX_SKILL,
@@ -28,6 +28,8 @@ const RANDOM_MARGIN = 25;
 export interface SearchTask {
   threadIndex: number;
   tt: SharedArrayBuffer;
+  /** The bytes of `tt` the table uses, from its start (the whole buffer when absent). */
+  ttBytes?: number;
   /**
    * Names the table and the control words: the same number, the same buffers (the pool's
    * current ones; a new number after `Hash` changes; −1 for a scratch table).
@@ -48,6 +50,10 @@ export interface SearchTask {
   newGame: number;
   edition: EditionId;
   pharaohRotation: boolean;
+  /** The rules dialect's other switches (docs/rules.md §3.1; RuleOptions). */
+  twoScarabRotations?: boolean;
+  swapOntoReserved?: boolean;
+  swapSphinx?: boolean;
   kfen: string;
   moves: string[];
   limits: Omit<SearchLimits, 'searchMoves'> & { searchMoves: string[] };
@@ -77,10 +83,10 @@ let lastNewGame = -1;
 function searcherFor(task: SearchTask, control: Int32Array): Searcher {
   // (a SharedArrayBuffer arrives as a new object with every task, so the pool names its buffers)
   if (!searcher) {
-    searcher = new Searcher(new TranspositionTable(task.tt), control);
+    searcher = new Searcher(new TranspositionTable(task.tt, task.ttBytes), control);
     searcherTable = task.tableId;
   } else if (searcherTable !== task.tableId) {
-    searcher.tt = new TranspositionTable(task.tt);
+    searcher.tt = new TranspositionTable(task.tt, task.ttBytes);
     searcher.control = control;
     searcherTable = task.tableId;
   }
@@ -93,7 +99,7 @@ function searcherFor(task: SearchTask, control: Int32Array): Searcher {
 
 /** The task's position (KFEN and moves) and its searchmoves as move numbers. */
 function positionOf(task: SearchTask): { pos: Position; searchMoves: number[] } {
-  const r = parseKfen(task.kfen, task.edition, { pharaohRotation: task.pharaohRotation });
+  const r = parseKfen(task.kfen, task.edition, pickRules(task));
   if (!r.ok) throw new Error(r.error.message);
   const pos = r.value;
   for (const t of task.moves) {

@@ -76,7 +76,13 @@ export class SearchPool implements SearchThreads {
   private threadCount: number;
   private hashMb: number;
   private pool: Thread[] = [];
+  /**
+   * The shared table's memory, as in the Node pool (src/node/search-pool.ts, `ttBuffer`): one
+   * buffer as large as the largest `Hash` so far, of which a smaller table uses the first
+   * `ttBytes` bytes (a worker lets go of a buffer only when its heap is collected).
+   */
   private tt: SharedArrayBuffer | null = null;
+  private ttBytes = 0;
   private readonly control: Int32Array | null;
   private readonly nodes: BigInt64Array | null;
   /** Table age, new-game count, table name, result slots, the vote: shared with the Node pool. */
@@ -91,7 +97,10 @@ export class SearchPool implements SearchThreads {
     this.hashMb = hashMb;
     this.control = this.shared ? new Int32Array(new SharedArrayBuffer(16)) : null;
     this.nodes = this.shared ? new BigInt64Array(new SharedArrayBuffer(8)) : null;
-    if (this.shared) this.tt = TranspositionTable.allocate(hashMb);
+    if (this.shared) {
+      this.tt = TranspositionTable.allocate(hashMb);
+      this.ttBytes = this.tt.byteLength;
+    }
     this.spawn();
   }
 
@@ -113,7 +122,7 @@ export class SearchPool implements SearchThreads {
   }
 
   get table(): TranspositionTable {
-    return new TranspositionTable(this.tt ?? TranspositionTable.allocate(1));
+    return this.tt ? new TranspositionTable(this.tt, this.ttBytes) : new TranspositionTable(1);
   }
 
   /** More than one thread only with shared memory. */
@@ -130,15 +139,22 @@ export class SearchPool implements SearchThreads {
   async resize(mb: number): Promise<void> {
     this.hashMb = mb;
     this.core.newTable();
-    if (this.shared) this.tt = TranspositionTable.allocate(mb);
-    else this.spawn(); // the worker's own table has the old size
+    if (!this.tt) {
+      this.spawn(); // the worker's own table has the old size
+      return;
+    }
+    const bytes = TranspositionTable.bytesFor(mb);
+    await this.stragglers;
+    if (bytes > this.tt.byteLength) this.tt = TranspositionTable.allocate(mb);
+    else new Int32Array(this.tt, 0, bytes / 4).fill(0);
+    this.ttBytes = bytes;
   }
 
   async clear(): Promise<void> {
     await this.stragglers;
     this.core.cleared();
     if (this.tt) {
-      new Int32Array(this.tt).fill(0);
+      new Int32Array(this.tt, 0, this.ttBytes / 4).fill(0);
       return;
     }
     await this.ready;
@@ -176,6 +192,7 @@ export class SearchPool implements SearchThreads {
           ...(this.tt && this.control && this.nodes
             ? {
                 tt: this.tt,
+                ttBytes: this.ttBytes,
                 control: this.control.buffer as SharedArrayBuffer,
                 nodes: this.nodes.buffer as SharedArrayBuffer,
               }

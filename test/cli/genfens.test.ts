@@ -1,5 +1,5 @@
 /** `thoth genfens` as a user runs it: the entry point (src/cli.ts, through tsx) in a child process. */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,38 @@ describe('thoth genfens: when it cannot, and its output', () => {
       err: `thoth genfens: cannot write '${join(dir, 'no', 'b.kfen')}': no such file or directory\n`,
     });
     expect(readdirSync(dir)).toEqual(['ok.kfen']); // nothing made for the run that failed, no temporary file
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("OpenBench's call form", () => {
+  it('thoth "genfens N seed S book None" quit: the same openings as info string genfens lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thoth-genfens-'));
+    const book = join(dir, 'book.kfen');
+    const lines = unwrap(
+      genfens(4, {
+        seed: 7,
+        plies: 4,
+        edition: 'khet2',
+        setups: ['classic', 'imhotep', 'dynasty', 'mercury', 'sophie'],
+      }),
+    );
+    writeFileSync(book, `# a book\n${lines.slice(0, 2).join('\n')}\n`);
+    const [none, fromBook, bad, after] = await Promise.all([
+      runThoth(['genfens 4 seed 7 book None', 'quit']),
+      runThoth([`genfens 5 seed 3 book ${book}`, 'quit']),
+      runThoth(['genfens 4 seed x book None', 'quit']),
+      runThoth(['genfens 4 seed 7 book None', 'go']),
+    ]);
+    expect(none).toEqual({ code: 0, out: lines.map((l) => `info string genfens ${l}\n`).join(''), err: '' });
+    const drawn = fromBook.out.trim().split('\n');
+    expect(drawn).toHaveLength(5);
+    for (const l of drawn) expect(lines.slice(0, 2).map((k) => `info string genfens ${k}`)).toContain(l);
+    expect(bad).toMatchObject({
+      code: 2,
+      err: "thoth genfens: expected genfens <N> seed <S> book <None|FILE>, not 'seed x'\n",
+    });
+    expect(after.code).toBe(2);
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatInfo, formatInfoError, parseInfo, type SearchInfo } from '../../src/core/info';
 import { MATE, scoreOf, scoreValue } from '../../src/core/score';
+import { wdlOf } from '../../src/core/win-chance';
 
 const FULL: SearchInfo = {
   depth: 9,
@@ -64,7 +65,15 @@ describe('parseInfo', () => {
     );
     expect(r).toEqual({
       ok: true,
-      value: { multipv: 2, depth: 20, score: { kind: 'cp', value: 15 }, bound: 'upper', time: 10, pv: ['a1a2'] },
+      value: {
+        multipv: 2,
+        depth: 20,
+        wdl: [500, 300, 200],
+        score: { kind: 'cp', value: 15 },
+        bound: 'upper',
+        time: 10,
+        pv: ['a1a2'],
+      },
     });
     expect(parseInfo('info nodes 10 frobnicate score mate 2')).toEqual({
       ok: true,
@@ -108,5 +117,25 @@ describe('scores', () => {
     expect(scoreOf(-250)).toEqual({ kind: 'cp', value: -250 });
     for (const s of [MATE - 1, MATE - 5, MATE - 41, -(MATE - 2), -(MATE - 30), 0, 17, -999])
       expect(scoreValue(scoreOf(s))).toBe(s);
+  });
+});
+
+describe('wdl', () => {
+  it('reads and writes wdl W D L after the score', () => {
+    const r = parseInfo('info depth 5 score cp 35 wdl 420 290 290 nodes 10 pv e4d5');
+    expect(r.ok && r.value.wdl).toEqual([420, 290, 290]);
+    expect(r.ok && formatInfo(r.value)).toBe('info depth 5 score cp 35 wdl 420 290 290 nodes 10 pv e4d5');
+    const bad = parseInfo('info score cp 3 wdl 1 2');
+    expect(!bad.ok && bad.error.field).toBe('wdl');
+  });
+
+  it('wdlOf: per mille from the fitted curve, even at 0, certain for a forced hit (docs/review.md)', () => {
+    expect(wdlOf({ kind: 'cp', value: 0 })).toEqual([367, 266, 367]);
+    const [w, d, l] = wdlOf({ kind: 'cp', value: 300 });
+    expect(w + d + l).toBe(1000);
+    expect(w).toBeGreaterThan(l);
+    expect(wdlOf({ kind: 'cp', value: -300 })).toEqual([l, d, w]);
+    expect(wdlOf({ kind: 'mate', value: 3 })).toEqual([1000, 0, 0]);
+    expect(wdlOf({ kind: 'mate', value: -2 })).toEqual([0, 0, 1000]);
   });
 });

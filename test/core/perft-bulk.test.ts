@@ -13,6 +13,7 @@ import {
   perftStats,
   mulberry32,
   type EditionId,
+  type RuleOptions,
   type SetupName,
 } from '../../src/core/index';
 import { load, randInt } from './helpers';
@@ -22,6 +23,8 @@ interface Config {
   setup: SetupName;
   pharaohRotation: boolean;
   seed: number;
+  /** A rules dialect's other switches (docs/rules.md §3.1). */
+  dialect?: Omit<RuleOptions, 'pharaohRotation'>;
 }
 
 const CONFIGS: Config[] = [
@@ -31,6 +34,15 @@ const CONFIGS: Config[] = [
   { edition: 'khet2', setup: 'classic', pharaohRotation: true, seed: 14 },
   { edition: 'khet1', setup: 'imhotep', pharaohRotation: false, seed: 15 },
   { edition: 'deflexion', setup: 'classic', pharaohRotation: false, seed: 16 },
+  { edition: 'khet2', setup: 'classic', pharaohRotation: true, seed: 17, dialect: { twoScarabRotations: true } },
+  { edition: 'khet2', setup: 'dynasty', pharaohRotation: false, seed: 18, dialect: { swapOntoReserved: true } },
+  {
+    edition: 'khet2',
+    setup: 'imhotep',
+    pharaohRotation: false,
+    seed: 19,
+    dialect: { twoScarabRotations: true, swapOntoReserved: true, swapSphinx: true },
+  },
 ];
 
 const GAMES = 12;
@@ -42,7 +54,10 @@ function positions(cfg: Config): Position[] {
   const out: Position[] = [];
   const buf = new Int32Array(MAX_MOVES);
   for (let g = 0; g < GAMES; g++) {
-    const pos = load(SETUPS[cfg.edition][cfg.setup]!, cfg.edition, { pharaohRotation: cfg.pharaohRotation });
+    const pos = load(SETUPS[cfg.edition][cfg.setup]!, cfg.edition, {
+      pharaohRotation: cfg.pharaohRotation,
+      ...cfg.dialect,
+    });
     for (let ply = 0; ply < MAX_PLIES && pos.winner < 0; ply++) {
       if (ply % 3 === 0) out.push(pos.clone());
       const n = pos.generate(buf, 0);
@@ -62,7 +77,7 @@ function positions(cfg: Config): Position[] {
   return out;
 }
 
-describe.each(CONFIGS)('perft shortcuts, $edition $setup (Pharaoh rotation $pharaohRotation)', (cfg) => {
+describe.each(CONFIGS)('perft shortcuts, $edition $setup (Pharaoh rotation $pharaohRotation, $dialect)', (cfg) => {
   const list = positions(cfg);
 
   it('countMovesOf the side not to move equals the count after a pass', () => {

@@ -209,6 +209,28 @@ describe('repetition and the game status', () => {
     expect(gameStatus(pos).result).toBe('ongoing');
   });
 
+  it("the search's reading: a repetition inside the search draws, one reaching before the root needs the third occurrence", () => {
+    const pos = load(CLASSIC);
+    const cycle = ['e1e2', 'f8f7', 'e2e1', 'f7f8'];
+    const rep: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      play(pos, cycle[i % 4]);
+      rep.push(pos.repetition());
+    }
+    // the distance back to the one earlier occurrence; negative from the third occurrence on
+    expect(rep).toEqual([0, 0, 0, 4, 4, 4, 4, -4]);
+    // the last position occurred at plies 0 and 4: a draw at any distance from the root
+    expect(pos.drawsByRepetition(1)).toBe(true);
+    pos.unmake();
+    // its second occurrence (the first 4 plies back): a draw only when that one is inside the
+    // search, after its root (4 < ply); met before the root or at the root itself it is searched on
+    expect([1, 4, 5, 7].map((ply) => pos.drawsByRepetition(ply))).toEqual([false, false, true, true]);
+    // a first occurrence never draws
+    for (let i = 0; i < 4; i++) pos.unmake();
+    expect(pos.repetition()).toBe(0);
+    expect(pos.drawsByRepetition(100)).toBe(false);
+  });
+
   it('Pharaoh rotations (option on) change nothing: the position recurs every two plies', () => {
     const pos = load(k2({ e5: 'K', f4: 'k' }), 'khet2', { pharaohRotation: true });
     const reps: number[] = [];

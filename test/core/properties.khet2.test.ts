@@ -13,6 +13,24 @@ const CONFIGS: GameConfig[] = [
     games: 80,
     seed: 1003,
   },
+  {
+    label: "Khet 2.0 Classic, ddket's dialect (Pharaoh rotation, two Scarab rotations)",
+    edition: 'khet2',
+    setup: 'classic',
+    pharaohRotation: true,
+    games: 40,
+    seed: 1004,
+    dialect: { twoScarabRotations: true },
+  },
+  {
+    label: "Khet 2.0 Imhotep, khetai's dialect (two Scarab rotations, swaps onto reserved squares and with the Sphinx)",
+    edition: 'khet2',
+    setup: 'imhotep',
+    pharaohRotation: false,
+    games: 60,
+    seed: 1005,
+    dialect: { twoScarabRotations: true, swapOntoReserved: true, swapSphinx: true },
+  },
 ];
 
 propertySuite('Khet 2.0', CONFIGS, false);

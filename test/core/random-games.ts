@@ -26,6 +26,8 @@ import {
   ROT_CCW,
   ROT_CW,
   SCARAB,
+  SPHINX,
+  colorOf,
   STACK,
   STACK_ON,
   STEP,
@@ -52,6 +54,7 @@ import {
   tracePath,
   type EditionId,
   type SetupName,
+  type RuleOptions,
 } from '../../src/core/index';
 import { load, randInt } from './helpers';
 
@@ -62,6 +65,8 @@ export interface GameConfig {
   pharaohRotation: boolean;
   games: number;
   seed: number;
+  /** A rules dialect's other switches (docs/rules.md §3.1). */
+  dialect?: Omit<RuleOptions, 'pharaohRotation'>;
 }
 
 export interface GameStats {
@@ -201,7 +206,7 @@ function fail(cfg: GameConfig, game: number, pos: Position, what: string): never
  */
 export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void): GameStats {
   const rand = mulberry32(cfg.seed);
-  const rules = { pharaohRotation: cfg.pharaohRotation };
+  const rules = { pharaohRotation: cfg.pharaohRotation, ...cfg.dialect };
   const pos = load(SETUPS[cfg.edition][cfg.setup]!, cfg.edition, rules);
   const initial = new Saved().save(pos);
   const saved = new Saved();
@@ -302,7 +307,9 @@ export function runRandomGames(cfg: GameConfig, sample?: (p: Position) => void):
 
       // both beams: the fast tracer agrees with the path tracer; no loop
       for (const color of [0, 1]) {
-        const laser = pos.edition.laserSquare[color];
+        // the Sphinx's square (a swap moves it in the swapSphinx dialect), else the laser's corner
+        const sphinxAt = pos.board.findIndex((p) => p !== 0 && kindOf(p) === SPHINX && colorOf(p) === color);
+        const laser = pos.edition.sphinx ? sphinxAt : pos.edition.laserSquare[color];
         const dir = pos.edition.sphinx ? oriOf(pos.board[laser]) : pos.edition.laserDir[color];
         const path = tracePath(pos.board, laser, dir, !pos.edition.sphinx);
         if (path.killed !== pos.laserTarget(color)) fail(cfg, g, pos, `laserTarget(${color}) != tracePath`);

@@ -5,6 +5,7 @@ import {
   formatReplayError,
   formatScore,
   makeRecord,
+  moveComment,
   parseMoveComment,
   parseRecord,
   parseRecords,
@@ -331,5 +332,26 @@ describe('record format', () => {
     expect(parseRecords('( 1. j4i4 ) *').errors.map(formatRecordSyntaxError)).toEqual([
       'a variation before any move at character 1',
     ]);
+  });
+});
+
+describe('the moves’ nodes, selective depth and principal variation', () => {
+  it('writes n= sd= pv= after the time and reads them back; another word stays free text', () => {
+    const m = {
+      move: 'e4d5',
+      scoreCp: 35,
+      depth: 12,
+      timeMs: 520,
+      nodes: 123456,
+      seldepth: 18,
+      pv: ['e4d5', 'h5i4', 'j1-'],
+    };
+    expect(moveComment(m)).toBe('+0.35/12 0.520s n=123456 sd=18 pv=e4d5,h5i4,j1-');
+    const back: MoveRecord = { move: 'e4d5' };
+    parseMoveComment(moveComment(m)!, back);
+    expect(back).toEqual(m);
+    const odd: MoveRecord = { move: 'e4d5' };
+    parseMoveComment('+0.35/12 0.520s pv=notamove n=5', odd);
+    expect(odd).toMatchObject({ scoreCp: 35, comment: 'pv=notamove n=5' });
   });
 });

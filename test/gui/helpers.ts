@@ -95,8 +95,10 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
   proc.stdout?.setEncoding('utf8');
   proc.stderr?.setEncoding('utf8');
   proc.stderr?.on('data', (d: string) => (out += d));
+  // The server prints its address once its first engine has answered the handshake, which may
+  // take 10 s a step (src/gui/bridge.ts): a loaded machine has taken more than 15 s in all.
   const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`thoth gui printed no URL:\n${out}`)), 15000);
+    const t = setTimeout(() => reject(new Error(`thoth gui printed no URL:\n${out}`)), 60_000);
     proc.stdout?.on('data', (d: string) => {
       out += d;
       const m = /Thoth GUI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);

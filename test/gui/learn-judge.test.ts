@@ -43,6 +43,21 @@ describe('learn from your mistakes', () => {
     // Red's when the board is turned for Red, or when the record names Red the human against Thoth
     expect(mistakesToLearn({ ...s, flipped: true }).map((m) => m.index)).toEqual([3]);
     expect(mistakesToLearn({ ...s, players: ['Thoth (Level 3)', 'Human'] }).map((m) => m.index)).toEqual([3]);
+    // an imported record names the human in its tags, whichever way the board is turned
+    const imported = (white: string, black: string, flipped: boolean): number[] =>
+      mistakesToLearn({
+        ...s,
+        flipped,
+        tags: [
+          ['White', white],
+          ['Black', black],
+        ],
+      }).map((m) => m.index);
+    expect(imported('Thoth 0.1.0 (Level 1 · Elo 808)', 'Human', false)).toEqual([3]);
+    expect(imported('Human', 'Thoth 0.1.0 (Level 1 · Elo 808)', true)).toEqual([2]);
+    // two humans, or none: the side at the bottom
+    expect(imported('Ann', 'Bo', true)).toEqual([3]);
+    expect(imported('Human', 'Human', false)).toEqual([2]);
     // not before the review is complete
     expect(mistakesToLearn(reviewed(GAME, CPS.slice(0, 3), BESTS))).toEqual([]);
   });

@@ -241,6 +241,56 @@ describe('an imported game in the page', () => {
   });
 });
 
+describe('a position to play on', () => {
+  it('needs both Pharaohs, as the engine does', () => {
+    expect(newTree('khet2', 'xv9/10/10/10/10/10/4K5/9X^ s 0 1')).toEqual({
+      ok: false,
+      error: 'no Red Pharaoh: a position for play needs both',
+    });
+    expect(newTree('khet2', 'xv9/4k5/10/10/10/10/10/9X^ s 0 1')).toMatchObject({ ok: false });
+    expect(newTree('khet2', 'xv9/4k5/10/10/10/10/4K5/9X^ s 0 1')).toMatchObject({ ok: true });
+    const r = importGame('[Variant "khet2"]\n[SetUp "1"]\n[FEN "xv9/10/10/10/10/10/4K5/9X^ s 0 1"]\n\n*\n');
+    expect(r.ok && importedTree(r.value)).toEqual({
+      ok: false,
+      error: 'no Red Pharaoh: a position for play needs both',
+    });
+  });
+});
+
+describe('a record imported over a game against Thoth', () => {
+  it('opens on the analysis board: no live game, no clock running, the board and its players as they were', () => {
+    const r = importGame(
+      '[White "Ann"]\n[Black "Bo"]\n[TimeControl "300+3"]\n[Variant "khet2"]\n\n1. c1d2 {[%clk 0:04:58]} a5a6 {[%clk 0:04:51]} *\n',
+    );
+    if (!r.ok) throw new Error('import');
+    const t = importedTree(r.value);
+    if (!t.ok) throw new Error(t.error);
+    const playing = S.initialState({ ...S.DEFAULT_SETTINGS, side: '1', tc: '60+1' }, () => 0);
+    expect([playing.mode, playing.humanSide, playing.flipped]).toEqual(['engine', 1, true]);
+    const s = loadImported(playing, r.value, t.value, 1000);
+    expect(s.mode).toBe('analysis');
+    expect(s.clock?.running).toBe(-1);
+    // the record's clocks, standing still, for the person who plays on from here
+    expect(s.clock?.remaining).toEqual([298000, 291000]);
+    expect([s.humanSide, s.flipped, s.players]).toEqual([1, true, null]);
+    expect(s.tags).toContainEqual(['White', 'Ann']);
+    expect(exportGame(exportInput(s, 'Thoth'))).toMatch(
+      /\[White "Ann"\][^]*\[Black "Bo"\][^]*\[TimeControl "300\+3"\]/,
+    );
+    // Play Thoth picked afterwards: the person takes the side to move, the clocks go on from there.
+    const on = S.playFromHere(s, 2000);
+    expect([on.mode, on.humanSide, on.clock?.running]).toEqual(['engine', 0, 0]);
+    // A record without a time control gets none from the page's settings, and writes none.
+    const bare = importGame('[White "Ann"]\n[Black "Bo"]\n\n1. c1d2 a5a6 *\n');
+    if (!bare.ok) throw new Error('import');
+    const bt = importedTree(bare.value);
+    if (!bt.ok) throw new Error(bt.error);
+    const b = loadImported(playing, bare.value, bt.value, 1000);
+    expect(b.clock).toBeNull();
+    expect(exportGame(exportInput(b, 'Thoth'))).toContain('[TimeControl "-"]');
+  });
+});
+
 describe('variations and NAGs of a record', () => {
   it('become the move tree, and are written back', () => {
     const r = importGame(

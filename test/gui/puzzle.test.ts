@@ -1,7 +1,7 @@
 /** Puzzle mode's pure part (src/gui/page/state/puzzle.ts): judging moves, the rating, the choice of puzzles. */
 import { describe, expect, it } from 'vitest';
 import { legalMoves, parseMove } from '../../src/core/index';
-import type { Puzzle } from '../../src/puzzles/format';
+import { THEMES, type Puzzle } from '../../src/puzzles/format';
 import {
   afterRight,
   emptyStore,
@@ -16,6 +16,8 @@ import {
   startRun,
   streakPuzzle,
   taskText,
+  themeName,
+  threatsOf,
   withTheme,
 } from '../../src/gui/page/state/puzzle';
 
@@ -44,6 +46,42 @@ const mv = (p: Puzzle, k: number, text: string): number => {
   if (!m.ok) throw new Error(m.error.message);
   return m.value;
 };
+
+describe('what a puzzle says', () => {
+  it('names its themes in words', () => {
+    expect(['hitIn1', 'hitIn3', 'anubisBlock', 'sphinxTurn', 'quietMove', 'defence', 'unstack'].map(themeName)).toEqual(
+      ['Hit in 1', 'Hit in 3', 'Anubis block', 'Sphinx turn', 'Quiet move', 'Defence', 'Unstacking'],
+    );
+    for (const t of THEMES) expect(themeName(t)).toMatch(/^[A-Z][a-z]*( [a-z0-9]+)*$/i);
+  });
+
+  it('names the hit a defence parries: the moves that would hit were the attacker to move again', () => {
+    const defence: Puzzle = {
+      id: '1327f5f524',
+      variant: 'khet2',
+      kfen: 'xv2pv1avp>3/4pvk4/p^4S>p>3/p>4P>2S^1/2P<7/3P<4P^Pv/5s>1P^K1/2p^3s^2X^ s 0 30',
+      moves: ['f5-', 'f7e8'],
+      themes: ['defence'],
+      rating: 1280,
+      source: 'selfplay:1:2:dynasty:51',
+    };
+    expect(threatsOf(defence)).toEqual(['f6e5', 'f6e6', 'f6g6', 'f6g7']);
+    expect(taskText(defence, ['Silver', 'Red'])).toBe(
+      'Red to move: Silver threatens to hit your Pharaoh (f6e5, f6e6, f6g6 or f6g7: the red arrows). Only one move saves it: find it.',
+    );
+    // after the defence, none of them hits any more
+    const after = puzzlePosition(defence, 2);
+    after.makeNull();
+    for (const t of threatsOf(defence)) {
+      const m = parseMove(after, t);
+      if (!m.ok) continue;
+      after.make(m.value);
+      expect(after.winner).toBe(-1);
+      after.unmake();
+    }
+    expect(threatsOf(hit2)).toEqual([]);
+  });
+});
 
 describe('a puzzle run', () => {
   it('takes the solution, any hit at the last move, and nothing else', () => {

@@ -1,18 +1,29 @@
 /**
  * `thoth analyse --game` and the GUI's *Review the game* review by one method
- * (src/analysis/review-method.ts): the same short game, reviewed by the CLI process and by the
- * page in Chromium against `thoth gui`'s real engine, gets the same mark on every move and the
- * same accuracy per side. The game has a mistake (1.c5b4?: it walks a Pyramid out of the beam's
- * way), a move that is not the engine's choice but costs little (1...a4a3: searched alone), and
- * a quiet move.
+ * (src/analysis/review-method.ts): the same game, reviewed by the CLI process and by the page in
+ * Chromium, gets the same mark on every move and the same accuracy per side.
+ *
+ * A short game against `thoth gui`'s real engine has a mistake (1.c5b4?: it walks a Pyramid out
+ * of the beam's way), a move that is not the engine's choice but costs little (1...a4a3: searched
+ * alone), and a quiet move. A shuffle that ends in a threefold repetition (test/analysis/
+ * shuffle-record.ts) is reviewed on every kind of page: `thoth gui`, the static page from file://
+ * (one thread, its own table) and served with cross-origin isolation (as many threads as cores,
+ * sharing memory with its workers); only the move that makes the draw is marked, with the reason
+ * in words, and Learn from your mistakes offers only it.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeLink } from '../../src/gui/page/state/link';
+import { SHUFFLE_PGN } from '../analysis/shuffle-record';
 import { HAVE_CHROMIUM, WAIT_MS, click, closeBrowser, open, setMode } from './browser';
-import { CLI, realEngineWorks, startGui, type RunningGui } from './helpers';
+import { CLI, ROOT, realEngineWorks, startGui, type RunningGui } from './helpers';
 
 const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks());
 
@@ -21,15 +32,18 @@ const GAME = ['c5b4', 'a4a3', 'j5j6'];
 
 afterAll(closeBrowser);
 
-/**
- * The CLI's review: the mark of each move ('' for none) and each side's accuracy, rounded. It runs
- * while the page reviews (a fixed-depth review on one thread does not depend on timing).
- */
-async function cliReview(): Promise<{ marks: string[]; accuracy: string[] }> {
+/** What a review says of a game: each move's mark ('' for none) and each side's accuracy, rounded. */
+interface Verdict {
+  marks: string[];
+  accuracy: string[];
+}
+
+/** The CLI's review of the record `pgn`. It runs while a page reviews (a fixed-depth review on one thread does not depend on timing). */
+async function cliReview(pgn: string): Promise<Verdict & { reasons: string[] }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'thoth-parity-'));
   try {
     const file = path.join(dir, 'game.pgn');
-    writeFileSync(file, `[Variant "khet2"]\n\n1. ${GAME[0]} ${GAME[1]} 2. ${GAME[2]} *\n`);
+    writeFileSync(file, pgn);
     const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
@@ -44,10 +58,24 @@ async function cliReview(): Promise<{ marks: string[]; accuracy: string[] }> {
     return {
       marks: j.plies.map((p: { mark: string | null }) => p.mark ?? ''),
       accuracy: j.sides.map((s: { accuracy: number }) => `${Math.round(s.accuracy)}%`),
+      reasons: j.plies.map((p: { reason: string | null }) => p.reason ?? ''),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The page's review of the `plies` moves on it (in analysis mode): the marks in the move list and the accuracies. */
+async function pageReview(page: Page, plies: number): Promise<Verdict> {
+  await page.click('#btn-review');
+  await page.waitForSelector('#review .acc', { timeout: 4 * WAIT_MS });
+  const marks: string[] = [];
+  for (let ply = 1; ply <= plies; ply++) {
+    const nag = page.locator(`#moves .mv[data-ply="${ply}"] .nag`);
+    marks.push((await nag.count()) > 0 ? ((await nag.textContent()) ?? '').trim() : '');
+  }
+  const accuracy = await page.$$eval('#review .acc', (as) => as.map((a) => (a.textContent ?? '').trim()));
+  return { marks, accuracy };
 }
 
 describe.skipIf(!REAL_ENGINE)('the CLI and the GUI review a game alike', () => {
@@ -60,7 +88,7 @@ describe.skipIf(!REAL_ENGINE)('the CLI and the GUI review a game alike', () => {
   });
 
   it('the same marks on every move and the same accuracy per side', async () => {
-    const cliRun = cliReview();
+    const cliRun = cliReview(`[Variant "khet2"]\n\n1. ${GAME[0]} ${GAME[1]} 2. ${GAME[2]} *\n`);
     cliRun.catch(() => undefined); // awaited below: a failure is reported there
 
     const { ctx, page, errors } = await open(gui.url);
@@ -71,20 +99,101 @@ describe.skipIf(!REAL_ENGINE)('the CLI and the GUI review a game alike', () => {
     }
     await page.waitForFunction((n) => Number(document.getElementById('moves')?.dataset.count) >= n, GAME.length);
     await setMode(page, 'analysis');
-    await page.click('#btn-review');
-    await page.waitForSelector('#review .acc', { timeout: 4 * WAIT_MS });
-    const marks: string[] = [];
-    for (let ply = 1; ply <= GAME.length; ply++) {
-      const nag = page.locator(`#moves .mv[data-ply="${ply}"] .nag`);
-      marks.push((await nag.count()) > 0 ? ((await nag.textContent()) ?? '').trim() : '');
-    }
-    const accuracy = await page.$$eval('#review .acc', (as) => as.map((a) => (a.textContent ?? '').trim()));
+    const { marks, accuracy } = await pageReview(page, GAME.length);
     const cli = await cliRun;
     // The game has something to mark, and something not to.
     expect(cli.marks.some((m) => m !== '')).toBe(true);
     expect(cli.marks.some((m) => m === '')).toBe(true);
-    expect({ marks, accuracy }).toEqual(cli);
+    expect({ marks, accuracy }).toEqual({ marks: cli.marks, accuracy: cli.accuracy });
     expect(errors).toEqual([]);
     await ctx.close();
+  });
+});
+
+/** The static build (dist/web/) served as a static host with the cross-origin isolation headers. */
+function isolatedServer(): Promise<{ server: Server; url: string }> {
+  const web = path.join(ROOT, 'dist', 'web');
+  const server = createServer((req, res) => {
+    const name =
+      (req.url ?? '/').split(/[?#]/)[0] === '/' ? 'index.html' : path.basename((req.url ?? '').split('?')[0]);
+    const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }[
+      path.extname(name)
+    ];
+    readFile(path.join(web, name)).then(
+      (body) => {
+        res.writeHead(200, {
+          'Content-Type': type ?? 'application/octet-stream',
+          'Cross-Origin-Opener-Policy': 'same-origin',
+          'Cross-Origin-Embedder-Policy': 'require-corp',
+        });
+        res.end(body);
+      },
+      () => res.writeHead(404).end(),
+    );
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      resolve({ server, url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/` });
+    }),
+  );
+}
+
+describe.skipIf(!REAL_ENGINE)('one verdict on every kind of page: a shuffle to a threefold repetition', () => {
+  let gui: RunningGui;
+  let isolated: { server: Server; url: string };
+  beforeAll(async () => {
+    [gui, isolated] = await Promise.all([startGui(), isolatedServer()]);
+  });
+  afterAll(async () => {
+    await gui?.stop();
+    await new Promise<void>((r) => (isolated ? isolated.server.close(() => r()) : r()));
+  });
+
+  it('thoth gui, file:// and the isolated page mark what the CLI marks: only the move that draws, with its reason', async () => {
+    const cliRun = cliReview(SHUFFLE_PGN);
+    cliRun.catch(() => undefined); // awaited below: a failure is reported there
+    const link = `#${await encodeLink({ kind: 'game', pgn: SHUFFLE_PGN })}`;
+    const pages = [
+      { kind: 'thoth gui', url: `${gui.url}${link}`, threads: /^Engine: .*cli\.js/ },
+      {
+        kind: 'file://',
+        url: `${pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href}${link}`,
+        threads: /1 thread$/,
+      },
+      { kind: 'isolated', url: `${isolated.url}${link}`, threads: /\d+ threads? \(shared memory\)$/ },
+    ];
+    const verdicts: Record<string, Verdict & { hint: string; learn: string }> = {};
+    for (const p of pages) {
+      const { ctx, page, errors } = await open(p.url, { ready: false });
+      await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 9);
+      await page.waitForSelector('#engine-status[data-state=ready]');
+      expect(await page.getAttribute('#engine-status', 'title'), p.kind).toMatch(p.threads);
+      await setMode(page, 'analysis');
+      const v = await pageReview(page, 9);
+      await page.waitForSelector('#btn-learn:not([disabled])');
+      const learn = ((await page.textContent('#btn-learn')) ?? '').trim();
+      // the drawing move, shown: the advice says why it is marked
+      await page.click('#moves .mv[data-ply="9"]');
+      await page.waitForFunction(() => /Best was/.test(document.getElementById('hint')?.textContent ?? ''));
+      const hint = ((await page.textContent('#hint')) ?? '').trim();
+      verdicts[p.kind] = { ...v, hint, learn };
+      expect(errors, p.kind).toEqual([]);
+      await ctx.close();
+    }
+    const cli = await cliRun;
+    // 49. j3j4 and 50. j4j3 repeat the position harmlessly; 51. j3j4 throws the win away
+    expect(cli.marks).toEqual(['', '', '', '', '', '', '', '', '??']);
+    expect(cli.reasons[8]).toBe('draws by threefold repetition');
+    for (const p of pages) {
+      const v = verdicts[p.kind];
+      expect({ kind: p.kind, marks: v.marks, accuracy: v.accuracy }).toEqual({
+        kind: p.kind,
+        marks: cli.marks,
+        accuracy: cli.accuracy,
+      });
+      expect(v.hint, p.kind).toMatch(/^Blunder: j3j4\?\?, draws by threefold repetition\. Best was \S+\.$/);
+      expect(v.learn, p.kind).toBe('Learn from your mistakes (1)');
+    }
   });
 });

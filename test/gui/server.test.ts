@@ -3,7 +3,7 @@
  * allowed commands forwarded, and a page that closes mid-search leaves the engine idle.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,6 +108,12 @@ class Client {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * How long an engine's handshake steps and a page's wait for it may take here: the fake engine
+ * starts under tsx, which took more than the server's 10 s on a loaded machine (2026-12-07).
+ */
+const ENGINE_MS = 60_000;
+
 describe('the command filter', () => {
   it('passes the commands a GUI needs', () => {
     for (const l of [
@@ -195,7 +201,11 @@ describe('the GUI server', () => {
   let dir: string;
   let staticDir: string;
   let server: GuiServer;
-  let logFile: string;
+  /** The server's log: every engine's traffic, each line headed `engine N`. */
+  const serverLog: string[] = [];
+  /** The commands the engine numbered `id` was sent, in order. */
+  const sentTo = (id: number): string[] =>
+    serverLog.flatMap((l) => (l.startsWith(`engine ${id} > `) ? [l.slice(`engine ${id} > `.length)] : []));
   let wsUrl: string;
   let origin: string;
 
@@ -209,12 +219,13 @@ describe('the GUI server', () => {
     writeFileSync(path.join(dir, 'secret.txt'), 'SECRET');
     writeFileSync(path.join(dir, 'secret.js'), 'SECRET');
     symlinkSync(path.join(dir, 'secret.js'), path.join(staticDir, 'link.js'));
-    logFile = path.join(dir, 'engine.log');
     server = await startGuiServer({
       port: 0,
       staticDir,
-      engine: [...FAKE_ENGINE_ARGV, '--log', logFile],
+      engine: FAKE_ENGINE_ARGV,
       engineCwd: ROOT,
+      log: (l) => serverLog.push(l),
+      handshakeMs: ENGINE_MS,
     });
     wsUrl = `ws://127.0.0.1:${server.port}/ws?token=${server.token}`;
     origin = `http://127.0.0.1:${server.port}`;
@@ -321,7 +332,7 @@ describe('the GUI server', () => {
   it('replays the handshake and forwards only allowed commands', async () => {
     const c = new Client(wsUrl, origin);
     await c.opened;
-    const hello = await c.wait((m) => m.type === 'hello' && m.state === 'ready', 15000);
+    const hello = await c.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
     expect(hello.type === 'hello' && hello.handshake).toContain('uciok');
     expect(hello.type === 'hello' && hello.handshake.some((l) => l.startsWith('id name FakeThoth'))).toBe(true);
     c.send('quit');
@@ -340,7 +351,8 @@ describe('the GUI server', () => {
     await c.waitLine(/^uciok$/);
     c.send('isready');
     await c.waitLine(/^readyok$/);
-    const log = readFileSync(logFile, 'utf8');
+    const [engine] = server.engines.bridges();
+    const log = sentTo(engine.id).join('\n');
     expect(log).not.toMatch(/quit|perft|value 8192/);
     // `uci` was answered from the handshake, not sent again.
     expect(log.match(/^uci$/gm)).toHaveLength(1);
@@ -348,28 +360,31 @@ describe('the GUI server', () => {
     await c.closed;
   });
 
-  it('stops the search when the page goes away mid-search, leaving the engine idle and ready', async () => {
+  it('stops the search when the page goes away mid-search; its engine, put back, serves the next page', async () => {
     const a = new Client(wsUrl, origin);
     await a.opened;
-    await a.wait((m) => m.type === 'hello' && m.state === 'ready', 15000);
+    await a.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+    const [engine] = server.engines.bridges();
     a.send('position startpos moves c1b2');
     a.send('go infinite');
     await a.waitLine(/^info depth \d+/);
-    expect(server.bridge.outstanding).toBe(1);
+    expect(engine.outstanding).toBe(1);
     a.ws.close();
     await a.closed;
-    // The server sends `stop`, the engine answers `bestmove`, and nobody receives it.
-    for (let i = 0; i < 50 && server.bridge.outstanding > 0; i++) await sleep(50);
-    expect(server.bridge.outstanding).toBe(0);
-    expect(server.bridge.orphans).toBe(0);
-    const log = readFileSync(logFile, 'utf8').trim().split('\n');
-    expect(log.slice(-2)).toEqual(['go infinite', 'stop']);
-    expect(await server.bridge.ping()).toBe(true);
+    // The server sends `stop`; the engine's answer reaches nobody; the engine is put back.
+    for (let i = 0; i < 100 && engine.outstanding > 0; i++) await sleep(50);
+    expect(engine.outstanding).toBe(0);
+    expect(engine.orphans).toBe(0);
+    const sent = sentTo(engine.id);
+    expect(sent.slice(sent.lastIndexOf('go infinite'))).toEqual(['go infinite', 'stop', 'ucinewgame']);
+    expect(server.engines.pages).toBe(0);
+    expect(await engine.ping()).toBe(true);
 
     // The next page finds it ready, and sees none of the old search's output.
     const b = new Client(wsUrl, origin);
     await b.opened;
-    await b.wait((m) => m.type === 'hello' && m.state === 'ready');
+    await b.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+    expect(server.engines.bridges()[0].id).toBe(engine.id);
     b.send('isready');
     await b.waitLine(/^readyok$/);
     b.send('position startpos');
@@ -378,28 +393,47 @@ describe('the GUI server', () => {
     await b.barrier();
     expect(b.lines().filter((l) => l.startsWith('bestmove'))).toHaveLength(1);
     expect(b.lines().some((l) => l.includes('pv') && l.includes('time') && / c1b2 /.test(l))).toBe(false);
-    expect(server.bridge.outstanding).toBe(0);
+    expect(engine.outstanding).toBe(0);
     b.ws.close();
     await b.closed;
   });
 
-  it('hands the engine to the newest page and tells the old one', async () => {
+  it('gives each page an engine of its own: two pages search at once, neither is told to stop', async () => {
     const a = new Client(wsUrl, origin);
-    await a.opened;
-    await a.wait((m) => m.type === 'hello');
+    const b = new Client(wsUrl, origin);
+    await Promise.all([a.opened, b.opened]);
+    await a.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+    await b.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+    const [ea, eb] = server.engines.bridges();
+    expect(ea.id).not.toBe(eb.id);
+    expect(server.engines.pages).toBe(2);
+    // what each engine is sent from here (one may have served a page before)
+    const start = [sentTo(ea.id).length, sentTo(eb.id).length];
+    const sentA = (): string[] => sentTo(ea.id).slice(start[0]);
+    const sentB = (): string[] => sentTo(eb.id).slice(start[1]);
     a.send('position startpos');
     a.send('go infinite');
-    await a.waitLine(/^info /);
-    const b = new Client(wsUrl, origin);
-    await b.opened;
-    await a.wait((m) => m.type === 'superseded');
-    expect((await a.closed).code).toBe(4000);
-    b.send('isready');
-    await b.waitLine(/^readyok$/);
-    for (let i = 0; i < 50 && server.bridge.outstanding > 0; i++) await sleep(50);
-    expect(server.bridge.outstanding).toBe(0);
+    b.send('position startpos moves c1b2');
+    b.send('go infinite');
+    await a.waitLine(/^info depth \d+/);
+    await b.waitLine(/^info depth \d+/);
+    expect(ea.outstanding).toBe(1);
+    expect(eb.outstanding).toBe(1);
+    a.send('stop');
+    b.send('stop');
+    await a.waitLine(/^bestmove /);
+    await b.waitLine(/^bestmove /);
+    expect(sentA()).toContain('position startpos');
+    expect(sentA()).not.toContain('position startpos moves c1b2');
+    expect(sentB()).toContain('position startpos moves c1b2');
+    expect([...a.messages, ...b.messages].some((m) => m.type === 'full')).toBe(false);
+    a.ws.close();
     b.ws.close();
-    await b.closed;
+    await Promise.all([a.closed, b.closed]);
+    // One engine is kept ready for the next page (put back), the other ends: no more run than pages, and one.
+    for (let i = 0; i < 100 && [ea, eb].some((e) => e.state === 'ready' && sentTo(e.id).at(-1) !== 'ucinewgame'); i++)
+      await sleep(50);
+    expect([ea, eb].map((e) => sentTo(e.id).at(-1)).sort()).toEqual(['quit', 'ucinewgame']);
   });
 
   it('reports an engine that cannot start', async () => {
@@ -417,21 +451,293 @@ describe('the GUI server', () => {
   it('restarts the engine when the page asks (it stopped answering)', async () => {
     const c = new Client(wsUrl, origin);
     await c.opened;
-    await c.wait((m) => m.type === 'hello' && m.state === 'ready', 15000);
-    const uciBefore = readFileSync(logFile, 'utf8')
-      .split('\n')
-      .filter((l) => l === 'uci').length;
+    await c.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+    const [engine] = server.engines.bridges();
+    const uciBefore = sentTo(engine.id).filter((l) => l === 'uci').length;
     const seen = c.messages.length;
     c.ws.send(JSON.stringify({ type: 'restart' }));
     await c.wait((m) => m.type === 'hello' && m.state === 'starting' && c.messages.indexOf(m) >= seen);
     await c.wait((m) => m.type === 'hello' && m.state === 'ready' && c.messages.indexOf(m) >= seen, 15000);
-    expect(
-      readFileSync(logFile, 'utf8')
-        .split('\n')
-        .filter((l) => l === 'uci').length,
-    ).toBe(uciBefore + 1);
+    expect(sentTo(engine.id).filter((l) => l === 'uci').length).toBe(uciBefore + 1);
     c.ws.close();
     await c.closed;
+  });
+});
+
+/** A server of the fake engine for one test, closed by the returned function. */
+async function fakeServer(
+  opts: Partial<Parameters<typeof startGuiServer>[0]> & { args?: string[] } = {},
+): Promise<{ server: GuiServer; sentTo: (id: number) => string[]; wsUrl: string; origin: string; dir: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'thoth-gui-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  const log: string[] = [];
+  const server = await startGuiServer({
+    port: 0,
+    staticDir: dir,
+    engine: [...FAKE_ENGINE_ARGV, ...(opts.args ?? [])],
+    engineCwd: ROOT,
+    log: (l) => log.push(l),
+    handshakeMs: ENGINE_MS,
+    ...opts,
+  });
+  const sentTo = (id: number): string[] =>
+    log.flatMap((l) => (l.startsWith(`engine ${id} > `) ? [l.slice(`engine ${id} > `.length)] : []));
+  const host = opts.host === undefined || opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host;
+  return {
+    server,
+    sentTo,
+    dir,
+    wsUrl: `ws://${host}:${server.port}/ws?token=${server.token}`,
+    origin: `http://${host}:${server.port}`,
+  };
+}
+
+/** The threads the engine numbered `id` was last told to use. */
+const lastThreads = (sent: string[]): number | undefined => {
+  const t = sent.filter((l) => l.startsWith('setoption name Threads value ')).pop();
+  return t === undefined ? undefined : Number(t.split(' ').pop());
+};
+
+describe('the GUI server for a club: several pages, an engine each', () => {
+  it("shares full strength's threads between the pages connected, and says so to each", async () => {
+    const { server, sentTo, wsUrl, origin, dir } = await fakeServer({
+      args: ['--threads'],
+      strength: { threads: 4, hashMb: 16 },
+    });
+    try {
+      const strength = (c: Client): number | undefined => {
+        const h = c.messages.filter((m) => m.type === 'hello').pop();
+        return h?.type === 'hello' ? h.strength?.threads : undefined;
+      };
+      const pages = (c: Client): number | undefined => {
+        const h = c.messages.filter((m) => m.type === 'hello').pop();
+        return h?.type === 'hello' ? h.pages?.open : undefined;
+      };
+      const a = new Client(wsUrl, origin);
+      await a.opened;
+      await a.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      const [ea] = server.engines.bridges();
+      await a.barrier();
+      expect(strength(a)).toBe(4);
+      expect(lastThreads(sentTo(ea.id))).toBe(4);
+      expect(sentTo(ea.id)).toContain('setoption name Hash value 16');
+
+      // A second page: each gets half, and the first is told.
+      const b = new Client(wsUrl, origin);
+      await b.opened;
+      await b.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      const [, eb] = server.engines.bridges();
+      await a.wait((m) => m.type === 'hello' && m.strength?.threads === 2);
+      await a.barrier();
+      await b.barrier();
+      expect([strength(a), strength(b), pages(a), pages(b)]).toEqual([2, 2, 2, 2]);
+      expect(lastThreads(sentTo(ea.id))).toBe(2);
+      expect(lastThreads(sentTo(eb.id))).toBe(2);
+
+      // A third: one each (4 / 3, rounded down). A page asking for more gets its share.
+      const c = new Client(wsUrl, origin);
+      await c.opened;
+      await c.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      await a.wait((m) => m.type === 'hello' && m.strength?.threads === 1);
+      a.send('setoption name Threads value 4');
+      await a.barrier();
+      expect(lastThreads(sentTo(ea.id))).toBe(1);
+      // A limited level asks for one thread and keeps it whatever the share.
+      b.send('setoption name Threads value 1');
+      await b.barrier();
+
+      // The third goes: two each again; the first page wanted 4 and gets 2, the second keeps 1.
+      c.ws.close();
+      await c.closed;
+      await a.wait((m) => m.type === 'hello' && m.strength?.threads === 2 && m.pages?.open === 2);
+      await a.barrier();
+      await b.barrier();
+      expect(lastThreads(sentTo(ea.id))).toBe(2);
+      expect(lastThreads(sentTo(eb.id))).toBe(1);
+      // Alone again: the first page's engine gets every thread it asked for.
+      b.ws.close();
+      await b.closed;
+      await a.wait((m) => m.type === 'hello' && m.strength?.threads === 4 && m.pages?.open === 1);
+      await a.barrier();
+      expect(lastThreads(sentTo(ea.id))).toBe(4);
+      // A page asking for more than full strength is refused, as before.
+      a.send('setoption name Threads value 5');
+      const refused = await a.wait((m) => m.type === 'refused');
+      expect(refused.type === 'refused' && refused.reason).toMatch(/Threads may be at most 4/);
+      a.ws.close();
+      await a.closed;
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('turns a page away when it serves as many as it may, and lets the next one in once a page goes', async () => {
+    const { server, wsUrl, origin, dir } = await fakeServer({ most: 2 });
+    try {
+      const a = new Client(wsUrl, origin);
+      const b = new Client(wsUrl, origin);
+      await Promise.all([a.opened, b.opened]);
+      await a.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      await b.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      expect(a.messages.find((m) => m.type === 'hello')).toMatchObject({ pages: { most: 2 } });
+      const c = new Client(wsUrl, origin);
+      await c.opened;
+      expect(await c.wait((m) => m.type === 'full')).toEqual({ type: 'full', most: 2 });
+      expect((await c.closed).code).toBe(4001);
+      // The pages in play are untouched.
+      a.send('isready');
+      await a.waitLine(/^readyok$/);
+      expect(a.messages.some((m) => m.type === 'full')).toBe(false);
+      a.ws.close();
+      await a.closed;
+      const d = new Client(wsUrl, origin);
+      await d.opened;
+      await d.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      expect(server.engines.pages).toBe(2);
+      b.ws.close();
+      d.ws.close();
+      await Promise.all([b.closed, d.closed]);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("hands a page's engine, when there is no spare, to the next page as its handshake left it", async () => {
+    // One page at most: no spare is started while it is open, so its engine serves the next one.
+    const { server, sentTo, wsUrl, origin, dir } = await fakeServer({ most: 1 });
+    try {
+      const a = new Client(wsUrl, origin);
+      await a.opened;
+      await a.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      const [engine] = server.engines.bridges();
+      a.send('setoption name MultiPV value 3');
+      a.send('setoption name UCI_Variant value khet1');
+      a.send('position startpos moves c1b2');
+      a.send('go infinite');
+      await a.waitLine(/^info depth \d+/);
+      a.ws.close();
+      await a.closed;
+      for (let i = 0; i < 100 && engine.outstanding > 0; i++) await sleep(50);
+      const sent = sentTo(engine.id);
+      expect(sent.slice(sent.indexOf('go infinite'))).toEqual([
+        'go infinite',
+        'stop',
+        'setoption name MultiPV value 1',
+        'setoption name UCI_Variant value khet2',
+        'ucinewgame',
+      ]);
+      const b = new Client(wsUrl, origin);
+      await b.opened;
+      await b.wait((m) => m.type === 'hello' && m.state === 'ready');
+      expect(server.engines.bridges()[0].id).toBe(engine.id);
+      b.send('position startpos');
+      b.send('go depth 2');
+      await b.waitLine(/^bestmove /);
+      await b.barrier();
+      // none of the first page's search reaches the second, and its lines are one each (MultiPV 1)
+      expect(b.lines().filter((l) => l.startsWith('bestmove'))).toHaveLength(1);
+      expect(b.lines().some((l) => / c1b2 /.test(l) || / multipv [23] /.test(l))).toBe(false);
+      b.ws.close();
+      await b.closed;
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('listens on another address only when told, with the token, Host and Origin checks kept', async () => {
+    // The loopback server refuses a Host naming another of this machine's addresses.
+    const plain = await fakeServer();
+    try {
+      const ok = await get(plain.server.port, `/?token=${plain.server.token}`);
+      expect(ok.status).toBe(200);
+      const other = await get(plain.server.port, `/?token=${plain.server.token}`, {
+        Host: `127.0.0.2:${plain.server.port}`,
+      });
+      expect(other.status).toBe(403);
+    } finally {
+      await plain.server.close();
+      rmSync(plain.dir, { recursive: true, force: true });
+    }
+    // Every 127.x.y.z is this machine's loopback on Linux: 127.0.0.2 stands for a club's address.
+    const { server, wsUrl, origin, dir } = await fakeServer({ host: '127.0.0.2' });
+    try {
+      expect(server.url).toBe(`http://127.0.0.2:${server.port}/?token=${server.token}`);
+      const at = (p: string, headers: Record<string, string> = {}): Promise<Reply> =>
+        new Promise((resolve, reject) => {
+          const req = request(
+            {
+              host: '127.0.0.2',
+              port: server.port,
+              path: p,
+              headers: { Host: `127.0.0.2:${server.port}`, ...headers },
+            },
+            (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              res.on('data', (d: string) => (body += d));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+      expect((await at(`/?token=${server.token}`)).status).toBe(200);
+      expect((await at('/')).status).toBe(403);
+      expect((await at(`/?token=${server.token}x`)).status).toBe(403);
+      expect((await at(`/?token=${server.token}`, { Host: `evil.example:${server.port}` })).status).toBe(403);
+      expect((await at(`/?token=${server.token}`, { Origin: 'http://evil.example' })).status).toBe(403);
+      expect((await at(`/?token=${server.token}`, { Origin: origin })).status).toBe(200);
+      const c = new Client(wsUrl, origin);
+      await c.opened;
+      await c.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      c.ws.close();
+      await c.closed;
+      for (const [url, o] of [
+        [wsUrl, 'http://evil.example'],
+        [wsUrl.replace(/token=[^&]+/, 'token=wrong'), origin],
+      ] as const) {
+        await expect(new Client(url, o).opened).rejects.toThrow(/HTTP 403/);
+      }
+      // Nothing listens on 127.0.0.1 at that port.
+      await expect(get(server.port, `/?token=${server.token}`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  const lan = os.networkInterfaces();
+  const lanAddress = Object.values(lan)
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  if (!lanAddress) console.warn('GUI server on every interface: SKIPPED, this machine has no IPv4 address but 127.x.');
+  it.skipIf(!lanAddress)('on 0.0.0.0 answers at the addresses of the network too, and names them', async () => {
+    const address = lanAddress as string;
+    const { server, dir } = await fakeServer({ host: '0.0.0.0' });
+    try {
+      const url = `http://${address}:${server.port}/?token=${server.token}`;
+      expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
+      expect(server.networkUrls).toContain(url);
+      expect(server.networkUrls.some((u) => u.includes('127.0.0.1'))).toBe(false);
+      const r = await fetch(url);
+      expect(r.status).toBe(200);
+      expect((await fetch(`http://${address}:${server.port}/`)).status).toBe(403);
+      expect((await get(server.port, `/?token=${server.token}`)).status).toBe(200);
+      const c = new Client(
+        `ws://${address}:${server.port}/ws?token=${server.token}`,
+        `http://${address}:${server.port}`,
+      );
+      await c.opened;
+      await c.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      c.ws.close();
+      await c.closed;
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -443,6 +749,9 @@ describe('thoth gui on the command line', () => {
       ['extra'],
       ['--engine', '"unterminated'],
       ['--bogus'],
+      ['--host', 'club.example'],
+      ['--host', ''],
+      ['--tabs', '0'],
     ]) {
       const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: 60_000 });
       expect(r.status, args.join(' ')).toBe(2);
@@ -460,27 +769,37 @@ describe('thoth gui on the command line', () => {
 });
 
 describe.skipIf(!REAL_ENGINE)('the GUI server with the real engine', () => {
-  it('stops the search when the page goes away mid-search, leaving the engine idle and ready', async () => {
+  it('stops the search when the page goes away mid-search; the next page finds the engine ready and put back', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'thoth-gui-'));
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html>');
-    const server = await startGuiServer({ port: 0, staticDir: dir, engine: [process.execPath, CLI], engineCwd: ROOT });
+    const server = await startGuiServer({
+      port: 0,
+      staticDir: dir,
+      engine: [process.execPath, CLI],
+      engineCwd: ROOT,
+      handshakeMs: ENGINE_MS,
+    });
     try {
       const wsUrl = `ws://127.0.0.1:${server.port}/ws?token=${server.token}`;
       const origin = `http://127.0.0.1:${server.port}`;
       const a = new Client(wsUrl, origin);
       await a.opened;
-      const hello = await a.wait((m) => m.type === 'hello' && m.state === 'ready', 20000);
+      const hello = await a.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
       expect(hello.type === 'hello' && hello.handshake.some((l) => /^id name Thoth/.test(l))).toBe(true);
+      a.send('setoption name MultiPV value 2');
       a.send('position startpos');
       a.send('go infinite');
       await a.waitLine(/^info depth \d+/, 10000);
+      const [engine] = server.engines.bridges();
       a.ws.close();
       await a.closed;
-      for (let i = 0; i < 60 && server.bridge.outstanding > 0; i++) await sleep(50);
-      expect(server.bridge.outstanding).toBe(0);
-      expect(await server.bridge.ping()).toBe(true);
+      for (let i = 0; i < 100 && engine.outstanding > 0; i++) await sleep(50);
+      expect(engine.outstanding).toBe(0);
+      expect(await engine.ping()).toBe(true);
       const b = new Client(wsUrl, origin);
       await b.opened;
+      await b.wait((m) => m.type === 'hello' && m.state === 'ready', ENGINE_MS);
+      expect(server.engines.bridges()[0].id).toBe(engine.id);
       b.send('isready');
       await b.waitLine(/^readyok$/);
       b.send('position startpos');
@@ -488,6 +807,8 @@ describe.skipIf(!REAL_ENGINE)('the GUI server with the real engine', () => {
       await b.waitLine(/^bestmove [a-j][1-8]/, 10000);
       await b.barrier();
       expect(b.lines().filter((l) => l.startsWith('bestmove'))).toHaveLength(1);
+      // MultiPV is back at 1: one line a depth
+      expect(b.lines().some((l) => / multipv 2 /.test(l))).toBe(false);
       b.ws.close();
       await b.closed;
     } finally {

@@ -14,11 +14,11 @@ import type { InfoLine } from '../../src/core/info';
 import { keyAction } from '../../src/gui/page/view/keys';
 import { lineEvals } from '../../src/gui/page/view/analysis-card';
 import { evalText } from '../../src/gui/page/state/evaluation';
-import { levelGoCommand, levelsFor } from '../../src/gui/page/engine/levels';
+import { levelGoCommand, levelsFor, thothPlayerName } from '../../src/gui/page/engine/levels';
 import { restoreGame, restoreSettings, saveGame } from '../../src/gui/page/state/persist';
 import { rotationsOf } from '../../src/gui/page/state/selection';
 import * as S from '../../src/gui/page/state/state';
-import { addMoves, mainline, nodeAt, positionAt } from '../../src/gui/page/state/tree';
+import { addMoves, mainline, newTree, nodeAt, positionAt } from '../../src/gui/page/state/tree';
 
 const CLASSIC = setupKfen('khet2', 'classic') as string;
 
@@ -139,7 +139,8 @@ describe('playing against Thoth', () => {
     let s = play(state(), ['c1d2']);
     s = S.chooseSide(s, '1');
     expect(s.humanSide).toBe(0);
-    expect(s.message).toMatch(/next game/);
+    // the form's note says it comes with New game; the hint keeps saying whose move it is
+    expect(s.message).toBe('');
     s = S.newGameFromSettings(s, 0);
     expect(s.humanSide).toBe(1);
     expect(S.chooseSide(s, '0').humanSide).toBe(1); // no move yet: still only with New game
@@ -198,6 +199,35 @@ describe('the board', () => {
     expect(shot?.text).toBe('j4i4');
     expect(shot?.killedSq).toBeGreaterThanOrEqual(0);
     expect(S.aimedShot(S.aimAt(s, 0))).toBeNull();
+  });
+
+  it('under Confirm moves, a dropped piece shows its shot and waits for the confirming tap', () => {
+    const s = state({ mode: 'humans' });
+    // j4 dragged to i4: armed (its shot shown), not played
+    const dropped = S.dropPiece(s, 39, 38, 0, true);
+    expect(texts(dropped)).toEqual([]);
+    expect([dropped.selected, dropped.armed]).toEqual([39, 38]);
+    expect(S.aimedShot(dropped)?.text).toBe('j4i4');
+    // the tap on the square plays it; so does a second drop there
+    expect(texts(S.clickSquare(dropped, 38, 0, 39, true))).toEqual(['j4i4']);
+    expect(texts(S.dropPiece(dropped, 39, 38, 0, true))).toEqual(['j4i4']);
+    // without Confirm moves the drop plays at once
+    expect(texts(S.dropPiece(s, 39, 38, 0))).toEqual(['j4i4']);
+  });
+});
+
+describe('the game form', () => {
+  it('knows a board of its own start from a setup, and a Setup picked over it for New game', () => {
+    const s = state();
+    expect(S.customStart(s)).toBe(false);
+    const t = newTree('khet2', 'xv9/4k5/10/10/1P^1P^1P^4/10/4K5/9X^ s 0 1');
+    if (!t.ok) throw new Error(t.error);
+    const custom = S.newGame(s, t.value, { now: 0 });
+    expect([S.customStart(custom), custom.setupChosen]).toEqual([true, false]);
+    const picked = S.chooseSetup(custom, 'imhotep');
+    expect([picked.settings.setup, picked.setupChosen]).toEqual(['imhotep', true]);
+    const next = S.newGameFromSettings(picked, 0);
+    expect([S.customStart(next), next.setupChosen]).toEqual([false, false]);
   });
 });
 
@@ -283,6 +313,15 @@ describe('levels and keys', () => {
       'go wtime 1000 btime 2000 winc 500 binc 500',
     );
     expect(levelGoCommand(levelsFor(null)[0], null)).toBe('go depth 1');
+  });
+
+  it('names Thoth in a record with its level, in one pair of parentheses', () => {
+    const elo = levelsFor({ min: 808, max: 2400 }, 'Thoth 0.1.0');
+    expect(thothPlayerName('Thoth 0.1.0', elo[7])).toBe('Thoth 0.1.0 (Level 8 · full strength · Elo 2400)');
+    expect(thothPlayerName('Thoth 0.1.0', elo[2])).toBe('Thoth 0.1.0 (Level 3 · Elo 1131)');
+    expect(thothPlayerName('', levelsFor(null)[1])).toBe('Thoth (Level 2 · depth 2)');
+    for (const l of [...elo, ...levelsFor(null)])
+      expect(thothPlayerName('Thoth 0.1.0', l)).toMatch(/^[^()]*\([^()]*\)$/);
   });
 
   it('maps keys by where they are pressed', () => {

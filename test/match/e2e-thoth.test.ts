@@ -76,4 +76,44 @@ describe.skipIf(!canPlay)('Thoth in a match', () => {
       }
     }
   });
+
+  it("ponder=true: Thoth thinks on the opponent's time (go ponder), ponderhit when it guessed, stop when not", async () => {
+    const dir = tempDir();
+    const log = join(dir, 'traffic.log');
+    const both = ['-engine', 'cmd=node', `args=${CLI}`, 'option.Hash=8', 'ponder=true'];
+    const { summary } = await run([
+      ...both,
+      'name=a',
+      ...both,
+      'name=b',
+      '-each',
+      'tc=2+0.05',
+      'timemargin=1000',
+      '-rounds',
+      '1',
+      '-log',
+      log,
+      '-openings',
+      'setups=classic',
+      'plies=2',
+    ]);
+    expect(summary.stop).toBe('done');
+    for (const f of summary.finished) expect(['normal', 'adjudication']).toContain(f.record.tags.get('Termination'));
+    const text = readFileSync(log, 'utf8');
+    expect(text).toMatch(/ [ab] > go ponder wtime \d+ btime \d+/);
+    // Thoth against Thoth guesses the reply often: a hit is answered from the ponder search
+    expect(text).toMatch(/ [ab] > ponderhit$/m);
+    // every go ponder ends in a ponderhit or a stop before that engine is asked again
+    const lines = text.split('\n');
+    for (const who of ['a', 'b']) {
+      let open = false;
+      for (const l of lines) {
+        if (l.includes(` ${who} > go ponder`)) {
+          expect(open).toBe(false);
+          open = true;
+        } else if (open && (l.endsWith(` ${who} > ponderhit`) || l.endsWith(` ${who} > stop`))) open = false;
+        else if (l.includes(` ${who} > go `)) expect(open).toBe(false);
+      }
+    }
+  });
 });

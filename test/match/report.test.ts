@@ -102,21 +102,24 @@ describe('info lines', () => {
   it('keeps the last score and depth', () => {
     const acc: EngineReport = {};
     readInfo('info depth 3 seldepth 5 multipv 1 score cp -25 nodes 100 pv a1a2', acc);
-    expect(acc).toEqual({ depth: 3, score: { kind: 'cp', value: -25 } });
+    expect(acc).toMatchObject({ depth: 3, score: { kind: 'cp', value: -25 }, seldepth: 5, nodes: 100, pv: ['a1a2'] });
+    // the nodes, selective depth and PV of the last line with a score, even when it has none
     readInfo('info depth 4 score mate -2 lowerbound nodes 5', acc);
-    expect(acc).toEqual({ depth: 4, score: { kind: 'mate', value: -2 } });
+    expect(acc).toMatchObject({ depth: 4, score: { kind: 'mate', value: -2 }, nodes: 5 });
+    expect(acc.pv).toBeUndefined();
+    expect(acc.seldepth).toBeUndefined();
     readInfo('info string score cp 999 depth 99', acc);
     expect(acc.depth).toBe(4);
     readInfo('info nodes 10 score cp 12', acc);
-    expect(acc).toEqual({ depth: 4, score: { kind: 'cp', value: 12 } });
+    expect(acc).toMatchObject({ depth: 4, score: { kind: 'cp', value: 12 }, nodes: 10 });
     readInfo('bestmove a1a2', acc);
     readInfo('info depth x score cp y', acc);
-    expect(acc).toEqual({ depth: 4, score: { kind: 'cp', value: 12 } });
+    expect(acc).toMatchObject({ depth: 4, score: { kind: 'cp', value: 12 } });
     // the second-best line of a MultiPV search is not the engine's score
     readInfo('info depth 5 seldepth 7 multipv 2 score cp -300 nodes 900 pv b1b2', acc);
-    expect(acc).toEqual({ depth: 4, score: { kind: 'cp', value: 12 } });
+    expect(acc).toMatchObject({ depth: 4, score: { kind: 'cp', value: 12 }, nodes: 10 });
     readInfo('info depth 5 seldepth 7 multipv 1 score cp 40 nodes 900 pv a1a2', acc);
-    expect(acc).toEqual({ depth: 5, score: { kind: 'cp', value: 40 } });
+    expect(acc).toEqual({ depth: 5, score: { kind: 'cp', value: 40 }, seldepth: 7, nodes: 900, pv: ['a1a2'] });
   });
 });
 

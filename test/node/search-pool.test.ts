@@ -70,10 +70,33 @@ describe('SearchPool (in-process)', () => {
       expect(grown, 'MB mapped by the start-up').toBeGreaterThan(200);
       const words = p.table.words;
       expect(words.every((w) => w === 0)).toBe(true);
-      // a new size: mapped once resize resolves
+      // a larger size: a new buffer, mapped once resize resolves
       const mid = process.memoryUsage().rss;
-      await p.resize(128);
+      await p.resize(384);
       expect((process.memoryUsage().rss - mid) / 2 ** 20, 'MB mapped by resize').toBeGreaterThan(100);
+    } finally {
+      await p.destroy();
+    }
+  });
+
+  it('a smaller table is the start of the buffer, emptied: no new memory (the GUI sets a review table and its own in turn)', async () => {
+    const p = new SearchPool(1, 64);
+    try {
+      await p.ready;
+      const d = await p.start(request({ depth: 6 }), false, () => {});
+      expect(d.error).toBeUndefined();
+      expect(p.table.words.some((w) => w !== 0)).toBe(true);
+      const before = process.memoryUsage();
+      for (const mb of [16, 64, 16, 64, 16]) await p.resize(mb);
+      const after = process.memoryUsage();
+      // a new 64 MB buffer at each change was 128 MB more (two 64 MB sets) and still held
+      expect((after.arrayBuffers - before.arrayBuffers) / 2 ** 20, 'MB of new buffers').toBeLessThan(8);
+      expect(p.table.words.length).toBe(TranspositionTable.bytesFor(16) / 4);
+      expect(p.table.words.every((w) => w === 0)).toBe(true);
+      // and the table is searched at its size
+      const e = await p.start(request({ depth: 5 }), false, () => {});
+      expect(e.error).toBeUndefined();
+      expectLegal(e.best);
     } finally {
       await p.destroy();
     }

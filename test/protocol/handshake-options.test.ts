@@ -1,4 +1,5 @@
 /** The built engine: handshakes (uci, ugi, uki) and every option of `setoption`. */
+import { wdlOf } from '../../src/core/win-chance';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { SETUPS } from '../../src/core/index';
 import { ok } from '../../src/core/result';
 import { createOptions, maxThreads, optionLine, type OptionSpec } from '../../src/engine/options';
 import { nodeHost } from '../../src/node/node-host';
-import { KNOWN_COMMANDS } from '../../src/protocol/uci';
+import { KNOWN_COMMANDS, UciEngine } from '../../src/protocol/uci';
 import { Engine, ROOT, assertBuilt, startEngine } from './spawn-engine';
 
 /** The declared options (the handlers are not run here: the engine process is what is tested). */
@@ -16,7 +17,7 @@ const OPTIONS: OptionSpec[] = createOptions(
     clearHash: () => {},
     setThreads: () => {},
     variantChanged: () => {},
-    pharaohRotationChanged: () => {},
+    rulesChanged: () => {},
     loadNetwork: () => ok(undefined),
     evaluationChanged: () => {},
     hasNetwork: () => existsSync(path.join(ROOT, 'nets', 'default.nnue')),
@@ -36,6 +37,9 @@ const REQUIRED_OPTIONS: Array<{ name: string; type: string; default?: string }> 
   { name: 'Move Overhead', type: 'spin', default: '10' },
   { name: 'UCI_Variant', type: 'combo', default: 'khet2' },
   { name: 'PharaohRotation', type: 'check', default: 'false' },
+  { name: 'TwoScarabRotations', type: 'check', default: 'false' },
+  { name: 'SwapOntoReserved', type: 'check', default: 'false' },
+  { name: 'SwapWithSphinx', type: 'check', default: 'false' },
   { name: 'NoRemovalDraw', type: 'spin', default: '100' },
 ];
 
@@ -101,6 +105,35 @@ describe.each(['uci', 'ugi', 'uki'])('handshake %s', (cmd) => {
     // readyok at once, and nothing else pending
     expect(await e.sync()).toEqual([]);
     expect((await e.quit()).code).toBe(0);
+  });
+});
+
+describe('the handshake and the warm-up (protocol.md, `uci`)', () => {
+  it('uciok at once while the search threads still warm up; readyok only once they are warm', async () => {
+    // In-process with the Node host (its workers run the sources): the warm-up is a promise, never
+    // settled while input() runs, so an answer written before input() returns did not wait for it.
+    let readyok: () => void = () => {};
+    const ready = new Promise<void>((r) => {
+      readyok = r;
+    });
+    const lines: string[] = [];
+    const e = new UciEngine((l) => {
+      lines.push(l);
+      if (l === 'readyok') readyok();
+    }, nodeHost);
+    const quit = new Promise<void>((r) => e.setQuitHandler(r));
+    try {
+      e.input('uci');
+      expect(lines[0]).toBe(`id name Thoth ${VERSION}`);
+      expect(lines.at(-1)).toBe('uciok');
+      e.input('isready');
+      expect(lines).not.toContain('readyok');
+      await ready;
+      expect(lines.filter((l) => l === 'uciok' || l === 'readyok')).toEqual(['uciok', 'readyok']);
+    } finally {
+      e.input('quit');
+      await quit;
+    }
   });
 });
 
@@ -232,6 +265,43 @@ describe('setoption', () => {
     expect(await answer('setoption name PharaohRotation value false')).toEqual([]);
     e.send('position startpos');
     expect(await nodes()).toBe(77);
+  });
+
+  it("the dialect switches (docs/rules.md §3.1) change the moves: ddket's 81 first moves, a swap onto j5", async () => {
+    const nodes = async (): Promise<number> => {
+      const out = await e.command('go perft 1', /^Nodes\/second: /);
+      return Number(/^Nodes searched: (\d+)$/m.exec(out.join('\n'))![1]);
+    };
+    expect(await answer('setoption name PharaohRotation value true')).toEqual([]);
+    expect(await answer('setoption name TwoScarabRotations value true')).toEqual([]);
+    e.send('position startpos');
+    expect(await nodes()).toBe(81);
+    expect(await answer('setoption name PharaohRotation value false')).toEqual([]);
+    expect(await answer('setoption name TwoScarabRotations value false')).toEqual([]);
+    // a Silver Scarab on j5 next to a Red Pyramid: the swap pushes the Pyramid onto file j
+    e.send('position kfen xv7k1/10/10/8pvS^/10/4K5/10/9X^ s 0 1');
+    expect(await nodes()).toBe(14);
+    expect(await answer('setoption name SwapOntoReserved value true')).toEqual([]);
+    expect(await nodes()).toBe(15);
+    expect(await answer('setoption name SwapOntoReserved value false')).toEqual([]);
+    expect(await nodes()).toBe(14);
+  });
+
+  it('UCI_ShowWDL adds wdl W D L (per mille, from the fitted curve) after each score', async () => {
+    e.send('position startpos');
+    const off = await e.command('go depth 2', /^bestmove /);
+    expect(off.filter((l) => / wdl /.test(l))).toEqual([]);
+    expect(await answer('setoption name UCI_ShowWDL value true')).toEqual([]);
+    const on = await e.command('go depth 2', /^bestmove /);
+    const scored = on.filter((l) => / score /.test(l));
+    expect(scored.length).toBeGreaterThan(0);
+    for (const l of scored) {
+      const m = /score (cp|mate) (-?\d+)(?: lowerbound| upperbound)? wdl (\d+) (\d+) (\d+)/.exec(l);
+      expect(m, l).not.toBeNull();
+      const [, kind, v, w, d, lo] = m!;
+      expect([Number(w), Number(d), Number(lo)]).toEqual(wdlOf({ kind: kind as 'cp', value: Number(v) }));
+    }
+    expect(await answer('setoption name UCI_ShowWDL value false')).toEqual([]);
   });
 
   it('NoRemovalDraw sets the no-removal limit (0 = off)', async () => {

@@ -16,7 +16,7 @@ function declared(hasNetwork: boolean): OptionSpec[] {
       clearHash: () => {},
       setThreads: () => {},
       variantChanged: () => {},
-      pharaohRotationChanged: () => {},
+      rulesChanged: () => {},
       loadNetwork: () => ok(undefined),
       evaluationChanged: () => {},
       hasNetwork: () => hasNetwork,

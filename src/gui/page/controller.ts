@@ -140,7 +140,7 @@ export class PageController {
     this.board = new BoardView(this.dom.board, {
       press: (sq) => this.onPress(sq),
       click: (sq) => this.onClick(sq),
-      drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now())),
+      drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now(), this.confirmMoves())),
       rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now(), this.confirmMoves())),
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
     });
@@ -181,8 +181,8 @@ export class PageController {
   private wireShare(): void {
     wireShare({
       dom: this.dom,
-      record: () => exportGame(exportInput(this.s, this.engine.name)),
-      hasMoves: () => this.s.tree.children.length > 0,
+      record: () => this.gameRecord(),
+      hasMoves: () => this.recordState().tree.children.length > 0,
       position: () => ({ edition: this.s.tree.edition, kfen: toKfen(S.viewPosition(this.s)) }),
       open: (p) => openLinked(this, p),
       warn: (text) => this.update((x) => S.setMessage(x, text)),
@@ -193,6 +193,20 @@ export class PageController {
           ? undefined
           : 'Links from thoth gui open in this browser on this computer only, while this thoth gui runs (a restarted one refuses them).',
     });
+  }
+
+  /** The game the records are of: the board's, or the one a mode holds apart (Learn's reviewed game). */
+  private recordState(): PageState {
+    for (const m of this.modes) {
+      const kept = m.recordState?.();
+      if (kept) return kept;
+    }
+    return this.s;
+  }
+
+  /** The record (PGN) of that game: what *Copy PGN*, *Export game* and *Download* give. */
+  gameRecord(): string {
+    return exportGame(exportInput(this.recordState(), this.engine.name));
   }
 
   // ---- the update loop ---------------------------------------------------------------------
@@ -303,11 +317,12 @@ export class PageController {
 
   renderBoard(): void {
     const s = this.s;
-    const model = boardFrame(
+    let model = boardFrame(
       s,
       this.searches.gameSerial,
       document.activeElement === this.dom.board && this.keyboard.playing,
     );
+    for (const m of this.modes) model = m.decorate?.(model) ?? model;
     this.board.render(model);
     this.dom.board.classList.toggle('previewing', s.preview !== null);
     // The focus ring shows keyboard play only.
@@ -337,7 +352,7 @@ export class PageController {
     renderBanner(d, s);
     renderOffer(d, s);
     renderStatus(d, this.engine, this.searches.strengthText());
-    renderHint(d, s, this.engine.ready);
+    renderHint(d, s, this.engine.ready, TOUCH());
     renderIO(d, toKfen(S.viewPosition(s)));
     this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null, lineEvals(s));
     this.keepGames();
@@ -399,13 +414,27 @@ export class PageController {
     start();
   }
 
+  /** A new game (New game, a position loaded, a record imported, a link opened), the board brought into view. */
   startGame(f: (s: PageState) => PageState): void {
     this.searches.newGame();
     this.update(f);
+    this.boardIntoView();
   }
 
   newGame(): void {
     void this.abandonThen('A new game', () => this.startGame((x) => S.newGameFromSettings(x, now())));
+  }
+
+  /**
+   * Brings the board (from the bar above it) into view when it is not whole on the screen: on a
+   * phone the form's New game and the Import/export card are below the board, out of sight of
+   * the game they start.
+   */
+  private boardIntoView(): void {
+    const r = this.dom.board.getBoundingClientRect();
+    if (r.top >= 0 && r.bottom <= innerHeight) return;
+    const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.dom.playerTop.root.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'auto' });
   }
 
   /**

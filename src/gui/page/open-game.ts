@@ -1,7 +1,8 @@
 /**
  * Opening a game or a position from outside the page: a KFEN typed in the Import/Export card, a
- * record (PGN) imported there, or a link's (share.ts), which opens in Analysis. Each asks first
- * when it would abandon a game in progress, and starts a new game of the page.
+ * record (PGN) imported there, or a link's (share.ts). A record opens on the analysis board
+ * (record-io's loadImported), as does a link's position. Each asks first when it would abandon a
+ * game in progress, and starts a new game of the page.
  */
 import { EDITIONS, type EditionId } from '../../core/index';
 import type { Dom } from './view/dom';
@@ -72,7 +73,7 @@ export function openLinked(page: OpenHost, p: LinkPayload): string | null {
   const t = importedTree(imported.value);
   if (!t.ok) return t.error;
   void page.abandonThen('Opening a link', () => {
-    page.startGame((x) => loadImported(analysis(x), imported.value, t.value, now()));
+    page.startGame((x) => loadImported(x, imported.value, t.value, now()));
     ioMessage(page.dom, `Game opened from the link: ${movesAndPlies(imported.value.moves.length)}.`);
   });
   return null;

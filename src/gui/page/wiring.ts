@@ -15,7 +15,7 @@ import { importRecord, loadKfen, type OpenHost } from './open-game';
 import { addRematchButton } from './view/game-card';
 import { engineStatus, ioMessage } from './view/panels';
 import { download, pictureOf, type PictureKind } from './view/export-picture';
-import { exportGame, exportInput } from './state/record-io';
+import { CUSTOM_SETUP } from './view/settings-form';
 import { rematch } from './state/rematch';
 import type { Searches } from './engine/searches';
 import * as S from './state/state';
@@ -37,6 +37,8 @@ export interface WireHost extends OpenHost {
   startReview(): void;
   changeMode(mode: S.Mode): Promise<void>;
   setSettings(change: Partial<Settings>): void;
+  /** The record (PGN) of the game (Learn's reviewed game while its tasks are on the board). */
+  gameRecord(): string;
 }
 
 /** Wires every control of the page. */
@@ -119,7 +121,10 @@ function wireGameCard(page: WireHost): void {
     const edition = d.edition.value as EditionId;
     page.setSettings({ edition });
   };
-  d.setup.onchange = () => page.setSettings({ setup: d.setup.value as Settings['setup'] });
+  d.setup.onchange = () => {
+    // "Custom position" names the board's own start; only the setups are for New game
+    if (d.setup.value !== CUSTOM_SETUP) page.update((x) => S.chooseSetup(x, d.setup.value as Settings['setup']));
+  };
   d.side.onchange = () => page.update((x) => S.chooseSide(x, d.side.value as Settings['side']));
   d.level.onchange = () => page.setSettings({ level: Number(d.level.value) });
   d.tc.onchange = () => page.setSettings({ tc: d.tc.value });
@@ -183,15 +188,22 @@ function wireRecords(page: WireHost): void {
       () => ioMessage(d, 'Select the text and copy it.'),
     );
   };
-  d.recExport.onclick = () => {
-    const text = exportGame(exportInput(page.state, page.engine.name));
+  /** The game's record in the box, and the Download link's file made of it. */
+  const exported = (): void => {
+    const text = page.gameRecord();
     d.record.value = text;
     const a = d.recDownload;
     if (a.href.startsWith('blob:')) URL.revokeObjectURL(a.href);
     a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
     a.hidden = false;
+  };
+  d.recExport.onclick = () => {
+    exported();
     ioMessage(d, 'The game is in the box above; Download saves it as a file.');
   };
+  // Download saves the game as it is now, not as it was at Export (the link's file is made again
+  // before the browser follows it).
+  d.recDownload.onclick = () => exported();
   d.recImport.onclick = () => importRecord(page, d.record.value);
   const picture = (kind: PictureKind): void => {
     const f = pictureOf(page.state, kind);
@@ -203,7 +215,7 @@ function wireRecords(page: WireHost): void {
   d.picGif.onclick = () => picture('gif');
 }
 
-/** The engine's status pill: restart a stopped engine, or take it back from another page. */
+/** The engine's status pill: restart a stopped engine, or connect again (the server was gone, or had no engine for this tab). */
 function wireStatus(page: WireHost): void {
   page.dom.statusAction.onclick = () => {
     const kind = engineStatus(page.engine).action?.kind;

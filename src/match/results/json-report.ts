@@ -4,6 +4,7 @@
  * summary the text prints (the last one `final`, with why the run stopped). Numbers JSON cannot
  * hold (an Elo after only wins) are null. Each line is written through at once.
  */
+import type { EndingCounts } from './endings';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { GameRecord } from '../../core/record';
 import { recordPlayers, recordReason, recordStart } from '../../core/record';
@@ -58,6 +59,8 @@ export interface SummaryLine {
   encounters: EncounterSummary[];
   /** With more than two engines: the standings, best first. */
   standings: StandingRow[] | null;
+  /** Each engine's wins, losses and draws by how its games ended (endings.ts). */
+  endings: EndingCounts;
 }
 
 export class JsonReport {

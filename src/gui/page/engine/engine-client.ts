@@ -14,11 +14,18 @@ import type { EngineState, FullStrength } from '../../messages';
 /** What a link reports to the client. */
 export interface LinkEvents {
   /** The engine's state and handshake (on connection and whenever they change). */
-  hello(state: EngineState, engine: string, handshake: string[], message: string, strength?: FullStrength): void;
+  hello(
+    state: EngineState,
+    engine: string,
+    handshake: string[],
+    message: string,
+    strength?: FullStrength,
+    pages?: { open: number; most: number },
+  ): void;
   line(text: string): void;
   refused(line: string, reason: string): void;
-  /** Another page took the engine. */
-  superseded(): void;
+  /** The server serves `most` pages at once and that many are open: this one gets no engine. */
+  full(most: number): void;
   /** The link is gone (the server stopped). */
   closed(): void;
 }
@@ -43,9 +50,9 @@ export class WebSocketLink implements EngineLink {
     this.ws?.close();
     const ws = new WebSocket(this.url);
     this.ws = ws;
-    let superseded = false;
+    let full = false;
     ws.onclose = () => {
-      if (this.ws === ws && !superseded) ev.closed();
+      if (this.ws === ws && !full) ev.closed();
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws) return;
@@ -57,14 +64,14 @@ export class WebSocketLink implements EngineLink {
       }
       switch (m.type) {
         case 'hello':
-          return ev.hello(m.state, m.engine, m.handshake, m.message ?? '', m.strength);
+          return ev.hello(m.state, m.engine, m.handshake, m.message ?? '', m.strength, m.pages);
         case 'line':
           return ev.line(m.line);
         case 'refused':
           return ev.refused(m.line, m.reason);
-        case 'superseded':
-          superseded = true;
-          return ev.superseded();
+        case 'full':
+          full = true;
+          return ev.full(m.most);
       }
     };
   }
@@ -104,10 +111,13 @@ interface Running {
   timers: ReturnType<typeof setTimeout>[];
 }
 
-export type ConnectionState = 'connecting' | 'open' | 'closed' | 'superseded';
+/** `full`: the server serves as many pages as it may, each with its engine, and has none for this one. */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'full';
 
 /** How long an engine may take to answer `stop` before the page calls it unresponsive. */
 const STOP_TIMEOUT_MS = 3000;
+/** A page the server had no engine for (as many pages as it serves are open) asks again this often. */
+const FULL_RETRY_MS = 5000;
 
 export class EngineClient {
   connection: ConnectionState = 'connecting';
@@ -118,8 +128,10 @@ export class EngineClient {
   /** The engine did not answer `stop`: searches wait for a restart. */
   unresponsive = false;
   options = new Map<string, DeclaredOption>();
-  /** Full strength as the engine was set up (threads, table), when the link says. */
+  /** Full strength as the engine was set up (threads: this page's share, table), when the link says. */
   strength: FullStrength | undefined;
+  /** The pages the server serves now (this one included) and the most it serves, when it says. */
+  pages: { open: number; most: number } | undefined;
   /** Called when the connection or the engine's state changes. */
   onStatus: () => void = () => {};
   /** Called with engine lines that no search claims (info string, errors). */
@@ -133,26 +145,36 @@ export class EngineClient {
   private next: SearchRequest | null = null;
   private sentOptions = new Map<string, string>();
   private pendingNewGame = false;
+  /** The next try of a page the server had no engine for. */
+  private retry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     readonly link: EngineLink,
     readonly stopTimeoutMs = STOP_TIMEOUT_MS,
   ) {}
 
-  /** Connects (again: after another page took the engine, this takes it back). */
+  /**
+   * Connects (again: after the server was gone, or had no engine for this page, which then tries
+   * again by itself every FULL_RETRY_MS).
+   */
   connect(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
     this.connection = 'connecting';
     this.reset();
     this.link.open({
-      hello: (state, engine, handshake, message, strength) => {
+      hello: (state, engine, handshake, message, strength, pages) => {
         this.strength = strength;
+        this.pages = pages;
         this.onHello(state, engine, handshake, message);
       },
       line: (l) => this.onLine(l),
       refused: (l, r) => this.onRefused(l, r),
-      superseded: () => {
-        this.connection = 'superseded';
+      full: (most) => {
+        this.connection = 'full';
+        this.pages = { open: most, most };
         this.reset();
+        this.retry = setTimeout(() => this.connect(), FULL_RETRY_MS);
         this.onStatus();
       },
       closed: () => {

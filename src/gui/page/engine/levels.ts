@@ -53,6 +53,15 @@ export function levelsFor(elo: { min: number; max: number } | null, engineName =
   return out;
 }
 
+/**
+ * Thoth as a record names the player at `level`: its name and the level in one pair of
+ * parentheses (`Thoth 0.1.0 (Level 8 · full strength · Elo 2400)`), not the list's label inside
+ * another pair.
+ */
+export function thothPlayerName(engineName: string, level: Level): string {
+  return `${engineName || 'Thoth'} (${level.label.replace(/ \(([^()]*)\)$/, ' · $1')})`;
+}
+
 /** Level 8: no Elo limit, no fixed depth (it plays on every core). */
 export const isFullStrength = (level: Level): boolean => level.elo === undefined && level.depth === undefined;
 

@@ -11,7 +11,15 @@ import { timeLeft } from '../state/clock';
 import type { InfoLine } from '../../../core/info';
 import type { EngineClient } from './engine-client';
 import * as R from '../state/gamereview';
-import { isFullStrength, levelGoCommand, levelOptions, levelsFor, MOVETIME_WITHOUT_CLOCK, type Level } from './levels';
+import {
+  isFullStrength,
+  levelGoCommand,
+  levelOptions,
+  levelsFor,
+  MOVETIME_WITHOUT_CLOCK,
+  thothPlayerName,
+  type Level,
+} from './levels';
 import * as S from '../state/state';
 import type { PageState } from '../state/state';
 import { positionCommand, type Path } from '../state/tree';
@@ -222,7 +230,7 @@ export class Searches {
         : {}),
     };
     if (said) this.recordThothEval(end, said);
-    const thoth = `${this.engine.name || 'Thoth'} (${level.label})`;
+    const thoth = thothPlayerName(this.engine.name, level);
     this.host.update((x) => S.engineMoved(S.thothPlays(x, thoth), text, note, now()));
   }
 

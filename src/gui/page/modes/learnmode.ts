@@ -33,6 +33,9 @@ type Status = 'play' | 'checking' | 'good' | 'given' | 'done';
 
 const now = (): number => performance.now();
 const TAKE_BACK_MS = 900;
+/** A refused try: Thoth's answer comes after this long, and the try is taken back this long after it. */
+const ANSWER_MS = 700;
+const ANSWER_SHOWN_MS = 1800;
 
 export class LearnMode implements PageMode {
   private kept: PageState | null = null;
@@ -74,6 +77,11 @@ export class LearnMode implements PageMode {
   /** The reviewed game while its mistakes are on the board (what storage keeps meanwhile), or null. */
   keptGame(): SavedGame | null {
     return this.kept ? saveGame(this.kept, now()) : null;
+  }
+
+  /** The reviewed game, while its mistakes are on the board: what the page's records give meanwhile. */
+  recordState(): PageState | null {
+    return this.kept;
   }
 
   /** The try Thoth should score now, or null. */
@@ -175,7 +183,10 @@ export class LearnMode implements PageMode {
     if (!node) return;
     if (node.ply.text === m.best) return this.judged(true, true);
     const ended = endedTry(m, S.endPosition(after));
-    if (ended) return this.judged(goodTry(m, ended), false);
+    if (ended)
+      return this.judged(goodTry(m, ended), false, {
+        why: `${node.ply.text} ${ended.kind === 'mate' && ended.value < 0 ? 'hits your own Pharaoh' : 'ends the game in a draw'}`,
+      });
     this.status = 'checking';
     this.tries++;
     this.pending = {
@@ -207,34 +218,54 @@ export class LearnMode implements PageMode {
       },
       onBestmove: () => {
         const said = last as InfoLine | null;
-        if (done()) this.scored(tried.key, said ? said.score : { kind: 'cp', value: 0 });
+        // the line Thoth searched is the try then its answer: the refutation, shown if refused
+        if (done()) this.scored(tried.key, said ? said.score : { kind: 'cp', value: 0 }, said?.pv[1]);
       },
     });
   }
 
-  /** Thoth's score of the try, from the mover's point of view. */
-  private scored(key: string, score: Score): void {
+  /** Thoth's score of the try, from the mover's point of view, and its answer to it (its line's next move). */
+  private scored(key: string, score: Score, answer?: string): void {
     if (!this.pending || this.pending.key !== key) return;
     const m = this.list[this.at];
+    const tried = this.pending.move;
     this.pending = null;
-    if (m) this.judged(goodTry(m, score), false);
+    if (m) this.judged(goodTry(m, score), false, { tried, answer });
   }
 
-  /** The try judged (`best`: it was the review's best move). */
-  private judged(good: boolean, best: boolean): void {
+  /**
+   * The try judged (`best`: it was the review's best move). A refused one gets its reason: a try
+   * that ends the game says how (`why`); another is answered as a puzzle answers a wrong move,
+   * Thoth's reply (`answer`, its line's next move) played after it on the board, then both are
+   * taken back.
+   */
+  private judged(good: boolean, best: boolean, refused: { why?: string; tried?: string; answer?: string } = {}): void {
     const m = this.list[this.at];
     if (!m) return;
+    const { why, tried, answer } = refused;
+    this.status = good ? 'good' : 'play';
     if (good) {
-      this.status = 'good';
       this.found++;
       const then = this.at + 1 < this.list.length ? ' Next goes on to your next mistake.' : '';
       this.say(`Good move.${best ? '' : ` The review's best was ${m.best}.`}${then}`);
+    } else if (tried && answer && this.legalAfter(m, [tried, answer])) {
+      this.say(`You can do better: ${answer} answers ${tried}. Try another move.`, true);
+      this.timers.later(() => {
+        this.setBoard(m, [tried, answer]);
+        this.timers.later(() => this.setBoard(m, []), ANSWER_SHOWN_MS);
+      }, ANSWER_MS);
     } else {
-      this.status = 'play';
-      this.say('You can do better. Try another move.', true);
+      this.say(`You can do better${why ? `: ${why}` : ''}. Try another move.`, true);
       this.timers.later(() => this.setBoard(m, []), TAKE_BACK_MS);
     }
     this.render();
+  }
+
+  /** True when `extra` moves are legal after the mistake's position. */
+  private legalAfter(m: Mistake, extra: string[]): boolean {
+    const kept = this.kept;
+    const t = kept ? newTree(kept.tree.edition, kept.tree.startKfen) : null;
+    return t?.ok === true && addMoves(t.value, [], [...m.moves, ...extra]).ok;
   }
 
   // ---- drawing -------------------------------------------------------------------------------

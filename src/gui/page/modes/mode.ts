@@ -8,6 +8,7 @@
 import type { ModeSearch } from '../engine/searches';
 import type { SavedGame } from '../state/persist';
 import type { PageState } from '../state/state-types';
+import type { BoardModel } from '../view/board-model';
 
 /** What a mode needs of the controller. */
 export interface ModeHost {
@@ -20,8 +21,15 @@ export interface PageMode {
   observe(before: PageState, after: PageState): void;
   /** The game the mode took the board from, while it holds the board (what storage keeps meanwhile), or null. */
   keptGame(): SavedGame | null;
+  /**
+   * The game whose record *Copy PGN*, *Export game*, *Download* and *Copy link* give while the
+   * mode holds the board, when it is not the board's (Learn: the reviewed game, not its task), or null.
+   */
+  recordState?(): PageState | null;
   /** The search the mode wants of Thoth now (it comes before the page's own), or null. */
   search(): ModeSearch | null;
   /** Draws the mode's part of the page; called after the page's panels are drawn. */
   render(): void;
+  /** What the mode adds to the board's model (a defence puzzle's threat), or the model as it is. */
+  decorate?(model: BoardModel): BoardModel;
 }

@@ -26,6 +26,9 @@ import {
   startRun,
   streakPuzzle,
   taskText,
+  MAX_NAMED_THREATS,
+  themeName,
+  threatsOf,
   withTheme,
   type PuzzleRun,
   type PuzzleStore,
@@ -37,6 +40,9 @@ import type { PageState } from '../state/state';
 import { addMoves, newTree, nodeAt } from '../state/tree';
 import { Timers } from './timers';
 import { elementsById } from '../view/dom';
+import { moveArrow } from '../view/board-frame';
+import type { BoardModel } from '../view/board-model';
+import { laserPath } from '../state/move-effect';
 import type { ModeHost, PageMode } from './mode';
 
 const REPLY_MS = 700;
@@ -53,6 +59,8 @@ function storage(): Storage | null {
 export class PuzzleMode implements PageMode {
   readonly puzzles: readonly Puzzle[] = shipped as Puzzle[];
   run: PuzzleRun | null = null;
+  /** The threats of the defence puzzle on show (computed once per puzzle). */
+  private threats: { id: string; moves: string[] } | null = null;
   store: PuzzleStore;
   /** The streak in progress: puzzles solved in a row, and those played. */
   streak: { count: number; played: Set<string> } | null = null;
@@ -98,7 +106,7 @@ export class PuzzleMode implements PageMode {
     for (const p of this.puzzles) for (const t of p.themes) counts.set(t, (counts.get(t) ?? 0) + 1);
     theme.innerHTML = '';
     theme.append(new Option(`All themes (${this.puzzles.length})`, ''));
-    for (const t of THEMES) if (counts.has(t)) theme.append(new Option(`${t} (${counts.get(t)})`, t));
+    for (const t of THEMES) if (counts.has(t)) theme.append(new Option(`${themeName(t)} (${counts.get(t)})`, t));
     const edition = this.el['pz-edition'] as HTMLSelectElement;
     edition.innerHTML = '';
     edition.append(new Option(`All editions (${this.puzzles.length})`, ''));
@@ -208,6 +216,32 @@ export class PuzzleMode implements PageMode {
   /** The game kept while puzzles are played (what storage keeps meanwhile), or null. */
   keptGame(): SavedGame | null {
     return this.kept;
+  }
+
+  /**
+   * A defence puzzle draws the hit it parries while the person looks for the defence: the
+   * attacker's threatening moves as red arrows (up to four), or, where most of its moves would hit
+   * (its laser already aims at the Pharaoh), its laser's path.
+   */
+  decorate(model: BoardModel): BoardModel {
+    // the position after the opponent's move (drawn before `run.done` counts it), the solver to move
+    const run = this.run;
+    const s = this.host.state();
+    if (!run || run.status !== 'play' || run.done > 1 || s.path.length !== 1 || S.gameLength(s) !== 1) return model;
+    if (this.threats?.id !== run.puzzle.id) this.threats = { id: run.puzzle.id, moves: threatsOf(run.puzzle) };
+    const threats = this.threats.moves;
+    if (threats.length === 0) return model;
+    const pos = puzzlePosition(run.puzzle, 1);
+    pos.makeNull();
+    if (threats.length > MAX_NAMED_THREATS) {
+      const them = pos.side;
+      return {
+        ...model,
+        lasers: [...model.lasers.filter((l) => l.side !== them), { side: them, ...laserPath(pos, them) }],
+      };
+    }
+    const arrows = threats.flatMap((t, i) => moveArrow(t, pos, 'threat', i === 0 ? 'threat' : undefined) ?? []);
+    return { ...model, arrows: [...model.arrows, ...arrows] };
   }
 
   /** Puzzles ask Thoth for nothing: the solutions are in the puzzle file. */
@@ -401,7 +435,7 @@ export class PuzzleMode implements PageMode {
     if (run) {
       const names = EDITIONS[run.puzzle.variant].colorNames;
       // the themes only once the puzzle is over (they give the solution away), as lichess does
-      const themes = run.status === 'play' ? '' : ` · ${run.puzzle.themes.join(', ')}`;
+      const themes = run.status === 'play' ? '' : ` · ${run.puzzle.themes.map(themeName).join(', ')}`;
       this.el['pz-task'].textContent =
         `${EDITIONS[run.puzzle.variant].name} · ${taskText(run.puzzle, names)} Puzzle ${run.puzzle.id}, rated ${run.puzzle.rating}${themes}`;
     } else {

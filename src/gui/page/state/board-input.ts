@@ -100,14 +100,20 @@ export function clickSquare(s: PageState, sq: number, now: number, pickedBefore:
   return next;
 }
 
-/** A piece dragged from `from` and dropped on `to`. */
-export function dropPiece(s: PageState, from: number, to: number, now: number): PageState {
+/**
+ * A piece dragged from `from` and dropped on `to`. With `confirm` (Confirm moves) the drop is a
+ * first tap: the move is armed and its shot shown, and a tap on `to` (or a second drop there)
+ * plays it.
+ */
+export function dropPiece(s: PageState, from: number, to: number, now: number, confirm = false): PageState {
   if (!humanMayMove(s)) {
     const pp = premovePosition(s);
     const t = pp ? targetsOf(pp, from, s.stackTop).get(to) : undefined;
     return t ? setPremove(s, formatMove(t.move)) : s;
   }
   const t = targetsOf(viewPosition(s), from, s.stackTop).get(to);
+  if (t && confirm && !(s.selected === from && s.armed === to))
+    return { ...s, selected: from, armed: to, aim: to, message: '' };
   return t ? playMove(s, t.move, now) : s;
 }
 

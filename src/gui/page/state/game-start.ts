@@ -3,7 +3,7 @@
  * from a loaded tree, the settings themselves, the mode (play against Thoth, two players,
  * analysis), and Thoth coming and going. Pure transitions like the rest of the state (state.ts).
  */
-import { setupKfen } from '../../../core/index';
+import { setupKfen, setupsOf } from '../../../core/index';
 import { clockFromText, startClock, stopClock } from './clock';
 import { endPath, endPosition, gameLength, isOver } from './state-queries';
 import type { Ending, Mode, PageState, Settings } from './state-types';
@@ -50,6 +50,7 @@ export function freshView(): Pick<
   | 'review'
   | 'message'
   | 'bannerClosed'
+  | 'setupChosen'
 > {
   return {
     thinking: null,
@@ -64,6 +65,7 @@ export function freshView(): Pick<
     review: null,
     message: '',
     bannerClosed: false,
+    setupChosen: false,
   };
 }
 
@@ -114,14 +116,23 @@ export function setSettings(s: PageState, change: Partial<Settings>): PageState 
   return { ...s, settings: { ...s.settings, ...change } };
 }
 
+/** The Setup picked for the next game (it takes effect with New game, as the form says). */
+export function chooseSetup(s: PageState, setup: Settings['setup']): PageState {
+  return { ...setSettings(s, { setup }), setupChosen: true };
+}
+
+/** True when the board's game starts from a position of its own, none of its edition's setups. */
+export function customStart(s: PageState): boolean {
+  return !setupsOf(s.tree.edition).some((x) => setupKfen(s.tree.edition, x) === s.tree.startKfen);
+}
+
 /**
  * The side for the next game against Thoth: it takes effect with New game, never at once, not
  * even before the first move (Thoth would move at once in a game the form no longer describes).
+ * The form's note says so (view/settings-form.ts); the hint goes on saying whose move it is.
  */
 export function chooseSide(s: PageState, side: Settings['side']): PageState {
-  const next = setSettings(s, { side });
-  if (s.mode !== 'engine') return next;
-  return { ...next, message: 'Your side changes with the next game (New game).' };
+  return setSettings(s, { side });
 }
 
 // ---- modes ---------------------------------------------------------------------------------
@@ -193,7 +204,7 @@ export function analyseDuringGame(s: PageState, now: number): PageState {
 export const closeBanner = (s: PageState): PageState => ({ ...s, bannerClosed: true });
 export const setMessage = (s: PageState, message: string): PageState => ({ ...s, message });
 /**
- * Thoth became available or went away (another tab took it, the server stopped). Against Thoth
+ * Thoth became available or went away (the server had no engine for this tab, or stopped). Against Thoth
  * the clocks stand still meanwhile: nobody can move.
  */
 export function setEngineAvailable(s: PageState, engineAvailable: boolean, now: number): PageState {

@@ -7,7 +7,7 @@
  */
 import { gameStatus } from '../../../core/index';
 import { reviewGame, winChance, type GameReview, type PlyEval } from '../../../analysis/review';
-import { needsPlayedSearch, plyEval } from '../../../analysis/review-method';
+import { needsPlayedSearch, plyEval, repetitionAfter } from '../../../analysis/review-method';
 import type { Score } from './evaluation';
 import { endPath, isOver, type PageState, type ReviewState } from './state';
 import { mainline, pathKey, positionAt, type Path } from './tree';
@@ -104,7 +104,12 @@ export function reviewAdvice(s: PageState): { index: number; best: string; text:
   const best = r.best?.[i];
   const played = mainline(s.tree)[i]?.ply.text;
   if (!mark || !best || !played || best === played) return null;
-  return { index: i, best, text: `${MARK_WORDS[mark]}: ${played}${mark}. Best was ${best}.` };
+  const reason = judgedSoFar(s)?.plies[i]?.reason;
+  return {
+    index: i,
+    best,
+    text: `${MARK_WORDS[mark]}: ${played}${mark}${reason ? `, ${reason}` : ''}. Best was ${best}.`,
+  };
 }
 
 /**
@@ -112,15 +117,19 @@ export function reviewAdvice(s: PageState): { index: number; best: string; text:
  * own when it needs one, and the next position's (which says whether it hit the Pharaoh).
  */
 function moveEvals(s: PageState, r: ReviewState): PlyEval[] {
-  const moves = mainline(s.tree).map((n) => n.ply.text);
-  const first = positionAt(s.tree, []).side;
+  const nodes = mainline(s.tree);
+  const moves = nodes.map((n) => n.ply.text);
+  const pos = positionAt(s.tree, []);
+  const first = pos.side;
   const out: PlyEval[] = [];
   for (let i = 0; i < moves.length; i++) {
     const best = r.scores[i];
     if (best === undefined || r.scores[i + 1] === undefined) break;
     const played = wantsPlayed(r, i, moves[i]) ? r.played?.[i] : best;
     if (played === undefined) break;
-    out.push(plyEval({ side: ((first + i) & 1) as 0 | 1, best, played, hit: hitInto(r, i) }));
+    pos.make(nodes[i].ply.move);
+    const side = ((first + i) & 1) as 0 | 1;
+    out.push(plyEval({ side, best, played, hit: hitInto(r, i), repetition: repetitionAfter(pos) }));
   }
   return out;
 }

@@ -30,12 +30,14 @@ export interface Mistake {
 }
 
 /**
- * The side whose mistakes are offered: the person's against Thoth (the record names the other
- * side Thoth, the person "Human"), else the side at the bottom of the board.
+ * The side whose mistakes are offered: the person's against Thoth (the game names one side
+ * "Human": the players of a game played here, else an imported record's White and Black tags),
+ * else the side at the bottom of the board.
  */
 export function learnerSide(s: PageState): 0 | 1 {
-  const p = s.players;
-  if (p && (p[0] === 'Human') !== (p[1] === 'Human')) return p[0] === 'Human' ? 0 : 1;
+  const tag = (k: string): string | undefined => s.tags.find(([t]) => t === k)?.[1];
+  const p = s.players ?? [tag('White'), tag('Black')];
+  if ((p[0] === 'Human') !== (p[1] === 'Human')) return p[0] === 'Human' ? 0 : 1;
   return s.flipped ? 1 : 0;
 }
 

@@ -53,7 +53,52 @@ export function puzzlePosition(p: Puzzle, k: number): Position {
 
 const isHit = (p: Puzzle): boolean => p.themes.some((t) => t.startsWith('hitIn'));
 
-/** What the puzzle asks, in words. */
+/** The themes in words, as the page says them (the file's names are code: docs/puzzles.md). */
+const THEME_NAMES: Record<string, string> = {
+  defence: 'Defence',
+  material: 'Material',
+  sphinxTurn: 'Sphinx turn',
+  swap: 'Swap',
+  unstack: 'Unstacking',
+  anubisBlock: 'Anubis block',
+  quietMove: 'Quiet move',
+  capture: 'Capture',
+};
+
+/** A theme in words: `hitIn3` → "Hit in 3", `anubisBlock` → "Anubis block". */
+export function themeName(theme: string): string {
+  const hit = /^hitIn(\d+)$/.exec(theme);
+  if (hit) return `Hit in ${hit[1]}`;
+  return THEME_NAMES[theme] ?? theme.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+}
+
+/**
+ * The most threats a defence's task names (and the board draws as arrows, modes/puzzlemode.ts); with
+ * more, the attacker's laser already aims at the Pharaoh, and its path is drawn instead.
+ */
+export const MAX_NAMED_THREATS = 4;
+
+/**
+ * The hits a defence puzzle's move parries: the opponent's moves that would hit the solver's
+ * Pharaoh were it to move again now, in the position the solver faces (docs/puzzles.md,
+ * "defence"); none for another puzzle.
+ */
+export function threatsOf(p: Puzzle): string[] {
+  if (!p.themes.includes('defence')) return [];
+  const pos = puzzlePosition(p, 1);
+  pos.makeNull();
+  const them = pos.side;
+  const out: string[] = [];
+  for (const m of legalMoves(pos)) {
+    pos.make(m);
+    if (pos.winner === them) out.push(formatMove(m));
+    pos.unmake();
+  }
+  pos.unmakeNull();
+  return out;
+}
+
+/** What the puzzle asks, in words; a defence names the hit it parries. */
 export function taskText(p: Puzzle, names: readonly [string, string]): string {
   const side = names[solverSide(p)];
   const n = p.themes.find((t) => t.startsWith('hitIn'));
@@ -62,7 +107,16 @@ export function taskText(p: Puzzle, names: readonly [string, string]): string {
     return `${side} to move: hit the Pharaoh in ${k === 1 ? 'one move' : `${k} moves`}.`;
   }
   if (p.themes.includes('material')) return `${side} to move: win material.`;
-  return `${side} to move: only one move saves the Pharaoh. Find it.`;
+  const threats = threatsOf(p);
+  if (threats.length === 0) return `${side} to move: only one move saves the Pharaoh. Find it.`;
+  const them = names[solverSide(p) ^ 1];
+  const list =
+    threats.length === 1
+      ? `${threats[0]}: the red arrow`
+      : threats.length <= MAX_NAMED_THREATS
+        ? `${threats.slice(0, -1).join(', ')} or ${threats[threats.length - 1]}: the red arrows`
+        : `${threats.length} of its moves would: its laser's path is drawn`;
+  return `${side} to move: ${them} threatens to hit your Pharaoh (${list}). Only one move saves it: find it.`;
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   addMove,
   childrenAt,
   isMainline,
+  mainline,
   newTree,
   nodeAt,
   positionAt,
@@ -279,8 +280,11 @@ function addLine(
 }
 
 /**
- * A new game from an imported record: its tags kept for export, its result when the board does
- * not decide it, and the clocks as the last `[%clk …]` left them.
+ * An imported record (or a link's) opened on the analysis board, as lichess opens one: its tags
+ * kept for export (and its players named on the bars), its result when the board does not decide
+ * it, the clocks as the last `[%clk …]` left them (standing still: they go on from there if the
+ * person plays on), and neither a live game against Thoth nor the board turned: nobody plays it
+ * until the person picks a mode.
  */
 export function loadImported(
   s: S.PageState,
@@ -288,10 +292,14 @@ export function loadImported(
   t: { tree: GameTree; path: Path },
   now: number,
 ): S.PageState {
-  let next = S.newGame(S.setSettings(s, { edition: g.edition }), t.tree, { now, tags: g.tags });
-  // The record's own time control, when it states one, for the game's clocks.
+  // Built as a game between two players (the record's clocks, the board as it stands), then analysed.
+  const players: S.PageState = { ...s, mode: 'humans' };
+  let next = S.newGame(S.setSettings(players, { edition: g.edition }), t.tree, { now, tags: g.tags });
+  // The record's own time control, when it states one, for the game's clocks; a record with
+  // neither a time control nor a [%clk] has none (its export says none either).
   const tc = clockFromText(g.tags.find(([k]) => k === 'TimeControl')?.[1] ?? '');
   if (tc && next.clock) next = { ...next, clock: tc };
+  if (!tc && !mainline(t.tree).some((n) => n.clocks)) next = { ...next, clock: null };
   if (!S.isOver(next) && g.result !== '*') {
     next = {
       ...next,
@@ -315,7 +323,7 @@ export function loadImported(
       ),
     };
   }
-  return next;
+  return S.setMode(next, 'analysis', now);
 }
 
 /**

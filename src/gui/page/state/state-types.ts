@@ -108,7 +108,7 @@ export interface PageState {
   premove?: string | null;
   /** Confirm moves: the move a first tap chose (its shot is shown); a second tap plays it. */
   armed?: number | '+' | '-' | null;
-  /** Can Thoth play here now (connected, ready, not taken by another page)? */
+  /** Can Thoth play here now (connected, ready, an engine of its own from the server)? */
   engineAvailable: boolean;
   /** Thoth's latest line while it thinks about its move. */
   thinking: InfoLine | null;
@@ -128,6 +128,11 @@ export interface PageState {
   review: ReviewState | null;
   /** A message for the person (replaces the hint until the next action). */
   message: string;
+  /**
+   * The person picked a Setup since this board was set up: over a position of its own (a KFEN, a
+   * record's start) the Setup list then shows that pick (for New game), not "Custom position".
+   */
+  setupChosen?: boolean;
   bannerClosed: boolean;
 }
 

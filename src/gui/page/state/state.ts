@@ -40,6 +40,8 @@ export {
   newGameFromSettings,
   setSettings,
   chooseSide,
+  chooseSetup,
+  customStart,
   setMode,
   playFromHere,
   ANALYSED_NOTE,

@@ -3,7 +3,7 @@
  * variations (analysis). Immutable: a change returns a new tree sharing the untouched nodes, and a
  * node is addressed by its path, the child indices from the start.
  */
-import { parseKfen, parseMove, type EditionId, type Position } from '../../../core/index';
+import { parseKfen, parsePlayableKfen, parseMove, type EditionId, type Position } from '../../../core/index';
 import { err, ok, type Result } from '../../../core/result';
 import { playPly, type PlyInfo } from './move-effect';
 
@@ -38,8 +38,12 @@ export interface GameTree {
 
 export type Path = readonly number[];
 
+/**
+ * A tree of no moves from `startKfen`: a position to play on, so both sides need their Pharaoh
+ * (`parsePlayableKfen`: a board without one is no game, and the engine refuses it).
+ */
 export function newTree(edition: EditionId, startKfen: string): Result<GameTree, string> {
-  const r = parseKfen(startKfen, edition);
+  const r = parsePlayableKfen(startKfen, edition);
   if (!r.ok) return err(r.error.message);
   return ok({ edition, startKfen, children: [] });
 }

@@ -110,7 +110,7 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
   const pos = viewPosition(s);
   const over = gameStatus(pos).result !== 'ongoing';
   dom.analyse.textContent = s.analysing ? 'Stop' : 'Analyse';
-  // No Stop (or Analyse) for an engine this page does not hold (another tab, a closed server).
+  // No Stop (or Analyse) for an engine this page does not hold (the server had none for it, or is gone).
   dom.analyse.hidden = !engine.ready;
   dom.analyse.setAttribute('aria-pressed', String(s.analysing));
   dom.analyse.disabled = over;

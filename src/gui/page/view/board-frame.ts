@@ -36,7 +36,8 @@ function moveSquares(m: number): { from: number; to: number; rot?: '+' | '-' } {
   return { from: moveFrom(m), to: moveTo(m) };
 }
 
-function moveArrow(text: string, pos: Position, style: Arrow['style'], label?: string): Arrow | null {
+/** The arrow of the move `text` in `pos` (a rotation's: its square, and which way it turns), or null. */
+export function moveArrow(text: string, pos: Position, style: Arrow['style'], label?: string): Arrow | null {
   const m = parseMove(pos, text);
   if (!m.ok) return null;
   const t = moveType(m.value);

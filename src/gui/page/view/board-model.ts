@@ -11,8 +11,8 @@ export interface Arrow {
   to: number;
   /** A rotation: '+' clockwise, '-' counter-clockwise (then to === from). */
   rot?: '+' | '-';
-  /** 'best' (the engine's choice), 'alt' (another line), 'pv' (a previewed line). */
-  style: 'best' | 'alt' | 'pv';
+  /** 'best' (the engine's choice), 'alt' (another line), 'pv' (a previewed line), 'threat' (a hit a defence parries). */
+  style: 'best' | 'alt' | 'pv' | 'threat';
   label?: string;
 }
 

@@ -1,10 +1,13 @@
 /** The status pill: what it says about the engine, and the one thing the person can do about it. */
+import { plural } from '../../../core/plural';
 import type { Dom } from './dom';
 import type { EngineClient } from '../engine/engine-client';
 
 export interface StatusView {
   state: string;
   text: string;
+  /** More than the pill has room for (its tooltip). */
+  title?: string;
   action: { label: string; kind: 'reclaim' | 'restart' | 'reload' } | null;
 }
 
@@ -20,12 +23,18 @@ export function engineStatus(engine: EngineClient, detail = ''): StatusView {
       text: engine.link.where === 'page' ? 'Starting Thoth in this page…' : 'Connecting to the server…',
       action: null,
     };
-  if (engine.connection === 'superseded')
+  if (engine.connection === 'full') {
+    const most = engine.pages?.most ?? 1;
     return {
       state: 'closed',
-      text: 'Another tab is using the engine.',
-      action: { label: 'Use it here', kind: 'reclaim' },
+      text:
+        most === 1
+          ? "Another tab has this server's engine: trying again…"
+          : `Other tabs have all ${most} of this server's engines: trying again…`,
+      title: `This server plays at most ${plural(most, 'game')} at once, an engine for each tab, and ${most === 1 ? 'another tab has it' : 'other tabs have them all'}. This tab asks again every few seconds; two players still work here meanwhile.`,
+      action: { label: 'Try again', kind: 'reclaim' },
     };
+  }
   if (engine.connection === 'closed')
     return {
       state: 'closed',
@@ -56,7 +65,12 @@ export function renderStatus(dom: Dom, engine: EngineClient, detail = ''): void 
   dom.status.dataset.state = v.state;
   dom.status.textContent = v.text;
   const hash = engine.strength?.hashMb ? ` (table ${engine.strength.hashMb} MB)` : '';
-  dom.status.title = engine.command ? `Engine: ${engine.command}${hash}` : '';
+  const pages = engine.pages;
+  const shared =
+    pages && pages.most > 1
+      ? `; ${plural(pages.open, 'tab')} of at most ${pages.most} served at once, full strength's threads shared between them`
+      : '';
+  dom.status.title = v.title ?? (engine.command ? `Engine: ${engine.command}${hash}${shared}` : '');
   dom.statusAction.hidden = !v.action;
   if (v.action) {
     dom.statusAction.textContent = v.action.label;

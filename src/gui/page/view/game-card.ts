@@ -91,7 +91,8 @@ export function renderOffer(dom: Dom, s: PageState): void {
     dom.offerText.textContent = `${names[s.drawOffer.by]} offers a draw. ${names[s.drawOffer.by ^ 1]}:`;
   }
 }
-export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
+/** `touch`: the page is on a touch screen (the hint says tap, not click or press a key). */
+export function renderHint(dom: Dom, s: PageState, engineReady: boolean, touch = false): void {
   const pos = viewPosition(s);
   const names = colorNames(s);
   let t = '';
@@ -100,7 +101,7 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean): void {
   if (s.message) t = s.message;
   else if (advice) t = advice.text;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
-  else if (s.pendingReply) t = 'Your shot… (click or press a key to see Thoth’s reply)';
+  else if (s.pendingReply) t = `Your shot… (${touch ? 'tap' : 'click or press a key'} to see Thoth’s reply)`;
   else if (isOver(s) && atEnd(s)) t = gameResult(s)?.text ?? '';
   else if (!atEnd(s) && s.mode !== 'analysis') {
     const l = moveLabel(s.tree, s.path);

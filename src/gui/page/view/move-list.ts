@@ -1,6 +1,7 @@
 /**
- * The move list beside the board: the main line numbered as a record numbers it, its variations
- * inline, the marks of a review, the result, and the current move kept in view.
+ * The move list beside the board: the main line numbered as a record numbers it, the comments
+ * under their moves, its variations inline, the marks of a review, the result, and the current
+ * move kept in view.
  */
 import { PHARAOH, kindOf, parseKfen } from '../../../core/index';
 import type { Dom } from './dom';
@@ -78,6 +79,8 @@ function variationHtml(tree: GameTree, first: Path, current: Path): string {
     if (!label) break;
     if (label.side === 0 || firstMove) parts.push(`<span class="vnum">${label.prefix}</span>`);
     parts.push(moveButton(tree, path, current));
+    const comment = nodeAt(tree, path)?.comment;
+    if (comment) parts.push(`<span class="comment">${escapeHtml(comment)}</span>`);
     firstMove = false;
     const kids = childrenAt(tree, path);
     if (kids.length === 0) break;
@@ -107,16 +110,23 @@ export function renderMoves(dom: Dom, s: PageState): void {
       parts.push(`<span class="num">${label.number}.</span><span class="mv empty">…</span>`);
       pendingNum = '';
     }
-    const own = (nodeAt(tree, path) as MoveNode).nags;
-    parts.push(moveButton(tree, path, s.path, shownNags(own, reviewed, judged.get(i)) ?? []));
+    const node = nodeAt(tree, path) as MoveNode;
+    parts.push(moveButton(tree, path, s.path, shownNags(node.nags, reviewed, judged.get(i)) ?? []));
     const siblings = childrenAt(tree, path.slice(0, -1));
     const alternatives = siblings.length > 1;
-    if (alternatives) {
+    // A comment (a coach's words, an imported record's) shows under its move, as lichess shows it:
+    // on a phone there is no tooltip to hover. The row breaks there, as for variations.
+    if (alternatives || node.comment) {
       if (label.side === 0) parts.push('<span></span>');
-      const vars = siblings
-        .slice(1)
-        .map((_, k) => `<div class="variation">(${variationHtml(tree, [...path.slice(0, -1), k + 1], s.path)})</div>`);
-      parts.push(`<div class="variations">${vars.join('')}</div>`);
+      if (node.comment) parts.push(`<div class="comment">${escapeHtml(node.comment)}</div>`);
+      if (alternatives) {
+        const vars = siblings
+          .slice(1)
+          .map(
+            (_, k) => `<div class="variation">(${variationHtml(tree, [...path.slice(0, -1), k + 1], s.path)})</div>`,
+          );
+        parts.push(`<div class="variations">${vars.join('')}</div>`);
+      }
       if (label.side === 0) pendingNum = 'x';
     } else if (label.side === 0 && i === len - 1) {
       parts.push('<span></span>');

@@ -8,13 +8,24 @@ import { clockText, timeLeft } from '../state/clock';
 import type { Dom, PlayerBar } from './dom';
 import { atEnd, colorNames, isOver, viewPosition } from '../state/state-queries';
 import { materialLeadHtml } from './material';
-import { setHtml } from './panel-html';
+import { escapeHtml, setHtml } from './panel-html';
 import type { PageState } from '../state/state-types';
 
-/** A player's name outside a game against Thoth: the game's (Human reads You) or its record's White/Black tag. */
+/**
+ * A player's name outside a game against Thoth: the players of a game played on this page (its
+ * Human reads You), else its record's White/Black tag as written (a record someone else played,
+ * imported or opened from a link, names its Human, not the person who opens it).
+ */
 function recordName(s: PageState, c: number): string {
-  const name = s.players?.[c] ?? s.tags.find(([k]) => k === (c === 0 ? 'White' : 'Black'))?.[1] ?? '';
-  return name === 'Human' ? 'You' : name === '?' ? '' : name;
+  if (s.players) return s.players[c] === 'Human' ? 'You' : s.players[c];
+  const name = s.tags.find(([k]) => k === (c === 0 ? 'White' : 'Black'))?.[1] ?? '';
+  return name === '?' ? '' : name;
+}
+
+/** The bar's name: the player and the colour, the colour apart so that a long name never cuts it off. */
+function nameHtml(who: string, colour: string): string {
+  const c = `<span class="colour">${escapeHtml(colour)}</span>`;
+  return who ? `<span class="who">${escapeHtml(who)}</span><span class="sep"> · </span>${c}` : c;
 }
 
 export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: number): void {
@@ -46,7 +57,8 @@ export function renderPlayers(dom: Dom, s: PageState, engineName: string, now: n
             ? engineName.split(' ')[0]
             : 'Thoth'
         : recordName(s, c);
-    bar.name.textContent = who ? `${who} · ${names[c]}` : names[c];
+    setHtml(bar.name, nameHtml(who, names[c]));
+    bar.name.title = who ? `${who} · ${names[c]}` : names[c];
     setHtml(bar.lost, lost[c].map((p) => pieceSvg(p, 20)).join('') + materialLeadHtml(pos, c));
     renderClock(bar, s, c, now);
   }

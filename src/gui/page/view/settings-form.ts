@@ -2,6 +2,8 @@
 import { EDITIONS, setupKfen, setupsOf } from '../../../core/index';
 import type { Dom } from './dom';
 import type { Level } from '../engine/levels';
+import { clockFromText } from '../state/clock';
+import { customStart } from '../state/state';
 import type { PageState } from '../state/state-types';
 
 function options(sel: HTMLSelectElement, items: [string, string][], value: string): void {
@@ -20,21 +22,38 @@ function options(sel: HTMLSelectElement, items: [string, string][], value: strin
   if (items.some(([v]) => v === value)) sel.value = value;
 }
 
-/** What the form says that the game on the board is not: it applies with New game, never before. */
-function formPending(s: PageState): string[] {
+/** The Setup list's entry for a board that starts from a position of its own. */
+export const CUSTOM_SETUP = 'custom';
+
+const setupLabel = (x: string): string => x[0].toUpperCase() + x.slice(1);
+
+/** True when the time control `tc` (`300+3`, '' for none) is not the clock of the game on the board. */
+function otherClock(s: PageState, tc: string): boolean {
+  const want = clockFromText(tc);
+  const have = s.clock;
+  return want === null || have === null ? want !== have : want.baseMs !== have.baseMs || want.incMs !== have.incMs;
+}
+
+/**
+ * What the form says that the game on the board is not: it applies with New game, never before.
+ * `tcLabel` names a time control as the form lists it ("10 min + 5 s", "No clock").
+ */
+function formPending(s: PageState, tcLabel: (tc: string) => string): string[] {
   const st = s.settings;
   const out: string[] = [];
   if (st.edition !== s.tree.edition) out.push(`Edition ${EDITIONS[st.edition].name}`);
   else if (
     setupKfen(st.edition, st.setup) !== undefined &&
     setupKfen(st.edition, st.setup) !== s.tree.startKfen &&
-    setupsOf(st.edition).some((x) => setupKfen(st.edition, x) === s.tree.startKfen)
+    (!customStart(s) || s.setupChosen)
   ) {
-    out.push(`Setup ${st.setup[0].toUpperCase()}${st.setup.slice(1)}`);
+    out.push(`Setup ${setupLabel(st.setup)}`);
   }
   if (s.mode === 'engine' && (st.side === '0' || st.side === '1') && Number(st.side) !== s.humanSide) {
     out.push(`You play ${EDITIONS[st.edition].colorNames[Number(st.side)]}`);
   }
+  // The clock of a game (not of the analysis board, which has none shown)
+  if (s.mode !== 'analysis' && otherClock(s, st.tc)) out.push(`Time control ${tcLabel(st.tc)}`);
   return out;
 }
 
@@ -42,10 +61,15 @@ function formPending(s: PageState): string[] {
 export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   const st = s.settings;
   dom.edition.value = st.edition;
+  // Over a position of its own the list says so, until the person picks a setup for New game.
+  const custom = st.edition === s.tree.edition && customStart(s) && !s.setupChosen;
   options(
     dom.setup,
-    setupsOf(st.edition).map((x) => [x, x[0].toUpperCase() + x.slice(1)]),
-    st.setup,
+    [
+      ...(custom ? [[CUSTOM_SETUP, 'Custom position'] as [string, string]] : []),
+      ...setupsOf(st.edition).map((x): [string, string] => [x, setupLabel(x)]),
+    ],
+    custom ? CUSTOM_SETUP : st.setup,
   );
   const names = EDITIONS[st.edition].colorNames;
   options(
@@ -71,7 +95,9 @@ export function renderForm(dom: Dom, s: PageState, levels: Level[]): void {
   for (const r of dom.modes) r.checked = r.value === s.mode;
   const note = dom.body.ownerDocument.getElementById('form-note');
   if (note) {
-    const pending = formPending(s);
+    const label = (tc: string): string =>
+      Array.from(dom.tc.options).find((o) => o.value === tc)?.textContent ?? (tc === '' ? 'No clock' : tc);
+    const pending = formPending(s, label);
     note.hidden = pending.length === 0;
     note.textContent = pending.length
       ? `${pending.join(', ')}: with New game (the game on the board is not changed).`
