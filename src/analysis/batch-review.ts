@@ -60,13 +60,11 @@ export const reviewLimits = (depth: number) => ({
  */
 export type PlyScores = [best: string, bestScore: number, playedScore: number];
 
-/** Every move's scores, searched as the review method says (annotate-game.ts). */
-export function scoreGame(searcher: Searcher, game: LoadedGame, depth: number): PlyScores[] {
-  return annotateGame(searcher, game, reviewLimits(depth)).plies.map((p) => [
-    formatMove(p.best),
-    p.bestScore,
-    p.playedScore,
-  ]);
+/** Every move's scores, searched as the review method says (annotate-game.ts); `onMove` hears each move's start. */
+export function scoreGame(searcher: Searcher, game: LoadedGame, depth: number, onMove = (): void => {}): PlyScores[] {
+  return annotateGame(searcher, game, reviewLimits(depth), (_, p) => {
+    if (p === undefined) onMove();
+  }).plies.map((p) => [formatMove(p.best), p.bestScore, p.playedScore]);
 }
 
 /** Reviews one game with `searcher` (its table and history are emptied before every search). */

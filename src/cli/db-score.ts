@@ -17,7 +17,7 @@ import { endWithParent } from './interrupt';
 
 export function scoreFile(args: ParsedArgs, files: string[], write: (s: string) => void): void {
   if (files.length !== 1) throw new UsageError('thoth db score needs one record file');
-  endWithParent();
+  const parentAlive = endWithParent();
   const depth = intOption(args, 'depth', REVIEW_DEPTH, 1, 40);
   const searcher = reviewSearcher(intOption(args, 'hash', REVIEW_HASH_MB, 1, 4096));
   searcher.setNetwork(evaluationNet(args).net);
@@ -27,7 +27,7 @@ export function scoreFile(args: ParsedArgs, files: string[], write: (s: string) 
   for (let game = 1; game <= count; game++) {
     try {
       const g = loadGame(text.value, game);
-      write(JSON.stringify({ game, depth, scores: scoreGame(searcher, g, depth) }));
+      write(JSON.stringify({ game, depth, scores: scoreGame(searcher, g, depth, parentAlive) }));
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       write(JSON.stringify({ game, error: e.message }));

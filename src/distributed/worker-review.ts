@@ -69,7 +69,10 @@ function scoreChunk(served: ServedReview, job: ReviewJob, signal: AbortSignal): 
     served.netFile ?? 'none',
   ];
   return new Promise<unknown[]>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...process.env, THOTH_PARENT: String(process.pid) },
+    });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));

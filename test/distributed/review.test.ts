@@ -2,11 +2,12 @@
  * Distributed batch review: `thoth db review --distributed` on a real redis-server with two `thoth
  * worker` processes (the built CLI, as a user runs them). The coordinator is killed with SIGKILL
  * after its first stored review and run again: no stored review is done again, every game ends
- * reviewed, and each review equals the one the local worker threads store for the same game. The
+ * reviewed, and each review equals the one the local worker threads store for the same game. A
+ * worker killed with SIGKILL mid-chunk leaves no search running and its chunk is scored again. The
  * unit part: scores from a worker are believed only when they fit the game and a move searched
  * again here gives the same triple.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +61,38 @@ describe('review scores from a worker', () => {
   });
 });
 
+/** Whether process `pid` runs (a zombie, exited but not yet reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until worker `pid` scores a chunk: its `thoth db score` child's pid. */
+async function scoreChild(pid: number): Promise<number> {
+  for (let i = 0; i < 1200; i++) {
+    let kids: string[] = [];
+    try {
+      kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    } catch {
+      // not started yet
+    }
+    for (const k of kids) {
+      try {
+        const cmd = readFileSync(`/proc/${k}/cmdline`, 'utf8').split('\0');
+        if (cmd.includes('score') && cmd.includes('db')) return Number(k);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the worker scored no chunk');
+}
+
 const REVIEW_COLUMNS =
   'game, depth, accuracy_white, accuracy_black, inaccuracies_white, mistakes_white, blunders_white, ' +
   'inaccuracies_black, mistakes_black, blunders_black, cp_loss_white, cp_loss_black, marks, scores';
@@ -84,6 +117,42 @@ describe.skipIf(!REDIS_SERVER)('thoth db review --distributed', () => {
     await Promise.all(workers.map((w) => w.exited));
     await redis?.stop();
   });
+
+  it('a worker killed with SIGKILL mid-chunk leaves no db score running; its chunk is scored again', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'games.pgn');
+    writeFileSync(file, games(8, 9));
+    const db = join(dir, 'games.db');
+    const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
+    expect(await imp.exited, imp.err).toBe(0);
+    const cache = ['--cache', join(dir, 'cache')];
+    const victim = worker(redis.url, cache);
+    const other = worker(redis.url, cache);
+    workers.push(other);
+    // Ids 1-7 in one chunk at depth 4: many seconds of searches for the victim's child.
+    const coord = new ThothProcess([
+      'db',
+      'review',
+      '--depth',
+      '4',
+      '--quiet',
+      '--db',
+      db,
+      '--distributed',
+      redis.url,
+      '--chunk',
+      '8',
+    ]);
+    const child = await scoreChild(victim.proc.pid!);
+    await new Promise((r) => setTimeout(r, 1500));
+    victim.kill('SIGKILL');
+    // The child ends before its next move's searches once its parent is gone (on a loaded machine
+    // it may still be starting: Node, the build and the network load first).
+    for (let i = 0; i < 100 && running(child); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(running(child)).toBe(false);
+    expect(await coord.exited, coord.out + coord.err).toBe(0);
+    expect(rows(db, 'game')).toHaveLength(8);
+  }, 300_000);
 
   it('two workers; the coordinator killed and run again repeats no stored review; the reviews equal local ones', async () => {
     const dir = tempDir();
