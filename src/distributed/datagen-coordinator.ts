@@ -33,6 +33,7 @@ import { RunLock, RunLocked } from './run-lock';
 import { liveWorkers, type RunState } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';
+import { watchRun } from './run-watch';
 
 const KEEP_FINISHED_S = 7 * 24 * 3600;
 
@@ -454,40 +455,22 @@ class DatagenCoordinator {
     await redis.set(keys.status(run), JSON.stringify(status));
   }
 
-  /** Redis must stay reachable, and keep the run: without it the queues and the chunks in flight are gone. */
+  /** Redis must stay reachable and keep the run (run-watch.ts). */
   private watchRedis(): void {
-    const { redis, addr } = this;
-    let downSince: number | undefined;
-    this.every(500, () => {
-      if (redis.status === 'ready') downSince = undefined;
-      else if (downSince === undefined) downSince = Date.now();
-      else if (Date.now() - downSince > (this.opts.redisTimeoutMs ?? 10_000) && !this.lost) {
-        this.lost = new RedisUnreachable(
-          `lost Redis at ${addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`,
-        );
-        this.halt('lost', this.lost.message);
-      }
-    });
-    let checking = false;
-    this.every(500, () => {
-      if (this.lost || checking || this.stopping || redis.status !== 'ready') return;
-      checking = true;
-      redis
-        .exists(keys.run(this.run))
-        .then((n) => {
-          if (n !== 0 || this.lost || this.stopping) return;
-          this.lost = new DatagenRunForgotten(
-            `Redis at ${addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)`,
-          );
-          this.halt('lost', this.lost.message);
-        })
-        .catch(() => undefined)
-        .finally(() => (checking = false));
-    });
-  }
-
-  private every(ms: number, f: () => void): void {
-    this.timers.push(setInterval(f, ms));
+    this.timers.push(
+      watchRun({
+        redis: this.redis,
+        addr: this.addr,
+        run: this.run,
+        timeoutMs: this.opts.redisTimeoutMs,
+        quiet: () => this.stopping,
+        forgotten: (m) => new DatagenRunForgotten(m),
+        lost: (e) => {
+          this.lost = e;
+          this.halt('lost', e.message);
+        },
+      }),
+    );
   }
 
   /**

@@ -35,6 +35,7 @@ import { RunLock, RunLocked } from './run-lock';
 import { liveWorkers, oneLine, type RunState } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';
+import { watchRun } from './run-watch';
 
 const KEEP_FINISHED_S = 7 * 24 * 3600;
 /** Jobs of a chunk that may fail or come back short before its games are given up. */
@@ -472,35 +473,21 @@ class ReviewCoordinator {
     await redis.set(keys.status(run), JSON.stringify(status));
   }
 
-  /** Redis must stay reachable and keep the run. */
+  /** Redis must stay reachable and keep the run (run-watch.ts). */
   private watchRedis(): void {
-    const { redis, addr } = this;
-    let downSince: number | undefined;
-    let checking = false;
     this.timers.push(
-      setInterval(() => {
-        if (redis.status === 'ready') downSince = undefined;
-        else if (downSince === undefined) downSince = Date.now();
-        else if (Date.now() - downSince > (this.opts.redisTimeoutMs ?? 10_000) && !this.lost) {
-          this.lost = new RedisUnreachable(
-            `lost Redis at ${addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`,
-          );
-          this.halt('lost', this.lost.message);
-        }
-        if (this.lost || checking || this.stopping || redis.status !== 'ready') return;
-        checking = true;
-        redis
-          .exists(keys.run(this.run))
-          .then((n) => {
-            if (n !== 0 || this.lost || this.stopping) return;
-            this.lost = new RedisUnreachable(
-              `Redis at ${addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)`,
-            );
-            this.halt('lost', this.lost.message);
-          })
-          .catch(() => undefined)
-          .finally(() => (checking = false));
-      }, 500),
+      watchRun({
+        redis: this.redis,
+        addr: this.addr,
+        run: this.run,
+        timeoutMs: this.opts.redisTimeoutMs,
+        quiet: () => this.stopping,
+        forgotten: (m) => new RedisUnreachable(m),
+        lost: (e) => {
+          this.lost = e;
+          this.halt('lost', e.message);
+        },
+      }),
     );
   }
 

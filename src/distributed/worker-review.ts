@@ -15,7 +15,6 @@ import type { Job, Queue } from 'bullmq';
 import { plural } from '../core/plural';
 import { buildProblem, CHECKSUM, fetchBuild, shortSum, sumText } from './builds';
 import { fetchNet } from './datagen-jobs';
-import { keys, QUEUE_PREFIX } from './redis';
 import {
   type ReviewJob,
   type ReviewJobResult,
@@ -23,9 +22,8 @@ import {
   type SignedReviewJob,
   reviewJobProblem,
 } from './review-jobs';
-import { followRun } from './run-queue';
 import { refuseUnsigned } from './trust';
-import type { DatagenWorkerHost } from './worker-datagen';
+import { type DatagenWorkerHost, followChunks } from './worker-datagen';
 
 /** Why a review run's settings are malformed (one line), or undefined. */
 function reviewProblem(s: ReviewRunSettings): string | undefined {
@@ -112,7 +110,7 @@ function scoreChunk(served: ServedReview, job: ReviewJob, signal: AbortSignal): 
 
 /** Reviews a review run's chunks until the run ends, or it has no chunks waiting and another run has. */
 export async function serveReview(host: DatagenWorkerHost, run: string, text: string, signer: string): Promise<void> {
-  const { opts, redis, bull } = host;
+  const { opts, redis } = host;
   let settings: ReviewRunSettings;
   try {
     settings = JSON.parse(text) as ReviewRunSettings;
@@ -132,30 +130,13 @@ export async function serveReview(host: DatagenWorkerHost, run: string, text: st
   const cli = path.join(dir.value, settings.build.kind === 'thoth' ? settings.build.script : 'dist/cli.js');
   if (!cli.startsWith(dir.value + path.sep))
     return host.refuse(run, `its script is outside Thoth build ${shortSum(settings.build.checksum)}`);
-  host.setRun(run);
   opts.write(
     `Serving review run ${run}: Thoth build ${shortSum(settings.build.checksum)}, ${settings.net ? `network ${shortSum(settings.net)}` : 'hand-written evaluation'}, depth ${settings.depth}`,
   );
-  const results = new bull.Queue(keys.resultsQueue(run), { connection: redis, prefix: QUEUE_PREFIX });
-  results.on('error', () => undefined);
-  const served: ServedReview = { run, signer, settings, cli, netFile, results };
-  try {
-    await followRun({
-      bull,
-      redis,
-      addr: host.addr,
-      run,
-      id: host.id,
-      opts,
-      noun: 'chunk',
-      processor: (job, token, signal) => reviewJob(host, served, job, token, signal),
-      waiting: () => host.waitingCount(run),
-      pickRun: () => host.pickRun(),
-    });
-  } finally {
-    await results.close();
-    host.setRun(null);
-  }
+  await followChunks(host, run, (results) => {
+    const served: ServedReview = { run, signer, settings, cli, netFile, results };
+    return (job, token, signal) => reviewJob(host, served, job, token, signal);
+  });
 }
 
 /** A job as the coordinator signed it, or why not. */

@@ -15,22 +15,11 @@ import { loadGame } from '../../src/analysis/annotate-game';
 import { reviewSearcher, scoreGame } from '../../src/analysis/batch-review';
 import { checkScores, scorePly } from '../../src/analysis/review-scores';
 import { MATE } from '../../src/core/score';
-import { DEFAULT_DATAGEN, GamePlayer } from '../../src/train/datagen';
-import { datagenRecord } from '../../src/train/datagen-records';
+import { selfPlayRecords } from '../db/helpers';
 import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, endLock, startRedis, worker, type RedisInstance } from './helpers';
 
-/** Short self-play games as `thoth datagen --records` writes them. */
-function games(count: number, seed: number): string {
-  const player = new GamePlayer(1);
-  const settings = { ...DEFAULT_DATAGEN, nodes: 1, randomPlies: 4, maxPlies: 20 };
-  let text = '';
-  for (let g = 0; g < count; g++) {
-    const task = { game: g, seed, edition: 'khet2' as const, setup: 'classic' as const, settings, line: true };
-    text += datagenRecord(player.play(task), task, settings, '2026.01.02');
-  }
-  return text;
-}
+const games = (count: number, seed: number): string => selfPlayRecords(count, seed, 20);
 
 describe('review scores from a worker', () => {
   const game = loadGame(games(1, 11), 1);
