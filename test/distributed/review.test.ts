@@ -3,7 +3,8 @@
  * worker` processes (the built CLI, as a user runs them). The coordinator is killed with SIGKILL
  * after its first stored review and run again: no stored review is done again, every game ends
  * reviewed, and each review equals the one the local worker threads store for the same game. A
- * worker killed with SIGKILL mid-chunk leaves no search running and its chunk is scored again. The
+ * worker killed with SIGKILL mid-chunk leaves no search running and its chunk is scored again; a
+ * forged result put in the results queue is refused and the game reviewed by a real worker. The
  * unit part: scores from a worker are believed only when they fit the game and a move searched
  * again here gives the same triple.
  */
@@ -15,6 +16,8 @@ import { loadGame } from '../../src/analysis/annotate-game';
 import { reviewSearcher, scoreGame } from '../../src/analysis/batch-review';
 import { checkScores, scorePly } from '../../src/analysis/review-scores';
 import { MATE } from '../../src/core/score';
+import { QUEUE_PREFIX, keys } from '../../src/distributed/redis';
+import { loadNetworkFile } from '../../src/node/network-file';
 import { selfPlayRecords } from '../db/helpers';
 import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, endLock, startRedis, worker, type RedisInstance } from './helpers';
@@ -106,6 +109,53 @@ describe.skipIf(!REDIS_SERVER)('thoth db review --distributed', () => {
     await Promise.all(workers.map((w) => w.exited));
     await redis?.stop();
   });
+
+  // First, while no worker runs: the forged result is the only answer the coordinator has.
+  it('a forged result (every score moved by 7) is refused; a real worker then reviews the game', async () => {
+    const dir = tempDir();
+    const text = games(2, 13);
+    const file = join(dir, 'games.pgn');
+    writeFileSync(file, text);
+    const db = join(dir, 'games.db');
+    const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
+    expect(await imp.exited, imp.err).toBe(0);
+    const coord = new ThothProcess([
+      'db',
+      'review',
+      '--depth',
+      '2',
+      '--quiet',
+      '--db',
+      db,
+      '--distributed',
+      redis.url,
+      '--chunk',
+      '1',
+    ]);
+    await coord.waitFor(/^Review run ([0-9a-f]{12}) on /m, 120_000);
+    const run = /^Review run ([0-9a-f]{12}) on /m.exec(coord.out)![1];
+    const net = loadNetworkFile('default');
+    if (!net.ok) throw new Error(net.error);
+    const searcher = reviewSearcher(16);
+    searcher.setNetwork(net.value.net);
+    // Every score 7 nearer zero (0 moves to 7): still scores a search can give, mate scores too.
+    const moved = (x: number): number => (x > 0 ? x - 7 : x + 7);
+    const forged = scoreGame(searcher, loadGame(text, 1), 2).map(([m, b, p]) => [m, moved(b), moved(p)]);
+    const { Queue } = await import('bullmq');
+    const results = new Queue(keys.resultsQueue(run), {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: QUEUE_PREFIX,
+    });
+    await results.add('result', { job: 'review-1', worker: 'forger', games: [{ id: 1, scores: forged }], ms: 1 });
+    await results.close();
+    await coord.waitFor(
+      /^Note: the scores of game 1 from worker forger are refused \((move \d+ .* searched again gives .*|.*hits the Pharaoh.*)\); it is reviewed again$/m,
+    );
+    expect(rows(db, 'game')).toEqual([]);
+    workers.push(worker(redis.url, ['--cache', join(dir, 'cache')]));
+    expect(await coord.exited, coord.out + coord.err).toBe(0);
+    expect(rows(db, 'game')).toEqual([{ game: 1 }, { game: 2 }]);
+  }, 300_000);
 
   it('a worker killed with SIGKILL mid-chunk leaves no db score running; its chunk is scored again', async () => {
     const dir = tempDir();
