@@ -32,8 +32,9 @@ export const SLOW = [
   'test/match/e2e-*.test.ts',
   'test/cli/match.test.ts',
   'test/cli/tune.test.ts',
-  // README's tour as written: a match and the review of one of its games
+  // README's tour as written: a match and the review of one of its games; docs/cli.md's examples likewise
   'test/readme-tour.test.ts',
+  'test/docs-examples.test.ts',
   // every shipped puzzle proved again by the solver
   'test/puzzles/shipped.test.ts',
   // the package as npm packs and installs it
@@ -96,6 +97,9 @@ const LONGEST = [
   'test/gui/review-parity.test.ts',
 ];
 
+/** Test files that are fixtures of other tests (a run that leaves things behind: test/tools/leftovers.test.ts). */
+const FIXTURES = 'test/**/fixtures/**';
+
 const WORKERS = availableParallelism() + 2;
 /** As many Chromium files at once as test/gui/browser.ts lets run (its BROWSER_SLOTS). */
 const BROWSER_SLOTS = 4;
@@ -130,6 +134,10 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // A run, and each file in it, owns what it starts: a temporary folder and its processes, ended
+    // with it (scripts/suite-owned.mjs; the run's: suite-global.mjs, a file's: test/setup.ts).
+    globalSetup: ['scripts/suite-global.mjs'],
+    setupFiles: ['test/setup.ts'],
     // Test files load src/ natively through tsx, not through Vite's module runner: the runner's
     // rewritten imports (every imported name read off a module object) made the engine's hot loops
     // about four times slower (the shipped puzzles' proof: 76 CPU-seconds, natively 18; 2026-12-04).
@@ -144,7 +152,10 @@ export default defineConfig({
     projects: [
       // The fast files share their workers' modules (`isolate: false`) instead of importing the
       // engine afresh for each file.
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, FIXTURES], isolate: false },
+      },
       // The slow files that drive no browser share their workers too; a browser file has a worker
       // of its own, since the harness (test/gui/browser.ts) holds its browser and slot per module.
       { extends: true, test: { name: 'slow', include: SLOW, exclude: [...BROWSER], isolate: false } },

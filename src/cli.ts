@@ -224,8 +224,8 @@ async function main(argv: string[]): Promise<number> {
   return errors.length > 0 ? EXIT.usage : EXIT.ok;
 }
 
-// Output that cannot be written (`> /dev/full`, a reader that went away: `| head -c1`) ends the
-// program with one line on stderr and exit code 1, engines ended (src/process/output.ts).
+// Output that cannot be written (`> /dev/full`) ends the program with one line on stderr and exit
+// code 1, engines ended; a reader that went away (`| head`) ends it quietly (src/process/output.ts).
 exitOnOutputError();
 
 main(process.argv.slice(2)).then(

@@ -97,3 +97,66 @@ describe('README is a door', () => {
     expect(broken).toEqual([]);
   });
 });
+
+/**
+ * What the documents must not speak of: the circumstances the work was done in rather than the
+ * project (paths outside the repository, the work session, a lent machine, the task, the people
+ * at work). What was measured is said in the project's own terms: the build, the date, the load.
+ */
+const OUTSIDE: Array<[string, RegExp]> = [
+  ['a path outside the repository', /(?<![\w.~-])\/(?:work|tmp)\//],
+  ['the work session', /\bthe session\b|\bsession-(?:start|\d)/i],
+  ['a lent machine', /\blent\b/i],
+  ['the task', /\b(?:the|this) task\b/i],
+  ['the people at work', /\bother (?:helpers|engineers)\b|\bengineers'|\bintegrator\b/i],
+  ['a device machine', /\bdevice machine\b/i],
+];
+
+describe('the documents speak of the project', () => {
+  const DOCS = [
+    'README.md',
+    'protocol.md',
+    'bench/README.md',
+    'CONTRIBUTING.md',
+    ...readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+
+  it('the patterns find what they are meant to find', () => {
+    const found = (text: string): string[] => OUTSIDE.filter(([, re]) => re.test(text)).map(([what]) => what);
+    expect(found('a snapshot of /work/runs/x.pgn')).toEqual(['a path outside the repository']);
+    expect(found('node /tmp/after/dist/cli.js')).toEqual(['a path outside the repository']);
+    expect(found("stopped at the session's end")).toEqual(['the work session']);
+    expect(found('the session-start build')).toEqual(['the work session']);
+    expect(found('on a lent 16-core machine')).toEqual(['a lent machine']);
+    expect(found('the task asked for 200')).toEqual(['the task']);
+    expect(found("seven other engineers' jobs")).toEqual(['the people at work']);
+    expect(found('while other helpers ran matches')).toEqual(['the people at work']);
+    expect(found('the device machine could not')).toEqual(['a device machine']);
+    // plain prose and the project's own words pass
+    expect(found('the helper threads stop; an example session; sessionStorage; ../after/dist; dist/tmp/x')).toEqual([]);
+  });
+
+  it('no document names the circumstances of the work', () => {
+    const hits: string[] = [];
+    for (const f of DOCS.filter((d) => existsSync(path.join(ROOT, d)))) {
+      read(f)
+        .split('\n')
+        .forEach((line, i) => {
+          for (const [what, re] of OUTSIDE)
+            if (re.test(line)) hits.push(`${f}:${i + 1}: ${what}: ${line.trim().slice(0, 120)}`);
+        });
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it("no comment of the code names them either ('the task' is a search thread's word there)", () => {
+    const code = ['src', 'bench', 'tools', 'scripts'].flatMap(textFiles);
+    expect(code.length).toBeGreaterThan(200);
+    const hits = OUTSIDE.filter(([what]) => what !== 'the task').flatMap(([what, re]) =>
+      code.flatMap((f) => findReferences(f, read(f), re).map((h) => `${h} (${what})`)),
+    );
+    expect(hits).toEqual([]);
+  });
+});

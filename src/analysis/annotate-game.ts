@@ -19,10 +19,11 @@ import {
 } from '../core/index';
 import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
-import { MATE, scoreOf } from '../core/score';
+import { MATE, scoreOf, scoreValue } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
 import { reviewGame, type GameReview, type Repetition, type ReviewOptions } from './review';
-import { needsPlayedSearch, plyEval, repetitionAfter } from './review-method';
+import { needsPlayedSearch, plyEval, repetitionAfter, type MoveSearches } from './review-method';
+import { proveForcedHits, type ProofCount } from './review-proof';
 import { comparable, moveInWords, type MoveWords } from './words';
 
 export interface LoadedGame {
@@ -45,7 +46,8 @@ export class RecordError extends Error {}
 /**
  * Reads game number `which` (from 1, in file order) of a record text, or the game whose Round tag
  * is `which.round` (a match played with concurrency writes its games in the order they end, so
- * the Round is what names a game). `variant` (from the command line) applies when the record has
+ * the Round is what names a game); a round's number alone (`7`, where the match's games are 7.1,
+ * 7.2, …) names its first game. `variant` (from the command line) applies when the record has
  * no Variant tag; it must agree with the tag otherwise.
  */
 export function loadGame(
@@ -69,7 +71,9 @@ export function loadGame(
     index = which;
     if (index > games.length) throw new RecordError(`the file holds ${plural(games.length, 'game')}, not ${index}`);
   } else {
-    const found = games.flatMap((g, i) => (g.tags.get('Round') === which.round ? [i + 1] : []));
+    let found = games.flatMap((g, i) => (g.tags.get('Round') === which.round ? [i + 1] : []));
+    // A round of a match (`7`) where the games are 7.1, 7.2, …: its first game.
+    if (found.length === 0 && /^\d+$/.test(which.round)) found = firstOfRound(games, which.round);
     if (found.length === 0)
       throw new RecordError(`no game has Round "${which.round}" (the file holds ${plural(games.length, 'game')})`);
     if (found.length > 1)
@@ -104,6 +108,16 @@ export function loadGame(
   return { record, edition, start, moves, texts, gamesInFile: games.length, index };
 }
 
+/** The game (its place in the file, from 1) whose Round is `round.k` with the least k; none when no Round is `round.k`. */
+function firstOfRound(games: readonly GameRecord[], round: string): number[] {
+  let best: { k: number; at: number } | undefined;
+  games.forEach((g, i) => {
+    const m = /^(\d+)\.(\d+)$/.exec(g.tags.get('Round') ?? '');
+    if (m && m[1] === round && (best === undefined || Number(m[2]) < best.k)) best = { k: Number(m[2]), at: i + 1 };
+  });
+  return best === undefined ? [] : [best.at];
+}
+
 /** `12.` before a first-player move, `12...` before a second-player move. */
 function moveLabel(pos: Position): string {
   return `${pos.moveNumber}${pos.side === 0 ? '.' : '...'}`;
@@ -135,6 +149,8 @@ export interface PlyAnnotation {
 
 export interface GameAnnotation {
   plies: PlyAnnotation[];
+  /** What the solver's proofs of forced hits cost and changed (review-proof.ts). */
+  proofs: ProofCount;
   /** The position after the last move, its status, and its analysis when the game goes on. */
   final: Position;
   finalStatus: GameStatus;
@@ -163,20 +179,49 @@ export function annotateGame(
   const pos = game.start.clone();
   const one = { ...limits, multiPV: 1 };
   const plies: PlyAnnotation[] = [];
+  const positions: Position[] = [];
+  const hitFlags: boolean[] = [];
   for (let k = 0; k < game.moves.length; k++) {
+    const played = game.moves[k];
+    positions.push(pos.clone());
+    hitFlags.push(hits(pos, played));
     onProgress(k, undefined);
-    plies.push(annotatePly(searcher, pos, game.moves[k], k, one, (p) => onProgress(k, p)));
-    pos.make(game.moves[k]);
+    plies.push(annotatePly(searcher, pos, played, k, one, (p) => onProgress(k, p)));
+    pos.make(played);
     const repetition = repetitionAfter(pos);
     if (repetition) plies[k].repetition = repetition;
   }
+  positions.push(pos.clone());
+  const proofs = proveAnnotation(plies, positions, hitFlags);
   const finalStatus = gameStatus(pos, { noRemovalLimit: limits.noRemovalLimit });
   let finalAnalysis: Analysis | undefined;
   if (finalStatus.result === 'ongoing') {
     onProgress(game.moves.length, undefined);
     finalAnalysis = analysePosition(fresh(searcher), pos, one, [], (p) => onProgress(game.moves.length, p));
   }
-  return { plies, final: pos, finalStatus, finalAnalysis };
+  return { plies, proofs, final: pos, finalStatus, finalAnalysis };
+}
+
+/** Applies the solver's proofs of forced hits (review-proof.ts) to the plies' scores and losses. */
+function proveAnnotation(plies: PlyAnnotation[], positions: Position[], hitFlags: boolean[]): ProofCount {
+  const count: ProofCount = { questions: 0, nodes: 0, changed: 0 };
+  const searches: MoveSearches[] = plies.map((p, k) => ({
+    side: p.side as 0 | 1,
+    best: scoreOf(p.bestScore),
+    played: scoreOf(p.playedScore),
+    hit: hitFlags[k],
+  }));
+  proveForcedHits(positions, searches, count).forEach((m, k) => {
+    const p = plies[k];
+    if (m.bestMove !== undefined && m.bestMove !== p.best) {
+      p.best = m.bestMove;
+      p.bestPv = [m.bestMove];
+    }
+    p.bestScore = scoreValue(m.best);
+    p.playedScore = scoreValue(m.played);
+    p.loss = Math.max(0, comparable(p.bestScore) - comparable(p.playedScore));
+  });
+  return count;
 }
 
 /**
@@ -251,7 +296,7 @@ export function reviewAnnotation(a: ScoredGame, opts: ReviewOptions = {}): GameR
 }
 
 /** Whether `move` hits the opponent's Pharaoh in `pos` (left unchanged). */
-function hits(pos: Position, move: number): boolean {
+export function hits(pos: Position, move: number): boolean {
   const q = pos.clone();
   q.make(move);
   return q.winner === pos.side;

@@ -4,12 +4,15 @@
  * through annotate-game.ts, the searches `thoth analyse --game` makes) and judged by review.ts;
  * what the database keeps of it. Plain computation: a worker thread runs it, one game at a time.
  */
-import { NO_REMOVAL_PLIES, formatMove } from '../core/index';
+import { NO_REMOVAL_PLIES, formatMove, type Position } from '../core/index';
+import { scoreOf, scoreValue } from '../core/score';
 import { DEFAULT_PARAMS } from '../search/params';
 import { DEFAULT_FEATURES, Searcher } from '../search/search';
 import { TranspositionTable } from '../search/tt';
-import { annotateGame, loadGame, reviewAnnotation, type LoadedGame } from './annotate-game';
-import { repetitionAfter } from './review-method';
+import { annotatePly, hits, loadGame, reviewAnnotation, type LoadedGame } from './annotate-game';
+import type { Repetition } from './review';
+import { repetitionAfter, type MoveSearches } from './review-method';
+import { proveForcedHits } from './review-proof';
 
 /** A game to review: its record text and the review's depth. */
 export interface ReviewTask {
@@ -60,11 +63,19 @@ export const reviewLimits = (depth: number) => ({
  */
 export type PlyScores = [best: string, bestScore: number, playedScore: number];
 
-/** Every move's scores, searched as the review method says (annotate-game.ts); `onMove` hears each move's start. */
+/**
+ * Every move's scores as the review method searches them (annotate-game.ts annotatePly), before
+ * the solver's proofs of forced hits (reviewOfScores applies them); `onMove` hears each move's start.
+ */
 export function scoreGame(searcher: Searcher, game: LoadedGame, depth: number, onMove = (): void => {}): PlyScores[] {
-  return annotateGame(searcher, game, reviewLimits(depth), (_, p) => {
-    if (p === undefined) onMove();
-  }).plies.map((p) => [formatMove(p.best), p.bestScore, p.playedScore]);
+  const pos = game.start.clone();
+  const limits = reviewLimits(depth);
+  return game.moves.map((m, k) => {
+    onMove();
+    const a = annotatePly(searcher, pos, m, k, limits);
+    pos.make(m);
+    return [formatMove(a.best), a.bestScore, a.playedScore];
+  });
 }
 
 /** Reviews one game with `searcher` (its table and history are emptied before every search). */
@@ -84,11 +95,25 @@ export function reviewOfScores(
   scores: readonly PlyScores[],
 ): ReviewResult {
   const pos = game.start.clone();
-  const plies = game.moves.map((m, k) => {
-    const side = pos.side;
+  const positions: Position[] = [];
+  const searches: MoveSearches[] = [];
+  const repetitions: (Repetition | undefined)[] = [];
+  game.moves.forEach((m, k) => {
+    positions.push(pos.clone());
+    const side = pos.side as 0 | 1;
+    searches.push({ side, best: scoreOf(scores[k][1]), played: scoreOf(scores[k][2]), hit: hits(pos, m) });
     pos.make(m);
-    return { side, bestScore: scores[k][1], playedScore: scores[k][2], repetition: repetitionAfter(pos) };
+    repetitions.push(repetitionAfter(pos));
   });
+  positions.push(pos.clone());
+  // The solver's proofs of forced hits, as annotateGame applies them.
+  const proven = proveForcedHits(positions, searches);
+  const plies = proven.map((m, k) => ({
+    side: searches[k].side,
+    bestScore: scoreValue(m.best),
+    playedScore: scoreValue(m.played),
+    repetition: repetitions[k],
+  }));
   const r = reviewAnnotation({ plies, final: pos });
   const [w, b] = r.sides;
   return {
@@ -100,6 +125,6 @@ export function reviewOfScores(
     blunders: [w.blunders, b.blunders],
     cpLoss: [num(w.averageCpLoss), num(b.averageCpLoss)],
     nags: r.plies.map((p) => p.nag),
-    scores: scores.map((p) => p[1]),
+    scores: plies.map((p) => p.bestScore),
   };
 }

@@ -87,7 +87,7 @@ export const ANALYSE_SPEC: CommandSpec = {
     {
       name: 'round',
       value: 'R',
-      help: 'the game whose Round tag is R (e.g. 3.2: a match writes games as they end, so file order may differ)',
+      help: "the game whose Round tag is R (e.g. 3.2: a match writes games as they end, so file order may differ); a round's number alone (3) picks its first game (3.1)",
     },
     {
       name: 'threshold',
@@ -186,11 +186,6 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const noRemovalLimit = intOption(args, 'no-removal', NO_REMOVAL_PLIES, 0, 100000);
   const pharaohRotation = args.options.has('pharaoh-rotation');
   const json = args.options.has('json');
-  // `thoth analyse … | head`: a closed pipe ends the output quietly.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
   const limits: AnalysisLimits = { depth, timeMs, multiPV, noRemovalLimit };
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
   // The table is allocated once the arguments are known to be good; the evaluation is the

@@ -8,6 +8,7 @@ import { BuildError } from '../distributed/builds';
 import { DatagenRunError, DatagenRunForgotten, runDatagenCoordinator } from '../distributed/datagen-coordinator';
 import { RedisUnreachable, redisAddress, type RedisAddress } from '../distributed/redis';
 import { signerFor, type Signer } from '../distributed/trust';
+import { gameBytes } from '../train/data';
 import type { DatagenRun } from '../train/datagen-run';
 import { CommandError, EXIT, UsageError, intOption, type FlagSpec, type ParsedArgs } from './args';
 import { onInterrupt } from './interrupt';
@@ -33,18 +34,27 @@ export const DISTRIBUTED_OPTIONS: FlagSpec[] = [
     help: "with --distributed: the Redis password (else the address's, else $THOTH_REDIS_PASSWORD)",
   },
   { name: 'chunk', value: 'N', help: 'with --distributed: games per job', default: '32' },
+  {
+    name: 'verify',
+    value: 'N',
+    help: "with --distributed: games of each chunk this process plays itself, at random, to check the worker's shard (0: trust the workers)",
+    default: '1',
+  },
 ];
 
 export interface Distributed {
   addr: RedisAddress;
   signer: Signer;
   chunk: number;
+  /** Games of each chunk the coordinator plays itself to check the shards (--verify). */
+  verify: number;
 }
 
 /** The --distributed flags, checked (--chunk `chunkDefault` when not given); undefined for a local run. */
 export function distributedFlags(args: ParsedArgs, chunkDefault = 32): Distributed | undefined {
   const url = args.options.get('distributed')?.[0];
   const chunk = intOption(args, 'chunk', chunkDefault, 1, 10_000);
+  const verify = intOption(args, 'verify', 1, 0, 10_000);
   if (url === undefined) return undefined;
   const addr = redisAddress(url, {
     caFile: args.options.get('redis-ca')?.[0],
@@ -57,7 +67,7 @@ export function distributedFlags(args: ParsedArgs, chunkDefault = 32): Distribut
     );
   const signer = signerFor(args.options.get('sign')?.[0]);
   if (!signer.ok) throw new UsageError(`--distributed: ${signer.error.message}`);
-  return { addr: addr.value, signer: signer.value, chunk };
+  return { addr: addr.value, signer: signer.value, chunk, verify };
 }
 
 /** Runs the coordinator over `run` (opened, not yet done); `args` the flags that fix the games. */
@@ -98,6 +108,7 @@ export async function distributedDatagen(
         out,
         signal: stop.signal,
         signer: d.signer,
+        verify: d.verify,
         targetPositions: run.o.positions,
         targetGames: Number.isFinite(games) ? games : null,
       },
@@ -105,6 +116,7 @@ export async function distributedDatagen(
         nextGame: run.nextGame,
         endGame: Number.isFinite(games) ? run.nextGame + (games - run.had.games) : Infinity,
         write: (first, count, shard) => run.appendShard(first, count, shard),
+        gameOf: (shard, game) => gameBytes(shard, game),
         done: () => run.done(),
         totals: () => run.totals(),
         note: (s) => {

@@ -96,7 +96,7 @@ export const DB_SPEC: CommandSpec = {
       help: 'review: on `thoth worker` processes through the Redis at redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] (docs/db.md, "Review over workers")',
     },
     { name: 'chunk', value: 'N', help: 'review with --distributed: database ids per job', default: '4' },
-    ...DISTRIBUTED_OPTIONS.filter((o) => !['distributed', 'chunk'].includes(o.name)),
+    ...DISTRIBUTED_OPTIONS.filter((o) => !['distributed', 'chunk', 'verify'].includes(o.name)),
     { name: 'out', value: 'FILE', help: 'export, index: the file to write (export: standard output without it)' },
     { name: 'plies', value: 'N', help: 'index: the first N plies of each setup', default: '8' },
     { name: 'min-games', value: 'N', help: 'index: positions reached by at least N games', default: '2' },

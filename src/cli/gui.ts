@@ -5,11 +5,12 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ForeignProtocol, isProtocolName } from '../foreign/foreign';
+import { DEFAULT_HANDSHAKE_MS } from '../gui/bridge';
 import { DEFAULT_PAGES, fullStrength, startGuiServer, type GuiServer } from '../gui/server';
 import { plural } from '../core/plural';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
+import { CODE_DIR, ownEngineCommand, packageRoot } from './own-engine';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 
 const DEFAULT_GUI_PORT = 7700;
@@ -51,34 +52,62 @@ export const GUI_SPEC: CommandSpec = {
       value: 'P',
       help: 'the engine\'s protocol when it is another Khet engine\'s: uki, kei, khet2ai or khetai (docs/match.md, "Other engines")',
     },
+    {
+      name: 'start-timeout',
+      value: 'MS',
+      help: "how long the engine may take for each step of its start: 'uci' to 'uciok', then 'isready' to 'readyok' (a busy machine may need more)",
+      default: String(DEFAULT_HANDSHAKE_MS),
+    },
     { name: 'verbose', help: 'print the protocol traffic on stderr' },
   ],
 };
 
-/** The folder of this code: dist/ when bundled, src/cli/ under tsx. */
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The repository root: the nearest folder above this code holding package.json. */
-function repoRoot(): string {
-  let d = here;
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(path.join(d, 'package.json'))) return d;
-    d = path.dirname(d);
-  }
-  return process.cwd();
-}
-
-/** dist/cli.js: the engine that `thoth gui` starts by default. */
-function defaultEngineCommand(): string[] {
-  const beside = path.join(here, 'cli.js');
-  const cli = existsSync(beside) ? beside : path.join(repoRoot(), 'dist', 'cli.js');
-  return [process.execPath, cli];
-}
-
 /** dist/gui/: the page's files. */
 function defaultStaticDir(): string {
-  const beside = path.join(here, 'gui');
-  return existsSync(path.join(beside, 'index.html')) ? beside : path.join(repoRoot(), 'dist', 'gui');
+  const beside = path.join(CODE_DIR, 'gui');
+  return existsSync(path.join(beside, 'index.html')) ? beside : path.join(packageRoot(), 'dist', 'gui');
+}
+
+/** The engine's command (--engine, else this Thoth) and its protocol (--engine-proto). */
+function engineOptions(args: ReturnType<typeof parseArgs>): { engine: string[]; engineProto?: ForeignProtocol } {
+  let engine: string[];
+  const engineText = args.options.get('engine')?.[0];
+  if (engineText !== undefined) {
+    const words = splitCommandLine(engineText);
+    if (!words.ok) throw new UsageError(`--engine: ${formatCommandLineError(words.error)}`);
+    engine = words.value;
+    if (engine.length === 0) throw new UsageError('--engine needs a command');
+  } else {
+    engine = ownEngineCommand();
+  }
+  const protoText = args.options.get('engine-proto')?.[0];
+  if (protoText === undefined) return { engine };
+  if (!isProtocolName(protoText) || protoText === 'thoth')
+    throw new UsageError(`--engine-proto must be uki, kei, khet2ai or khetai, not '${protoText}'`);
+  if (engineText === undefined) throw new UsageError('--engine-proto goes with --engine "<command>"');
+  return { engine, engineProto: protoText };
+}
+
+/** What the terminal says once the server is up: its addresses, its engine, how many tabs it serves. */
+function printAddress(
+  server: GuiServer,
+  host: string,
+  most: number,
+  threads: number,
+  write: (s: string) => void,
+): void {
+  write(`Thoth GUI: ${server.url}`);
+  for (const u of server.networkUrls) write(`On the network: ${u}`);
+  write(`Engine: ${server.engines.commandText}`);
+  write(
+    `Serves up to ${plural(most, 'tab')} at once, an engine process each; ${plural(threads, 'thread')} ` +
+      `at full strength, shared between the tabs open.`,
+  );
+  write(
+    host === '127.0.0.1'
+      ? "Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server."
+      : "Open an address above in a browser on this network (it holds this run's secret token). Ctrl-C stops the server.",
+  );
 }
 
 export async function guiCommand(argv: string[], write: (s: string) => void): Promise<void> {
@@ -90,35 +119,30 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   if (isIP(host) === 0)
     throw new UsageError(`--host takes an IP address (0.0.0.0: every network of this computer), not '${host}'`);
   const most = intOption(args, 'tabs', DEFAULT_PAGES, 1, 64);
-  let engine: string[];
-  const engineText = args.options.get('engine')?.[0];
-  if (engineText !== undefined) {
-    const words = splitCommandLine(engineText);
-    if (!words.ok) throw new UsageError(`--engine: ${formatCommandLineError(words.error)}`);
-    engine = words.value;
-    if (engine.length === 0) throw new UsageError('--engine needs a command');
-  } else {
-    engine = defaultEngineCommand();
-  }
-  const protoText = args.options.get('engine-proto')?.[0];
-  let engineProto: ForeignProtocol | undefined;
-  if (protoText !== undefined) {
-    if (!isProtocolName(protoText) || protoText === 'thoth')
-      throw new UsageError(`--engine-proto must be uki, kei, khet2ai or khetai, not '${protoText}'`);
-    if (engineText === undefined) throw new UsageError('--engine-proto goes with --engine "<command>"');
-    engineProto = protoText;
-  }
+  const { engine, engineProto } = engineOptions(args);
   const staticDir = defaultStaticDir();
   if (!existsSync(path.join(staticDir, 'index.html'))) {
     throw new UsageError(`the page's files are missing (${staticDir}); run \`npm run build\` first`);
   }
+  const handshakeMs = intOption(args, 'start-timeout', DEFAULT_HANDSHAKE_MS, 1, 3_600_000);
   const verbose = args.options.has('verbose');
   const log = (s: string): void => {
     if (verbose) process.stderr.write(s + '\n');
   };
   const strength = fullStrength();
   const start = (p: number): Promise<GuiServer> =>
-    startGuiServer({ port: p, staticDir, engine, engineCwd: process.cwd(), engineProto, log, strength, host, most });
+    startGuiServer({
+      port: p,
+      staticDir,
+      engine,
+      engineCwd: process.cwd(),
+      engineProto,
+      log,
+      strength,
+      host,
+      most,
+      handshakeMs,
+    });
   let server: GuiServer;
   try {
     server = await start(port);
@@ -133,23 +157,14 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   }
   // An engine that cannot start is said here, on the terminal, not only on the page.
   if ((await server.engines.settled()) !== 'ready') {
-    const why = server.engines.message;
+    const { message, timedOut } = server.engines;
+    const why = timedOut ? `${message}; --start-timeout MS gives it longer (now ${handshakeMs})` : message;
     await server.close();
     throw new CommandError(why, EXIT.failure);
   }
-  write(`Thoth GUI: ${server.url}`);
-  for (const u of server.networkUrls) write(`On the network: ${u}`);
-  write(`Engine: ${server.engines.commandText}`);
-  write(
-    `Serves up to ${plural(most, 'tab')} at once, an engine process each; ${plural(strength.threads, 'thread')} ` +
-      `at full strength, shared between the tabs open.`,
-  );
-  write(
-    host === '127.0.0.1'
-      ? "Open the address above in a browser (it holds this run's secret token). Ctrl-C stops the server."
-      : "Open an address above in a browser on this network (it holds this run's secret token). Ctrl-C stops the server.",
-  );
-  await new Promise<void>((resolve) => {
+  // Ctrl-C is caught before the address is printed: one that comes as soon as it is seen (a script
+  // reading it) still closes the server and its engines.
+  const stopped = new Promise<void>((resolve) => {
     let closing = false;
     const stop = (): void => {
       if (closing) return;
@@ -160,4 +175,8 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  printAddress(server, host, most, strength.threads, write);
+  await stopped;
+  // Ctrl-C is how the server ends: exit code 130, as every command that Ctrl-C stops (docs/cli.md)
+  throw new CommandError('interrupted: the server and its engines are stopped', EXIT.interrupted);
 }

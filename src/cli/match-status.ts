@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startStatusPage } from '../distributed/page';
 import { REDIS_URL_SYNTAX, RedisUnreachable, openRedis, redisAddress } from '../distributed/redis';
 import { datagenStatusLines, isDatagenStatus } from '../distributed/datagen-jobs';
-import { listRuns, readLlrSeries, readStatus, statusLines } from '../distributed/status';
+import { listRuns, MalformedStatus, readLlrSeries, readStatus, statusLines } from '../distributed/status';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { exitSoon } from './match';
 
@@ -100,6 +100,7 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
       if (!args.options.has('json')) write('');
     }
   } catch (e) {
+    if (e instanceof MalformedStatus) throw new CommandError(e.message, 1);
     // A user the ACL does not let read something: one line, no stack.
     if ((e as Error).name === 'ReplyError')
       throw new CommandError(`Redis at ${addr.value.text}: ${(e as Error).message.split('\n')[0]}`, 1);

@@ -8,7 +8,7 @@ import { EngineOptionError, EngineStartError, MatchInterrupted } from '../match/
 import { runKnockout } from '../match/knockout';
 import { runMatch } from '../match/tournament';
 import { NO_REMOVAL_PLIES } from '../core/game-status';
-import { COMPLIANCE_STEPS, checkCompliance } from '../match/compliance';
+import { COMPLIANCE_STEPS, COMPLIANCE_TIMEOUT_MS, checkCompliance } from '../match/compliance';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CommandError, EXIT, UsageError } from './args';
 
@@ -52,7 +52,7 @@ Game end:
   -timemargin ms        how far past zero a clock may go (default 0)
   -recover              restart an engine that crashed or stalled and go on (default: stop the run)
   -pingtimeout ms       time to answer isready / stop (default 10000)
-  -starttimeout ms      time to start and finish the handshake (default 10000)
+  -starttimeout ms      time to start and finish the handshake, warm-up included (default 30000)
   -searchtimeout S      seconds a search without a clock (depth=, nodes=) may take before the engine
                         loses on time (default ${DEFAULT_SEARCH_TIMEOUT_S})
 Output:
@@ -68,8 +68,10 @@ Output:
   -event text           the records' Event tag (default "Thoth match")
   -site text            the records' Site tag (default "?")
 Compliance:
-  --compliance "<command>"   check one engine against protocol.md step by step (exit 0: every
-                        step passed, 1: the step that failed is named); docs/match.md, "Compliance"
+  --compliance "<command>" [--timeout MS]   check one engine against protocol.md step by step
+                        (exit 0: every step passed, 1: the step that failed is named); --timeout:
+                        the wait for uciok, each readyok, go depth and go nodes (default 10000);
+                        docs/match.md, "Compliance"
 Distributed:
   -distributed redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] [timeout=S] [sign=KEY] [ca=FILE] [passwordfile=FILE]
                         the games are played by \`thoth worker\` processes on any machine (Redis may be
@@ -150,17 +152,26 @@ function commandError(e: DistributedError): CommandError {
 
 /** `thoth match --compliance "<command>"`: the engine checked step by step against protocol.md. */
 async function complianceCommand(argv: string[], write: (s: string) => void): Promise<void> {
-  if (argv.length !== 1)
-    throw new UsageError('--compliance takes one engine command, quoted: --compliance "node dist/cli.js"');
+  const timeout = argv.length === 3 && argv[1] === '--timeout' ? argv[2] : undefined;
+  if (argv.length !== 1 && timeout === undefined)
+    throw new UsageError(
+      '--compliance takes one engine command, quoted, and --timeout MS: --compliance "node dist/cli.js" --timeout 30000',
+    );
+  if (timeout !== undefined && !/^[1-9]\d{0,6}$/.test(timeout))
+    throw new UsageError(`--timeout must be a whole number of ms from 1 to 9999999, not '${timeout}'`);
+  const timeoutMs = timeout === undefined ? COMPLIANCE_TIMEOUT_MS : Number(timeout);
   const words = splitCommandLine(argv[0]);
   if (!words.ok) throw new UsageError(`--compliance: ${formatCommandLineError(words.error)}`);
   if (words.value.length === 0) throw new UsageError('--compliance needs a command');
   write(`Compliance of ${argv[0]} with protocol.md (${COMPLIANCE_STEPS.length} steps)`);
-  const r = await checkCompliance(words.value, write);
-  if (r.failed !== undefined)
+  const r = await checkCompliance(words.value, write, timeoutMs);
+  if (r.failed !== undefined) {
+    // a wait of the check's own (not the protocol's) names the flag that makes it longer
+    const longer = r.failed.slow ? `; --timeout MS gives it longer (now ${timeoutMs})` : '';
     throw new CommandError(
-      `not compliant: step ${r.passed.length + 1} (${r.failed.step}) fails: ${r.failed.why}`,
+      `not compliant: step ${r.passed.length + 1} (${r.failed.step}) fails: ${r.failed.why}${longer}`,
       EXIT.failure,
     );
+  }
   write(`Compliant: ${r.name ?? argv[0]} passes all ${COMPLIANCE_STEPS.length} steps`);
 }

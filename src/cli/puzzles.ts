@@ -26,7 +26,7 @@ import { PuzzleGames } from '../puzzles/mined-games';
 import { DEFAULT_SELFPLAY, type SelfPlaySettings } from '../search/selfplay';
 import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
 import { ProgressLine, formatDuration } from './progress';
-import { readRecordFile, writeFileAtomic } from '../process/files';
+import { checkWritable, readRecordFile, writeFileAtomic } from '../process/files';
 
 const m = DEFAULT_MINER;
 const sp = DEFAULT_SELFPLAY;
@@ -142,6 +142,13 @@ function parseJob(argv: string[]): PuzzlesJob {
 
 export async function puzzlesCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const job = parseJob(argv);
+  // The output file is tried before the work (without creating or emptying it): a path that cannot
+  // be written is bad usage (exit code 2, docs/cli.md), found before any game is mined.
+  try {
+    checkWritable(job.out);
+  } catch (e) {
+    throw new UsageError(`cannot write '${job.out}': ${fileErrorText(e)}`);
+  }
   // read the record files first: a bad one costs nothing
   const recordGames: MinedGame[] = [];
   for (const file of job.from ?? [])

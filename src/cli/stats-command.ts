@@ -20,13 +20,15 @@ export const STATS_HELP = `Usage: ${STATS_USAGE}
 
 The summary of the games in record files (thoth match -pgnout, from one or several places; '-' reads
 stdin): W-L-D, game pairs (pentanomial), Elo and normalized Elo with their errors, the SPRT's LLR,
-with the same lines as a run. A record that appears twice counts once. A file that holds no game
+with the same lines and figures as the run's own: the players in the run's order (game 1.1's first
+player first), however the games were ordered in the files. A record that appears twice counts once. A file that holds no game
 record ([Tag "value"] lines, moves written as moves, a result), binary data or more than
 ${sizeText(RECORD_FILE_LIMIT)} is an error: exit code 2.
 
 Flags:
   -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]   the test's LLR and bounds
-  -anchor NAME          the engine whose rating is 0 (default: the first seen)
+  -anchor NAME          with three or more players, the one rated 0 in the ratings table (default: the
+                        run's first engine); two players get no table (the summary is the first's)
   -drawscore X          draw points in the standings (default 0.5)
   -h, --help            this text
 `;

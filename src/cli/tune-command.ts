@@ -5,9 +5,11 @@ import { DEFAULT_R_END, checkSpsaState, newSpsaState, type SpsaParam, type SpsaS
 import { runMatch } from '../match/tournament';
 import { applyLimit, hasLimit, type EngineLimits } from '../match/timecontrol';
 import { runTune, type PlayMatch } from '../match/tune';
+import { formatCommandLine } from '../process/command-line';
 import { writeFileAtomic } from '../process/files';
 import { DEFAULT_PARAMS, PARAM_SPECS } from '../search/params';
 import { CommandError, EXIT, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
+import { ownEngineCommand } from './own-engine';
 
 const ALL = PARAM_SPECS.map((p) => p.name);
 
@@ -26,7 +28,11 @@ export const TUNE_SPEC: CommandSpec = {
     },
     { name: 'iterations', value: 'N', help: 'SPSA iterations', default: '1000' },
     { name: 'pairs', value: 'N', help: 'game pairs an iteration', default: '1' },
-    { name: 'engine', value: 'CMD', help: 'the engine command line', default: 'node dist/cli.js' },
+    {
+      name: 'engine',
+      value: 'CMD',
+      help: "the engine command line (default: this Thoth, node and its package's dist/cli.js, wherever it is run from)",
+    },
     { name: 'tc', value: 'TC', help: "time control of the games (thoth match's tc=)", default: '2+0.02' },
     {
       name: 'limit',
@@ -37,12 +43,35 @@ export const TUNE_SPEC: CommandSpec = {
     { name: 'r-end', value: 'X', help: 'learning rate at the last iteration', default: String(DEFAULT_R_END) },
     { name: 'seed', value: 'S', help: 'seed of the perturbations and openings', default: '1' },
     { name: 'distributed', value: 'URL', help: 'play the games on `thoth worker` processes through this Redis' },
+    {
+      name: 'start-timeout',
+      value: 'MS',
+      help: "time an engine may take to start, its warm-up included (thoth match's -starttimeout)",
+      default: "thoth match's, 30000",
+    },
+    {
+      name: 'ping-timeout',
+      value: 'MS',
+      help: "time an engine may take to answer isready / stop (thoth match's -pingtimeout)",
+      default: "thoth match's, 10000",
+    },
   ],
   notes: [
     'Games: Hash 16, one thread, the Classic, Imhotep and Dynasty setups with 4 random plies.',
     'The tuned values are a proposal: keep them only after an SPRT against the defaults accepts (docs/tuning.md).',
   ],
 };
+
+/** The match's timeouts that tune passes on: thoth match's flag and tune's option. */
+const MATCH_TIMEOUTS: [string, string][] = [
+  ['-starttimeout', 'start-timeout'],
+  ['-pingtimeout', 'ping-timeout'],
+];
+
+/** A match's message with the flag it names (`-starttimeout MS gives it longer`) put as tune's option. */
+function tuneFlags(message: string): string {
+  return MATCH_TIMEOUTS.reduce((m, [flag, option]) => m.replaceAll(`${flag} MS`, `--${option} MS`), message);
+}
 
 function parseParams(text: string | undefined, rEnd: number): SpsaParam[] {
   const words =
@@ -122,6 +151,9 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
     '-concurrency',
     String(intOption(args, 'concurrency', 1, 1, 1024)),
     ...(distributed ? ['-distributed', distributed] : []),
+    ...MATCH_TIMEOUTS.flatMap(([flag, option]) =>
+      args.options.has(option) ? [flag, String(intOption(args, option, 0, 1, 3_600_000))] : [],
+    ),
   ];
   const save = (s: SpsaState): void => {
     try {
@@ -137,7 +169,7 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
   const quiet = { write: () => undefined, signal: ctrl.signal };
   const play: PlayMatch = (cfg) => (cfg.distributed ? runDistributed(cfg, quiet) : runMatch(cfg, quiet));
   const settings = {
-    engine: args.options.get('engine')?.[0] ?? 'node dist/cli.js',
+    engine: args.options.get('engine')?.[0] ?? formatCommandLine(ownEngineCommand()),
     pairs: intOption(args, 'pairs', 1, 1, 10000),
     matchFlags,
   };
@@ -150,7 +182,7 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
     write(`${end.stopped ? 'Stopped' : 'Done'} after iteration ${end.state.k - 1}: ${values}`);
     if (end.stopped === 'interrupted')
       throw new CommandError('interrupted; the same command goes on', EXIT.interrupted);
-    if (end.stopped) throw new CommandError(`a match stopped: ${end.stopped}`, EXIT.failure);
+    if (end.stopped) throw new CommandError(`a match stopped: ${tuneFlags(end.stopped)}`, EXIT.failure);
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { allowedPath, defaultCacheDir } from '../distributed/builds';
 import { REDIS_URL_SYNTAX, RedisUnreachable, redisAddress } from '../distributed/redis';
-import { loadTrustedKey, type TrustedKey } from '../distributed/trust';
+import { loadTrustedKeys, type TrustedKey } from '../distributed/trust';
 import { runWorker } from '../distributed/worker';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { exitSoon } from './match';
@@ -78,9 +78,9 @@ export async function workerCommand(argv: string[], write: (s: string) => void):
   }
   const trusted: TrustedKey[] = [];
   for (const v of trustValues) {
-    const k = loadTrustedKey(v);
+    const k = loadTrustedKeys(v);
     if (!k.ok) throw new UsageError(k.error.message);
-    trusted.push(k.value);
+    for (const key of k.value) if (!trusted.some((t) => t.id === key.id)) trusted.push(key);
   }
   const allowEngines: string[] = [];
   for (const p of args.options.get('allow-engine') ?? []) {

@@ -73,8 +73,9 @@ const SKIPPED: ReadonlyMap<string, number> = new Map([
 /** Fields that take the rest of the line. */
 const TAILS: ReadonlySet<string> = new Set(['refutation', 'currline']);
 
-const COUNT_RE = /^\d+$/;
-const SCORE_RE = /^[+-]?\d+$/;
+/** Whole numbers that stay exact as numbers: a count of at most 15 digits, a score of at most 9. */
+const COUNT_RE = /^\d{1,15}$/;
+const SCORE_RE = /^[+-]?\d{1,9}$/;
 
 /**
  * Reads an `info` line. Unknown tokens are skipped (UCI); a known field with a malformed value, or

@@ -35,3 +35,14 @@ export function clipMessage(message: string): string {
     return `${open}${clip(body)}${close}`;
   });
 }
+
+/**
+ * Text from elsewhere (what a distributed run's worker wrote to Redis: its id, a refusal, a
+ * fault's words), made one printable line: control characters (line breaks, terminal escapes)
+ * become `?`, and it is cut at 300 characters, so that it cannot forge lines of the output or
+ * move a terminal's cursor.
+ */
+export function oneLine(text: unknown): string {
+  const t = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+  return t.length > 300 ? `${t.slice(0, 297)}...` : t;
+}

@@ -34,9 +34,16 @@ export interface ParsedRecords {
   errors: RecordSyntaxError[];
 }
 
-const SCORE_RE = /^([+-]?)(?:M(\d+)|(\d+(?:\.\d+)?))(?:\/(\d+))?$/;
-const DEPTH_ONLY_RE = /^\/(\d+)$/;
-const TIME_RE = /^(\d+(?:\.\d+)?)s$/;
+/**
+ * A move's engine data as writers put it (`+0.35/12`, `+M3`, `/12`, `0.520s`): a score of at most
+ * two decimals, a time of at most three (milliseconds), at most nine digits before the point (a
+ * time twelve), so that every value read is a whole number that writes back as the same text.
+ */
+const SCORE_RE = /^([+-]?)(?:M(\d{1,9})|(\d{1,9}(?:\.\d{1,2})?))(?:\/(\d{1,9}))?$/;
+const DEPTH_ONLY_RE = /^\/(\d{1,9})$/;
+const TIME_RE = /^(\d{1,12}(?:\.\d{1,3})?)s$/;
+/** The largest NAG ($0 to $255); a larger number is skipped. */
+const MAX_NAG = 255;
 /** `n=N`, `sd=N`, `pv=m1,m2,…`: what `-pgnout … nodes=true seldepth=true pv=true` adds. */
 const DATA_RE = /^(n|sd|pv)=(\S+)$/;
 const MOVE_LIST_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+-])(?:,[a-j][1-8](?:[a-j][1-8]u?|[+-]))*$/;
@@ -68,24 +75,26 @@ function readShapes(text: string, m: MoveRecord): string {
 
 /**
  * Reads a `{score/depth time}` comment into `m` (free text goes to `m.comment`; lichess's
- * `[%cal …]` and `[%csl …]` to `m.arrows` and `m.squareMarks`).
+ * `[%cal …]` and `[%csl …]` to `m.arrows` and `m.squareMarks`). `data` false: the comment is free
+ * text only (a move's second and later comment blocks: engine data comes first).
  */
-export function parseMoveComment(text: string, m: MoveRecord): void {
+export function parseMoveComment(text: string, m: MoveRecord, data = true): void {
   const free: string[] = [];
   for (const w of readShapes(text, m).trim().split(/\s+/).filter(Boolean)) {
-    const s = SCORE_RE.exec(w);
-    const d = DEPTH_ONLY_RE.exec(w);
-    const t = TIME_RE.exec(w);
+    const s = data ? SCORE_RE.exec(w) : null;
+    const d = data ? DEPTH_ONLY_RE.exec(w) : null;
+    const t = data ? TIME_RE.exec(w) : null;
     if (s && m.scoreCp === undefined && m.mate === undefined && free.length === 0 && m.comment === undefined) {
       const neg = s[1] === '-';
-      if (s[2] !== undefined) m.mate = neg ? -Number(s[2]) : Number(s[2]);
+      if (s[2] !== undefined)
+        m.mate = (neg ? -Number(s[2]) : Number(s[2])) + 0; // + 0: no -0
       else m.scoreCp = (neg ? -1 : 1) * Math.round(Number(s[3]) * 100) + 0; // + 0: no -0
       if (s[4] !== undefined) m.depth = Number(s[4]);
     } else if (d && m.depth === undefined && free.length === 0 && m.comment === undefined) {
       m.depth = Number(d[1]);
     } else if (t && m.timeMs === undefined && free.length === 0 && m.comment === undefined) {
       m.timeMs = Math.round(Number(t[1]) * 1000);
-    } else if (free.length === 0 && m.comment === undefined && readData(w, m)) {
+    } else if (data && free.length === 0 && m.comment === undefined && readData(w, m)) {
       // n=, sd=, pv=: read
     } else {
       free.push(w);
@@ -98,15 +107,16 @@ export function parseMoveComment(text: string, m: MoveRecord): void {
 function readData(w: string, m: MoveRecord): boolean {
   const d = DATA_RE.exec(w);
   if (!d) return false;
-  if (d[1] === 'n' && m.nodes === undefined && /^\d+$/.test(d[2])) m.nodes = Number(d[2]);
-  else if (d[1] === 'sd' && m.seldepth === undefined && /^\d+$/.test(d[2])) m.seldepth = Number(d[2]);
+  if (d[1] === 'n' && m.nodes === undefined && /^\d{1,15}$/.test(d[2])) m.nodes = Number(d[2]);
+  else if (d[1] === 'sd' && m.seldepth === undefined && /^\d{1,9}$/.test(d[2])) m.seldepth = Number(d[2]);
   else if (d[1] === 'pv' && m.pv === undefined && MOVE_LIST_RE.test(d[2])) m.pv = d[2].split(',');
   else return false;
   return true;
 }
 
+/** A tag's value as written, unescaped; a carriage return in it reads as a space (as the writer writes it). */
 function unescapeTag(v: string): string {
-  return v.replace(/\\(.)/g, '$1');
+  return v.replace(/\\(.)/g, '$1').replace(/\r/g, ' ');
 }
 
 const TAG_RE = /\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]/y;
@@ -172,8 +182,9 @@ function finishGame(r: Reading): GameRecord {
   } else if (!r.commentLast) {
     // something came between the last comment and the result
   } else if (blocks && blocks.length >= 2) {
-    g.ending = blocks.pop();
-  } else if (blocks && blocks.length === 1) {
+    const e = blocks.pop();
+    if (e !== '') g.ending = e;
+  } else if (blocks && blocks.length === 1 && blocks[0] !== '') {
     const probe: MoveRecord = { move: '' };
     parseMoveComment(blocks[0], probe);
     const wordsOnly =
@@ -186,7 +197,8 @@ function finishGame(r: Reading): GameRecord {
     const finished = g.result !== '*' && g.tags.has('Termination');
     if (blocks[0] === g.tags.get('Reason') || (wordsOnly && finished)) g.ending = blocks.pop();
   }
-  for (const [m, bs] of r.comments) for (const b of bs) parseMoveComment(b, m);
+  // The engine's data is read from a move's first comment only; later ones are free text.
+  for (const [m, bs] of r.comments) bs.forEach((b, k) => parseMoveComment(b, m, k === 0));
   return g;
 }
 
@@ -306,8 +318,9 @@ class RecordScanner {
       .trim();
     this.i = close + 1;
     r.inMoves = true;
-    if (body === '') return true;
     const m = this.lastMove();
+    // An empty comment after a move counts as a block (a writer's way to mark where the ending is), and says nothing.
+    if (body === '' && !m) return true;
     if (m) {
       const blocks = r.comments.get(m);
       if (blocks) blocks.push(body);
@@ -355,7 +368,10 @@ class RecordScanner {
     this.r.commentLast = false;
     let j = this.i + 1;
     while (j < text.length && text[j] >= '0' && text[j] <= '9') j++;
-    if (j > this.i + 1) this.addNag(Number(text.slice(this.i + 1, j)));
+    if (j > this.i + 1) {
+      const n = Number(text.slice(this.i + 1, j));
+      if (n <= MAX_NAG) this.addNag(n);
+    }
     this.i = j;
   }
 
@@ -377,7 +393,7 @@ class RecordScanner {
     }
     this.r.commentLast = false;
     if (/^\d*\.*$/.test(tok)) return; // a move number without its dot, or `...`
-    if (SYMBOL_NAGS[tok] !== undefined) {
+    if (Object.hasOwn(SYMBOL_NAGS, tok)) {
       this.addNag(SYMBOL_NAGS[tok]);
       return;
     }
@@ -400,7 +416,7 @@ class RecordScanner {
       }
       this.line().push(m);
     }
-    if (suffix !== undefined && SUFFIX_NAGS[suffix] !== undefined) this.addNag(SUFFIX_NAGS[suffix]);
+    if (suffix !== undefined && Object.hasOwn(SUFFIX_NAGS, suffix)) this.addNag(SUFFIX_NAGS[suffix]);
   }
 
   endGame(result: ResultToken, at: number): void {
@@ -416,6 +432,22 @@ class RecordScanner {
     this.end = this.i;
     this.atLineStart = true;
   }
+}
+
+/**
+ * True when `text`, written as a token of movetext (after a space, possibly at the start of a
+ * line), reads back as the move `text` and nothing else: one token (no white space, brace,
+ * bracket, parenthesis, `;` or `$`), not skipped (`%…` at a line's start, `<…>`), not a result, a
+ * move number, a number glued to a move (`1.e4`) or a symbol the reader takes as a NAG (`+-`), and
+ * not ending in `!` or `?` (read as NAGs).
+ */
+export function readsAsMove(text: string): boolean {
+  if (text === '' || text[0] === '%' || text[0] === '<') return false;
+  for (const c of text) if (TOKEN_END.test(c) || WHITESPACE.test(c)) return false;
+  if (/^\d+\./.test(text) || /^\d*\.*$/.test(text)) return false;
+  if ((RESULT_TOKENS as readonly string[]).includes(text) || Object.hasOwn(SYMBOL_NAGS, text)) return false;
+  const last = text[text.length - 1];
+  return last !== '!' && last !== '?';
 }
 
 /** Parses every game in a record text. Tolerant: garbage is skipped and reported in `errors`. */

@@ -49,11 +49,15 @@
  * `d1e2u`), each optionally followed by NAGs (`$2`) and a comment `{score/depth time}` from the engine
  * that played it: score from the mover's point of view in hundredths (`+0.35` = 35 centi-pyramids;
  * `+M3` / `-M3` = the mover hits the Pharaoh in 3 moves / is hit in 3), search depth, time in
- * seconds with an `s` (`{+0.35/12 0.520s}`; any part may be missing). Other comment text is kept as
- * a free comment, except lichess's drawing commands: `[%cal Gd2d4,Re1e2]` arrows and `[%csl Rd5]`
- * marked squares (colours G, R, Y, B), on the position after the move; they are written after the
- * free text. `( … )` after a move holds an alternative to it (variations nest). The comment
- * just before the result says how the game ended. The result token ends the game.
+ * seconds with an `s` (`{+0.35/12 0.520s}`; any part may be missing; a score has at most two
+ * decimals, a time three). Other comment text is kept as a free comment, except lichess's drawing
+ * commands: `[%cal Gd2d4,Re1e2]` arrows and `[%csl Rd5]` marked squares (colours G, R, Y, B), on
+ * the position after the move; they are written after the free text. The engine's data is read
+ * from a move's first comment only, so free words that would read as data (`+1.5`, `0.5s`) are
+ * written in a comment of their own after it (`{} {+1.5 is fine}` when there is no data). A `{`
+ * inside a comment is text. `( … )` after a move holds an alternative to it (variations nest). The
+ * comment just before the result says how the game ended; an empty `{}` separates it from the last
+ * move's own comment where the reader could not tell them apart. The result token ends the game.
  *
  * The reader also takes what other tools write: `!`, `?`, `!!`, `??`, `!?`, `?!` after a move
  * (read as the NAGs $1–$6), `;` comments to the end of the line, `%` lines (skipped), `<…>`
@@ -71,6 +75,7 @@ import { EDITIONS, isEditionId, type EditionId } from './editions';
 import { parseKfen } from './kfen';
 import { parseMove } from './notation';
 import type { Position } from './position';
+import { parseMoveComment, readsAsMove } from './record-parse';
 import { err, ok, type Result } from './result';
 import { SETUPS } from './setups';
 
@@ -273,18 +278,22 @@ export function pgnDate(d: Date = new Date()): string {
 // Writing
 // ---------------------------------------------------------------------------------------------
 
+/** A tag's value escaped; a line break in it (which a tag line cannot hold) becomes a space. */
 function escapeTag(v: string): string {
   return v
     .replace(/\\/g, '\\\\')
     .replace(/"/g, '\\"')
-    .replace(/[\r\n]+/g, ' ');
+    .replace(/[\r\n]/g, ' ');
 }
 
-/** Comment text that cannot close its braces early. */
+/**
+ * Comment text that cannot close its braces early: without `}` (a `{` inside a comment is text,
+ * as the reader takes it), its white space as the reader leaves it (single spaces, none at the ends).
+ */
 function commentText(s: string): string {
   return s
-    .replace(/[{}]/g, '')
-    .replace(/[\r\n]+/g, ' ')
+    .replace(/}/g, '')
+    .replace(/[\s\uFEFF]+/g, ' ')
     .trim();
 }
 
@@ -308,8 +317,8 @@ export function drawingsText(m: Pick<MoveRecord, 'arrows' | 'squareMarks'>): str
   return parts.join(' ');
 }
 
-/** The comment of a move (without braces), or undefined when there is nothing to say. */
-export function moveComment(m: MoveRecord): string | undefined {
+/** A move's engine data as a comment's words (`+0.35/12 0.520s`), or '' when it has none. */
+function engineWords(m: MoveRecord): string {
   const parts: string[] = [];
   const score = formatScore(m);
   if (score !== undefined) parts.push(m.depth !== undefined ? `${score}/${m.depth}` : score);
@@ -318,10 +327,45 @@ export function moveComment(m: MoveRecord): string | undefined {
   if (m.nodes !== undefined) parts.push(`n=${m.nodes}`);
   if (m.seldepth !== undefined) parts.push(`sd=${m.seldepth}`);
   if (m.pv !== undefined && m.pv.length > 0) parts.push(`pv=${m.pv.join(',')}`);
-  if (m.comment !== undefined && commentText(m.comment) !== '') parts.push(commentText(m.comment));
-  const drawings = drawingsText(m);
-  if (drawings !== '') parts.push(drawings);
-  return parts.length > 0 ? parts.join(' ') : undefined;
+  return parts.join(' ');
+}
+
+/** A move's free comment and drawings as written (`words [%csl Rd5]`), or ''. */
+function freeWords(m: MoveRecord): string {
+  const words = m.comment !== undefined ? commentText(m.comment) : '';
+  return [words, drawingsText(m)].filter((t) => t !== '').join(' ');
+}
+
+/** The comment of a move (without braces), or undefined when there is nothing to say. */
+export function moveComment(m: MoveRecord): string | undefined {
+  const text = [engineWords(m), freeWords(m)].filter((t) => t !== '').join(' ');
+  return text !== '' ? text : undefined;
+}
+
+/**
+ * The comment blocks written after a move (without braces): one, `{+0.35/12 0.520s free words}`, when
+ * it reads back as this move's data and words; else the data and the words in blocks of their own
+ * (the reader takes data from a move's first block only), so that words such as `+1.5` or `0.5s`
+ * in a comment are not read as a score or a time.
+ */
+function moveBlocks(m: MoveRecord): string[] {
+  const data = engineWords(m);
+  const free = freeWords(m);
+  if (free === '') return data !== '' ? [data] : [];
+  const one = data !== '' ? `${data} ${free}` : free;
+  const probe: MoveRecord = { move: '' };
+  parseMoveComment(one, probe);
+  const words = m.comment !== undefined && commentText(m.comment) !== '' ? commentText(m.comment) : undefined;
+  const same =
+    probe.comment === words &&
+    probe.scoreCp === m.scoreCp &&
+    probe.mate === m.mate &&
+    probe.depth === m.depth &&
+    probe.timeMs === m.timeMs &&
+    probe.nodes === m.nodes &&
+    probe.seldepth === m.seldepth &&
+    (probe.pv ?? []).join(',') === (m.pv ?? []).join(',');
+  return same ? [one] : [data, free];
 }
 
 /** Side to move (0/1) and move number of a KFEN, read from its last two fields. */
@@ -349,12 +393,15 @@ function lineUnits(line: readonly MoveRecord[], side: number, moveNumber: number
     else if (needNumber) parts.push(`${moveNumber}...`);
     parts.push(m.move);
     for (const n of m.nags ?? []) parts.push(`$${n}`);
-    const c = moveComment(m);
-    if (c !== undefined) parts.push(`{${c}}`);
+    for (const b of moveBlocks(m)) parts.push(`{${b}}`);
     units.push(parts.join(' '));
     needNumber = false;
     for (const v of m.variations ?? []) {
-      if (v.length === 0) continue;
+      if (v.length === 0) {
+        units.push('()'); // an empty variation, as the reader keeps it
+        needNumber = true;
+        continue;
+      }
       const inner: string[] = [];
       lineUnits(v, side, moveNumber, inner);
       inner[0] = `(${inner[0]}`;
@@ -369,13 +416,24 @@ function lineUnits(line: readonly MoveRecord[], side: number, moveNumber: number
 
 /** A tag name as the reader takes it: letters, digits and underscores. */
 const TAG_NAME_RE = /^[A-Za-z0-9_]+$/;
+
 /**
- * A move text that stays one token of a move line (the reader's TOKEN_END): no white space,
- * brace, parenthesis, bracket, `;` or `$`, not a result token.
+ * The largest value of each number of a move that writes as the reader reads it back (record-parse's
+ * SCORE_RE, DEPTH_ONLY_RE and TIME_RE): whole numbers, a score in centi-pyramids of at most nine
+ * digits before the point once divided by 100, a time of at most twelve digits of seconds.
  */
-const MOVE_TEXT_RE = /^(?!(?:1-0|0-1|1\/2-1\/2|\*)$)[^\s{}()[\];$]+$/;
+const MOVE_NUMBER_LIMITS = {
+  scoreCp: { min: -99_999_999_999, max: 99_999_999_999 },
+  mate: { min: -999_999_999, max: 999_999_999 },
+  depth: { min: 0, max: 999_999_999 },
+  timeMs: { min: 0, max: 999_999_999_999_999 },
+  nodes: { min: 0, max: 999_999_999_999_999 },
+  seldepth: { min: 0, max: 999_999_999 },
+} as const;
 
 const SQUARE_NAME_RE = /^[a-j][1-8]$/;
+/** A principal variation as the reader takes it (record-parse.ts MOVE_LIST_RE). */
+const PV_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+-])(?:,[a-j][1-8](?:[a-j][1-8]u?|[+-]))*$/;
 
 /** Why a move's arrows or marked squares cannot be written (a colour or a square that is none), or undefined. */
 function shapesFault(m: MoveRecord): string | undefined {
@@ -409,16 +467,20 @@ export function unwritableRecord(rec: GameRecord): string | undefined {
   const line = (ms: readonly MoveRecord[]): string | undefined => {
     if (!Array.isArray(ms)) return 'a line of moves is not a list';
     for (const m of ms) {
-      if (typeof m !== 'object' || m === null || typeof m.move !== 'string' || !MOVE_TEXT_RE.test(m.move)) {
+      if (typeof m !== 'object' || m === null || typeof m.move !== 'string' || !readsAsMove(m.move)) {
         return `move text ${JSON.stringify(String(m?.move)).slice(0, 40)} is not a move`;
       }
       for (const n of m.nags ?? [])
         if (!Number.isInteger(n) || n < 0 || n > 255)
           return `NAG ${JSON.stringify(String(n)).slice(0, 20)} is not 0-255`;
-      for (const f of ['scoreCp', 'mate', 'depth', 'timeMs'] as const) {
-        if (m[f] !== undefined && (typeof m[f] !== 'number' || !Number.isFinite(m[f])))
-          return `${f} of move ${m.move} is not a number`;
+      for (const f of ['scoreCp', 'mate', 'depth', 'timeMs', 'nodes', 'seldepth'] as const) {
+        const x = m[f];
+        const { min, max } = MOVE_NUMBER_LIMITS[f];
+        if (x !== undefined && !(Number.isInteger(x) && x >= min && x <= max))
+          return `${f} of move ${m.move} is not a whole number from ${min} to ${max}`;
       }
+      if (m.pv !== undefined && !(Array.isArray(m.pv) && (m.pv.length === 0 || PV_RE.test(m.pv.join(',')))))
+        return `pv of move ${m.move} is not a list of moves`;
       for (const f of ['comment', 'before'] as const)
         if (m[f] !== undefined && typeof m[f] !== 'string') return `${f} of move ${m.move} is not text`;
       const why = shapesFault(m);
@@ -435,6 +497,34 @@ export function unwritableRecord(rec: GameRecord): string | undefined {
 }
 
 /**
+ * The comments that say how the game ended, as the reader tells them from the last move's own
+ * (record-parse's finishGame): after a last move with a comment, the ending is the second block;
+ * after one without, it is a block of its own only when it is words in a finished game with a
+ * Termination tag, so otherwise an empty `{}` goes first; and a last move's comment that would read
+ * as the ending is followed by an empty `{}` when there is none.
+ */
+function endingUnits(rec: GameRecord): string[] {
+  const ending = rec.ending !== undefined ? commentText(rec.ending) : '';
+  const last = rec.moves[rec.moves.length - 1];
+  if (last === undefined) return ending !== '' ? [`{${ending}}`] : [];
+  const own = moveBlocks(last);
+  const finished = rec.result !== '*' && rec.tags.has('Termination');
+  const readAsEnding = (text: string): boolean => {
+    const probe: MoveRecord = { move: '' };
+    parseMoveComment(text, probe);
+    const wordsOnly =
+      probe.scoreCp === undefined &&
+      probe.mate === undefined &&
+      probe.depth === undefined &&
+      probe.timeMs === undefined;
+    return text === rec.tags.get('Reason') || (wordsOnly && finished);
+  };
+  if (ending === '') return own.length >= 2 || (own.length === 1 && readAsEnding(own[0])) ? ['{}'] : [];
+  if (own.length > 0 || readAsEnding(ending)) return [`{${ending}}`];
+  return ['{}', `{${ending}}`];
+}
+
+/**
  * Serializes one game: tags, a blank line, the movetext wrapped at 80 columns, a blank line.
  * Tag values and comments are escaped; a record that no escaping makes safe (unwritableRecord)
  * throws rather than write a text that reads back as something else.
@@ -448,7 +538,7 @@ export function serializeRecord(rec: GameRecord): string {
   const { side, moveNumber } = kfenCounters(recordStart(rec), recordVariant(rec));
   const units: string[] = [];
   lineUnits(rec.moves, side, moveNumber, units);
-  if (rec.ending !== undefined && commentText(rec.ending) !== '') units.push(`{${commentText(rec.ending)}}`);
+  units.push(...endingUnits(rec));
   units.push(rec.result);
   let line = '';
   for (const t of units) {

@@ -208,6 +208,13 @@ function packageDir(root: string, fromDir: string, name: string): string | undef
 function thothPackageFiles(root: string): string[] {
   const rels = ['package.json'];
   if (existsSync(path.join(root, 'bin'))) walk(root, 'bin', rels);
+  // The networks (nets/default.nnue, EvalFile's default): without them the build plays the hand-written evaluation.
+  if (existsSync(path.join(root, 'nets')))
+    rels.push(
+      ...readdirSync(path.join(root, 'nets'))
+        .filter((f) => f.endsWith('.nnue') && isFile(path.join(root, 'nets', f)))
+        .map((f) => path.join('nets', f)),
+    );
   const dist = readdirSync(path.join(root, 'dist'))
     .filter((f) => f.endsWith('.js'))
     .map((f) => path.join('dist', f));
@@ -254,6 +261,8 @@ export interface IdentifiedBuild {
   /** What the build is, in words (for messages). */
   text: string;
   files?: PackageFile[];
+  /** A Thoth build's script here (its real path): what the coordinator runs of it itself. */
+  entry?: string;
 }
 
 /** Identifies an engine's build from its command (relative paths against `dir=` or `cwd`). */
@@ -270,11 +279,13 @@ export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): Result<Id
       const files = thothPackageFiles(root).map((rel) => readPackageFile(root, rel));
       const checksum = packageChecksum(files);
       const bytes = files.reduce((n, f) => n + f.data.length, 0);
-      const script = path.relative(root, realpathSync(w.file));
+      const entry = realpathSync(w.file);
+      const script = path.relative(root, entry);
       return ok({
         build: { kind: 'thoth', checksum, word: w.word, script, bytes },
         text: `Thoth build ${shortSum(checksum)} (${root}, ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB)`,
         files,
+        entry,
       });
     }
     if (words.length === 0 && !INTERPRETERS.test(path.basename(spec.command[0] ?? ''))) {
@@ -294,24 +305,72 @@ export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): Result<Id
 const MANIFEST = '\0manifest';
 
 interface Manifest {
-  files: { rel: string; exec: boolean }[];
+  /** The files; a network (nets/*.nnue) is stored once for every build as `thoth:net:<net>`. */
+  files: { rel: string; exec: boolean; net?: string }[];
   bytes: number;
 }
 
-/** Stores a Thoth build in Redis (once: a build already there is left alone). */
+const isNetwork = (rel: string): boolean => rel.startsWith(`nets${path.sep}`) && rel.endsWith('.nnue');
+
+/** Stores a Thoth build in Redis (once: a build already there is left alone), its networks by checksum. */
 export async function storeBuild(redis: Redis, b: IdentifiedBuild): Promise<boolean> {
   if (b.build.kind !== 'thoth' || !b.files) return false;
   const key = keys.build(b.build.checksum);
   if ((await redis.exists(key)) === 1) return false;
+  const nets = new Map<string, string>();
+  for (const f of b.files) if (isNetwork(f.rel)) nets.set(f.rel, await storeNet(redis, f.data));
   const tmp = `${key}:upload:${process.pid}`;
-  const manifest: Manifest = { files: b.files.map((f) => ({ rel: f.rel, exec: f.exec })), bytes: b.build.bytes };
+  const manifest: Manifest = {
+    files: b.files.map((f) => ({ rel: f.rel, exec: f.exec, ...(nets.has(f.rel) ? { net: nets.get(f.rel) } : {}) })),
+    bytes: b.build.bytes,
+  };
   const m = redis.multi();
   m.del(tmp);
-  for (const f of b.files) m.hset(tmp, f.rel, gzipSync(f.data));
+  for (const f of b.files) if (!nets.has(f.rel)) m.hset(tmp, f.rel, gzipSync(f.data));
   m.hset(tmp, MANIFEST, JSON.stringify(manifest));
   m.rename(tmp, key);
   await m.exec();
   return true;
+}
+
+/** The largest network file (a network of MAX_HIDDEN 4096 neurons is about 24 MB). */
+const MAX_NETWORK_BYTES = 64 * 1024 * 1024;
+
+/** Stores a network file's bytes under their checksum (once); returns the checksum. */
+export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string> {
+  const sum = sha256(Buffer.from(bytes));
+  await redis.set(keys.net(sum), Buffer.from(bytes), 'NX');
+  return sum;
+}
+
+/** A network's bytes from Redis, checked by checksum (and size, before it is read). */
+async function netBytes(redis: Redis, checksum: string): Promise<Result<Buffer, BuildError>> {
+  const size = await redis.strlen(keys.net(checksum));
+  if (size === 0)
+    return err(
+      new BuildError(`network ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`),
+    );
+  if (size > MAX_NETWORK_BYTES) return err(new BuildError(`network ${shortSum(checksum)} in Redis is too large`));
+  const data = await redis.getBuffer(keys.net(checksum));
+  if (data === null || sha256(data) !== checksum)
+    return err(new BuildError(`network ${shortSum(checksum)} in Redis is damaged`));
+  return ok(data);
+}
+
+/** A network in the worker's cache (`<cache>/nets/<sha256>.nnue`), fetched from Redis when missing; its path. */
+export async function fetchNet(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
+  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum))
+    return err(new BuildError(`the network checksum ${sumText(checksum)} is not 64 hex digits`));
+  const dir = path.join(cacheDir, 'nets');
+  const file = path.join(dir, `${checksum}.nnue`);
+  if (existsSync(file) && sha256(readFileSync(file)) === checksum) return ok(file);
+  const data = await netBytes(redis, checksum);
+  if (!data.ok) return data;
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data.value);
+  renameSync(tmp, file);
+  return ok(file);
 }
 
 /** The folder of cached builds: --cache, else $XDG_CACHE_HOME/thoth/builds or ~/.cache/thoth/builds. */
@@ -335,13 +394,16 @@ function folderChecksum(dir: string): string {
 }
 
 /**
- * A Thoth build in the worker's cache: checked when found, else fetched from Redis, unpacked,
- * checked and moved into place. Returns its folder.
+ * A Thoth build in the worker's cache: checked when found, else fetched from Redis file by file,
+ * unpacked, checked and moved into place. Returns its folder. `bytes` is the build's size as the
+ * signed settings give it: the files are unpacked within it, each gzip stream cut off past what is
+ * left, so that a build planted in Redis (a gzip bomb) costs at most that, never gigabytes.
  */
 export async function fetchBuild(
   redis: Redis,
   checksum: string,
   cacheDir: string,
+  bytes: number,
 ): Promise<Result<string, BuildError>> {
   // Before any file operation: the checksum names a folder right inside the cache, or nothing.
   if (typeof checksum !== 'string' || !CHECKSUM.test(checksum))
@@ -363,8 +425,9 @@ export async function fetchBuild(
     );
   }
   const key = keys.build(checksum);
-  const raw = await redis.hgetallBuffer(key);
-  const manifestText = raw[MANIFEST]?.toString('utf8');
+  const damaged = (what: string): Result<string, BuildError> =>
+    err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (${what})`));
+  const manifestText = (await redis.hgetBuffer(key, MANIFEST))?.toString('utf8');
   if (manifestText === undefined) {
     return err(
       new BuildError(
@@ -377,31 +440,42 @@ export async function fetchBuild(
     manifest = JSON.parse(manifestText) as Manifest;
     if (!Array.isArray(manifest.files)) throw new Error('no file list');
   } catch {
-    return err(new BuildError(`Thoth build ${shortSum(checksum)} in Redis is damaged (its manifest)`));
+    return damaged('its manifest');
   }
+  if (!Number.isSafeInteger(bytes) || bytes < 0) return damaged('its size');
   mkdirSync(cache, { recursive: true });
   const tmp = mkdtempSync(path.join(cache, `.unpack-${shortSum(checksum)}-`));
   try {
+    let left = bytes;
     for (const f of manifest.files) {
-      const data = isSafeRelPath(f?.rel) && f.rel !== MANIFEST ? raw[f.rel] : undefined;
-      if (data === undefined) {
-        return err(
-          new BuildError(
-            `Thoth build ${shortSum(checksum)} in Redis is damaged (file ${JSON.stringify(String(f?.rel).slice(0, 80))})`,
-          ),
-        );
+      const rel = isSafeRelPath(f?.rel) && f.rel !== MANIFEST ? f.rel : undefined;
+      if (rel === undefined) return damaged(`file ${JSON.stringify(String(f?.rel).slice(0, 80))}`);
+      let data: Buffer;
+      if (f.net !== undefined) {
+        if (typeof f.net !== 'string' || !CHECKSUM.test(f.net)) return damaged(`file ${rel}`);
+        const n = await netBytes(redis, f.net);
+        if (!n.ok) return err(new BuildError(`Thoth build ${shortSum(checksum)}: ${n.error.message}`));
+        data = n.value;
+      } else {
+        const packed = await redis.hgetBuffer(key, rel);
+        if (packed === null) return damaged(`file ${rel}`);
+        try {
+          data = gunzipSync(packed, { maxOutputLength: Math.max(1, left) });
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+            return damaged(`file ${rel} unpacks to more than the build's ${bytes} bytes`);
+          return damaged(`file ${rel}: ${(e as Error).message}`);
+        }
       }
-      const out = path.join(tmp, f.rel);
+      left -= data.length;
+      if (left < 0) return damaged(`its files are more than the build's ${bytes} bytes`);
+      const out = path.join(tmp, rel);
       try {
         mkdirSync(path.dirname(out), { recursive: true });
-        writeFileSync(out, gunzipSync(data));
+        writeFileSync(out, data);
         chmodSync(out, f.exec ? 0o755 : 0o644);
       } catch (e) {
-        return err(
-          new BuildError(
-            `Thoth build ${shortSum(checksum)} in Redis is damaged (file ${f.rel}: ${(e as Error).message})`,
-          ),
-        );
+        return damaged(`file ${rel}: ${(e as Error).message}`);
       }
     }
     const got = folderChecksum(tmp);
@@ -479,7 +553,7 @@ export async function localEngine(
     ) {
       return err(new BuildError(`engine '${spec.name}': '${shown()}' does not run its Thoth build with node`));
     }
-    const dir = await fetchBuild(redis, build.checksum, cacheDir);
+    const dir = await fetchBuild(redis, build.checksum, cacheDir, build.bytes);
     if (!dir.ok) return err(new BuildError(`engine '${spec.name}': ${dir.error.message}`));
     const script = path.join(dir.value, build.script);
     if (!script.startsWith(dir.value + path.sep) || !isFile(script))

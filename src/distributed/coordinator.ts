@@ -23,9 +23,14 @@ import { EngineStartError, MatchConfigError, type MatchError, MatchInterrupted }
 import type { Halt, Ledger, MatchSummary, StopReason } from '../match/ledger';
 import { recordPath } from '../match/record-file';
 import type { Schedule, ScheduledGame } from '../match/schedule';
+import { gameSheet, plainGameSettings } from '../match/slot';
 import { type PreparedRun, prepareRun, type RunOptions } from '../match/tournament';
 import { BuildError, type IdentifiedBuild, identifyEngine, storeBuild } from './builds';
-import { checkResult, gameOutcome, type PairJob, type PairResult, pairGames, pairId, type RunSettings } from './jobs';
+import { engineEvaluation } from './engine-network';
+import { judgeResult, type PairJob, pairGames, pairId, type RunSettings, signedJob } from './jobs';
+import { JOB_OPTS, LostJobs, RECONCILE_MS, requeue } from './lost-jobs';
+import { RunNotes } from './notes';
+import { watchRedis } from './redis-watch';
 import {
   connectionOptions,
   keys,
@@ -37,7 +42,8 @@ import {
 } from './redis';
 import { RunLock, RunLocked } from './run-lock';
 import { pairFirst, pairIndices, removeQueued, runId } from './run-plan';
-import { ledgerStatus, liveWorkers, oneLine, type RunState, type RunStatus } from './status';
+import { oneLine } from '../core/quote';
+import { ledgerStatus, liveWorkers, readRefusals, type RunState, type RunStatus, windowSize } from './status';
 import { type Signer, signerFor, signRun } from './trust';
 import { sleep, within } from './wait';
 
@@ -45,6 +51,8 @@ export type DistributedError = MatchError | RedisUnreachable | BuildError;
 
 /** How long a finished run's status stays in Redis. */
 const KEEP_FINISHED_S = 7 * 24 * 3600;
+/** The most pairs queued in one step of the loop (the loop stays responsive: results, Ctrl-C). */
+const MAX_QUEUED_AT_ONCE = 500;
 
 /**
  * Plays a run on workers. Errors before the first game are returned as for a local run
@@ -130,9 +138,11 @@ class Coordinator {
   /** The schedule index of the next pair to queue, and the worker slots last seen. */
   private cursor = 0;
   private slots = 0;
-  /** Pairs whose result was refused (forged, or not well-formed): played again. */
-  private readonly replays: ScheduledGame[][] = [];
-  private readonly refusalsSeen = new Set<string>();
+  /** Notes about what workers do, bounded (notes.ts). */
+  private readonly notes: RunNotes;
+  /** Pairs queued again because they were gone (lost-jobs.ts). */
+  private readonly gone: LostJobs;
+  private lastReconcile = 0;
 
   constructor(
     private readonly cfg: MatchConfig,
@@ -142,6 +152,8 @@ class Coordinator {
     private readonly signer: Signer,
   ) {
     this.lostSignal.catch(() => undefined);
+    this.notes = new RunNotes((l) => this.ledger.write(l));
+    this.gone = new LostJobs(this.notes, 'pair');
   }
 
   async run(): Promise<Result<MatchSummary, DistributedError>> {
@@ -179,30 +191,25 @@ class Coordinator {
    */
   private async prepare(): Promise<void> {
     const { cfg, redis } = this;
-    this.prepared = await prepareRun(cfg, this.opts, this.stop.signal, async (ledger) => {
-      for (const spec of cfg.engines) {
+    this.prepared = await prepareRun(cfg, this.opts, this.stop.signal, async (ledger, engines) => {
+      const evaluations: (string | null)[] = [];
+      for (const [i, spec] of cfg.engines.entries()) {
         const b = identifyEngine(spec);
         if (!b.ok) throw b.error;
         this.identified.push(b.value);
         if (await storeBuild(redis, b.value))
           ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
+        // Which evaluation it plays with here: the workers' engines must say the same.
+        const e = engines.get(i);
+        evaluations.push(
+          b.value.build.kind === 'thoth' && e ? ((await engineEvaluation(e, cfg.startTimeoutMs)) ?? null) : null,
+        );
       }
       this.settings = {
-        engines: cfg.engines,
-        variant: cfg.variant,
-        rules: cfg.rules,
-        noRemovalLimit: cfg.noRemovalLimit,
-        plyLimit: cfg.plyLimit,
-        moveData: cfg.moveData,
-        adjudication: cfg.adjudication,
-        pingTimeoutMs: cfg.pingTimeoutMs,
-        startTimeoutMs: cfg.startTimeoutMs,
-        searchTimeoutMs: cfg.searchTimeoutMs,
-        event: cfg.event,
-        site: cfg.site,
-        recover: cfg.recover,
+        ...plainGameSettings(cfg),
         names: ledger.names,
         builds: this.identified.map((b) => b.build),
+        evaluations,
       };
       this.run_ = runId(cfg, this.settings);
       this.lock = new RunLock(this.redis, this.run_, this.id);
@@ -251,12 +258,10 @@ class Coordinator {
     this.stop.signal.addEventListener('abort', () => this.halt('interrupted', 'interrupted'));
 
     if (resuming) {
+      // The pairs still queued, by their ids in this run's own schedule (a job's data is not trusted).
       for (const job of await pairs.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
-        if (job?.id)
-          this.track(
-            job.id,
-            (job.data as PairJob).games.map((g) => g.index),
-          );
+        const games = job?.id ? pairIndices(this.schedule, job.id).filter((i) => !ledger.done.has(i)) : [];
+        if (games.length > 0) this.track(job!.id!, games);
       }
       for (const job of await pairs.getJobs(['failed'])) await job?.remove().catch(() => undefined);
     }
@@ -274,7 +279,7 @@ class Coordinator {
     ).filter((j) => j !== undefined);
     stored.sort((a, b) => a.timestamp - b.timestamp);
     const before = ledger.finished.length;
-    for (const j of stored) this.count(j.data as PairResult);
+    for (const j of stored) this.count(j.data as unknown);
     if (ledger.finished.length > before)
       ledger.write(`Resumed ${ledger.finished.length - before} more games from the workers' results in Redis`);
     if (this.inflight.size > 0)
@@ -313,74 +318,97 @@ class Coordinator {
   }
 
   /**
-   * Counting a result. The pair id is the key: BullMQ keeps one result per pair id, and games
-   * already counted (in the record file, or by a result seen before) are not counted again.
+   * Counting a result (anyone who can write to the results queue can forge one): its games are
+   * judged against this run's own plan (jobs.ts judgeResult), and only those at places of the pair
+   * still to count, with moves that hold up and the result they give, are counted, with the record
+   * written from the plan. A pair with a game refused is played again once its job is gone
+   * (reconcile). Games already counted (in the record file, or by a result seen before) are not
+   * counted again.
    */
-  private count(res: PairResult): void {
+  private count(res: unknown): void {
     const { cfg, ledger, schedule } = this;
-    const scheduled = this.inflight.get(res.pair) ?? pairIndices(schedule, res.pair);
-    const accepted = checkResult(res, scheduled);
-    for (const gr of accepted) {
+    const pair = (res as { pair?: unknown } | null)?.pair;
+    const worker = oneLine((res as { worker?: unknown } | null)?.worker).slice(0, 100);
+    const id = typeof pair === 'string' && /^pair-\d{1,15}$/.test(pair) ? pair : undefined;
+    const scheduled = id === undefined ? [] : (this.inflight.get(id) ?? pairIndices(schedule, id));
+    const todo = scheduled.filter((i) => !ledger.done.has(i));
+    if (todo.length === 0) {
+      // A pair counted already (played twice) is no news; a result of no pair of this run is a forgery.
+      if (scheduled.length === 0)
+        this.notes.note(
+          'refused results',
+          `Note: a result${id !== undefined ? ` of ${id}` : ''} from worker ${worker} is refused (not a pair of this run)`,
+        );
+      return;
+    }
+    const judged = judgeResult(res, todo, (i) => {
+      const g = schedule.game(i);
+      return gameSheet(cfg, ledger.names, g, this.prepared!.book.get(g.openingIndex), ledger.recordTags);
+    });
+    for (const gr of judged.games) {
       if (ledger.done.has(gr.index) || this.stopping?.cancelGames) continue;
-      this.haltOn(ledger.add(schedule.game(gr.index), gameOutcome(gr, ledger.recordTags)));
+      this.haltOn(ledger.add(schedule.game(gr.index), gr.outcome));
       if (cfg.sprt)
         void this.redis
           .rpush(keys.llr(this.run_), `${ledger.finished.length} ${ledger.standings.llr(cfg.sprt)}`)
           .catch(() => undefined);
     }
-    this.untrack(res.pair);
-    const refused = scheduled.filter((i) => !ledger.done.has(i) && !accepted.some((g) => g.index === i));
-    if (refused.length > 0 && !this.stopping) {
-      ledger.write(
-        `Note: the result of ${oneLine(String(res.pair))} from worker ${oneLine(String(res.worker))} is refused (a game that does not replay or write as it reads); the pair is played again`,
+    const left = (this.inflight.get(id!) ?? []).filter((i) => !ledger.done.has(i));
+    if (left.length === 0) {
+      this.untrack(id!);
+      this.gone.done(id!);
+    } else if (judged.refused.length > 0 && !this.stopping) {
+      this.notes.note(
+        'refused results',
+        `Note: the result of ${id} from worker ${worker} is refused (${judged.refused.join('; ')}); the pair is played again`,
       );
-      this.replays.push(refused.map((i) => schedule.game(i)));
     }
     this.statusDirty = true;
     this.wake();
   }
 
+  /**
+   * The pairs in flight that are gone from the queue with no result to count (lost-jobs.ts): queued
+   * again from the plan, or the run stops on a pair that fails again and again.
+   */
+  private async reconcile(): Promise<void> {
+    const lost = await this.gone.check(this.pairs!, this.results!, this.inflight.keys(), (data) => {
+      const p = (data as { pair?: unknown } | null)?.pair;
+      return typeof p === 'string' ? p : undefined;
+    });
+    if (lost.stop !== undefined)
+      return this.halt('fault', `${lost.stop} (continue with -resume once the workers are fixed)`, true);
+    for (const id of lost.requeue) {
+      const games = (this.inflight.get(id) ?? []).filter((i) => !this.ledger.done.has(i));
+      if (this.stopping || games.length === 0) continue;
+      const scheduled = games.map((i) => this.schedule.game(i));
+      const job = { games: scheduled, opening: this.prepared!.book.get(scheduled[0].openingIndex) };
+      await requeue(this.pairs!, id, 'pair', signedJob(this.signer, this.run_, id, job), JOB_OPTS);
+    }
+  }
+
   /** Follows the run: queue events, the results worker, the Redis watchers, and the loop. */
   private async follow(): Promise<void> {
     const run = this.run_;
-    const { ledger } = this;
     const { Worker, QueueEvents } = await import('bullmq');
     const q = { connection: connectionOptions(this.addr), prefix: QUEUE_PREFIX };
-    // Queue events: stalled pairs go back to the queue by themselves; a failed one stops the run.
+    // Queue events: stalled pairs go back to the queue by themselves, failed ones are queued again (reconcile).
     const events = (this.events = new QueueEvents(keys.pairsQueue(run), q));
     events.on('error', () => undefined);
-    events.on('stalled', ({ jobId }) =>
-      ledger.write(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
-    );
-    events.on('failed', ({ jobId, failedReason }) => {
-      if (!this.inflight.has(jobId)) return;
-      this.halt(
-        'fault',
-        `${jobId} could not be played: ${failedReason} (continue with -resume once the workers are fixed)`,
-        true,
-      );
-    });
+    events.on('stalled', ({ jobId }) => this.notes.stalled(jobId, 'pair'));
+    // A failed pair is queued again by reconcile (a junk job or a forged failure must not stop the run).
+    events.on('failed', () => this.wake());
     await within(events.waitUntilReady(), 5000);
     const rw = (this.resultsWorker = new Worker(
       keys.resultsQueue(run),
       async (job) => {
-        this.count(job.data as PairResult);
+        this.count(job.data as unknown);
       },
       { ...q, concurrency: 1, removeOnComplete: { count: 10_000 }, drainDelay: 1 },
     ));
     rw.on('error', () => undefined);
     this.watchRedis();
     await this.loop();
-  }
-
-  /** Workers refusing the run (they cannot get a build, or an engine does not start there). */
-  private async checkRefusals(): Promise<void> {
-    const r = await this.redis.hgetall(keys.refusals(this.run_));
-    for (const [w, why] of Object.entries(r)) {
-      if (this.refusalsSeen.has(`${w}\0${why}`)) continue;
-      this.refusalsSeen.add(`${w}\0${why}`);
-      this.ledger.write(`Note: worker ${oneLine(w)} refuses this run: ${oneLine(why)}`);
-    }
   }
 
   /** The next pair of the schedule with games neither done nor queued. */
@@ -397,27 +425,12 @@ class Coordinator {
     return undefined;
   }
 
-  /** The window: enough pairs queued for every worker slot twice over. */
+  /** The window: enough pairs queued for every worker slot twice over (status.ts windowSize). */
   private async topUp(): Promise<void> {
-    const want = Math.max(8, 2 * this.slots);
+    const want = windowSize(this.slots);
     const book = this.prepared!.book;
-    const jobs: { name: string; data: PairJob; opts: { jobId: string } }[] = [];
-    for (const games of this.replays.splice(0)) {
-      const id = pairId(pairFirst(this.schedule, games[0]));
-      // The refused result holds the pair's job id: the worker's new result would be ignored.
-      const old = await this.results!.getJob(id);
-      if (old && (await old.isActive())) {
-        this.replays.push(games); // still being counted: the next round
-        continue;
-      }
-      if (old) await old.remove().catch(() => undefined);
-      this.track(
-        id,
-        games.map((g) => g.index),
-      );
-      jobs.push({ name: 'pair', data: { games, opening: book.get(games[0].openingIndex) }, opts: { jobId: id } });
-    }
-    while (!this.stopping && this.inflight.size < want) {
+    const jobs: { name: string; data: unknown; opts: Record<string, unknown> }[] = [];
+    while (!this.stopping && this.inflight.size < want && jobs.length < MAX_QUEUED_AT_ONCE) {
       const games = this.nextPair();
       if (!games) break;
       const id = pairId(pairFirst(this.schedule, games[0]));
@@ -425,17 +438,15 @@ class Coordinator {
         id,
         games.map((g) => g.index),
       );
-      jobs.push({ name: 'pair', data: { games, opening: book.get(games[0].openingIndex) }, opts: { jobId: id } });
+      const job: PairJob = { games, opening: book.get(games[0].openingIndex) };
+      jobs.push({
+        name: 'pair',
+        data: signedJob(this.signer, this.run_, id, job),
+        opts: { ...JOB_OPTS, jobId: id },
+      });
     }
-    if (jobs.length > 0) {
-      const opts = {
-        removeOnComplete: true,
-        removeOnFail: false,
-        attempts: 3,
-        backoff: { type: 'fixed', delay: 1000 },
-      };
-      await this.pairs!.addBulk(jobs.map((j) => ({ ...j, opts: { ...j.opts, ...opts } })));
-    }
+    if (jobs.length > 0) await this.pairs!.addBulk(jobs);
+    if (this.inflight.size < want && jobs.length === MAX_QUEUED_AT_ONCE) this.wake(); // more at the next step
   }
 
   private async writeStatus(state: RunState, message?: string): Promise<void> {
@@ -444,6 +455,7 @@ class Coordinator {
     const counts = await this.pairs!.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
     const workers = await liveWorkers(redis);
     this.slots = workers.reduce((n, w) => n + w.concurrency, 0);
+    this.notes.workers(workers);
     const status: RunStatus = {
       run,
       state,
@@ -451,7 +463,7 @@ class Coordinator {
       ...ledgerStatus(this.cfg, this.ledger),
       pairsQueued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
       pairsActive: counts.active ?? 0,
-      refusals: await redis.hgetall(keys.refusals(run)),
+      refusals: await readRefusals(redis, run),
       workers,
       started: this.started,
       updated: Date.now(),
@@ -459,43 +471,21 @@ class Coordinator {
     await redis.set(keys.status(run), JSON.stringify(status));
   }
 
-  /**
-   * Redis must stay reachable: after `timeout` without it the run stops (the records so far are in
-   * the file). Redis back but without the run (it restarted without persistence, or the keys were
-   * evicted): the queues and the pairs in flight are gone, so nothing would ever come back.
-   */
+  /** Redis must stay reachable, and keep the run (redis-watch.ts); the records so far stay in the file. */
   private watchRedis(): void {
-    const { cfg, redis } = this;
-    const run = this.run_;
-    let downSince: number | undefined;
-    this.every(500, () => {
-      if (redis.status === 'ready') downSince = undefined;
-      else if (downSince === undefined) downSince = Date.now();
-      else if (Date.now() - downSince > (cfg.distributed?.redisTimeoutMs ?? 10_000) && !this.lost) {
+    const rec = recordPath(this.cfg);
+    const timers = watchRedis(this.redis, this.addr, this.run_, this.cfg.distributed?.redisTimeoutMs ?? 10_000, {
+      unreachable: (m) =>
+        this.declareLost(new RedisUnreachable(m), `${m}; the records so far are in ${rec ?? 'no file (no -pgnout)'}`),
+      forgotten: (m) => {
         const e = new RedisUnreachable(
-          `lost Redis at ${this.addr.text} (unreachable for ${Math.round((Date.now() - downSince) / 1000)} s)`,
+          `${m}${rec !== undefined ? `; the records so far are in ${rec}: -resume ${rec} finishes the run` : ''}`,
         );
-        this.declareLost(e, `${e.message}; the records so far are in ${recordPath(cfg) ?? 'no file (no -pgnout)'}`);
-      }
+        this.declareLost(e, e.message);
+      },
+      done: () => this.lost !== undefined,
     });
-    let checking = false;
-    this.every(500, () => {
-      if (this.lost || checking || redis.status !== 'ready') return;
-      checking = true;
-      redis
-        .exists(keys.run(run))
-        .then((n) => {
-          if (n !== 0 || this.lost) return;
-          const rec = recordPath(cfg);
-          const e = new RedisUnreachable(
-            `Redis at ${this.addr.text} lost this run's queues (did it restart without persistence? run redis-server with --appendonly yes)` +
-              (rec !== undefined ? `; the records so far are in ${rec}: -resume ${rec} finishes the run` : ''),
-          );
-          this.declareLost(e, e.message);
-        })
-        .catch(() => undefined)
-        .finally(() => (checking = false));
-    });
+    this.timers.push(...timers);
   }
 
   /** The loop: top up, publish the status, until the run is done or stops. */
@@ -508,10 +498,15 @@ class Coordinator {
       if (redis.status === 'ready') {
         try {
           await this.guard(this.topUp());
+          if (Date.now() - this.lastReconcile > RECONCILE_MS) {
+            this.lastReconcile = Date.now();
+            await this.guard(this.reconcile());
+          }
+          this.notes.flush(false);
           if (this.statusDirty || Date.now() - lastStatus > 2000) {
             this.statusDirty = false;
             lastStatus = Date.now();
-            await this.guard(this.checkRefusals());
+            await this.guard(this.notes.refusals(this.redis, this.run_));
             await this.guard(this.writeStatus('running'));
           }
         } catch (e) {
@@ -560,6 +555,7 @@ class Coordinator {
       detail = `; ${plural(removed, 'queued pair')} removed, ${plural(active, 'pair')} in progress cancelled`;
     }
     if (!this.lost) await this.closeRun(state, reason === 'done' ? undefined : message);
+    this.notes.flush();
     ledger.closeRecords();
     const summary = ledger.end(reason, message, detail);
     return this.lost ? err(this.lost) : ok(summary);
@@ -575,9 +571,11 @@ class Coordinator {
       );
     while (this.inflight.size > 0 && this.redis.status === 'ready' && !this.stop.signal.aborted) {
       await sleep(200);
-      const active = new Set((await pairs.getJobs(['active', 'waiting', 'delayed'])).map((j) => j?.id));
-      for (const id of [...this.inflight.keys()])
-        if (!active.has(id) && !(await this.results!.getJob(id))) this.untrack(id);
+      // in play, or answered by a result still to count
+      const busy = new Set((await pairs.getJobs(['active', 'waiting', 'delayed'])).map((j) => j?.id));
+      for (const r of await this.results!.getJobs(['waiting', 'active', 'delayed'], 0, 9999))
+        busy.add((r?.data as { pair?: string } | undefined)?.pair);
+      for (const id of [...this.inflight.keys()]) if (!busy.has(id)) this.untrack(id);
     }
   }
 
@@ -605,10 +603,6 @@ class Coordinator {
     await within(this.pairs!.obliterate({ force: true }), 5000);
     await within(this.results!.obliterate({ force: true }), 5000);
     await this.redis.del(keys.status(run), keys.llr(run), keys.refusals(run), keys.run(run));
-  }
-
-  private every(ms: number, f: () => void): void {
-    this.timers.push(setInterval(f, ms));
   }
 
   /** Closes everything, without waiting long for a Redis that is gone. */

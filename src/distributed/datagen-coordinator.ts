@@ -12,12 +12,14 @@
  * and writes each shard.
  */
 import { plural } from '../core/plural';
-import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
+import { createHash, randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
+import { oneLine } from '../core/quote';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type IdentifiedBuild, storeBuild } from './builds';
+import { type IdentifiedBuild, storeBuild, storeNet } from './builds';
 import {
   type ChunkJob,
   type ChunkResult,
@@ -26,16 +28,22 @@ import {
   type DatagenStatus,
   type DatagenWorkerTally,
   ownBuild,
-  storeNet,
 } from './datagen-jobs';
 import { connectionOptions, keys, openRedis, QUEUE_PREFIX, type RedisAddress, RedisUnreachable } from './redis';
 import { RunLock, RunLocked } from './run-lock';
-import { liveWorkers, type RunState } from './status';
+import { JOB_OPTS, LostJobs, RECONCILE_MS, requeue } from './lost-jobs';
+import { RunNotes } from './notes';
+import { watchRedis } from './redis-watch';
+import { playChunk } from './worker-datagen';
+import { liveWorkers, readRefusals, type RunState, windowSize } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';
-import { watchRun } from './run-watch';
 
 const KEEP_FINISHED_S = 7 * 24 * 3600;
+/** The largest shard taken (base64): a chunk of games is a few hundred KB; a forged one may be anything. */
+const MAX_SHARD_CHARS = 256 * 1024 * 1024;
+/** Checks of shards run at once (each a datagen child of one game). */
+const VERIFY_AT_ONCE = 2;
 
 /** What the coordinator needs from its caller. */
 export interface DatagenSink {
@@ -49,6 +57,11 @@ export interface DatagenSink {
    * reject it (the chunk is then played again).
    */
   write(first: number, count: number, shard: Uint8Array): { positions: number } | { rejected: string };
+  /**
+   * The bytes of game `game` in a shard (its block of the data file), or undefined when the shard
+   * is not a data file or does not hold it: how the coordinator compares a worker's game with its own.
+   */
+  gameOf(shard: Uint8Array, game: number): Uint8Array | undefined;
   /** True when the targets are met. */
   done(): boolean;
   /** Games and positions in the file. */
@@ -71,6 +84,12 @@ export interface DatagenRunOptions {
   redisTimeoutMs?: number;
   /** The key that signs the run's settings for the workers (src/distributed/trust.ts). */
   signer: Signer;
+  /**
+   * Games of each chunk the coordinator plays itself to check a worker's shard (`--verify`, 1 by
+   * default; 0 trusts the workers' shards): chosen at random once the shard is in, so that a worker
+   * cannot tell which of its games are checked.
+   */
+  verify: number;
 }
 
 export interface DatagenOutcome {
@@ -149,12 +168,22 @@ class DatagenCoordinator {
   private readonly endChunk: number;
   /** Chunks queued, being played or finished but not written yet. */
   private readonly inflight = new Set<number>();
-  /** Results received ahead of the chunk the file waits for. */
-  private readonly buffered = new Map<number, ChunkResult>();
+  /** Results received ahead of the chunk the file waits for, with their check (true once the shard holds up). */
+  private readonly buffered = new Map<number, ChunkResult & { checked: boolean }>();
+  private readonly notes: RunNotes;
+  private readonly gone: LostJobs;
+  private lastReconcile = 0;
+  /** The shards' checks: the coordinator's own datagen plays a game of each chunk (verify). */
+  private readonly checks: (() => Promise<void>)[] = [];
+  private checking = 0;
+  private checkDir?: string;
+  private netFile?: string;
+  private entry?: string;
+  private settings?: DatagenRunSettings;
+  private readonly stopChecks = new AbortController();
   /** Chunks whose shard was rejected: published again. */
   private readonly republish: number[] = [];
   private readonly tallies = new Map<string, Tally>();
-  private readonly refusalsSeen = new Set<string>();
 
   // How it ends: set once, by the first reason.
   private stopping = false;
@@ -180,6 +209,8 @@ class DatagenCoordinator {
     this.nextPublish = this.writeChunk;
     this.endChunk = Number.isFinite(sink.endGame) ? Math.ceil(sink.endGame / opts.chunk) : Infinity;
     this.startPositions = sink.totals().positions;
+    this.notes = new RunNotes((l) => sink.note(l));
+    this.gone = new LostJobs(this.notes, 'chunk');
   }
 
   /** The build and the network stored for the workers, the run's id from its settings, its lock, its queues. */
@@ -196,6 +227,15 @@ class DatagenCoordinator {
     };
     const run = datagenRunId(settings, opts.out);
     this.run = run;
+    this.settings = settings;
+    this.entry = build.entry;
+    if (opts.verify > 0) {
+      this.checkDir = mkdtempSync(path.join(tmpdir(), 'thoth-verify-'));
+      if (opts.network) {
+        this.netFile = path.join(this.checkDir, 'net.nnue');
+        writeFileSync(this.netFile, opts.network);
+      }
+    }
     this.lock = new RunLock(redis, run, this.me);
     await this.lock
       .take((l) => sink.note(l))
@@ -281,9 +321,14 @@ class DatagenCoordinator {
       if (this.redis.status === 'ready') {
         try {
           await this.topUp();
+          if (Date.now() - this.lastReconcile > RECONCILE_MS) {
+            this.lastReconcile = Date.now();
+            await this.reconcile();
+          }
+          this.notes.flush(false);
           if (Date.now() - lastStatus > 1000) {
             lastStatus = Date.now();
-            await this.noteRefusals();
+            await this.notes.refusals(this.redis, this.run);
             await this.writeStatus('running');
           }
         } catch (e) {
@@ -312,19 +357,11 @@ class DatagenCoordinator {
     const events = new bull.QueueEvents(keys.pairsQueue(this.run), q);
     this.events = events;
     events.on('error', () => undefined);
-    events.on('stalled', ({ jobId }) =>
-      this.sink.note(`Note: ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
-    );
-    events.on('failed', ({ jobId, failedReason }) => {
-      const m = /^chunk-(\d+)$/.exec(jobId);
-      if (!m || !this.inflight.has(Number(m[1]))) return;
-      this.halt(
-        'stopped',
-        `${jobId} could not be played: ${failedReason} (run the command again once the workers are fixed)`,
-      );
-    });
+    events.on('stalled', ({ jobId }) => this.notes.stalled(jobId, 'chunk'));
+    // A failed chunk is queued again by reconcile (a junk job or a forged failure must not stop the run).
+    events.on('failed', () => this.wake());
     await within(events.waitUntilReady(), 5000);
-    this.consumer = new bull.Worker(keys.resultsQueue(this.run), async (job) => this.receive(job.data as ChunkResult), {
+    this.consumer = new bull.Worker(keys.resultsQueue(this.run), async (job) => this.receive(job.data as unknown), {
       ...q,
       concurrency: 1,
       removeOnComplete: { count: 0 },
@@ -333,23 +370,101 @@ class DatagenCoordinator {
     this.consumer.on('error', () => undefined);
   }
 
-  private receive(res: ChunkResult): void {
+  /**
+   * A worker's result (anyone who can write to the results queue can forge one): a chunk this run
+   * waits for, with a shard of a size a chunk can have, taken once; then checked (verify) before
+   * the file takes it.
+   */
+  private receive(data: unknown): void {
+    const res = data as Partial<ChunkResult> | null;
+    const k = res?.chunk;
     if (
-      typeof res?.chunk !== 'number' ||
-      res.chunk < this.writeChunk ||
-      this.buffered.has(res.chunk) ||
-      typeof res.shard !== 'string'
+      typeof k !== 'number' ||
+      !Number.isSafeInteger(k) ||
+      k < this.writeChunk ||
+      k >= this.endChunk ||
+      !this.inflight.has(k) ||
+      this.buffered.has(k) ||
+      typeof res?.shard !== 'string' ||
+      res.shard.length > MAX_SHARD_CHARS
     )
       return;
-    this.buffered.set(res.chunk, res);
+    const r = {
+      chunk: k,
+      worker: oneLine(res.worker).slice(0, 100),
+      shard: res.shard,
+      ms: typeof res.ms === 'number' && Number.isFinite(res.ms) && res.ms >= 0 ? res.ms : 0,
+      checked: this.opts.verify === 0,
+    };
+    this.buffered.set(k, r);
+    if (!r.checked) this.check(r);
     this.flush();
     this.wake();
+  }
+
+  /**
+   * Checks a shard: `verify` games of the chunk, chosen at random now, played by the coordinator's
+   * own build (the run's, the same flags, one thread: a game is the same wherever it is played)
+   * must be in the shard byte for byte. A shard that fails is dropped and its chunk played again.
+   */
+  private check(r: ChunkResult & { checked: boolean }): void {
+    this.checks.push(async () => {
+      const k = r.chunk;
+      const why = await this.checkShard(k, Buffer.from(r.shard, 'base64')).catch((e: unknown) =>
+        this.stopChecks.signal.aborted ? 'the run stopped' : `the check could not run (${(e as Error).message})`,
+      );
+      if (this.buffered.get(k) !== r) return;
+      if (why === undefined) {
+        r.checked = true;
+      } else {
+        this.buffered.delete(k);
+        this.notes.note(
+          'rejected shards',
+          `Note: ${chunkId(k)} from worker ${r.worker} rejected (${why}); it is played again`,
+        );
+        this.republish.push(k);
+      }
+      this.flush();
+      this.wake();
+    });
+    this.runChecks();
+  }
+
+  private runChecks(): void {
+    while (this.checking < VERIFY_AT_ONCE && this.checks.length > 0) {
+      const next = this.checks.shift()!;
+      this.checking++;
+      void next().finally(() => {
+        this.checking--;
+        this.runChecks();
+      });
+    }
+  }
+
+  /** Why the shard of chunk `k` does not hold the games the coordinator plays of it, or undefined. */
+  private async checkShard(k: number, shard: Buffer): Promise<string | undefined> {
+    const { chunk, sink } = this;
+    for (const game of pickGames(k * chunk, chunk, this.opts.verify)) {
+      const mine = await playChunk(
+        this.entry!,
+        this.settings!,
+        this.netFile,
+        { chunk: k, first: game, games: 1 },
+        this.stopChecks.signal,
+      );
+      const want = sink.gameOf(new Uint8Array(mine), game);
+      const have = sink.gameOf(new Uint8Array(shard), game);
+      if (!want) return `game ${game} could not be played here`;
+      if (!have || !Buffer.from(have).equals(Buffer.from(want)))
+        return `game ${game} is not the game this run plays there`;
+    }
+    return undefined;
   }
 
   /** Writes the buffered shards that are next in chunk order. */
   private flush(): void {
     const { buffered, sink, chunk } = this;
-    while (!this.stopping && buffered.has(this.writeChunk)) {
+    while (!this.stopping && buffered.get(this.writeChunk)?.checked) {
       const k = this.writeChunk;
       const res = buffered.get(k)!;
       buffered.delete(k);
@@ -363,11 +478,15 @@ class DatagenCoordinator {
         return;
       }
       if ('rejected' in w) {
-        sink.note(`Note: ${chunkId(k)} from worker ${res.worker} rejected (${w.rejected}); it is played again`);
+        this.notes.note(
+          'rejected shards',
+          `Note: ${chunkId(k)} from worker ${res.worker} rejected (${oneLine(w.rejected)}); it is played again`,
+        );
         this.republish.push(k);
         return;
       }
       this.tally(res, w.positions);
+      this.gone.done(chunkId(k));
       this.writeChunk++;
       if (sink.done() || this.writeChunk >= this.endChunk) this.halt('finished');
     }
@@ -391,36 +510,37 @@ class DatagenCoordinator {
     this.tallies.set(res.worker, t);
   }
 
-  /** Keeps a window of chunks queued ahead of the file: twice the workers' slots, at least 8. */
+  /** Keeps a window of chunks queued ahead of the file: twice the workers' slots (status.ts windowSize). */
   private async topUp(): Promise<void> {
     const { chunk, inflight } = this;
-    const want = Math.max(8, 2 * this.slots);
+    const want = windowSize(this.slots);
+    for (const k of this.republish.splice(0)) {
+      inflight.add(k);
+      await requeue(this.jobs!, chunkId(k), 'chunk', { chunk: k, first: k * chunk, games: chunk }, JOB_OPTS);
+    }
     const add: ChunkJob[] = [];
-    for (const k of this.republish.splice(0)) add.push({ chunk: k, first: k * chunk, games: chunk });
     while (!this.stopping && this.nextPublish < this.endChunk && this.nextPublish - this.writeChunk < want) {
       const k = this.nextPublish++;
       if (inflight.has(k) || this.buffered.has(k)) continue;
       add.push({ chunk: k, first: k * chunk, games: chunk });
     }
-    for (const j of add) {
-      inflight.add(j.chunk);
-      // A failed result of an earlier try would make BullMQ ignore the new one (same job id).
-      const old = await this.results!.getJob(chunkId(j.chunk));
-      if (old && (await old.isFailed())) await old.remove().catch(() => undefined);
-    }
+    for (const j of add) inflight.add(j.chunk);
     if (add.length === 0) return;
-    const opts = { removeOnComplete: true, removeOnFail: false, attempts: 3, backoff: { type: 'fixed', delay: 1000 } };
     await this.jobs!.addBulk(
-      add.map((data) => ({ name: 'chunk', data, opts: { ...opts, jobId: chunkId(data.chunk) } })),
+      add.map((data) => ({ name: 'chunk', data, opts: { ...JOB_OPTS, jobId: chunkId(data.chunk) } })),
     );
   }
 
-  private async noteRefusals(): Promise<void> {
-    for (const [w, why] of Object.entries(await this.redis.hgetall(keys.refusals(this.run)))) {
-      if (this.refusalsSeen.has(`${w}\0${why}`)) continue;
-      this.refusalsSeen.add(`${w}\0${why}`);
-      this.sink.note(`Note: worker ${w} refuses this run: ${why}`);
-    }
+  /** The chunks in flight that are gone from the queue with no shard to write (lost-jobs.ts): queued again. */
+  private async reconcile(): Promise<void> {
+    const waited = [...this.inflight].filter((k) => !this.buffered.has(k)).map(chunkId);
+    const lost = await this.gone.check(this.jobs!, this.results!, waited, (data) => {
+      const k = (data as { chunk?: unknown } | null)?.chunk;
+      return typeof k === 'number' ? chunkId(k) : undefined;
+    });
+    if (lost.stop !== undefined)
+      return this.halt('stopped', `${lost.stop} (run the command again once the workers are fixed)`);
+    for (const id of lost.requeue) this.republish.push(Number(id.slice('chunk-'.length)));
   }
 
   private tallyList(): DatagenWorkerTally[] {
@@ -432,6 +552,7 @@ class DatagenCoordinator {
     const counts = await this.jobs!.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
     const workers = await liveWorkers(redis);
     this.slots = workers.filter((w) => w.run === run).reduce((n, w) => n + w.concurrency, 0);
+    this.notes.workers(workers);
     const totals = this.sink.totals();
     const status: DatagenStatus = {
       kind: 'datagen',
@@ -447,7 +568,7 @@ class DatagenCoordinator {
       chunksActive: counts.active ?? 0,
       rate: (totals.positions - this.startPositions) / Math.max(1e-3, (Date.now() - this.t0) / 1000),
       tallies: this.tallyList(),
-      refusals: await redis.hgetall(keys.refusals(run)),
+      refusals: await readRefusals(redis, run),
       workers,
       started: this.started,
       updated: Date.now(),
@@ -455,22 +576,20 @@ class DatagenCoordinator {
     await redis.set(keys.status(run), JSON.stringify(status));
   }
 
-  /** Redis must stay reachable and keep the run (run-watch.ts). */
+  /** Redis must stay reachable, and keep the run: without it the queues and the chunks in flight are gone. */
   private watchRedis(): void {
-    this.timers.push(
-      watchRun({
-        redis: this.redis,
-        addr: this.addr,
-        run: this.run,
-        timeoutMs: this.opts.redisTimeoutMs,
-        quiet: () => this.stopping,
-        forgotten: (m) => new DatagenRunForgotten(m),
-        lost: (e) => {
-          this.lost = e;
-          this.halt('lost', e.message);
-        },
-      }),
-    );
+    const timers = watchRedis(this.redis, this.addr, this.run, this.opts.redisTimeoutMs ?? 10_000, {
+      unreachable: (m) => {
+        this.lost = new RedisUnreachable(m);
+        this.halt('lost', m);
+      },
+      forgotten: (m) => {
+        this.lost = new DatagenRunForgotten(m);
+        this.halt('lost', m);
+      },
+      done: () => this.lost !== undefined || this.stopping,
+    });
+    this.timers.push(...timers);
   }
 
   /**
@@ -480,6 +599,7 @@ class DatagenCoordinator {
    */
   async finish(): Promise<DatagenOutcome> {
     const { redis, run, state, message } = this;
+    this.notes.flush();
     if (this.lost) throw this.lost;
     await within(this.consumer!.close(true), 2000);
     await redis.hset(keys.run(run), 'state', state);
@@ -499,9 +619,22 @@ class DatagenCoordinator {
   /** Closes everything, without waiting long for a Redis that is gone. */
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    this.stopChecks.abort();
+    this.checks.length = 0;
+    if (this.checkDir) rmSync(this.checkDir, { recursive: true, force: true });
     const { consumer, events, jobs, results } = this;
     await within(Promise.all([consumer?.close(true), events?.close(), jobs?.close(), results?.close()]), 3000);
     await this.lock?.release();
     this.redis.disconnect();
   }
+}
+
+/** `n` distinct games of the chunk `first … first + count − 1`, at random. */
+function pickGames(first: number, count: number, n: number): number[] {
+  const all = Array.from({ length: count }, (_, i) => first + i);
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return all.slice(0, Math.min(n, count));
 }

@@ -8,24 +8,15 @@
  * chunk's **shard**: a data file (src/train/data.ts's format) of exactly those games, undeduped.
  * Networks are stored once per checksum (`thoth:net:<sha256>`), like builds.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
 import { plural } from '../core/plural';
-import { err, ok, type Result } from '../core/result';
+import { err, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine-process';
-import {
-  BuildError,
-  CHECKSUM,
-  type EngineBuild,
-  type IdentifiedBuild,
-  identifyEngine,
-  shortSum,
-  sumText,
-} from './builds';
-import { oneLine, queueWords, type RunState, type RunStatus, type WorkerStatus } from './status';
+import { BuildError, type EngineBuild, type IdentifiedBuild, identifyEngine } from './builds';
+import { oneLine } from '../core/quote';
+import { queueWords, type RunState, type RunStatus, type WorkerStatus } from './status';
 
 /** A datagen run as its workers see it. */
 export interface DatagenRunSettings {
@@ -59,38 +50,6 @@ export interface ChunkResult {
 
 /** The job id of chunk k (BullMQ: not a number, no ':'). */
 export const chunkId = (k: number): string => `chunk-${k}`;
-
-/** Redis key of a stored network. */
-const netKey = (checksum: string): string => `thoth:net:${checksum}`;
-
-const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
-
-/** Stores a network file's bytes under their checksum (once); returns the checksum. */
-export async function storeNet(redis: Redis, bytes: Uint8Array): Promise<string> {
-  const sum = sha256(bytes);
-  await redis.set(netKey(sum), Buffer.from(bytes), 'NX');
-  return sum;
-}
-
-/** A network in the worker's cache (`<cache>/nets/<sha256>.nnue`), fetched from Redis when missing; its path. */
-export async function fetchNet(redis: Redis, checksum: string, cacheDir: string): Promise<Result<string, BuildError>> {
-  if (typeof checksum !== 'string' || !CHECKSUM.test(checksum))
-    return err(new BuildError(`the network checksum ${sumText(checksum)} is not 64 hex digits`));
-  const dir = path.join(cacheDir, 'nets');
-  const file = path.join(dir, `${checksum}.nnue`);
-  if (existsSync(file) && sha256(readFileSync(file)) === checksum) return ok(file);
-  const data = await redis.getBuffer(netKey(checksum));
-  if (data === null)
-    return err(
-      new BuildError(`network ${shortSum(checksum)} is not in Redis (the coordinator stores it when the run starts)`),
-    );
-  if (sha256(data) !== checksum) return err(new BuildError(`network ${shortSum(checksum)} in Redis is damaged`));
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, file);
-  return ok(file);
-}
 
 /**
  * The Thoth build this process runs from (dist/cli.js beside the bundle, or the repository's when
@@ -156,7 +115,7 @@ export function datagenStatusLines(s: DatagenStatus): string[] {
   const over = s.state !== 'running';
   const queue = queueWords(s.state, s.chunksQueued, s.chunksActive, 'chunks');
   const lines = [
-    `Datagen run ${s.run}: ${s.out} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
+    `Datagen run ${s.run}: ${oneLine(s.out)} | ${s.state}${s.message ? ` (${oneLine(s.message)})` : ''}`,
     `Positions ${of(s.positions, s.targetPositions)}, games ${of(s.games, s.targetGames)}, ${s.rate.toFixed(1)} positions/s | ` +
       `${queue} | updated ${age} s ago`,
   ];

@@ -3,30 +3,46 @@
  * pair, and the result a worker returns for it. All plain JSON; the pair's id is the job id of
  * both the pair job and its result, so a pair is queued once and counted once.
  */
-import {
-  replayRecord,
-  unwritableRecord,
-  type GameRecord,
-  type MoveRecord,
-  type ResultToken,
-  type Termination,
-} from '../core/record';
-import type { GameOutcome } from '../match/referee';
+import { oneLine } from '../core/quote';
+import type { GameRecord, MoveRecord, ResultToken, Termination } from '../core/record';
+import type { GameOutcome, SheetSetup } from '../match/referee';
+import { rejudge } from '../match/rejudge';
 import type { Opening } from '../match/openings';
 import type { ScheduledGame } from '../match/schedule';
 import type { GameSettings } from '../match/slot';
 import type { EngineBuild } from './builds';
+import { type Signer, signRun } from './trust';
 
 /** A run as its workers see it: what a game needs, the names, and the build of each engine. */
 export interface RunSettings extends GameSettings {
   names: string[];
   builds: EngineBuild[];
+  /**
+   * What each Thoth engine said of its evaluation on the coordinator (engine-network.ts), null for
+   * another engine: a worker whose engine says otherwise refuses the run.
+   */
+  evaluations?: (string | null)[];
 }
 
 /** A pair job: the games still to play of one pair (or a lone game), and their opening. */
 export interface PairJob {
   games: ScheduledGame[];
   opening: Opening;
+}
+
+/**
+ * A pair job as it is queued: its text, signed with the run's key (trust.ts, the field `job
+ * <id>`), so that a worker plays only the games the coordinator asked for, and a job changed in
+ * Redis is refused rather than played.
+ */
+export interface SignedJob {
+  body: string;
+  sig: string;
+}
+
+export function signedJob(signer: Signer, run: string, id: string, job: PairJob): SignedJob {
+  const body = JSON.stringify(job);
+  return { body, sig: signRun(signer, run, `job ${id}`, body).sig };
 }
 
 /** A finished game as a worker reports it. */
@@ -65,52 +81,48 @@ export function reportGame(index: number, o: GameOutcome): ReportedGame {
   };
 }
 
-/** A reported game as the coordinator counts it; `tags` (the run's settings) are added to its record's. */
-export function gameOutcome(r: ReportedGame, tags: readonly [string, string][] = []): GameOutcome {
-  return {
-    score: r.score,
-    termination: r.termination,
-    reason: r.reason,
-    faultSide: r.faultSide,
-    engineLost: r.engineLost,
-    record: {
-      tags: new Map([...r.record.tags, ...tags]),
-      moves: r.record.moves,
-      result: r.record.result,
-      ending: r.record.ending,
-    },
-  };
+/** A game of a result that counts: its place in the schedule and its outcome, as the coordinator judged it. */
+interface JudgedGame {
+  index: number;
+  outcome: GameOutcome;
 }
 
 /**
- * The games of a pair result that belong to `job` and hold up (a worker is trusted to play, not
- * to be right, and anyone who can write to the results queue can forge one): one game per
- * scheduled index, a score of 0, ½ or 1, tag names, move texts and a result that write as they
- * read, and moves that replay legally from the game's start.
+ * The games of a worker's result that count, judged by the referee's rules against the
+ * coordinator's own plan (`setupOf`: the game the schedule holds at an index, match/rejudge.ts),
+ * and why the others do not (`game 5: …`). A worker is trusted to play, not to be right: anyone
+ * who can write to the results queue can forge a result. A game counts only at one of `scheduled`
+ * (the pair's places), once, with the moves and result it reports holding up on replay; its record
+ * is the coordinator's, written from the plan (players, opening, limits, tags), never the worker's.
  */
-export function checkResult(res: PairResult, scheduled: readonly number[]): ReportedGame[] {
-  if (!Array.isArray(res?.games)) return [];
+export function judgeResult(
+  res: unknown,
+  scheduled: readonly number[],
+  setupOf: (index: number) => SheetSetup,
+): { games: JudgedGame[]; refused: string[] } {
+  const games: JudgedGame[] = [];
+  const refused: string[] = [];
+  const reported = (res as { games?: unknown } | null)?.games;
+  if (!Array.isArray(reported)) return { games, refused: ['not a result (no games)'] };
+  if (reported.length > scheduled.length) refused.push(`${reported.length} games for a pair of ${scheduled.length}`);
   const seen = new Set<number>();
-  return res.games.filter((g) => {
-    if (typeof g !== 'object' || g === null || !scheduled.includes(g.index) || seen.has(g.index)) return false;
-    if (
-      !(g.score === 0 || g.score === 0.5 || g.score === 1) ||
-      typeof g.reason !== 'string' ||
-      typeof g.termination !== 'string'
-    )
-      return false;
-    if (!Array.isArray(g.record?.tags) || !Array.isArray(g.record?.moves)) return false;
-    if (!g.record.tags.every((t) => Array.isArray(t) && t.length === 2)) return false;
-    const rec: GameRecord = {
-      tags: new Map(g.record.tags),
-      moves: g.record.moves,
-      result: g.record.result,
-      ending: g.record.ending,
-    };
-    if (unwritableRecord(rec) !== undefined || !replayRecord(rec).ok) return false;
-    seen.add(g.index);
-    return true;
-  });
+  for (const g of reported.slice(0, scheduled.length) as Partial<ReportedGame>[]) {
+    const index = g?.index;
+    if (typeof index !== 'number' || !scheduled.includes(index) || seen.has(index)) {
+      refused.push(`a game at ${oneLine(String(index)).slice(0, 20)}, not a game of this pair`);
+      continue;
+    }
+    seen.add(index);
+    const r = rejudge(setupOf(index), {
+      moves: Array.isArray(g.record?.moves) ? g.record.moves : (undefined as unknown as MoveRecord[]),
+      score: g.score as number,
+      termination: g.termination as Termination,
+      reason: g.reason as string,
+    });
+    if (r.ok) games.push({ index, outcome: r.value });
+    else refused.push(`game ${index + 1}: ${r.error}`);
+  }
+  return { games, refused };
 }
 
 /** The schedule indices of the pair whose first game is `first` (the second when it shares the pair key). */

@@ -19,7 +19,7 @@ import {
   tokenCookie,
 } from '../http/loopback';
 import { datagenAsRunStatus, isDatagenStatus } from './datagen-jobs';
-import { listRuns, readLlrSeries, readStatus } from './status';
+import { listRuns, MalformedStatus, readLlrSeries, readStatus } from './status';
 
 export interface StatusPage {
   url: string;
@@ -51,7 +51,13 @@ export async function startStatusPage(
     const runs = await listRuns(redis);
     const run = url.searchParams.get('run') ?? opts.run ?? runs[0];
     if (run === undefined || !/^[0-9a-f]{12}$/.test(run)) return { runs, status: null, llr: [] };
-    const status = (await readStatus(redis, run)) ?? null;
+    let status: Awaited<ReturnType<typeof readStatus>> | null;
+    try {
+      status = (await readStatus(redis, run)) ?? null;
+    } catch (e) {
+      if (e instanceof MalformedStatus) return { runs, status: null, llr: [], error: e.message };
+      throw e;
+    }
     return {
       runs,
       status: isDatagenStatus(status) ? datagenAsRunStatus(status) : status,

@@ -4,10 +4,18 @@
  * the names of everything the run keeps there. ioredis and BullMQ are loaded only when a
  * distributed command runs, so that an engine started from this build never loads them.
  */
-import { readFileSync } from 'node:fs';
 import type { RedisOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { err, ok, type Result } from '../core/result';
+import { readFileCapped } from '../process/files';
+
+/**
+ * The most a password file or a CA file is read (a password's first line; a CA bundle such as
+ * Debian's ca-certificates.crt is about 200 KB): a device such as /dev/zero, or a wrong file, is
+ * refused there instead of read forever.
+ */
+const PASSWORD_FILE_LIMIT = 64 * 1024;
+const CA_FILE_LIMIT = 4 * 1024 * 1024;
 
 export interface RedisAddress {
   host: string;
@@ -97,30 +105,28 @@ export function redisAddress(text: string, secrets: RedisSecrets = {}): Result<R
   const addr = a.value;
   const env = secrets.env ?? process.env;
   if (addr.password === undefined && secrets.passwordFile !== undefined) {
-    try {
-      addr.password = readFileSync(secrets.passwordFile, 'utf8').split(/\r?\n/)[0];
-    } catch (e) {
-      return err(
-        new RedisUrlError(
-          `cannot read the Redis password file '${secrets.passwordFile}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        ),
-      );
-    }
+    const r = readFileCapped(
+      secrets.passwordFile,
+      `the Redis password file '${secrets.passwordFile}'`,
+      PASSWORD_FILE_LIMIT,
+      ', the limit for a password file',
+    );
+    if (!r.ok) return err(new RedisUrlError(r.error));
+    addr.password = r.value.toString('utf8').split(/\r?\n/)[0];
     if (addr.password === '')
       return err(new RedisUrlError(`the Redis password file '${secrets.passwordFile}' is empty`));
   }
   if (addr.password === undefined && env.THOTH_REDIS_PASSWORD) addr.password = env.THOTH_REDIS_PASSWORD;
   if (secrets.caFile !== undefined) {
     if (!addr.tls) return err(new RedisUrlError(`a CA file is for a TLS address (rediss://), not ${addr.text}`));
-    try {
-      addr.ca = readFileSync(secrets.caFile);
-    } catch (e) {
-      return err(
-        new RedisUrlError(
-          `cannot read the CA file '${secrets.caFile}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        ),
-      );
-    }
+    const r = readFileCapped(
+      secrets.caFile,
+      `the CA file '${secrets.caFile}'`,
+      CA_FILE_LIMIT,
+      ', the limit for a CA file',
+    );
+    if (!r.ok) return err(new RedisUrlError(r.error));
+    addr.ca = r.value;
     if (!addr.ca.toString('latin1').includes('-----BEGIN CERTIFICATE-----'))
       return err(new RedisUrlError(`the CA file '${secrets.caFile}' holds no PEM certificate`));
   }
@@ -210,6 +216,7 @@ export const keys = {
   refusals: (id: string) => `thoth:run:${id}:refusals`,
   control: (id: string) => `thoth:run:${id}:control`,
   build: (checksum: string) => `thoth:build:${checksum}`,
+  net: (checksum: string) => `thoth:net:${checksum}`,
   worker: (id: string) => `thoth:worker:${id}`,
   workers: 'thoth:workers',
   pairsQueue: (id: string) => `pairs-${id}`,

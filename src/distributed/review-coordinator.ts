@@ -19,8 +19,8 @@ import path from 'node:path';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { plural } from '../core/plural';
-import { type IdentifiedBuild, storeBuild } from './builds';
-import { ownBuild, storeNet } from './datagen-jobs';
+import { type IdentifiedBuild, storeBuild, storeNet } from './builds';
+import { ownBuild } from './datagen-jobs';
 import { connectionOptions, keys, openRedis, QUEUE_PREFIX, type RedisAddress, RedisUnreachable } from './redis';
 import {
   type ReviewJob,
@@ -32,10 +32,11 @@ import {
   reviewStatus,
 } from './review-jobs';
 import { RunLock, RunLocked } from './run-lock';
-import { liveWorkers, oneLine, type RunState } from './status';
+import { oneLine } from '../core/quote';
+import { liveWorkers, type RunState } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';
-import { watchRun } from './run-watch';
+import { watchRedis } from './redis-watch';
 
 const KEEP_FINISHED_S = 7 * 24 * 3600;
 /** Jobs of a chunk that may fail or come back short before its games are given up. */
@@ -473,22 +474,20 @@ class ReviewCoordinator {
     await redis.set(keys.status(run), JSON.stringify(status));
   }
 
-  /** Redis must stay reachable and keep the run (run-watch.ts). */
+  /** Redis must stay reachable and keep the run (redis-watch.ts). */
   private watchRedis(): void {
-    this.timers.push(
-      watchRun({
-        redis: this.redis,
-        addr: this.addr,
-        run: this.run,
-        timeoutMs: this.opts.redisTimeoutMs,
-        quiet: () => this.stopping,
-        forgotten: (m) => new RedisUnreachable(m),
-        lost: (e) => {
-          this.lost = e;
-          this.halt('lost', e.message);
-        },
-      }),
-    );
+    const timers = watchRedis(this.redis, this.addr, this.run, this.opts.redisTimeoutMs ?? 10_000, {
+      unreachable: (m) => {
+        this.lost = new RedisUnreachable(m);
+        this.halt('lost', m);
+      },
+      forgotten: (m) => {
+        this.lost = new RedisUnreachable(m);
+        this.halt('lost', m);
+      },
+      done: () => this.lost !== undefined || this.stopping,
+    });
+    this.timers.push(...timers);
   }
 
   /** Closes the run in Redis: done, the queues go and the status stays a while; interrupted, they stay for the same command. */

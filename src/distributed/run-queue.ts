@@ -61,11 +61,22 @@ export async function followRun(q: RunQueue): Promise<void> {
   });
 
   // The coordinator says stop (the SPRT decided, the data are complete): cancel the jobs in progress.
+  // A message on the control channel is only a hint to look now: anyone with the worker user can
+  // publish there, so the stop is taken from the run's own state, which only the coordinator's
+  // user can write (docs/distributed.md, "Trust"); a forged message cancelled chunks for nothing.
   const sub = q.redis.duplicate();
   sub.on('error', () => undefined);
   const cancel = (): void => worker.cancelAllJobs('the run stopped');
+  const stopped = (state: string | null): boolean => state !== 'running' && state !== null && state !== 'interrupted';
   await sub.subscribe(keys.control(run)).catch(() => undefined);
-  sub.on('message', cancel);
+  sub.on('message', () => {
+    q.redis.hget(keys.run(run), 'state').then(
+      (state) => {
+        if (stopped(state)) cancel();
+      },
+      () => undefined,
+    );
+  });
   const onKill = (): void => worker.cancelAllJobs('the worker is stopping');
   opts.kill.addEventListener('abort', onKill, { once: true });
   try {
@@ -79,7 +90,7 @@ export async function followRun(q: RunQueue): Promise<void> {
         continue; // Redis away: BullMQ reconnects; keep playing
       }
       if (state !== 'running') {
-        if (state !== null && state !== 'interrupted') cancel();
+        if (stopped(state)) cancel();
         break;
       }
       if (active > 0) {

@@ -7,6 +7,7 @@ import type { MatchConfig } from '../match/config';
 import type { Ledger } from '../match/ledger';
 import { sprtBounds } from '../match/stats/sprt';
 import { describeLimits } from '../match/timecontrol';
+import { oneLine } from '../core/quote';
 import { keys } from './redis';
 
 export type RunState = 'running' | 'finished' | 'stopped' | 'interrupted' | 'lost';
@@ -137,24 +138,83 @@ export function ledgerStatus(
   };
 }
 
-/** Live workers (heartbeats of the last 10 s). */
-export async function liveWorkers(redis: Redis, prune = true): Promise<WorkerStatus[]> {
+/** The most slots a worker may have (`thoth worker --concurrency`, at most 1024). */
+const MAX_WORKER_SLOTS = 1024;
+/** The most live workers read for a status (each heartbeat is a Redis read). */
+const MAX_WORKERS = 2000;
+/** The most jobs a coordinator keeps queued ahead of its results, whatever the workers' slots say. */
+const MAX_WINDOW = 4000;
+/** Refusals of a run read for the notes and the status (any worker can write one, as many as it likes). */
+const MAX_REFUSALS = 20;
+
+/** The jobs a coordinator keeps queued ahead of its results: twice the workers' slots, at least 8, at most MAX_WINDOW. */
+export function windowSize(slots: number): number {
+  return Math.min(MAX_WINDOW, Math.max(8, 2 * slots));
+}
+
+/**
+ * A worker's heartbeat as it wrote it, checked (any holder of the worker user writes these):
+ * whole numbers in range (slots 1 to MAX_WORKER_SLOTS, busy slots at most those, pairs played),
+ * the run it serves a run id or none, its id one short line. A heartbeat that is not one gives why
+ * in words: the worker is left out of the counts (a heartbeat of a billion slots, or of words,
+ * wedged or stalled a coordinator that sized its queue by them).
+ */
+function readHeartbeat(id: string, h: Record<string, string>): WorkerStatus | string {
+  const count = (v: string | undefined, max: number): number | undefined =>
+    v !== undefined && /^\d{1,15}$/.test(v) && Number(v) <= max ? Number(v) : undefined;
+  const shown = (v: string | undefined): string => `'${oneLine(v ?? '').slice(0, 20)}'`;
+  const concurrency = count(h.concurrency, MAX_WORKER_SLOTS);
+  if (concurrency === undefined || concurrency < 1)
+    return `its slots are ${shown(h.concurrency)}, not a whole number from 1 to ${MAX_WORKER_SLOTS}`;
+  const busy = count(h.busy ?? '0', concurrency);
+  if (busy === undefined) return `its busy slots are ${shown(h.busy)}, not a whole number from 0 to ${concurrency}`;
+  const pairs = count(h.pairs ?? '0', Number.MAX_SAFE_INTEGER);
+  if (pairs === undefined) return `its pairs played are ${shown(h.pairs)}, not a whole number`;
+  const run = h.run ?? '';
+  if (!(run === '' || /^[0-9a-f]{12}$/.test(run))) return `its run is ${shown(run)}, not a run id`;
+  if (id.length > 200) return 'its id is longer than 200 characters';
+  return { id: oneLine(id), concurrency, busy, run: run || null, pairs };
+}
+
+/**
+ * Live workers (heartbeats of the last 10 s), at most MAX_WORKERS, each heartbeat checked
+ * (readHeartbeat); those that are not one are listed in `malformed` with why.
+ */
+export async function liveWorkers(
+  redis: Redis,
+  prune = true,
+): Promise<WorkerStatus[] & { malformed?: { id: string; why: string }[] }> {
   const now = Date.now();
   // Readers (match-status, the page) only read: they may hold a read-only ACL user.
   if (prune) await redis.zremrangebyscore(keys.workers, 0, now - 60_000);
-  const ids = await redis.zrangebyscore(keys.workers, now - 10_000, '+inf');
-  const out: WorkerStatus[] = [];
-  for (const id of ids) {
-    const h = await redis.hgetall(keys.worker(id));
-    if (!h.concurrency) continue;
-    out.push({
-      id,
-      concurrency: Number(h.concurrency),
-      busy: Number(h.busy ?? 0),
-      run: h.run || null,
-      pairs: Number(h.pairs ?? 0),
-    });
-  }
+  const ids = await redis.zrangebyscore(keys.workers, now - 10_000, '+inf', 'LIMIT', 0, MAX_WORKERS);
+  const beats =
+    ids.length > 0 ? ((await redis.pipeline(ids.map((id) => ['hgetall', keys.worker(id)])).exec()) ?? []) : [];
+  const out: WorkerStatus[] & { malformed?: { id: string; why: string }[] } = [];
+  ids.forEach((id, k) => {
+    const h = beats[k]?.[1] as Record<string, string> | undefined;
+    if (!h || Object.keys(h).length === 0) return; // expired between the two reads
+    const w = readHeartbeat(id, h);
+    if (typeof w !== 'string') out.push(w);
+    else (out.malformed ??= []).push({ id: oneLine(id).slice(0, 100), why: w });
+  });
+  return out;
+}
+
+/**
+ * A few of the workers' refusals of a run (any worker can write one, as many as it likes): at
+ * most `max` of them, each worker's id and reason one line (oneLine).
+ */
+export async function readRefusals(redis: Redis, run: string, max = MAX_REFUSALS): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  let cursor = '0';
+  let n = 0;
+  do {
+    const [next, flat] = await redis.hscan(keys.refusals(run), cursor, 'COUNT', 100);
+    cursor = next;
+    for (let i = 0; i + 1 < flat.length && n < max; i += 2, n++)
+      out[oneLine(flat[i]).slice(0, 100)] = oneLine(flat[i + 1]);
+  } while (cursor !== '0' && n < max);
   return out;
 }
 
@@ -163,31 +223,112 @@ export async function listRuns(redis: Redis): Promise<string[]> {
   return redis.zrevrange(keys.runs, 0, -1);
 }
 
-/** A run's last status, or undefined. */
-export async function readStatus(redis: Redis, run: string): Promise<RunStatus | undefined> {
-  const text = await redis.get(keys.status(run));
-  if (text === null) return undefined;
-  const s = JSON.parse(text) as RunStatus;
-  s.workers = (await liveWorkers(redis, false)).filter((w) => w.run === run || w.run === null);
-  return s;
+/** A status in Redis that this build cannot read (not JSON, or a field missing or of another type). */
+export class MalformedStatus extends Error {
+  override name = 'MalformedStatus';
 }
 
-/** The LLR after each counted pair: [games, llr]. */
-export async function readLlrSeries(redis: Redis, run: string): Promise<[number, number][]> {
-  const items = await redis.lrange(keys.llr(run), 0, -1);
-  return items
-    .map((t) => t.split(' ').map(Number) as [number, number])
-    .filter(([g, l]) => Number.isFinite(g) && Number.isFinite(l));
+const STATES: readonly string[] = ['running', 'finished', 'stopped', 'interrupted', 'lost'];
+
+/**
+ * Why a status read from Redis is not one this build prints or draws (the first field that is
+ * missing or of another type), or undefined: every field the words and the page read is checked,
+ * so that a status written by another version, or by hand, is one line and not a stack trace.
+ */
+function statusProblem(s: unknown): string | undefined {
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) return 'not an object';
+  const o = s as Record<string, unknown>;
+  const num = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+  const numOrNull = (v: unknown): boolean => v === null || num(v);
+  const str = (v: unknown): boolean => typeof v === 'string';
+  const strings = (v: unknown): boolean => Array.isArray(v) && v.every(str);
+  const record = (v: unknown): boolean =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(str);
+  const checks: [string, (v: unknown) => boolean][] = [
+    ['run', str],
+    ['state', (v) => str(v) && STATES.includes(v as string)],
+    ['message', (v) => v === undefined || str(v)],
+    ['games', num],
+    ['refusals', record],
+    ['started', num],
+    ['updated', num],
+  ];
+  if (o.kind === 'datagen') {
+    checks.push(
+      ['out', str],
+      ['positions', num],
+      ['targetPositions', numOrNull],
+      ['targetGames', numOrNull],
+      ['chunksQueued', num],
+      ['chunksActive', num],
+      ['rate', num],
+      [
+        'tallies',
+        (v) =>
+          Array.isArray(v) &&
+          v.every(
+            (t) => typeof t === 'object' && t !== null && str(t.id) && num(t.chunks) && num(t.positions) && num(t.rate),
+          ),
+      ],
+    );
+  } else {
+    checks.push(
+      ['names', strings],
+      ['variant', str],
+      ['timeControl', str],
+      ['total', numOrNull],
+      ['pairsQueued', num],
+      ['pairsActive', num],
+      ['lines', strings],
+      ['encounters', Array.isArray],
+      ['ratings', Array.isArray],
+      ['sprt', (v) => v === null || (typeof v === 'object' && !Array.isArray(v))],
+    );
+  }
+  for (const [field, ok] of checks) if (!ok(o[field])) return `its field '${field}' is missing or of another type`;
+  return undefined;
 }
 
 /**
- * Text a worker wrote to Redis (its id, a refusal), made one printable line: control characters
- * (newlines, terminal escapes) become '?', and it is cut at 300 characters. Whoever holds the
- * worker user can write there, and must not forge lines of the coordinator's output.
+ * A run's last status (a match's or a datagen run's: `kind`), or undefined when it has none;
+ * throws MalformedStatus for one this build cannot read.
  */
-export function oneLine(text: unknown): string {
-  const t = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
-  return t.length > 300 ? `${t.slice(0, 297)}...` : t;
+export async function readStatus(redis: Redis, run: string): Promise<RunStatus | undefined> {
+  const text = await redis.get(keys.status(run));
+  if (text === null) return undefined;
+  let s: unknown;
+  try {
+    s = JSON.parse(text);
+  } catch {
+    throw new MalformedStatus(`run ${run}: its status in Redis is not JSON`);
+  }
+  const why = statusProblem(s);
+  if (why !== undefined)
+    throw new MalformedStatus(`run ${run}: its status in Redis is not one this thoth reads (${why})`);
+  const status = s as RunStatus;
+  status.workers = (await liveWorkers(redis, false)).filter((w) => w.run === run || w.run === null);
+  return status;
+}
+
+/** The most points of the LLR series the page and `match-status --json` get: a graph 640 pixels wide needs no more. */
+export const LLR_POINTS = 2000;
+
+/**
+ * The LLR after each counted game, [games, llr], thinned to at most `max` points spread evenly
+ * over the run (the first and the last kept): the series in Redis has a point per game, hundreds
+ * of thousands in a long SPRT.
+ */
+export async function readLlrSeries(redis: Redis, run: string, max = LLR_POINTS): Promise<[number, number][]> {
+  const items = await redis.lrange(keys.llr(run), 0, -1);
+  const all: [number, number][] = [];
+  for (const t of items) {
+    const [g, l] = t.split(' ').map(Number);
+    if (Number.isFinite(g) && Number.isFinite(l)) all.push([g, l]);
+  }
+  if (all.length <= max) return all;
+  const out: [number, number][] = [];
+  for (let k = 0; k < max; k++) out.push(all[Math.round((k * (all.length - 1)) / (max - 1))]);
+  return out;
 }
 
 /**
@@ -205,7 +346,7 @@ export function queueWords(state: RunState, queued: number, active: number, what
 export function statusLines(s: RunStatus): string[] {
   const age = Math.round((Date.now() - s.updated) / 1000);
   const lines = [
-    `Run ${s.run}: ${s.names.join(' vs ')} | ${s.variant} | ${s.timeControl} | ${s.state}${s.message ? ` (${s.message})` : ''}`,
+    `Run ${s.run}: ${oneLine(s.names.join(' vs '))} | ${oneLine(s.variant)} | ${oneLine(s.timeControl)} | ${s.state}${s.message ? ` (${oneLine(s.message)})` : ''}`,
     `Games ${s.games}${s.total !== null ? `/${s.total}` : ''} | ${queueWords(s.state, s.pairsQueued, s.pairsActive, 'pairs')} | updated ${age} s ago`,
   ];
   const busy = s.workers.reduce((n, w) => n + w.busy, 0);
@@ -214,6 +355,6 @@ export function statusLines(s: RunStatus): string[] {
     `Workers: ${s.workers.length} (${busy}/${slots} slots busy)${s.workers.length > 0 ? ': ' + s.workers.map((w) => `${oneLine(w.id)} ${w.busy}/${w.concurrency}`).join(', ') : ''}`,
   );
   for (const [w, why] of Object.entries(s.refusals)) lines.push(`Refused by ${oneLine(w)}: ${oneLine(why)}`);
-  lines.push(...s.lines);
+  for (const l of s.lines) lines.push(oneLine(l));
   return lines;
 }

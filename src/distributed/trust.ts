@@ -11,8 +11,9 @@
  * base64 line between the PEM's BEGIN and END lines.
  */
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { err, ok, type Result } from '../core/result';
+import { readFileCapped } from '../process/files';
 
 /** A key that cannot be read or used. */
 export class TrustError extends Error {
@@ -40,14 +41,19 @@ export function keyId(pub: KeyObject): string {
     .slice(0, 16);
 }
 
-/** A file's text, or undefined when `value` names no file. */
+/** The most a key file is read: a PEM key is a few hundred bytes, a file of several keys a few KB. */
+const KEY_FILE_LIMIT = 64 * 1024;
+
+/** A file's text, or undefined when `value` names no file; throws with the reason when it cannot be read. */
 function fileText(value: string): string | undefined {
   try {
     if (!statSync(value).isFile()) return undefined;
   } catch {
     return undefined;
   }
-  return readFileSync(value, 'utf8');
+  const r = readFileCapped(value, `'${value}'`, KEY_FILE_LIMIT, ', the limit for a key file');
+  if (!r.ok) throw new Error(r.error);
+  return r.value.toString('utf8');
 }
 
 /**
@@ -92,42 +98,58 @@ export function signerFor(given: string | undefined, env: NodeJS.ProcessEnv = pr
   );
 }
 
+/** A PEM block: its label (`PUBLIC KEY`) and the block's text. */
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
+
 /**
- * A public key a worker trusts: a file holding an Ed25519 public key (PEM), or the key inline
- * (the PEM text, or its base64 line).
+ * The public keys a worker trusts from one `--trust` value: a file holding Ed25519 public keys
+ * (PEM; a file of several keys, as when keys are being changed, trusts each of them), or one key
+ * inline (the PEM text, or its base64 line). A private key, or a block that is not an Ed25519
+ * public key, refuses the whole value.
  */
-export function loadTrustedKey(value: string): Result<TrustedKey, TrustError> {
-  const bad = (): Result<TrustedKey, TrustError> =>
+export function loadTrustedKeys(value: string): Result<TrustedKey[], TrustError> {
+  const shown = value.length > 80 ? `${value.slice(0, 77)}...` : value;
+  const bad = (): Result<TrustedKey[], TrustError> =>
     err(
       new TrustError(
-        `--trust: '${value.length > 80 ? `${value.slice(0, 77)}...` : value}' is neither a file nor an Ed25519 public key (openssl pkey -in coordinator.key -pubout -out coordinator.pub)`,
+        `--trust: '${shown}' is neither a file nor an Ed25519 public key (openssl pkey -in coordinator.key -pubout -out coordinator.pub)`,
       ),
     );
   let text: string | undefined;
   try {
     text = fileText(value);
   } catch (e) {
-    return err(new TrustError(`--trust: cannot read '${value}': ${(e as Error).message}`));
+    return err(new TrustError(`--trust: cannot read '${shown}': ${(e as Error).message}`));
   }
-  let key: KeyObject;
+  const t = (text ?? value).trim();
+  if (t.includes('PRIVATE KEY-----'))
+    return err(
+      new TrustError(
+        `--trust: '${shown}' is a private key; give the workers only the public key (openssl pkey -in KEY -pubout)`,
+      ),
+    );
+  const blocks = [...t.matchAll(PEM_BLOCK)].map((m) => m[0]);
+  const keys: TrustedKey[] = [];
   try {
-    const t = (text ?? value).trim();
-    if (t.includes('PRIVATE KEY-----'))
-      return err(
-        new TrustError(
-          `--trust: '${value}' is a private key; give the workers only the public key (openssl pkey -in KEY -pubout)`,
-        ),
-      );
-    if (t.includes('-----BEGIN')) key = createPublicKey(t);
-    else if (/^[A-Za-z0-9+/]+={0,2}$/.test(t))
-      key = createPublicKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'spki' });
-    else return bad();
-  } catch {
+    if (blocks.length > 0) {
+      for (const b of blocks) keys.push(trustedKey(createPublicKey(b)));
+    } else if (/^[A-Za-z0-9+/]+={0,2}$/.test(t)) {
+      keys.push(trustedKey(createPublicKey({ key: Buffer.from(t, 'base64'), format: 'der', type: 'spki' })));
+    } else {
+      return bad();
+    }
+  } catch (e) {
+    if (e instanceof TrustError) return err(e);
     return bad();
   }
+  // the same key twice is one key
+  return ok(keys.filter((k, i) => keys.findIndex((o) => o.id === k.id) === i));
+}
+
+function trustedKey(key: KeyObject): TrustedKey {
   if (key.asymmetricKeyType !== 'ed25519')
-    return err(new TrustError(`--trust: an Ed25519 key is needed, not ${key.asymmetricKeyType ?? 'this key'}`));
-  return ok({ id: keyId(key), key });
+    throw new TrustError(`--trust: an Ed25519 key is needed, not ${key.asymmetricKeyType ?? 'this key'}`);
+  return { id: keyId(key), key };
 }
 
 /** What is signed for a run's field (`settings` of a match, `datagen` of a datagen run). */

@@ -7,13 +7,14 @@
  * no game running; BullMQ's stalled-job check puts its chunks back in the queue.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { buildProblem, CHECKSUM, fetchBuild, shortSum, sumText } from './builds';
-import { type ChunkJob, type ChunkResult, type DatagenRunSettings, fetchNet } from './datagen-jobs';
+import { buildProblem, CHECKSUM, fetchBuild, fetchNet, shortSum, sumText } from './builds';
+import type { ChunkJob, ChunkResult, DatagenRunSettings } from './datagen-jobs';
 import { keys, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import type { WorkerOptions } from './worker';
@@ -64,8 +65,11 @@ export function datagenProblem(s: DatagenRunSettings): string | undefined {
   return undefined;
 }
 
-/** Plays one chunk with the build's datagen; the shard's bytes, or throws with datagen's error. */
-function playChunk(
+/**
+ * Plays one chunk with the build's datagen; the shard's bytes, or throws with datagen's error (the
+ * coordinator plays a game of a chunk so too, to check a worker's shard).
+ */
+export function playChunk(
   cli: string,
   settings: DatagenRunSettings,
   netFile: string | undefined,
@@ -153,7 +157,8 @@ async function datagenFiles(
   }
   const why = datagenProblem(settings);
   if (why !== undefined) return why;
-  const dir = await fetchBuild(redis, settings.build.checksum, opts.cacheDir);
+  if (settings.build.kind !== 'thoth') return 'a datagen run needs a Thoth build';
+  const dir = await fetchBuild(redis, settings.build.checksum, opts.cacheDir, settings.build.bytes);
   if (!dir.ok) return dir.error.message;
   let netFile: string | undefined;
   if (settings.net !== null) {
@@ -260,7 +265,8 @@ async function playChunkJob(
       shard: shard.toString('base64'),
       ms: Date.now() - t0,
     };
-    await served.results.add('result', result, { jobId: job.id!, removeOnComplete: true });
+    // A result of its own (not the chunk's id: a forged result under that id would hide this one).
+    await served.results.add('result', result, { jobId: `${job.id}.${randomUUID()}`, removeOnComplete: true });
     host.done();
     opts.write(
       `Played ${job.id} of run ${run} (games ${data.first}-${data.first + data.games - 1}, ${shard.length} bytes) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,

@@ -13,8 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { plural } from '../core/plural';
-import { buildProblem, CHECKSUM, fetchBuild, shortSum, sumText } from './builds';
-import { fetchNet } from './datagen-jobs';
+import { buildProblem, CHECKSUM, fetchBuild, fetchNet, shortSum, sumText } from './builds';
 import {
   type ReviewJob,
   type ReviewJobResult,
@@ -119,7 +118,8 @@ export async function serveReview(host: DatagenWorkerHost, run: string, text: st
   }
   const why = reviewProblem(settings);
   if (why !== undefined) return host.refuse(run, why);
-  const dir = await fetchBuild(redis, settings.build.checksum, opts.cacheDir);
+  if (settings.build.kind !== 'thoth') return host.refuse(run, 'a review run needs a Thoth build');
+  const dir = await fetchBuild(redis, settings.build.checksum, opts.cacheDir, settings.build.bytes);
   if (!dir.ok) return host.refuse(run, dir.error.message);
   let netFile: string | undefined;
   if (settings.net !== null) {

@@ -9,15 +9,18 @@
  * BullMQ keeps the pairs safe: a job's lock is renewed while it is played, and a worker that dies
  * (kill -9) loses its locks, so another worker's stalled-job check puts the pair back in the queue.
  */
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { oneLine } from '../core/quote';
 import { EngineStartError, MatchInterrupted } from '../match/errors';
 import { GameSlot, playPair, startEngine } from '../match/slot';
 import { buildProblem, localEngine, shortSum } from './builds';
+import { engineEvaluation } from './engine-network';
+import { type PairJob, type PairResult, type RunSettings, reportGame, type SignedJob } from './jobs';
 import { type DatagenWorkerHost, serveDatagen } from './worker-datagen';
 import { serveReview } from './worker-review';
-import { type PairJob, type PairResult, type RunSettings, reportGame } from './jobs';
 import { keys, openRedis, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import { refuseUnsigned, type TrustedKey } from './trust';
@@ -81,6 +84,28 @@ export function pairJobProblem(data: PairJob, engines: number): string | undefin
   return undefined;
 }
 
+/**
+ * A pair job as the coordinator queued it (jobs.ts SignedJob): its text checked against the
+ * signature by the run's key and read; or why not, in words.
+ */
+function signedPairJob(
+  trusted: readonly TrustedKey[],
+  run: string,
+  signer: string,
+  id: string,
+  data: unknown,
+): PairJob | string {
+  const { body, sig } = (data ?? {}) as Partial<SignedJob>;
+  if (typeof body !== 'string' || typeof sig !== 'string') return 'it is not signed';
+  const why = refuseUnsigned(trusted, run, `job ${id}`, body, sig, signer);
+  if (why !== undefined) return "it does not match its signature by the run's key (changed in Redis)";
+  try {
+    return JSON.parse(body) as PairJob;
+  } catch {
+    return 'its text is not JSON';
+  }
+}
+
 /** A run's settings from their (signed) text, or why this worker cannot take them. */
 function runSettings(body: string): RunSettings | string {
   let settings: RunSettings;
@@ -113,6 +138,8 @@ interface ServedRun {
   free: GameSlot[];
   /** An engine would not start here: the worker leaves the run once its jobs are handed back. */
   leave: boolean;
+  /** The id of the key that signed the run: its jobs must be signed by it too. */
+  signer: string;
 }
 class RunWorker {
   readonly id = `${hostname()}:${process.pid}`;
@@ -153,7 +180,9 @@ class RunWorker {
 
   async loop(): Promise<void> {
     const { opts } = this;
-    opts.write(`Worker ${this.id}: ${opts.concurrency} slots, builds cached in ${opts.cacheDir}`);
+    opts.write(
+      `Worker ${this.id}: ${opts.concurrency} slots, builds cached in ${opts.cacheDir}, runs signed by key ${opts.trusted.map((k) => k.id).join(' or ')}`,
+    );
     await this.beat();
     this.heartbeat = setInterval(() => {
       this.beat().then(
@@ -243,7 +272,7 @@ class RunWorker {
     const settings = runSettings(body);
     if (typeof settings === 'string') return this.refuse(run, settings);
     const local = await this.localRun(run, settings);
-    if (local) await this.playRun(run, settings, local);
+    if (local) await this.playRun(run, settings, local, signer!);
   }
 
   /**
@@ -266,9 +295,24 @@ class RunWorker {
     const onKillCheck = (): void => check.abort();
     opts.kill.addEventListener('abort', onKillCheck, { once: true });
     try {
-      for (const spec of engines) {
+      for (const [i, spec] of engines.entries()) {
         const e = await startEngine(spec, local, check.signal);
-        await e.quit(200);
+        try {
+          // The same evaluation as on the coordinator, or the run is refused (engine-network.ts).
+          const want = settings.evaluations?.[i];
+          if (typeof want === 'string') {
+            const here = await engineEvaluation(e, local.startTimeoutMs);
+            if (here !== want) {
+              await this.refuse(
+                run,
+                `engine '${oneLine(spec.name).slice(0, 60)}' evaluates otherwise here than on the coordinator (here: ${here ?? 'no answer to eval'}; the coordinator: ${oneLine(want)})`,
+              );
+              return undefined;
+            }
+          }
+        } finally {
+          await e.quit(200);
+        }
       }
     } catch (e) {
       if (e instanceof EngineStartError) await this.refuse(run, e.message);
@@ -281,7 +325,7 @@ class RunWorker {
   }
 
   /** Takes the run's pair jobs, `--concurrency` at once, and writes their results. */
-  private async playRun(run: string, settings: RunSettings, local: RunSettings): Promise<void> {
+  private async playRun(run: string, settings: RunSettings, local: RunSettings, signer: string): Promise<void> {
     const { opts, redis } = this;
     this.current = run;
     opts.write(
@@ -295,7 +339,7 @@ class RunWorker {
       { length: opts.concurrency },
       () => new GameSlot(local, settings.names, never.signal, (l) => opts.write(l)),
     );
-    const served: ServedRun = { run, local, bull, results, free, leave: false };
+    const served: ServedRun = { run, local, bull, results, free, leave: false, signer };
     try {
       await followRun({
         bull,
@@ -331,10 +375,12 @@ class RunWorker {
     const t0 = Date.now();
     try {
       slot.dropDead();
-      const data = job.data as PairJob;
-      // The queue is writable by every worker's Redis user: a job is data, checked before use.
+      // The queue is writable by every worker's Redis user: a job is played only as the coordinator
+      // signed it, and checked before use; one that is not is failed at once (the coordinator queues it again).
+      const data = signedPairJob(opts.trusted, run, served.signer, String(job.id), job.data);
+      if (typeof data === 'string') throw new bull.UnrecoverableError(`${job.id} is not a job of this run: ${data}`);
       const bad = pairJobProblem(data, served.local.engines.length);
-      if (bad !== undefined) throw new Error(`${job.id} is not a pair job of this run (${bad})`);
+      if (bad !== undefined) throw new bull.UnrecoverableError(`${job.id} is not a pair job of this run (${bad})`);
       let r;
       try {
         r = await playPair(slot, data.games, data.opening, served.local.recover, stop.signal);
@@ -363,7 +409,8 @@ class RunWorker {
         games: r.played.map((p) => reportGame(p.game.index, p.outcome)),
         ms: Date.now() - t0,
       };
-      await served.results.add('result', result, { jobId: job.id!, removeOnComplete: false });
+      // A result of its own (not the pair's id: a forged result under that id would hide this one).
+      await served.results.add('result', result, { jobId: `${job.id}.${randomUUID()}`, removeOnComplete: false });
       this.pairs++;
       opts.write(
         `Played ${job.id} of run ${run} (${r.played.map((p) => `${p.game.roundTag} ${p.outcome.record.result}`).join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,

@@ -14,6 +14,8 @@ export interface HeldNetwork {
   net: Network;
   /** Where it came from (a path, or "default"). */
   source: string;
+  /** The SHA-256 of its file (hex), when known. */
+  checksum?: string;
 }
 
 /** `d`: the board and what is known of the position. */
@@ -60,7 +62,7 @@ export interface EvalReport {
   /** The hand-written evaluation. */
   total: number;
   /** The network of EvalFile, if one is loaded: its score, and whether the search uses it (UseNNUE). */
-  network: { source: string; hidden: number; score: number; inUse: boolean } | null;
+  network: { source: string; checksum?: string; hidden: number; score: number; inUse: boolean } | null;
 }
 
 export function evalReport(pos: Position, network: HeldNetwork | null, useNNUE: boolean): EvalReport {
@@ -75,6 +77,7 @@ export function evalReport(pos: Position, network: HeldNetwork | null, useNNUE: 
         ? null
         : {
             source: network.source,
+            checksum: network.checksum,
             hidden: network.net.hidden,
             score: evaluatePosition(network.net, pos),
             inUse: useNNUE,

@@ -91,7 +91,12 @@ export class Engine {
   private state: PositionState;
   /** The referee's lag beyond the engine's own time, from the clocks of successive `go`s. */
   private readonly clockLag = new ClockLag();
-  private readonly pool: SearchThreads;
+  /**
+   * The search threads, started by `startThreads` (at `isready` or the first `go`), not with the
+   * engine: the handshake is answered before any thread starts or any warm-up search runs, as
+   * Stockfish answers `uci` and does its heavy work at `isready` (protocol.md, `uci`).
+   */
+  private pool: SearchThreads | undefined;
   /** The network of EvalFile (null: none could be read; the hand-written evaluation is used). */
   private network: LoadedNetwork | null;
   private running = false;
@@ -110,8 +115,31 @@ export class Engine {
     this.network = shipped.ok ? shipped.value : null;
     this.options = this.createOptions();
     this.state = startPosition(this.options.variant.value, this.rules());
-    this.pool = host.startSearchThreads(this.options.threads.value, this.options.hash.value, this.evalNetwork()?.bytes);
-    listener.wait(this.pool.ready);
+  }
+
+  /** The search threads have been started (`startThreads`). */
+  get threadsStarted(): boolean {
+    return this.pool !== undefined;
+  }
+
+  /**
+   * Starts the search threads with the options as set (Threads, Hash, the evaluation) and warms
+   * them up; resolves when they are ready (the protocol holds the commands after this one until
+   * then). Once started, the same promise as the threads' `ready`.
+   */
+  startThreads(): Promise<void> {
+    this.pool ??= this.host.startSearchThreads(
+      this.options.threads.value,
+      this.options.hash.value,
+      this.evalNetwork()?.bytes,
+    );
+    return this.pool.ready;
+  }
+
+  /** The search threads, started (the listener waits for them) if they were not. */
+  private threads(): SearchThreads {
+    if (this.pool === undefined) this.listener.wait(this.startThreads());
+    return this.pool as SearchThreads;
   }
 
   /** The options, each with its effect on the engine. */
@@ -126,10 +154,19 @@ export class Engine {
           this.network = r.value;
           return ok(undefined);
         },
-        evaluationChanged: () => wait(this.pool.warmWith(this.evalNetwork()?.bytes)),
-        resizeHash: (mb) => wait(this.pool.resize(mb)),
-        clearHash: () => wait(this.pool.clear()),
-        setThreads: (n) => wait(this.pool.setThreads(n)),
+        // Before the threads start, an option only records its value: they start with it.
+        evaluationChanged: () => {
+          if (this.pool) wait(this.pool.warmWith(this.evalNetwork()?.bytes));
+        },
+        resizeHash: (mb) => {
+          if (this.pool) wait(this.pool.resize(mb));
+        },
+        clearHash: () => {
+          if (this.pool) wait(this.pool.clear());
+        },
+        setThreads: (n) => {
+          if (this.pool) wait(this.pool.setThreads(n));
+        },
         variantChanged: (variant, previous) => {
           if (variant !== previous) this.state = startPosition(variant, this.rules());
         },
@@ -184,12 +221,12 @@ export class Engine {
   /** Forgets the table and the history (a new game). */
   newGame(): Promise<void> {
     this.clockLag.newGame();
-    return this.pool.clear();
+    return this.pool?.clear() ?? Promise.resolve();
   }
 
   /** Ends the warm-up searches now (a `go` is waiting: its clock is running). */
   interruptWarmup(): void {
-    this.pool.interruptWarmup();
+    this.pool?.interruptWarmup();
   }
 
   /** The network the search uses: EvalFile's when UseNNUE is on, else none. */
@@ -222,7 +259,8 @@ export class Engine {
     this.running = true;
     this.holdBestmove = order.infinite || order.ponder;
     this.held = undefined;
-    const done = this.pool.start(
+    const pool = this.threads();
+    const done = pool.start(
       {
         edition: o.variant.value,
         ...this.rules(),
@@ -250,7 +288,7 @@ export class Engine {
       claimable,
       ...budget,
       overhead,
-      threads: this.pool.threads,
+      threads: pool.threads,
       hashMb: o.hash.value,
       started,
     };
@@ -274,21 +312,21 @@ export class Engine {
     if (!this.running) return;
     this.holdBestmove = false;
     if (this.held !== undefined) this.release(this.held);
-    else this.pool.stop();
+    else this.pool?.stop();
   }
 
   /** The move pondered on was played: the search goes on as a normal one; a move held back is given now. */
   ponderhit(): void {
     if (!this.running) return;
     this.holdBestmove = false;
-    this.pool.ponderhit();
+    this.pool?.ponderhit();
     if (this.held !== undefined) this.release(this.held);
   }
 
   /** Ends the search threads (nothing may be searching). */
   quit(): Promise<void> {
     this.closed = true;
-    return this.pool.destroy();
+    return this.pool?.destroy() ?? Promise.resolve();
   }
 
   /** `d`. */

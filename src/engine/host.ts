@@ -19,6 +19,8 @@ export interface LoadedNetwork {
   bytes: SharedArrayBuffer;
   /** Where it came from (a path, or "default"). */
   source: string;
+  /** The SHA-256 of its file (hex), where the host computes it: what tells one network from another. */
+  checksum?: string;
 }
 
 import type { GoRequest } from './pool-core';

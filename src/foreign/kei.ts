@@ -31,7 +31,7 @@ import {
   squareName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
-import { type GoRequest, type Translation, Translator, moveTimeFromClock } from './translator';
+import { type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
 
 const DIRS = 'nesw';
 
@@ -109,7 +109,7 @@ export class KeiTranslator extends Translator {
     const moves = this.foreignMoves((p, m) => this.writeMove(p, m));
     return [`position kfen ${keiKfen(start)}${moves.length > 0 ? ` moves ${moves.join(' ')}` : ''}`];
   }
-  protected goLines(g: GoRequest): Result<string[], string> {
+  protected goLines(g: ForeignGo): Result<string[], string> {
     if (g.infinite) return err('KEI has no go infinite');
     const parts: string[] = [];
     const time = this.pos.side === 0 ? g.wtime : g.btime;

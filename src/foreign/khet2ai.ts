@@ -29,7 +29,7 @@ import {
   squareName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
-import { type GoRequest, type Translation, Translator, moveTimeFromClock } from './translator';
+import { type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
 
 const LETTER: Record<number, string> = { [SPHINX]: 'x', [PHARAOH]: 'k', [ANUBIS]: 'a', [PYRAMID]: 'p', [SCARAB]: 's' };
 
@@ -88,7 +88,7 @@ export class Khet2aiTranslator extends Translator {
    * Khet2-AI times a move by its own CPU time (clock()), which runs slower than the wall clock on
    * a busy machine: a move time is also ended by a `stop` when it has passed on the wall clock.
    */
-  protected goLines(g: GoRequest): Result<string[] | Translation, string> {
+  protected goLines(g: ForeignGo): Result<string[] | Translation, string> {
     if (g.nodes !== undefined) return err('Khet2-AI has no go nodes');
     if (g.infinite) return ok(['go infinite']);
     if (g.depth !== undefined) return ok([`go depth ${Math.max(1, g.depth)}`]);

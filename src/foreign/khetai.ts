@@ -36,7 +36,7 @@ import {
   squareName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
-import { type GoRequest, type Translation, Translator, moveTimeFromClock } from './translator';
+import { type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
 
 const LETTER: Record<number, string> = { [SPHINX]: 'l', [PHARAOH]: 'x', [ANUBIS]: 'a', [PYRAMID]: 'p', [SCARAB]: 's' };
 
@@ -80,7 +80,7 @@ export class KhetaiTranslator extends Translator {
   protected positionLines(): string[] {
     return []; // the board goes with each move request
   }
-  protected goLines(g: GoRequest): Result<string[], string> {
+  protected goLines(g: ForeignGo): Result<string[], string> {
     if (g.nodes !== undefined) return err('khetai has no node limit');
     if (g.infinite) return err('khetai cannot search until stopped');
     let depth = 25;

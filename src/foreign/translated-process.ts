@@ -5,6 +5,7 @@
  * so that a caller who sends and then waits hears them. The traffic hook sees the engine's own
  * lines, as written and read.
  */
+import { performance } from 'node:perf_hooks';
 import { type ChildExit, type ChildOptions, type LineChild, LineProcess } from '../process/child';
 import type { Translator } from './translator';
 
@@ -13,8 +14,11 @@ export class TranslatedProcess implements LineChild {
   onStderr?: (text: string) => void;
   onExit?: (exit: ChildExit) => void;
   onTraffic?: (direction: '>' | '<', line: string) => void;
+  /** When the line being delivered came: its engine line's arrival, or the call the translator answered. */
+  lineAt = 0;
   private readonly inner: LineProcess;
-  private readonly queue: string[] = [];
+  /** Lines to deliver, each with when it came (so that the wait for delivery is not the engine's). */
+  private readonly queue: { line: string; at: number }[] = [];
   private flushing = false;
   private stopTimer?: NodeJS.Timeout;
 
@@ -32,7 +36,7 @@ export class TranslatedProcess implements LineChild {
     inner.onLine = (line) => {
       for (const out of this.translator.fromEngine(line)) {
         if (out.startsWith('bestmove')) this.clearStop();
-        this.deliver(out);
+        this.deliver(out, inner.lineAt);
       }
     };
     inner.onStderr = (text) => this.onStderr?.(text);
@@ -44,13 +48,16 @@ export class TranslatedProcess implements LineChild {
   }
 
   /** A line to the user: after the current call, in order. */
-  private deliver(line: string): void {
-    this.queue.push(line);
+  private deliver(line: string, at: number): void {
+    this.queue.push({ line, at });
     if (this.flushing) return;
     this.flushing = true;
     setImmediate(() => {
       this.flushing = false;
-      for (let l = this.queue.shift(); l !== undefined; l = this.queue.shift()) this.onLine?.(l);
+      for (let q = this.queue.shift(); q !== undefined; q = this.queue.shift()) {
+        this.lineAt = q.at;
+        this.onLine?.(q.line);
+      }
     });
   }
 
@@ -78,7 +85,7 @@ export class TranslatedProcess implements LineChild {
     const cmd = line.trim().split(/\s+/)[0];
     if (cmd === 'stop' || cmd === 'quit') this.clearStop();
     for (const l of t.toEngine) this.inner.send(l);
-    for (const l of t.toThoth) this.deliver(l);
+    for (const l of t.toThoth) this.deliver(l, performance.now());
     if (t.stopAfterMs !== undefined) {
       this.clearStop();
       this.stopTimer = setTimeout(() => {

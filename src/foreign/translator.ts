@@ -28,7 +28,7 @@ export interface Translation {
 }
 
 /** A `go` as Thoth's protocol has it. */
-export interface GoRequest {
+export interface ForeignGo {
   wtime?: number;
   btime?: number;
   winc?: number;
@@ -46,8 +46,8 @@ export interface GoRequest {
 const GO_NUMBERS = ['wtime', 'btime', 'winc', 'binc', 'movestogo', 'movetime', 'depth', 'nodes'] as const;
 
 /** Reads the arguments of a `go` line. */
-export function parseGo(tokens: readonly string[]): Result<GoRequest, string> {
-  const g: GoRequest = { infinite: false, ponder: false };
+function parseForeignGo(tokens: readonly string[]): Result<ForeignGo, string> {
+  const g: ForeignGo = { infinite: false, ponder: false };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const n = (GO_NUMBERS as readonly string[]).indexOf(t);
@@ -126,7 +126,7 @@ export abstract class Translator {
         return { toEngine: this.positionLines(), toThoth: [] };
       }
       case 'go': {
-        const g = parseGo(t.slice(1));
+        const g = parseForeignGo(t.slice(1));
         if (!g.ok) return this.refuse(`go: ${g.error}; nothing started`);
         if (g.value.other !== undefined)
           return this.refuse(`go: ${this.protocol} takes no '${g.value.other}'; nothing started`);
@@ -262,7 +262,7 @@ export abstract class Translator {
   protected abstract setOption(line: string): Translation;
   /** The engine's lines that set the current position (this.startKfen and this.moves). */
   protected abstract positionLines(): string[];
-  protected abstract goLines(g: GoRequest): Result<string[] | Translation, string>;
+  protected abstract goLines(g: ForeignGo): Result<string[] | Translation, string>;
   protected abstract stopLines(): string[];
   protected abstract quitLines(): string[];
   /** A move in the engine's notation, read in `pos` (Thoth's move, or why not). */

@@ -27,7 +27,7 @@ import {
   squareName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
-import { type GoRequest, type Translation, Translator } from './translator';
+import { type ForeignGo, type Translation, Translator } from './translator';
 
 const LETTER: Record<number, string> = { [SPHINX]: 'h', [PHARAOH]: 'p', [ANUBIS]: 'a', [PYRAMID]: 'y', [SCARAB]: 's' };
 const FACING = 'urdl';
@@ -81,7 +81,7 @@ export class UkiTranslator extends Translator {
     const moves = this.foreignMoves((p, m) => this.writeMove(p, m));
     return [`position fen ${ukiBoard(start)}${moves.length > 0 ? ` moves ${moves.join(' ')}` : ''}`];
   }
-  protected goLines(g: GoRequest): Result<string[], string> {
+  protected goLines(g: ForeignGo): Result<string[], string> {
     if (g.movetime !== undefined) return err('UKI has no movetime (use a clock, depth or nodes)');
     const parts: string[] = [];
     for (const k of ['wtime', 'btime', 'winc', 'binc', 'movestogo', 'depth', 'nodes'] as const) {

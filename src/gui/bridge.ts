@@ -38,7 +38,8 @@ export interface BridgeOptions {
   proto?: ForeignProtocol;
   /**
    * How long each step of the handshake may take: `uci` to `uciok`, then (after `Threads` and
-   * `Hash`, which may allocate and start threads) `isready` to `readyok`. Default 10,000.
+   * `Hash`, which may allocate and start threads) `isready` to `readyok`. Default
+   * {@link DEFAULT_HANDSHAKE_MS}.
    */
   handshakeMs?: number;
   /** Receives a copy of the protocol traffic (`> cmd`, `< line`), for debugging. */
@@ -49,12 +50,17 @@ export interface BridgeOptions {
   id?: number;
 }
 
+/** How long each step of the handshake may take unless told (`thoth gui --start-timeout`). */
+export const DEFAULT_HANDSHAKE_MS = 30_000;
+
 export class EngineBridge {
   state: EngineState = 'starting';
   /** The engine's answer to `uci`, up to and including `uciok`. */
   handshake: string[] = [];
   /** Why the engine failed or exited, for people. */
   message = '';
+  /** The start failed because a step of the handshake took longer than `handshakeMs`. */
+  timedOut = false;
   /** Searches started and not yet answered by `bestmove`. */
   outstanding = 0;
   /** `bestmove`s still to come from searches whose page went away: their output is dropped. */
@@ -132,6 +138,7 @@ export class EngineBridge {
     this.state = 'starting';
     this.handshake = [];
     this.message = '';
+    this.timedOut = false;
     this.outstanding = 0;
     this.orphans = 0;
     const proto = this.opts.proto;
@@ -180,9 +187,10 @@ export class EngineBridge {
   /** Fails the start unless the handshake's next step ends within `handshakeMs`. */
   private startTimer(what: string): void {
     this.clearTimer();
-    const ms = this.opts.handshakeMs ?? 10000;
+    const ms = this.opts.handshakeMs ?? DEFAULT_HANDSHAKE_MS;
     this.timer = setTimeout(() => {
       if (this.state !== 'starting') return;
+      this.timedOut = true;
       this.fail(`the engine ${what} within ${ms} ms (command: ${this.commandText})`);
       this.proc?.kill('SIGTERM');
     }, ms);

@@ -70,6 +70,11 @@ export class EnginePool {
     return this.spare?.message ?? '';
   }
 
+  /** The spare failed because a step of its handshake took too long (a limit `--start-timeout` sets). */
+  get timedOut(): boolean {
+    return this.spare?.timedOut ?? false;
+  }
+
   /** The engines of the pages connected, oldest first (tests). */
   bridges(): EngineBridge[] {
     return [...this.engines.values()];

@@ -56,7 +56,7 @@ export interface GuiServerOptions {
   host?: string;
   /** The most pages served at once, an engine process each (default {@link DEFAULT_PAGES}). */
   most?: number;
-  /** How long each step of an engine's handshake may take (src/gui/bridge.ts; default 10,000 ms). */
+  /** How long each step of an engine's handshake may take (default: the bridge's, src/gui/bridge.ts). */
   handshakeMs?: number;
 }
 

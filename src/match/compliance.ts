@@ -45,14 +45,24 @@ export const COMPLIANCE_STEPS: readonly ComplianceStep[] = [
 export interface ComplianceResult {
   /** The steps passed, in order. */
   passed: string[];
-  /** The step that failed and why; undefined when every step passed. */
-  failed?: { step: string; why: string };
+  /**
+   * The step that failed and why; undefined when every step passed. `slow`: it waited past the
+   * check's own limit (the `timeoutMs` it was given), not past a limit of the protocol's.
+   */
+  failed?: { step: string; why: string; slow?: boolean };
   name?: string;
 }
 
-class Failure extends Error {}
-const fail = (why: string): never => {
-  throw new Failure(why);
+class Failure extends Error {
+  constructor(
+    why: string,
+    readonly slow = false,
+  ) {
+    super(why);
+  }
+}
+const fail = (why: string, slow = false): never => {
+  throw new Failure(why, slow);
 };
 
 /** One check: the engine, the lines it wrote since the last clear, the position it is in. */
@@ -75,7 +85,7 @@ class ComplianceRun {
     const r = await this.e.waitFor(match, ms);
     if (r.kind === 'line') return r.line;
     if (r.kind === 'exit') return fail(`the process ended (${this.e.exitText()}) waiting for ${what}`);
-    return fail(`no ${what} within ${ms / 1000} s`);
+    return fail(`no ${what} within ${ms / 1000} s`, ms === this.timeoutMs);
   }
 
   async ready(): Promise<void> {
@@ -202,11 +212,17 @@ function stepsOf(c: ComplianceRun, timeoutMs: number): Record<string, () => Prom
   };
 }
 
-/** Runs the steps against the engine `command`; `write` hears a line per step. */
+/** How long the check waits for an answer whose time protocol.md does not set. */
+export const COMPLIANCE_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs the steps against the engine `command`; `write` hears a line per step. `timeoutMs`: the
+ * wait for `uciok`, each `readyok`, and a `go depth` / `go nodes` search.
+ */
 export async function checkCompliance(
   command: string[],
   write: (line: string) => void,
-  timeoutMs = 10_000,
+  timeoutMs = COMPLIANCE_TIMEOUT_MS,
 ): Promise<ComplianceResult> {
   const c = new ComplianceRun(command, timeoutMs);
   const steps = stepsOf(c, timeoutMs);
@@ -218,7 +234,7 @@ export async function checkCompliance(
         await steps[step.name]();
       } catch (err) {
         if (!(err instanceof Failure)) throw err;
-        result.failed = { step: step.name, why: err.message };
+        result.failed = { step: step.name, why: err.message, ...(err.slow ? { slow: true } : {}) };
         write(`step ${result.passed.length + 1} ${step.name}: FAIL: ${err.message}`);
         break;
       }

@@ -299,7 +299,7 @@ function defaultConfig(): MatchConfig {
     ratingInterval: 10,
     event: 'Thoth match',
     pingTimeoutMs: 10_000,
-    startTimeoutMs: 10_000,
+    startTimeoutMs: 30_000,
     searchTimeoutMs: DEFAULT_SEARCH_TIMEOUT_S * 1000,
     notes: [],
   };

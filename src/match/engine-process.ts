@@ -4,6 +4,7 @@
  * the run is aborted.
  */
 import { basename } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { THOTH_DIALECT, type Dialect, formatDialect } from '../core/dialect';
 import { type ForeignProtocol, PROTOCOLS, TranslatedProcess, type Translator, engineChild } from '../foreign/foreign';
 import { type LineChild, describeExit } from '../process/child';
@@ -36,7 +37,7 @@ export interface EngineSpec {
  * The options that make an engine of Thoth's protocol play a dialect (docs/rules.md §3.1): those
  * of the switches that change the game.
  */
-export function dialectOptions(d: Dialect | undefined): [string, string][] {
+function dialectOptions(d: Dialect | undefined): [string, string][] {
   if (d === undefined) return [];
   const out: [string, string][] = [];
   if (d.pharaohRotation) out.push(['PharaohRotation', 'true']);
@@ -47,7 +48,8 @@ export function dialectOptions(d: Dialect | undefined): [string, string][] {
 
 /** What a wait ended with. */
 export type WaitResult =
-  | { kind: 'line'; line: string }
+  /** `at`: when its text arrived (performance.now(): LineProcess.lineAt). */
+  | { kind: 'line'; line: string; at: number }
   | { kind: 'timeout' }
   | { kind: 'exit'; code: number | null; signal: string | null }
   | { kind: 'aborted' };
@@ -152,7 +154,7 @@ export class EngineProcess {
     const w = this.waiters.find((x) => x.match(line));
     if (w) {
       this.waiters.splice(this.waiters.indexOf(w), 1);
-      this.settle(w, { kind: 'line', line });
+      this.settle(w, { kind: 'line', line, at: this.proc?.lineAt ?? performance.now() });
     }
   }
 

@@ -13,7 +13,7 @@ import type { FinishedGame, MatchSummary, StopReason } from './ledger';
 import { type RunOptions, runMatch } from './tournament';
 
 /** Game pairs played at most to break a tie before the higher seed goes on. */
-export const TIEBREAK_PAIRS = 3;
+const TIEBREAK_PAIRS = 3;
 
 export interface KnockoutResult {
   stop: StopReason;

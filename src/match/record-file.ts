@@ -1,9 +1,20 @@
 /**
  * A run's record file: where it is (-pgnout, else the -resume file), the writer that appends each
- * finished game whole and flushes it, and the -resume reader that counts the games it already
- * holds. The Ledger (ledger.ts) owns the writer; the reader runs once, before the first game.
+ * finished game whole and flushes it in the background, and the -resume reader that counts the
+ * games it already holds. The Ledger (ledger.ts) owns the writer; the reader runs once, before the
+ * first game.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { plural } from '../core/plural';
 import {
   parseRecords,
@@ -27,16 +38,29 @@ export function recordPath(cfg: MatchConfig): string | undefined {
   return cfg.pgnout ?? cfg.resume;
 }
 
-/** Appends records and flushes them to disk one game at a time. */
+/**
+ * Appends records one game at a time, each written whole before the game counts; the flush to
+ * disk (fsync) runs in the background, one at a time, so that the games still being played on
+ * this thread do not wait for the disk: a synchronous fsync at each game's end held the other
+ * games' clocks for its whole length (bench/referee-overhead.mjs). A flush that fails fails the
+ * next write (or close) with its error; one still in flight when close is called ends the file
+ * quietly (every game is written by then: only a crash of the machine could still lose them).
+ */
 export class RecordWriter {
   /** Opened with the first record: a run that finishes no game leaves no empty file behind. */
   private fd?: number;
+  /** A flush in flight; games written since the last flush began; its error; close once it ends. */
+  private syncing = false;
+  private dirty = false;
+  private syncError?: NodeJS.ErrnoException;
+  private closing = false;
   constructor(readonly path: string) {}
   /**
    * Appends one game whole or not at all: a short write (a full disk) is cut off again and
    * thrown as the error the next write gives, so that a game is counted only once it is in the file.
    */
   append(rec: GameRecord): void {
+    this.failed();
     this.fd ??= openSync(this.path, 'a');
     const fd = this.fd;
     const bytes = Buffer.from(serializeRecord(rec));
@@ -64,17 +88,49 @@ export class RecordWriter {
       }
       throw e;
     }
-    try {
-      fsyncSync(this.fd);
-    } catch (e) {
-      // A device or a pipe (`-pgnout /dev/null`, /dev/stdout) cannot be synchronised: nothing to flush there.
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EINVAL' && code !== 'ENOTSUP') throw e;
-    }
+    this.dirty = true;
+    this.flush();
   }
+
+  /** Throws the error of a flush that failed. */
+  private failed(): void {
+    const e = this.syncError;
+    this.syncError = undefined;
+    if (e) throw e;
+  }
+
+  /** Starts a flush of what was written, unless one is in flight (it starts the next when it ends). */
+  private flush(): void {
+    const fd = this.fd;
+    if (this.syncing || !this.dirty || fd === undefined) return;
+    this.syncing = true;
+    this.dirty = false;
+    fsync(fd, (e) => {
+      this.syncing = false;
+      // A device or a pipe (`-pgnout /dev/null`, /dev/stdout) cannot be synchronised: nothing to flush there.
+      if (e && e.code !== 'EINVAL' && e.code !== 'ENOTSUP') this.syncError ??= e;
+      if (this.closing) this.close();
+      else this.flush();
+    });
+  }
+
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
+    const fd = this.fd;
+    if (fd === undefined) return;
+    if (this.syncing) {
+      this.closing = true; // closed when the flush in flight ends
+      return;
+    }
     this.fd = undefined;
+    try {
+      if (this.dirty) fsyncSync(fd);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EINVAL' && code !== 'ENOTSUP') this.syncError ??= e as NodeJS.ErrnoException;
+    } finally {
+      closeSync(fd);
+    }
+    if (!this.closing) this.failed();
   }
 }
 

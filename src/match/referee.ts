@@ -101,7 +101,8 @@ export function readInfo(line: string, acc: EngineReport): void {
   const r = parseInfo(line);
   if (!r.ok || (r.value.multipv ?? 1) !== 1) return;
   const { depth, score, nodes, seldepth, pv } = r.value;
-  if (depth !== undefined) acc.depth = depth;
+  // (a depth past what a record's comment holds is an engine's nonsense: left out)
+  if (depth !== undefined && depth <= 999_999_999) acc.depth = depth;
   if (score === undefined) return;
   // nodes, selective depth and PV: those of the last line with a score (none when it had none)
   acc.score = score;
@@ -135,28 +136,33 @@ export async function playGame(g: GameSetup): Promise<GameOutcome | undefined> {
 /** The mover's answer: its bestmove line with the time it took, or how the game ended instead. */
 type Answer = { line: string; elapsed: number; info: EngineReport } | { outcome: GameOutcome | undefined };
 
-/** One game as the referee keeps it: the position, the record so far, the clocks and the adjudicator. */
-class RefereedGame {
-  private readonly names: readonly [string, string];
-  private readonly pos: Position;
-  private readonly moves: MoveRecord[] = [];
-  private readonly moveTexts: string[] = [];
-  private readonly specs: EngineSpec[];
-  private readonly clocks: (PlayerClock | undefined)[];
-  private readonly judge: Adjudicator;
-  private readonly tcs: string[];
-  /** The engine (by side) that ponders on the reply it expects (`ponder=true`), while the other thinks. */
-  private pondering: ({ expected: string } | undefined)[] = [undefined, undefined];
+/**
+ * What a game's record and rules need besides its engines: the players, the start, the limits as
+ * written in the record, the adjudication and the record's tags. The referee (below) and a check of
+ * a game played elsewhere (rejudge.ts: a distributed run's coordinator) keep the same sheet.
+ */
+export type SheetSetup = Omit<GameSetup, 'engines' | 'pingTimeoutMs' | 'searchTimeoutMs' | 'signal'> & {
+  /** The players' limits as the record writes them ([first, second], timecontrol.ts describeLimits). */
+  timeControls: [string, string];
+};
 
-  constructor(private readonly g: GameSetup) {
-    this.names = EDITIONS[g.variant].colorNames;
+/**
+ * The rules' side of one game, with no engine and no clock: the position, the moves so far with
+ * what the movers' engines reported, the adjudicator, and how the game ends (its record).
+ */
+export class Scoresheet {
+  readonly colors: readonly [string, string];
+  readonly pos: Position;
+  readonly moves: MoveRecord[] = [];
+  readonly moveTexts: string[] = [];
+  private readonly judge: Adjudicator;
+
+  constructor(private readonly g: SheetSetup) {
+    this.colors = EDITIONS[g.variant].colorNames;
     const parsed = parseKfen(g.kfen, g.variant, dialectRules(g.rules ?? THOTH_DIALECT));
     if (!parsed.ok) throw new Error(`bad opening KFEN: ${g.kfen}`);
     this.pos = parsed.value;
-    this.specs = [g.engines[0].spec, g.engines[1].spec];
-    this.clocks = this.specs.map((s) => (s.limits.tc ? new PlayerClock(s.limits.tc) : undefined));
-    this.judge = new Adjudicator(g.adjudication, this.names);
-    this.tcs = this.specs.map((s) => describeLimits(s.limits));
+    this.judge = new Adjudicator(g.adjudication, this.colors);
   }
 
   finish(score: number, termination: Termination, reason: string, faultSide = -1, engineLost = false): GameOutcome {
@@ -170,12 +176,12 @@ class RefereedGame {
       players: g.names,
       result,
       variant: g.variant,
+      rules: formatDialect(g.rules ?? THOTH_DIALECT),
       kfen: g.kfen,
-      timeControl: [this.tcs[0], this.tcs[1]],
+      timeControl: g.timeControls,
       termination,
       reason,
       opening: g.openingLabel,
-      rules: formatDialect(g.rules ?? THOTH_DIALECT),
       extra: g.tags,
       moves: this.moves,
     });
@@ -184,6 +190,93 @@ class RefereedGame {
 
   loss(side: number, termination: Termination, reason: string, engineLost = false): GameOutcome {
     return this.finish(side === 0 ? 0 : 1, termination, reason, side, engineLost);
+  }
+
+  /** The game's end by the rules or by the ply cap, before the side to move is asked. */
+  judgeBeforeMove(): GameOutcome | undefined {
+    const status = gameStatus(this.pos, { noRemovalLimit: this.g.noRemovalLimit });
+    if (status.result === 'win') return this.finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
+    if (status.result === 'draw') return this.finish(0.5, 'normal', status.text);
+    const limit = this.g.plyLimit ?? 0;
+    if (limit > 0 && this.moves.length >= limit) return this.finish(0.5, 'normal', `Draw by the ${limit}-ply limit`);
+    const capped = this.judge.beforeMove(this.moves.length);
+    if (capped) return this.finish(0.5, 'adjudication', capped.reason);
+    return undefined;
+  }
+
+  /**
+   * The move text of a bestmove, checked: the move, or how the game ends for the mover (no move
+   * in a position with legal moves, an illegal move).
+   */
+  parse(line: string): { move: number } | { outcome: GameOutcome } {
+    const side = this.pos.side;
+    const name = this.colors[side];
+    const text = line.split(/\s+/)[1] ?? '';
+    if (text === '' || text === '(none)' || text === '0000') {
+      return {
+        outcome: this.loss(side, 'illegal move', `${name} makes no move ('${line}') in a position with legal moves`),
+      };
+    }
+    const m = parseMove(this.pos, text);
+    if (!m.ok) return { outcome: this.loss(side, 'illegal move', `${name} makes an illegal move: ${m.error.message}`) };
+    return { move: m.value };
+  }
+
+  /** Plays a checked move with what the mover's engine reported; the adjudication's verdict ends the game. */
+  play(move: number, elapsed: number, info: EngineReport): GameOutcome | undefined {
+    const { g, pos } = this;
+    const side = pos.side;
+    const canonical = formatMove(move);
+    pos.make(move);
+    this.moveTexts.push(canonical);
+    const score = info.score;
+    this.moves.push({
+      move: canonical,
+      scoreCp: score?.kind === 'cp' ? score.value : undefined,
+      mate: score?.kind === 'mate' ? score.value : undefined,
+      depth: info.depth,
+      timeMs: Math.round(elapsed),
+      nodes: g.moveData?.nodes ? info.nodes : undefined,
+      seldepth: g.moveData?.seldepth ? info.seldepth : undefined,
+      pv: g.moveData?.pv && info.pv !== undefined && info.pv.length > 0 ? info.pv : undefined,
+    });
+    // Adjudication on the score the mover's engine reported (from its own point of view).
+    const verdict = this.judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);
+    if (verdict)
+      return verdict.loser < 0
+        ? this.finish(0.5, 'adjudication', verdict.reason)
+        : this.loss(verdict.loser, 'adjudication', verdict.reason);
+    return undefined;
+  }
+}
+
+/** One game as the referee keeps it: the scoresheet, the engines and their clocks. */
+class RefereedGame {
+  private readonly names: readonly [string, string];
+  private readonly sheet: Scoresheet;
+  private readonly specs: EngineSpec[];
+  private readonly clocks: (PlayerClock | undefined)[];
+  /** The engine (by side) that ponders on the reply it expects (`ponder=true`), while the other thinks. */
+  private pondering: ({ expected: string } | undefined)[] = [undefined, undefined];
+
+  constructor(private readonly g: GameSetup) {
+    this.specs = [g.engines[0].spec, g.engines[1].spec];
+    this.clocks = this.specs.map((s) => (s.limits.tc ? new PlayerClock(s.limits.tc) : undefined));
+    const tcs = this.specs.map((s) => describeLimits(s.limits));
+    this.sheet = new Scoresheet({ ...g, timeControls: [tcs[0], tcs[1]] });
+    this.names = this.sheet.colors;
+  }
+
+  private get pos(): Position {
+    return this.sheet.pos;
+  }
+
+  loss(side: number, termination: Termination, reason: string, engineLost = false): GameOutcome {
+    return this.sheet.loss(side, termination, reason, engineLost);
+  }
+
+  judgeBeforeMove(): GameOutcome | undefined {
+    return this.sheet.judgeBeforeMove();
   }
 
   /** A new game for both engines, and a ping to see that they are alive and listening: null when they are. */
@@ -204,21 +297,10 @@ class RefereedGame {
           true,
         );
       e.kill();
-      return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${err}`, true);
+      const why = /^no '\w+' within /.test(err) ? `${err}; ${this.longerPing()}` : err;
+      return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${why}`, true);
     }
     return null;
-  }
-
-  /** The game's end by the rules or by the ply cap, before the side to move is asked. */
-  judgeBeforeMove(): GameOutcome | undefined {
-    const status = gameStatus(this.pos, { noRemovalLimit: this.g.noRemovalLimit });
-    if (status.result === 'win') return this.finish(status.winner === 0 ? 1 : 0, 'normal', status.text);
-    if (status.result === 'draw') return this.finish(0.5, 'normal', status.text);
-    const limit = this.g.plyLimit ?? 0;
-    if (limit > 0 && this.moves.length >= limit) return this.finish(0.5, 'normal', `Draw by the ${limit}-ply limit`);
-    const capped = this.judge.beforeMove(this.moves.length);
-    if (capped) return this.finish(0.5, 'adjudication', capped.reason);
-    return undefined;
   }
 
   /** Sends the position and the go, and waits for the bestmove within the mover's time. */
@@ -235,7 +317,7 @@ class RefereedGame {
       if (spec.proto !== undefined && line === 'info string resign') info.resigned = true;
       readInfo(line, info);
     };
-    if (hit !== 'hit') eng.send(this.positionLine(this.moveTexts));
+    if (hit !== 'hit') eng.send(this.positionLine(this.sheet.moveTexts));
     const go = goForMove(spec.limits, side, clocks);
     const clockDeadline = moveDeadlineMs(spec.limits, clocks[side], spec.timeMarginMs);
     const deadline = clockDeadline ?? g.searchTimeoutMs;
@@ -243,7 +325,9 @@ class RefereedGame {
     // a ponder hit: the search goes on as the real one, from now on the engine's clock
     eng.send(hit === 'hit' ? 'ponderhit' : go);
     const r = await eng.waitFor(isBestmove, deadline, g.signal);
-    const elapsed = now() - t0;
+    // The clock stops when the bestmove's text arrived, not when this process got round to it
+    // (other games' moves and ends run on the same thread; bench/referee-overhead.mjs).
+    const elapsed = (r.kind === 'line' ? r.at : now()) - t0;
     eng.onLine = undefined;
     if (r.kind === 'aborted') return { outcome: undefined };
     if (r.kind === 'exit') return { outcome: this.disconnected(side) };
@@ -273,7 +357,7 @@ class RefereedGame {
     if (!m.ok) return; // not a legal reply: nothing to ponder on
     const text = formatMove(m.value);
     const eng = this.g.engines[side];
-    eng.send(this.positionLine([...this.moveTexts, text]));
+    eng.send(this.positionLine([...this.sheet.moveTexts, text]));
     eng.send(goForMove(spec.limits, side, this.clocks).replace(/^go/, 'go ponder'));
     this.pondering[side] = { expected: text };
   }
@@ -287,7 +371,7 @@ class RefereedGame {
     const p = this.pondering[side];
     if (!p) return 'none';
     this.pondering[side] = undefined;
-    if (this.moveTexts[this.moveTexts.length - 1] === p.expected) return 'hit';
+    if (this.sheet.moveTexts[this.sheet.moveTexts.length - 1] === p.expected) return 'hit';
     const eng = this.g.engines[side];
     eng.send('stop');
     const r = await eng.waitFor(isBestmove, this.g.pingTimeoutMs, this.g.signal);
@@ -337,9 +421,14 @@ class RefereedGame {
     return this.loss(
       side,
       'stalled',
-      `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}`,
+      `${names[side]}'s engine ${g.names[side]} stalls: no 'bestmove' after 'stop' within ${g.pingTimeoutMs / 1000} s${after}; ${this.longerPing()}`,
       true,
     );
+  }
+
+  /** The flag that gives an engine longer to answer `isready` and `stop`, as a stall's reason names it. */
+  private longerPing(): string {
+    return `-pingtimeout MS gives it longer (now ${this.g.pingTimeoutMs})`;
   }
 
   /** The mover's answer charged to its clock, checked and played; how the game ends, if it does. */
@@ -362,7 +451,6 @@ class RefereedGame {
         `${names[side]} loses on time (${g.names[side]}: ${Math.round(elapsed)} ms for a ${spec.limits.movetimeMs} ms move)`,
       );
     }
-    const text = line.split(/\s+/)[1] ?? '';
     if (info.protocolError !== undefined)
       return this.loss(side, 'illegal move', `${names[side]} makes an illegal move: ${info.protocolError}`);
     if (info.resigned)
@@ -371,32 +459,9 @@ class RefereedGame {
         'normal',
         `${names[side]} resigns (${g.names[side]} sees its game lost and makes no move)`,
       );
-    if (text === '' || text === '(none)' || text === '0000') {
-      return this.loss(side, 'illegal move', `${names[side]} makes no move ('${line}') in a position with legal moves`);
-    }
-    const m = parseMove(pos, text);
-    if (!m.ok) return this.loss(side, 'illegal move', `${names[side]} makes an illegal move: ${m.error.message}`);
-    const canonical = formatMove(m.value);
-    pos.make(m.value);
-    this.moveTexts.push(canonical);
-    const score = info.score;
-    this.moves.push({
-      move: canonical,
-      scoreCp: score?.kind === 'cp' ? score.value : undefined,
-      mate: score?.kind === 'mate' ? score.value : undefined,
-      depth: info.depth,
-      timeMs: Math.round(elapsed),
-      nodes: g.moveData?.nodes ? info.nodes : undefined,
-      seldepth: g.moveData?.seldepth ? info.seldepth : undefined,
-      pv: g.moveData?.pv && info.pv !== undefined && info.pv.length > 0 ? info.pv : undefined,
-    });
-    // Adjudication on the score the mover's engine reported (from its own point of view).
-    const verdict = this.judge.afterMove(side, score, pos.moveNumber, pos.winner >= 0);
-    if (verdict)
-      return verdict.loser < 0
-        ? this.finish(0.5, 'adjudication', verdict.reason)
-        : this.loss(verdict.loser, 'adjudication', verdict.reason);
-    return undefined;
+    const m = this.sheet.parse(line);
+    if ('outcome' in m) return m.outcome;
+    return this.sheet.play(m.move, elapsed, info);
   }
 }
 

@@ -8,7 +8,8 @@
 import type { MatchConfig } from './config';
 import { EngineProcess, type EngineSpec } from './engine-process';
 import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors';
-import { playGame, type GameOutcome } from './referee';
+import { playGame, type GameOutcome, type SheetSetup } from './referee';
+import { describeLimits } from './timecontrol';
 import type { Opening } from './openings';
 import type { ScheduledGame } from './schedule';
 import { GameTraffic } from './traffic-log';
@@ -32,6 +33,16 @@ export type GameSettings = Pick<
   | 'log'
 >;
 
+/** A run's game settings as plain data, in this order (what a distributed run signs and sends to its workers: no -log). */
+export function plainGameSettings(cfg: GameSettings): Omit<GameSettings, 'log'> {
+  const { engines, variant, rules, noRemovalLimit, plyLimit, moveData, adjudication } = cfg;
+  const { pingTimeoutMs, startTimeoutMs, searchTimeoutMs, event, site, recover } = cfg;
+  return {
+    ...{ engines, variant, rules, noRemovalLimit, plyLimit, moveData, adjudication },
+    ...{ pingTimeoutMs, startTimeoutMs, searchTimeoutMs, event, site, recover },
+  };
+}
+
 /**
  * Starts an engine and does the handshake; returns it, or throws EngineStartError (EngineOptionError
  * for an option it lacks or refuses; MatchInterrupted on an abort).
@@ -49,9 +60,42 @@ export async function startEngine(
     if (problem === 'aborted') throw new MatchInterrupted();
     if (typeof problem !== 'string')
       throw new EngineOptionError(spec.name, e.commandText, problem.option, problem.value, problem.text);
-    throw new EngineStartError(spec.name, e.commandText, problem);
+    // a step that took too long names the flag that gives it longer
+    const slow = /^no '\w+' within /.test(problem);
+    const reason = slow ? `${problem}; -starttimeout MS gives it longer (now ${s.startTimeoutMs})` : problem;
+    throw new EngineStartError(spec.name, e.commandText, reason);
   }
   return e;
+}
+
+/**
+ * What the record and the rules of game `g` are, from the run's settings alone (no engine): the
+ * players, the opening, the limits as the record writes them, the run's tags. A slot plays the game on it; a
+ * distributed run's coordinator judges a worker's report of it against it (rejudge.ts).
+ */
+export function gameSheet(
+  s: GameSettings,
+  names: readonly string[],
+  g: ScheduledGame,
+  opening: Opening,
+  tags: readonly [string, string][] = [],
+): SheetSetup {
+  return {
+    names: [names[g.first], names[g.second]],
+    kfen: opening.kfen,
+    openingLabel: opening.label,
+    variant: s.variant,
+    rules: s.rules,
+    noRemovalLimit: s.noRemovalLimit,
+    plyLimit: s.plyLimit,
+    moveData: s.moveData,
+    adjudication: s.adjudication,
+    event: s.event,
+    site: s.site,
+    round: g.roundTag,
+    tags,
+    timeControls: [describeLimits(s.engines[g.first].limits), describeLimits(s.engines[g.second].limits)],
+  };
 }
 
 export class GameSlot {
@@ -90,22 +134,10 @@ export class GameSlot {
     const log = this.s.log;
     const traffic = log && new GameTraffic(engines, [this.names[g.first], this.names[g.second]]);
     const outcome = await playGame({
+      ...gameSheet(this.s, this.names, g, opening, this.tags),
       engines: [engines[0], engines[1]],
-      names: [this.names[g.first], this.names[g.second]],
-      kfen: opening.kfen,
-      openingLabel: opening.label,
-      variant: this.s.variant,
-      rules: this.s.rules,
-      noRemovalLimit: this.s.noRemovalLimit,
-      plyLimit: this.s.plyLimit,
-      moveData: this.s.moveData,
-      adjudication: this.s.adjudication,
       pingTimeoutMs: this.s.pingTimeoutMs,
       searchTimeoutMs: this.s.searchTimeoutMs,
-      event: this.s.event,
-      site: this.s.site,
-      round: g.roundTag,
-      tags: this.tags,
       signal,
     });
     if (traffic && log)

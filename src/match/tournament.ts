@@ -59,8 +59,11 @@ export async function prepareRun(
   cfg: MatchConfig,
   opts: RunOptions,
   signal: AbortSignal,
-  /** Called with the ledger before the -resume file is read (a distributed run takes its lock there). */
-  beforeResume?: (ledger: Ledger) => Promise<void>,
+  /**
+   * Called with the ledger and the engines started before the -resume file is read (a distributed
+   * run asks its engines which evaluation they use and takes its lock there).
+   */
+  beforeResume?: (ledger: Ledger, engines: ReadonlyMap<number, EngineProcess>) => Promise<void>,
 ): Promise<PreparedRun> {
   const clash = outputClash(cfg);
   if (clash !== undefined) throw new MatchConfigError(clash);
@@ -85,7 +88,7 @@ export async function prepareRun(
       cfg.engines.map((_, i) => engines.get(i)?.idName),
     );
     const ledger = new Ledger(cfg, names, schedule, book, anchorIndex(cfg, names), opts.write, opts.progress);
-    await beforeResume?.(ledger);
+    await beforeResume?.(ledger, engines);
     if (cfg.resume !== undefined) ledger.resume(cfg.resume);
     if (cfg.variant !== 'khet2') {
       for (const [i, e] of engines) {

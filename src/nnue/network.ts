@@ -7,6 +7,7 @@
  * out; no I/O here.
  */
 import type { Position } from '../core/position';
+import { MATE_BOUND } from '../core/score';
 import { err, ok, type Result } from '../core/result';
 import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from './features';
 
@@ -98,10 +99,16 @@ export function forward(net: Network, stm: Int32Array, stmAt: number, nstm: Int3
  * toward zero, the output bias added, scaled to centi-pyramids toward zero.
  */
 export function outputOf(net: Network, sum: number): number {
-  const out = Math.trunc(sum / net.qa) + net.outBias;
-  // `| 0` truncates toward zero like Math.trunc, and never gives −0 (see src/search/search.ts)
-  return ((out * net.scale) / (net.qa * net.qb)) | 0;
+  const out = ((Math.trunc(sum / net.qa) + net.outBias) * net.scale) / (net.qa * net.qb);
+  // Never past the scores of a won or lost game: a network of extreme weights gave evaluations of
+  // millions, past the search's infinite window, whose first iteration then never ended (and
+  // never read `stop`). `| 0` truncates toward zero like Math.trunc, and never gives −0 (see
+  // src/search/search.ts).
+  return (out > MAX_EVAL ? MAX_EVAL : out < -MAX_EVAL ? -MAX_EVAL : out) | 0;
 }
+
+/** The largest evaluation a network gives, either way: below every won or lost game's score (MATE_BOUND). */
+export const MAX_EVAL = MATE_BOUND - 1;
 
 let scratchFeatures = new Int32Array(MAX_ACTIVE);
 let scratchAcc = new Int32Array(0);

@@ -4,6 +4,7 @@
  * shared memory, so that every search thread parses the same bytes once. The Node host's
  * (node-host.ts); the page has its own (src/web/page-host.ts).
  */
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,7 +85,7 @@ export function loadNetworkFile(file: string): Result<LoadedNetwork, string> {
     view.set(data);
     const r = readNetwork(view);
     if (!r.ok) return refused(formatNetworkError(r.error));
-    return ok({ net: r.value, bytes, source: file });
+    return ok({ net: r.value, bytes, source: file, checksum: createHash('sha256').update(data).digest('hex') });
   } catch (e) {
     return err(`cannot read ${quote(p)}: ${why(e)}`);
   } finally {

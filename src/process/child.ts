@@ -5,6 +5,7 @@
  * killed, or could not be started at all. Children still running when Thoth exits are killed.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { LineSplitter } from './line-splitter';
 
 export interface ChildOptions {
@@ -41,6 +42,11 @@ export interface LineChild {
   onExit?: (exit: ChildExit) => void;
   /** Every line written to the process (`>`) and read from it (`<`), as the process sees them. */
   onTraffic?: (direction: '>' | '<', line: string) => void;
+  /**
+   * When the text of the line being handed to onLine came from the engine (performance.now()):
+   * what a referee stops an engine's clock at (LineProcess.lineAt).
+   */
+  readonly lineAt: number;
   start(): void;
   readonly alive: boolean;
   readonly killed: boolean;
@@ -65,6 +71,12 @@ function installExitHook(): void {
 export class LineProcess implements LineChild {
   /** Each line written to stdout, without its line end. */
   onLine?: (line: string) => void;
+  /**
+   * When the stdout text of the line being handed to onLine arrived (performance.now(), taken as
+   * its chunk is read, before any line of it is handled): what a referee stops an engine's clock at,
+   * so that the time this process spends on other work is not charged to the engine.
+   */
+  lineAt = 0;
   onTraffic?: (direction: '>' | '<', line: string) => void;
   /** Text written to stderr, chunk by chunk as it arrives. */
   onStderr?: (text: string) => void;
@@ -106,7 +118,10 @@ export class LineProcess implements LineChild {
       this.onLine?.(line);
     });
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => lines.push(chunk));
+    child.stdout.on('data', (chunk: string) => {
+      this.lineAt = performance.now();
+      lines.push(chunk);
+    });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => this.onStderr?.(chunk));
     child.stdin.on('error', () => {

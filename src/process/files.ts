@@ -57,12 +57,18 @@ export function sizeText(bytes: number): string {
 }
 
 /**
- * Reads a record file (`-`: standard input) as UTF-8, stopping at {@link RECORD_FILE_LIMIT}
- * bytes (a larger file, `/dev/zero`, is refused) and at a NUL byte (a binary file: no record
- * holds one). The error is one line of words naming the file (after `what`, e.g. `game record`).
+ * Reads a file (`-`: standard input) to its end, but never more than `limit` bytes: a larger
+ * one (`/dev/zero`, a wrong file) is refused as soon as it passes the limit, and `stop` (a
+ * chunk's check, e.g. a NUL byte in a text file) may refuse it sooner. Errors are one line of
+ * words naming the file as `name`; `limitWords` says what the limit is for.
  */
-export function readRecordFile(path: string, what = '', limit = RECORD_FILE_LIMIT): Result<string, string> {
-  const name = `${what === '' ? '' : `${what} `}${path === '-' ? 'standard input' : `'${path}'`}`;
+export function readFileCapped(
+  path: string,
+  name: string,
+  limit: number,
+  limitWords: string,
+  stop?: (chunk: Buffer) => string | undefined,
+): Result<Buffer, string> {
   let fd: number;
   try {
     fd = path === '-' ? 0 : openSync(path, 'r');
@@ -73,7 +79,7 @@ export function readRecordFile(path: string, what = '', limit = RECORD_FILE_LIMI
     if (path !== '-' && fstatSync(fd).isDirectory()) return err(`cannot read ${name}: it is a directory`);
     const chunks: Buffer[] = [];
     let total = 0;
-    const chunk = Buffer.alloc(1 << 20);
+    const chunk = Buffer.alloc(Math.min(1 << 20, limit + 1));
     for (;;) {
       let n: number;
       try {
@@ -87,15 +93,29 @@ export function readRecordFile(path: string, what = '', limit = RECORD_FILE_LIMI
         return err(`cannot read ${name}: ${fileErrorText(e)}`);
       }
       if (n === 0) break;
-      if (chunk.subarray(0, n).includes(0)) return err(`${name} is not a record file (it holds binary data)`);
+      const why = stop?.(chunk.subarray(0, n));
+      if (why !== undefined) return err(why);
       total += n;
-      if (total > limit) return err(`${name} is larger than ${sizeText(limit)}, the limit for record files`);
+      if (total > limit) return err(`${name} is larger than ${sizeText(limit)}${limitWords}`);
       chunks.push(Buffer.from(chunk.subarray(0, n)));
     }
-    return ok(Buffer.concat(chunks, total).toString('utf8'));
+    return ok(Buffer.concat(chunks, total));
   } finally {
     if (path !== '-') closeSync(fd);
   }
+}
+
+/**
+ * Reads a record file (`-`: standard input) as UTF-8, stopping at {@link RECORD_FILE_LIMIT}
+ * bytes (a larger file, `/dev/zero`, is refused) and at a NUL byte (a binary file: no record
+ * holds one). The error is one line of words naming the file (after `what`, e.g. `game record`).
+ */
+export function readRecordFile(path: string, what = '', limit = RECORD_FILE_LIMIT): Result<string, string> {
+  const name = `${what === '' ? '' : `${what} `}${path === '-' ? 'standard input' : `'${path}'`}`;
+  const r = readFileCapped(path, name, limit, ', the limit for record files', (chunk) =>
+    chunk.includes(0) ? `${name} is not a record file (it holds binary data)` : undefined,
+  );
+  return r.ok ? ok(r.value.toString('utf8')) : r;
 }
 
 /** The path a file has or would have once written: symbolic links and `..` resolved (the folder's, for a new file). */

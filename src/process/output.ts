@@ -1,8 +1,9 @@
 /**
- * Output that cannot be written: a full disk (ENOSPC, `> /dev/full`), a reader that went away
- * (EPIPE, `| head -c1`), a file that became unwritable. Every command ends the same way on it: one
- * line on stderr naming the output and the system's reason, exit code 1, no stack trace, and no
- * child process (engine) left running (the children's exit hook in child.ts ends them).
+ * Output that cannot be written: a full disk (ENOSPC, `> /dev/full`), a file that became
+ * unwritable. Every command ends the same way on it: one line on stderr naming the output and the
+ * system's reason, exit code 1, no stack trace, and no child process (engine) left running (the
+ * children's exit hook in child.ts ends them). A reader of stdout that went away (EPIPE, `| head`)
+ * ends the command quietly (exit code 0).
  */
 
 /** A write to a named output failed (`stdout`, `the record file 'games.pgn'`). */
@@ -46,7 +47,9 @@ export function outputError(target: string, e: unknown): OutputError {
 /**
  * Ends the program on an error of the standard output or error stream: one line on stderr
  * (`thoth: cannot write stdout: no space left on device (ENOSPC)`), then exit code 1 at once (the
- * children's exit hook ends any engine still running). A failing stderr ends it without a word.
+ * children's exit hook ends any engine still running). A reader of stdout that went away (EPIPE:
+ * `thoth stats … | head`) wanted no more: the program ends quietly, exit code 0, as `cat` or `git
+ * log` end without a word. A failing stderr ends it without a word.
  */
 export function exitOnOutputError(prefix = 'thoth'): void {
   let ending = false;
@@ -55,6 +58,7 @@ export function exitOnOutputError(prefix = 'thoth'): void {
     (e: unknown): void => {
       if (ending) return;
       ending = true;
+      if (name === 'stdout' && (e as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') process.exit(0);
       if (name !== 'stderr') {
         try {
           process.stderr.write(`${prefix}: ${outputError(name, e).message}\n`);

@@ -39,7 +39,8 @@ export function evalLines(e: EvalReport): string[] {
     out.push('network: none loaded (EvalFile)');
   } else {
     const use = n.inUse ? 'in use' : 'not in use: UseNNUE is false';
-    out.push(`network ${n.source} (${n.hidden} hidden, ${use}): ${n.score}`);
+    const sum = n.checksum !== undefined ? `sha256 ${n.checksum.slice(0, 16)}, ` : '';
+    out.push(`network ${n.source} (${sum}${n.hidden} hidden, ${use}): ${n.score}`);
   }
   out.push(`the search uses: ${n?.inUse ? `the network, ${n.score}` : `the hand-written evaluation, ${e.total}`}`);
   return out.map((l) => `info string ${l}`);

@@ -19,10 +19,10 @@ import { formatPositionError, parsePosition } from './position-command';
 
 /**
  * When a command runs: `now` at once, even during a search; `handshake` at once, even during the
- * warm-up or other work, unless commands that came before it still wait (then in its turn);
- * `ready` at once during a search, but after other work that is still going on (the warm-up, a
- * table clear …); `queued` after the search and the work before it, in order. (`quit` is queued,
- * and also stops a running search.)
+ * threads' start and warm-up or other work, unless commands that came before it still wait (then in
+ * its turn); `ready` at once during a search, but after other work that is still going on (the
+ * threads' start and warm-up, a table clear …); `queued` after the search and the work before it,
+ * in order. (`quit` is queued, and also stops a running search.)
  */
 type Timing = 'now' | 'handshake' | 'ready' | 'queued';
 
@@ -155,9 +155,11 @@ export class UciEngine {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#') || this.quitting) return;
     const cmd = trimmed.split(/\s+/)[0];
-    // readyok at once during a search (UCI); after other unfinished work (the warm-up at start,
-    // clearing the table …), when it is done. The handshake does not wait for that work (uciok at
-    // once, as Stockfish; isready then waits for the warm threads), only for commands before it.
+    // The search threads start at the first isready or search (here when nothing is before it).
+    if (needsThreads(trimmed) && this.queue.length === 0 && !this.blocked) this.startThreads();
+    // readyok at once during a search (UCI); after other unfinished work (the threads' start and
+    // warm-up, clearing the table …), when it is done. The handshake does not wait for that work
+    // (uciok at once, as Stockfish), only for commands before it.
     const command = UciEngine.BY_NAME.get(cmd);
     const waits =
       (command?.timing === 'ready' && (this.queue.length > 0 || this.blocked)) ||
@@ -215,7 +217,13 @@ export class UciEngine {
 
   private pump(): void {
     while (this.queue.length > 0 && !this.engine.searching && !this.blocked && !this.quitting) {
-      this.execute(this.queue.shift()!);
+      // a command that needs the search threads waits until they have started and warmed up (a
+      // go whose clock runs, from stdin, cuts the warm-up short)
+      const head = this.queue[0];
+      if (needsThreads(head.line) && !this.engine.threadsStarted) {
+        this.startThreads();
+        if (head.received !== undefined) this.engine.interruptWarmup();
+      } else this.execute(this.queue.shift()!);
     }
     // A search has started: isready and the handshake are answered at once during a search,
     // also when they were waiting for it to start.
@@ -250,6 +258,18 @@ export class UciEngine {
       this.blocked = false;
       this.pump();
     });
+  }
+
+  /**
+   * Starts the search threads (at the first `isready` or search): the commands after this one
+   * wait until they are started and warmed up. `debug on` says when they start and are ready.
+   */
+  private startThreads(): void {
+    if (this.engine.threadsStarted) return;
+    const t0 = Date.now();
+    const o = this.engine.options;
+    this.debug(`search threads starting: ${o.threads.value} thread(s), hash ${o.hash.value} MB, then a warm-up search`);
+    this.waitFor(this.engine.startThreads().then(() => this.debug(`search threads ready after ${Date.now() - t0} ms`)));
   }
 
   private handshake(cmd: string): void {
@@ -353,6 +373,16 @@ export class UciEngine {
       ['Thoth speaks a UCI-like protocol (see protocol.md). Commands:', ...help].map((l) => `info string ${l}`),
     );
   }
+}
+
+/**
+ * The search threads start, and warm up, at the first `isready` or search (not with the engine:
+ * the handshake is answered at once, before any thread starts or any search runs, as Stockfish
+ * does its heavy work at `isready`; protocol.md, `uci`).
+ */
+function needsThreads(line: string): boolean {
+  const words = line.split(/\s+/);
+  return words[0] === 'isready' || (words[0] === 'go' && !words.includes('perft'));
 }
 
 export function isKnownCommand(word: string): boolean {

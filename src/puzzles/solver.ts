@@ -85,8 +85,15 @@ export class Solver {
    */
   winIn(pos: Position, n: number): boolean | undefined {
     this.rootPly = pos.ply;
+    this.rootWin = -1;
     try {
-      return this.or(pos, n, 0);
+      const won = this.or(pos, n, 0);
+      if (won && this.rootWin < 0) {
+        // a hit at once (or a win the table knew): the first hit, else any move that wins
+        const buf = new Int32Array(MAX_MOVES);
+        this.rootWin = this.hits(pos, buf) > 0 ? buf[0] : (this.winningMoves(pos, n)?.[0] ?? -1);
+      }
+      return won;
     } catch (e) {
       if (e instanceof OutOfNodes) {
         while (pos.ply > this.rootPly) pos.unmake();
@@ -97,6 +104,30 @@ export class Solver {
   }
 
   private rootPly = 0;
+  private rootWin = -1;
+
+  /** A first move that forces the hit the last `winIn` proved (−1 when it proved none). */
+  get winningMove(): number {
+    return this.rootWin;
+  }
+
+  /**
+   * Whether the side not to move forces a hit in at most `n` moves whatever the side to move
+   * replies (a game review asks it after a move that may keep a proven win): true, false, or
+   * undefined when the node budget ran out first.
+   */
+  cannotAvoidHit(pos: Position, n: number): boolean | undefined {
+    this.rootPly = pos.ply;
+    try {
+      return this.and(pos, n, 0);
+    } catch (e) {
+      if (e instanceof OutOfNodes) {
+        while (pos.ply > this.rootPly) pos.unmake();
+        return undefined;
+      }
+      throw e;
+    }
+  }
 
   /**
    * The first moves that force a hit in at most `n` moves (each proven), or undefined when the
@@ -202,6 +233,7 @@ export class Solver {
       const m = ord[off + i];
       if (this.moveWins(pos, m, n, depth)) {
         result = true;
+        if (depth === 0) this.rootWin = m;
         break;
       }
     }

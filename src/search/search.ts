@@ -292,6 +292,11 @@ export class Searcher {
           const score = this.searchRoot(depth, alpha, beta, pvIdx);
           this.sortLines(pvIdx);
           if (this.stopped) break;
+          // A score outside the full window (an evaluation out of range) cannot be bracketed: take it.
+          if ((score <= alpha && alpha <= -INF) || (score >= beta && beta >= INF)) {
+            this.rootLines[pvIdx].bound = BOUND_EXACT;
+            break;
+          }
           if (score <= alpha) {
             beta = (alpha + beta) >> 1;
             alpha = Math.max(score - delta, -INF);

@@ -18,7 +18,7 @@ export const MAX_SKILL = 20;
  * 7e39ac3 (the network then shipped, gen 7; not measured again with gen 8; odd levels a step of their own; no shots at one's own pieces): a
  * chain of matches along the page's ladder (0, 1, 2, 4, 6, 8, 16, 20) at 20,000 nodes a move,
  * openings from the three setups, 300 games for the two lowest links and 188–647 for the others
- * with a lent 16-core machine's games added (docs/strength.md, "Levels"), added up from full
+ * with a 16-core machine's games added (docs/strength.md, "Levels"), added up from full
  * strength (level 20) put at 2400. Levels in between (3, 5, 7,
  * 9–15, 17–19) are interpolated; at 20,000 nodes levels 10, 13 and 16 played alike before, so
  * the page uses measured levels only (src/gui/page/engine/levels.ts, `THOTH_LADDER`).

@@ -262,6 +262,12 @@ export function gameBlocks(bytes: Uint8Array): { blocks: GameBlock[]; error?: Da
   return { blocks, error: scan.error };
 }
 
+/** The bytes of game `game`'s block in a data file (its header and positions), or undefined when the file holds none. */
+export function gameBytes(file: Uint8Array, game: number): Uint8Array | undefined {
+  const b = gameBlocks(file).blocks.find((x) => x.game === game);
+  return b && b.bytes.subarray(b.starts[0] - GAME_HEADER_BYTES, b.starts[b.starts.length - 1]);
+}
+
 /** Fills `board` (piece code per square) from the position record at bytes[at..] and returns its side to move. */
 export function decodeBoard(bytes: Uint8Array, at: number, board: Uint8Array): number {
   board.fill(0);

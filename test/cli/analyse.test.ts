@@ -330,6 +330,26 @@ describe('thoth analyse --game', () => {
     expect(none.status).toBe(2);
     expect(none.stderr.trim()).toMatch(/^thoth analyse: .*no game has Round "7" \(the file holds 2 games\)$/);
   });
+
+  it("--round 7 on a match's record (rounds 7.1, 7.2, …) picks round 7's first game", async () => {
+    // as -concurrency writes them: 7.2 before 7.1, and another round's games around them
+    const f = join(dir, 'match-rounds.pgn');
+    const game = (round: string, white: string, black: string, move: string): string =>
+      `[Round "${round}"]\n[White "${white}"]\n[Black "${black}"]\n\n1. ${move} *\n`;
+    writeFileSync(
+      f,
+      [game('7.2', 'B', 'A', 'f4g5'), game('6.1', 'A', 'B', 'j4i4'), game('7.1', 'A', 'B', 'c1d2')].join('\n'),
+    );
+    const [seven, eight] = await Promise.all([
+      analyseAsync('--game', f, '--round', '7', '--depth', '1'),
+      analyseAsync('--game', f, '--round', '8', '--depth', '1'),
+    ]);
+    expect(seven.status, seven.stderr).toBe(0);
+    expect(seven.stdout.split('\n')[0]).toBe(`Game 3 of 3 in ${f}, Round 7.1`);
+    expect(seven.stdout).toMatch(/c1d2/);
+    expect(eight.status).toBe(2);
+    expect(eight.stderr.trim()).toMatch(/^thoth analyse: .*no game has Round "8" \(the file holds 3 games\)$/);
+  });
 });
 
 describe('thoth analyse --game: its outputs', () => {

@@ -44,15 +44,15 @@ export function runThoth(args: string[]): Promise<CommandRun> {
   return runNode(thothArgv(args));
 }
 
-/** Runs the built `thoth <args>` (dist/cli.js), as `node bin/thoth.js` does. */
-export function runBuilt(args: string[]): Promise<CommandRun> {
+/** Runs the built `thoth <args>` (dist/cli.js), as `node bin/thoth.js` does, in the folder `cwd` (the clone's by default). */
+export function runBuilt(args: string[], cwd = ROOT): Promise<CommandRun> {
   if (!existsSync(CLI_BUILT)) throw new Error(`${CLI_BUILT} is missing: run 'npm run build' first (npm test does)`);
-  return runNode([CLI_BUILT, ...args]);
+  return runNode([CLI_BUILT, ...args], cwd);
 }
 
-function runNode(argv: string[]): Promise<CommandRun> {
+function runNode(argv: string[], cwd = ROOT): Promise<CommandRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -98,6 +98,8 @@ describe('thoth puzzles', () => {
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--from', join(dir, 'missing.pgn')]),
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--selfplay', '2', '--kinds', 'mate']),
       runBuilt(['puzzles', '--out', join(dir, 'x.json'), '--from', '/dev/zero']), // was read without end
+      // an --out that cannot be written: said before any game is played (it was exit 1, after the first game)
+      runBuilt(['puzzles', '--out', join(dir, 'no-such-folder', 'x.json'), '--selfplay', '1', '--nodes', '300']),
     ]);
     for (const r of runs) {
       expect(r.code).toBe(2);
@@ -106,6 +108,9 @@ describe('thoth puzzles', () => {
     }
     expect(runs[3].err).toContain("did you mean '--selfplay'");
     expect(runs[6].err).toBe("thoth puzzles: '/dev/zero' is not a record file (it holds binary data)\n");
+    expect(runs[7].err).toMatch(
+      /^thoth puzzles: cannot write '.*no-such-folder\/x\.json': no such file or directory\n$/,
+    );
     const help = await runBuilt(['puzzles', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('--selfplay N');

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runThoth } from './helpers';
+import { runBuilt, runThoth } from './helpers';
 
 describe('thoth tune', () => {
   it('plays its iterations, keeps the state, and goes on from it', async () => {
@@ -20,7 +20,8 @@ describe('thoth tune', () => {
       '--seed',
       '5',
     ];
-    const first = await runThoth([...args, '--iterations', '2']);
+    // run from another folder than the clone: the default engine is this Thoth's, not ./dist/cli.js
+    const first = await runBuilt([...args, '--iterations', '2'], dir);
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/^Tuning LmpBase, AspirationDelta from iteration 1 of 2/);
@@ -77,5 +78,22 @@ describe('thoth tune', () => {
     expect(badNodes.err).toMatch(/^thoth tune: --limit: nodes= must be a whole number .*'many'\n$/);
     // Nothing was started: no state file for any refused run.
     expect(['c.json', 'd.json', 'e.json'].filter((f) => existsSync(join(dir, f)))).toEqual([]);
+  });
+
+  it("an engine too slow to start: the match stops, and the message names tune's flag, exit 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
+    // a node program that never answers, so the first step of the handshake is the one too slow
+    const mute = join(dir, 'mute.cjs');
+    writeFileSync(mute, 'setInterval(() => {}, 1000);\n');
+    const state = join(dir, 'run.json');
+    const base = ['tune', '--state', state, '--params', 'LmpBase', '--limit', 'nodes=400', '--iterations', '1'];
+    const slow = await runThoth([...base, '--engine', `node ${mute}`, '--start-timeout', '1500']);
+    expect(slow.code).toBe(1);
+    expect(slow.err).toMatch(
+      /^thoth tune: a match stopped: engine '(plus|minus)' cannot start: no 'uciok' within 1\.5 s after 'uci'; --start-timeout MS gives it longer \(now 1500\) \(command: node \S+mute\.cjs\)\n$/,
+    );
+    const bad = await runThoth(['tune', '--state', join(dir, 'f.json'), '--ping-timeout', 'soon']);
+    expect(bad).toMatchObject({ code: 2, err: "thoth tune: --ping-timeout must be a whole number, not 'soon'\n" });
+    expect(existsSync(join(dir, 'f.json'))).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ import {
   type Result,
   type RuleOptions,
 } from '../../src/core/index';
+import type { GameRecord } from '../../src/core/record';
 
 export const ALL_SETUPS: ReadonlyArray<{ edition: EditionId; setup: 'classic' | 'imhotep' | 'dynasty' }> = [
   { edition: 'khet2', setup: 'classic' },
@@ -207,4 +208,21 @@ export function boardAfter(board: Uint8Array, m: number): Uint8Array {
       break;
   }
   return b;
+}
+
+/** A game record as text to compare: keys sorted, -0 told from 0, absent and undefined fields alike. */
+export function plainRecord(rec: GameRecord): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : Object.is(v, -0)
+          ? '-0'
+          : v;
+  return JSON.stringify(sorted({ ...rec, tags: [...rec.tags] }));
 }

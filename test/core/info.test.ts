@@ -96,6 +96,9 @@ describe('parseInfo', () => {
       ['info score 5', 'score'],
       ['info score cp', 'score'],
       ['info score mate x', 'score'],
+      // numbers too long to stay exact, or to write into a record as they read
+      ['info score cp 1000000000', 'score'],
+      ['info nodes 1234567890123456', 'nodes'],
     ];
     for (const [line, field] of cases) {
       const r = parseInfo(line);

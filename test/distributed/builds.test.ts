@@ -11,23 +11,24 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildProblem,
   fetchBuild,
+  fetchNet,
   identifyEngine,
   localEngine,
   staticImports,
   storeBuild,
 } from '../../src/distributed/builds';
-import { fetchNet } from '../../src/distributed/datagen-jobs';
 import { openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import type { EngineSpec } from '../../src/match/engine-process';
 import { startEngine } from '../../src/match/slot';
@@ -156,6 +157,8 @@ describe('engine builds', () => {
           'dist/search-worker.js',
           'node_modules/piscina/package.json',
           'node_modules/ws/package.json',
+          // the network: without it a worker's engine plays the hand-written evaluation
+          'nets/default.nnue',
         ]),
       );
       expect(files.some((f) => f.startsWith('node_modules/bullmq/') || f.startsWith('node_modules/ioredis/'))).toBe(
@@ -168,10 +171,22 @@ describe('engine builds', () => {
         expect(await storeBuild(conn, id.value)).toBe(true);
         expect(await storeBuild(conn, id.value)).toBe(false);
         const cache = mkdtempSync(path.join(tmpdir(), 'thoth-cache-'));
-        const dir = await fetchBuild(conn, id.value.build.checksum, cache);
+        const dir = await fetchBuild(conn, id.value.build.checksum, cache, id.value.build.bytes);
         expect(dir.ok).toBe(true);
         if (!dir.ok) return;
         expect(path.basename(dir.value)).toBe(id.value.build.checksum);
+        // The network is stored once, by its checksum, and the unpacked build plays with it.
+        const netSum = createHash('sha256')
+          .update(readFileSync(path.join(ROOT, 'nets', 'default.nnue')))
+          .digest('hex');
+        expect(await conn.exists(`thoth:net:${netSum}`)).toBe(1);
+        expect(await conn.hexists(`thoth:build:${id.value.build.checksum}`, 'nets/default.nnue')).toBe(0);
+        const ev = spawnSync(process.execPath, [path.join(dir.value, 'dist', 'cli.js'), 'eval'], {
+          cwd: tmpdir(),
+          encoding: 'utf8',
+        });
+        expect(ev.stdout).toMatch(new RegExp(`^info string network default \\(sha256 ${netSum.slice(0, 16)}, `, 'm'));
+        expect(ev.stdout).toMatch(/^info string the search uses: the network, /m);
         // The unpacked build, away from the repository: perft on two threads loads piscina and a worker file.
         const r = spawnSync(
           process.execPath,
@@ -187,7 +202,7 @@ describe('engine builds', () => {
         const e = await startEngine(local.value, { variant: 'khet2', startTimeoutMs: 20_000 });
         expect(e.idName).toMatch(/^Thoth/);
         await e.quit();
-        const unknown = await fetchBuild(conn, 'f'.repeat(64), cache);
+        const unknown = await fetchBuild(conn, 'f'.repeat(64), cache, 1000);
         expect(unknown.ok ? '' : unknown.error.message).toBe(
           'Thoth build ffffffffffff is not in Redis (the coordinator stores it when the run starts)',
         );
@@ -200,11 +215,55 @@ describe('engine builds', () => {
           '\0manifest',
           JSON.stringify({ files: [{ rel: 'dist/cli.js', exec: true }], bytes: 1 }),
         );
-        const plantedDir = await fetchBuild(conn, planted, cache);
+        const plantedDir = await fetchBuild(conn, planted, cache, 1000);
         expect(plantedDir.ok ? '' : plantedDir.error.message).toMatch(
           /^Thoth build eeeeeeeeeeee: the unpacked files have checksum [0-9a-f]{12}$/,
         );
         expect(existsSync(path.join(cache, planted))).toBe(false);
+      } finally {
+        conn.disconnect();
+      }
+    });
+
+    it('a gzip bomb planted as a build is cut off at the size the signed settings give', async () => {
+      // 256 MiB of zeros, gzipped as a stream (the test never holds them): about 250 KB
+      const bomb = await new Promise<Buffer>((resolve, reject) => {
+        const z = createGzip();
+        const parts: Buffer[] = [];
+        z.on('data', (d: Buffer) => parts.push(d));
+        z.on('end', () => resolve(Buffer.concat(parts)));
+        z.on('error', reject);
+        const zeros = Buffer.alloc(1 << 20);
+        let left = 256;
+        const pump = (): void => {
+          while (left > 0) {
+            left--;
+            if (!z.write(zeros)) return void z.once('drain', pump);
+          }
+          z.end();
+        };
+        pump();
+      });
+      const addr = parseRedisUrl(redis.url);
+      if (!addr.ok) throw addr.error;
+      const conn = await openRedis(addr.value);
+      try {
+        const sum = 'b'.repeat(64);
+        await conn.hset(
+          `thoth:build:${sum}`,
+          'dist/cli.js',
+          bomb,
+          '\0manifest',
+          JSON.stringify({ files: [{ rel: 'dist/cli.js', exec: true }], bytes: 2e6 }),
+        );
+        const cache = mkdtempSync(path.join(tmpdir(), 'thoth-cache-'));
+        const before = process.memoryUsage().arrayBuffers;
+        const r = await fetchBuild(conn, sum, cache, 2_000_000);
+        expect(r.ok ? '' : r.error.message).toBe(
+          `Thoth build bbbbbbbbbbbb in Redis is damaged (file dist/cli.js unpacks to more than the build's 2000000 bytes)`,
+        );
+        expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
+        expect(readdirSync(cache)).toEqual([]);
       } finally {
         conn.disconnect();
       }
@@ -220,7 +279,7 @@ describe('engine builds', () => {
       if (!addr.ok) throw addr.error;
       const conn = await openRedis(addr.value);
       try {
-        const r = await fetchBuild(conn, '../victim', cache);
+        const r = await fetchBuild(conn, '../victim', cache, 1000);
         expect(r.ok ? '' : r.error.message).toBe('the build checksum "../victim" is not 64 hex digits');
         expect(readFileSync(path.join(top, 'victim', 'precious.txt'), 'utf8')).toBe('keep me');
         const n = await fetchNet(conn, '../../victim/precious', cache);

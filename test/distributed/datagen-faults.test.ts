@@ -8,10 +8,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, small, startRedis, worker } from './helpers';
+import { REDIS_SERVER, ThothProcess, small, startRedis, worker, endProcesses } from './helpers';
 
 async function until(what: () => boolean, ms = 60_000): Promise<void> {
   for (const t0 = Date.now(); !what(); ) {
@@ -26,6 +26,9 @@ async function until(what: () => boolean, ms = 60_000): Promise<void> {
  * after the first chunk written, the file-size limit at half of the file.
  */
 const GAMES = 8;
+
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
   it('Redis restarted without persistence: one line, exit 1; the same command finishes the file as a local run', {

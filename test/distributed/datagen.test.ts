@@ -10,7 +10,16 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance, endLock } from './helpers';
+import {
+  REDIS_SERVER,
+  ThothProcess,
+  small,
+  startRedis,
+  worker,
+  type RedisInstance,
+  endLock,
+  endProcesses,
+} from './helpers';
 
 /** The game indices of a data file, in file order (the file must read without a fault). */
 function gamesOf(path: string): number[] {
@@ -72,6 +81,9 @@ async function waitGone(words: string[]): Promise<number[]> {
   for (let i = 0; i < 100 && processesWith(words).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
   return processesWith(words);
 }
+
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
   let redis: RedisInstance;

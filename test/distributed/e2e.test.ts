@@ -2,12 +2,14 @@
  * Distributed matches end to end: a real redis-server, a coordinator and worker processes (the
  * entry point through tsx, as a user runs them), fast deterministic fake engines. A worker killed
  * with SIGKILL mid-pair, a coordinator killed and resumed, an SPRT stop, a worker that cannot get
- * the build, a crashing engine, Redis unreachable or lost.
+ * the build, a crashing engine, engines of other protocols (their rules settled by the
+ * coordinator), Redis unreachable or lost.
  */
 import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRecords } from '../../src/core/record';
+import { parseRecords, replayRecord } from '../../src/core/record';
+import { fixtureScript, foreign } from '../foreign/helpers';
 import { fake, fakeEngineScript, run, tempDir } from '../match/helpers';
 import {
   REDIS_SERVER,
@@ -18,6 +20,7 @@ import {
   worker,
   type RedisInstance,
   endLock,
+  endProcesses,
 } from './helpers';
 
 /** The summary block at the end of a run's output (from its last `Score of` line). */
@@ -28,6 +31,9 @@ function lastSummary(lines: string[]): string[] {
 
 const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');
 const gameLines = (lines: string[]): string[] => lines.filter((l) => l.startsWith('Finished game ')).sort();
+
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
   let redis: RedisInstance;
@@ -221,6 +227,43 @@ describe.skipIf(!REDIS_SERVER)('distributed matches', () => {
     );
     const games = parseRecords(readFileSync(pgn, 'utf8')).games;
     expect(games.some((g) => g.tags.get('Termination') === 'abandoned')).toBe(true);
+  });
+
+  it('engines of other protocols: the coordinator fingerprints them, workers play under the rules found', async () => {
+    // Two UKI fixture engines (ddket's dialect: Pharaoh rotation, two Scarab rotations). The worker
+    // builds each game's record, so a Rules tag other than `thoth` came with the run's settings.
+    const dir = tempDir();
+    const pgn = join(dir, 'foreign.pgn');
+    const w = worker(redis.url, ['--allow-engine', dirname(fixtureScript('uki'))]);
+    const coord = new ThothProcess([
+      'match',
+      ...foreign('uki', 'ddk1'),
+      ...foreign('uki', 'ddk2', '--seed 2'),
+      ...'-each depth=1 -rounds 2 -openings setups=classic,dynasty plies=2 -ratinginterval 0'.split(' '),
+      ...['-distributed', redis.url, '-pgnout', pgn],
+    ]);
+    const code = await coord.exited;
+    w.kill('SIGINT');
+    await w.exited;
+    expect(code, coord.err).toBe(0);
+    const lines = outLines(coord);
+    const rules = lines.filter((l) => l.startsWith('Rules of '));
+    expect(rules).toEqual([
+      expect.stringMatching(/^Rules of ddk1: Pharaoh rotation, two Scarab rotations \(/),
+      expect.stringMatching(/^Rules of ddk2: Pharaoh rotation, two Scarab rotations \(/),
+      'Rules of the games: Pharaoh rotation, two Scarab rotations (pharaoh-rotation+two-scarab-rotations)',
+    ]);
+    // printed before the first game
+    expect(lines.findIndex((l) => l.startsWith('Rules of the games: '))).toBeLessThan(
+      lines.findIndex((l) => l.startsWith('Finished game ')),
+    );
+    const games = parseRecords(readFileSync(pgn, 'utf8')).games;
+    expect(games).toHaveLength(4);
+    for (const g of games) {
+      expect(g.tags.get('Rules')).toBe('pharaoh-rotation+two-scarab-rotations');
+      expect(g.tags.get('Termination')).toBe('normal');
+      expect(replayRecord(g).ok).toBe(true);
+    }
   });
 
   it('Redis unreachable: a clear error and exit code 1; Redis lost mid-run: the records so far are kept', async () => {

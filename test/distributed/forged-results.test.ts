@@ -1,130 +1,184 @@
 /**
- * Forged results: anyone who can write to a run's results queue can hand the coordinator a
- * "game". The coordinator counts and writes only games that replay legally from their start and
- * whose tag names, move texts and result write as they read; a refused pair is played again by a
- * real worker. The unit part checks checkResult and serializeRecord; the end-to-end part puts a
- * forged result job into a real redis-server before any worker plays, and the record file then
- * holds exactly the games the coordinator counted, none of them the forger's.
+ * Forged results: anyone with the `worker` Redis user can hand the coordinator a "game". A game
+ * counts only as the game the coordinator's own plan scheduled there (players, opening, limits:
+ * the record is written from the plan, not from the report), with moves that replay legally by the
+ * referee's rules and the result those moves give (src/match/rejudge.ts); a fault, which the moves
+ * cannot show, only as a loss of the side to move. These are the judge's cases; the end-to-end
+ * replays of every forgery on a real redis-server are in forgeries.test.ts.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecords, serializeRecord, type GameRecord } from '../../src/core/record';
-import { checkResult, type PairResult, type ReportedGame } from '../../src/distributed/jobs';
-import { QUEUE_PREFIX, keys } from '../../src/distributed/redis';
-import { fake, tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, startRedis, worker } from './helpers';
+import { formatMove, gameStatus, legalMoves, mulberry32, parseKfen, setupKfen } from '../../src/core/index';
+import type { MoveRecord } from '../../src/core/record';
+import { judgeResult, type ReportedGame } from '../../src/distributed/jobs';
+import type { MatchConfig } from '../../src/match/config';
+import type { GameSettings } from '../../src/match/slot';
+import { gameSheet } from '../../src/match/slot';
+import { Schedule } from '../../src/match/schedule';
 
-const honest = (index: number): ReportedGame => ({
-  index,
-  score: 1,
-  termination: 'normal' as ReportedGame['termination'],
-  reason: 'Pharaoh hit',
-  faultSide: -1,
-  engineLost: false,
-  record: {
-    tags: [
-      ['Event', 'x'],
-      ['White', 'A'],
-      ['Black', 'B'],
-      ['Result', '1-0'],
-    ],
-    moves: [{ move: 'e1e2' }],
-    result: '1-0',
-  },
-});
+const CLASSIC = setupKfen('khet2', 'classic')!;
+const IMHOTEP = setupKfen('khet2', 'imhotep')!;
 
-function forged(index: number): ReportedGame[] {
-  const g = honest(index);
-  const inject = '1-0\n\n[Event "forged"]\n[White "X"]\n[Black "Y"]\n[Result "0-1"]\n\n0-1';
-  return [
-    { ...g, record: { ...g.record, tags: [...g.record.tags, [`X "1"]\n\n[Event "forged"]\n[Y`, 'v']] } },
-    { ...g, record: { ...g.record, moves: [{ move: `e1e2 ${inject}` }] } },
-    { ...g, record: { ...g.record, result: inject as ReportedGame['record']['result'] } },
-    { ...g, record: { ...g.record, moves: [{ move: 'e1e2', nags: ['1\n\n[Event "forged"]' as unknown as number] }] } },
-    // Well-formed but not a legal game: a move from an empty square.
-    { ...g, record: { ...g.record, moves: [{ move: 'e4e5' }] } },
-  ];
+const settings = {
+  engines: [
+    { name: 'A', nameGiven: true, command: ['a'], options: [], limits: { nodes: 100 }, timeMarginMs: 0 },
+    { name: 'B', nameGiven: true, command: ['b'], options: [], limits: { nodes: 100 }, timeMarginMs: 0 },
+  ],
+  variant: 'khet2',
+  noRemovalLimit: 100,
+  adjudication: { maxPlies: 0 },
+  pingTimeoutMs: 1000,
+  startTimeoutMs: 1000,
+  event: 'Thoth match',
+  recover: false,
+} as unknown as GameSettings;
+const schedule = new Schedule(2, 'round-robin' as MatchConfig['tournament'], 2, 1);
+const setupOf = (i: number) => gameSheet(settings, ['A', 'B'], schedule.game(i), { kfen: CLASSIC, label: 'classic' });
+
+/** A game played to its end by the rules with random legal moves from `kfen`: its moves and how it ended. */
+function playOut(kfen: string, seed: number): { moves: MoveRecord[]; score: number } {
+  const pos = parseKfen(kfen, 'khet2');
+  if (!pos.ok) throw new Error(pos.error.message);
+  const rand = mulberry32(seed);
+  const moves: MoveRecord[] = [];
+  for (;;) {
+    const st = gameStatus(pos.value, { noRemovalLimit: 100 });
+    if (st.result === 'win') return { moves, score: st.winner === 0 ? 1 : 0 };
+    if (st.result === 'draw') return { moves, score: 0.5 };
+    const ms = legalMoves(pos.value);
+    const m = ms[(rand() >>> 0) % ms.length];
+    moves.push({ move: formatMove(m), timeMs: 3, depth: 2, scoreCp: 10 });
+    pos.value.make(m);
+  }
 }
 
-describe('forged pair results', () => {
-  it('the well-formed but illegal, the tag-name, move-text, NAG and result injections are refused', () => {
-    const legal = checkResult({ pair: 'pair-1', worker: 'w', ms: 1, games: [honest(0)] }, [0]);
-    // The honest game must replay: its first move is legal from the classic start.
-    expect(legal).toHaveLength(1);
-    for (const g of forged(0)) expect(checkResult({ pair: 'pair-1', worker: 'w', ms: 1, games: [g] }, [0])).toEqual([]);
-    // One game per index.
-    expect(checkResult({ pair: 'pair-1', worker: 'w', ms: 1, games: [honest(0), honest(0)] }, [0])).toHaveLength(1);
-  });
-
-  it('serializeRecord refuses what no escaping makes safe, so a record never reads back as two', () => {
-    for (const g of forged(0).slice(0, 4)) {
-      const rec: GameRecord = { tags: new Map(g.record.tags), moves: g.record.moves, result: g.record.result };
-      expect(() => serializeRecord(rec)).toThrow(/^cannot write this game record: /);
-    }
-    const h = honest(0).record;
-    const text = serializeRecord({
-      tags: new Map([...h.tags, ['Annotator', 'a"]\n\n[Event "x']]),
-      moves: [{ move: 'e1e2', comment: '} 1-0 {' }],
-      result: '1-0',
-    });
-    expect(parseRecords(text).games).toHaveLength(1);
-  });
+const honestGame = playOut(CLASSIC, 7);
+const reported = (index: number, over: Partial<ReportedGame> = {}): ReportedGame => ({
+  index,
+  score: honestGame.score,
+  termination: 'normal',
+  reason: 'whatever the worker says',
+  faultSide: -1,
+  engineLost: false,
+  record: { tags: [], moves: honestGame.moves, result: '*' },
+  ...over,
 });
+const judge = (games: unknown[], scheduled = [0, 1]) => judgeResult({ pair: 'pair-1', games }, scheduled, setupOf);
 
-describe.skipIf(!REDIS_SERVER)('a forged result job on a real Redis', () => {
-  it('is refused and not written; the pair is played by a worker; the file holds the counted games only', {
-    timeout: 120_000,
-  }, async () => {
-    const redis = await startRedis();
-    const pgn = join(tempDir(), 'forged.pgn');
-    const flags = [
-      ...fake('A', '--seed 1 --deterministic --delay 5'),
-      ...fake('B', '--seed 2 --play random --deterministic --delay 5'),
-      '-each',
-      'tc=10+0.1',
-      '-ratinginterval',
-      '0',
-      '-maxplies',
-      '30',
-      '-rounds',
-      '2',
-      '-srand',
-      '3',
+describe('a reported game judged against the plan', () => {
+  it('an honest game counts, with the record written from the plan (players, opening, tags), not the report', () => {
+    const forgedTags: [string, string][] = [
+      ['White', 'B'],
+      ['Black', 'A'],
+      ['FEN', IMHOTEP],
+      ['Result', '0-1'],
+      ['Event', 'forged'],
     ];
-    const coord = new ThothProcess(['match', ...flags, '-distributed', redis.url, '-pgnout', pgn]);
-    let wk: ThothProcess | undefined;
-    try {
-      await coord.waitFor(/\(run ([0-9a-f]{12})\)/);
-      const run = /\(run ([0-9a-f]{12})\)/.exec(coord.out)![1];
-      const { Queue } = await import('bullmq');
-      const results = new Queue(keys.resultsQueue(run), {
-        connection: { host: '127.0.0.1', port: redis.port },
-        prefix: QUEUE_PREFIX,
-      });
-      const forgery: PairResult = {
-        pair: 'pair-1',
-        worker: 'forger',
-        ms: 1,
-        games: forged(0).slice(0, 1).concat(forged(1).slice(1, 2)),
-      };
-      await results.add('result', forgery, { jobId: 'pair-1' });
-      await results.close();
-      await coord.waitFor(/^Note: the result of pair-1 from worker forger is refused/m);
-      wk = worker(redis.url);
-      const code = await coord.exited;
-      expect(code, coord.err + coord.out).toBe(0);
-      const text = readFileSync(pgn, 'utf8');
-      expect(text).not.toContain('forged');
-      const games = parseRecords(text).games;
-      const finished = coord.out.split('\n').filter((l) => l.startsWith('Finished game ')).length;
-      expect(finished).toBe(4);
-      expect(games).toHaveLength(4);
-    } finally {
-      coord.kill('SIGKILL');
-      wk?.kill('SIGINT');
-      await wk?.exited;
-      await redis.stop();
+    const r = judge([reported(0, { record: { tags: forgedTags, moves: honestGame.moves, result: '0-1' } })]);
+    expect(r.refused).toEqual([]);
+    expect(r.games).toHaveLength(1);
+    const rec = r.games[0].outcome.record;
+    expect([rec.tags.get('White'), rec.tags.get('Black'), rec.tags.get('FEN'), rec.tags.get('Event')]).toEqual([
+      'A',
+      'B',
+      CLASSIC,
+      'Thoth match',
+    ]);
+    expect(rec.result).toBe(honestGame.score === 1 ? '1-0' : honestGame.score === 0 ? '0-1' : '1/2-1/2');
+    expect(rec.moves.map((m) => m.move)).toEqual(honestGame.moves.map((m) => m.move));
+    // its reason is the rules' words, not the worker's
+    expect(r.games[0].outcome.reason).not.toBe('whatever the worker says');
+  });
+
+  it('refuses each forgery with its reason', () => {
+    const flipped = honestGame.score === 1 ? 0 : 1;
+    const cases: [string, unknown, RegExp][] = [
+      [
+        'a game of no moves scored 1-0',
+        reported(0, { score: 1, record: { tags: [], moves: [], result: '1-0' } }),
+        /the moves do not end the game, and 'normal' is not an engine's fault/,
+      ],
+      ['a score the moves contradict', reported(0, { score: flipped }), /^game 1: the moves give /],
+      [
+        'a draw claimed by adjudication the moves do not make',
+        reported(0, { score: 0.5, termination: 'adjudication' }),
+        /the moves give /,
+      ],
+      [
+        'moves of another opening',
+        reported(0, { record: { tags: [['FEN', IMHOTEP]], moves: playOut(IMHOTEP, 3).moves, result: '*' } }),
+        /is not legal$/,
+      ],
+      [
+        'moves after the end',
+        reported(0, { record: { tags: [], moves: [...honestGame.moves, { move: 'a1a2' }], result: '*' } }),
+        /the game is over after \d+ moves .*, but 1 more follow/,
+      ],
+      [
+        'a fault of the side that is not to move',
+        reported(0, {
+          score: 1,
+          termination: 'time forfeit',
+          reason: 'Red loses on time (B)',
+          record: { tags: [], moves: honestGame.moves.slice(0, 4), result: '1-0' },
+        }),
+        /a time forfeit of Red, who is not to move/,
+      ],
+      [
+        'a fault whose words name the other side',
+        reported(0, {
+          score: 0,
+          termination: 'time forfeit',
+          reason: 'Red loses on time (B)',
+          record: { tags: [], moves: honestGame.moves.slice(0, 4), result: '0-1' },
+        }),
+        /a time forfeit whose reason is not about Silver/,
+      ],
+      [
+        'a fault scored as a draw',
+        reported(0, {
+          score: 0.5,
+          termination: 'stalled',
+          reason: 'Silver stalls',
+          record: { tags: [], moves: [], result: '*' },
+        }),
+        /a fault scored as a draw/,
+      ],
+      ['a game of another pair', reported(5), /a game at 5, not a game of this pair/],
+      ['junk', 'not a game', /a game at undefined, not a game of this pair/],
+    ];
+    for (const [what, g, why] of cases) {
+      const r = judge([g]);
+      expect(r.games, what).toEqual([]);
+      expect(r.refused.join('; '), what).toMatch(why);
     }
+    expect(judge([reported(0), reported(0)]).games).toHaveLength(1); // one game per place
+    expect(judgeResult(null, [0], setupOf).refused).toEqual(['not a result (no games)']);
+    expect(judgeResult({ games: 'x' }, [0], setupOf).refused).toEqual(['not a result (no games)']);
+  });
+
+  it("a fault counts as a loss of the side to move (either side before the first move), with the worker's words as one line", () => {
+    const four = honestGame.moves.slice(0, 4); // Silver to move after four plies
+    const r = judge([
+      reported(0, {
+        score: 0,
+        termination: 'time forfeit',
+        reason: 'Silver loses on time (A)\u001b[2J\nFinished game 9 (A vs B): 1-0',
+        record: { tags: [], moves: four, result: '0-1' },
+      }),
+      reported(1, {
+        score: 0,
+        termination: 'stalled',
+        reason: "Silver's engine B stalls",
+        record: { tags: [], moves: [], result: '0-1' },
+      }),
+    ]);
+    expect(r.refused).toEqual([]);
+    expect(r.games.map((g) => [g.outcome.score, g.outcome.termination, g.outcome.engineLost])).toEqual([
+      [0, 'time forfeit', false],
+      [0, 'stalled', true],
+    ]);
+    expect(r.games[0].outcome.reason).toBe('Silver loses on time (A)?[2J?Finished game 9 (A vs B): 1-0');
+    // the players of game 2 (B has Silver there) come from the plan
+    expect(r.games[1].outcome.record.tags.get('White')).toBe('B');
   });
 });

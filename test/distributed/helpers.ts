@@ -3,6 +3,7 @@
  * port, a temporary folder, no persistence), and `thoth` commands run as child processes.
  */
 import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
+import type { RunStatus } from '../../src/distributed/status';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,12 +11,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sharedFolder } from '../../scripts/suite-owned.mjs';
 import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
 import { fakeEngineScript } from '../match/helpers';
 
-/** An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers trust). */
-export function makeKeys(): { private: string; public: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'thoth-keys-'));
+/**
+ * An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers
+ * trust), in a new folder under `parent`.
+ */
+export function makeKeys(parent = tmpdir()): { private: string; public: string } {
+  const dir = mkdtempSync(path.join(parent, 'thoth-keys-'));
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const keys = { private: path.join(dir, 'coordinator.key'), public: path.join(dir, 'coordinator.pub') };
   writeFileSync(keys.private, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
@@ -27,7 +32,7 @@ export function makeKeys(): { private: string; public: string } {
  * The key every `thoth` child of these tests signs runs with (THOTH_SIGN_KEY) and trusts
  * (THOTH_TRUST); the trust tests (trust.test.ts) give other keys on the command line.
  */
-export const TEST_KEYS = makeKeys();
+export const TEST_KEYS = makeKeys(sharedFolder('keys'));
 
 /** redis-server from Debian (/usr/bin) or the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -36,6 +41,9 @@ export function findRedisServer(): string | undefined {
   const p = r.stdout.trim();
   return r.status === 0 && p !== '' ? p : undefined;
 }
+
+/** Control characters other than the line break: terminal escapes, carriage returns (none may reach a terminal raw). */
+export const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 export const REDIS_SERVER = findRedisServer();
 if (!REDIS_SERVER) {
@@ -226,7 +234,20 @@ const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).h
  */
 const COMMAND = BUILD_IS_FRESH ? [CLI_BUILT] : ['--import', TSX, CLI_SOURCE];
 
-/** A `thoth` command in a child process, with its output collected and waitable. */
+/** The ThothProcesses still running (endProcesses ends them). */
+const running = new Set<ThothProcess>();
+
+/**
+ * Ends every ThothProcess still running (SIGKILL) and waits for each: a test file's last
+ * afterAll, so that a test that failed half-way leaves no coordinator or worker behind.
+ */
+export async function endProcesses(): Promise<void> {
+  const left = [...running];
+  for (const p of left) p.kill('SIGKILL');
+  await Promise.all(left.map((p) => p.exited));
+}
+
+/** A `thoth` command in a child process, with its output collected and waitable; endProcesses ends it. */
 export class ThothProcess {
   readonly proc: ChildProcess;
   out = '';
@@ -252,7 +273,13 @@ export class ThothProcess {
       this.check();
     });
     this.proc.stderr!.on('data', (d) => (this.err += d));
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
+    running.add(this);
+    this.exited = new Promise((resolve) =>
+      this.proc.on('exit', (code) => {
+        running.delete(this);
+        resolve(code);
+      }),
+    );
   }
 
   private check(): void {
@@ -347,4 +374,37 @@ export async function endLock(url: string, run: string): Promise<void> {
   } finally {
     r.disconnect();
   }
+}
+
+/** A status as a coordinator writes it (the fields the words and the page read). */
+export function sampleStatus(run: string): RunStatus {
+  return {
+    run,
+    state: 'running',
+    names: ['A', 'B'],
+    variant: 'khet2',
+    timeControl: '10+0.1',
+    games: 0,
+    total: null,
+    pairsQueued: 1,
+    pairsActive: 0,
+    encounters: [],
+    sprt: {
+      elo0: 0,
+      elo1: 5,
+      alpha: 0.05,
+      beta: 0.05,
+      model: 'normalized',
+      llr: 0,
+      lower: -2.94,
+      upper: 2.94,
+      decision: null,
+    },
+    ratings: [],
+    lines: ['Score of A vs B: 0 - 0 - 0  [0.500] 0'],
+    refusals: {},
+    workers: [],
+    started: Date.now(),
+    updated: Date.now(),
+  };
 }

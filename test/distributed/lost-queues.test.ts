@@ -6,13 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
 import { plural } from '../../src/core/plural';
 import { fake, tempDir } from '../match/helpers';
-import { REDIS_SERVER, ThothProcess, startRedis, worker } from './helpers';
+import { REDIS_SERVER, ThothProcess, startRedis, worker, endProcesses } from './helpers';
 
 const gameLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l.startsWith('Finished game '));
+
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('Redis restarted without persistence', () => {
   it('the run stops with one line and exit code 1; the records stay; -resume finishes it', {

@@ -8,14 +8,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
+import path, { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_PREFIX, keys, openRedis, redisAddress } from '../../src/distributed/redis';
 import { pairJobProblem } from '../../src/distributed/worker';
-import { keyId, loadSigner, loadTrustedKey, refuseUnsigned, signRun, type Signer } from '../../src/distributed/trust';
+import { keyId, loadSigner, loadTrustedKeys, refuseUnsigned, signRun, type Signer } from '../../src/distributed/trust';
 import { fake, fakeEngineScript } from '../match/helpers';
 import {
   REDIS_SERVER,
@@ -24,9 +24,11 @@ import {
   ThothProcess,
   makeKeys,
   makeTls,
+  sampleStatus,
   startRedis,
   worker,
   type RedisInstance,
+  endProcesses,
 } from './helpers';
 
 const sha256 = (d: string | Buffer): string => createHash('sha256').update(d).digest('hex');
@@ -42,11 +44,16 @@ async function connect(url: string, secrets: Parameters<typeof redisAddress>[1] 
   return openRedis(a.value);
 }
 
+// a test that failed half-way leaves no coordinator or worker running (registered first: runs last)
+afterAll(endProcesses);
+
 describe('keys', () => {
   it('a signature holds for its run, field and text only; unsigned and other keys are refused in one line', () => {
     const s = signerOf(TEST_KEYS.private);
-    const pub = loadTrustedKey(TEST_KEYS.public);
-    if (!pub.ok) throw pub.error;
+    const pubs = loadTrustedKeys(TEST_KEYS.public);
+    if (!pubs.ok) throw pubs.error;
+    const pub = { value: pubs.value[0] };
+    expect(pubs.value).toHaveLength(1);
     expect(pub.value.id).toBe(s.id);
     expect(keyId(pub.value.key)).toMatch(/^[0-9a-f]{16}$/);
     const sig = signRun(s, 'run1', 'settings', '{"a":1}');
@@ -65,13 +72,46 @@ describe('keys', () => {
       `the run is signed by key ${other.signer}, not by a key this worker trusts (${s.id})`,
     );
     // The public key inline (its PEM's base64 line), and the mistakes a user can make.
-    const inline = loadTrustedKey(pub.value.key.export({ type: 'spki', format: 'der' }).toString('base64'));
-    expect(inline.ok && inline.value.id).toBe(s.id);
-    const priv = loadTrustedKey(TEST_KEYS.private);
+    const inline = loadTrustedKeys(pub.value.key.export({ type: 'spki', format: 'der' }).toString('base64'));
+    expect(inline.ok && inline.value.map((k) => k.id)).toEqual([s.id]);
+    const priv = loadTrustedKeys(TEST_KEYS.private);
     expect(priv.ok ? '' : priv.error.message).toMatch(/is a private key; give the workers only the public key/);
-    expect(loadTrustedKey('not-a-key').ok).toBe(false);
+    expect(loadTrustedKeys('not-a-key').ok).toBe(false);
     const signPub = loadSigner(TEST_KEYS.public);
     expect(signPub.ok ? '' : signPub.error.message).toMatch(/is not a private key/);
+  });
+});
+
+describe('key and secret files', () => {
+  it('a --trust file of two public keys trusts both (as while keys are changed); a private key among them refuses it', () => {
+    const other = makeKeys();
+    const both = join(mkdtempSync(join(tmpdir(), 'thoth-trust-')), 'both.pub');
+    writeFileSync(both, `${readFileSync(TEST_KEYS.public, 'utf8')}\n${readFileSync(other.public, 'utf8')}`);
+    const k = loadTrustedKeys(both);
+    if (!k.ok) throw k.error;
+    const [a, b] = [signerOf(TEST_KEYS.private), signerOf(other.private)];
+    expect(k.value.map((x) => x.id)).toEqual([a.id, b.id]);
+    // a run signed by the second key of the file is taken
+    const sig = signRun(b, 'run1', 'settings', '{}');
+    expect(refuseUnsigned(k.value, 'run1', 'settings', '{}', sig.sig, sig.signer)).toBeUndefined();
+    writeFileSync(both, `${readFileSync(TEST_KEYS.public, 'utf8')}\n${readFileSync(other.private, 'utf8')}`);
+    const mixed = loadTrustedKeys(both);
+    expect(mixed.ok ? '' : mixed.error.message).toMatch(/is a private key/);
+  });
+
+  it('a password file, CA file or key file that never ends (/dev/zero) is refused after a bounded read', () => {
+    const t0 = Date.now();
+    const pw = redisAddress('redis://127.0.0.1:1', { passwordFile: '/dev/zero' });
+    expect(pw.ok ? '' : pw.error.message).toBe(
+      "the Redis password file '/dev/zero' is larger than 65536 bytes, the limit for a password file",
+    );
+    const ca = redisAddress('rediss://127.0.0.1:1', { caFile: '/dev/zero' });
+    expect(ca.ok ? '' : ca.error.message).toBe("the CA file '/dev/zero' is larger than 4 MiB, the limit for a CA file");
+    const big = join(mkdtempSync(join(tmpdir(), 'thoth-trust-')), 'big.pub');
+    writeFileSync(big, Buffer.alloc(1 << 20, 65));
+    const k = loadTrustedKeys(big);
+    expect(k.ok ? '' : k.error.message).toMatch(/is larger than 65536 bytes, the limit for a key file/);
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 });
 
@@ -96,6 +136,19 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
   });
   afterAll(async () => {
     await redis?.stop();
+  });
+
+  it('a worker given a --trust file of two keys says it takes runs signed by either', async () => {
+    const other = makeKeys();
+    const both = join(mkdtempSync(join(tmpdir(), 'thoth-trust-')), 'both.pub');
+    writeFileSync(both, `${readFileSync(TEST_KEYS.public, 'utf8')}${readFileSync(other.public, 'utf8')}`);
+    const ids = [TEST_KEYS.private, other.private].map((f) => signerOf(f).id);
+    const w = new ThothProcess(['worker', redis.url, '--trust', both, '--exit-when-idle']);
+    await w.waitFor(/^Worker /m);
+    w.kill();
+    expect(w.out).toMatch(
+      new RegExp(`^Worker \\S+: 1 slots, builds cached in .*, runs signed by key ${ids[0]} or ${ids[1]}$`, 'm'),
+    );
   });
 
   it('the attacks of a Redis writer are refused in one line each and run nothing', async () => {
@@ -239,25 +292,14 @@ describe.skipIf(!REDIS_SERVER)('distributed trust', () => {
       const run = 'd00000000001';
       const evil = 'w1\nFinished match\u001b[2J';
       await conn.hset(keys.worker(evil), { concurrency: 1, busy: 0, run, pairs: 0 });
-      await conn.zadd(keys.workers, Date.now(), evil);
+      await conn.zadd(keys.workers, Date.now() + 60_000, evil); // alive however long the command takes to start
       const status = {
-        run,
-        state: 'running',
-        names: ['A', 'B'],
-        variant: 'khet2',
-        timeControl: '10+0.1',
-        games: 0,
+        ...sampleStatus(run),
         total: 2,
-        pairsQueued: 1,
-        pairsActive: 0,
-        encounters: [],
         sprt: null,
-        ratings: [],
         lines: [],
         refusals: { [evil]: 'no\nScore of A vs B: 9 - 0 - 0' },
-        workers: [],
         started: 1,
-        updated: Date.now(),
       };
       await conn.set(keys.status(run), JSON.stringify(status));
       await conn.zadd(keys.runs, Date.now(), run);

@@ -1,11 +1,11 @@
 /** The browser side of the GUI tests: one Chromium per test file, and what a person does on the page. */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
 import { addMoves, newTree } from '../../src/gui/page/state/tree';
+import { systemTmp } from '../../scripts/suite-owned.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
 
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -27,7 +27,9 @@ export const WAIT_MS = 60_000;
  * its last; while it waits, the other workers go on with files that need no browser.
  */
 const BROWSER_SLOTS = 4;
-const SLOT_DIR = path.join(tmpdir(), 'thoth-test-chromium-slots');
+// in the machine's temporary folder, not the run's: the slots count the browsers of every run on
+// the machine (an empty folder when none runs)
+const SLOT_DIR = path.join(systemTmp(), 'thoth-test-chromium-slots');
 let slot: string | undefined;
 
 const alive = (pid: number): boolean => {

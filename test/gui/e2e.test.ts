@@ -87,7 +87,7 @@ function coreTargets(kfen: string, moves: string[], sq: string): string[] {
 let fake: RunningGui | undefined;
 const fakeGui = async (): Promise<RunningGui> => (fake ??= await startGui(['--engine', FAKE_ENGINE]));
 afterAll(async () => {
-  if (fake) expect(await fake.stop()).toBe(0);
+  if (fake) expect(await fake.stop()).toBe(130); // Ctrl-C: exit code 130
 });
 
 /**
@@ -101,7 +101,7 @@ function engineSuite(label: string, start: () => Promise<RunningGui>, own: boole
       gui = await start();
     });
     afterAll(async () => {
-      if (own) expect(await gui?.stop()).toBe(0);
+      if (own) expect(await gui?.stop()).toBe(130); // Ctrl-C: exit code 130
     });
 
     it('plays moves by clicking and dragging; the engine answers; the beam is drawn; illegal moves are impossible', async () => {

@@ -79,8 +79,12 @@ export interface RunningGui {
   token: string;
   proc: ChildProcess;
   output: () => string;
+  /** Ctrl-C (SIGINT; SIGKILL a minute later); resolves to the exit code: 130 when it stopped as it should. */
   stop(): Promise<number | null>;
 }
+
+/** How long startGui waits for the address at most (thoth gui gives its engine 30 s per step). */
+const START_NET_MS = 150_000;
 
 /** Starts `node dist/cli.js gui --port 0 ...` and waits for the URL it prints. */
 export async function startGui(args: string[] = []): Promise<RunningGui> {
@@ -95,10 +99,14 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
   proc.stdout?.setEncoding('utf8');
   proc.stderr?.setEncoding('utf8');
   proc.stderr?.on('data', (d: string) => (out += d));
-  // The server prints its address once its first engine has answered the handshake, which may
-  // take 10 s a step (src/gui/bridge.ts): a loaded machine has taken more than 15 s in all.
+  // The server prints its address once its engine has started, or exits when the engine cannot
+  // (thoth gui's own --start-timeout); this limit is only a net, under vitest's hook limit. A server
+  // that never printed it is ended here, not left running.
   const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`thoth gui printed no URL:\n${out}`)), 60_000);
+    const t = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`thoth gui printed no URL in ${START_NET_MS / 1000} s (now ended):\n${out}`));
+    }, START_NET_MS);
     proc.stdout?.on('data', (d: string) => {
       out += d;
       const m = /Thoth GUI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
@@ -122,7 +130,8 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve(proc.exitCode);
-        const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        // only a server that hangs waits this long: a busy machine may take seconds to end its engine
+        const t = setTimeout(() => proc.kill('SIGKILL'), 60_000);
         proc.once('exit', (code) => {
           clearTimeout(t);
           resolve(code);

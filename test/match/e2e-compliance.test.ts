@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMPLIANCE_STEPS, checkCompliance } from '../../src/match/compliance';
+import { runBuilt } from '../cli/helpers';
 import { ROOT, fakeEngineScript } from './helpers';
 
 const CLI = join(ROOT, 'dist/cli.js');
@@ -39,4 +40,29 @@ describe('compliance', () => {
     expect(r.failed?.why).toMatch(why);
     expect(r.passed).toEqual(COMPLIANCE_STEPS.slice(0, r.passed.length).map((s) => s.name));
   });
+
+  it.skipIf(!existsSync(CLI))(
+    "the check's own wait, too short, is named with the flag that makes it longer; the protocol's are not",
+    async () => {
+      const fake = `node ${fakeEngineScript()}`;
+      const [slow, hang, bad] = await Promise.all([
+        runBuilt(['match', '--compliance', `${fake} --mode nouci`, '--timeout', '1500']),
+        // go clock's limit is the protocol's (the clock and 2 s): no flag changes it
+        runBuilt(['match', '--compliance', `${fake} --mode hang --at 1`, '--timeout', '1500']),
+        runBuilt(['match', '--compliance', fake, '--timeout', 'soon']),
+      ]);
+      expect(slow).toMatchObject({
+        code: 1,
+        err: "thoth match: not compliant: step 1 (uci) fails: no 'uciok' within 1.5 s; --timeout MS gives it longer (now 1500)\n",
+      });
+      expect(hang).toMatchObject({
+        code: 1,
+        err: "thoth match: not compliant: step 7 (go clock) fails: no 'bestmove' within 3 s\n",
+      });
+      expect(bad).toMatchObject({
+        code: 2,
+        err: "thoth match: --timeout must be a whole number of ms from 1 to 9999999, not 'soon'\n",
+      });
+    },
+  );
 });

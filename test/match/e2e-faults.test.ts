@@ -92,8 +92,30 @@ describe('faults', () => {
     for (const x of f) {
       expect(x.termination).toBe('stalled');
       expect(x.lost).toBe(true);
-      expect(x.reason).toMatch(/hanger stalls/);
+      // the limit it met, and the flag that gives it longer
+      expect(x.reason).toMatch(
+        /hanger stalls: no 'bestmove' after 'stop' within 2 s; -pingtimeout MS gives it longer \(now 2000\)$/,
+      );
     }
+  });
+
+  it('no readyok before a game: stalled, and the reason names -pingtimeout', async () => {
+    const { summary } = await run([
+      ...fake('deaf', '--mode deaf --at 2'),
+      ...fake('ok'),
+      ...['-each', 'tc=10+0.1', '-rounds', '1', '-pingtimeout', '1500'],
+      ...['-openings', 'setups=classic', 'plies=0'],
+    ]);
+    // game 1 is played; the ping before game 2 goes unanswered and stops the run (no -recover)
+    expect(summary.stop).toBe('fault');
+    const f = faultsOf(summary, 'deaf');
+    expect(f).toHaveLength(2);
+    expect(f[1]).toEqual({
+      lost: true,
+      termination: 'stalled',
+      reason:
+        "Red's engine deaf stalls: no 'readyok' within 1.5 s after 'isready'; -pingtimeout MS gives it longer (now 1500)",
+    });
   });
 
   it('illegal and malformed moves lose the game; the run goes on without -recover', async () => {
@@ -178,7 +200,7 @@ describe('faults', () => {
     const p = run([...fake('mute', '--mode nouci'), ...fake('ok'), '-each', 'tc=10+0.1', '-starttimeout', '3000']);
     await expect(p).rejects.toThrow(EngineStartError);
     await expect(p).rejects.toThrow(
-      /^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci' \(command: node .*fake-engine\.mjs --mode nouci\)$/,
+      /^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci'; -starttimeout MS gives it longer \(now 3000\) \(command: node .*fake-engine-\d+\.mjs --mode nouci\)$/,
     );
     expect(Date.now() - t0).toBeLessThan(DEFAULT_START_TIMEOUT_MS);
     await expect(run([...fake('dead', '--mode die'), ...fake('ok'), '-each', 'tc=10+0.1'])).rejects.toThrow(

@@ -62,7 +62,7 @@ describe('-resume checks the flags against the record', () => {
     [
       'another engine command',
       [...fake('A', '--seed 3', ['option.Hash=32']), ...fake('B', '--seed 2'), ...base],
-      /engine A cmd: node \S+fake-engine\.mjs --seed 1 in the record, node \S+fake-engine\.mjs --seed 3 now/,
+      /engine A cmd: node \S+fake-engine-\d+\.mjs --seed 1 in the record, node \S+fake-engine-\d+\.mjs --seed 3 now/,
     ],
   ];
   for (const [what, argv, diff] of refused) {

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedFolder } from '../../scripts/suite-owned.mjs';
 import { parseMatchArgs } from '../../src/match/config';
 import { runMatch, type MatchSummary } from '../../src/match/tournament';
 
@@ -12,11 +13,13 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let bundled: string | undefined;
 
-/** The fake engine as one plain .mjs file (starts in ~50 ms, where tsx needs ~300 ms). */
+/**
+ * The fake engine as one plain .mjs file (starts in ~50 ms, where tsx needs ~300 ms), built once
+ * per worker into the folder the run's files share (a file's own folder ends with the file).
+ */
 export function fakeEngineScript(): string {
   if (bundled) return bundled;
-  const dir = mkdtempSync(join(tmpdir(), 'thoth-fake-'));
-  const out = join(dir, 'fake-engine.mjs');
+  const out = join(sharedFolder('fake-engine'), `fake-engine-${process.pid}.mjs`);
   buildSync({
     entryPoints: [FIXTURE],
     bundle: true,

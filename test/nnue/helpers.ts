@@ -49,3 +49,23 @@ export function randomNetwork(hidden: number, seed: number): Network {
   f.outBias[0] = u() * 0.1;
   return quantise(f, { scale: 400, editions: 7, name: 'random test network' });
 }
+
+/**
+ * A network of extreme weights: every feature weight and bias at the int16 limit, the largest
+ * scale, and these output weights and bias (a raw output of millions, past any game's score).
+ */
+export function extremeNetwork(outWeights: Int16Array, outBias: number): Network {
+  const H = outWeights.length / 2;
+  return {
+    hidden: H,
+    editions: 7,
+    scale: 100_000,
+    qa: 1,
+    qb: 1,
+    name: 'extreme',
+    ftWeights: new Int16Array(NUM_FEATURES * H).fill(32767),
+    ftBias: new Int16Array(H).fill(32767),
+    outWeights,
+    outBias,
+  };
+}

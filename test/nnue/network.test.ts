@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { mirrorPosition, mulberry32, type Position } from '../../src/core/index';
+import { MATE_BOUND } from '../../src/core/score';
 import { MAX_ACTIVE, NUM_FEATURES, activeFeatures } from '../../src/nnue/features';
 import { dequantise, floatForward, floatNetwork, quantise } from '../../src/train/float-network';
 import {
   DEFAULT_SCALE,
+  MAX_EVAL,
   addFeature,
   evaluatePosition,
   forward,
@@ -13,7 +15,7 @@ import {
   subFeature,
   writeNetwork,
 } from '../../src/nnue/network';
-import { randomPositions } from './helpers';
+import { extremeNetwork, randomPositions } from './helpers';
 
 /** A float network with weights of the size a trained one has. */
 function randomFloatNetwork(hidden: number, seed: number) {
@@ -151,6 +153,14 @@ describe('NNUE network', () => {
       const out = sum / 255n + BigInt(qnet.outBias); // BigInt division truncates toward zero
       expect(forward(qnet, acc, 0, acc, H)).toBe(Number((out * 400n) / (255n * 64n)));
     }
+  });
+
+  it('an evaluation stays below the score of a won or lost game, whatever the weights', () => {
+    const low = extremeNetwork(new Int16Array(2 * 16).fill(-32768), -(2 ** 31));
+    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(low, pos)).toBe(-MAX_EVAL);
+    const high = extremeNetwork(new Int16Array(2 * 16).fill(32767), 2 ** 31 - 1);
+    for (const pos of positions.slice(0, 5)) expect(evaluatePosition(high, pos)).toBe(MAX_EVAL);
+    expect(MAX_EVAL).toBeLessThan(MATE_BOUND);
   });
 
   it('updates an accumulator by adding and taking off rows as a refresh computes it', () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineStartError } from '../../src/match/errors';
 import { StderrLines, meaningfulLine } from '../../src/process/stderr';
 import { CLI_BUILT, runBuilt } from '../cli/helpers';
+import { FAKE_ENGINE, startGui } from '../gui/helpers';
 import { fake, run, tempDir } from '../match/helpers';
 
 /** Engines that die at start-up, as node scripts in a temporary folder. */
@@ -109,6 +110,25 @@ describe.skipIf(!existsSync(CLI_BUILT))('thoth gui --engine <bad>', () => {
     expect(r.err).toMatch(
       /^thoth gui: the engine exited during the handshake \(code 1; command: \S+ \S+missing-file\.mjs\): Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '\S+brain\.js' imported from \S+\n$/,
     );
+  });
+
+  it('an engine too slow to answer: the step and the flag that gives it longer, exit 1', async () => {
+    // a node program that never answers (so the step is the first whatever the machine's load)
+    const mute = join(tempDir(), 'mute.cjs');
+    writeFileSync(mute, 'setInterval(() => {}, 1000);\n');
+    const r = await runBuilt(['gui', '--port', '0', '--start-timeout', '1500', '--engine', `node ${mute}`]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(
+      /^thoth gui: the engine did not answer 'uci' with 'uciok' within 1500 ms \(command: \S+ \S+mute\.cjs\); --start-timeout MS gives it longer \(now 1500\)\n$/,
+    );
+  });
+
+  it('Ctrl-C stops the server and its engine: exit code 130, as every command Ctrl-C stops', async () => {
+    const gui = await startGui(['--engine', FAKE_ENGINE]);
+    expect(await gui.stop()).toBe(130);
+    expect(gui.output()).toMatch(/^Stopping\.$/m);
+    expect(gui.output()).toMatch(/^thoth gui: interrupted: the server and its engines are stopped$/m);
   });
 
   it('a command that cannot be run', async () => {

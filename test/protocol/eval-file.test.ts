@@ -5,7 +5,8 @@
  * `eval` shows both.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { mulberry32 } from '../../src/core/index';
 import { NUM_FEATURES } from '../../src/nnue/features';
 import { writeNetwork } from '../../src/nnue/network';
 import { floatNetwork, quantise } from '../../src/train/float-network';
+import { extremeNetwork } from '../nnue/helpers';
 import { type Engine, assertBuilt, startEngine } from './spawn-engine';
 
 describe('EvalFile and UseNNUE', () => {
@@ -59,7 +61,9 @@ describe('EvalFile and UseNNUE', () => {
     e.send('position startpos');
     const out = await evalLines();
     expect(out.find((l) => l.startsWith('info string network'))).toMatch(
-      new RegExp(`network ${good.replace(/[.\\/]/g, '\\$&')} \\(8 hidden, in use\\): -?\\d+`),
+      new RegExp(
+        `network ${good.replace(/[.\\/]/g, '\\$&')} \\(sha256 ${createHash('sha256').update(readFileSync(good)).digest('hex').slice(0, 16)}, 8 hidden, in use\\): -?\\d+`,
+      ),
     );
     expect(out[out.length - 1]).toMatch(/^info string the search uses: the network, -?\d+$/);
     e.send('go depth 3');
@@ -105,5 +109,23 @@ describe('EvalFile and UseNNUE', () => {
     const out = await evalLines();
     expect(out.find((l) => l.startsWith('info string network'))).toMatch(/not in use: UseNNUE is false/);
     expect(out[out.length - 1]).toMatch(/^info string the search uses: the hand-written evaluation, -?\d+$/);
+  });
+
+  it('a network of extreme weights: its evaluation stays below a won game, and go, stop and quit are answered', async () => {
+    // every weight at the int16 limit, the largest output bias and scale: a raw output of millions
+    const extreme = path.join(dir, 'extreme.nnue');
+    const outWeights = new Int16Array(2 * 16).map((_, i) => (i % 2 === 1 ? 32767 : -32768));
+    writeFileSync(extreme, writeNetwork(extremeNetwork(outWeights, 2 ** 31 - 1)));
+    e.send('setoption name UseNNUE value true');
+    e.send(`setoption name EvalFile value ${extreme}`);
+    expect(await e.sync()).toEqual([]);
+    e.send('position startpos');
+    const out = await evalLines();
+    expect(out[out.length - 1]).toMatch(/^info string the search uses: the network, -?30999$/);
+    await e.command('go depth 5', /^bestmove \S+/);
+    e.send('go infinite');
+    await e.waitFor(/^info depth 1 /);
+    await e.command('stop', /^bestmove \S+/);
+    expect((await e.quit()).code).toBe(0);
   });
 });

@@ -108,6 +108,59 @@ describe.each(['uci', 'ugi', 'uki'])('handshake %s', (cmd) => {
   });
 });
 
+describe('the handshake before the search threads (protocol.md, `uci`)', () => {
+  beforeAll(() => assertBuilt());
+
+  it('uciok comes before the search threads start; they start and warm up at isready, which waits for them', async () => {
+    // One write: however slow the machine, the order of the lines is the engine's, not the load's.
+    const e = new Engine();
+    try {
+      e.send('debug on\nuci\nisready');
+      const out = (await e.collect(/^readyok$/)).map((l) => l.text);
+      const at = (re: RegExp): number => out.findIndex((l) => re.test(l));
+      const uciok = at(/^uciok$/);
+      const starting = at(/^info string debug: search threads starting: 1 thread\(s\), hash 16 MB/);
+      const ready = at(/^info string debug: search threads ready after \d+ ms$/);
+      expect(uciok, out.join('\n')).toBeGreaterThan(0);
+      expect(starting, out.join('\n')).toBeGreaterThan(uciok);
+      expect(ready, out.join('\n')).toBeGreaterThan(starting);
+      expect(ready).toBe(out.length - 2);
+      // a second isready: the threads are up, readyok at once and no second start
+      expect(await e.sync()).toEqual([]);
+      expect((await e.quit()).code).toBe(0);
+    } finally {
+      e.kill();
+    }
+  });
+
+  it('the threads start with the options set before isready (no pool of the default size first)', async () => {
+    const e = new Engine();
+    try {
+      e.send('debug on\nuci\nsetoption name Threads value 2\nsetoption name Hash value 2\nisready');
+      const out = (await e.collect(/^readyok$/)).map((l) => l.text);
+      expect(out.filter((l) => l.includes('search threads starting'))).toEqual([
+        'info string debug: search threads starting: 2 thread(s), hash 2 MB, then a warm-up search',
+      ]);
+      expect((await e.quit()).code).toBe(0);
+    } finally {
+      e.kill();
+    }
+  });
+
+  it('a go without isready starts the threads itself and searches as asked', async () => {
+    const e = new Engine();
+    try {
+      e.send('uci\ngo depth 4');
+      const out = (await e.collect(/^bestmove /)).map((l) => l.text);
+      expect(out.filter((l) => l.startsWith('info depth')).map((l) => l.split(' ')[2])).toEqual(['1', '2', '3', '4']);
+      expect(out.at(-1)).toMatch(/^bestmove [a-j]\d\S* ponder \S+$/);
+      expect((await e.quit()).code).toBe(0);
+    } finally {
+      e.kill();
+    }
+  });
+});
+
 describe('the handshake and the warm-up (protocol.md, `uci`)', () => {
   it('uciok at once while the search threads still warm up; readyok only once they are warm', async () => {
     // In-process with the Node host (its workers run the sources): the warm-up is a promise, never

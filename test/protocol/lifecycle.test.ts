@@ -172,6 +172,32 @@ describe('command-line arguments and process life', () => {
     }
   });
 
+  it('a piped go then quit: the search stops (as Stockfish), its move printed; the go as an argument runs to its depth', async () => {
+    // `echo -e "go depth 30\nquit" | thoth`: depth 30 would take hours, so an exit shows it stopped
+    const piped = new Engine();
+    try {
+      piped.send('go depth 30\nquit');
+      piped.endInput();
+      expect((await piped.waitExit()).code).toBe(0);
+      const lines = piped.lines.map((l) => l.text);
+      expect(lines.filter((l) => l.startsWith('bestmove'))).toHaveLength(1);
+      expect(lines.at(-1)).toMatch(/^bestmove [a-j]\d/);
+      expect(lines.some((l) => l.startsWith('info depth 30 '))).toBe(false);
+    } finally {
+      piped.kill();
+    }
+    // `thoth "go depth 4"`: each argument waits for the one before, so the search ends by itself
+    const r = await run(['go depth 4']);
+    expect(r.code).toBe(0);
+    expect(r.lines.filter((l) => l.startsWith('info depth ')).map((l) => l.split(' ')[2])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
+    expect(r.lines.at(-1)).toMatch(/^bestmove [a-j]\d/);
+  });
+
   it('quit right after a burst of commands flushes everything before it', async () => {
     const e = new Engine();
     for (let i = 0; i < 50; i++) e.send('isready');

@@ -10,6 +10,8 @@ interface Api {
   runs: string[];
   status: RunStatus | null;
   llr: [number, number][];
+  /** Why the run's status cannot be shown (written by another version of Thoth, or by hand). */
+  error?: string;
 }
 
 const $ = <T extends Element>(id: string): T => document.getElementById(id) as unknown as T;
@@ -57,9 +59,15 @@ function drawLlr(points: [number, number][], lower: number, upper: number): void
   const R = 12;
   const T = 12;
   const B = 30;
-  const maxGames = Math.max(10, ...points.map((p) => p[0]));
-  const lo = Math.min(lower * 1.15, ...points.map((p) => p[1]));
-  const hi = Math.max(upper * 1.15, ...points.map((p) => p[1]));
+  // a loop, not Math.max(...points): spreading a long series overflows the stack
+  let maxGames = 10;
+  let lo = lower * 1.15;
+  let hi = upper * 1.15;
+  for (const [games, llr] of points) {
+    maxGames = Math.max(maxGames, games);
+    lo = Math.min(lo, llr);
+    hi = Math.max(hi, llr);
+  }
   const x = (games: number): number => L + ((W - L - R) * games) / maxGames;
   const y = (llr: number): number => T + ((H - T - B) * (hi - llr)) / (hi - lo);
   g.append(svg('line', { class: 'axis', x1: L, y1: T, x2: L, y2: H - B }));
@@ -83,7 +91,8 @@ function drawLlr(points: [number, number][], lower: number, upper: number): void
 function render(d: Api): void {
   const s = d.status;
   if (!s) {
-    el.meta.textContent = d.runs.length === 0 ? 'No distributed run in this Redis yet.' : 'No status for this run yet.';
+    el.meta.textContent =
+      d.error ?? (d.runs.length === 0 ? 'No distributed run in this Redis yet.' : 'No status for this run yet.');
     return;
   }
   document.title = `Thoth: ${s.names.join(' vs ')} (${plural(s.games, 'game')})`;

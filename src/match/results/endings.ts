@@ -8,7 +8,7 @@ import { EDITIONS } from '../../core/editions';
 import { type GameRecord, recordPlayers, recordReason, recordStart, recordVariant } from '../../core/record';
 
 /** The endings, in the order they are printed. */
-export const ENDINGS = [
+const ENDINGS = [
   'shot',
   'own shot',
   'repetition',
@@ -24,7 +24,7 @@ export const ENDINGS = [
   'stall',
   'other',
 ] as const;
-export type Ending = (typeof ENDINGS)[number];
+export type GameEnding = (typeof ENDINGS)[number];
 
 /** An engine's wins, losses and draws in one ending. */
 export interface EndingCount {
@@ -34,10 +34,10 @@ export interface EndingCount {
 }
 
 /** Per engine name, per ending (only the endings it had). */
-export type EndingCounts = Record<string, Partial<Record<Ending, EndingCount>>>;
+export type EndingCounts = Record<string, Partial<Record<GameEnding, EndingCount>>>;
 
 /** How one game ended. */
-export function endingOf(rec: GameRecord): Ending {
+export function endingOf(rec: GameRecord): GameEnding {
   const term = rec.tags.get('Termination') ?? 'normal';
   const why = recordReason(rec) ?? '';
   switch (term) {

@@ -5,7 +5,9 @@
  *
  * Pairs are found as the runner writes them: within one file, games `r.k` and `r.k+1` (k odd) of
  * a round form a pair when they start from the same KFEN with the players' colours swapped. Any
- * other game counts alone. A record that appears twice (the same text) counts once.
+ * other game counts alone. A record that appears twice (the same text) counts once. The players
+ * come in the run's order (game 1.1's first player first), whatever order the games finished in,
+ * so that the same games give the run's figures, told from the same side.
  */
 import { plural } from '../../core/plural';
 import { EDITIONS, type EditionId } from '../../core/index';
@@ -35,7 +37,7 @@ export interface RecordedSummary {
 
 export interface RecordedOptions {
   sprt?: SprtConfig;
-  /** The engine whose rating is 0 (default: the first seen). */
+  /** The engine whose rating is 0 in the ratings table of three or more players (default: the run's first). */
   anchor?: string;
   drawScore: number;
 }
@@ -78,6 +80,26 @@ function countedGames(files: readonly GameRecord[][], notes: string[]): CountedG
   return games.filter((g) => recordVariant(g.rec) === variant);
 }
 
+/** A game's place in its run, from its `Round` tag (`r.k`, or `r`); undefined parts sort last. */
+function place(g: CountedGame): [number, number] {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(g.rec.tags.get('Round')?.trim() ?? '');
+  return m ? [Number(m[1]), m[2] !== undefined ? Number(m[2]) : Infinity] : [Infinity, Infinity];
+}
+
+/**
+ * The games in the order the run scheduled them (file by file, then by `Round`), not the order
+ * they finished in (a run with -concurrency writes them as they end): so the players come in the
+ * run's order, its first engine first (game 1.1's first player), and the summary is told from the
+ * same side as the run's.
+ */
+function inRunOrder(games: CountedGame[]): CountedGame[] {
+  const at = new Map(games.map((g) => [g, place(g)]));
+  return [...games].sort((x, y) => {
+    const [a, b] = [at.get(x)!, at.get(y)!];
+    return x.file - y.file || a[0] - b[0] || a[1] - b[1];
+  });
+}
+
 /** The slot of a game's pair: its file, round and pair within the round (from `Round` r.k). */
 function pairSlot(g: CountedGame): string | undefined {
   const m = /^(\d+)\.(\d+)$/.exec(g.rec.tags.get('Round') ?? '');
@@ -118,7 +140,7 @@ export function summariseRecords(
   opts: RecordedOptions,
 ): RecordedSummary | { error: string } {
   const notes: string[] = [];
-  const counted = countedGames(files, notes);
+  const counted = inRunOrder(countedGames(files, notes));
   if (counted.length === 0) return { error: 'no finished games in these files' };
   const variant = recordVariant(counted[0].rec);
   const players = new Players();
@@ -136,6 +158,10 @@ export function summariseRecords(
 
   if (opts.anchor !== undefined && !names.includes(opts.anchor))
     return { error: `-anchor ${opts.anchor}: no player has that name (${names.join(', ')})` };
+  if (opts.anchor !== undefined && names.length === 2)
+    notes.push(
+      "-anchor sets who is rated 0 in the ratings table of three or more players; the summary of two is always the run's first engine's (game 1.1's first player) against the other, as the run's own",
+    );
   if (opts.sprt && names.length !== 2)
     return { error: `-sprt needs the games of exactly two players (these files have ${names.length})` };
   // Standings takes its encounters up front: find them all first.

@@ -7,7 +7,8 @@
  */
 import { gameStatus } from '../../../core/index';
 import { reviewGame, winChance, type GameReview, type PlyEval } from '../../../analysis/review';
-import { needsPlayedSearch, plyEval, repetitionAfter } from '../../../analysis/review-method';
+import { needsPlayedSearch, plyEval, repetitionAfter, type MoveSearches } from '../../../analysis/review-method';
+import { proveForcedHits } from '../../../analysis/review-proof';
 import type { Score } from './evaluation';
 import { endPath, isOver, type PageState, type ReviewState } from './state';
 import { mainline, pathKey, positionAt, type Path } from './tree';
@@ -121,7 +122,7 @@ function moveEvals(s: PageState, r: ReviewState): PlyEval[] {
   const moves = nodes.map((n) => n.ply.text);
   const pos = positionAt(s.tree, []);
   const first = pos.side;
-  const out: PlyEval[] = [];
+  const out: MoveSearches[] = [];
   for (let i = 0; i < moves.length; i++) {
     const best = r.scores[i];
     if (best === undefined || r.scores[i + 1] === undefined) break;
@@ -129,10 +130,26 @@ function moveEvals(s: PageState, r: ReviewState): PlyEval[] {
     if (played === undefined) break;
     pos.make(nodes[i].ply.move);
     const side = ((first + i) & 1) as 0 | 1;
-    out.push(plyEval({ side, best, played, hit: hitInto(r, i), repetition: repetitionAfter(pos) }));
+    out.push({ side, best, played, hit: hitInto(r, i), repetition: repetitionAfter(pos) });
   }
-  return out;
+  // a complete review: the forced hits the solver proves where the score moves, as thoth analyse
+  // --game does (src/analysis/review-proof.ts), once per review
+  if (out.length === moves.length && nextReviewStep(s) === null) {
+    let proven = PROVEN.get(r);
+    if (proven === undefined) {
+      proven = proveForcedHits(
+        out.map((_, i) => positionAt(s.tree, prefix(i))).concat(positionAt(s.tree, prefix(out.length))),
+        out,
+      ).map(plyEval);
+      PROVEN.set(r, proven);
+    }
+    return proven;
+  }
+  return out.map(plyEval);
 }
+
+/** The proven evals of each complete review (its state is replaced, never changed, when it changes). */
+const PROVEN = new WeakMap<ReviewState, PlyEval[]>();
 
 /** The judged moves and each side's accuracy, once the review is complete. */
 export function gameReview(s: PageState): GameReview | null {

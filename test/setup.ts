@@ -1,0 +1,51 @@
+/**
+ * Every test file owns what it starts (vitest's setupFiles: this runs before each file, and its
+ * afterAll after the file's own, pass or fail). The file gets a temporary folder of its own
+ * (TMPDIR, which os.tmpdir() and the programs it starts follow) and a mark in the environment
+ * that every process it starts inherits. When the file ends, a process still running with its
+ * mark fails the file (named, then ended), and the folder is removed with whatever is in it. What
+ * files share lives in sharedFolder (scripts/suite-owned.mjs); the run is checked as a whole by
+ * scripts/check-and-test.mjs.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { transform, transformSync } from 'esbuild';
+import { afterAll } from 'vitest';
+import {
+  FILE_MARK,
+  RUN_TMP,
+  describeProcesses,
+  graceMs,
+  killAll,
+  shareTsxCache,
+  stillRunning,
+  systemTmp,
+} from '../scripts/suite-owned.mjs';
+
+// esbuild's helper processes (one for its synchronous calls, one for the others) serve the whole
+// worker for as long as it lives: started here, before the file's mark, they are not the file's.
+transformSync('');
+await transform('');
+
+const parent = process.env[RUN_TMP] ?? systemTmp();
+const folder = mkdtempSync(path.join(parent, 'f-'));
+shareTsxCache(folder, systemTmp());
+const mark = randomUUID();
+process.env.TMPDIR = folder;
+process.env[FILE_MARK] = mark;
+
+afterAll(async () => {
+  const grace = graceMs();
+  const left = await stillRunning(FILE_MARK, mark, grace);
+  killAll(left);
+  process.env.TMPDIR = parent;
+  rmSync(folder, { recursive: true, force: true });
+  if (left.length > 0)
+    throw new Error(
+      [
+        `this file left ${left.length} process(es) running ${grace / 1000} s after its end (now ended):`,
+        ...describeProcesses(left),
+      ].join('\n'),
+    );
+});
