@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { slownessNow } from './test/slowness.js';
 
 /** Test files that drive a real Chromium: those that use the browser harness (test/gui/browser.ts). */
 function browserTests(dir = 'test'): string[] {
@@ -129,10 +130,28 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * A test's (and a hook's) own timeout: three minutes on an idle machine, times how slow the machine
+ * is as the run starts (test/slowness.ts: the load per core, or a probe's share of a core; at most
+ * ten times), so that a run beside other heavy work is slower, not red. A test's waits are scaled as
+ * they wait (test/patience.ts) and fail, naming what they waited for, a little before this timeout.
+ * The figure is measured once per run (the config is read more than once) and can be set:
+ * `THOTH_TEST_SLOWNESS=1 npm test` keeps the idle machine's timeouts.
+ */
+const SLOWNESS = Number(process.env.THOTH_TEST_SLOWNESS) || Math.min(10, slownessNow(20));
+if (!process.env.THOTH_TEST_SLOWNESS) {
+  process.env.THOTH_TEST_SLOWNESS = SLOWNESS.toFixed(2);
+  if (SLOWNESS >= 1.5)
+    console.log(
+      `The machine is ${SLOWNESS.toFixed(1)}× slower than idle: each test's own timeout is ${Math.round(180 * SLOWNESS)} s.`,
+    );
+}
+const TIMEOUT_MS = Math.round(180_000 * SLOWNESS);
+
 export default defineConfig({
   test: {
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
+    testTimeout: TIMEOUT_MS,
+    hookTimeout: TIMEOUT_MS,
     pool: 'forks',
     // A run, and each file in it, owns what it starts: a temporary folder and its processes, ended
     // with it (scripts/suite-owned.mjs; the run's: suite-global.mjs, a file's: test/setup.ts).

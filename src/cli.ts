@@ -10,9 +10,10 @@
 import { clipMessage } from './core/quote';
 import { didYouMean } from './core/suggest';
 import { ANALYSE_SPEC, analyseCommand } from './cli/analyse';
-import { CommandError, EXIT, UsageError, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
+import { EXIT, UsageError, helpText, usageLine, wantsHelp, type CommandSpec } from './cli/args';
 import { DB_SPEC, dbCommand } from './cli/db-command';
 import { datagenCommand } from './cli/datagen-command';
+import { exitCodeOf } from './cli/exit-codes';
 import { DATAGEN_SPEC } from './cli/datagen-spec';
 import { GENFENS_SPEC, genfensCommand, openBenchGenfens } from './cli/genfens';
 import { GUI_SPEC, guiCommand } from './cli/gui';
@@ -185,11 +186,11 @@ async function main(argv: string[]): Promise<number> {
       await sub.run(rest, write);
       return EXIT.ok;
     } catch (e) {
-      if (e instanceof CommandError) {
-        process.stderr.write(`thoth ${cmd}: ${clipMessage(e.message)}\n`);
-        return e.exitCode;
-      }
-      throw e;
+      // A typed error of any floor: its message, and its exit code from the one table (src/cli/exit-codes.ts).
+      const code = exitCodeOf(e);
+      if (code === undefined) throw e;
+      process.stderr.write(`thoth ${cmd}: ${clipMessage((e as Error).message)}\n`);
+      return code;
     }
   }
   const words = cmd?.trim().split(/\s+/) ?? [];
@@ -201,9 +202,10 @@ async function main(argv: string[]): Promise<number> {
       openBenchGenfens(words, write);
       return EXIT.ok;
     } catch (e) {
-      if (!(e instanceof CommandError)) throw e;
-      process.stderr.write(`thoth genfens: ${clipMessage(e.message)}\n`);
-      return e.exitCode;
+      const code = exitCodeOf(e);
+      if (code === undefined) throw e;
+      process.stderr.write(`thoth genfens: ${clipMessage((e as Error).message)}\n`);
+      return code;
     }
   }
   if (cmd !== undefined && !isKnownCommand(cmd.trim().split(/\s+/)[0])) {

@@ -12,9 +12,12 @@
  * `--values`: only values (not types): what test/tools/dead-exports.test.ts keeps at none (but the
  * typed error of an exported parse function).
  *
- * It also fails (exit code 1, a `defined twice` line per name on stderr) when two modules of src/
- * export a declaration of the same name: one name, one thing (two `PlayedGame`s or two `CTRL_STOP`s
- * that mean different things make every reader check which one an import is).
+ * It also fails (exit code 1, a `defined twice` line per name or pattern on stderr) when two files
+ * of src/ define the same top-level name, exported or not (a function, a class, a variable, or an
+ * exported type), or write the same regular expression literal of 10 characters or more: one name,
+ * one thing, written once. A copy (`squareOf` beside `squareName`, a move pattern in four files)
+ * drifts apart from its original; two `PlayedGame`s or two `CTRL_STOP`s that mean different things
+ * make every reader check which one an import is. Shorter patterns (`\s+`, `^\d+$`) are idioms.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -168,26 +171,77 @@ function ownExports(file: string): Array<{ name: string; line: number; usedHere:
 }
 
 /**
- * Names two modules may declare for now, each with the reason and what ends it. Keep it short: a
- * name here is a name a reader must check.
+ * Names that two files of src/ may define, each with the reason (and, for a copy kept for now, what
+ * ends it). Keep it short: a name here is a name a reader must check.
  */
-const TWICE_FOR_NOW = new Map([
+const TWICE_ALLOWED = new Map([
   ['SearchPool', "the Node host's pool and the page's (src/protocol, src/web): until both run on one pool core"],
+  ['now', 'performance.now() by a short name in each file that reads the clock: the platform call, not a value'],
+  ['el', "two pages' helpers: the status page's element table, the board's SVG-element maker"],
+  [
+    'storage',
+    "the page's storage, looked up safely: puzzle mode cannot import the controller; until its host lends it",
+  ],
 ]);
 
-/** Names that two or more modules of src/ declare with `export`: name → where. */
-function duplicateExports(): Map<string, string[]> {
-  const where = new Map<string, string[]>();
+/** The shortest regular expression (its pattern, between the slashes) that counts as a value, not an idiom. */
+const MIN_PATTERN = 10;
+
+/** The top-level names a file defines, exported or not: functions, classes, variables (not a default export). */
+function topLevelNames(file: string): Array<{ name: string; line: number }> {
+  const { sf } = source(file);
+  const out: Array<{ name: string; line: number }> = [];
+  const add = (id: TS.Identifier): void => {
+    out.push({ name: id.text, line: sf.getLineAndCharacterOfPosition(id.getStart()).line + 1 });
+  };
+  for (const s of sf.statements) {
+    const mods = (ts.canHaveModifiers(s) ? ts.getModifiers(s) : undefined) ?? [];
+    if (mods.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) continue;
+    if (ts.isVariableStatement(s)) {
+      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d.name);
+    } else if ((ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name) add(s.name);
+  }
+  return out;
+}
+
+/** The regular expression literals of a file with a pattern of MIN_PATTERN characters or more. */
+function patterns(file: string): Array<{ text: string; line: number }> {
+  const { sf } = source(file);
+  const out: Array<{ text: string; line: number }> = [];
+  const visit = (node: TS.Node): void => {
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const text = node.getText(sf);
+      if (text.lastIndexOf('/') - 1 >= MIN_PATTERN)
+        out.push({ text, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/**
+ * What two or more files of src/ define: a top-level name (or an exported type's), or a regular
+ * expression literal; each with where (one place per file).
+ */
+function duplicates(): Map<string, string[]> {
+  const where = new Map<string, Map<string, number>>();
+  const note = (key: string, file: string, line: number): void => {
+    const files = where.get(key) ?? new Map<string, number>();
+    if (!files.has(file)) files.set(file, line);
+    where.set(key, files);
+  };
   for (const file of all) {
     if (!file.startsWith('src/')) continue;
-    for (const e of ownExports(file)) {
-      if (e.name === 'default') continue;
-      const list = where.get(e.name) ?? [];
-      list.push(`${file}:${e.line}`);
-      where.set(e.name, list);
-    }
+    for (const e of ownExports(file)) if (e.name !== 'default') note(e.name, file, e.line);
+    for (const n of topLevelNames(file)) note(n.name, file, n.line);
+    for (const p of patterns(file)) note(p.text, file, p.line);
   }
-  return new Map([...where].filter(([name, list]) => list.length > 1 && !TWICE_FOR_NOW.has(name)));
+  return new Map(
+    [...where]
+      .filter(([key, files]) => files.size > 1 && !TWICE_ALLOWED.has(key))
+      .map(([key, files]) => [key, [...files].map(([f, line]) => `${f}:${line}`)]),
+  );
 }
 
 helpIfAsked(import.meta.url);
@@ -208,9 +262,11 @@ for (const file of all) {
   }
 }
 console.error(`${n} exported names that no other module imports`);
-const twice = duplicateExports();
+const twice = duplicates();
 for (const [name, list] of twice) console.error(`defined twice: ${name} (${list.join(', ')})`);
 if (twice.size > 0) {
-  console.error(`${twice.size} exported names are defined in more than one module of src/: rename all but one`);
+  console.error(
+    `${twice.size === 1 ? 'a name or pattern is' : `${twice.size} names or patterns are`} defined in more than one file of src/: keep one in the lowest floor that may hold it and import it there, or rename one that means something else`,
+  );
   process.exitCode = 1;
 }

@@ -17,7 +17,7 @@ import {
   type GameStatus,
   type Position,
 } from '../core/index';
-import { formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
+import { ROUND_TAG_RE, formatRecordSyntaxError, parseRecords, recordStart, type GameRecord } from '../core/record';
 import type { Searcher } from '../search/search';
 import { MATE, scoreOf, scoreValue } from '../core/score';
 import { analysePosition, type Analysis, type AnalysisLimits, type Progress } from './analyser';
@@ -100,7 +100,7 @@ export function loadGame(
   for (const [k, rec] of record.moves.entries()) {
     if (pos.winner >= 0) throw new RecordError(`move ${k + 1} (${rec.move}): the game was already over`);
     const m = parseMove(pos, rec.move);
-    if (!m.ok) throw new RecordError(`move ${k + 1} (${moveLabel(pos)} ${rec.move}): ${m.error.message}`);
+    if (!m.ok) throw new RecordError(`move ${k + 1} (${movePrefix(pos)} ${rec.move}): ${m.error.message}`);
     pos.make(m.value);
     moves.push(m.value);
     texts.push(rec.move);
@@ -112,14 +112,14 @@ export function loadGame(
 function firstOfRound(games: readonly GameRecord[], round: string): number[] {
   let best: { k: number; at: number } | undefined;
   games.forEach((g, i) => {
-    const m = /^(\d+)\.(\d+)$/.exec(g.tags.get('Round') ?? '');
+    const m = ROUND_TAG_RE.exec(g.tags.get('Round') ?? '');
     if (m && m[1] === round && (best === undefined || Number(m[2]) < best.k)) best = { k: Number(m[2]), at: i + 1 };
   });
   return best === undefined ? [] : [best.at];
 }
 
 /** `12.` before a first-player move, `12...` before a second-player move. */
-function moveLabel(pos: Position): string {
+function movePrefix(pos: Position): string {
   return `${pos.moveNumber}${pos.side === 0 ? '.' : '...'}`;
 }
 
@@ -253,7 +253,7 @@ export function annotatePly(
   const loss = Math.max(0, comparable(top.score) - comparable(playedScore));
   return {
     index,
-    label: moveLabel(pos),
+    label: movePrefix(pos),
     side: pos.side,
     move: played,
     text: formatMove(played),

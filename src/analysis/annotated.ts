@@ -10,7 +10,7 @@ import type { GameAnnotation, LoadedGame } from './annotate-game';
 import { beamArrows, type ShotExplanation } from './explain';
 import type { GameReview, Score } from './review';
 
-const WORDS = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' } as const;
+const MISTAKE_NAMES = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' } as const;
 
 function scored(move: string, s: Score, depth: number): MoveRecord {
   return s.kind === 'mate' ? { move, mate: s.value, depth } : { move, scoreCp: s.value, depth };
@@ -33,7 +33,7 @@ export function annotatedRecord(
     const words: string[] = [];
     if (r.judgement) {
       m.nags = [r.nag];
-      words.push(`${WORDS[r.judgement]}: ${r.reason ? `${r.reason}; ` : ''}${formatMove(p.best)} was best`);
+      words.push(`${MISTAKE_NAMES[r.judgement]}: ${r.reason ? `${r.reason}; ` : ''}${formatMove(p.best)} was best`);
       const w = why[i];
       if (w !== undefined) words.push(w.sentence.replace(/\.$/, ''));
       // the opponent's answer drawn on the position after the move

@@ -36,7 +36,7 @@ export interface ReviewResult {
   scores: number[];
 }
 
-const num = (x: number): number | null => (Number.isFinite(x) ? x : null);
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /**
  * A review's searcher, as the engine's analysis searcher is set up (src/engine/analysis-engine.ts:
@@ -119,11 +119,11 @@ export function reviewOfScores(
   return {
     game: task.game,
     depth: task.depth,
-    accuracy: [num(w.accuracy), num(b.accuracy)],
+    accuracy: [finiteOrNull(w.accuracy), finiteOrNull(b.accuracy)],
     inaccuracies: [w.inaccuracies, b.inaccuracies],
     mistakes: [w.mistakes, b.mistakes],
     blunders: [w.blunders, b.blunders],
-    cpLoss: [num(w.averageCpLoss), num(b.averageCpLoss)],
+    cpLoss: [finiteOrNull(w.averageCpLoss), finiteOrNull(b.averageCpLoss)],
     nags: r.plies.map((p) => p.nag),
     scores: plies.map((p) => p.bestScore),
   };

@@ -1,7 +1,7 @@
 /** The board as text for people: coordinates on all sides, side to move, KFEN. */
-import { pieceText, square, toKfen, type Position } from '../core/index';
+import { RANKS, boardRows, square, toKfen, type Position } from '../core/index';
 
-const FILES = 'abcdefghij';
+const FILE_LETTERS = 'abcdefghij';
 
 /**
  * Lines of a diagram of `pos` (no trailing newline in any line). `mark` adds a character after a
@@ -12,20 +12,16 @@ export function renderBoard(pos: Position, mark: (sq: number) => string = () => 
   const [first, second] = ed.colorNames;
   const header =
     '     ' +
-    [...FILES]
+    [...FILE_LETTERS]
       .map((f) => f.padEnd(4))
       .join('')
       .trimEnd();
   const lines: string[] = [header];
-  for (let r = 7; r >= 0; r--) {
-    let row = ` ${r + 1}   `;
-    for (let f = 0; f < 10; f++) {
-      const sq = square(f, r);
-      const p = pos.board[sq];
-      row += ((p === 0 ? '.' : pieceText(p, ed)) + mark(sq)).padEnd(4);
-    }
-    lines.push(`${row} ${r + 1}`);
-  }
+  boardRows(pos.board, ed).forEach((texts, i) => {
+    const rank = RANKS - i;
+    const row = texts.map((t, file) => ((t === '' ? '.' : t) + mark(square(file, rank - 1))).padEnd(4)).join('');
+    lines.push(` ${rank}   ${row} ${rank}`);
+  });
   lines.push(header);
   lines.push('');
   const letters = ed.sphinx

@@ -33,11 +33,11 @@ export function gameKey(edition: EditionId, start: string, moves: readonly strin
   return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
 
-const EDITION_SALT: Record<EditionId, number> = { khet2: 0, khet1: 0x1a2b3, deflexion: 0x0c4d5 };
+const KEY_EDITION_SALT: Record<EditionId, number> = { khet2: 0, khet1: 0x1a2b3, deflexion: 0x0c4d5 };
 
 /** A position's key as a 53-bit number: its Zobrist key's low half and 21 bits of the high half, salted by the edition. */
 export function positionKey(edition: EditionId, lo: number, hi: number): number {
-  return ((hi ^ EDITION_SALT[edition]) & 0x1fffff) * 0x100000000 + (lo >>> 0);
+  return ((hi ^ KEY_EDITION_SALT[edition]) & 0x1fffff) * 0x100000000 + (lo >>> 0);
 }
 
 /** The key of a position as it stands. */

@@ -204,7 +204,7 @@ export function parsePattern(text: string): Result<Pattern, string> {
   return ok({ text, clauses });
 }
 
-const NEIGHBOURS: number[][] = Array.from({ length: SQUARES }, (_, sq) => {
+const AROUND: number[][] = Array.from({ length: SQUARES }, (_, sq) => {
   const out: number[] = [];
   for (let df = -1; df <= 1; df++)
     for (let dr = -1; dr <= 1; dr++) {
@@ -215,7 +215,7 @@ const NEIGHBOURS: number[][] = Array.from({ length: SQUARES }, (_, sq) => {
   return out;
 });
 
-const beam = new Int32Array(3);
+const beamSquares = new Int32Array(3);
 
 function pieceIs(p: number, color: number, kind: number): boolean {
   return p !== 0 && kindOf(p) === kind && (color < 0 || colorOf(p) === color);
@@ -239,9 +239,9 @@ function holds(test: Clause, pos: Position): boolean {
     case 'turn':
       return pos.side === color;
     case 'beam': {
-      const killed = beamMask(pos, color, beam, 0);
+      const killed = beamMask(pos, color, beamSquares, 0);
       if (test.hits !== undefined) return killed >= 0 && pieceIs(b[killed], other, test.hits);
-      for (let sq = 0; sq < SQUARES; sq++) if (test.squares![sq] && bbHas(beam, 0, sq)) return true;
+      for (let sq = 0; sq < SQUARES; sq++) if (test.squares![sq] && bbHas(beamSquares, 0, sq)) return true;
       return false;
     }
     case 'piece': {
@@ -249,7 +249,7 @@ function holds(test: Clause, pos: Position): boolean {
       for (let sq = 0; sq < SQUARES; sq++) {
         if (!test.squares[sq] || !pieceIs(b[sq], color, test.kind)) continue;
         if (test.beside) {
-          const n = NEIGHBOURS[sq].some((q) => pieceIs(b[q], other, test.beside!.kind));
+          const n = AROUND[sq].some((q) => pieceIs(b[q], other, test.beside!.kind));
           if (n !== test.beside.present) continue;
         }
         if (++found >= test.atLeast) return true;

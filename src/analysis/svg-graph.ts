@@ -30,8 +30,8 @@ export interface GraphInput {
   firstSide?: 0 | 1;
 }
 
-const W = 800;
-const H = 320;
+const WIDTH = 800;
+const HEIGHT = 320;
 const LEFT = 48;
 const RIGHT = 16;
 const TOP = 40;
@@ -53,8 +53,8 @@ const f = (x: number): string => (Math.round(x * 10) / 10).toString();
 /** The graph as an SVG document (with its XML declaration). */
 export function evalGraphSvg(g: GraphInput): string {
   const n = Math.max(1, g.wins.length - 1);
-  const plotW = W - LEFT - RIGHT;
-  const plotH = H - TOP - BOTTOM;
+  const plotW = WIDTH - LEFT - RIGHT;
+  const plotH = HEIGHT - TOP - BOTTOM;
   const x = (ply: number): number => LEFT + (plotW * ply) / n;
   const y = (win: number): number => TOP + plotH * (1 - Math.min(1, Math.max(0, win)));
   const mid = y(0.5);
@@ -65,7 +65,7 @@ export function evalGraphSvg(g: GraphInput): string {
   const out: string[] = [];
   out.push('<?xml version="1.0" encoding="UTF-8"?>');
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
   );
   out.push(`<title>${xmlEscape(g.title)}</title>`);
   out.push(
@@ -77,16 +77,16 @@ export function evalGraphSvg(g: GraphInput): string {
     `<clipPath id="below"><rect x="${LEFT}" y="${f(mid)}" width="${plotW}" height="${f(TOP + plotH - mid)}"/></clipPath>`,
   );
   out.push('</defs>');
-  out.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#ffffff"/>`);
+  out.push(`<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`);
   out.push(`<text x="${LEFT}" y="18" font-size="14" font-weight="bold">${xmlEscape(g.title)}</text>`);
   out.push(
-    `<text x="${W - RIGHT}" y="18" text-anchor="end" fill="#555555">${xmlEscape(`${first}'s win chance`)}</text>`,
+    `<text x="${WIDTH - RIGHT}" y="18" text-anchor="end" fill="#555555">${xmlEscape(`${first}'s win chance`)}</text>`,
   );
   out.push(`<rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="#fafafa" stroke="#cccccc"/>`);
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     const yy = f(y(p));
     const style = p === 0.5 ? 'stroke="#999999" stroke-dasharray="4 3"' : 'stroke="#dddddd"';
-    out.push(`<line x1="${LEFT}" y1="${yy}" x2="${W - RIGHT}" y2="${yy}" ${style}/>`);
+    out.push(`<line x1="${LEFT}" y1="${yy}" x2="${WIDTH - RIGHT}" y2="${yy}" ${style}/>`);
     out.push(
       `<text x="${LEFT - 6}" y="${yy}" text-anchor="end" dominant-baseline="middle" fill="#555555">${Math.round(p * 100)}%</text>`,
     );
@@ -102,9 +102,9 @@ export function evalGraphSvg(g: GraphInput): string {
   const step = Math.max(2, Math.ceil(n / 10 / 2) * 2);
   for (let ply = 0; ply <= n; ply += step) {
     const moveNo = first0 + Math.floor((ply + side0) / 2);
-    out.push(`<text x="${f(x(ply))}" y="${H - BOTTOM + 16}" text-anchor="middle" fill="#555555">${moveNo}</text>`);
+    out.push(`<text x="${f(x(ply))}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle" fill="#555555">${moveNo}</text>`);
   }
-  out.push(`<text x="${f(LEFT + plotW / 2)}" y="${H - 6}" text-anchor="middle" fill="#555555">move</text>`);
+  out.push(`<text x="${f(LEFT + plotW / 2)}" y="${HEIGHT - 6}" text-anchor="middle" fill="#555555">move</text>`);
   out.push(`<text x="${LEFT + 6}" y="${TOP + 14}" fill="#333333">${xmlEscape(first)} better</text>`);
   out.push(`<text x="${LEFT + 6}" y="${TOP + plotH - 6}" fill="#333333">${xmlEscape(second)} better</text>`);
   for (const m of g.marks ?? []) {
@@ -116,14 +116,14 @@ export function evalGraphSvg(g: GraphInput): string {
     );
   }
   // The legend of the dots.
-  let lx = W - RIGHT - 290;
+  let lx = WIDTH - RIGHT - 290;
   for (const [mark, name] of [
     ['?!', 'inaccuracy'],
     ['?', 'mistake'],
     ['??', 'blunder'],
   ] as const) {
-    out.push(`<circle cx="${lx}" cy="${H - 10}" r="4.5" fill="${MARK_COLORS[name]}"/>`);
-    out.push(`<text x="${lx + 8}" y="${H - 10}" dominant-baseline="middle" fill="#555555">${mark} ${name}</text>`);
+    out.push(`<circle cx="${lx}" cy="${HEIGHT - 10}" r="4.5" fill="${MARK_COLORS[name]}"/>`);
+    out.push(`<text x="${lx + 8}" y="${HEIGHT - 10}" dominant-baseline="middle" fill="#555555">${mark} ${name}</text>`);
     lx += 98;
   }
   out.push('</svg>');

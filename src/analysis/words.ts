@@ -17,8 +17,9 @@ import {
   STACK_ON,
   SWAP,
   UNSTACK,
-  KIND_NAMES,
+  DIR_WORDS,
   colorOf,
+  kindName,
   kindOf,
   moveFrom,
   moveTo,
@@ -30,16 +31,12 @@ import {
 } from '../core/index';
 import { MATE, MATE_BOUND, mateMoves } from '../core/score';
 
-const DIR_WORDS = ['north', 'east', 'south', 'west'] as const;
 /** A Pyramid's mirror faces `ori` and the next direction clockwise. */
 const PYRAMID_FACES = ['NE', 'SE', 'SW', 'NW'] as const;
 
 /** The name of a piece's kind in an edition: `Pyramid`, `Djed`, `Obelisk stack`, … */
 export function pieceName(p: number, ed: Edition): string {
-  const k = kindOf(p);
-  if (k === SCARAB) return ed.scarabLetter === 'D' ? 'Djed' : 'Scarab';
-  if (k === STACK) return 'Obelisk stack';
-  return KIND_NAMES[k];
+  return kindName(kindOf(p), ed.scarabLetter);
 }
 
 /** A rotation in words: `mirror SE → SW`, `shield N → E`, `\\ → /`. */

@@ -6,7 +6,7 @@
  * (`--json`). The search runs in this process and blocks; on a terminal a progress line goes to stderr.
  */
 import { plural } from '../core/plural';
-import { checkWritable, outputIsInput, readRecordFile, sameFile, writeFileAtomic } from '../process/files';
+import { checkWritable, outputIsInput, readRecordFile, sameFile } from '../process/files';
 import {
   NO_REMOVAL_PLIES,
   formatMove,
@@ -44,9 +44,17 @@ import { engineSearcher, type EngineEvaluation } from '../engine/analysis-engine
 import { DEFAULT_EVAL_FILE } from '../engine/host';
 import { loadNetworkFile } from '../node/network-file';
 import { scoreOf } from '../core/score';
-import { BOUND_LOWER, BOUND_UPPER } from '../search/tt';
+import { BOUND_LOWER, BOUND_UPPER, boundWord } from '../search/tt';
 import { VERSION } from '../version';
-import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
+import {
+  UsageError,
+  fileErrorText,
+  intOption,
+  parseArgs,
+  writeOutput,
+  type CommandSpec,
+  type ParsedArgs,
+} from './args';
 import { ProgressLine } from './progress';
 import { POSITION_OPTIONS, positionFromArgs } from './position-args';
 
@@ -160,15 +168,6 @@ function checkOutput(file: string, what: string): void {
   }
 }
 
-/** Writes an output whole (a temporary file renamed over it: never half a file). */
-function writeOut(file: string, what: string, text: string): void {
-  try {
-    writeFileAtomic(file, text);
-  } catch (e) {
-    throw new UsageError(`cannot write the ${what} '${file}': ${fileErrorText(e)}`);
-  }
-}
-
 export async function analyseCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, ANALYSE_SPEC);
   if (args.positional.length > 0)
@@ -190,7 +189,7 @@ export async function analyseCommand(argv: string[], write: (s: string) => void)
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
   // The table is allocated once the arguments are known to be good; the evaluation is the
   // engine's default (the shipped network), as `thoth "go depth N"` searches.
-  const newSearcher = (): Searcher => engineSearcher(hash, engineEvaluation());
+  const newSearcher = (): Searcher => engineSearcher(hash, defaultEvaluation());
 
   const gameFile = args.options.get('game')?.[0];
   if (args.options.has('threats')) {
@@ -274,9 +273,9 @@ function reviewOneGame(
   if (out !== undefined) {
     const annotator = `Thoth ${VERSION} (${limitsText(limits)})`;
     const why = reviewExplanations(game, annotation, review);
-    writeOut(out, 'annotated record', serializeRecord(annotatedRecord(game, annotation, review, annotator, why)));
+    writeOutput(out, serializeRecord(annotatedRecord(game, annotation, review, annotator, why)), 'annotated record');
   }
-  if (graph !== undefined) writeOut(graph, 'graph', gameGraph(game, annotation, review));
+  if (graph !== undefined) writeOutput(graph, gameGraph(game, annotation, review), 'graph');
   if (json) {
     write(jsonLine(gameJson(game, annotation, review, limits, gameFile, game.index)));
     return;
@@ -287,7 +286,7 @@ function reviewOneGame(
 }
 
 /** The engine's default evaluation: the shipped network, or the hand-written one when it cannot be read. */
-function engineEvaluation(): EngineEvaluation {
+function defaultEvaluation(): EngineEvaluation {
   const r = loadNetworkFile(DEFAULT_EVAL_FILE);
   if (r.ok) return { network: r.value.net, source: r.value.source };
   process.stderr.write(`thoth analyse: ${r.error}; the hand-written evaluation is used\n`);
@@ -338,7 +337,7 @@ function analyseOne(
         lines: a.lines.map((l) => ({
           move: formatMove(l.move),
           score: scoreOf(l.score),
-          bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
+          bound: boundWord(l.bound),
           pv: l.pv.map(formatMove),
           words: moveInWords(pos, l.move, formatMove(l.move)).sentence,
         })),

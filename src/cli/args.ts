@@ -5,6 +5,7 @@
  * message and exits with its code.
  */
 import { didYouMean } from '../core/suggest';
+import { fileErrorText, writeFileAtomic } from '../process/files';
 
 /** The command failed although it was used rightly (e.g. an engine would not start): exit code 1 by default. */
 export class CommandError extends Error {
@@ -168,4 +169,17 @@ export function intOption(args: ParsedArgs, name: string, def: number, min: numb
 }
 
 /** A file-system error in words (src/process/files.ts, where the commands' file helpers are). */
-export { fileErrorText } from '../process/files';
+export { fileErrorText };
+
+/**
+ * Writes a command's output file whole (a temporary file renamed over it: never half a file); a
+ * file that cannot be written is a usage error: `cannot write the graph 'g.svg': …`, or without
+ * `what`, `cannot write 'g.svg': …`.
+ */
+export function writeOutput(file: string, data: string | Uint8Array, what?: string): void {
+  try {
+    writeFileAtomic(file, data);
+  } catch (e) {
+    throw new UsageError(`cannot write ${what === undefined ? '' : `the ${what} `}'${file}': ${fileErrorText(e)}`);
+  }
+}

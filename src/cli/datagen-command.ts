@@ -13,8 +13,7 @@ import { DEFAULT_SEED } from '../match/config';
 import { loadNetworkFile } from '../node/network-file';
 import { fileErrorText, sameFile } from '../process/files';
 import { selfPlaySetups } from '../search/selfplay';
-import { DatagenError } from '../train/data-file';
-import { DEFAULT_DATAGEN, datagenArgs, type DatagenSettings } from '../train/datagen';
+import { DEFAULT_DATAGEN as d, datagenArgs, type DatagenSettings } from '../train/datagen';
 import { DatagenRun, readMergeInput } from '../train/datagen-run';
 import { CommandError, UsageError, intOption, parseArgs, type ParsedArgs } from './args';
 import { distributedDatagen, distributedFlags } from './datagen-distributed';
@@ -23,68 +22,62 @@ import { playLocal } from './datagen-local';
 import { endWithParent } from './interrupt';
 import { ProgressLine } from './progress';
 
-const d = DEFAULT_DATAGEN;
 const note = (s: string): boolean => process.stderr.write(`thoth datagen: ${s}\n`);
 
 export async function datagenCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const args = parseArgs(argv, DATAGEN_SPEC);
-  try {
-    if (args.options.has('merge')) return mergeCommand(args, write);
-    if (args.positional.length > 0)
-      throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
-    const out = outFile(args);
-    const variant = args.options.get('variant')?.[0] ?? 'all';
-    if (variant !== 'all' && !isEditionId(variant))
-      throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
-    const ev = evaluation(args.options.get('net')?.[0], out);
-    const settings: DatagenSettings = {
-      nodes: intOption(args, 'nodes', d.nodes, 1, 100_000_000),
-      randomPlies: intOption(args, 'random-plies', d.randomPlies, 0, 100),
-      skipPlies: intOption(args, 'skip-plies', d.skipPlies, 0, 10_000),
-      maxScore: intOption(args, 'max-score', d.maxScore, 0, 32000),
-      decidedScore: intOption(args, 'decided-score', d.decidedScore, 0, 32000),
-      decidedPlies: intOption(args, 'decided-plies', d.decidedPlies, 1, 1000),
-      maxPlies: intOption(args, 'max-plies', d.maxPlies, 1, 10_000),
-      noRemoval: intOption(args, 'no-removal', d.noRemoval, 0, 10_000),
-      hashMb: intOption(args, 'hash', d.hashMb, 1, 1024),
-      network: ev.network,
-    };
-    const positions = intOption(args, 'positions', 1_000_000, 1, 2_000_000_000);
-    const games = intOption(args, 'games', 0, 0, 2_000_000_000) || Infinity;
-    const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
-    const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
-    const dedup = !args.options.has('no-dedup');
-    const firstGame = intOption(args, 'first-game', 0, 0, 4_000_000_000);
-    const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
-    const dist = distributedFlags(args);
-    if (!dist) endWithParent();
-    const records = args.options.get('records')?.[0];
-    if (records !== undefined) {
-      if (dist) throw new UsageError('--records keeps the games played here: it does not go with --distributed');
-      if (sameFile(out, records)) throw new UsageError(`--out and --records are the same file '${out}'`);
-    }
-    const run = DatagenRun.open({ out, dedup, positions, games, firstGame, note, records });
-    if (run.done())
-      return write(
-        `${out} already holds ${plural(run.had.positions, 'position')} of ${plural(run.had.games, 'game')}: nothing to do`,
-      );
-    write(`Self-play into ${out} with ${ev.words}, ${settings.nodes} nodes a move${dist ? ', distributed' : ''}`);
-    if (dist) {
-      const network = settings.network && new Uint8Array(settings.network);
-      return await distributedDatagen(
-        run,
-        dist,
-        { args: datagenArgs(variant, seed, settings), network },
-        { progress, write },
-      );
-    }
-    const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
-    const entry = new URL('../threads/datagen-worker.ts', import.meta.url);
-    await playLocal(run, { entry, threads, seed, setups: selfPlaySetups(editions), settings }, progress, write);
-  } catch (e) {
-    if (e instanceof DatagenError) throw e.usage ? new UsageError(e.message) : new CommandError(e.message);
-    throw e;
+  if (args.options.has('merge')) return mergeCommand(args, write);
+  if (args.positional.length > 0)
+    throw new UsageError(`unexpected argument '${args.positional[0]}' (see thoth datagen --help)`);
+  const out = outFile(args);
+  const variant = args.options.get('variant')?.[0] ?? 'all';
+  if (variant !== 'all' && !isEditionId(variant))
+    throw new UsageError(`unknown variant '${variant}' (khet2, khet1, deflexion or all)`);
+  const ev = evaluation(args.options.get('net')?.[0], out);
+  const settings: DatagenSettings = {
+    nodes: intOption(args, 'nodes', d.nodes, 1, 100_000_000),
+    randomPlies: intOption(args, 'random-plies', d.randomPlies, 0, 100),
+    skipPlies: intOption(args, 'skip-plies', d.skipPlies, 0, 10_000),
+    maxScore: intOption(args, 'max-score', d.maxScore, 0, 32000),
+    decidedScore: intOption(args, 'decided-score', d.decidedScore, 0, 32000),
+    decidedPlies: intOption(args, 'decided-plies', d.decidedPlies, 1, 1000),
+    maxPlies: intOption(args, 'max-plies', d.maxPlies, 1, 10_000),
+    noRemoval: intOption(args, 'no-removal', d.noRemoval, 0, 10_000),
+    hashMb: intOption(args, 'hash', d.hashMb, 1, 1024),
+    network: ev.network,
+  };
+  const positions = intOption(args, 'positions', 1_000_000, 1, 2_000_000_000);
+  const games = intOption(args, 'games', 0, 0, 2_000_000_000) || Infinity;
+  const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
+  const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
+  const dedup = !args.options.has('no-dedup');
+  const firstGame = intOption(args, 'first-game', 0, 0, 4_000_000_000);
+  const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
+  const dist = distributedFlags(args);
+  if (!dist) endWithParent();
+  const records = args.options.get('records')?.[0];
+  if (records !== undefined) {
+    if (dist) throw new UsageError('--records keeps the games played here: it does not go with --distributed');
+    if (sameFile(out, records)) throw new UsageError(`--out and --records are the same file '${out}'`);
   }
+  const run = DatagenRun.open({ out, dedup, positions, games, firstGame, note, records });
+  if (run.done())
+    return write(
+      `${out} already holds ${plural(run.had.positions, 'position')} of ${plural(run.had.games, 'game')}: nothing to do`,
+    );
+  write(`Self-play into ${out} with ${ev.words}, ${settings.nodes} nodes a move${dist ? ', distributed' : ''}`);
+  if (dist) {
+    const network = settings.network && new Uint8Array(settings.network);
+    return await distributedDatagen(
+      run,
+      dist,
+      { args: datagenArgs(variant, seed, settings), network },
+      { progress, write },
+    );
+  }
+  const editions: readonly EditionId[] = variant === 'all' ? EDITION_IDS : [variant as EditionId];
+  const entry = new URL('../threads/datagen-worker.ts', import.meta.url);
+  await playLocal(run, { entry, threads, seed, setups: selfPlaySetups(editions), settings }, progress, write);
 }
 
 function outFile(args: ParsedArgs): string {

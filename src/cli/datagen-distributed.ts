@@ -4,8 +4,7 @@
  * its DatagenRun (src/train/datagen-run.ts). The flags and the lines it prints.
  */
 import { plural } from '../core/plural';
-import { BuildError } from '../distributed/builds';
-import { DatagenRunError, DatagenRunForgotten, runDatagenCoordinator } from '../distributed/datagen-coordinator';
+import { DatagenRunForgotten, runDatagenCoordinator } from '../distributed/datagen-coordinator';
 import { RedisUnreachable, redisAddress, type RedisAddress } from '../distributed/redis';
 import { signerFor, type Signer } from '../distributed/trust';
 import { gameBytes } from '../train/data';
@@ -129,7 +128,6 @@ export async function distributedDatagen(
     if (e instanceof DatagenRunForgotten)
       throw new CommandError(`${e.message}; the games so far are in ${out}: the same command finishes the run`, 1);
     if (e instanceof RedisUnreachable) throw new CommandError(`${e.message}; the games so far are in ${out}`, 1);
-    if (e instanceof BuildError || e instanceof DatagenRunError) throw new CommandError(e.message, 1);
     throw e;
   } finally {
     detach();

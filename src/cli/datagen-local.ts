@@ -2,6 +2,7 @@
  * `thoth datagen` played here: the run's games on worker threads (src/train/datagen-run.ts), a
  * progress line, the closing lines; Ctrl-C stops the run (the games in progress dropped, exit 130).
  */
+import { fmtDuration } from '../core/duration';
 import { plural } from '../core/plural';
 import type { DatagenRun, LocalPlay } from '../train/datagen-run';
 import { CommandError, EXIT } from './args';
@@ -15,7 +16,7 @@ export async function playLocal(run: DatagenRun, p: LocalPlay, progress: Progres
   const ticker = setInterval(() => {
     const rate = run.positions / Math.max((performance.now() - t0) / 1000, 1e-3);
     const t = run.totals();
-    const eta = rate > 0 ? ` ETA ${duration((target - t.positions) / rate)}` : '';
+    const eta = rate > 0 ? ` ETA ${fmtDuration(Math.max(0, (target - t.positions) / rate) * 1000)}` : '';
     const line = `${t.positions.toLocaleString('en')}/${plural(target, 'position', 'positions', target.toLocaleString('en'))}, ${plural(t.games, 'game', 'games', t.games.toLocaleString('en'))}`;
     progress.show(`datagen: ${line}, ${rate.toFixed(0)} positions/s,${eta}`, true);
   }, 1000);
@@ -53,10 +54,4 @@ export async function playLocal(run: DatagenRun, p: LocalPlay, progress: Progres
       `interrupted: ${out} holds ${plural(t.positions, 'position')}; the same command goes on`,
       EXIT.interrupted,
     );
-}
-
-function duration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const [h, m] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60)];
-  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s % 60).padStart(2, '0')}s`;
 }

@@ -1,10 +1,8 @@
 /** `thoth datagen`'s flags, each declared once (parser, --help, hints); src/cli/datagen-command.ts reads them. */
 import { DEFAULT_SEED } from '../match/config';
-import { DEFAULT_DATAGEN } from '../train/datagen';
+import { DEFAULT_DATAGEN as d } from '../train/datagen';
 import type { CommandSpec } from './args';
 import { DISTRIBUTED_OPTIONS } from './datagen-distributed';
-
-const d = DEFAULT_DATAGEN;
 
 export const DATAGEN_SPEC: CommandSpec = {
   name: 'datagen',

@@ -62,7 +62,10 @@ export function dbPath(args: ParsedArgs): string {
   return args.options.get('db')?.[0] ?? 'games.db';
 }
 
-/** Opens the database, a DbError as a CommandError (one line). */
+/**
+ * Opens the database, its DbError (which names the file) as a CommandError: the catch of `thoth db`,
+ * which names the file for the errors of a query, must not name it twice.
+ */
 export function open(args: ParsedArgs, readonly: boolean): Database.Database {
   try {
     return openDatabase(dbPath(args), { readonly });

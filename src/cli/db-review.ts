@@ -12,7 +12,7 @@ import { loadNetworkFile } from '../node/network-file';
 import { readRecordFile } from '../process/files';
 import { DbError, openDatabase } from '../db/database';
 import { GameWriter, importText } from '../db/import';
-import { countGames, playerTotals, type GameFilter } from '../db/query';
+import { countGames, reviewedPlayerTotals, type GameFilter } from '../db/query';
 import { ReviewRun, gamesToReview } from '../db/review-run';
 import { jsonLine } from '../match/results/summary';
 import { CommandError, EXIT, UsageError, intOption, type ParsedArgs } from './args';
@@ -20,7 +20,8 @@ import { dbPath, evaluationNet, filterOf, open } from './db-args';
 import { distributedFlags } from './datagen-distributed';
 import { reviewDistributed } from './db-review-distributed';
 import { onInterrupt } from './interrupt';
-import { formatDuration, type ProgressLine } from './progress';
+import { fmtDuration } from '../core/duration';
+import type { ProgressLine } from './progress';
 
 /**
  * `thoth analyse --game FILE --all`: the file's games imported into a database (FILE.db unless
@@ -38,12 +39,7 @@ export async function reviewFile(
   const hashMb = intOption(args, 'hash', REVIEW_HASH_MB, 1, 4096);
   const text = readRecordFile(file, 'record file');
   if (!text.ok) throw new UsageError(text.error);
-  let db: Database.Database;
-  try {
-    db = openDatabase(dbFile);
-  } catch (e) {
-    throw e instanceof DbError ? new CommandError(e.message) : e;
-  }
+  const db = openDatabase(dbFile);
   try {
     const t = importText(new GameWriter(db), text.value, file);
     for (const line of t.damaged) process.stderr.write(`thoth analyse: ${line}\n`);
@@ -101,9 +97,9 @@ function progressBar(progress: ProgressLine, total: number): (done: number) => v
     const el = performance.now() - t0;
     const width = 20;
     const fill = Math.round((width * done) / total);
-    const eta = done > 0 ? ` ETA ${formatDuration((el / done) * (total - done))}` : '';
+    const eta = done > 0 ? ` ETA ${fmtDuration((el / done) * (total - done))}` : '';
     progress.show(
-      `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${plural(total, 'game')}, ${formatDuration(el)} elapsed,${eta}`,
+      `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${plural(total, 'game')}, ${fmtDuration(el)} elapsed,${eta}`,
     );
   };
 }
@@ -111,7 +107,7 @@ function progressBar(progress: ProgressLine, total: number): (done: number) => v
 function writeRate(done: number, t0: number, write: (s: string) => void): void {
   const min = (performance.now() - t0) / 60000;
   write(
-    `Reviewed ${plural(done, 'game')} in ${formatDuration(min * 60000)} (${(done / Math.max(min, 1e-6)).toFixed(1)} games/minute)`,
+    `Reviewed ${plural(done, 'game')} in ${fmtDuration(min * 60000)} (${(done / Math.max(min, 1e-6)).toFixed(1)} games/minute)`,
   );
 }
 
@@ -150,7 +146,7 @@ async function reviewGames(
 }
 
 function printPlayers(db: Database.Database, f: GameFilter, write: (s: string) => void, json = false): void {
-  const rows = playerTotals(db, f);
+  const rows = reviewedPlayerTotals(db, f);
   if (json) {
     for (const r of rows) write(jsonLine(r));
     return;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStatusPage } from '../distributed/page';
-import { REDIS_URL_SYNTAX, RedisUnreachable, openRedis, redisAddress } from '../distributed/redis';
+import { REDIS_URL_SYNTAX, isRunId, openRedis, redisAddress } from '../distributed/redis';
 import { datagenStatusLines, isDatagenStatus } from '../distributed/datagen-jobs';
 import { listRuns, MalformedStatus, readLlrSeries, readStatus, statusLines } from '../distributed/status';
 import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
@@ -49,16 +49,10 @@ export async function matchStatusCommand(argv: string[], write: (s: string) => v
   });
   if (!addr.ok) throw new UsageError(addr.error.message);
   const wanted = args.positional[1];
-  if (wanted !== undefined && !/^[0-9a-f]{12}$/.test(wanted))
+  if (wanted !== undefined && !isRunId(wanted))
     throw new UsageError(`'${wanted}' is not a run id (12 hex digits, as thoth match -distributed prints)`);
   const port = intOption(args, 'port', 0, 0, 65535);
-  let redis;
-  try {
-    redis = await openRedis(addr.value);
-  } catch (e) {
-    if (e instanceof RedisUnreachable) throw new CommandError(e.message, 1);
-    throw e;
-  }
+  const redis = await openRedis(addr.value);
   try {
     if (args.options.has('page')) {
       const dir = statusPageDir();

@@ -1,10 +1,7 @@
 /** `thoth match …`: the tournament runner (cutechess-cli / fastchess flags; see src/match). */
 import { plural } from '../core/plural';
-import { runDistributed, type DistributedError } from '../distributed/coordinator';
-import { RedisUnreachable } from '../distributed/redis';
-import { BuildError } from '../distributed/builds';
+import { runDistributed } from '../distributed/coordinator';
 import { DEFAULT_SEARCH_TIMEOUT_S, DEFAULT_SEED, parseMatchArgs } from '../match/config';
-import { EngineOptionError, EngineStartError, MatchInterrupted } from '../match/errors';
 import { runKnockout } from '../match/knockout';
 import { runMatch } from '../match/tournament';
 import { NO_REMOVAL_PLIES } from '../core/game-status';
@@ -114,17 +111,17 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
       signal: ctrl.signal,
       progress: process.stderr.isTTY && process.stdout.isTTY ? process.stderr : undefined,
     };
-    const r = cfg.distributed
+    // A run that cannot begin (or loses Redis) throws its typed error: src/cli/exit-codes.ts gives its exit code.
+    const summary = cfg.distributed
       ? await runDistributed(cfg, opts)
       : cfg.knockout
         ? await runKnockout(cfg, opts)
         : await runMatch(cfg, opts);
-    if (!r.ok) throw commandError(r.error);
     // The results are written; the exit code says whether the work finished.
-    if (r.value.stop === 'fault')
-      throw new CommandError(`the run stopped: ${r.value.message ?? 'a fault'}`, EXIT.failure);
-    if (r.value.stop === 'interrupted')
-      throw new CommandError(`interrupted after ${plural(r.value.finished.length, 'game')}`, EXIT.interrupted);
+    if (summary.stop === 'fault')
+      throw new CommandError(`the run stopped: ${summary.message ?? 'a fault'}`, EXIT.failure);
+    if (summary.stop === 'interrupted')
+      throw new CommandError(`interrupted after ${plural(summary.finished.length, 'game')}`, EXIT.interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
@@ -137,19 +134,6 @@ export async function matchCommand(argv: string[], write: (s: string) => void): 
 export function exitSoon(): void {
   setTimeout(() => process.exit(), 1000).unref();
 }
-
-/**
- * Exit codes: a bad setting is bad usage (2), an engine option the engine lacks or refuses too; an engine that cannot start, an engine build that
- * cannot be read, or a Redis that cannot be reached (or is lost) is a failure (1); Ctrl-C while starting, 130.
- */
-function commandError(e: DistributedError): CommandError {
-  if (e instanceof EngineOptionError) return new UsageError(e.message);
-  if (e instanceof EngineStartError || e instanceof RedisUnreachable || e instanceof BuildError)
-    return new CommandError(e.message, EXIT.failure);
-  if (e instanceof MatchInterrupted) return new CommandError(e.message, EXIT.interrupted);
-  return new UsageError(e.message);
-}
-
 /** `thoth match --compliance "<command>"`: the engine checked step by step against protocol.md. */
 async function complianceCommand(argv: string[], write: (s: string) => void): Promise<void> {
   const timeout = argv.length === 3 && argv[1] === '--timeout' ? argv[2] : undefined;

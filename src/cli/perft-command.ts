@@ -4,7 +4,8 @@ import { divide, perft, toKfen, type DivideLine } from '../core/index';
 import { jsonLine } from '../match/results/summary';
 import { parallelDivide } from '../threads/perft-pool';
 import { UsageError, intOption, parseArgs, type CommandSpec } from './args';
-import { ProgressLine, formatDuration } from './progress';
+import { fmtDuration } from '../core/duration';
+import { ProgressLine } from './progress';
 import { POSITION_OPTIONS, positionFromArgs } from './position-args';
 
 export const PERFT_SPEC: CommandSpec = {
@@ -67,7 +68,7 @@ export async function perftCommand(argv: string[], write: (s: string) => void): 
     const el = performance.now() - t0;
     const eta = counted < total ? ((total - counted) * el) / counted : 0;
     progress.show(
-      `perft ${depth}: ${i + 1}/${plural(total, 'root move')}, ${nodesSoFar} nodes, ${formatDuration(el)} (about ${formatDuration(eta)} to go)`,
+      `perft ${depth}: ${i + 1}/${plural(total, 'root move')}, ${nodesSoFar} nodes, ${fmtDuration(el)} (about ${fmtDuration(eta)} to go)`,
     );
   };
   let nodes: number;

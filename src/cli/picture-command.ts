@@ -16,8 +16,16 @@ import {
   stillFile,
 } from '../analysis/picture/picture';
 import { isEditionId, toKfen, type EditionId, type Position } from '../core/index';
-import { checkWritable, outputIsInput, readRecordFile, writeFileAtomic } from '../process/files';
-import { UsageError, fileErrorText, intOption, parseArgs, type CommandSpec, type ParsedArgs } from './args';
+import { checkWritable, outputIsInput, readRecordFile } from '../process/files';
+import {
+  UsageError,
+  fileErrorText,
+  intOption,
+  parseArgs,
+  writeOutput,
+  type CommandSpec,
+  type ParsedArgs,
+} from './args';
 import { POSITION_OPTIONS, positionFromArgs } from './position-args';
 
 export const PICTURE_SPEC: CommandSpec = {
@@ -97,7 +105,7 @@ export async function pictureCommand(argv: string[], write: (s: string) => void)
     checkOut(out, args);
     const frames = lineFrames(start, moves, { squarePx, flip, delayMs, notes });
     const bytes = animationFile(frames, format);
-    writeOut(out, bytes);
+    writeOutput(out, bytes);
     write(
       `${what}: ${frames.length} frames, ${frames[0].picture.width}x${frames[0].picture.height}, written to ${out}`,
     );
@@ -132,7 +140,7 @@ export async function pictureCommand(argv: string[], write: (s: string) => void)
   const pos = positionFromArgs(args, args.options.has('pharaoh-rotation'));
   checkOut(out, args);
   const pic = positionPicture(pos, { squarePx, flip, beams, danger: args.options.has('danger'), arrows, squareMarks });
-  writeOut(out, stillFile(pic, format, `${pos.edition.name}: ${toKfen(pos)}`));
+  writeOutput(out, stillFile(pic, format, `${pos.edition.name}: ${toKfen(pos)}`));
   write(`${pic.width}x${pic.height} picture of ${toKfen(pos)} written to ${out}`);
 }
 
@@ -174,14 +182,6 @@ function checkOut(out: string, args: ParsedArgs): void {
   if (clash !== undefined) throw new UsageError(clash);
   try {
     checkWritable(out);
-  } catch (e) {
-    throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
-  }
-}
-
-function writeOut(out: string, bytes: Uint8Array): void {
-  try {
-    writeFileAtomic(out, bytes);
   } catch (e) {
     throw new UsageError(`cannot write '${out}': ${fileErrorText(e)}`);
   }

@@ -3,6 +3,7 @@ import {
   SETUP_NAMES,
   formatKfenError,
   isEditionId,
+  isMoveText,
   isSetupName,
   parseKfen,
   parseMove,
@@ -16,7 +17,6 @@ import {
 import { UsageError, type FlagSpec, type ParsedArgs } from './args';
 
 /** A word written as a move (`e4d5`, `e4+`, `e4-`, `d1e2u`; `R`/`L` for rotations too), legal or not. */
-const MOVE_WORD = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 
 export const VARIANT_OPTION: FlagSpec = {
   name: 'variant',
@@ -37,7 +37,7 @@ export const POSITION_OPTIONS: FlagSpec[] = [
     name: 'moves',
     value: 'm1 m2',
     multi: true,
-    accepts: (w) => MOVE_WORD.test(w),
+    accepts: (w) => isMoveText(w),
     help: 'moves played from the start (rulebook notation: e4d5, e4+, d1e2u); the list ends at the next option or word that is not a move',
   },
   PHARAOH_ROTATION_OPTION,

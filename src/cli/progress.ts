@@ -1,11 +1,8 @@
 /**
  * The progress line of long jobs (perft, genfens, a game's analysis, datagen, train): one line on
  * stderr, overwritten in place, shown only when stderr is a terminal, so pipes and files get the
- * results alone. Durations are written as the match's progress bar writes them.
+ * results alone. Durations in it are written by src/core/duration.ts, as in the match's progress bar.
  */
-import { fmtDuration } from '../core/duration';
-
-export { fmtDuration as formatDuration };
 
 export class ProgressLine {
   private readonly enabled: boolean;

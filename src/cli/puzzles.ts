@@ -25,7 +25,8 @@ import { DEFAULT_MINER, Miner, type MinedGame, type MinerSettings, type PuzzleKi
 import { PuzzleGames } from '../puzzles/mined-games';
 import { DEFAULT_SELFPLAY, type SelfPlaySettings } from '../search/selfplay';
 import { CommandError, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
-import { ProgressLine, formatDuration } from './progress';
+import { fmtDuration } from '../core/duration';
+import { ProgressLine } from './progress';
 import { checkWritable, readRecordFile, writeFileAtomic } from '../process/files';
 
 const m = DEFAULT_MINER;
@@ -219,7 +220,7 @@ class MiningRun {
     const s = (performance.now() - this.t0) / 1000;
     const n = this.puzzles.length - this.had;
     this.progress.show(
-      `puzzles: ${done}/${total} games, ${this.puzzles.length} puzzles, ${n > 0 ? (s / n).toFixed(1) : '-'} s per puzzle, ${formatDuration(s * 1000)}`,
+      `puzzles: ${done}/${total} games, ${this.puzzles.length} puzzles, ${n > 0 ? (s / n).toFixed(1) : '-'} s per puzzle, ${fmtDuration(s * 1000)}`,
     );
   }
 

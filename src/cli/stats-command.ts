@@ -1,4 +1,5 @@
 /** `thoth stats FILE… [-sprt …] [-anchor NAME] [-drawscore X]`: the summary of record files (src/match/results/recorded.ts). */
+import { isMoveText } from '../core/notation';
 import { plural } from '../core/plural';
 import { RECORD_FILE_LIMIT, formatRecordSyntaxError, parseRecords, type GameRecord } from '../core/record';
 import { readRecordFile, sizeText } from '../process/files';
@@ -7,7 +8,6 @@ import { summariseRecords } from '../match/results/recorded';
 import { CommandError, UsageError } from './args';
 
 /** A move as records write it (`e4d5`, `e4+`, `e4-`, `d1e2u`), legal or not. */
-const MOVE_TEXT = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 
 /** Problems of a file named one by one; the rest are counted. */
 const MAX_NOTES = 10;
@@ -67,7 +67,7 @@ export async function statsCommand(argv: string[], write: (s: string) => void): 
     const parsed = parseRecords(text.value);
     // A game record has tags (the players, the result) and moves written as moves; prose with a
     // result token in it (a README that quotes a record with `…` for its moves) is none.
-    const records = parsed.games.filter((g) => g.tags.size > 0 && g.moves.every((m) => MOVE_TEXT.test(m.move)));
+    const records = parsed.games.filter((g) => g.tags.size > 0 && g.moves.every((m) => isMoveText(m.move)));
     if (records.length === 0) {
       throw new UsageError(
         `${f === '-' ? 'standard input' : `'${f}'`} holds no game records (a record is [Tag "value"] lines, moves and a result such as 1-0)`,

@@ -13,8 +13,8 @@ import { DEFAULT_SCALE, MAX_HIDDEN, type Network } from '../nnue/network';
 import { loadNetworkFile } from '../node/network-file';
 import { checkWritable, fileErrorText, outputIsInput, sameFile } from '../process/files';
 import type { TrainSettings } from '../train/train';
-import { TrainingError, TrainingRun, TrainingStopped } from '../train/training-run';
-import { CommandError, EXIT, UsageError, intOption, parseArgs, type ParsedArgs } from './args';
+import { TrainingRun } from '../train/training-run';
+import { UsageError, intOption, parseArgs, type ParsedArgs } from './args';
 import { onInterrupt } from './interrupt';
 import { ProgressLine } from './progress';
 import { TRAIN_SPEC } from './train-spec';
@@ -108,11 +108,6 @@ export async function trainCommand(argv: string[], write: (s: string) => void): 
       stoppable: () => onInterrupt(() => run.stop()),
     },
   );
-  try {
-    await run.run();
-  } catch (e) {
-    if (e instanceof TrainingStopped) throw new CommandError(e.message, EXIT.interrupted);
-    if (e instanceof TrainingError) throw e.usage ? new UsageError(e.message) : new CommandError(e.message);
-    throw e;
-  }
+  // A TrainingError (TrainingStopped on Ctrl-C) goes up as it is: src/cli/exit-codes.ts gives its exit code.
+  await run.run();
 }

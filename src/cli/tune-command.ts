@@ -9,6 +9,7 @@ import { formatCommandLine } from '../process/command-line';
 import { writeFileAtomic } from '../process/files';
 import { DEFAULT_PARAMS, PARAM_SPECS } from '../search/params';
 import { CommandError, EXIT, UsageError, fileErrorText, intOption, parseArgs, type CommandSpec } from './args';
+import { exitCodeOf } from './exit-codes';
 import { ownEngineCommand } from './own-engine';
 
 const ALL = PARAM_SPECS.map((p) => p.name);
@@ -155,12 +156,15 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
       args.options.has(option) ? [flag, String(intOption(args, option, 0, 1, 3_600_000))] : [],
     ),
   ];
+  /** The state last saved: where a match that cannot begin leaves the run. */
+  let reached = state;
   const save = (s: SpsaState): void => {
     try {
       writeFileAtomic(file, JSON.stringify(s, null, 1) + '\n');
     } catch (e) {
       throw new CommandError(`cannot write '${file}': ${fileErrorText(e)}`);
     }
+    reached = s;
   };
   save(state);
   const ctrl = new AbortController();
@@ -177,9 +181,18 @@ export async function tuneCommand(argv: string[], write: (s: string) => void): P
     write(
       `Tuning ${params.map((p) => p.name).join(', ')} from iteration ${state.k} of ${state.iterations}; the run is kept in ${file}`,
     );
-    const end = await runTune(settings, state, play, save, write, ctrl.signal);
-    const values = end.state.params.map((p, i) => `${p.name}=${Math.round(end.state.theta[i])}`).join(' ');
-    write(`${end.stopped ? 'Stopped' : 'Done'} after iteration ${end.state.k - 1}: ${values}`);
+    const values = (s: SpsaState): string => s.params.map((p, i) => `${p.name}=${Math.round(s.theta[i])}`).join(' ');
+    let end: Awaited<ReturnType<typeof runTune>>;
+    try {
+      end = await runTune(settings, state, play, save, write, ctrl.signal);
+    } catch (e) {
+      // A match that cannot begin (an engine that does not start, Redis not there) stops the run
+      // as a match that stops on a fault does: exit 1, the state saved so far kept.
+      if (e instanceof CommandError || exitCodeOf(e) === undefined) throw e;
+      write(`Stopped after iteration ${reached.k - 1}: ${values(reached)}`);
+      throw new CommandError(`a match stopped: ${tuneFlags((e as Error).message)}`, EXIT.failure);
+    }
+    write(`${end.stopped ? 'Stopped' : 'Done'} after iteration ${end.state.k - 1}: ${values(end.state)}`);
     if (end.stopped === 'interrupted')
       throw new CommandError('interrupted; the same command goes on', EXIT.interrupted);
     if (end.stopped) throw new CommandError(`a match stopped: ${tuneFlags(end.stopped)}`, EXIT.failure);

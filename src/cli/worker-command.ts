@@ -1,10 +1,10 @@
 /** `thoth worker redis[s]://… --trust KEY [--allow-engine PATH] [--concurrency N] …`: plays the game pairs, datagen chunks and review chunks of distributed runs (src/distributed). */
 import { availableParallelism } from 'node:os';
 import { allowedPath, defaultCacheDir } from '../distributed/builds';
-import { REDIS_URL_SYNTAX, RedisUnreachable, redisAddress } from '../distributed/redis';
+import { REDIS_URL_SYNTAX, redisAddress } from '../distributed/redis';
 import { loadTrustedKeys, type TrustedKey } from '../distributed/trust';
 import { runWorker } from '../distributed/worker';
-import { CommandError, UsageError, intOption, parseArgs, type CommandSpec } from './args';
+import { UsageError, intOption, parseArgs, type CommandSpec } from './args';
 import { exitSoon } from './match';
 
 export const WORKER_SPEC: CommandSpec = {
@@ -125,9 +125,6 @@ export async function workerCommand(argv: string[], write: (s: string) => void):
       trusted,
       allowEngines,
     });
-  } catch (e) {
-    if (e instanceof RedisUnreachable) throw new CommandError(e.message, 1);
-    throw e;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -18,3 +18,4 @@ export * from './record';
 export * from './dialect';
 export * from './win-chance';
 export * from './threats';
+export * from './legality';

@@ -74,7 +74,7 @@ const SKIPPED: ReadonlyMap<string, number> = new Map([
 const TAILS: ReadonlySet<string> = new Set(['refutation', 'currline']);
 
 /** Whole numbers that stay exact as numbers: a count of at most 15 digits, a score of at most 9. */
-const COUNT_RE = /^\d{1,15}$/;
+export const COUNT_RE = /^\d{1,15}$/;
 const SCORE_RE = /^[+-]?\d{1,9}$/;
 
 /**

@@ -4,10 +4,23 @@
  * it never throws.
  */
 import { EDITIONS, type Edition, type EditionId } from './editions';
-import { ANUBIS, OBELISK, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, colorOf, kindOf, makePiece, oriOf } from './pieces';
+import {
+  ANUBIS,
+  OBELISK,
+  PHARAOH,
+  PYRAMID,
+  SCARAB,
+  SPHINX,
+  STACK,
+  colorOf,
+  kindName,
+  kindOf,
+  makePiece,
+  oriOf,
+} from './pieces';
 import { DEFAULT_RULES, Position, type RuleOptions } from './position';
 import { err, ok, type Result } from './result';
-import { SQUARES, square, squareName } from './squares';
+import { FILES, RANKS, SQUARES, square, squareName } from './squares';
 
 export type KfenField = 'kfen' | 'placement' | 'side' | 'plies' | 'move number';
 
@@ -155,7 +168,11 @@ function parseRank(p: Placement, rankText: string, rank: number, offset: number)
       return fail('placement', at, `unknown piece letter '${c}' on rank ${rank + 1}`);
     }
     if (!p.ed.kinds[kind] || ((upper === 'S' || upper === 'D') && upper !== p.ed.scarabLetter)) {
-      return fail('placement', at, `'${c}' (${pieceWord(upper)}) does not exist in ${p.ed.name}`);
+      return fail(
+        'placement',
+        at,
+        `'${c}' (${kindName(kind, upper === 'D' ? 'D' : 'S')}) does not exist in ${p.ed.name}`,
+      );
     }
     if (file >= 10) return fail('placement', at, `rank ${rank + 1} has more than 10 squares`);
     let ori = 0;
@@ -223,14 +240,6 @@ function placePiece(
   return undefined;
 }
 
-function pieceWord(upper: string): string {
-  return (
-    { X: 'Sphinx', K: 'Pharaoh', A: 'Anubis', P: 'Pyramid', S: 'Scarab', D: 'Djed', O: 'Obelisk', T: 'Obelisk stack' }[
-      upper
-    ] ?? upper
-  );
-}
-
 /** Parses a KFEN into a new Position. */
 export function parseKfen(
   text: string,
@@ -283,6 +292,20 @@ export function pieceText(p: number, ed: Edition): string {
   return letter;
 }
 
+/** The board as rows of its pieces' KFEN text ('' for an empty square): rank 8 first, each from file a. */
+export function boardRows(board: ArrayLike<number>, ed: Edition): string[][] {
+  const rows: string[][] = [];
+  for (let rank = RANKS - 1; rank >= 0; rank--) {
+    const row: string[] = [];
+    for (let file = 0; file < FILES; file++) {
+      const p = board[square(file, rank)];
+      row.push(p === 0 ? '' : pieceText(p, ed));
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
 /** Serializes a board and the counters as KFEN. */
 export function boardToKfen(
   board: ArrayLike<number>,
@@ -291,23 +314,20 @@ export function boardToKfen(
   moveNumber: number,
   ed: Edition,
 ): string {
-  const rows: string[] = [];
-  for (let rank = 7; rank >= 0; rank--) {
+  const rows = boardRows(board, ed).map((texts) => {
     let row = '';
     let empty = 0;
-    for (let file = 0; file < 10; file++) {
-      const p = board[square(file, rank)];
-      if (p === 0) {
+    for (const t of texts) {
+      if (t === '') {
         empty++;
         continue;
       }
       if (empty > 0) row += String(empty);
       empty = 0;
-      row += pieceText(p, ed);
+      row += t;
     }
-    if (empty > 0) row += String(empty);
-    rows.push(row);
-  }
+    return empty > 0 ? row + String(empty) : row;
+  });
   return `${rows.join('/')} ${ed.sideChars[side]} ${plies} ${moveNumber}`;
 }
 

@@ -29,6 +29,11 @@ export function formatMove(m: number): string {
 
 const MOVE_RE = /^([a-j][1-8])(?:([a-j][1-8])(u?)|([+\-RL]))$/;
 
+/** True for text shaped like a move (`e4d5`, `d1e2u`, `e4+`, `e4-`, `e4R`, `e4L`), not checked against a position. */
+export function isMoveText(text: string): boolean {
+  return MOVE_RE.test(text);
+}
+
 /** The legal moves of a position as a fresh array (not for the hot path). */
 export function legalMoves(pos: Position): number[] {
   const buf = new Int32Array(MAX_MOVES);

@@ -19,6 +19,16 @@ export type Kind = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 export const KIND_NAMES = ['', 'Sphinx', 'Pharaoh', 'Pyramid', 'Anubis', 'Scarab', 'Obelisk', 'Stack'] as const;
 
+/**
+ * A kind's name as people say it: `Pyramid`, `Obelisk stack`; the Scarab is the `Djed` of an
+ * edition that writes it D (`scarabLetter`).
+ */
+export function kindName(kind: number, scarabLetter: 'S' | 'D' = 'S'): string {
+  if (kind === SCARAB) return scarabLetter === 'D' ? 'Djed' : 'Scarab';
+  if (kind === STACK) return 'Obelisk stack';
+  return KIND_NAMES[kind];
+}
+
 export const makePiece = (color: number, kind: number, ori: number): number =>
   (color << 5) | (kind << 2) | (kind === SCARAB ? ori & 1 : hasOrientation(kind) ? ori & 3 : 0);
 export const colorOf = (p: number): number => p >> 5;

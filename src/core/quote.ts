@@ -14,6 +14,11 @@ export function clip(text: string): string {
   return `${text.slice(0, QUOTE_MAX)}… (${text.length} characters)`;
 }
 
+/** `text`, or its first QUOTE_MAX characters and `…` (a line another program wrote, quoted in a message). */
+export function shorten(text: string): string {
+  return text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text;
+}
+
 /** `text` in single quotes, clipped. */
 export function quote(text: string): string {
   return `'${clip(text)}'`;

@@ -7,9 +7,12 @@ import {
   RESULT_TOKENS,
   type GameRecord,
   type MoveRecord,
+  type NoteArrow,
   type ResultToken,
   type ShapeColor,
+  type SquareMark,
 } from './record';
+import { COUNT_RE } from './info';
 import { err, ok, type Result } from './result';
 
 /** A problem in a record text: a malformed tag line, moves without a result token, a stray `)`, no game at all. */
@@ -39,14 +42,14 @@ export interface ParsedRecords {
  * two decimals, a time of at most three (milliseconds), at most nine digits before the point (a
  * time twelve), so that every value read is a whole number that writes back as the same text.
  */
-const SCORE_RE = /^([+-]?)(?:M(\d{1,9})|(\d{1,9}(?:\.\d{1,2})?))(?:\/(\d{1,9}))?$/;
+const COMMENT_SCORE_RE = /^([+-]?)(?:M(\d{1,9})|(\d{1,9}(?:\.\d{1,2})?))(?:\/(\d{1,9}))?$/;
 const DEPTH_ONLY_RE = /^\/(\d{1,9})$/;
 const TIME_RE = /^(\d{1,12}(?:\.\d{1,3})?)s$/;
 /** The largest NAG ($0 to $255); a larger number is skipped. */
 const MAX_NAG = 255;
 /** `n=N`, `sd=N`, `pv=m1,m2,…`: what `-pgnout … nodes=true seldepth=true pv=true` adds. */
 const DATA_RE = /^(n|sd|pv)=(\S+)$/;
-const MOVE_LIST_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+-])(?:,[a-j][1-8](?:[a-j][1-8]u?|[+-]))*$/;
+export const MOVE_LIST_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+-])(?:,[a-j][1-8](?:[a-j][1-8]u?|[+-]))*$/;
 
 /** lichess's drawing commands in a comment: `[%cal Gd2d4,Re1e2]` (arrows), `[%csl Rd5]` (squares). */
 const SHAPES_RE = /\[%(cal|csl)\s+([^\]]*)\]/g;
@@ -74,6 +77,16 @@ function readShapes(text: string, m: MoveRecord): string {
 }
 
 /**
+ * The drawings of a comment as the page keeps them (its text, lichess's commands in it): the
+ * arrows and the marked squares, in the order written; none where there are none.
+ */
+export function commentDrawings(text: string): { arrows: NoteArrow[]; squareMarks: SquareMark[] } {
+  const m: MoveRecord = { move: '' };
+  readShapes(text, m);
+  return { arrows: m.arrows ?? [], squareMarks: m.squareMarks ?? [] };
+}
+
+/**
  * Reads a `{score/depth time}` comment into `m` (free text goes to `m.comment`; lichess's
  * `[%cal …]` and `[%csl …]` to `m.arrows` and `m.squareMarks`). `data` false: the comment is free
  * text only (a move's second and later comment blocks: engine data comes first).
@@ -81,7 +94,7 @@ function readShapes(text: string, m: MoveRecord): string {
 export function parseMoveComment(text: string, m: MoveRecord, data = true): void {
   const free: string[] = [];
   for (const w of readShapes(text, m).trim().split(/\s+/).filter(Boolean)) {
-    const s = data ? SCORE_RE.exec(w) : null;
+    const s = data ? COMMENT_SCORE_RE.exec(w) : null;
     const d = data ? DEPTH_ONLY_RE.exec(w) : null;
     const t = data ? TIME_RE.exec(w) : null;
     if (s && m.scoreCp === undefined && m.mate === undefined && free.length === 0 && m.comment === undefined) {
@@ -94,7 +107,7 @@ export function parseMoveComment(text: string, m: MoveRecord, data = true): void
       m.depth = Number(d[1]);
     } else if (t && m.timeMs === undefined && free.length === 0 && m.comment === undefined) {
       m.timeMs = Math.round(Number(t[1]) * 1000);
-    } else if (data && free.length === 0 && m.comment === undefined && readData(w, m)) {
+    } else if (data && free.length === 0 && m.comment === undefined && readCommentData(w, m)) {
       // n=, sd=, pv=: read
     } else {
       free.push(w);
@@ -104,10 +117,10 @@ export function parseMoveComment(text: string, m: MoveRecord, data = true): void
 }
 
 /** An `n=`, `sd=` or `pv=` word into `m`, once each; false for anything else. */
-function readData(w: string, m: MoveRecord): boolean {
+function readCommentData(w: string, m: MoveRecord): boolean {
   const d = DATA_RE.exec(w);
   if (!d) return false;
-  if (d[1] === 'n' && m.nodes === undefined && /^\d{1,15}$/.test(d[2])) m.nodes = Number(d[2]);
+  if (d[1] === 'n' && m.nodes === undefined && COUNT_RE.test(d[2])) m.nodes = Number(d[2]);
   else if (d[1] === 'sd' && m.seldepth === undefined && /^\d{1,9}$/.test(d[2])) m.seldepth = Number(d[2]);
   else if (d[1] === 'pv' && m.pv === undefined && MOVE_LIST_RE.test(d[2])) m.pv = d[2].split(',');
   else return false;

@@ -75,7 +75,7 @@ import { EDITIONS, isEditionId, type EditionId } from './editions';
 import { parseKfen } from './kfen';
 import { parseMove } from './notation';
 import type { Position } from './position';
-import { parseMoveComment, readsAsMove } from './record-parse';
+import { MOVE_LIST_RE, parseMoveComment, readsAsMove } from './record-parse';
 import { err, ok, type Result } from './result';
 import { SETUPS } from './setups';
 
@@ -87,6 +87,9 @@ export const MAX_VARIATION_DEPTH = 100;
 
 export type ResultToken = '1-0' | '0-1' | '1/2-1/2' | '*';
 export const RESULT_TOKENS: readonly ResultToken[] = ['1-0', '0-1', '1/2-1/2', '*'];
+
+/** A match record's `Round` tag, `round.game` (docs/match.md): the two numbers. */
+export const ROUND_TAG_RE = /^(\d+)\.(\d+)$/;
 
 /** The first player's score for a finished game's result (1, ½, 0); undefined for `*` or anything else. */
 export function scoreOfResult(r: string): number | undefined {
@@ -355,9 +358,10 @@ function moveBlocks(m: MoveRecord): string[] {
   const one = data !== '' ? `${data} ${free}` : free;
   const probe: MoveRecord = { move: '' };
   parseMoveComment(one, probe);
-  const words = m.comment !== undefined && commentText(m.comment) !== '' ? commentText(m.comment) : undefined;
+  // the free words as the reader gives them back: its text, and the drawings it took out of it
+  const reread = [probe.comment ?? '', drawingsText(probe)].filter((t) => t !== '').join(' ');
   const same =
-    probe.comment === words &&
+    reread === free &&
     probe.scoreCp === m.scoreCp &&
     probe.mate === m.mate &&
     probe.depth === m.depth &&
@@ -432,8 +436,6 @@ const MOVE_NUMBER_LIMITS = {
 } as const;
 
 const SQUARE_NAME_RE = /^[a-j][1-8]$/;
-/** A principal variation as the reader takes it (record-parse.ts MOVE_LIST_RE). */
-const PV_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+-])(?:,[a-j][1-8](?:[a-j][1-8]u?|[+-]))*$/;
 
 /** Why a move's arrows or marked squares cannot be written (a colour or a square that is none), or undefined. */
 function shapesFault(m: MoveRecord): string | undefined {
@@ -479,7 +481,7 @@ export function unwritableRecord(rec: GameRecord): string | undefined {
         if (x !== undefined && !(Number.isInteger(x) && x >= min && x <= max))
           return `${f} of move ${m.move} is not a whole number from ${min} to ${max}`;
       }
-      if (m.pv !== undefined && !(Array.isArray(m.pv) && (m.pv.length === 0 || PV_RE.test(m.pv.join(',')))))
+      if (m.pv !== undefined && !(Array.isArray(m.pv) && (m.pv.length === 0 || MOVE_LIST_RE.test(m.pv.join(',')))))
         return `pv of move ${m.move} is not a list of moves`;
       for (const f of ['comment', 'before'] as const)
         if (m[f] !== undefined && typeof m[f] !== 'string') return `${f} of move ${m.move} is not text`;
@@ -558,6 +560,7 @@ export function serializeRecord(rec: GameRecord): string {
 // ---------------------------------------------------------------------------------------------
 
 export {
+  commentDrawings,
   formatRecordSyntaxError,
   parseMoveComment,
   parseRecord,

@@ -14,6 +14,8 @@ export const W = 3;
 export type Direction = 0 | 1 | 2 | 3;
 
 export const DIR_NAMES = ['N', 'E', 'S', 'W'] as const;
+/** The directions in words, as messages and titles say them. */
+export const DIR_WORDS = ['north', 'east', 'south', 'west'] as const;
 /** Square-index delta per direction. */
 export const DIR_DELTA = [10, 1, -10, -1] as const;
 export const DIR_DFILE = [0, 1, 0, -1] as const;

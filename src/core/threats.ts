@@ -80,8 +80,8 @@ export function threatMap(pos: Position, attacker: number = pos.side ^ 1): Threa
       continue;
     }
     const shot = traceShot(scratch, m);
-    const key = pathKey(shot);
-    if (key === pathKey(standing)) {
+    const key = shotKey(shot);
+    if (key === shotKey(standing)) {
       untouched.push(m);
       continue;
     }
@@ -161,7 +161,7 @@ function beamChange(pos: Position, m: number): BeamChange {
 }
 
 /** A beam's identity: the squares and directions it takes and what it hits. */
-function pathKey(s: ThreatShot): string {
+function shotKey(s: ThreatShot): string {
   let k = '';
   for (const st of s.steps) k += `${st.square}${st.out === KILL ? 'x' : st.out === BLOCK ? 'b' : st.out},`;
   return k;

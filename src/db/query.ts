@@ -243,7 +243,7 @@ interface PlayerTotals {
 }
 
 /** Every player's totals over the reviewed games that pass the filter, most games first. */
-export function playerTotals(db: Database.Database, f: GameFilter = {}): PlayerTotals[] {
+export function reviewedPlayerTotals(db: Database.Database, f: GameFilter = {}): PlayerTotals[] {
   const { where, params } = filterSql(f);
   return db
     .prepare(

@@ -97,7 +97,8 @@ export function buildProblem(b: unknown): string | undefined {
   return `a build of unknown kind ${JSON.stringify(String(x.kind).slice(0, 20))}`;
 }
 
-function sha256(data: Buffer | string): string {
+/** The SHA-256 of bytes (or of text's UTF-8), in hex: how builds and networks are named. */
+function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
@@ -265,8 +266,11 @@ export interface IdentifiedBuild {
   entry?: string;
 }
 
-/** Identifies an engine's build from its command (relative paths against `dir=` or `cwd`). */
-export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): Result<IdentifiedBuild, BuildError> {
+/**
+ * Identifies an engine's build from its command (relative paths against `dir=` or `cwd`); throws a
+ * BuildError when its program is not there or its files cannot be read.
+ */
+export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): IdentifiedBuild {
   try {
     const words: { word: number; file: string }[] = [];
     spec.command.forEach((_, i) => {
@@ -281,24 +285,24 @@ export function identifyEngine(spec: EngineSpec, cwd = process.cwd()): Result<Id
       const bytes = files.reduce((n, f) => n + f.data.length, 0);
       const entry = realpathSync(w.file);
       const script = path.relative(root, entry);
-      return ok({
+      return {
         build: { kind: 'thoth', checksum, word: w.word, script, bytes },
         text: `Thoth build ${shortSum(checksum)} (${root}, ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB)`,
         files,
         entry,
-      });
+      };
     }
     if (words.length === 0 && !INTERPRETERS.test(path.basename(spec.command[0] ?? ''))) {
-      return err(new BuildError(`engine '${spec.name}': its program '${spec.command[0] ?? ''}' is not found`));
+      throw new BuildError(`engine '${spec.name}': its program '${spec.command[0] ?? ''}' is not found`);
     }
     const checksum = filesChecksum(words);
-    return ok({
+    return {
       build: { kind: 'files', checksum, words: words.map((w) => w.word) },
       text: `files ${shortSum(checksum)} (${words.map((w) => w.file).join(', ') || 'no files'})`,
-    });
+    };
   } catch (e) {
-    if (e instanceof BuildError) return err(e);
-    return err(new BuildError(`engine '${spec.name}': cannot read its files: ${(e as Error).message}`));
+    if (e instanceof BuildError) throw e;
+    throw new BuildError(`engine '${spec.name}': cannot read its files: ${(e as Error).message}`);
   }
 }
 

@@ -17,15 +17,14 @@ import { plural } from '../core/plural';
 import { hostname } from 'node:os';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from '../match/config';
-import { EngineStartError, MatchConfigError, type MatchError, MatchInterrupted } from '../match/errors';
+import { MatchConfigError } from '../match/errors';
 import type { Halt, Ledger, MatchSummary, StopReason } from '../match/ledger';
 import { recordPath } from '../match/record-file';
 import type { Schedule, ScheduledGame } from '../match/schedule';
 import { gameSheet, plainGameSettings } from '../match/slot';
 import { type PreparedRun, prepareRun, type RunOptions } from '../match/tournament';
-import { BuildError, type IdentifiedBuild, identifyEngine, storeBuild } from './builds';
+import { type IdentifiedBuild, identifyEngine, storeBuild } from './builds';
 import { engineEvaluation } from './engine-network';
 import { judgeResult, type PairJob, pairGames, pairId, type RunSettings, signedJob } from './jobs';
 import { JOB_OPTS, LostJobs, RECONCILE_MS, requeue } from './lost-jobs';
@@ -33,6 +32,7 @@ import { RunNotes } from './notes';
 import { watchRedis } from './redis-watch';
 import {
   connectionOptions,
+  KEEP_FINISHED_S,
   keys,
   openRedis,
   QUEUE_PREFIX,
@@ -47,49 +47,26 @@ import { ledgerStatus, liveWorkers, readRefusals, type RunState, type RunStatus,
 import { type Signer, signerFor, signRun } from './trust';
 import { sleep, within } from './wait';
 
-export type DistributedError = MatchError | RedisUnreachable | BuildError;
-
-/** How long a finished run's status stays in Redis. */
-const KEEP_FINISHED_S = 7 * 24 * 3600;
 /** The most pairs queued in one step of the loop (the loop stays responsive: results, Ctrl-C). */
 const MAX_QUEUED_AT_ONCE = 500;
 
 /**
- * Plays a run on workers. Errors before the first game are returned as for a local run
- * (MatchConfigError, EngineStartError), plus BuildError (an engine's files cannot be read) and
- * RedisUnreachable (also when Redis is lost during the run: the summary so far is printed first).
+ * Plays a run on workers. It throws what a local run throws before its first game
+ * (MatchConfigError, EngineStartError, MatchInterrupted), and BuildError (an engine's files cannot
+ * be read) and RedisUnreachable (also when Redis is lost during the run: the summary so far is
+ * written first).
  */
-export async function runDistributed(
-  cfg: MatchConfig,
-  opts: RunOptions,
-): Promise<Result<MatchSummary, DistributedError>> {
+export async function runDistributed(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary> {
   const setting = cfg.distributed;
   if (!setting) throw new Error('runDistributed without -distributed');
   const addr = redisAddress(setting.url, { caFile: setting.caFile, passwordFile: setting.passwordFile });
-  if (!addr.ok) return err(new MatchConfigError(`-distributed: ${addr.error.message}`));
+  if (!addr.ok) throw new MatchConfigError(`-distributed: ${addr.error.message}`);
   const signer = signerFor(setting.signKey);
-  if (!signer.ok) return err(new MatchConfigError(`-distributed: ${signer.error.message}`));
-  let redis: Redis;
-  try {
-    redis = await openRedis(addr.value);
-  } catch (e) {
-    if (e instanceof RedisUnreachable) return err(e);
-    throw e;
-  }
+  if (!signer.ok) throw new MatchConfigError(`-distributed: ${signer.error.message}`);
+  const redis = await openRedis(addr.value);
   const c = new Coordinator(cfg, addr.value, redis, opts, signer.value);
   try {
     return await c.run();
-  } catch (e) {
-    if (
-      e instanceof MatchConfigError ||
-      e instanceof EngineStartError ||
-      e instanceof MatchInterrupted ||
-      e instanceof BuildError ||
-      e instanceof RedisUnreachable
-    ) {
-      return err(e);
-    }
-    throw e;
   } finally {
     await c.close();
   }
@@ -156,7 +133,7 @@ class Coordinator {
     this.gone = new LostJobs(this.notes, 'pair');
   }
 
-  async run(): Promise<Result<MatchSummary, DistributedError>> {
+  async run(): Promise<MatchSummary> {
     const opts = this.opts;
     const onUserAbort = (): void => this.stop.abort();
     opts.signal?.addEventListener('abort', onUserAbort, { once: true });
@@ -169,7 +146,7 @@ class Coordinator {
   }
 
   /** The phases of a run: prepare, publish, follow the results, stop. */
-  private async play(): Promise<Result<MatchSummary, DistributedError>> {
+  private async play(): Promise<MatchSummary> {
     await this.prepare();
     await this.publish();
     await this.follow();
@@ -195,14 +172,13 @@ class Coordinator {
       const evaluations: (string | null)[] = [];
       for (const [i, spec] of cfg.engines.entries()) {
         const b = identifyEngine(spec);
-        if (!b.ok) throw b.error;
-        this.identified.push(b.value);
-        if (await storeBuild(redis, b.value))
-          ledger.write(`Note: engine ${spec.name}: stored ${b.value.text} in Redis for the workers`);
+        this.identified.push(b);
+        if (await storeBuild(redis, b))
+          ledger.write(`Note: engine ${spec.name}: stored ${b.text} in Redis for the workers`);
         // Which evaluation it plays with here: the workers' engines must say the same.
         const e = engines.get(i);
         evaluations.push(
-          b.value.build.kind === 'thoth' && e ? ((await engineEvaluation(e, cfg.startTimeoutMs)) ?? null) : null,
+          b.build.kind === 'thoth' && e ? ((await engineEvaluation(e, cfg.startTimeoutMs)) ?? null) : null,
         );
       }
       this.settings = {
@@ -527,7 +503,7 @@ class Coordinator {
   }
 
   /** Stopping: what becomes of the pairs still queued and those being played; the summary. */
-  private async finish(): Promise<Result<MatchSummary, DistributedError>> {
+  private async finish(): Promise<MatchSummary> {
     const { redis, ledger } = this;
     const run = this.run_;
     const pairs = this.pairs!;
@@ -558,7 +534,8 @@ class Coordinator {
     this.notes.flush();
     ledger.closeRecords();
     const summary = ledger.end(reason, message, detail);
-    return this.lost ? err(this.lost) : ok(summary);
+    if (this.lost) throw this.lost;
+    return summary;
   }
 
   /** As locally, on a fault: the queued pairs removed, the games in progress let finish and counted. */

@@ -29,7 +29,15 @@ import {
   type DatagenWorkerTally,
   ownBuild,
 } from './datagen-jobs';
-import { connectionOptions, keys, openRedis, QUEUE_PREFIX, type RedisAddress, RedisUnreachable } from './redis';
+import {
+  connectionOptions,
+  KEEP_FINISHED_S,
+  keys,
+  openRedis,
+  QUEUE_PREFIX,
+  type RedisAddress,
+  RedisUnreachable,
+} from './redis';
 import { RunLock, RunLocked } from './run-lock';
 import { JOB_OPTS, LostJobs, RECONCILE_MS, requeue } from './lost-jobs';
 import { RunNotes } from './notes';
@@ -39,7 +47,6 @@ import { liveWorkers, readRefusals, type RunState, windowSize } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';
 
-const KEEP_FINISHED_S = 7 * 24 * 3600;
 /** The largest shard taken (base64): a chunk of games is a few hundred KB; a forged one may be anything. */
 const MAX_SHARD_CHARS = 256 * 1024 * 1024;
 /** Checks of shards run at once (each a datagen child of one game). */
@@ -131,12 +138,11 @@ export async function runDatagenCoordinator(
   sink: DatagenSink,
 ): Promise<DatagenOutcome> {
   const build = ownBuild();
-  if (!build.ok) throw build.error;
   const redis = await openRedis(addr);
   redis.on('error', () => undefined);
   const c = new DatagenCoordinator(addr, opts, sink, redis);
   try {
-    await c.prepare(build.value);
+    await c.prepare(build);
     await c.enqueueAndFollow();
     return await c.finish();
   } finally {

@@ -12,7 +12,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { plural } from '../core/plural';
-import { err, type Result } from '../core/result';
 import type { EngineSpec } from '../match/engine-process';
 import { BuildError, type EngineBuild, type IdentifiedBuild, identifyEngine } from './builds';
 import { oneLine } from '../core/quote';
@@ -53,19 +52,17 @@ export const chunkId = (k: number): string => `chunk-${k}`;
 
 /**
  * The Thoth build this process runs from (dist/cli.js beside the bundle, or the repository's when
- * running from the sources), identified as a match identifies an engine's build.
+ * running from the sources), identified as a match identifies an engine's build; a BuildError when
+ * there is none.
  */
-export function ownBuild(): Result<IdentifiedBuild, BuildError> {
+export function ownBuild(): IdentifiedBuild {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const cli = [path.join(here, 'cli.js'), path.join(here, '..', '..', 'dist', 'cli.js')].find((p) => existsSync(p));
-  if (cli === undefined)
-    return err(new BuildError('there is no built dist/cli.js to give the workers (run npm run build)'));
+  if (cli === undefined) throw new BuildError('there is no built dist/cli.js to give the workers (run npm run build)');
   // identifyEngine reads only the command, its folder and the name.
   const spec = { name: 'thoth datagen', nameGiven: true, command: ['node', cli], options: [] } as unknown as EngineSpec;
   const b = identifyEngine(spec);
-  if (!b.ok) return b;
-  if (b.value.build.kind !== 'thoth')
-    return err(new BuildError(`${cli} is not part of a Thoth build the workers can fetch`));
+  if (b.build.kind !== 'thoth') throw new BuildError(`${cli} is not part of a Thoth build the workers can fetch`);
   return b;
 }
 

@@ -19,6 +19,7 @@ import {
   tokenCookie,
 } from '../http/loopback';
 import { datagenAsRunStatus, isDatagenStatus } from './datagen-jobs';
+import { isRunId } from './redis';
 import { listRuns, MalformedStatus, readLlrSeries, readStatus } from './status';
 
 export interface StatusPage {
@@ -50,7 +51,7 @@ export async function startStatusPage(
   const api = async (url: URL): Promise<unknown> => {
     const runs = await listRuns(redis);
     const run = url.searchParams.get('run') ?? opts.run ?? runs[0];
-    if (run === undefined || !/^[0-9a-f]{12}$/.test(run)) return { runs, status: null, llr: [] };
+    if (run === undefined || !isRunId(run)) return { runs, status: null, llr: [] };
     let status: Awaited<ReturnType<typeof readStatus>> | null;
     try {
       status = (await readStatus(redis, run)) ?? null;

@@ -205,6 +205,12 @@ function loginOrTlsProblem(e: Error): string | undefined {
 /** BullMQ's key prefix for Thoth's queues. */
 export const QUEUE_PREFIX = 'thoth';
 
+/** How long a finished run's keys (its settings, status, LLR and refusals) stay in Redis: seven days. */
+export const KEEP_FINISHED_S = 7 * 24 * 3600;
+
+/** True for text shaped like a run's id (12 hex digits: a match's or a datagen run's, as its coordinator prints it). */
+export const isRunId = (text: string): boolean => /^[0-9a-f]{12}$/.test(text);
+
 /** The names of a run's queues and keys. */
 export const keys = {
   /** Sorted set: run id → creation time. */

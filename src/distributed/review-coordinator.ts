@@ -105,12 +105,11 @@ export async function runReviewCoordinator(
   sink: ReviewSink,
 ): Promise<ReviewOutcome> {
   const build = ownBuild();
-  if (!build.ok) throw build.error;
   const redis = await openRedis(addr);
   redis.on('error', () => undefined);
   const c = new ReviewCoordinator(addr, opts, sink, redis);
   try {
-    await c.prepare(build.value);
+    await c.prepare(build);
     await c.follow();
     return await c.finish();
   } finally {

@@ -7,8 +7,9 @@ import type { MatchConfig } from '../match/config';
 import type { Ledger } from '../match/ledger';
 import { sprtBounds } from '../match/stats/sprt';
 import { describeLimits } from '../match/timecontrol';
+import { COUNT_RE } from '../core/info';
 import { oneLine } from '../core/quote';
-import { keys } from './redis';
+import { isRunId, keys } from './redis';
 
 export type RunState = 'running' | 'finished' | 'stopped' | 'interrupted' | 'lost';
 
@@ -161,7 +162,7 @@ export function windowSize(slots: number): number {
  */
 function readHeartbeat(id: string, h: Record<string, string>): WorkerStatus | string {
   const count = (v: string | undefined, max: number): number | undefined =>
-    v !== undefined && /^\d{1,15}$/.test(v) && Number(v) <= max ? Number(v) : undefined;
+    v !== undefined && COUNT_RE.test(v) && Number(v) <= max ? Number(v) : undefined;
   const shown = (v: string | undefined): string => `'${oneLine(v ?? '').slice(0, 20)}'`;
   const concurrency = count(h.concurrency, MAX_WORKER_SLOTS);
   if (concurrency === undefined || concurrency < 1)
@@ -171,7 +172,7 @@ function readHeartbeat(id: string, h: Record<string, string>): WorkerStatus | st
   const pairs = count(h.pairs ?? '0', Number.MAX_SAFE_INTEGER);
   if (pairs === undefined) return `its pairs played are ${shown(h.pairs)}, not a whole number`;
   const run = h.run ?? '';
-  if (!(run === '' || /^[0-9a-f]{12}$/.test(run))) return `its run is ${shown(run)}, not a run id`;
+  if (!(run === '' || isRunId(run))) return `its run is ${shown(run)}, not a run id`;
   if (id.length > 200) return 'its id is longer than 200 characters';
   return { id: oneLine(id), concurrency, busy, run: run || null, pairs };
 }

@@ -107,7 +107,7 @@ function signedPairJob(
 }
 
 /** A run's settings from their (signed) text, or why this worker cannot take them. */
-function runSettings(body: string): RunSettings | string {
+function readRunSettings(body: string): RunSettings | string {
   let settings: RunSettings;
   try {
     settings = JSON.parse(body) as RunSettings;
@@ -269,7 +269,7 @@ class RunWorker {
     if (unsigned !== undefined) return this.refuse(run, unsigned);
     if (datagen !== null) return serveDatagen(await this.datagenHost(), run, datagen);
     if (review !== null) return serveReview(await this.datagenHost(), run, review, signer!);
-    const settings = runSettings(body);
+    const settings = readRunSettings(body);
     if (typeof settings === 'string') return this.refuse(run, settings);
     const local = await this.localRun(run, settings);
     if (local) await this.playRun(run, settings, local, signer!);

@@ -3,7 +3,7 @@
  * by term (`eval`), perft, and the limits of a `go`. Each takes the position and the option
  * values it needs and gives plain data; src/protocol/lines.ts makes the protocol's lines of it.
  */
-import { divide, gameStatus, keyHex, pieceText, toKfen, type EditionId, type Position } from '../core/index';
+import { boardRows, divide, gameStatus, keyHex, toKfen, type EditionId, type Position } from '../core/index';
 import { TERM_NAMES, evaluate } from '../search/evaluate';
 import { evaluatePosition, type Network } from '../nnue/network';
 import { DEFAULT_LIMITS, MAX_PLY, type SearchLimits } from '../search/search';
@@ -34,17 +34,8 @@ export interface BoardReport {
 
 export function boardReport(pos: Position, noRemovalLimit: number): BoardReport {
   const ed = pos.edition;
-  const ranks: string[][] = [];
-  for (let r = 7; r >= 0; r--) {
-    const row: string[] = [];
-    for (let f = 0; f < 10; f++) {
-      const p = pos.board[r * 10 + f];
-      row.push(p === 0 ? '' : pieceText(p, ed));
-    }
-    ranks.push(row);
-  }
   return {
-    ranks,
+    ranks: boardRows(pos.board, ed),
     variant: ed.id,
     variantName: ed.name,
     toMove: ed.colorNames[pos.side],

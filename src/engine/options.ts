@@ -7,7 +7,7 @@ import { EDITION_IDS, type EditionId } from '../core/index';
 import { err, ok, type Result } from '../core/result';
 import { DEFAULT_FEATURES, type SearchFeatures } from '../search/search';
 import { DEFAULT_PARAMS, PARAM_SPECS, type SearchParams } from '../search/params';
-import { MAX_ELO, MIN_ELO } from '../search/skill';
+import { MAX_ELO, MAX_SKILL, MIN_ELO } from '../search/skill';
 import { DEFAULT_EVAL_FILE } from './host';
 import { clip, quote } from '../core/quote';
 import { formatOptionLine, type OptionSpec } from '../core/option-line';
@@ -213,7 +213,7 @@ export function createOptions(host: OptionHost, threadsMax: number) {
     swapOntoReserved: new Check('SwapOntoReserved', false, (on, was) => host.rulesChanged(on, was)),
     swapSphinx: new Check('SwapWithSphinx', false, (on, was) => host.rulesChanged(on, was)),
     noRemovalDraw: new Spin('NoRemovalDraw', 100, 0, 100000),
-    skillLevel: new Spin('Skill Level', 20, 0, 20),
+    skillLevel: new Spin('Skill Level', MAX_SKILL, 0, MAX_SKILL),
     limitStrength: new Check('UCI_LimitStrength', false),
     elo: new Spin('UCI_Elo', MAX_ELO, MIN_ELO, MAX_ELO),
     random: new Check('Random', false),

@@ -9,6 +9,8 @@
  */
 import { formatMove } from '../core/index';
 import { MATE_BOUND, type SearchResult } from '../core/score';
+import { MAX_SKILL } from '../search/skill';
+import { nextAge } from '../search/tt';
 import type { SearchTask } from '../threads/search-worker';
 
 /** A search as the protocol asks for it: the task of every thread, less what the threads own. */
@@ -19,9 +21,6 @@ export type GoRequest = Omit<
 
 /** One thread's result with the thread it came from: what the vote weighs. */
 export type ThreadResult = SearchResult & { threadIndex: number };
-
-/** The table age wraps at this (the six age bits of a table entry). */
-const AGE_MASK = 63;
 
 /**
  * Stockfish's vote: each thread's move gets (score − worst score + 14) × depth; the thread whose
@@ -77,7 +76,7 @@ export function chooseResult(
   nodes: number,
 ): SearchResult {
   const first: ThreadResult = { ...main, threadIndex: 0 };
-  const best = (go.skill ?? 20) < 20 || go.random ? first : voteBest([first, ...helpers]);
+  const best = (go.skill ?? MAX_SKILL) < MAX_SKILL || go.random ? first : voteBest([first, ...helpers]);
   return {
     best: best.best,
     ponder: best.threadIndex === 0 || best.best === main.best ? main.ponder : best.ponder,
@@ -123,7 +122,7 @@ export class PoolCore {
   begin(threads: number): void {
     if (this.slots && this.slots.length < threads * 4) this.slots = new Int32Array(new SharedArrayBuffer(16 * threads));
     this.slots?.fill(0); // no worker is running: stale slots of the last search go
-    this.age = (this.age + 1) & AGE_MASK;
+    this.age = nextAge(this.age);
   }
 
   /** Thread `i`'s task for `go`, less the host's shared words (table, stop word, node counter) and port. */

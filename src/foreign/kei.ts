@@ -31,7 +31,7 @@ import {
   squareName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
-import { type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
+import { BARE_SCORE_RE, type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
 
 const DIRS = 'nesw';
 
@@ -169,7 +169,7 @@ export class KeiTranslator extends Translator {
     if (line === 'readyok' || line.startsWith('id ')) return [line];
     if (line.startsWith('info ') && !line.startsWith('info string')) {
       // KEI's score is a bare number of centipawns
-      const info = this.readInfo(line.replace(/\bscore (-?\d+)/, 'score cp $1'));
+      const info = this.readInfo(line.replace(BARE_SCORE_RE, 'score cp $1'));
       if (info !== undefined) return [this.thothInfo(info)];
     }
     return [`info string ${this.protocol}: ${line}`];

@@ -29,9 +29,15 @@ import {
   squareName,
 } from '../core/index';
 import { err, ok, type Result } from '../core/result';
-import { type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
+import { BARE_SCORE_RE, type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
 
-const LETTER: Record<number, string> = { [SPHINX]: 'x', [PHARAOH]: 'k', [ANUBIS]: 'a', [PYRAMID]: 'p', [SCARAB]: 's' };
+const KHET2AI_LETTER: Record<number, string> = {
+  [SPHINX]: 'x',
+  [PHARAOH]: 'k',
+  [ANUBIS]: 'a',
+  [PYRAMID]: 'p',
+  [SCARAB]: 's',
+};
 
 /** A position as Khet2-AI's `position` takes it: `<Khet string> <0|1>`. */
 export function khet2aiString(pos: Position): string {
@@ -47,7 +53,7 @@ export function khet2aiString(pos: Position): string {
       }
       if (empty > 0) row += String(empty);
       empty = 0;
-      const letter = LETTER[kindOf(p)] ?? '?';
+      const letter = KHET2AI_LETTER[kindOf(p)] ?? '?';
       row += colorOf(p) === 0 ? letter.toUpperCase() : letter;
       if (kindOf(p) !== PHARAOH) row += String(oriOf(p) + 1);
     }
@@ -143,7 +149,7 @@ export class Khet2aiTranslator extends Translator {
       const mate = /\bmate (-?)(\d+)/.exec(line);
       const text = mate
         ? line.replace(mate[0], `score mate ${mate[1]}${Math.ceil(Number(mate[2]) / 2)}`)
-        : line.replace(/\bscore (-?\d+)/, 'score cp $1');
+        : line.replace(BARE_SCORE_RE, 'score cp $1');
       const info = this.readInfo(text);
       if (info !== undefined) return [this.thothInfo(info)];
     }

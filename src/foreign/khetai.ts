@@ -38,7 +38,13 @@ import {
 import { err, ok, type Result } from '../core/result';
 import { type ForeignGo, type Translation, Translator, moveTimeFromClock } from './translator';
 
-const LETTER: Record<number, string> = { [SPHINX]: 'l', [PHARAOH]: 'x', [ANUBIS]: 'a', [PYRAMID]: 'p', [SCARAB]: 's' };
+const KHETAI_LETTER: Record<number, string> = {
+  [SPHINX]: 'l',
+  [PHARAOH]: 'x',
+  [ANUBIS]: 'a',
+  [PYRAMID]: 'p',
+  [SCARAB]: 's',
+};
 
 /** The board as the bridge passes it to KhetAI.move: 80 squares of two characters, from a8. */
 export function khetaiBoard(pos: Position): string {
@@ -50,7 +56,7 @@ export function khetaiBoard(pos: Position): string {
         s += '--';
         continue;
       }
-      const letter = LETTER[kindOf(p)] ?? '?';
+      const letter = KHETAI_LETTER[kindOf(p)] ?? '?';
       s += (colorOf(p) === 0 ? letter : letter.toUpperCase()) + String(kindOf(p) === PHARAOH ? 0 : oriOf(p));
     }
   }

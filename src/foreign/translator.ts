@@ -69,6 +69,9 @@ function parseForeignGo(tokens: readonly string[]): Result<ForeignGo, string> {
   return ok(g);
 }
 
+/** A score without its unit (`score -35`), as some adapters' engines print it: read as centipawns. */
+export const BARE_SCORE_RE = /\bscore (-?\d+)/;
+
 /**
  * The time to give one move from a clock, for an engine whose protocol takes a move time and no
  * clock (docs/match.md, "Other engines"): the remaining time over the moves to go (25 when the

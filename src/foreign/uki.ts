@@ -29,7 +29,13 @@ import {
 import { err, ok, type Result } from '../core/result';
 import { type ForeignGo, type Translation, Translator } from './translator';
 
-const LETTER: Record<number, string> = { [SPHINX]: 'h', [PHARAOH]: 'p', [ANUBIS]: 'a', [PYRAMID]: 'y', [SCARAB]: 's' };
+const UKI_LETTER: Record<number, string> = {
+  [SPHINX]: 'h',
+  [PHARAOH]: 'p',
+  [ANUBIS]: 'a',
+  [PYRAMID]: 'y',
+  [SCARAB]: 's',
+};
 const FACING = 'urdl';
 
 /**
@@ -46,7 +52,7 @@ function ukiSquare(p: number): string {
   if (kind === PYRAMID) o = (o + 1) & 3;
   else if (kind === SCARAB) o = (o + 1 + 2 * color) & 3;
   else if (kind === PHARAOH) o = 2 * color;
-  const letter = LETTER[kind] ?? '?';
+  const letter = UKI_LETTER[kind] ?? '?';
   return (color === 0 ? letter.toUpperCase() : letter) + FACING[o];
 }
 

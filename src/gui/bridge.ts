@@ -12,6 +12,7 @@
  *    a page's `setoption name Threads` is what it wants, the engine gets the smaller of that and the
  *    share, again whenever the share changes (the engine applies it once a running search ends).
  */
+import { parseBestmove } from '../core/bestmove-line';
 import { parseOptionLine, type DeclaredOption } from '../core/option-line';
 import { type ForeignProtocol, engineChild, knownDialect } from '../foreign/foreign';
 import type { LineChild } from '../process/child';
@@ -349,7 +350,7 @@ export class EngineBridge {
       for (const l of q) if (this.client) this.send(this.client, l);
       return;
     }
-    if (first === 'bestmove') {
+    if (parseBestmove(line)) {
       if (this.outstanding > 0) this.outstanding--;
       if (this.orphans > 0) {
         this.orphans--;

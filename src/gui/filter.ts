@@ -5,6 +5,7 @@
  * benchmark or do anything else the protocol may offer.
  */
 import { err, ok, type Result } from '../core/result';
+import { isMoveText } from '../core/notation';
 import { isSetupName } from '../core/setups';
 
 /** The longest line forwarded (a `position … moves …` of a very long game fits). */
@@ -33,7 +34,6 @@ const ALLOWED_OPTIONS: readonly string[] = [
 const SIMPLE = new Set(['uci', 'isready', 'ucinewgame', 'stop', 'ponderhit']);
 const GO_NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'depth', 'nodes', 'mate', 'movetime']);
 const GO_FLAGS = new Set(['infinite', 'ponder']);
-const MOVE_RE = /^[a-j][1-8](?:[a-j][1-8]u?|[+\-RL])$/;
 const KFEN_PLACEMENT_RE = /^[0-9A-Za-z^<>/]{1,200}$/;
 const VALUE_RE = /^[A-Za-z0-9_.+-]{1,32}$/;
 const INT_RE = /^\d{1,10}$/;
@@ -130,7 +130,7 @@ function checkPosition(t: string[], line: string): FilterResult {
   if (i < t.length) {
     if (t[i] !== 'moves') return refuse(`position: unexpected '${t[i].slice(0, 20)}'`);
     for (const m of t.slice(i + 1)) {
-      if (!MOVE_RE.test(m)) return refuse(`position: '${m.slice(0, 20)}' is not a move`);
+      if (!isMoveText(m)) return refuse(`position: '${m.slice(0, 20)}' is not a move`);
     }
   }
   return ok(line);
@@ -146,7 +146,7 @@ function checkGo(t: string[], line: string): FilterResult {
       // nothing
     } else if (w === 'searchmoves') {
       const rest = t.slice(i + 1);
-      if (rest.length === 0 || !rest.every((m) => MOVE_RE.test(m))) return refuse('go: bad searchmoves');
+      if (rest.length === 0 || !rest.every((m) => isMoveText(m))) return refuse('go: bad searchmoves');
       break;
     } else {
       return refuse(`go: '${w.slice(0, 20)}' is not allowed`);

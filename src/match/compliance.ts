@@ -61,7 +61,7 @@ class Failure extends Error {
     super(why);
   }
 }
-const fail = (why: string, slow = false): never => {
+const failStep = (why: string, slow = false): never => {
   throw new Failure(why, slow);
 };
 
@@ -84,8 +84,8 @@ class ComplianceRun {
   async expect(match: (l: string) => boolean, what: string, ms = this.timeoutMs): Promise<string> {
     const r = await this.e.waitFor(match, ms);
     if (r.kind === 'line') return r.line;
-    if (r.kind === 'exit') return fail(`the process ended (${this.e.exitText()}) waiting for ${what}`);
-    return fail(`no ${what} within ${ms / 1000} s`, ms === this.timeoutMs);
+    if (r.kind === 'exit') return failStep(`the process ended (${this.e.exitText()}) waiting for ${what}`);
+    return failStep(`no ${what} within ${ms / 1000} s`, ms === this.timeoutMs);
   }
 
   async ready(): Promise<void> {
@@ -102,11 +102,11 @@ class ComplianceRun {
     const elapsed = performance.now() - t0;
     const text = line.split(/\s+/)[1] ?? '';
     const m = parseMove(p, text);
-    if (!m.ok) return fail(`'${line}': ${m.error.message}`);
+    if (!m.ok) return failStep(`'${line}': ${m.error.message}`);
     const infos = this.lines.filter((l) => l.startsWith('info ') && !l.startsWith('info string'));
     for (const i of infos) {
       const r = parseInfo(i);
-      if (!r.ok) fail(`'${i}' does not read: ${r.error.field}: ${r.error.message}`);
+      if (!r.ok) failStep(`'${i}' does not read: ${r.error.field}: ${r.error.message}`);
     }
     return { move: m.value, infos, elapsed };
   }
@@ -115,14 +115,14 @@ class ComplianceRun {
     this.e.send('uci');
     await this.expect((l) => l === 'uciok', "'uciok'");
     const name = this.lines.find((l) => /^id name \S/.test(l));
-    if (!name) fail("no 'id name' before 'uciok'");
-    if (!this.lines.some((l) => /^id author \S/.test(l))) fail("no 'id author' before 'uciok'");
+    if (!name) failStep("no 'id name' before 'uciok'");
+    if (!this.lines.some((l) => /^id author \S/.test(l))) failStep("no 'id author' before 'uciok'");
     this.name = name?.slice(8);
   }
 
   options(): void {
     for (const l of this.lines.filter((x) => x.startsWith('option '))) {
-      if (parseOptionLine(l) === undefined) fail(`'${l}' does not read as an option line`);
+      if (parseOptionLine(l) === undefined) failStep(`'${l}' does not read as an option line`);
     }
   }
 
@@ -132,18 +132,18 @@ class ComplianceRun {
     this.e.send('setoption name Hash value 16');
     await this.ready();
     const error = this.lines.find((l) => l.startsWith('info string error'));
-    if (error) fail(`'${error}'`);
+    if (error) failStep(`'${error}'`);
   }
 
   async goInfinite(): Promise<void> {
     this.lines.length = 0;
     this.e.send('go infinite');
     const early = await this.e.waitFor((l) => l.startsWith('bestmove'), 300);
-    if (early.kind === 'line') fail(`'${early.line}' before 'stop'`);
-    if (early.kind === 'exit') fail(`the process ended (${this.e.exitText()})`);
+    if (early.kind === 'line') failStep(`'${early.line}' before 'stop'`);
+    if (early.kind === 'exit') failStep(`the process ended (${this.e.exitText()})`);
     this.e.send('isready');
     const l = await this.expect((x) => x === 'readyok' || x.startsWith('bestmove'), "'readyok' during the search");
-    if (l !== 'readyok') fail(`'${l}' before 'stop'`);
+    if (l !== 'readyok') failStep(`'${l}' before 'stop'`);
     await this.bestmove('stop', this.pos, 2000);
   }
 
@@ -152,7 +152,7 @@ class ComplianceRun {
     this.e.send('position startpos moves e9e9');
     await this.ready();
     if (!this.lines.some((l) => l.startsWith('info string error')))
-      fail("no 'info string error: …' for a move that does not exist");
+      failStep("no 'info string error: …' for a move that does not exist");
     // the position before is kept
     await this.bestmove('go depth 1', this.pos, this.timeoutMs);
   }
@@ -160,7 +160,7 @@ class ComplianceRun {
   async quit(): Promise<void> {
     this.e.send('quit');
     const r = await this.e.waitFor(() => false, 2000);
-    if (r.kind !== 'exit') fail("still running 2 s after 'quit'");
+    if (r.kind !== 'exit') failStep("still running 2 s after 'quit'");
   }
 }
 
@@ -182,7 +182,7 @@ function stepsOf(c: ComplianceRun, timeoutMs: number): Record<string, () => Prom
     },
     'go clock': async () => {
       const r = await c.bestmove('go wtime 1000 btime 1000 winc 10 binc 10', c.pos, 1000 + 2000);
-      if (!r.infos.some((i) => / score (cp|mate) /.test(i))) fail("no 'info … score' line before 'bestmove'");
+      if (!r.infos.some((i) => / score (cp|mate) /.test(i))) failStep("no 'info … score' line before 'bestmove'");
       c.pos.make(r.move);
     },
     'go btime': async () => {
@@ -199,7 +199,7 @@ function stepsOf(c: ComplianceRun, timeoutMs: number): Record<string, () => Prom
     },
     'go movetime': async () => {
       const r = await c.bestmove('go movetime 200', c.pos, 200 + 2000);
-      if (r.elapsed > 200 + 500) fail(`'bestmove' after ${Math.round(r.elapsed)} ms of a 200 ms move time`);
+      if (r.elapsed > 200 + 500) failStep(`'bestmove' after ${Math.round(r.elapsed)} ms of a 200 ms move time`);
     },
     'position kfen': async () => {
       c.e.send(`position kfen ${KFEN_STEP.kfen} moves ${KFEN_STEP.moves.join(' ')}`);

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { THOTH_DIALECT, type Dialect, formatDialect } from '../core/dialect';
+import { shorten } from '../core/quote';
 import { type ForeignProtocol, PROTOCOLS, TranslatedProcess, type Translator, engineChild } from '../foreign/foreign';
 import { type LineChild, describeExit } from '../process/child';
 import { formatCommandLine } from '../process/command-line';
@@ -79,8 +80,6 @@ export interface OptionProblem {
   /** Why, in words. */
   text: string;
 }
-
-const clip = (s: string, n = 200): string => (s.length > n ? s.slice(0, n) + '…' : s);
 
 export class EngineProcess {
   private proc?: LineChild;
@@ -266,7 +265,7 @@ export class EngineProcess {
         if (problem !== undefined) return problem;
         // An engine without UCI_Variant is told anyway (the run notes that it may not play the variant).
         if (refusal !== undefined && this.declared.has(name.toLowerCase())) {
-          return { option: name, value, text: `the engine answers '${clip(refusal)}'` };
+          return { option: name, value, text: `the engine answers '${shorten(refusal)}'` };
         }
       }
       this.onLine = undefined;

@@ -1,6 +1,8 @@
 /**
- * The tournament runner's errors. Its functions return them as values (`Result`); the caller
- * (the command line) words them and picks the exit code.
+ * The tournament runner's errors. The parsers of its settings (parseMatchArgs, the openings)
+ * return them as values (`Result`); the runner (runMatch, runDistributed) throws them, and the
+ * command line gives each its exit code in one table (src/cli/exit-codes.ts; docs/conventions.md,
+ * "Errors").
  */
 
 /** A bad setting of a run (a flag, an engine setting, a time control, an openings or record file): nothing is played. */
@@ -50,3 +52,6 @@ export class MatchInterrupted extends Error {
 }
 
 export type MatchError = MatchConfigError | EngineStartError | MatchInterrupted;
+
+/** A wait that ran out (`no 'readyok' within 10 s`): the message names the flag that gives it longer. */
+export const NO_ANSWER_RE = /^no '\w+' within /;

@@ -6,9 +6,7 @@
  * higher score goes on, a tie is played on one game pair at a time (at most TIEBREAK_PAIRS, each on
  * openings of its own), and a tie that stays goes to the higher seed. docs/match.md, "Knockout".
  */
-import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from './config';
-import type { MatchError } from './errors';
 import type { FinishedGame, MatchSummary, StopReason } from './ledger';
 import { type RunOptions, runMatch } from './tournament';
 
@@ -36,7 +34,7 @@ export function pairings(seeds: readonly number[]): { pairs: [number, number][];
   return { pairs, bye };
 }
 
-/** Plays one pairing; resolves to its summary (MatchError: the run cannot go on). */
+/** Plays one pairing; resolves to its summary (it throws runMatch's errors: the run cannot go on). */
 async function playPairing(
   cfg: MatchConfig,
   a: number,
@@ -45,7 +43,7 @@ async function playPairing(
   event: string,
   srand: number,
   opts: RunOptions,
-): Promise<Result<MatchSummary, MatchError>> {
+): Promise<MatchSummary> {
   const sub: MatchConfig = {
     ...cfg,
     engines: [cfg.engines[a], cfg.engines[b]],
@@ -60,11 +58,12 @@ async function playPairing(
 }
 
 /** A's points in a pairing's games (B's are the rest). */
-function points(s: MatchSummary): number {
+function pairingPoints(s: MatchSummary): number {
   return s.finished.reduce((p, f) => p + (f.game.first === 0 ? f.score : 1 - f.score), 0);
 }
 
-export async function runKnockout(cfg: MatchConfig, opts: RunOptions): Promise<Result<KnockoutResult, MatchError>> {
+/** Plays the bracket; a pairing that cannot begin throws runMatch's error (the games so far are written). */
+export async function runKnockout(cfg: MatchConfig, opts: RunOptions): Promise<KnockoutResult> {
   const write = opts.write;
   const finished: FinishedGame[] = [];
   const name = (i: number): string => cfg.engines[i].name;
@@ -84,11 +83,10 @@ export async function runKnockout(cfg: MatchConfig, opts: RunOptions): Promise<R
         // a tie-break pair on openings of its own
         const srand = (cfg.srand + extra * 7919) >>> 0;
         const r = await playPairing(cfg, a, b, rounds, `${cfg.event} (knockout ${what})`, srand, opts);
-        if (!r.ok) return err(r.error);
-        finished.push(...r.value.finished);
-        pa += points(r.value);
-        games += r.value.finished.length;
-        if (r.value.stop !== 'done') return ok({ stop: r.value.stop, message: r.value.message, finished });
+        finished.push(...r.finished);
+        pa += pairingPoints(r);
+        games += r.finished.length;
+        if (r.stop !== 'done') return { stop: r.stop, message: r.message, finished };
         if (pa * 2 !== games) break;
       }
       const winner = pa * 2 > games ? a : pa * 2 < games ? b : a; // a tie that stays: the higher seed
@@ -100,5 +98,5 @@ export async function runKnockout(cfg: MatchConfig, opts: RunOptions): Promise<R
     seeds = next.sort((x, y) => x - y);
   }
   write(`Knockout winner: ${name(seeds[0])}`);
-  return ok({ stop: 'done', finished, winner: seeds[0] });
+  return { stop: 'done', finished, winner: seeds[0] };
 }

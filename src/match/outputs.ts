@@ -6,7 +6,7 @@
 import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { GameRecord } from '../core/record';
-import { fileErrorText, sameFile } from '../process/files';
+import { fileErrorText, isSpecial, sameFile } from '../process/files';
 import { type OutputError, outputError } from '../process/output';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
@@ -48,16 +48,6 @@ function runInputs(cfg: MatchConfig): [words: string, shown: string, path: strin
   return inputs;
 }
 
-/** True for a path that is there and is neither a plain file nor a folder: a device (`/dev/null`) or a pipe. */
-function isDevice(path: string): boolean {
-  try {
-    const st = statSync(path);
-    return !st.isFile() && !st.isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The words for an output of the run (the record file, the JSON report) that is one of its
  * inputs or the other output, or undefined when the outputs are files of their own. Paths are
@@ -67,7 +57,7 @@ export function outputClash(cfg: MatchConfig): string | undefined {
   const outputs: [string, string | undefined][] = [
     [cfg.pgnout !== undefined ? '-pgnout' : '-resume', recordPath(cfg)],
     ['-report json=', cfg.jsonReport],
-  ].map(([what, path]) => [what as string, path === undefined || isDevice(path) ? undefined : path]);
+  ].map(([what, path]) => [what as string, path === undefined || isSpecial(path) ? undefined : path]);
   const inputs = runInputs(cfg);
   for (const [what, out] of outputs) {
     if (out === undefined) continue;

@@ -4,17 +4,7 @@
  * games it already holds. The Ledger (ledger.ts) owns the writer; the reader runs once, before the
  * first game.
  */
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  fsync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, openSync, truncateSync } from 'node:fs';
 import { plural } from '../core/plural';
 import {
   parseRecords,
@@ -26,7 +16,7 @@ import {
   type GameRecord,
 } from '../core/record';
 import { ok } from '../core/result';
-import { readRecordFile } from '../process/files';
+import { appendWhole, readRecordFile } from '../process/files';
 import type { MatchConfig } from './config';
 import { MatchConfigError } from './errors';
 import type { OpeningBook } from './openings';
@@ -62,32 +52,7 @@ export class RecordWriter {
   append(rec: GameRecord): void {
     this.failed();
     this.fd ??= openSync(this.path, 'a');
-    const fd = this.fd;
-    const bytes = Buffer.from(serializeRecord(rec));
-    let size: number | undefined;
-    try {
-      const st = fstatSync(fd);
-      if (st.isFile()) size = st.size;
-    } catch {
-      // not a file: nothing to cut back
-    }
-    let done = 0;
-    try {
-      while (done < bytes.length) {
-        const n = writeSync(fd, bytes, done, bytes.length - done);
-        if (n <= 0) throw Object.assign(new Error('no space left on device (ENOSPC)'), { code: 'ENOSPC' });
-        done += n;
-      }
-    } catch (e) {
-      if (size !== undefined && done > 0) {
-        try {
-          ftruncateSync(fd, size);
-        } catch {
-          // -resume drops an unfinished last game
-        }
-      }
-      throw e;
-    }
+    appendWhole(this.fd, Buffer.from(serializeRecord(rec)));
     this.dirty = true;
     this.flush();
   }

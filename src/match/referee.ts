@@ -19,6 +19,8 @@ import {
   type EditionId,
   type Position,
 } from '../core/index';
+import { parseBestmove } from '../core/bestmove-line';
+import { NO_ANSWER_RE } from './errors';
 import { parseInfo } from '../core/info';
 import type { Score } from '../core/score';
 import { Adjudicator, type Adjudication } from './adjudicator';
@@ -211,7 +213,7 @@ export class Scoresheet {
   parse(line: string): { move: number } | { outcome: GameOutcome } {
     const side = this.pos.side;
     const name = this.colors[side];
-    const text = line.split(/\s+/)[1] ?? '';
+    const text = parseBestmove(line)?.move ?? '';
     if (text === '' || text === '(none)' || text === '0000') {
       return {
         outcome: this.loss(side, 'illegal move', `${name} makes no move ('${line}') in a position with legal moves`),
@@ -297,7 +299,7 @@ class RefereedGame {
           true,
         );
       e.kill();
-      const why = /^no '\w+' within /.test(err) ? `${err}; ${this.longerPing()}` : err;
+      const why = NO_ANSWER_RE.test(err) ? `${err}; ${this.longerPing()}` : err;
       return this.loss(side, 'stalled', `${names[side]}'s engine ${g.names[side]} stalls: ${why}`, true);
     }
     return null;
@@ -465,6 +467,4 @@ class RefereedGame {
   }
 }
 
-function isBestmove(line: string): boolean {
-  return line === 'bestmove' || line.startsWith('bestmove ');
-}
+const isBestmove = (line: string): boolean => parseBestmove(line) !== undefined;

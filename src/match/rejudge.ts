@@ -42,7 +42,7 @@ const START_FAULTS: readonly string[] = ['abandoned', 'stalled'];
 const MAX_REPORTED_MOVES = 100_000;
 
 /** A reported number kept when it is a whole number a record can hold, else left out. */
-function whole(x: unknown, min: number, max: number): number | undefined {
+function reportedWhole(x: unknown, min: number, max: number): number | undefined {
   return typeof x === 'number' && Number.isSafeInteger(x) && x >= min && x <= max ? x : undefined;
 }
 
@@ -65,20 +65,20 @@ export function rejudge(setup: SheetSetup, claim: ClaimedGame): Result<GameOutco
     const parsed = sheet.parse(`bestmove ${text}`);
     if ('outcome' in parsed) return err(`move ${k + 1} (${line(text.slice(0, 20))}) is not legal`);
     let reported: Score | undefined;
-    const mate = whole(m.mate, -999_999_999, 999_999_999);
-    const cp = whole(m.scoreCp, -999_999_999, 999_999_999);
+    const mate = reportedWhole(m.mate, -999_999_999, 999_999_999);
+    const cp = reportedWhole(m.scoreCp, -999_999_999, 999_999_999);
     if (mate !== undefined) reported = { kind: 'mate', value: mate };
     else if (cp !== undefined) reported = { kind: 'cp', value: cp };
-    const timeMs = whole(m.timeMs, 0, 999_999_999_999) ?? 0;
-    const ended = sheet.play(parsed.move, timeMs, { depth: whole(m.depth, 0, 999_999_999), score: reported });
+    const timeMs = reportedWhole(m.timeMs, 0, 999_999_999_999) ?? 0;
+    const ended = sheet.play(parsed.move, timeMs, { depth: reportedWhole(m.depth, 0, 999_999_999), score: reported });
     if (ended) {
       if (k < moves.length - 1)
         return err(`the game is over after move ${k + 1} (${ended.reason}), but ${moves.length - k - 1} more follow`);
-      return same(ended, claim);
+      return agreedOutcome(ended, claim);
     }
   }
   const over = sheet.judgeBeforeMove();
-  if (over) return same(over, claim);
+  if (over) return agreedOutcome(over, claim);
   // Not over by its moves: a fault of an engine.
   if (!FAULTS.includes(termination))
     return err(
@@ -95,7 +95,7 @@ export function rejudge(setup: SheetSetup, claim: ClaimedGame): Result<GameOutco
 }
 
 /** The outcome the moves give, when the claim agrees with it. */
-function same(o: GameOutcome, claim: ClaimedGame): Result<GameOutcome, string> {
+function agreedOutcome(o: GameOutcome, claim: ClaimedGame): Result<GameOutcome, string> {
   if (o.termination !== claim.termination || o.score !== claim.score)
     return err(
       `the moves give ${o.record.result} (${o.termination}: ${o.reason}), the report ${line(String(claim.score)).slice(0, 10)} (${line(String(claim.termination)).slice(0, 20)})`,

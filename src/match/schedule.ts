@@ -5,6 +5,7 @@
  * of a round has its own opening, shared by all encounters of that round. A game's place is its
  * `Round` tag `round.k` (both from 1), which `-resume` uses to find what is still to play.
  */
+import { ROUND_TAG_RE } from '../core/record';
 import type { TournamentKind } from './config';
 
 export interface ScheduledGame {
@@ -23,6 +24,12 @@ export interface ScheduledGame {
   pairKey?: string;
   /** `round.k`, both from 1. */
   roundTag: string;
+}
+
+/** A `Round` tag `r.k` read: the round and the game within it (from 1), or undefined for other text. */
+export function parseRoundTag(tag: string): { round: number; game: number } | undefined {
+  const m = ROUND_TAG_RE.exec(tag);
+  return m ? { round: Number(m[1]), game: Number(m[2]) } : undefined;
 }
 
 export class Schedule {
@@ -80,10 +87,9 @@ export class Schedule {
 
   /** The index of a `round.k` tag, or undefined when it is not a place in this schedule. */
   indexOfTag(tag: string): number | undefined {
-    const m = /^(\d+)\.(\d+)$/.exec(tag.trim());
-    if (!m) return undefined;
-    const r = Number(m[1]);
-    const k = Number(m[2]);
+    const t = parseRoundTag(tag.trim());
+    if (!t) return undefined;
+    const { round: r, game: k } = t;
     if (r < 1 || k < 1 || k > this.perRound || r > this.rounds) return undefined;
     return (r - 1) * this.perRound + (k - 1);
   }

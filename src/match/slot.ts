@@ -7,7 +7,7 @@
  */
 import type { MatchConfig } from './config';
 import { EngineProcess, type EngineSpec } from './engine-process';
-import { EngineOptionError, EngineStartError, MatchInterrupted } from './errors';
+import { EngineOptionError, EngineStartError, MatchInterrupted, NO_ANSWER_RE } from './errors';
 import { playGame, type GameOutcome, type SheetSetup } from './referee';
 import { describeLimits } from './timecontrol';
 import type { Opening } from './openings';
@@ -61,7 +61,7 @@ export async function startEngine(
     if (typeof problem !== 'string')
       throw new EngineOptionError(spec.name, e.commandText, problem.option, problem.value, problem.text);
     // a step that took too long names the flag that gives it longer
-    const slow = /^no '\w+' within /.test(problem);
+    const slow = NO_ANSWER_RE.test(problem);
     const reason = slow ? `${problem}; -starttimeout MS gives it longer (now ${s.startTimeoutMs})` : problem;
     throw new EngineStartError(spec.name, e.commandText, reason);
   }

@@ -24,18 +24,18 @@ export interface EngineLimits {
   nodes?: number;
 }
 
-const bad = (message: string): { ok: false; error: MatchConfigError } => err(new MatchConfigError(message));
+const badLimit = (message: string): { ok: false; error: MatchConfigError } => err(new MatchConfigError(message));
 
 /** Parses a positive number of seconds for `st=` into milliseconds. */
 export function parseMoveTime(text: string): Result<number, MatchConfigError> {
   const ms = parseSeconds(text.trim());
-  if (!(ms > 0)) return bad(`bad move time '${text}' (seconds per move, e.g. st=0.5)`);
+  if (!(ms > 0)) return badLimit(`bad move time '${text}' (seconds per move, e.g. st=0.5)`);
   return ok(ms);
 }
 
 function positiveInt(key: string, text: string, max: number): Result<number, MatchConfigError> {
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > max) {
-    return bad(`${key}= must be a whole number from 1 to ${max}, not '${text}'`);
+    return badLimit(`${key}= must be a whole number from 1 to ${max}, not '${text}'`);
   }
   return ok(Number(text));
 }
@@ -52,7 +52,7 @@ export function applyLimit(limits: EngineLimits, key: string, value: string): Re
         return ok(true);
       }
       const tc = parseTimeControl(value);
-      if (!tc.ok) return bad(tc.error.message);
+      if (!tc.ok) return badLimit(tc.error.message);
       limits.tc = tc.value;
       delete limits.movetimeMs; // the later of tc= and st= wins (an engine's own over -each)
       return ok(true);

@@ -4,10 +4,9 @@
  * a line per game, summaries); it stops when the schedule is done, the SPRT decides, an engine
  * fault ends the run (without `-recover`), or the caller aborts (Ctrl-C).
  */
-import { err, ok, type Result } from '../core/result';
 import type { MatchConfig } from './config';
 import type { EngineProcess } from './engine-process';
-import { EngineStartError, MatchConfigError, MatchInterrupted, type MatchError } from './errors';
+import { EngineStartError, MatchConfigError, MatchInterrupted } from './errors';
 import { Ledger, type Halt, type MatchSummary, type StopReason } from './ledger';
 import { OpeningBook } from './openings';
 import { checkRecordFile, outputClash } from './outputs';
@@ -27,19 +26,6 @@ export interface RunOptions {
   progress?: NodeJS.WriteStream;
 }
 
-/**
- * Plays a run. A bad setting found on the way (the openings or record file, -anchor, -resume) is a
- * MatchConfigError and nothing is played; an engine that cannot start is an EngineStartError.
- */
-export async function runMatch(cfg: MatchConfig, opts: RunOptions): Promise<Result<MatchSummary, MatchError>> {
-  try {
-    return ok(await playRun(cfg, opts));
-  } catch (e) {
-    if (e instanceof MatchConfigError || e instanceof EngineStartError || e instanceof MatchInterrupted) return err(e);
-    throw e;
-  }
-}
-
 /** A run made ready: engines started once (names known), the schedule, the book, and the ledger with the resumed games. */
 export interface PreparedRun {
   book: OpeningBook;
@@ -52,8 +38,8 @@ export interface PreparedRun {
 /**
  * What every run does before its first game, locally or distributed: the openings and the record
  * file checked, every engine started once (an engine that cannot start stops the run before any
- * game), the names settled, -anchor checked, and the -resume file counted. Throws the errors that
- * runMatch returns; on a throw, the engines started are ended.
+ * game), the names settled, -anchor checked, and the -resume file counted. Throws what runMatch
+ * throws; on a throw, the engines started are ended.
  */
 export async function prepareRun(
   cfg: MatchConfig,
@@ -105,8 +91,13 @@ export async function prepareRun(
   }
 }
 
-/** The run itself; it throws the errors that runMatch returns. */
-async function playRun(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary> {
+/**
+ * Plays a run. A bad setting found on the way (the openings or record file, -anchor, -resume) throws
+ * a MatchConfigError and nothing is played; an engine that cannot start, an EngineStartError (an
+ * EngineOptionError for an option it refuses); Ctrl-C while the engines start, MatchInterrupted.
+ * A run that begins returns its summary, however it stopped (`stop`: done, sprt, fault, interrupted).
+ */
+export async function runMatch(cfg: MatchConfig, opts: RunOptions): Promise<MatchSummary> {
   const stop = new AbortController();
   const onUserAbort = (): void => stop.abort();
   opts.signal?.addEventListener('abort', onUserAbort, { once: true });

@@ -4,9 +4,7 @@
  * updates θ by the result and hands the state over to be saved before the next one.
  */
 import { parseMatchArgs, type MatchConfig } from './config';
-import type { MatchError } from './errors';
 import type { MatchSummary } from './ledger';
-import type { Result } from '../core/result';
 import { spsaPerturb, spsaUpdate, type SpsaState } from './spsa';
 
 export interface TuneSettings {
@@ -18,8 +16,8 @@ export interface TuneSettings {
   matchFlags: string[];
 }
 
-/** Runs one match (locally or on workers) and returns its summary. */
-export type PlayMatch = (cfg: MatchConfig) => Promise<Result<MatchSummary, MatchError>>;
+/** Runs one match (locally or on workers) and returns its summary; a match that cannot begin throws its typed error. */
+export type PlayMatch = (cfg: MatchConfig) => Promise<MatchSummary>;
 
 /** The plus side's wins minus its losses (engine 0 is the plus side). */
 function plusResult(summary: MatchSummary): number {
@@ -57,7 +55,8 @@ function iterationArgs(s: TuneSettings, state: SpsaState, plus: number[], minus:
 
 /**
  * Plays iterations until the state's last one, or until `signal` aborts or a match stops early
- * (that iteration is not counted: the same command plays it again). Returns the state reached.
+ * (that iteration is not counted: the same command plays it again). Returns the state reached. A
+ * match that cannot begin throws its error, the state of the iterations before it saved already.
  */
 export async function runTune(
   s: TuneSettings,
@@ -74,11 +73,10 @@ export async function runTune(
     const argv = iterationArgs(s, state, plus, minus);
     const cfg = parseMatchArgs(argv);
     if (!cfg.ok) return { state, stopped: cfg.error.message };
-    const r = await play(cfg.value);
-    if (!r.ok) return { state, stopped: r.error.message };
-    if (r.value.stop !== 'done') return { state, stopped: r.value.message ?? r.value.stop };
-    const result = plusResult(r.value);
-    state = spsaUpdate(state, result, r.value.finished.length);
+    const summary = await play(cfg.value);
+    if (summary.stop !== 'done') return { state, stopped: summary.message ?? summary.stop };
+    const result = plusResult(summary);
+    state = spsaUpdate(state, result, summary.finished.length);
     save(state);
     const theta = state.params.map((p, i) => `${p.name}=${state.theta[i].toFixed(2)}`).join(' ');
     write(

@@ -175,7 +175,7 @@ export function writeNetwork(net: Network): Uint8Array {
   return bytes;
 }
 
-const fail = (kind: NetworkFileErrorKind, message: string): { ok: false; error: NetworkFileError } =>
+const badNetwork = (kind: NetworkFileErrorKind, message: string): { ok: false; error: NetworkFileError } =>
   err({ kind, message });
 
 /** Reads a network file; refuses (never throws) what is not one written by writeNetwork. */
@@ -183,40 +183,43 @@ export function readNetwork(bytes: Uint8Array): Result<Network, NetworkFileError
   const magicLen = Math.min(8, bytes.length);
   for (let i = 0; i < magicLen; i++) {
     if (bytes[i] !== NETWORK_MAGIC.charCodeAt(i))
-      return fail('magic', `not a Thoth network file (it does not start with ${NETWORK_MAGIC})`);
+      return badNetwork('magic', `not a Thoth network file (it does not start with ${NETWORK_MAGIC})`);
   }
   if (bytes.length < HEADER_BYTES)
-    return fail('truncated', `truncated: ${bytes.length} bytes, shorter than the header`);
+    return badNetwork('truncated', `truncated: ${bytes.length} bytes, shorter than the header`);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u32 = (at: number): number => v.getUint32(at, true);
   const version = u32(8);
   if (version !== NETWORK_VERSION)
-    return fail('version', `unknown format version ${version} (this build reads ${NETWORK_VERSION})`);
+    return badNetwork('version', `unknown format version ${version} (this build reads ${NETWORK_VERSION})`);
   const [editions, inputs, hidden, scale, qa, qb, nameLen] = [12, 16, 20, 24, 28, 32, 36].map(u32);
   if (inputs !== NUM_FEATURES)
-    return fail('header', `the network has ${inputs} inputs, this build's features are ${NUM_FEATURES}`);
+    return badNetwork('header', `the network has ${inputs} inputs, this build's features are ${NUM_FEATURES}`);
   if (hidden < 1 || hidden > MAX_HIDDEN)
-    return fail('header', `hidden layer of ${hidden} neurons (1 to ${MAX_HIDDEN})`);
+    return badNetwork('header', `hidden layer of ${hidden} neurons (1 to ${MAX_HIDDEN})`);
   if (editions === 0 || (editions & ~7) !== 0)
-    return fail('header', `edition flags ${editions} (bits 0 to 2, at least one)`);
-  if (scale < 1 || scale > 100_000) return fail('header', `output scale ${scale} (1 to 100000)`);
+    return badNetwork('header', `edition flags ${editions} (bits 0 to 2, at least one)`);
+  if (scale < 1 || scale > 100_000) return badNetwork('header', `output scale ${scale} (1 to 100000)`);
   if (qa < 1 || qa > 1023 || qb < 1 || qb > 1023)
-    return fail('header', `quantisation factors ${qa}, ${qb} (1 to 1023)`);
-  if (nameLen > MAX_NAME_BYTES) return fail('header', `name of ${nameLen} bytes (at most ${MAX_NAME_BYTES})`);
+    return badNetwork('header', `quantisation factors ${qa}, ${qb} (1 to 1023)`);
+  if (nameLen > MAX_NAME_BYTES) return badNetwork('header', `name of ${nameLen} bytes (at most ${MAX_NAME_BYTES})`);
   const size = fileSize(hidden, nameLen);
   if (bytes.length < size)
-    return fail('truncated', `truncated: ${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
+    return badNetwork(
+      'truncated',
+      `truncated: ${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`,
+    );
   if (bytes.length > size)
-    return fail('size', `${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
+    return badNetwork('size', `${bytes.length} bytes, a network of ${hidden} hidden neurons has ${size}`);
   const sum = u32(size - 4);
-  if (fnv1a(bytes, size - 4) !== sum) return fail('checksum', 'bad checksum: the file is damaged');
+  if (fnv1a(bytes, size - 4) !== sum) return badNetwork('checksum', 'bad checksum: the file is damaged');
   let name: string;
   try {
     // a copy: a browser's TextDecoder refuses a view of shared memory (the page's network is
     // shared with its search workers where the page is cross-origin isolated)
     name = new TextDecoder('utf-8', { fatal: true }).decode(bytes.slice(HEADER_BYTES, HEADER_BYTES + nameLen));
   } catch {
-    return fail('name', 'the name is not UTF-8');
+    return badNetwork('name', 'the name is not UTF-8');
   }
   let o = HEADER_BYTES + nameLen;
   const int16s = (n: number): Int16Array => {

@@ -32,7 +32,7 @@ function why(e: unknown): string {
 }
 
 /** What a path is when it is not a regular file. */
-function kindOf(st: Stats): string {
+function fileKind(st: Stats): string {
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a pipe (FIFO)';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
@@ -71,7 +71,7 @@ export function loadNetworkFile(file: string): Result<LoadedNetwork, string> {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return err(`cannot read ${quote(p)}: ${kindOf(st)}, not a network file`);
+    if (!st.isFile()) return err(`cannot read ${quote(p)}: ${fileKind(st)}, not a network file`);
     const header = readAt(fd, NETWORK_HEADER_BYTES, 0);
     const size = networkFileBytes(header);
     if (!size.ok) return refused(formatNetworkError(size.error));

@@ -3,6 +3,8 @@
  * same for every reader: stats, analyse --game, match -resume); outputs are written whole to a
  * temporary file in the same folder and renamed over the target, so a crash or Ctrl-C never
  * leaves half a file; an output that is one of the command's inputs is refused before any work.
+ * Files that grow record by record (a match's record file, training data) are appended to whole
+ * records at a time.
  */
 import {
   accessSync,
@@ -10,6 +12,7 @@ import {
   constants,
   existsSync,
   fstatSync,
+  ftruncateSync,
   openSync,
   readSync,
   realpathSync,
@@ -17,6 +20,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RECORD_FILE_LIMIT } from '../core/record';
@@ -154,8 +158,41 @@ export function outputIsInput(out: string, inputs: readonly string[]): string | 
     : `the output '${out}' is the input '${hit}': writing it would destroy what is read; give another file`;
 }
 
+/**
+ * Writes the first `length` bytes of `bytes` at the end of the file open on `fd` (for appending),
+ * whole or not at all: a short write (a full disk) is cut back to the size before it and the
+ * write's error thrown, so that the file holds whole records only and a record counts once it is
+ * written. A device or a pipe (`/dev/null`) has nothing to cut back.
+ */
+export function appendWhole(fd: number, bytes: Uint8Array, length = bytes.length): void {
+  let size: number | undefined;
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile()) size = st.size;
+  } catch {
+    // not a file: nothing to cut back
+  }
+  let done = 0;
+  try {
+    while (done < length) {
+      const n = writeSync(fd, bytes, done, length - done);
+      if (n <= 0) throw Object.assign(new Error('no space left on device (ENOSPC)'), { code: 'ENOSPC' });
+      done += n;
+    }
+  } catch (e) {
+    if (size !== undefined && done > 0) {
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // the reader drops an unfinished last record (match -resume, a datagen run's openDataFile)
+      }
+    }
+    throw e;
+  }
+}
+
 /** True for a path that is there and is not a plain file (`/dev/null`, `/dev/stdout`, a FIFO): written in place, never renamed over. */
-function isSpecial(path: string): boolean {
+export function isSpecial(path: string): boolean {
   try {
     const s = statSync(path);
     return !s.isFile() && !s.isDirectory();

@@ -6,8 +6,7 @@
  * or else the first line that is not a stack frame, a source excerpt or a version banner.
  */
 
-/** The longest stderr line quoted in a message. */
-const MAX_QUOTE = 200;
+import { shorten } from '../core/quote';
 
 /** Lines that say what went wrong in every common runtime (`TypeError: …`, `ModuleNotFoundError: …`, `error: …`). */
 const ERROR_LINE =
@@ -31,8 +30,6 @@ function isNoise(line: string): boolean {
   );
 }
 
-const clip = (s: string): string => (s.length > MAX_QUOTE ? s.slice(0, MAX_QUOTE) + '…' : s);
-
 /**
  * The line of `lines` (a child's stderr) that says what went wrong, clipped to ~200 characters;
  * undefined when there is none.
@@ -40,9 +37,9 @@ const clip = (s: string): string => (s.length > MAX_QUOTE ? s.slice(0, MAX_QUOTE
 export function meaningfulLine(lines: readonly string[]): string | undefined {
   const trimmed = lines.map((l) => l.trim());
   const err = trimmed.find((l) => ERROR_LINE.test(l));
-  if (err !== undefined) return clip(err);
+  if (err !== undefined) return shorten(err);
   const other = trimmed.find((l) => !isNoise(l));
-  return other === undefined ? undefined : clip(other);
+  return other === undefined ? undefined : shorten(other);
 }
 
 /** Keeps the first and the last lines a child writes to stderr. */

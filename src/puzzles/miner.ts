@@ -20,6 +20,7 @@ import {
   colorOf,
   formatMove,
   kindOf,
+  legalMoves,
   moveFrom,
   moveType,
   parseKfen,
@@ -136,13 +137,6 @@ export function puzzleId(variant: string, kfen: string, moves: readonly string[]
   return (h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0')).slice(0, 10);
 }
 
-const buf = new Int32Array(MAX_MOVES);
-
-function legal(pos: Position): number[] {
-  const n = pos.generate(buf, 0);
-  return Array.from(buf.subarray(0, n));
-}
-
 export class Miner {
   readonly solver = new Solver();
   readonly tally: MinerTally = emptyTally();
@@ -157,7 +151,7 @@ export class Miner {
     if (!r.ok) return;
     const pos = r.value;
     for (const t of p.moves.slice(0, 2)) {
-      const m = legal(pos).find((x) => formatMove(x) === t);
+      const m = legalMoves(pos).find((x) => formatMove(x) === t);
       if (m === undefined) return;
       pos.make(m);
     }
@@ -372,7 +366,7 @@ export class Miner {
     if (threats === 0) return undefined;
     const us = pos.side;
     let saving = -1;
-    for (const m of legal(pos)) {
+    for (const m of legalMoves(pos)) {
       pos.make(m);
       const lost = pos.winner >= 0 ? pos.winner !== us : solver.hits(pos) > 0;
       pos.unmake();
@@ -448,7 +442,7 @@ export class Miner {
   private canTake(pos: Position): boolean {
     const us = pos.side;
     pos.prepareShots();
-    for (const m of legal(pos)) {
+    for (const m of legalMoves(pos)) {
       if (pos.shotAfterPrepared(m) >= 0 && colorOf(pos.probePiece) !== us && kindOf(pos.probePiece) !== PHARAOH)
         return true;
     }
@@ -467,7 +461,7 @@ export class Miner {
     let quiet = false;
     if (kind === 'material') {
       const us = pos.side;
-      for (const m of legal(pos)) {
+      for (const m of legalMoves(pos)) {
         const killed = pos.make(m);
         const takes = killed >= 0 && colorOf(pos.killedPieceAt(pos.ply - 1)) !== us;
         pos.unmake();
@@ -476,7 +470,7 @@ export class Miner {
       }
       return { tempting, quiet };
     }
-    for (const m of legal(pos)) {
+    for (const m of legalMoves(pos)) {
       const removed = pos.make(m) >= 0;
       let threat = false;
       if (pos.winner < 0) {

@@ -10,10 +10,10 @@
  * proven results by key and depth. A node budget bounds one question: past it the answer is
  * `undefined` (unknown) and the miner drops the position.
  */
-import { MAX_MOVES, PHARAOH, colorOf, kindOf, type Position } from '../core/index';
+import { MAX_MOVES, PHARAOH, colorOf, kindOf, legalMoves, type Position } from '../core/index';
 
 /** Plies the solver can reach: 5 moves of the attacker and 4 replies. */
-const MAX_DEPTH = 12;
+const MAX_SOLVE_DEPTH = 12;
 
 /** Thrown inside the search when the node budget is spent. */
 class OutOfNodes extends Error {}
@@ -22,9 +22,9 @@ export class Solver {
   /** Nodes (moves made) since the last `reset`. */
   nodes = 0;
   private limit = Infinity;
-  private readonly moves = new Int32Array(MAX_DEPTH * MAX_MOVES);
-  private readonly order = new Int32Array(MAX_DEPTH * MAX_MOVES);
-  private readonly killers = new Int32Array(MAX_DEPTH * 2).fill(-1);
+  private readonly moves = new Int32Array(MAX_SOLVE_DEPTH * MAX_MOVES);
+  private readonly order = new Int32Array(MAX_SOLVE_DEPTH * MAX_MOVES);
+  private readonly killers = new Int32Array(MAX_SOLVE_DEPTH * 2).fill(-1);
   /** Proven results: key → bit field (bit n: wins in n; bit 8 + n: does not win in n). */
   private readonly table = new Map<number, number>();
 
@@ -45,7 +45,7 @@ export class Solver {
    * to out[0..]; returns how many.
    */
   hits(pos: Position, out?: Int32Array): number {
-    const base = MAX_DEPTH - 1;
+    const base = MAX_SOLVE_DEPTH - 1;
     const mv = this.moves;
     const n = pos.generate(mv, base * MAX_MOVES) - base * MAX_MOVES;
     const us = pos.side;
@@ -136,7 +136,7 @@ export class Solver {
   winningMoves(pos: Position, n: number): number[] | undefined {
     this.rootPly = pos.ply;
     const out: number[] = [];
-    const all = legal(pos);
+    const all = legalMoves(pos);
     try {
       for (const m of all) {
         if (this.moveWins(pos, m, n, 0)) out.push(m);
@@ -160,7 +160,7 @@ export class Solver {
     const out: number[] = [];
     const defender = pos.side;
     try {
-      for (const r of legal(pos)) {
+      for (const r of legalMoves(pos)) {
         this.count();
         pos.make(r);
         const w = pos.winner;
@@ -277,10 +277,4 @@ export class Solver {
     }
     return true;
   }
-}
-
-function legal(pos: Position): number[] {
-  const buf = new Int32Array(MAX_MOVES);
-  const n = pos.generate(buf, 0);
-  return Array.from(buf.subarray(0, n));
 }

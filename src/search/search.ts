@@ -29,7 +29,7 @@ import { DEFAULT_PARAMS, type SearchParams } from './params';
 import { MovePicker, OUT_NONE, OUT_OWN } from './movepick';
 import { NnueStack } from './nnue';
 import { evaluatePosition, type Network } from '../nnue/network';
-import { AGE_MASK, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, type TranspositionTable } from './tt';
+import { AGE_MASK, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, boundWord, type TranspositionTable } from './tt';
 import { MATE, MATE_BOUND, scoreOf, type SearchInfo, type SearchResult } from '../core/score';
 
 const INF = 32500;
@@ -373,7 +373,7 @@ export class Searcher {
         seldepth: Math.max(this.seldepth, l.depth),
         multipv: i + 1,
         score: scoreOf(l.score),
-        bound: l.bound === BOUND_LOWER ? 'lower' : l.bound === BOUND_UPPER ? 'upper' : 'exact',
+        bound: boundWord(l.bound),
         nodes,
         nps,
         hashfull,

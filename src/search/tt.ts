@@ -9,10 +9,17 @@
  *   w3 = static evaluation (low 16 bits, signed; NO_EVAL when unknown)
  * The bucket is chosen from keyLo; keyHi verifies the entry.
  */
+import type { Bound } from '../core/score';
+
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1;
 export const BOUND_LOWER = 2;
 export const BOUND_EXACT = 3;
+
+/** A bound as the search's results name it (src/core/score.ts's Bound). */
+export function boundWord(bound: number): Bound {
+  return bound === BOUND_LOWER ? 'lower' : bound === BOUND_UPPER ? 'upper' : 'exact';
+}
 
 /** The evaluation slot of an entry whose static evaluation was not computed. */
 export const NO_EVAL = -32768;

@@ -13,15 +13,15 @@ export interface ReviewWorkerTask extends ReviewTask {
   network: SharedArrayBuffer | null;
 }
 
-let searcher: Searcher | undefined;
+let threadSearcher: Searcher | undefined;
 let hashMb = 0;
-const networks = new NetworkCache();
+const reviewNetworks = new NetworkCache();
 
 export default function run(task: ReviewWorkerTask): ReviewResult {
-  if (searcher === undefined || hashMb !== task.hashMb) {
-    searcher = reviewSearcher(task.hashMb);
+  if (threadSearcher === undefined || hashMb !== task.hashMb) {
+    threadSearcher = reviewSearcher(task.hashMb);
     hashMb = task.hashMb;
   }
-  searcher.setNetwork(task.network === null ? null : networks.get(task.network));
-  return reviewOne(searcher, task);
+  threadSearcher.setNetwork(task.network === null ? null : reviewNetworks.get(task.network));
+  return reviewOne(threadSearcher, task);
 }

@@ -11,19 +11,19 @@ import {
   type TrainWorkerData,
 } from '../train/train-threads';
 
-const d = workerData as TrainWorkerData;
+const data = workerData as TrainWorkerData;
 const kernel: Kernel = {
-  hidden: d.hidden,
-  params: d.params,
-  feats: d.feats,
-  offsets: d.offsets,
-  side: d.side,
-  target: d.target,
-  logitScale: d.logitScale,
-  scratch: new Float32Array(4 * d.hidden),
+  hidden: data.hidden,
+  params: data.params,
+  feats: data.feats,
+  offsets: data.offsets,
+  side: data.side,
+  target: data.target,
+  logitScale: data.logitScale,
+  scratch: new Float32Array(4 * data.hidden),
   rows: new Int32Array(2 * MAX_ACTIVE),
 };
-const ctrl = d.ctrl;
+const ctrl = data.ctrl;
 let generation = Atomics.load(ctrl, CTRL_GENERATION);
 parentPort?.postMessage('ready');
 for (;;) {
@@ -31,10 +31,10 @@ for (;;) {
   generation = Atomics.load(ctrl, CTRL_GENERATION);
   if (Atomics.load(ctrl, CTRL_TRAIN_STOP) !== 0) break;
   try {
-    d.grads.fill(0);
-    const from = ctrl[CTRL_RANGES + 2 * d.index];
-    const to = ctrl[CTRL_RANGES + 2 * d.index + 1];
-    d.losses[d.index] = from < to ? batchGradient(kernel, d.order, from, to, d.grads) : 0;
+    data.grads.fill(0);
+    const from = ctrl[CTRL_RANGES + 2 * data.index];
+    const to = ctrl[CTRL_RANGES + 2 * data.index + 1];
+    data.losses[data.index] = from < to ? batchGradient(kernel, data.order, from, to, data.grads) : 0;
   } catch {
     Atomics.store(ctrl, CTRL_FAILED, 1);
   }

@@ -3,19 +3,9 @@
  * that was killed) cut off, the keys of its positions read for the duplicate check, and whole games
  * appended all or nothing. What datagen's runs (datagen-run.ts) write through.
  */
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  statSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { EDITION_IDS, Position } from '../core/index';
-import { fileErrorText } from '../process/files';
+import { appendWhole, fileErrorText } from '../process/files';
 import { DATA_HEADER_BYTES, dataHeader, scanData, type DataSummary } from './data';
 import type { KeySet } from './keyset';
 
@@ -99,21 +89,10 @@ export function openForAppend(path: string): number {
  * disk filled up in the middle of a game) is cut off again, so that the file holds whole games
  * only and a game is counted only once it is written. Throws WriteFailure.
  */
-export function appendWhole(fd: number, block: Uint8Array, length: number, path: string): void {
-  const size = fstatSync(fd).size;
-  let done = 0;
+export function appendGames(fd: number, block: Uint8Array, length: number, path: string): void {
   try {
-    while (done < length) {
-      const n = writeSync(fd, block, done, length - done);
-      if (n <= 0) throw Object.assign(new Error('nothing written'), { code: 'ENOSPC' });
-      done += n;
-    }
+    appendWhole(fd, block, length);
   } catch (e) {
-    try {
-      ftruncateSync(fd, size);
-    } catch {
-      // the next run cuts the unfinished game off (openDataFile)
-    }
     throw new WriteFailure(`cannot write '${path}': ${fileErrorText(e)}`);
   }
 }

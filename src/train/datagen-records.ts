@@ -8,11 +8,11 @@
 import { closeSync } from 'node:fs';
 import { makeRecord, pgnDate, serializeRecord, type ResultToken } from '../core/record';
 import { EDITION_IDS } from '../core/index';
-import { appendWhole, openForAppend } from './data-file';
+import { appendGames, openForAppend } from './data-file';
 import { LOSS, WIN } from './data';
 import type { DatagenSettings, GameEnd, GameTask, PlayedGame } from './datagen';
 
-const ENDINGS: Record<GameEnd, string> = {
+const END_WORDS: Record<GameEnd, string> = {
   pharaoh: 'a Pharaoh was hit',
   repetition: 'a draw by repetition',
   'no-removal': 'a draw: no piece removed for too long',
@@ -41,7 +41,7 @@ export function datagenRecord(
     kfen: g.line.start,
     timeControl: `nodes=${s.nodes}`,
     termination: g.end === 'adjudicated' ? 'adjudication' : 'normal',
-    reason: ENDINGS[g.end],
+    reason: END_WORDS[g.end],
     opening: `${task.setup} +${s.randomPlies} plies`,
     extra: [['Seed', String(task.seed)]],
     moves: g.line.moves.map((move) => ({ move })),
@@ -57,7 +57,7 @@ export class RecordsFile {
   append(text: string): void {
     if (this.fd < 0) this.fd = openForAppend(this.path);
     const bytes = Buffer.from(text, 'utf8');
-    appendWhole(this.fd, bytes, bytes.length, this.path);
+    appendGames(this.fd, bytes, bytes.length, this.path);
   }
 
   close(): void {

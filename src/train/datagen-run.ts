@@ -10,7 +10,7 @@ import { closeSync, readFileSync } from 'node:fs';
 import { EDITION_IDS, Position } from '../core/index';
 import { workerPool } from '../process/pool';
 import { GAME_HEADER_BYTES, decodeBoard, encodeGameHeader, gameBlocks, type DataSummary, type GameBlock } from './data';
-import { DatagenError, EDITION_SALT, WriteFailure, appendWhole, openDataFile, openForAppend } from './data-file';
+import { DatagenError, EDITION_SALT, WriteFailure, appendGames, openDataFile, openForAppend } from './data-file';
 import type { DatagenSettings, GameEnd, GameTask, PlayedGame } from './datagen';
 import { KeySet } from './keyset';
 import { RecordsFile, datagenRecord } from './datagen-records';
@@ -310,7 +310,7 @@ export class DatagenRun {
 
   private write(block: Uint8Array, length: number): void {
     this.begin();
-    appendWhole(this.fd, block, length, this.o.out);
+    appendGames(this.fd, block, length, this.o.out);
   }
 }
 

@@ -49,7 +49,7 @@ export class DataIndexError extends Error {
 
 /** The most bytes a game block takes (65535 positions of a full board). */
 const MAX_GAME_BYTES = GAME_HEADER_BYTES + 65535 * (POSITION_FIXED_BYTES + 80);
-const BLOCK = 16 << 20;
+const READ_BLOCK_BYTES = 16 << 20;
 
 /**
  * Indexes data files game by game, reading them in blocks: each game's place, its positions and
@@ -66,7 +66,7 @@ export function indexDataFiles(paths: string[], valFraction: number, seed: numbe
     validationPositions: 0,
     editions: 0,
   };
-  let buf = Buffer.alloc(BLOCK);
+  let buf = Buffer.alloc(READ_BLOCK_BYTES);
   for (const [file, name] of paths.entries()) {
     const fd = openSync(name, 'r');
     try {

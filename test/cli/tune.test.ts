@@ -38,6 +38,25 @@ describe('thoth tune', () => {
     expect(again.out).not.toMatch(/iteration 3\//);
   }, 120_000);
 
+  it('a match that cannot begin stops the run: where it stopped, the reason in one line, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
+    const r = await runThoth([
+      'tune',
+      '--state',
+      join(dir, 'run.json'),
+      '--params',
+      'LmpBase',
+      '--limit',
+      'nodes=400',
+      '--engine',
+      `node ${join(dir, 'no-engine.js')}`,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/\nStopped after iteration 0: LmpBase=\d+\n$/);
+    expect(r.err).toMatch(/^thoth tune: a match stopped: engine 'plus' cannot start: .*no-engine\.js.*\n$/);
+    expect(r.err.split('\n')).toHaveLength(2);
+  }, 60_000);
+
   it("refuses bad arguments and another run's state with one line, exit 2", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
     const other = join(dir, 'other.json');

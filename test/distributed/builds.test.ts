@@ -21,6 +21,7 @@ import path from 'node:path';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BuildError,
   buildProblem,
   fetchBuild,
   fetchNet,
@@ -58,18 +59,17 @@ describe('engine builds', () => {
     copyFileSync(fakeEngineScript(), path.join(dir, 'fake.mjs'));
     const s = spec(['node', 'fake.mjs', '--seed', '1'], dir);
     const id = identifyEngine(s);
-    expect(id.ok && id.value.build.kind).toBe('files');
-    if (!id.ok) return;
-    expect(id.value.build).toMatchObject({ kind: 'files', words: [1] });
-    const same = await localEngine(undefined as never, s, id.value.build, dir, [dir]);
+    expect(id.build).toMatchObject({ kind: 'files', words: [1] });
+    const same = await localEngine(undefined as never, s, id.build, dir, [dir]);
     expect(same.ok).toBe(true);
     appendFileSync(path.join(dir, 'fake.mjs'), '\n// changed\n');
-    const changed = await localEngine(undefined as never, s, id.value.build, dir, [dir]);
+    const changed = await localEngine(undefined as never, s, id.build, dir, [dir]);
     expect(changed.ok ? '' : changed.error.message).toMatch(
       /^engine 'e': .*fake\.mjs here has checksum [0-9a-f]{12}, the run wants [0-9a-f]{12}$/,
     );
-    const missing = identifyEngine(spec(['/nonexistent/engine']));
-    expect(missing.ok ? '' : missing.error.message).toBe("engine 'e': its program '/nonexistent/engine' is not found");
+    expect(() => identifyEngine(spec(['/nonexistent/engine']))).toThrow(
+      new BuildError("engine 'e': its program '/nonexistent/engine' is not found"),
+    );
   });
 
   it("no command from the store: a files engine runs only when its program (or its interpreter's script) is allowed here", async () => {
@@ -86,19 +86,17 @@ describe('engine builds', () => {
     );
     const s = spec(['node', 'fake.mjs'], dir);
     const id = identifyEngine(s);
-    if (!id.ok) throw id.error;
-    const none = await localEngine(undefined as never, s, id.value.build, dir);
+    const none = await localEngine(undefined as never, s, id.build, dir);
     expect(none.ok ? 'ran' : none.error.message).toMatch(
       /^engine 'e': 'node fake\.mjs' is not an engine this worker allows \(this worker allows no engine but Thoth builds; thoth worker --allow-engine PATH\)$/,
     );
     expect(
-      (await localEngine(undefined as never, s, id.value.build, dir, [realpathSync(path.join(dir, 'fake.mjs'))])).ok,
+      (await localEngine(undefined as never, s, id.build, dir, [realpathSync(path.join(dir, 'fake.mjs'))])).ok,
     ).toBe(true);
     // An interpreter's own options come before the allowed script: refused.
     const req = spec(['node', '--require', 'fake.mjs', 'fake.mjs'], dir);
     const reqId = identifyEngine(req);
-    if (!reqId.ok) throw reqId.error;
-    expect((await localEngine(undefined as never, req, reqId.value.build, dir, [dir])).ok).toBe(false);
+    expect((await localEngine(undefined as never, req, reqId.build, dir, [dir])).ok).toBe(false);
     // A Thoth build runs only as `node SCRIPT …`.
     const shThoth = await localEngine(
       undefined as never,
@@ -147,9 +145,9 @@ describe('engine builds', () => {
     it('is stored once, unpacked into a cache with the same checksum, and runs from there (piscina, worker threads)', async () => {
       const s = spec(['node', 'dist/cli.js'], ROOT);
       const id = identifyEngine(s);
-      expect(id.ok).toBe(true);
-      if (!id.ok || id.value.build.kind !== 'thoth') return;
-      const files = id.value.files!.map((f) => f.rel);
+      expect(id.build.kind).toBe('thoth');
+      if (id.build.kind !== 'thoth') return;
+      const files = id.files!.map((f) => f.rel);
       expect(files).toEqual(
         expect.arrayContaining([
           'package.json',
@@ -168,19 +166,19 @@ describe('engine builds', () => {
       if (!addr.ok) throw addr.error;
       const conn = await openRedis(addr.value);
       try {
-        expect(await storeBuild(conn, id.value)).toBe(true);
-        expect(await storeBuild(conn, id.value)).toBe(false);
+        expect(await storeBuild(conn, id)).toBe(true);
+        expect(await storeBuild(conn, id)).toBe(false);
         const cache = mkdtempSync(path.join(tmpdir(), 'thoth-cache-'));
-        const dir = await fetchBuild(conn, id.value.build.checksum, cache, id.value.build.bytes);
+        const dir = await fetchBuild(conn, id.build.checksum, cache, id.build.bytes);
         expect(dir.ok).toBe(true);
         if (!dir.ok) return;
-        expect(path.basename(dir.value)).toBe(id.value.build.checksum);
+        expect(path.basename(dir.value)).toBe(id.build.checksum);
         // The network is stored once, by its checksum, and the unpacked build plays with it.
         const netSum = createHash('sha256')
           .update(readFileSync(path.join(ROOT, 'nets', 'default.nnue')))
           .digest('hex');
         expect(await conn.exists(`thoth:net:${netSum}`)).toBe(1);
-        expect(await conn.hexists(`thoth:build:${id.value.build.checksum}`, 'nets/default.nnue')).toBe(0);
+        expect(await conn.hexists(`thoth:build:${id.build.checksum}`, 'nets/default.nnue')).toBe(0);
         const ev = spawnSync(process.execPath, [path.join(dir.value, 'dist', 'cli.js'), 'eval'], {
           cwd: tmpdir(),
           encoding: 'utf8',
@@ -196,7 +194,7 @@ describe('engine builds', () => {
         expect(r.stderr).toBe('');
         expect(r.stdout).toMatch(/^Nodes searched: \d+$/m);
         // As a worker runs it: the command rewritten to the cache, and the handshake done.
-        const local = await localEngine(conn, s, id.value.build, cache);
+        const local = await localEngine(conn, s, id.build, cache);
         expect(local.ok && local.value.command).toEqual([process.execPath, path.join(dir.value, 'dist', 'cli.js')]);
         if (!local.ok) return;
         const e = await startEngine(local.value, { variant: 'khet2', startTimeoutMs: 20_000 });

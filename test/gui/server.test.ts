@@ -12,6 +12,8 @@ import WebSocket from 'ws';
 import { filterCommand } from '../../src/gui/filter';
 import type { ServerMessage } from '../../src/gui/messages';
 import { startGuiServer, type GuiServer } from '../../src/gui/server';
+import { patiently, runProcess, until } from '../patience';
+import { scaledMs } from '../slowness';
 import { CLI, FAKE_ENGINE_ARGV, ROOT, realEngineWorks } from './helpers';
 
 const REAL_ENGINE = await realEngineWorks();
@@ -75,23 +77,22 @@ class Client {
     this.ws.send(JSON.stringify({ type: 'cmd', line }));
   }
 
-  wait(test: (m: ServerMessage) => boolean, ms = 5000): Promise<ServerMessage> {
+  /** The first message passing `test`, within `ms` of an idle machine's time (test/patience.ts). */
+  wait(test: (m: ServerMessage) => boolean, ms = 5000, what = `a message passing ${test}`): Promise<ServerMessage> {
     const have = this.messages.find(test);
     if (have) return Promise.resolve(have);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timeout; got ${JSON.stringify(this.messages.slice(-5))}`)), ms);
-      this.waiters.push({
-        test,
-        resolve: (m) => {
-          clearTimeout(t);
-          resolve(m);
-        },
-      });
+    const waiter = { test, resolve: (_: ServerMessage) => {} };
+    const got = new Promise<ServerMessage>((resolve) => {
+      waiter.resolve = resolve;
+      this.waiters.push(waiter);
     });
+    return patiently(what, ms, got, () => `the last messages: ${JSON.stringify(this.messages.slice(-5))}`).finally(
+      () => (this.waiters = this.waiters.filter((w) => w !== waiter)),
+    );
   }
 
   waitLine(re: RegExp, ms = 5000): Promise<ServerMessage> {
-    return this.wait((m) => m.type === 'line' && re.test(m.line), ms);
+    return this.wait((m) => m.type === 'line' && re.test(m.line), ms, `a line matching ${re}`);
   }
 
   lines(): string[] {
@@ -109,8 +110,9 @@ class Client {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * How long an engine's handshake steps and a page's wait for it may take here: the fake engine
- * starts under tsx, which took more than the server's 10 s on a loaded machine (2026-12-07).
+ * How long a page's wait for its engine may take here (in idle-machine time, test/patience.ts), and
+ * the handshake budget of the servers that set one: the fake engine starts under tsx, which took
+ * more than the server's 10 s on a loaded machine (2026-12-07).
  */
 const ENGINE_MS = 60_000;
 
@@ -372,7 +374,7 @@ describe('the GUI server', () => {
     a.ws.close();
     await a.closed;
     // The server sends `stop`; the engine's answer reaches nobody; the engine is put back.
-    for (let i = 0; i < 100 && engine.outstanding > 0; i++) await sleep(50);
+    await until("the engine's bestmove after the server's stop", 5000, () => engine.outstanding === 0);
     expect(engine.outstanding).toBe(0);
     expect(engine.orphans).toBe(0);
     const sent = sentTo(engine.id);
@@ -748,23 +750,41 @@ describe('thoth gui on the command line', () => {
       ['--port', '70000'],
       ['extra'],
       ['--engine', '"unterminated'],
+      ['--start-timeout', '0'],
+      ['--start-timeout', 'soon'],
       ['--bogus'],
       ['--host', 'club.example'],
       ['--host', ''],
       ['--tabs', '0'],
     ]) {
-      const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [CLI, 'gui', ...args], { encoding: 'utf8', timeout: scaledMs(60_000) });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^thoth gui: /);
     }
   });
 
   it('is listed in the help, and its options in thoth gui --help', () => {
-    const r = spawnSync(process.execPath, [CLI, 'help'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [CLI, 'help'], { encoding: 'utf8', timeout: scaledMs(60_000) });
     expect(r.stdout).toContain('thoth gui [options]');
-    const g = spawnSync(process.execPath, [CLI, 'gui', '--help'], { encoding: 'utf8', timeout: 60_000 });
+    const g = spawnSync(process.execPath, [CLI, 'gui', '--help'], { encoding: 'utf8', timeout: scaledMs(60_000) });
     expect(g.stdout).toMatch(/--port N +the port [^]*\(default: 7700\)/);
     expect(g.stdout).toContain('--engine "<command>"');
+    expect(g.stdout).toContain('--start-timeout MS');
+  });
+
+  it("--start-timeout bounds the engine's handshake, and its failure says how to raise it", async () => {
+    const mute = `${process.execPath} -e "setInterval(() => {}, 1000)"`;
+    const r = await runProcess(
+      [process.execPath, CLI, 'gui', '--port', '0', '--engine', mute, '--start-timeout', '500'],
+      {
+        idleMs: 60_000,
+      },
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(
+      /^thoth gui: the engine did not answer 'uci' with 'uciok' within 500 ms \(command: .+\); --start-timeout MS gives it longer \(now 500\)\n$/,
+    );
   });
 });
 
@@ -793,7 +813,7 @@ describe.skipIf(!REAL_ENGINE)('the GUI server with the real engine', () => {
       const [engine] = server.engines.bridges();
       a.ws.close();
       await a.closed;
-      for (let i = 0; i < 100 && engine.outstanding > 0; i++) await sleep(50);
+      await until("the engine's bestmove after the server's stop", 5000, () => engine.outstanding === 0);
       expect(engine.outstanding).toBe(0);
       expect(await engine.ping()).toBe(true);
       const b = new Client(wsUrl, origin);

@@ -52,13 +52,12 @@ export async function run(
   const lines: string[] = [];
   const cfg = parseMatchArgs(argv);
   if (!cfg.ok) throw cfg.error;
-  const r = await runMatch(cfg.value, {
+  const summary = await runMatch(cfg.value, {
     write: (l) => {
       lines.push(l);
       onLine?.(l);
     },
     signal,
   });
-  if (!r.ok) throw r.error;
-  return { summary: r.value, lines };
+  return { summary, lines };
 }

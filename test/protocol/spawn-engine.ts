@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatKfenError, parseKfen, parseMove, setupKfen, type EditionId, type Position } from '../../src/core/index';
 import { parseInfo as readInfo, type SearchInfo } from '../../src/core/info';
+import { Deadline, patiently, tail } from '../patience';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -64,8 +65,9 @@ export interface Exit {
 }
 
 /**
- * How long a test waits for an engine's line before it fails. Only a failing test waits this
- * long, so it is generous: an engine starting beside a busy suite (or a match) on two cores has
+ * How long a test waits for an engine's line before it fails, in idle-machine time
+ * (test/patience.ts: a machine ten times slower waits ten times as long). Only a failing test waits
+ * this long, so it is generous: an engine starting beside a busy suite (or a match) on two cores has
  * taken over 5 s to answer its handshake.
  */
 export const LINE_TIMEOUT_MS = 30_000;
@@ -140,7 +142,11 @@ export class Engine {
    * it and returns the consumed lines (the match last).
    */
   async collect(re: RegExp, timeoutMs = LINE_TIMEOUT_MS): Promise<Line[]> {
-    const deadline = performance.now() + timeoutMs;
+    const deadline = new Deadline(
+      `a line matching ${re} from the engine`,
+      timeoutMs,
+      () => `unread: ${JSON.stringify(this.pending().slice(-20))}\nstderr: ${tail(this.stderr)}`,
+    );
     for (;;) {
       for (let i = this.cursor; i < this.lines.length; i++) {
         if (re.test(this.lines[i].text)) {
@@ -154,23 +160,12 @@ export class Engine {
           `engine exited (${JSON.stringify(this.exit)}) before a line matching ${re}; unread: ${JSON.stringify(this.pending())}; stderr: ${this.stderr}`,
         );
       }
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        throw new Error(
-          `no line matching ${re} within ${timeoutMs} ms; unread: ${JSON.stringify(this.pending().slice(-20))}; stderr: ${this.stderr}`,
-        );
+      let woken: () => void = () => {};
+      try {
+        await deadline.race(new Promise<void>((resolve) => this.wakers.push((woken = resolve))));
+      } finally {
+        this.wakers = this.wakers.filter((w) => w !== woken);
       }
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(() => {
-          this.wakers = this.wakers.filter((w) => w !== done);
-          resolve();
-        }, left);
-        const done = (): void => {
-          clearTimeout(t);
-          resolve();
-        };
-        this.wakers.push(done);
-      });
     }
   }
 
@@ -206,16 +201,9 @@ export class Engine {
     return this.waitExit(timeoutMs);
   }
 
-  async waitExit(timeoutMs = LINE_TIMEOUT_MS): Promise<Exit> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`engine did not exit within ${timeoutMs} ms`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([this.exited, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  /** The engine's exit, within `timeoutMs` of idle-machine time (test/patience.ts). */
+  waitExit(timeoutMs = LINE_TIMEOUT_MS): Promise<Exit> {
+    return patiently('the engine to exit', timeoutMs, this.exited, () => `stderr: ${tail(this.stderr)}`);
   }
 
   /** Kills the process if it is still running (cleanup after a failed test). */

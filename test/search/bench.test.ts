@@ -2,10 +2,10 @@
  * `bench [depth] [threads]`: the parallel bench measures throughput (its node count varies);
  * the one-thread bench stays the build's deterministic signature.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseKfen, parseMove } from '../../src/core/index';
 import { BENCH_POSITIONS } from '../../src/search/bench';
+import { runProcess } from '../patience';
 import { CLI, ROOT, assertBuilt } from '../protocol/spawn-engine';
 
 interface Run {
@@ -14,23 +14,13 @@ interface Run {
   stderr: string;
 }
 
-/** `node dist/cli.js <args…>` to its end (command-line arguments run as commands, then quit). */
-function run(args: string[], timeoutMs = 40_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    p.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    const timer = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new Error(`thoth ${args.join(' ')} did not finish within ${timeoutMs} ms; output: ${out.slice(-2000)}`));
-    }, timeoutMs);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: out.split('\n').filter((l) => l !== ''), stderr: err });
-    });
-  });
+/**
+ * `node dist/cli.js <args…>` to its end (command-line arguments run as commands, then quit), within
+ * 40 s of an idle machine's time (test/patience.ts).
+ */
+async function run(args: string[], idleMs = 40_000): Promise<Run> {
+  const r = await runProcess([process.execPath, CLI, ...args], { cwd: ROOT, idleMs });
+  return { code: r.code, stdout: r.out.split('\n').filter((l) => l !== ''), stderr: r.err };
 }
 
 function field(lines: string[], name: string): number {

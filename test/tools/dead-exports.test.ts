@@ -84,4 +84,53 @@ describe('dead exports', () => {
     expect(once.status, once.stderr).toBe(0);
     expect(once.stderr).not.toContain('defined twice');
   });
+
+  it('fails on a top-level function copied into a second file, exported or not', () => {
+    const clip = "const clip = (s: string): string => (s.length > 9 ? s.slice(0, 9) + '…' : s);\n";
+    const twice = runIn(
+      tree({
+        'src/process/stderr.ts': `${clip}export const a = clip('x');\n`,
+        'src/match/engine.ts': `/** a copy */\n${clip}export const b = clip('y');\n`,
+        'test/use.test.ts':
+          "import { a } from '../src/process/stderr';\nimport { b } from '../src/match/engine';\nexport const x = [a, b];\n",
+      }),
+    );
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toContain('defined twice: clip (src/match/engine.ts:2, src/process/stderr.ts:1)');
+  });
+
+  it('fails on a regular expression copied into a second file; short idioms and a default export pass', () => {
+    const files = (re: string): Record<string, string> => ({
+      'src/gui/filter.ts': `export const ok1 = (t: string): boolean => ${re}.test(t);\n`,
+      'src/cli/stats.ts': `\nexport const ok2 = (t: string): boolean => ${re}.test(t);\n`,
+      'test/use.test.ts':
+        "import { ok1 } from '../src/gui/filter';\nimport { ok2 } from '../src/cli/stats';\nexport const x = [ok1, ok2];\n",
+    });
+    const move = '/^[a-j][1-8](?:[a-j][1-8]u?|[+\\-RL])$/';
+    const twice = runIn(tree(files(move)));
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toContain(`defined twice: ${move} (src/cli/stats.ts:2, src/gui/filter.ts:1)`);
+    const idiom = runIn(
+      tree({
+        ...files('/^\\d+$/'),
+        'src/threads/a-worker.ts': 'export default function run(): number {\n  return 1;\n}\n',
+        'src/threads/b-worker.ts': 'export default function run(): number {\n  return 2;\n}\n',
+      }),
+    );
+    expect(idiom.status, idiom.stderr).toBe(0);
+    expect(idiom.stderr).not.toContain('defined twice');
+  });
+
+  it('lets a listed coincidence pass', () => {
+    const now = 'const now = (): number => performance.now();\n';
+    const r = runIn(
+      tree({
+        'src/gui/page/controller.ts': `${now}export const a = now();\n`,
+        'src/match/referee.ts': `${now}export const b = now();\n`,
+        'test/use.test.ts':
+          "import { a } from '../src/gui/page/controller';\nimport { b } from '../src/match/referee';\nexport const x = [a, b];\n",
+      }),
+    );
+    expect(r.status, r.stderr).toBe(0);
+  });
 });

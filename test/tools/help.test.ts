@@ -1,29 +1,19 @@
 /** Every script of tools/ answers `--help` with what it does and how it is run, and does nothing else. */
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProcess, type ProcessRun } from '../patience';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPTS = readdirSync(join(ROOT, 'tools')).filter((f) => f.endsWith('.ts') && f !== 'help.ts');
 
-function run(script: string, arg: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join('tools', script), arg], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000); // a script that ignores --help and works
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
+/**
+ * `tsx tools/<script> <arg>`, within a minute of an idle machine's time (test/patience.ts): a script
+ * that ignores --help and works is killed, and fails.
+ */
+function run(script: string, arg: string): Promise<ProcessRun> {
+  return runProcess([process.execPath, '--import', 'tsx', join('tools', script), arg], { cwd: ROOT, idleMs: 60_000 });
 }
 
 describe('tools/*.ts --help', () => {

@@ -226,11 +226,11 @@ function drawPiece(cv: Canvas, L: Layout, sq: number, p: number, colors: [string
             cv.fill([[-22, 14, -24, -12, -11, 0, 0, -20, 11, 0, 24, -12, 22, 14]], '#f2d27a', alpha);
             break;
           case OBELISK:
-            obelisk(cv, 0, 0, fill, edge, alpha);
+            drawObelisk(cv, 0, 0, fill, edge, alpha);
             break;
           case STACK:
-            obelisk(cv, 7, 7, fill, edge, alpha);
-            obelisk(cv, -7, -7, fill, edge, alpha);
+            drawObelisk(cv, 7, 7, fill, edge, alpha);
+            drawObelisk(cv, -7, -7, fill, edge, alpha);
             cv.within(rotate(-turn), () => {
               cv.circle(26, -26, 14, '#e8b83a', alpha);
               cv.circle(26, -26, 12, '#11131a', alpha);
@@ -243,7 +243,7 @@ function drawPiece(cv: Canvas, L: Layout, sq: number, p: number, colors: [string
   );
 }
 
-function obelisk(cv: Canvas, dx: number, dy: number, fill: string, edge: string, alpha: number): void {
+function drawObelisk(cv: Canvas, dx: number, dy: number, fill: string, edge: string, alpha: number): void {
   const body = [dx - 31, dy - 31, dx + 31, dy - 31, dx + 31, dy + 31, dx - 31, dy + 31];
   cv.stroke(body, 5, edge, alpha, true);
   cv.fill([body], fill, alpha);

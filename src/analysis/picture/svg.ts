@@ -6,7 +6,7 @@ import type { Picture } from './board-picture';
 
 const ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' };
 
-const num = (x: number): string => String(Math.round(x * 100) / 100);
+const hundredths = (x: number): string => String(Math.round(x * 100) / 100);
 
 /** The SVG text of a picture. */
 export function pictureSvg(p: Picture, title = 'Khet position'): string {
@@ -18,12 +18,12 @@ export function pictureSvg(p: Picture, title = 'Khet position'): string {
   for (const s of p.shapes) {
     const d = s.outlines
       .map((o) => {
-        let t = `M${num(o[0])} ${num(o[1])}`;
-        for (let i = 2; i < o.length; i += 2) t += `L${num(o[i])} ${num(o[i + 1])}`;
+        let t = `M${hundredths(o[0])} ${hundredths(o[1])}`;
+        for (let i = 2; i < o.length; i += 2) t += `L${hundredths(o[i])} ${hundredths(o[i + 1])}`;
         return `${t}Z`;
       })
       .join('');
-    const a = s.alpha < 1 ? ` fill-opacity="${num(s.alpha)}"` : '';
+    const a = s.alpha < 1 ? ` fill-opacity="${hundredths(s.alpha)}"` : '';
     out.push(`<path d="${d}" fill="${s.color}"${a}/>`);
   }
   out.push('</svg>');

@@ -27,7 +27,7 @@ const el = {
   summary: $<HTMLPreElement>('summary'),
 };
 
-const num = (x: number | null, digits = 1): string => (x === null ? '—' : x.toFixed(digits));
+const numberText = (x: number | null, digits = 1): string => (x === null ? '—' : x.toFixed(digits));
 const plusMinus = (x: number | null, e: number | null): string =>
   x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(1)} ± ${e === null ? '∞' : e.toFixed(1)}`;
 
@@ -116,7 +116,7 @@ function render(d: Api): void {
         n > 0 ? ((e.wins + e.draws / 2) / n).toFixed(3) : '—',
         plusMinus(e.elo, e.eloError),
         plusMinus(e.nElo, e.nEloError),
-        e.los === null ? '—' : `${num(e.los)} %`,
+        e.los === null ? '—' : `${numberText(e.los)} %`,
         `[${e.penta.join(', ')}]`,
       ]);
     }),
@@ -127,13 +127,13 @@ function render(d: Api): void {
     .replaceChildren(
       ...[...s.ratings]
         .sort((a, b) => (b.elo ?? -1e9) - (a.elo ?? -1e9))
-        .map((r) => row([r.name, num(r.elo), String(r.games), num(r.points)])),
+        .map((r) => row([r.name, numberText(r.elo), String(r.games), numberText(r.points)])),
     );
   el.sprtSection.hidden = s.sprt === null;
   if (s.sprt) {
     const p = s.sprt;
     el.sprtText.textContent =
-      `elo0 ${p.elo0}, elo1 ${p.elo1} (${p.model}), alpha ${p.alpha}, beta ${p.beta}: LLR ${num(p.llr, 2)} ` +
+      `elo0 ${p.elo0}, elo1 ${p.elo1} (${p.model}), alpha ${p.alpha}, beta ${p.beta}: LLR ${numberText(p.llr, 2)} ` +
       `(bounds ${p.lower.toFixed(2)} … ${p.upper.toFixed(2)})${p.decision ? ` - ${p.decision} accepted` : ''}`;
     drawLlr(d.llr, p.lower, p.upper);
   }

@@ -42,6 +42,8 @@ import {
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './state/persist';
 import { exportGame, exportInput } from './state/record-io';
 import { GamesPanel } from './view/games-panel';
+import { drawingColor, toggleDrawing } from './state/drawings';
+import { renderEditor } from './view/editor-card';
 import { gameShelf, loadExplorerIndex } from './game-store';
 import { importRecord } from './open-game';
 import { typedMove } from './state/typed-move';
@@ -143,6 +145,7 @@ export class PageController {
       drop: (from, to) => this.update((x) => S.dropPiece(x, from, to, now(), this.confirmMoves())),
       rotate: (dir) => this.update((x) => S.rotateSelected(x, dir, now(), this.confirmMoves())),
       aim: (t) => this.update((x) => S.aimAt(x, t), 'board'),
+      draw: (from, to, shift, alt) => this.update((x) => toggleDrawing(x, from, to, drawingColor(shift, alt))),
     });
     renderKeys(this.dom);
     this.games = new GamesPanel(document, gameShelf(), {
@@ -354,6 +357,7 @@ export class PageController {
     renderStatus(d, this.engine, this.searches.strengthText());
     renderHint(d, s, this.engine.ready, TOUCH());
     renderIO(d, toKfen(S.viewPosition(s)));
+    renderEditor(d, s);
     this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null, lineEvals(s));
     this.keepGames();
     for (const m of this.modes) m.render();
@@ -384,6 +388,8 @@ export class PageController {
   private onPress(sq: number): boolean {
     if (this.skipHold()) return false;
     const s = this.s;
+    // the board editor: any piece may be dragged (a click is its own: state/editor.ts)
+    if (s.editor) return s.editor.board[sq] !== 0;
     this.selectedBefore = s.selected;
     const pos = S.pickPosition(s);
     if (!pos) return false;

@@ -21,6 +21,9 @@ import type { Searches } from './engine/searches';
 import * as S from './state/state';
 import type { PageState, Settings } from './state/state';
 import type { DangerView } from './state/state-types';
+import * as E from './state/editor';
+import { encodeLink, linkUrl } from './state/link';
+import { toolFromKey } from './view/editor-card';
 
 const now = (): number => performance.now();
 
@@ -59,6 +62,7 @@ export function wirePage(page: WireHost): void {
   wireMoves(page);
   wireRecords(page);
   wireStatus(page);
+  wireEditor(page);
   // A right-click cancels a premove (as on lichess).
   page.dom.board.addEventListener('contextmenu', () => {
     if (page.state.premove || (page.state.selected >= 0 && S.premovePosition(page.state)))
@@ -236,4 +240,78 @@ function wireMoveBox(play: (text: string) => boolean): void {
     if (play(input.value)) input.value = '';
     else input.select();
   });
+}
+
+/** The board editor's card (view/editor-card.ts; its transitions are state/editor.ts). */
+function wireEditor(page: WireHost): void {
+  const d = page.dom;
+  const say = (text: string, error = false): void => {
+    d.edMsg.textContent = text;
+    d.edMsg.classList.toggle('error', error);
+  };
+  d.btnEditor.onclick = () => {
+    say('');
+    page.update((x) => E.openEditor(x, now()));
+  };
+  d.edEdition.onchange = () =>
+    page.update((x) =>
+      E.editorStartFrom(x, { kind: 'setup', edition: d.edEdition.value as EditionId, setup: 'classic' }),
+    );
+  d.edStart.onchange = () => {
+    const v = d.edStart.value;
+    const edition = (page.state.editor?.edition ?? 'khet2') as EditionId;
+    const start: E.EditorStart | null =
+      v === 'current'
+        ? { kind: 'current' }
+        : v === 'empty'
+          ? { kind: 'empty', edition }
+          : v.startsWith('setup:')
+            ? { kind: 'setup', edition, setup: v.slice(6) as Settings['setup'] }
+            : null;
+    if (start) page.update((x) => E.editorStartFrom(x, start));
+  };
+  d.edPalette.onclick = (e) => {
+    const b = (e.target as Element).closest<HTMLButtonElement>('[data-tool]');
+    const tool = b?.dataset.tool ? toolFromKey(b.dataset.tool) : null;
+    if (tool) page.update((x) => E.editorTool(x, tool));
+  };
+  d.edRotCw.onclick = () => page.update((x) => E.editorRotate(x, '+'));
+  d.edRotCcw.onclick = () => page.update((x) => E.editorRotate(x, '-'));
+  for (const r of d.edSides)
+    r.onchange = () => {
+      if (r.checked) page.update((x) => E.editorSide(x, Number(r.value)));
+    };
+  d.edKfen.onchange = () => page.update((x) => E.editorLoadKfen(x, d.edKfen.value));
+  d.edKfen.onkeydown = (e) => {
+    if (e.key === 'Enter') d.edKfen.blur();
+  };
+  d.edCancel.onclick = () => {
+    page.update((x) => E.closeEditor(x, now()));
+    d.board.focus();
+  };
+  d.edAnalyse.onclick = () =>
+    void page.abandonThen('Analysing the position set up', () => page.startGame((x) => E.editorAnalyse(x, now())));
+  d.edContinue.onclick = () => page.startGame((x) => E.editorContinue(x, now()));
+  d.edYou.onchange = () => {
+    d.edYou.dataset.value = d.edYou.value;
+  };
+  d.edPlay.onclick = () => {
+    const choice: E.PlayChoice = {
+      side: d.edYou.value as Settings['side'],
+      tc: d.edTc.value,
+      level: Number(d.edLevel.value),
+    };
+    void page.abandonThen('Playing the position set up', () => page.startGame((x) => E.editorPlay(x, choice, now())));
+  };
+  d.edLink.onclick = async () => {
+    const e = page.state.editor;
+    if (!e) return;
+    const href = linkUrl(location.href, await encodeLink({ kind: 'kfen', edition: e.edition, kfen: E.editorKfen(e) }));
+    try {
+      await navigator.clipboard.writeText(href);
+      say('Link copied.');
+    } catch {
+      say(`The browser refused to copy; the link: ${href}`);
+    }
+  };
 }

@@ -21,7 +21,7 @@ import {
 } from '../../core/record';
 import type { SprtConfig } from '../config';
 import { Standings, encounterLines, standingsLines } from './report';
-import type { ScheduledGame } from '../schedule';
+import { parseRoundTag, type ScheduledGame } from '../schedule';
 
 export interface RecordedSummary {
   names: string[];
@@ -102,8 +102,8 @@ function inRunOrder(games: CountedGame[]): CountedGame[] {
 
 /** The slot of a game's pair: its file, round and pair within the round (from `Round` r.k). */
 function pairSlot(g: CountedGame): string | undefined {
-  const m = /^(\d+)\.(\d+)$/.exec(g.rec.tags.get('Round') ?? '');
-  return m ? `${g.file}:${m[1]}:${Math.floor((Number(m[2]) - 1) / 2)}` : undefined;
+  const t = parseRoundTag(g.rec.tags.get('Round') ?? '');
+  return t ? `${g.file}:${t.round}:${Math.floor((t.game - 1) / 2)}` : undefined;
 }
 
 /** Two games of one slot that start from the same KFEN with the colours swapped. */
@@ -195,11 +195,11 @@ export function summariseRecords(
     games: counted.length,
     pairs,
     notes,
-    lines: summaryLines(standings, variant, opts),
+    lines: recordedSummaryLines(standings, variant, opts),
   };
 }
 
-function summaryLines(standings: Standings, variant: EditionId, opts: RecordedOptions): string[] {
+function recordedSummaryLines(standings: Standings, variant: EditionId, opts: RecordedOptions): string[] {
   const { names } = standings;
   const lines: string[] = [];
   const colors = EDITIONS[variant].colorNames;

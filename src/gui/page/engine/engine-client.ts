@@ -7,6 +7,7 @@
  * An engine that does not answer `stop` with `bestmove` within STOP_TIMEOUT_MS is reported as
  * unresponsive (the page offers a restart) instead of being waited for forever.
  */
+import { parseBestmove } from '../../../core/bestmove-line';
 import { parseOptionLine, type DeclaredOption } from '../../../core/option-line';
 import { pvInfo, type InfoLine } from '../../../core/info';
 import type { EngineState, FullStrength } from '../../messages';
@@ -232,16 +233,15 @@ export class EngineClient {
 
   private onLine(line: string): void {
     const first = line.trim().split(/\s+/)[0];
-    if (first === 'bestmove') {
+    const best = parseBestmove(line);
+    if (best) {
       const r = this.running.shift();
       if (r) for (const t of r.timers) clearTimeout(t);
-      const t = line.trim().split(/\s+/);
-      const pi = t.indexOf('ponder');
       if (this.unresponsive && this.running.length === 0) {
         this.unresponsive = false;
         this.onStatus();
       }
-      if (r && !r.cancelled) r.req.onBestmove?.(t[1], pi > 0 ? t[pi + 1] : undefined);
+      if (r && !r.cancelled) r.req.onBestmove?.(best.move, best.ponder);
       this.pump();
       return;
     }

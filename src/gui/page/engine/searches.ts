@@ -129,6 +129,8 @@ export class Searches {
   private wanted(): (Job & { start: () => void }) | null {
     const s = this.host.state();
     if (!this.engine.ready) return null;
+    // the board editor holds the board: the game under it stands still
+    if (s.editor) return null;
     // a mode's search: a move tried in Learn from your mistakes, scored as the review scores a move
     const wanted = this.host.modeSearch();
     if (wanted) {

@@ -4,6 +4,7 @@
  * orientation.
  */
 import { PHARAOH, colorOf, fileOf, formatMove, kindOf, rankOf, square, type Position } from '../../../core/index';
+import { editorClick, editorDrop, editorRotate } from './editor';
 import { playMove } from './game-moves';
 import { atEnd, colorNames, humanMayMove, viewPosition } from './state-queries';
 import { playPly, type PlyInfo } from './move-effect';
@@ -19,6 +20,7 @@ export function select(s: PageState, sq: number): PageState {
 
 /** The pointer (or the keyboard cursor) is on a move of the selected piece, or on nothing. */
 export function aimAt(s: PageState, aim: PageState['aim']): PageState {
+  if (s.editor) return s;
   return s.aim === aim ? s : { ...s, aim };
 }
 
@@ -79,6 +81,8 @@ function premoveClick(s: PageState, pp: Position, sq: number, pickedBefore: numb
  * a first click on a target only shows its shot (armed); a second one plays it.
  */
 export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number, confirm = false): PageState {
+  // the board editor, while open, takes the board's clicks, drops and turns (editor.ts)
+  if (s.editor) return editorClick(s, sq);
   const pos = viewPosition(s);
   if (!humanMayMove(s)) {
     const pp = premovePosition(s);
@@ -106,6 +110,7 @@ export function clickSquare(s: PageState, sq: number, now: number, pickedBefore:
  * plays it.
  */
 export function dropPiece(s: PageState, from: number, to: number, now: number, confirm = false): PageState {
+  if (s.editor) return editorDrop(s, from, to);
   if (!humanMayMove(s)) {
     const pp = premovePosition(s);
     const t = pp ? targetsOf(pp, from, s.stackTop).get(to) : undefined;
@@ -119,6 +124,7 @@ export function dropPiece(s: PageState, from: number, to: number, now: number, c
 
 /** Rotates the selected piece (with `confirm`, a first press only shows the shot). */
 export function rotateSelected(s: PageState, dir: '+' | '-', now: number, confirm = false): PageState {
+  if (s.editor) return editorRotate(s, dir);
   if (s.selected >= 0 && !humanMayMove(s)) {
     const pp = premovePosition(s);
     const m = pp ? rotationMove(pp, s.selected, dir) : -1;

@@ -134,6 +134,11 @@ export interface PageState {
    */
   setupChosen?: boolean;
   bannerClosed: boolean;
+  /**
+   * The board editor, while it is open (editor.ts): the board takes its clicks, drops, turns and
+   * keys, and the game under it stands still until it closes.
+   */
+  editor?: EditorState | null;
 }
 
 /** Thoth's review of the main line (its transitions and what it shows: gamereview.ts). */
@@ -149,4 +154,21 @@ export interface ReviewState {
    * where the engine chose another move (src/analysis/review-method.ts).
    */
   played?: (Score | undefined)[];
+}
+
+/** What a click on the board does: move pieces about, remove them, or place the piece chosen. */
+export type EditorTool = { kind: 'move' } | { kind: 'erase' } | { kind: 'piece'; color: number; piece: number };
+
+/** The board editor's state (its transitions: editor.ts). */
+export interface EditorState {
+  edition: EditionId;
+  /** 80 piece codes (src/core/pieces.ts), a1 first. */
+  board: readonly number[];
+  /** The side to move. */
+  side: number;
+  tool: EditorTool;
+  /** The way each side's new pieces face (the last turn given to one of its pieces). */
+  facing: readonly [number, number];
+  /** The square whose piece the rotate buttons and keys turn, or -1. */
+  selected: number;
 }

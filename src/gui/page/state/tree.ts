@@ -48,7 +48,7 @@ export function newTree(edition: EditionId, startKfen: string): Result<GameTree,
   return ok({ edition, startKfen, children: [] });
 }
 
-function startPosition(tree: GameTree): Position {
+function rootPosition(tree: GameTree): Position {
   const r = parseKfen(tree.startKfen, tree.edition);
   if (!r.ok) throw new Error(`bad start KFEN: ${r.error.message}`);
   return r.value;
@@ -83,7 +83,7 @@ export function pathExists(tree: GameTree, path: Path): boolean {
 
 /** The position after the moves of `path`. */
 export function positionAt(tree: GameTree, path: Path): Position {
-  const pos = startPosition(tree);
+  const pos = rootPosition(tree);
   for (const n of nodesAlong(tree, path)) pos.make(n.ply.move);
   return pos;
 }

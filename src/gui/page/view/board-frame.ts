@@ -3,10 +3,24 @@
  * a previewed line's; the picks, targets and rotations; the premove; the analysis' or the review's
  * arrows; the last move's beam and motion. Pure: the controller hands the result to the board.
  */
-import { moveFrom, moveTo, moveType, parseMove, ROT_CCW, ROT_CW, SWAP, type Position } from '../../../core/index';
+import {
+  commentDrawings,
+  hasOrientation,
+  kindOf,
+  moveFrom,
+  moveTo,
+  moveType,
+  parseMove,
+  parseSquare,
+  ROT_CCW,
+  ROT_CW,
+  SWAP,
+  type Position,
+} from '../../../core/index';
 import { threatWords } from '../../../analysis/threat-words';
 import type { Arrow, BoardModel, TargetKind } from './board-model';
 import { laserPath, playPly, type PlyInfo } from '../state/move-effect';
+import { editorPosition, editorProblems, type EditorState } from '../state/editor';
 import * as R from '../state/gamereview';
 import { rotationsOf, targetsOf } from '../state/selection';
 import * as S from '../state/state';
@@ -84,11 +98,54 @@ function premoveSquares(s: PageState): BoardModel['premove'] {
   return pm?.ok ? moveSquares(pm.value) : null;
 }
 
+/** The drawings a move's comment keeps, with their squares as numbers; undefined where there are none. */
+function notesOf(comment: string | undefined): BoardModel['notes'] {
+  if (!comment || !comment.includes('[%')) return undefined;
+  const d = commentDrawings(comment);
+  return {
+    arrows: d.arrows.map((a) => ({ from: parseSquare(a.from), to: parseSquare(a.to), color: a.color })),
+    marks: d.squareMarks.map((m) => ({ sq: parseSquare(m.square), color: m.color })),
+  };
+}
+
+/**
+ * The board editor's board: the pieces as set up, the selected one with its turns, the squares at
+ * fault; the danger map once the position is one to play from.
+ */
+function editorFrame(s: PageState, e: EditorState, cursorShown: boolean): BoardModel {
+  const pos = editorPosition(e);
+  const problems = editorProblems(e);
+  const p = e.selected >= 0 ? e.board[e.selected] : 0;
+  const turns = p !== 0 && hasOrientation(kindOf(p));
+  const danger = s.settings.danger ?? 'off';
+  return {
+    danger:
+      danger === 'off' || problems.length > 0 ? null : threatWords(pos, danger === 'for' ? pos.side : pos.side ^ 1),
+    pos,
+    flipped: s.flipped,
+    lastMove: null,
+    selected: e.selected,
+    targets: new Map(),
+    rotations: { cw: turns, ccw: turns },
+    cursor: cursorShown ? s.cursor : -1,
+    beam: null,
+    lasers: [],
+    aim: null,
+    arrows: [],
+    interactive: true,
+    premove: null,
+    editing: true,
+    faults: [...new Set(problems.flatMap((x) => x.squares))],
+    motion: null,
+  };
+}
+
 /**
  * The board's model for the state. `game` counts games (a new game's beam animates again);
  * `cursorShown`: the person plays with the keyboard on the focused board.
  */
 export function boardFrame(s: PageState, game: number, cursorShown: boolean): BoardModel {
+  if (s.editor) return editorFrame(s, s.editor, cursorShown);
   const previewing = previewMoves(s);
   const pos = s.preview ? previewing.pos : S.viewPosition(s);
   const lastPly = s.preview ? previewing.last : (nodeAt(s.tree, s.path)?.ply ?? null);
@@ -106,6 +163,7 @@ export function boardFrame(s: PageState, game: number, cursorShown: boolean): Bo
   const last = lastPly ? moveSquares(lastPly.move) : null;
   const danger = s.settings.danger ?? 'off';
   return {
+    notes: s.preview ? undefined : notesOf(nodeAt(s.tree, s.path)?.comment),
     danger: danger === 'off' ? null : threatWords(pos, danger === 'for' ? pos.side : pos.side ^ 1),
     pos,
     flipped: s.flipped,

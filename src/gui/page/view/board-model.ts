@@ -39,6 +39,17 @@ export interface BoardModel {
   stackTop?: boolean;
   /** The danger map shown (one side's beam after any one of its moves), or null. */
   danger?: ThreatWords | null;
+  /**
+   * The board editor is open (state/editor.ts): any piece may be picked and dragged, a piece
+   * dragged off the board is removed, and `faults` marks the squares its problems name.
+   */
+  editing?: boolean;
+  /**
+   * The shown move's drawings, as its comment keeps them (lichess's `[%cal]` arrows and `[%csl]`
+   * marked squares, core/record-parse.ts commentDrawings): squares as numbers, a colour G R Y B.
+   */
+  notes?: { arrows: { from: number; to: number; color: string }[]; marks: { sq: number; color: string }[] };
+  faults?: number[];
   /** The move to animate (once per id): a slide, a swap, or a turn. */
   motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
 }
@@ -49,6 +60,8 @@ export interface BoardEvents {
   click(sq: number): void;
   drop(from: number, to: number): void;
   rotate(dir: '+' | '-'): void;
+  /** A right-drag (an arrow) or a right-click (a circle, `from` = `to`), with Shift and Alt as held. */
+  draw?(from: number, to: number, shift: boolean, alt: boolean): void;
   /** The pointer is over a target square, a rotate button, or neither (null). */
   aim(target: number | '+' | '-' | null): void;
 }

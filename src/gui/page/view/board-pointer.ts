@@ -23,6 +23,8 @@ export interface PointerHost {
 
 export class BoardPointer {
   private aimed: number | '+' | '-' | null = null;
+  /** Where a right-button drawing started, or -1. */
+  private drawFrom = -1;
   private drag: {
     from: number;
     x: number;
@@ -77,6 +79,12 @@ export class BoardPointer {
   }
 
   private onDown(e: PointerEvent): void {
+    if (e.button === 2 && this.host.model()) {
+      // a drawing starts: an arrow to the square the button is let go on, or a circle on this one
+      const [x, y] = this.svgPoint(e);
+      this.drawFrom = this.squareAt(x, y);
+      return;
+    }
     if (e.button !== 0 || !this.host.model()) return;
     const rot = (e.target as Element).closest?.('[data-rot]');
     if (rot) {
@@ -121,6 +129,14 @@ export class BoardPointer {
   }
 
   private onUp(e: PointerEvent): void {
+    if (e.button === 2) {
+      const [x, y] = this.svgPoint(e);
+      const to = this.squareAt(x, y);
+      const from = this.drawFrom;
+      this.drawFrom = -1;
+      if (from >= 0 && to >= 0) this.events.draw?.(from, to, e.shiftKey, e.altKey);
+      return;
+    }
     const d = this.drag;
     if (!d) return;
     const [x, y] = this.svgPoint(e);
@@ -129,6 +145,8 @@ export class BoardPointer {
     this.endDrag();
     if (moved) {
       if (sq >= 0 && sq !== d.from) this.events.drop(d.from, sq);
+      // the board editor: a piece dragged off the board is taken off it
+      else if (sq < 0 && this.host.model()?.editing) this.events.drop(d.from, -1);
       else this.host.redraw();
     } else if (sq >= 0) {
       // a press and a release (on the same square or, without a drag, on another): a click

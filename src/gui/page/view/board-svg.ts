@@ -5,6 +5,7 @@
  */
 import {
   ANUBIS,
+  DIR_WORDS,
   OBELISK,
   PHARAOH,
   PYRAMID,
@@ -12,6 +13,7 @@ import {
   SPHINX,
   STACK,
   colorOf,
+  kindName,
   kindOf,
   oriOf,
   type Edition,
@@ -103,16 +105,13 @@ export function pieceLabel(p: number): string {
   return c;
 }
 
-const KIND_WORD = ['', 'Sphinx', 'Pharaoh', 'Pyramid', 'Anubis', 'Scarab', 'Obelisk', 'Obelisk stack'];
-const DIR_WORD = ['north', 'east', 'south', 'west'];
-
 export function pieceTitle(p: number, ed: Edition): string {
   const k = kindOf(p);
-  const name = k === SCARAB && ed.scarabLetter === 'D' ? 'Djed' : KIND_WORD[k];
+  const name = kindName(k, ed.scarabLetter);
   let s = `${ed.colorNames[colorOf(p)]} ${name}`;
   const o = oriOf(p);
-  if (k === SPHINX) s += `, firing ${DIR_WORD[o]}`;
-  if (k === ANUBIS) s += `, shield ${DIR_WORD[o]}`;
+  if (k === SPHINX) s += `, firing ${DIR_WORDS[o]}`;
+  if (k === ANUBIS) s += `, shield ${DIR_WORDS[o]}`;
   if (k === PYRAMID) s += `, mirror facing ${['north-east', 'south-east', 'south-west', 'north-west'][o]}`;
   if (k === SCARAB) s += o % 2 === 0 ? ', mirror \\' : ', mirror /';
   return s;

@@ -58,6 +58,12 @@ export class BoardView {
       '<marker id="m-alt" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead alt"/></marker>' +
       '<marker id="m-pv" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead pv"/></marker>' +
       '<marker id="m-threat" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead threat"/></marker>' +
+      ['G', 'R', 'Y', 'B']
+        .map(
+          (c) =>
+            `<marker id="m-note-${c}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead note-${c}"/></marker>`,
+        )
+        .join('') +
       '<marker id="m-premove" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead premove"/></marker>' +
       '</defs>';
     const mk = (id: string): SVGGElement => {
@@ -203,6 +209,7 @@ export class BoardView {
       square(m.premove.from, 'premove');
       if (m.premove.to !== m.premove.from) square(m.premove.to, 'premove');
     }
+    for (const sq of m.faults ?? []) square(sq, 'fault');
     if (m.selected >= 0) square(m.selected, 'selected');
     if (m.cursor >= 0) square(m.cursor, 'cursor');
     for (const [sq, kind] of m.targets) {
@@ -431,6 +438,7 @@ export class BoardView {
   private drawArrows(m: BoardModel): void {
     const g = this.layers.arrows;
     g.replaceChildren();
+    this.drawNotes(g, m);
     for (const a of m.arrows) {
       const [x1, y1] = this.centre(a.from);
       if (a.rot) {
@@ -469,6 +477,34 @@ export class BoardView {
     const arc = el('path', { d: path, 'marker-end': `url(#m-${style})` }, `arrow ${style}`);
     arc.setAttribute('data-turn', rot);
     return arc;
+  }
+
+  /** The shown move's drawings from its comment: lichess's arrows and circled squares, in their colours. */
+  private drawNotes(g: SVGGElement, m: BoardModel): void {
+    for (const mark of m.notes?.marks ?? []) {
+      const [cx, cy] = this.centre(mark.sq);
+      const c = el('circle', { cx, cy, r: 44 }, `note-mark note-${mark.color}`);
+      c.setAttribute('data-note', `${mark.color}${squareName(mark.sq)}`);
+      g.appendChild(c);
+    }
+    for (const a of m.notes?.arrows ?? []) {
+      const [x1, y1] = this.centre(a.from);
+      const [x2, y2] = this.centre(a.to);
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const line = el(
+        'line',
+        {
+          x1,
+          y1,
+          x2: x2 - ((x2 - x1) / len) * 24,
+          y2: y2 - ((y2 - y1) / len) * 24,
+          'marker-end': `url(#m-note-${a.color})`,
+        },
+        `note-arrow note-${a.color}`,
+      );
+      line.setAttribute('data-note', `${a.color}${squareName(a.from)}${squareName(a.to)}`);
+      g.appendChild(line);
+    }
   }
 
   private drawControls(m: BoardModel): void {

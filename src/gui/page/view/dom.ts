@@ -147,8 +147,35 @@ function ioParts(doc: Document) {
   };
 }
 
+/** The board editor's card (editor-card.ts) and the button that opens it. */
+function editorParts(doc: Document) {
+  const { button, select, input, el } = finders(doc);
+  return {
+    btnEditor: button('btn-editor'),
+    editorCard: el('card-editor'),
+    edEdition: select('ed-edition'),
+    edStart: select('ed-start'),
+    edPalette: el('ed-palette'),
+    edRotCw: button('ed-rot-cw'),
+    edRotCcw: button('ed-rot-ccw'),
+    edSides: Array.from(doc.querySelectorAll<HTMLInputElement>('input[name=ed-side]')),
+    edSideNames: [el('ed-side-0'), el('ed-side-1')],
+    edProblems: el('ed-problems'),
+    edKfen: input('ed-kfen'),
+    edAnalyse: button('ed-analyse'),
+    edContinue: button('ed-continue'),
+    edLink: button('ed-link'),
+    edCancel: button('ed-cancel'),
+    edYou: select('ed-you'),
+    edTc: select('ed-tc'),
+    edLevel: select('ed-level'),
+    edPlay: button('ed-play'),
+    edMsg: el('ed-msg'),
+  };
+}
+
 export function lookUpDom(doc: Document = document) {
-  return { ...boardParts(doc), ...cardParts(doc), ...ioParts(doc) };
+  return { ...boardParts(doc), ...cardParts(doc), ...ioParts(doc), ...editorParts(doc) };
 }
 
 export type Dom = ReturnType<typeof lookUpDom>;

@@ -3,7 +3,7 @@
  * stack button), the banner at the end of a game (and its *Rematch* button, made here in the result
  * strip beside *New game*), a draw offered between two players, and the hint under the board.
  */
-import { ANUBIS, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, kindOf } from '../../../core/index';
+import { ANUBIS, PHARAOH, PYRAMID, SCARAB, SPHINX, STACK, kindOf, squareName } from '../../../core/index';
 import { aimedOwnLoss, aimedShot } from '../state/board-input';
 import type { Dom } from './dom';
 import { reviewAdvice } from '../state/gamereview';
@@ -56,7 +56,7 @@ export function renderToolbar(dom: Dom, s: PageState, rot: { cw: boolean; ccw: b
 }
 export function renderBanner(dom: Dom, s: PageState): void {
   const r = gameResult(s);
-  const show = r !== null && atEnd(s) && !s.bannerClosed && !s.preview && s.mode !== 'analysis';
+  const show = r !== null && atEnd(s) && !s.bannerClosed && !s.preview && s.mode !== 'analysis' && !s.editor;
   dom.banner.hidden = !show;
   if (!show || !r) return;
   const names = colorNames(s);
@@ -69,17 +69,13 @@ export function renderBanner(dom: Dom, s: PageState): void {
     text =
       last.side === loser
         ? `The ${names[loser]} Pharaoh was hit by its own laser (${last.text}).`
-        : `${names[winner]}'s laser hit the ${names[loser]} Pharaoh on ${squareOf(last.killedSq)} (${last.text}).`;
+        : `${names[winner]}'s laser hit the ${names[loser]} Pharaoh on ${squareName(last.killedSq)} (${last.text}).`;
   }
   if (s.mode === 'engine' && winner >= 0) title += winner === s.humanSide ? ' · you won!' : ' · Thoth won';
   dom.banner.dataset.result = r.result;
   dom.banner.dataset.winner = winner >= 0 ? names[winner] : 'draw';
   dom.bannerTitle.textContent = title;
   dom.bannerText.textContent = text;
-}
-
-function squareOf(sq: number): string {
-  return String.fromCharCode(97 + (sq % 10)) + String(((sq / 10) | 0) + 1);
 }
 
 /** A draw offered between two players: the other one answers. */
@@ -99,6 +95,8 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean, touch =
   dom.hint.classList.toggle('error', s.message.startsWith('Cannot '));
   const advice = s.mode === 'analysis' && !s.preview ? reviewAdvice(s) : null;
   if (s.message) t = s.message;
+  else if (s.editor)
+    t = 'Setting up: a click places the chosen piece (again: turns it); drag a piece off the board to remove it.';
   else if (advice) t = advice.text;
   else if (s.preview) t = 'Previewing an engine line: ‹ › step through it, Esc returns to the game.';
   else if (s.pendingReply) t = `Your shot… (${touch ? 'tap' : 'click or press a key'} to see Thoth’s reply)`;
@@ -121,7 +119,7 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean, touch =
       loss === 'pharaoh'
         ? `This shot hits your own Pharaoh: you would lose. `
         : loss === 'piece' && shot
-          ? `This shot removes your own piece on ${squareOf(shot.killedSq)}. `
+          ? `This shot removes your own piece on ${squareName(shot.killedSq)}. `
           : '';
     t =
       `${warn}${(s.armed ?? null) !== null && shot ? `Tap again to play ${shot.text}, or pick another move.` : ''}`.trim();
@@ -133,7 +131,7 @@ export function renderHint(dom: Dom, s: PageState, engineReady: boolean, touch =
         : k === PYRAMID || k === ANUBIS || k === SCARAB
           ? 'pick a square or rotate'
           : 'pick a square';
-    t = `${squareOf(s.selected)} selected: ${word}.${k === STACK ? ' U switches between the whole stack and its top obelisk.' : ''}`;
+    t = `${squareName(s.selected)} selected: ${word}.${k === STACK ? ' U switches between the whole stack and its top obelisk.' : ''}`;
   } else if (humanMayMove(s)) t = `${names[pos.side]} to move: pick a piece.`;
   else if (s.mode === 'analysis') t = 'The game is over in this position.';
   if (dom.hint.textContent !== t) dom.hint.textContent = t;

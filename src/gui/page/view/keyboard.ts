@@ -5,6 +5,7 @@
  */
 import type { Dom } from './dom';
 import { keyAction, type KeyAction } from './keys';
+import * as E from '../state/editor';
 import * as S from '../state/state';
 import type { PageState, Settings } from '../state/state';
 import { DANGER_VIEWS, type DangerView } from '../state/state-types';
@@ -93,6 +94,8 @@ export class Keyboard {
         return this.takeBack(s);
       case 'danger':
         return page.setSettings({ danger: nextDanger(s.settings.danger) });
+      case 'editor':
+        return page.update((x) => E.openEditor(x, now()));
       default:
         return this.step(a);
     }
@@ -118,6 +121,8 @@ export class Keyboard {
   /** Escape: the premove, else the preview, else the banner, else the selection goes. */
   private escape(s: PageState): void {
     const page = this.page;
+    if (s.editor)
+      return page.update((x) => (x.editor?.selected === -1 ? E.closeEditor(x, now()) : E.editorDeselect(x)));
     if (s.premove || (s.selected >= 0 && S.premovePosition(s))) return page.update((x) => S.setPremove(x, null));
     if (s.preview) return page.update(S.exitPreview);
     if (!page.dom.banner.hidden) return page.closeBanner();
@@ -132,6 +137,26 @@ export class Keyboard {
     });
   }
 
+  /**
+   * The board editor's keys on the board: a KFEN letter places its piece at the cursor (else on the
+   * selected square), Delete or Backspace removes it. True when the key was the editor's.
+   */
+  private editorKey(key: string): boolean {
+    const s = this.page.state;
+    const e = s.editor;
+    if (!e) return false;
+    const sq = s.cursor >= 0 ? s.cursor : e.selected;
+    if (key === 'Delete' || key === 'Backspace') {
+      if (sq >= 0) this.page.update((x) => E.editorRemove(x, sq));
+      return true;
+    }
+    if (key.length !== 1 || sq < 0) return false;
+    const next = E.editorPlaceLetter(s, sq, key);
+    if (next === s) return false;
+    this.page.update(() => next);
+    return true;
+  }
+
   private onKey(e: KeyboardEvent): void {
     const dom = this.page.dom;
     if (!dom.dialog.hidden) return;
@@ -144,6 +169,10 @@ export class Keyboard {
     if (t.closest('#lines') && (e.key === 'Enter' || e.key === ' ')) {
       const li = t.closest('[data-line]') as HTMLElement | null;
       if (li) this.page.update((x) => S.startPreview(x, Number(li.dataset.line)));
+      e.preventDefault();
+      return;
+    }
+    if (this.page.state.editor && t === dom.board && !e.ctrlKey && !e.metaKey && !e.altKey && this.editorKey(e.key)) {
       e.preventDefault();
       return;
     }

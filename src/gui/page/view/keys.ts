@@ -19,6 +19,7 @@ export type KeyAction =
   | 'next'
   | 'flip'
   | 'danger'
+  | 'editor'
   | 'take-back';
 
 export interface KeyContext {
@@ -62,6 +63,8 @@ const PAGE_KEYS: Record<string, KeyAction> = {
   T: 'take-back',
   d: 'danger',
   D: 'danger',
+  e: 'editor',
+  E: 'editor',
 };
 
 export function keyAction(k: KeyContext): KeyAction | null {
@@ -83,5 +86,10 @@ export const KEY_HELP: [string, string][] = [
   ['← →, Home, End', 'go through the moves (PgUp/PgDn too; also after a click on the board)'],
   ['F, T', 'flip the board, take back'],
   ['D', 'danger map: what can hit the side to move, what it can hit, off'],
+  ['E', 'set up a position (the board editor)'],
+  [
+    'In the editor',
+    'on the board: a KFEN letter places that piece at the cursor or the selected square (P a first-player Pyramid, k a second-player Pharaoh), again turns it; Delete removes it; Esc drops the selection, then closes the editor',
+  ],
   ['Move box', 'under the move list: type a move (c1d2, h2+, h2-, d1e2u), Enter plays it'],
 ];

@@ -10,6 +10,7 @@ import { atEnd, gameResult } from '../state/state-queries';
 import { shownNags } from '../state/marks';
 import { escapeHtml, setHtml } from './panel-html';
 import type { PageState } from '../state/state-types';
+import { commentWords } from '../state/drawings';
 import {
   childrenAt,
   isMainline,
@@ -63,7 +64,7 @@ function moveButton(tree: GameTree, path: Path, current: Path, nags?: readonly n
   const main = isMainline(path);
   const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
   const ply = main ? ` data-ply="${path.length}"` : '';
-  const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${n.comment ? ` — ${n.comment}` : ''}`;
+  const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${commentWords(n.comment) ? ` — ${commentWords(n.comment)}` : ''}`;
   // one tab stop for the whole list (a roving tabindex): the current move; ← → step from there
   const tab = samePath(path, current) || (current.length === 0 && path.length === 1 && path[0] === 0) ? '0' : '-1';
   return `<button class="${cls}" data-path="${pathKey(path)}"${ply} tabindex="${tab}" title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
@@ -79,7 +80,7 @@ function variationHtml(tree: GameTree, first: Path, current: Path): string {
     if (!label) break;
     if (label.side === 0 || firstMove) parts.push(`<span class="vnum">${label.prefix}</span>`);
     parts.push(moveButton(tree, path, current));
-    const comment = nodeAt(tree, path)?.comment;
+    const comment = commentWords(nodeAt(tree, path)?.comment);
     if (comment) parts.push(`<span class="comment">${escapeHtml(comment)}</span>`);
     firstMove = false;
     const kids = childrenAt(tree, path);
@@ -116,9 +117,10 @@ export function renderMoves(dom: Dom, s: PageState): void {
     const alternatives = siblings.length > 1;
     // A comment (a coach's words, an imported record's) shows under its move, as lichess shows it:
     // on a phone there is no tooltip to hover. The row breaks there, as for variations.
-    if (alternatives || node.comment) {
+    const said = commentWords(node.comment);
+    if (alternatives || said) {
       if (label.side === 0) parts.push('<span></span>');
-      if (node.comment) parts.push(`<div class="comment">${escapeHtml(node.comment)}</div>`);
+      if (said) parts.push(`<div class="comment">${escapeHtml(said)}</div>`);
       if (alternatives) {
         const vars = siblings
           .slice(1)
