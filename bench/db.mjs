@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The game database (docs/db.md), on a record file of self-play or matches:
 //
-//   node bench/db.mjs --pgn FILE [--db FILE] [--queries N] [--review N] [--depth D]
+//   node bench/db.mjs --pgn FILE [--db FILE] [--queries N] [--review N] [--depth D] [--workers]
 //
 // Run `npm run build` first: the import and the reviews run the built CLI as a user does.
 // 1. `thoth db import` of the file into a fresh database (--db, default a temporary file): the
@@ -11,9 +11,13 @@
 //    the games, half from any ply; p50, p95 and the largest, in ms. Then the exact position search
 //    (gamesAtKey, first 50 games) over the same positions, and two pattern searches over every game.
 // 3. With --review N: the first N games reviewed at depth D (4) by `thoth db review` on 1 thread,
-//    then again (the reviews deleted) on 2 threads: games per minute.
+//    then again (the reviews deleted) on 2 threads: games per minute. With --workers also on two
+//    local `thoth worker` processes (one chunk at a time each) through a redis-server of its own
+//    (a free loopback port, no persistence): `thoth db review --distributed`, chunks of 4 ids.
 // The first line gives the load average: on a loaded machine the times are the machine's too.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +33,7 @@ const opt = (name, def) => {
 };
 const pgn = opt('pgn');
 if (!pgn) {
-  console.error('usage: node bench/db.mjs --pgn FILE [--db FILE] [--queries N] [--review N] [--depth D]');
+  console.error('usage: node bench/db.mjs --pgn FILE [--db FILE] [--queries N] [--review N] [--depth D] [--workers]');
   process.exit(2);
 }
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'thoth-db-bench-'));
@@ -37,6 +41,8 @@ const dbFile = opt('db', path.join(tmp, 'bench.db'));
 const queries = Number(opt('queries', '200'));
 const review = Number(opt('review', '0'));
 const depth = opt('depth', '4');
+const workers = args.includes('--workers');
+let env = process.env;
 const say = (s = '') => process.stdout.write(`${s}\n`);
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -44,7 +50,7 @@ const pct = (xs, p) => {
 };
 /** The built CLI's output; a failure's message is shown (an import that skipped a damaged game exits 1). */
 const thoth = (...a) => {
-  const r = spawnSync(process.execPath, [CLI, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [CLI, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
   if (r.status !== 0) say(`(thoth ${a[0]} ${a[1]} exited ${r.status}: ${r.stderr.trim().split('\n').pop()})`);
   return r.stdout;
 };
@@ -149,7 +155,72 @@ try {
         `review, ${threads} thread${threads === '1' ? '' : 's'}, depth ${depth}: ${line.trim()} (${((performance.now() - t1) / 1000).toFixed(0)} s wall)`,
       );
     }
+    if (workers) await reviewOnWorkers(small, M);
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/** The review of the small database again on two local workers through a redis-server of its own. */
+async function reviewOnWorkers(small, M) {
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  const dir = path.join(tmp, 'redis');
+  mkdirSync(dir);
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  await new Promise((resolve, reject) => {
+    let log = '';
+    redis.on('error', reject);
+    redis.stdout.on('data', (d) => {
+      log += d;
+      if (/Ready to accept connections/.test(log)) resolve();
+    });
+  });
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const keys = { sign: path.join(tmp, 'bench.key'), trust: path.join(tmp, 'bench.pub') };
+  writeFileSync(keys.sign, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(keys.trust, publicKey.export({ type: 'spki', format: 'pem' }));
+  env = { ...process.env, THOTH_SIGN_KEY: keys.sign, THOTH_TRUST: keys.trust };
+  const url = `redis://127.0.0.1:${port}`;
+  const procs = [1, 2].map((k) =>
+    spawn(process.execPath, [CLI, 'worker', url, '--cache', path.join(tmp, `cache${k}`)], { stdio: 'ignore', env }),
+  );
+  try {
+    const d = M.openDatabase(small);
+    d.exec('DELETE FROM reviews');
+    d.close();
+    const t1 = performance.now();
+    const o = await new Promise((resolve) => {
+      let out = '';
+      const c = spawn(
+        process.execPath,
+        [CLI, 'db', 'review', '--db', small, '--depth', depth, '--distributed', url, '--quiet'],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+          env,
+        },
+      );
+      c.stdout.on('data', (b) => (out += b));
+      c.on('exit', () => resolve(out));
+    });
+    const line = o.split('\n').find((l) => l.startsWith('Reviewed')) ?? o;
+    say(
+      `review, 2 local workers, depth ${depth}: ${line.trim()} (${((performance.now() - t1) / 1000).toFixed(0)} s wall, with the workers' start)`,
+    );
+    for (const l of o.split('\n').filter((l) => l.startsWith('Worker '))) say(`  ${l}`);
+  } finally {
+    for (const p of procs) p.kill('SIGINT');
+    await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r() : p.on('exit', r)))));
+    redis.kill('SIGKILL');
+  }
 }

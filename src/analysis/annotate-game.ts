@@ -184,38 +184,9 @@ export function annotateGame(
   for (let k = 0; k < game.moves.length; k++) {
     const played = game.moves[k];
     positions.push(pos.clone());
+    hitFlags.push(hits(pos, played));
     onProgress(k, undefined);
-    const a = analysePosition(fresh(searcher), pos, one, [], (p) => onProgress(k, p));
-    const top = a.lines[0];
-    const hit = hits(pos, played);
-    hitFlags.push(hit);
-    // A hit wins at once (MATE − 1: mate in 1); another move than the engine's is searched alone.
-    let playedScore = hit ? MATE - 1 : top.score;
-    let nodes = a.nodes;
-    let playedPv = hit ? [played] : top.pv;
-    if (needsPlayedSearch(formatMove(top.move), formatMove(played), hit)) {
-      const b = analysePosition(fresh(searcher), pos, { ...one, depth: Math.max(1, a.depth), timeMs: 0 }, [played]);
-      playedScore = b.lines[0].score;
-      playedPv = b.lines[0].pv;
-      nodes += b.nodes;
-    }
-    const loss = Math.max(0, comparable(top.score) - comparable(playedScore));
-    plies.push({
-      index: k,
-      label: movePrefix(pos),
-      side: pos.side,
-      move: played,
-      text: formatMove(played),
-      words: moveInWords(pos, played, formatMove(played)),
-      best: top.move,
-      bestScore: top.score,
-      bestPv: top.pv,
-      playedPv,
-      playedScore,
-      loss,
-      depth: a.depth,
-      nodes,
-    });
+    plies.push(annotatePly(searcher, pos, played, k, one, (p) => onProgress(k, p)));
     pos.make(played);
     const repetition = repetitionAfter(pos);
     if (repetition) plies[k].repetition = repetition;
@@ -253,8 +224,62 @@ function proveAnnotation(plies: PlyAnnotation[], positions: Position[], hitFlags
   return count;
 }
 
+/**
+ * The review's searches of move `index`, `played`, in `pos` (left unchanged): the engine's choice
+ * and its score, and the played move's score (annotateGame's step; a distributed review's
+ * coordinator searches a move of a worker's game again with it).
+ */
+export function annotatePly(
+  searcher: Searcher,
+  pos: Position,
+  played: number,
+  index: number,
+  one: AnalysisLimits,
+  onProgress: (p: Progress) => void = () => {},
+): PlyAnnotation {
+  const a = analysePosition(fresh(searcher), pos, one, [], onProgress);
+  const top = a.lines[0];
+  const hit = hits(pos, played);
+  // A hit wins at once (MATE − 1: mate in 1); another move than the engine's is searched alone.
+  let playedScore = hit ? MATE - 1 : top.score;
+  let nodes = a.nodes;
+  let playedPv = hit ? [played] : top.pv;
+  if (needsPlayedSearch(formatMove(top.move), formatMove(played), hit)) {
+    const b = analysePosition(fresh(searcher), pos, { ...one, depth: Math.max(1, a.depth), timeMs: 0 }, [played]);
+    playedScore = b.lines[0].score;
+    playedPv = b.lines[0].pv;
+    nodes += b.nodes;
+  }
+  const loss = Math.max(0, comparable(top.score) - comparable(playedScore));
+  return {
+    index,
+    label: movePrefix(pos),
+    side: pos.side,
+    move: played,
+    text: formatMove(played),
+    words: moveInWords(pos, played, formatMove(played)),
+    best: top.move,
+    bestScore: top.score,
+    bestPv: top.pv,
+    playedPv,
+    playedScore,
+    loss,
+    depth: a.depth,
+    nodes,
+  };
+}
+
+/**
+ * What a review needs of an annotated game: each move's side and scores, whether the position
+ * after it repeats, and who won at the end.
+ */
+interface ScoredGame {
+  plies: readonly Pick<PlyAnnotation, 'side' | 'bestScore' | 'playedScore' | 'repetition'>[];
+  final: { winner: number };
+}
+
 /** The review of an annotated game: win chances, judgements, accuracy per side. */
-export function reviewAnnotation(a: GameAnnotation, opts: ReviewOptions = {}): GameReview {
+export function reviewAnnotation(a: ScoredGame, opts: ReviewOptions = {}): GameReview {
   return reviewGame(
     a.plies.map((p, i) =>
       plyEval({
@@ -271,7 +296,7 @@ export function reviewAnnotation(a: GameAnnotation, opts: ReviewOptions = {}): G
 }
 
 /** Whether `move` hits the opponent's Pharaoh in `pos` (left unchanged). */
-function hits(pos: Position, move: number): boolean {
+export function hits(pos: Position, move: number): boolean {
   const q = pos.clone();
   q.make(move);
   return q.winner === pos.side;

@@ -20,6 +20,7 @@ import { CommandError, UsageError, intOption, parseArgs, type ParsedArgs } from 
 import { distributedDatagen, distributedFlags } from './datagen-distributed';
 import { DATAGEN_SPEC } from './datagen-spec';
 import { playLocal } from './datagen-local';
+import { endWithParent } from './interrupt';
 import { ProgressLine } from './progress';
 
 const note = (s: string): boolean => process.stderr.write(`thoth datagen: ${s}\n`);
@@ -106,14 +107,6 @@ function evaluation(file = 'default', out: string): { network?: SharedArrayBuffe
   if (!r.ok) throw new CommandError(`--net: ${r.error}`);
   const words = file === 'default' ? 'the shipped network (nets/default.nnue)' : `the network ${file}`;
   return { network: r.value.bytes, file: file === 'default' ? file : path.resolve(file), words };
-}
-
-/** Started by a worker with an IPC channel (src/distributed/worker-datagen.ts): end with it. */
-function endWithParent(): void {
-  if (typeof process.send !== 'function') return;
-  process.on('disconnect', () => process.exit(1));
-  if (!process.connected) process.exit(1); // the worker died while this process was starting
-  process.channel?.unref(); // the channel must not keep this process alive once the games are written
 }
 
 /** `--merge --out OUT IN…`: appends the games of the inputs to OUT, dropping positions OUT holds already. */

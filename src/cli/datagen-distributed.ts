@@ -49,10 +49,10 @@ export interface Distributed {
   verify: number;
 }
 
-/** The --distributed flags, checked; undefined for a local run. */
-export function distributedFlags(args: ParsedArgs): Distributed | undefined {
+/** The --distributed flags, checked (--chunk `chunkDefault` when not given); undefined for a local run. */
+export function distributedFlags(args: ParsedArgs, chunkDefault = 32): Distributed | undefined {
   const url = args.options.get('distributed')?.[0];
-  const chunk = intOption(args, 'chunk', 32, 1, 10_000);
+  const chunk = intOption(args, 'chunk', chunkDefault, 1, 10_000);
   const verify = intOption(args, 'verify', 1, 0, 10_000);
   if (url === undefined) return undefined;
   const addr = redisAddress(url, {

@@ -1,8 +1,9 @@
 /**
  * `thoth db <action> …`: the game database (docs/db.md). import (record files), list, show,
  * export, delete, explore (the opening explorer), search (a position by any move order, or a
- * pattern), review (every game on every core, resumable), players (accuracy and marks over the
- * reviewed games), index (the static page's explorer index), info. Each failure is one line and
+ * pattern), review (every game on every core or over the distributed workers, resumable), players
+ * (accuracy and marks over the reviewed games), index (the static page's explorer index), info,
+ * score (a worker's part of a distributed review: src/cli/db-score.ts). Each failure is one line and
  * a non-zero exit; nothing stored before a failure is lost.
  */
 import { statSync } from 'node:fs';
@@ -39,6 +40,8 @@ import { POSITION_OPTIONS, positionFromArgs } from './position-args';
 import { ProgressLine } from './progress';
 import { FILTERS, dbPath, evaluationNet, filterOf, open } from './db-args';
 import { players, review } from './db-review';
+import { scoreFile } from './db-score';
+import { DISTRIBUTED_OPTIONS } from './datagen-distributed';
 
 const ACTIONS = [
   'import',
@@ -52,6 +55,7 @@ const ACTIONS = [
   'players',
   'index',
   'info',
+  'score',
 ];
 
 export const DB_SPEC: CommandSpec = {
@@ -59,7 +63,7 @@ export const DB_SPEC: CommandSpec = {
   positional: `<${ACTIONS.join('|')}> [FILE…|ID…]`,
   summary:
     'The game database (docs/db.md): import record files (duplicates found by their moves), list, show, export and ' +
-    "delete games by filters, the opening explorer from any position, the games that reach a position (any move order) or match a pattern, every game reviewed on every core (resumable), each player's accuracy and marks, the static page's explorer index.",
+    "delete games by filters, the opening explorer from any position, the games that reach a position (any move order) or match a pattern, every game reviewed on every core or over `thoth worker` processes (resumable), each player's accuracy and marks, the static page's explorer index.",
   options: [
     { name: 'db', value: 'FILE', help: 'the database file (made when missing)', default: 'games.db' },
     ...FILTERS,
@@ -86,6 +90,13 @@ export const DB_SPEC: CommandSpec = {
       help: 'review, explore: the network, `default` or `none` (the hand-written evaluation)',
       default: 'default',
     },
+    {
+      name: 'distributed',
+      value: 'URL',
+      help: 'review: on `thoth worker` processes through the Redis at redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB] (docs/db.md, "Review over workers")',
+    },
+    { name: 'chunk', value: 'N', help: 'review with --distributed: database ids per job', default: '4' },
+    ...DISTRIBUTED_OPTIONS.filter((o) => !['distributed', 'chunk', 'verify'].includes(o.name)),
     { name: 'out', value: 'FILE', help: 'export, index: the file to write (export: standard output without it)' },
     { name: 'plies', value: 'N', help: 'index: the first N plies of each setup', default: '8' },
     { name: 'min-games', value: 'N', help: 'index: positions reached by at least N games', default: '2' },
@@ -99,6 +110,7 @@ export const DB_SPEC: CommandSpec = {
     '          thoth db explore --setup classic --moves j4i4',
     '          thoth db search --pattern "Red Pharaoh on e8 with no Anubis beside it"',
     '          thoth db review --threads 2 && thoth db players',
+    '          thoth db review --distributed redis://queue.lan:6379 --sign coordinator.key',
   ],
 };
 
@@ -107,7 +119,7 @@ export async function dbCommand(argv: string[], write: (s: string) => void): Pro
   const [action, ...rest] = args.positional;
   if (action === undefined) throw new UsageError(`thoth db needs an action: ${ACTIONS.join(', ')} (thoth db --help)`);
   if (!ACTIONS.includes(action)) throw new UsageError(`unknown action '${action}' (${ACTIONS.join(', ')})`);
-  if (!['import', 'show', 'delete'].includes(action) && rest.length > 0)
+  if (!['import', 'show', 'delete', 'score'].includes(action) && rest.length > 0)
     throw new UsageError(`unexpected argument '${rest[0]}' after ${action}`);
   const json = args.options.has('json');
   const progress = new ProgressLine(process.stderr, !args.options.has('quiet'));
@@ -137,6 +149,8 @@ export async function dbCommand(argv: string[], write: (s: string) => void): Pro
         return players(args, write, json);
       case 'index':
         return index(args, write);
+      case 'score':
+        return scoreFile(args, rest, write);
       default:
         return info(args, write, json);
     }

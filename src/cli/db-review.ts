@@ -1,7 +1,8 @@
 /**
  * `thoth db review`, `thoth db players` and `thoth analyse --game FILE --all`: every game reviewed
- * on worker threads (src/db/review-run.ts) with a progress bar and an ETA, Ctrl-C keeping what is
- * done, then each player's totals.
+ * on worker threads (src/db/review-run.ts), or with --distributed on `thoth worker` processes
+ * (db-review-distributed.ts), with a progress bar and an ETA, Ctrl-C keeping what is done, then
+ * each player's totals.
  */
 import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
@@ -15,7 +16,9 @@ import { countGames, reviewedPlayerTotals, type GameFilter } from '../db/query';
 import { ReviewRun, gamesToReview } from '../db/review-run';
 import { jsonLine } from '../match/results/summary';
 import { CommandError, EXIT, UsageError, intOption, type ParsedArgs } from './args';
-import { evaluationNet, filterOf, open } from './db-args';
+import { dbPath, evaluationNet, filterOf, open } from './db-args';
+import { distributedFlags } from './datagen-distributed';
+import { reviewDistributed } from './db-review-distributed';
 import { onInterrupt } from './interrupt';
 import { fmtDuration } from '../core/duration';
 import type { ProgressLine } from './progress';
@@ -58,6 +61,7 @@ export async function reviewFile(
 
 export async function review(args: ParsedArgs, progress: ProgressLine, write: (s: string) => void): Promise<void> {
   const depth = intOption(args, 'depth', REVIEW_DEPTH, 1, 40);
+  const distributed = distributedFlags(args, 4);
   const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
   const hashMb = intOption(args, 'hash', REVIEW_HASH_MB, 1, 4096);
   const net = evaluationNet(args);
@@ -66,14 +70,45 @@ export async function review(args: ParsedArgs, progress: ProgressLine, write: (s
     const f = filterOf(args, true);
     const todo = gamesToReview(db, f, depth);
     const all = countGames(db, f);
+    const where = distributed ? `over the workers at ${distributed.addr.text}` : `on ${plural(threads, 'thread')}`;
     write(
-      `Reviewing ${plural(todo.length, 'game')} at depth ${depth} on ${plural(threads, 'thread')} (${all - todo.length} of ${all} already reviewed)`,
+      `Reviewing ${plural(todo.length, 'game')} at depth ${depth} ${where} (${all - todo.length} of ${all} already reviewed)`,
     );
-    if (todo.length > 0) await reviewGames(db, todo, { depth, threads, hashMb, network: net.bytes }, progress, write);
+    if (todo.length > 0 && distributed) {
+      const t0 = performance.now();
+      const done = await reviewDistributed({ db, dbFile: dbPath(args), todo, depth, hashMb, net }, distributed, {
+        progress,
+        bar: progressBar(progress, todo.length),
+        write,
+      });
+      writeRate(done, t0, write);
+    } else if (todo.length > 0)
+      await reviewGames(db, todo, { depth, threads, hashMb, network: net.bytes }, progress, write);
     printPlayers(db, f, write);
   } finally {
     db.close();
   }
+}
+
+/** The progress bar of a review of `total` games: games done, time, ETA. */
+function progressBar(progress: ProgressLine, total: number): (done: number) => void {
+  const t0 = performance.now();
+  return (done) => {
+    const el = performance.now() - t0;
+    const width = 20;
+    const fill = Math.round((width * done) / total);
+    const eta = done > 0 ? ` ETA ${fmtDuration((el / done) * (total - done))}` : '';
+    progress.show(
+      `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${plural(total, 'game')}, ${fmtDuration(el)} elapsed,${eta}`,
+    );
+  };
+}
+
+function writeRate(done: number, t0: number, write: (s: string) => void): void {
+  const min = (performance.now() - t0) / 60000;
+  write(
+    `Reviewed ${plural(done, 'game')} in ${fmtDuration(min * 60000)} (${(done / Math.max(min, 1e-6)).toFixed(1)} games/minute)`,
+  );
 }
 
 /** The games reviewed on worker threads with a progress bar; Ctrl-C keeps what is done (exit 130). */
@@ -85,15 +120,7 @@ async function reviewGames(
   write: (s: string) => void,
 ): Promise<void> {
   const t0 = performance.now();
-  const bar = (done: number): void => {
-    const el = performance.now() - t0;
-    const width = 20;
-    const fill = Math.round((width * done) / todo.length);
-    const eta = done > 0 ? ` ETA ${fmtDuration((el / done) * (todo.length - done))}` : '';
-    progress.show(
-      `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${plural(todo.length, 'game')}, ${fmtDuration(el)} elapsed,${eta}`,
-    );
-  };
+  const bar = progressBar(progress, todo.length);
   bar(0);
   const run = new ReviewRun(db, todo, { ...o, each: (done) => bar(done) });
   const detach = onInterrupt(() => {
@@ -107,10 +134,7 @@ async function reviewGames(
     detach();
     progress.clear();
   }
-  const min = (performance.now() - t0) / 60000;
-  write(
-    `Reviewed ${plural(run.done, 'game')} in ${fmtDuration(min * 60000)} (${(run.done / Math.max(min, 1e-6)).toFixed(1)} games/minute)`,
-  );
+  writeRate(run.done, t0, write);
   for (const f of run.failed) process.stderr.write(`thoth db: game ${f.game} could not be reviewed: ${f.message}\n`);
   if (run.stopped)
     throw new CommandError(

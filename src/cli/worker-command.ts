@@ -1,4 +1,4 @@
-/** `thoth worker redis[s]://… --trust KEY [--allow-engine PATH] [--concurrency N] …`: plays the game pairs and datagen chunks of distributed runs (src/distributed). */
+/** `thoth worker redis[s]://… --trust KEY [--allow-engine PATH] [--concurrency N] …`: plays the game pairs, datagen chunks and review chunks of distributed runs (src/distributed). */
 import { availableParallelism } from 'node:os';
 import { allowedPath, defaultCacheDir } from '../distributed/builds';
 import { REDIS_URL_SYNTAX, redisAddress } from '../distributed/redis';
@@ -12,7 +12,7 @@ export const WORKER_SPEC: CommandSpec = {
   positional: 'redis[s]://[USER[:PASSWORD]@]HOST:PORT[/DB]',
   summary:
     'Plays the game pairs of distributed matches (thoth match -distributed) and the game chunks of distributed datagen ' +
-    '(thoth datagen --distributed) from the Redis at that address, on any machine; Thoth builds and networks are fetched ' +
+    '(thoth datagen --distributed), and scores the games of distributed reviews (thoth db review --distributed), from the Redis at that address, on any machine; Thoth builds and networks are fetched ' +
     'from Redis into a cache. Only runs signed by a --trust key are taken; other engines than Thoth builds only when ' +
     '--allow-engine allows them. Ctrl-C finishes the pairs in progress, twice stops at once.',
   options: [
@@ -39,7 +39,7 @@ export const WORKER_SPEC: CommandSpec = {
     {
       name: 'concurrency',
       value: 'N',
-      help: 'game pairs (or datagen chunks) at once (at most the number of cores)',
+      help: 'game pairs (or datagen or review chunks) at once (at most the number of cores)',
       default: '1',
     },
     {

@@ -30,7 +30,7 @@ export function gamesToReview(
 }
 
 /** A review as the database keeps it. */
-function reviewRow(r: ReviewResult): ReviewRow {
+export function reviewRow(r: ReviewResult): ReviewRow {
   return {
     game: r.game,
     depth: r.depth,

@@ -1,5 +1,5 @@
 /**
- * What a `thoth worker` does alike for a match run and a datagen run: a BullMQ worker on the run's
+ * What a `thoth worker` does alike for a match, datagen or review run: a BullMQ worker on the run's
  * jobs queue (pairs or chunks), cancelled when the coordinator says stop or this worker is killed,
  * and followed until the run is no longer running, or this worker has nothing left to do there
  * while another run has. The job itself (`processor`) is the caller's.

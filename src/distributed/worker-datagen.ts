@@ -174,17 +174,32 @@ async function datagenFiles(
 
 /** Plays a datagen run's chunks until the run ends, or it has no chunks waiting and another run has. */
 export async function serveDatagen(host: DatagenWorkerHost, run: string, text: string): Promise<void> {
-  const { opts, redis, bull } = host;
   const files = await datagenFiles(host, text);
   if (typeof files === 'string') return host.refuse(run, files);
   const { settings } = files;
-  host.setRun(run);
-  opts.write(
+  host.opts.write(
     `Serving datagen run ${run}: Thoth build ${shortSum(settings.build.checksum)}, ${settings.net ? `network ${shortSum(settings.net)}` : 'hand-written evaluation'}, ${settings.chunk} games a chunk`,
   );
+  await followChunks(host, run, (results) => {
+    const served: DatagenRun = { run, ...files, results };
+    return (job, token, signal) => playChunkJob(host, served, job, token, signal);
+  });
+}
+
+/**
+ * Takes run `run`'s chunk jobs (datagen's or a review's) with the processor `make` gives for the
+ * run's results queue, until the run ends or this worker leaves it; the run is this worker's
+ * current one meanwhile.
+ */
+export async function followChunks(
+  host: DatagenWorkerHost,
+  run: string,
+  make: (results: Queue) => (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>,
+): Promise<void> {
+  const { opts, redis, bull } = host;
+  host.setRun(run);
   const results = new bull.Queue(keys.resultsQueue(run), { connection: redis, prefix: QUEUE_PREFIX });
   results.on('error', () => undefined);
-  const served: DatagenRun = { run, ...files, results };
   try {
     await followRun({
       bull,
@@ -194,7 +209,7 @@ export async function serveDatagen(host: DatagenWorkerHost, run: string, text: s
       id: host.id,
       opts,
       noun: 'chunk',
-      processor: (job, token, signal) => playChunkJob(host, served, job, token, signal),
+      processor: make(results),
       waiting: () => host.waitingCount(run),
       pickRun: () => host.pickRun(),
     });

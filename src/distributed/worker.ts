@@ -20,6 +20,7 @@ import { buildProblem, localEngine, shortSum } from './builds';
 import { engineEvaluation } from './engine-network';
 import { type PairJob, type PairResult, type RunSettings, reportGame, type SignedJob } from './jobs';
 import { type DatagenWorkerHost, serveDatagen } from './worker-datagen';
+import { serveReview } from './worker-review';
 import { keys, openRedis, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import { refuseUnsigned, type TrustedKey } from './trust';
@@ -253,13 +254,21 @@ class RunWorker {
   private async serve(run: string): Promise<void> {
     const { opts, redis } = this;
     // Nothing from Redis is run or parsed before its signature is checked (docs/distributed.md, Trust).
-    const [datagen, text, sig, signer] = await redis.hmget(keys.run(run), 'datagen', 'settings', 'sig', 'signer');
-    const field = datagen !== null ? 'datagen' : 'settings';
-    const body = datagen ?? text;
+    const [datagen, text, sig, signer, review] = await redis.hmget(
+      keys.run(run),
+      'datagen',
+      'settings',
+      'sig',
+      'signer',
+      'review',
+    );
+    const field = datagen !== null ? 'datagen' : review !== null ? 'review' : 'settings';
+    const body = datagen ?? review ?? text;
     if (body === null) return;
     const unsigned = refuseUnsigned(opts.trusted, run, field, body, sig, signer);
     if (unsigned !== undefined) return this.refuse(run, unsigned);
     if (datagen !== null) return serveDatagen(await this.datagenHost(), run, datagen);
+    if (review !== null) return serveReview(await this.datagenHost(), run, review, signer!);
     const settings = readRunSettings(body);
     if (typeof settings === 'string') return this.refuse(run, settings);
     const local = await this.localRun(run, settings);
@@ -415,7 +424,7 @@ class RunWorker {
     }
   }
 
-  /** This worker as a datagen run's chunks need it (src/distributed/worker-datagen.ts). */
+  /** This worker as a datagen or review run's chunks need it (worker-datagen.ts, worker-review.ts). */
   private async datagenHost(): Promise<DatagenWorkerHost> {
     const bull = this.bull ?? (this.bull = await import('bullmq'));
     return {

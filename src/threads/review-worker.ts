@@ -4,10 +4,8 @@
  * and parameters, the network given or the hand-written evaluation) and lives as long as the thread.
  */
 import { NetworkCache } from '../nnue/network';
-import { DEFAULT_PARAMS } from '../search/params';
-import { DEFAULT_FEATURES, Searcher } from '../search/search';
-import { TranspositionTable } from '../search/tt';
-import { reviewOne, type ReviewResult, type ReviewTask } from '../analysis/batch-review';
+import type { Searcher } from '../search/search';
+import { reviewOne, reviewSearcher, type ReviewResult, type ReviewTask } from '../analysis/batch-review';
 
 export interface ReviewWorkerTask extends ReviewTask {
   hashMb: number;
@@ -15,17 +13,15 @@ export interface ReviewWorkerTask extends ReviewTask {
   network: SharedArrayBuffer | null;
 }
 
-let reviewSearcher: Searcher | undefined;
+let threadSearcher: Searcher | undefined;
 let hashMb = 0;
 const reviewNetworks = new NetworkCache();
 
 export default function run(task: ReviewWorkerTask): ReviewResult {
-  if (reviewSearcher === undefined || hashMb !== task.hashMb) {
-    reviewSearcher = new Searcher(new TranspositionTable(TranspositionTable.allocate(task.hashMb)));
-    reviewSearcher.features = { ...DEFAULT_FEATURES };
-    reviewSearcher.params = { ...DEFAULT_PARAMS };
+  if (threadSearcher === undefined || hashMb !== task.hashMb) {
+    threadSearcher = reviewSearcher(task.hashMb);
     hashMb = task.hashMb;
   }
-  reviewSearcher.setNetwork(task.network === null ? null : reviewNetworks.get(task.network));
-  return reviewOne(reviewSearcher, task);
+  threadSearcher.setNetwork(task.network === null ? null : reviewNetworks.get(task.network));
+  return reviewOne(threadSearcher, task);
 }

@@ -9,24 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DATAGEN, GamePlayer } from '../../src/train/datagen';
-import { datagenRecord } from '../../src/train/datagen-records';
+import { selfPlayRecords } from '../db/helpers';
 import { ROOT, runThoth, thothArgv } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'thoth-db-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Self-play games as `thoth datagen --records` writes them, short ones. */
-function games(count: number, seed: number): string {
-  const player = new GamePlayer(1);
-  const settings = { ...DEFAULT_DATAGEN, nodes: 1, randomPlies: 4, maxPlies: 24 };
-  let text = '';
-  for (let g = 0; g < count; g++) {
-    const task = { game: g, seed, edition: 'khet2' as const, setup: 'classic' as const, settings, line: true };
-    text += datagenRecord(player.play(task), task, settings, '2026.01.02');
-  }
-  return text;
-}
+const games = (count: number, seed: number): string => selfPlayRecords(count, seed, 24);
 
 const damaged = '[Event "broken"]\n[White "x"]\n[Black "y"]\n[Result "*"]\n\nj4+ zz9 *\n\n';
 

@@ -2,7 +2,8 @@
  * The Games panel and the opening explorer as a person uses them, in Chromium against `thoth gui`
  * (the built dist/): a game between two people kept in IndexedDB when it ends, kept across a
  * reload, filtered, opened, deleted; the explorer on the analysis board showing the kept game's
- * move from the position it reached, and playing it on a click. Screenshots to test-output/.
+ * move from the position it reached with its best game (opened by its Open), and playing it on a
+ * click. Screenshots to test-output/.
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -83,10 +84,22 @@ describe.skipIf(!HAVE_CHROMIUM)('the Games panel and the explorer, in Chromium',
     await typeMoves(page, moves.slice(0, 2));
     await page.waitForSelector(`#explorer tr.ex-move[data-move="${moves[2]}"]`);
     expect(await page.textContent('#explorer h3')).toBe('Your games: 1 game');
+    // Its best game is the kept one: result, length and its accuracy for the mover (Silver, reviewed).
+    const row = `#explorer tr.ex-move[data-move="${moves[2]}"]`;
+    expect(await page.textContent(`${row} .ex-best`)).toMatch(/^0-1, 6 plies, \d+% Open$/);
+    expect(await page.textContent(`${row} .ex-eval`)).toMatch(/^(–|[+−]?\d+\.\d\d|#-?\d+)$/);
     await shot(page, 'explorer');
     await page.locator('#card-analysis').screenshot({ path: path.join(OUT, 'gui-explorer-card.png') });
     await page.click(`#explorer tr.ex-move[data-move="${moves[2]}"]`);
     await waitMoves(page, 3);
+    // The best game's Open puts the whole kept game on the board.
+    await page.click('#nav-prev');
+    await page.waitForSelector(`${row} .ex-open`);
+    await page.click(`${row} .ex-open`);
+    await confirmIfAsked(page);
+    await page.waitForFunction((n) => Number(document.getElementById('moves')?.dataset.count) === n, moves.length);
+    await page.click('#btn-new');
+    await confirmIfAsked(page);
 
     // Open the kept game, then delete it.
     await page.fill('#gm-filter', '');

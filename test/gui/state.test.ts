@@ -12,6 +12,8 @@ import {
 } from '../../src/gui/page/state/clock';
 import type { InfoLine } from '../../src/core/info';
 import { keyAction } from '../../src/gui/page/view/keys';
+import { lineEvals } from '../../src/gui/page/view/analysis-card';
+import { evalText } from '../../src/gui/page/state/evaluation';
 import { levelGoCommand, levelsFor, thothPlayerName } from '../../src/gui/page/engine/levels';
 import { restoreGame, restoreSettings, saveGame } from '../../src/gui/page/state/persist';
 import { rotationsOf } from '../../src/gui/page/state/selection';
@@ -258,6 +260,21 @@ describe('analysis', () => {
     expect(s.preview?.pv).toEqual(['c1d2', 'a4a3']);
     expect(s.evals['']).toEqual({ kind: 'cp', value: 50, depth: 9 });
     expect(S.analysisLine(s, 'elsewhere', info(1, ['c1c2']))).toBe(s);
+  });
+
+  it("gives the explorer each line's first move with the line's score, as the lines write it", () => {
+    // Red to move: the lines' scores are Red's, written from Silver's side.
+    let s = play(state({ mode: 'analysis' }), ['c1d2']);
+    const key = S.linesKey(s);
+    s = S.setSettings(s, { multipv: 3 });
+    s = S.analysisLine(s, key, info(1, ['a4a3', 'j4i4'], 30));
+    s = S.analysisLine(s, key, info(2, ['h4h3'], -20));
+    s = S.analysisLine(s, key, info(3, ['a4a3', 'c2c3'], 5));
+    const evals = lineEvals(s);
+    expect([...evals.keys()]).toEqual(['a4a3', 'h4h3']);
+    expect(evals.get('a4a3')).toBe(evalText({ kind: 'cp', value: -30 }));
+    expect(evals.get('h4h3')).toBe(evalText({ kind: 'cp', value: 20 }));
+    expect(lineEvals(S.step(s, -1)).size).toBe(0);
   });
 });
 

@@ -20,6 +20,7 @@ import type { EngineClient } from './engine/engine-client';
 import { Keyboard } from './view/keyboard';
 import { openLinked } from './open-game';
 import {
+  lineEvals,
   renderAnalysis,
   renderBanner,
   renderEvalBar,
@@ -357,7 +358,7 @@ export class PageController {
     renderHint(d, s, this.engine.ready, TOUCH());
     renderIO(d, toKfen(S.viewPosition(s)));
     renderEditor(d, s);
-    this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null);
+    this.games.renderExplorer(s.mode === 'analysis' ? S.viewPosition(s) : null, lineEvals(s));
     this.keepGames();
     for (const m of this.modes) m.render();
   }

@@ -32,6 +32,21 @@ function pvText(pos: Position, pv: string[], limit = 12): string {
   return words.join(' ');
 }
 
+/**
+ * Thoth's evaluation of each move that begins one of the shown analysis lines, as the lines write
+ * it (the first player's point of view): the explorer's Eval column.
+ */
+export function lineEvals(s: PageState): Map<string, string> {
+  const pos = viewPosition(s);
+  const out = new Map<string, string>();
+  for (const l of shownLines(s)) {
+    const move = l.pv[0];
+    if (move !== undefined && !out.has(move))
+      out.set(move, evalText({ kind: l.score.kind, value: pos.side === 0 ? l.score.value : -l.score.value }));
+  }
+  return out;
+}
+
 function formatCount(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : String(n);
 }

@@ -4,7 +4,9 @@
  * the page's top), with a filter, Open and Delete. The explorer, under the analysis lines, shows
  * each move played from the shown position: in the person's games, and in Thoth's own games when
  * the page carries an explorer index (`thoth db index`, docs/db.md), with games, W/D/L and score
- * from the mover's side (src/analysis/explorer.ts); a click plays the move on the board.
+ * from the mover's side (src/analysis/explorer.ts), Thoth's evaluation where the move begins one
+ * of the analysis lines, and, among the person's games, the move's best game with Open; a click
+ * on a row plays the move on the board.
  */
 import { EDITIONS, SETUPS, parseKfen, parseMove, type Position } from '../../../core/index';
 import {
@@ -150,7 +152,16 @@ function rowsFromGames(games: readonly KeptGame[], pos: Position): ExplorerRow[]
     const p = r.value;
     for (const move of g.moves) {
       if (keyOf(p) === want)
-        rows.push({ move, game: g.key, result: g.result, plies: g.moves.length, white: g.white, black: g.black });
+        rows.push({
+          move,
+          game: g.key,
+          result: g.result,
+          plies: g.moves.length,
+          white: g.white,
+          black: g.black,
+          accuracyWhite: g.review?.accuracy[0],
+          accuracyBlack: g.review?.accuracy[1],
+        });
       const m = parseMove(p, move);
       if (!m.ok) break;
       p.make(m.value);
@@ -268,8 +279,32 @@ export class GamesPanel {
     }
   }
 
-  /** The explorer for the shown position (null: hidden, outside Analysis). */
-  renderExplorer(pos: Position | null): void {
+  /** A move's best game among the person's games (the index keeps none): its result and length, and Open. */
+  private bestGameCell(td: HTMLElement, m: ExplorerMove): void {
+    td.className = 'ex-best';
+    const best = m.best;
+    const kept = best === undefined ? undefined : this.games.find((g) => g.key === best.game);
+    if (kept === undefined || best === undefined) {
+      td.textContent = '–';
+      return;
+    }
+    td.textContent = `${best.result}, ${best.plies} plies${best.accuracy === undefined ? '' : `, ${Math.round(best.accuracy)}%`} `;
+    td.title = `${kept.white} – ${kept.black}${kept.date ? `, ${kept.date}` : ''}: the best result for the mover, then the most accurate, then the shortest`;
+    const open = td.ownerDocument.createElement('button');
+    open.textContent = 'Open';
+    open.className = 'ex-open';
+    open.addEventListener('click', (e) => {
+      e.stopPropagation();
+      this.hooks.open(kept.pgn);
+    });
+    td.append(open);
+  }
+
+  /**
+   * The explorer for the shown position (null: hidden, outside Analysis); `evals`: Thoth's
+   * evaluation of the moves that begin an analysis line, as the lines write it.
+   */
+  renderExplorer(pos: Position | null, evals: ReadonlyMap<string, string> = new Map()): void {
     const box = this.e.explorer;
     box.replaceChildren();
     if (pos === null) return;
@@ -291,7 +326,8 @@ export class GamesPanel {
       box.append(h);
       if (moves.length === 0) continue;
       const table = doc.createElement('table');
-      table.innerHTML = '<thead><tr><th>Move</th><th>Games</th><th>Win / draw / loss</th><th>Score</th></tr></thead>';
+      table.innerHTML =
+        '<thead><tr><th>Move</th><th>Games</th><th title="win / draw / loss">W/D/L</th><th>Score</th><th>Eval</th><th>Best game</th></tr></thead>';
       const body = doc.createElement('tbody');
       for (const m of moves.slice(0, EXPLORER_ROWS)) {
         const tr = doc.createElement('tr');
@@ -299,12 +335,22 @@ export class GamesPanel {
         tr.dataset.move = m.move;
         tr.title = `Play ${m.move}`;
         const pct = (n: number): number => Math.round((100 * n) / Math.max(1, m.games));
-        const cells = [m.move, String(m.games), '', Number.isNaN(m.score) ? '–' : `${Math.round(100 * m.score)}%`];
+        const cells = [
+          m.move,
+          String(m.games),
+          '',
+          Number.isNaN(m.score) ? '–' : `${Math.round(100 * m.score)}%`,
+          evals.get(m.move) ?? '–',
+          '',
+        ];
         for (const c of cells) {
           const td = doc.createElement('td');
           td.textContent = c;
           tr.append(td);
         }
+        tr.children[4].className = 'ex-eval';
+        if (!evals.has(m.move)) (tr.children[4] as HTMLElement).title = 'not the first move of an analysis line';
+        this.bestGameCell(tr.children[5] as HTMLElement, m);
         const bar = doc.createElement('span');
         bar.className = 'ex-bar';
         bar.title = `${pct(m.wins)}% won, ${pct(m.draws)}% drawn, ${pct(m.losses)}% lost by the mover`;

@@ -23,7 +23,7 @@ export function ioMessage(dom: Dom, text: string, error = false): void {
 export { renderPlayers, renderClocks } from './player-bars';
 export { renderToolbar, renderBanner, renderOffer, renderHint } from './game-card';
 export { renderMoves } from './move-list';
-export { renderThinking, renderAnalysis, renderEvalBar, renderGraph, renderReview } from './analysis-card';
+export { lineEvals, renderThinking, renderAnalysis, renderEvalBar, renderGraph, renderReview } from './analysis-card';
 export { engineStatus, renderStatus } from './engine-status';
 export { renderForm } from './settings-form';
 export { renderLegend, renderKeys } from './help-card';
