@@ -12,7 +12,7 @@
  * and writes each shard.
  */
 import { plural } from '../core/plural';
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,7 +42,7 @@ import { RunLock, RunLocked } from './run-lock';
 import { JOB_OPTS, LostJobs, RECONCILE_MS, requeue } from './lost-jobs';
 import { RunNotes } from './notes';
 import { watchRedis } from './redis-watch';
-import { playChunk } from './worker-datagen';
+import { pickGames, playChunk } from './worker-datagen';
 import { liveWorkers, readRefusals, type RunState, windowSize } from './status';
 import { type Signer, signRun } from './trust';
 import { within } from './wait';
@@ -636,14 +636,4 @@ class DatagenCoordinator {
     await this.lock?.release();
     this.redis.disconnect();
   }
-}
-
-/** `n` distinct games of the chunk `first … first + count − 1`, at random. */
-function pickGames(first: number, count: number, n: number): number[] {
-  const all = Array.from({ length: count }, (_, i) => first + i);
-  for (let i = all.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [all[i], all[j]] = [all[j], all[i]];
-  }
-  return all.slice(0, Math.min(n, count));
 }

@@ -7,7 +7,7 @@
  * no game running; BullMQ's stalled-job check puts its chunks back in the queue.
  */
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -277,4 +277,14 @@ async function playChunkJob(
     opts.kill.removeEventListener('abort', abort);
     host.busy(-1);
   }
+}
+
+/** `n` distinct games of the chunk (the coordinator plays them again to check a shard) `first … first + count − 1`, at random. */
+export function pickGames(first: number, count: number, n: number): number[] {
+  const all = Array.from({ length: count }, (_, i) => first + i);
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return all.slice(0, Math.min(n, count));
 }
