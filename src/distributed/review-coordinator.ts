@@ -21,7 +21,15 @@ import type { Redis } from 'ioredis';
 import { plural } from '../core/plural';
 import { type IdentifiedBuild, storeBuild, storeNet } from './builds';
 import { ownBuild } from './datagen-jobs';
-import { connectionOptions, keys, openRedis, QUEUE_PREFIX, type RedisAddress, RedisUnreachable } from './redis';
+import {
+  connectionOptions,
+  KEEP_FINISHED_S,
+  keys,
+  openRedis,
+  QUEUE_PREFIX,
+  type RedisAddress,
+  RedisUnreachable,
+} from './redis';
 import {
   type ReviewJob,
   type ReviewJobResult,
@@ -38,11 +46,10 @@ import { type Signer, signRun } from './trust';
 import { within } from './wait';
 import { watchRedis } from './redis-watch';
 
-const KEEP_FINISHED_S = 7 * 24 * 3600;
 /** Jobs of a chunk that may fail or come back short before its games are given up. */
 const TRIES = 3;
 /** Notes of one kind printed before they are only counted. */
-const NOTES = 5;
+const NOTES_SHOWN = 5;
 
 /** What the coordinator needs from its caller. */
 interface ReviewSink {
@@ -242,8 +249,8 @@ class ReviewCoordinator {
   private say(kind: string, line: string): void {
     const n = (this.said.get(kind) ?? 0) + 1;
     this.said.set(kind, n);
-    if (n <= NOTES) this.sink.note(oneLine(line));
-    else if (n === NOTES + 1) this.sink.note(`Note: more ${kind} are only counted (see the end)`);
+    if (n <= NOTES_SHOWN) this.sink.note(oneLine(line));
+    else if (n === NOTES_SHOWN + 1) this.sink.note(`Note: more ${kind} are only counted (see the end)`);
   }
 
   /** Publishes chunks and takes the results in until every game is stored or given up, or the run stops. */
@@ -504,7 +511,7 @@ class ReviewCoordinator {
     } else {
       await this.writeStatus(state, message);
     }
-    for (const [kind, n] of this.said) if (n > NOTES) this.sink.note(`Note: ${n} ${kind} in all`);
+    for (const [kind, n] of this.said) if (n > NOTES_SHOWN) this.sink.note(`Note: ${n} ${kind} in all`);
     if (state === 'stopped') throw new ReviewRunError(message ?? 'stopped');
     return { run, state, message, done: this.done, failed: this.failed, tallies: this.tallyList() };
   }

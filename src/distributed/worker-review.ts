@@ -140,7 +140,7 @@ export async function serveReview(host: DatagenWorkerHost, run: string, text: st
 }
 
 /** A job as the coordinator signed it, or why not. */
-function signedJob(served: ServedReview, host: DatagenWorkerHost, id: string, data: unknown): ReviewJob | string {
+function signedReviewJob(served: ServedReview, host: DatagenWorkerHost, id: string, data: unknown): ReviewJob | string {
   const { body, sig } = (data ?? {}) as Partial<SignedReviewJob>;
   if (typeof body !== 'string' || typeof sig !== 'string') return 'it is not signed';
   if (refuseUnsigned(host.opts.trusted, served.run, `job ${id}`, body, sig, served.signer) !== undefined)
@@ -171,7 +171,7 @@ async function reviewJob(
   const t0 = Date.now();
   try {
     // The queue is writable by every worker's Redis user: a job is reviewed only as the coordinator signed it.
-    const data = signedJob(served, host, String(job.id), job.data);
+    const data = signedReviewJob(served, host, String(job.id), job.data);
     if (typeof data === 'string') throw new bull.UnrecoverableError(`${job.id} is not a job of this run: ${data}`);
     let lines: unknown[];
     try {
