@@ -1,7 +1,8 @@
 /**
  * The suite ends what its tests leave (scripts/check-and-test.mjs, test/setup.ts,
  * scripts/suite-owned.mjs): a run of a test file that leaves two processes running and files
- * behind fails, names each, ends the processes and removes the files.
+ * behind fails, names each, ends the processes and removes the files; a file whose every test is
+ * skipped leaves nothing to name.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, utimesSync } from 'node:fs';
