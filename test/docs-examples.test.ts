@@ -183,17 +183,66 @@ describe.skipIf(!existsSync(CLI_BUILT))("docs/nnue.md's training example, run as
  * a command stays: bash reads it as one).
  */
 function shellLines(md: string): string[] {
-  const out: string[] = [];
+  return shellBlocks(md).flat();
+}
+
+/** {@link shellLines}, block by block. */
+function shellBlocks(md: string): string[][] {
+  const out: string[][] = [];
   for (const block of md.matchAll(/^( *)```sh\n([^]*?)^ *```/gm)) {
     const indent = block[1].length;
     const text = block[2]
       .split('\n')
       .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
       .join('\n');
-    for (const c of text.split(/(?<!\\)\n/)) if (c.trim() !== '' && !c.trimStart().startsWith('#')) out.push(c);
+    out.push(text.split(/(?<!\\)\n/).filter((c) => c.trim() !== '' && !c.trimStart().startsWith('#')));
   }
   return out;
 }
+
+/** The docs whose sh blocks a reader runs. */
+function shellDocs(): string[] {
+  const docs = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
+  return ['README.md', 'CONTRIBUTING.md', ...docs.map((f) => `docs/${f}`)];
+}
+
+// A file an example writes into a folder of the clone (`--out data/gen1.bin`) needs that folder:
+// one git keeps (a fresh clone has it), or one a line before it in the block makes (`mkdir -p
+// data`, or one of scripts/ that makes its output's folder). data/ is ignored by git.
+describe('the folders the examples write into', () => {
+  it('are in a fresh clone, or made by the block first', () => {
+    const tracked = new Set(
+      spawnSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+        .stdout.split('\n')
+        .flatMap((f) =>
+          f
+            .split('/')
+            .slice(0, -1)
+            .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+        ),
+    );
+    expect(tracked.has('nets')).toBe(true);
+    const missing: string[] = [];
+    for (const doc of shellDocs())
+      for (const block of shellBlocks(readFileSync(path.join(ROOT, doc), 'utf8')))
+        block.forEach((line, i) => {
+          for (const m of line.matchAll(/(?:--out|-pgnout|--records|--state) ([\w.-][\w.\/-]*)\/[^\s/]+/g)) {
+            const folder = m[1];
+            if (folder.startsWith('..') || tracked.has(folder)) continue;
+            const made = block
+              .slice(0, i)
+              .some(
+                (l) =>
+                  l.startsWith(`mkdir -p ${folder} `) ||
+                  l === `mkdir -p ${folder}` ||
+                  (l.startsWith('scripts/') && l.includes(` ${folder}/`)),
+              );
+            if (!made) missing.push(`${doc}: ${line}`);
+          }
+        });
+    expect(missing).toEqual([]);
+  });
+});
 
 /** The line of `doc`'s ```sh blocks that starts with `start` (the test fails when the doc has none or two). */
 function shellLine(doc: string, start: string): string {
@@ -228,13 +277,7 @@ describe.skipIf(!existsSync(CLI_BUILT))('one-line examples of the other docs, ru
 
   it.concurrent("CONTRIBUTING.md: 'node bin/thoth.js help' names every command the docs' sh blocks use", () => {
     const out = runs(shellLine('CONTRIBUTING.md', 'node bin/thoth.js help'), ROOT, env);
-    const docs = [
-      'README.md',
-      'CONTRIBUTING.md',
-      ...readdirSync(path.join(ROOT, 'docs'))
-        .filter((f) => f.endsWith('.md'))
-        .map((f) => `docs/${f}`),
-    ];
+    const docs = shellDocs();
     const subs = new Set(
       docs.flatMap((d) => shellLines(readFileSync(path.join(ROOT, d), 'utf8')).flatMap((l) => usage(l)?.sub ?? [])),
     );

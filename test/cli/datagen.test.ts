@@ -183,6 +183,21 @@ describe('thoth datagen', () => {
   });
 });
 
+describe('scripts/datagen-host.sh (docs/nnue.md, "Datagen on other machines")', () => {
+  it("makes the shard's folder, as a fresh clone has no data/", async () => {
+    const shard = join(mkdtempSync(join(dir, 'host-')), 'data', 'host-a.bin');
+    const child = spawn('sh', [join(ROOT, 'scripts', 'datagen-host.sh'), shard, '20', ...SMALL.slice(4)], {
+      env: { ...process.env, THREADS: '1', NODES: '100', NET: 'none' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, err).toBe(0);
+    expect(summary(shard).positions).toBeGreaterThanOrEqual(20);
+  });
+});
+
 describe('thoth datagen: the evaluation', () => {
   it('without --net searches with the shipped network, as --net default does, and says so; --net none is the hand-written evaluation', async () => {
     const [plain, net, none] = ['plain', 'default', 'none'].map((n) => join(dir, `eval-${n}.bin`));
