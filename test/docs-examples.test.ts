@@ -13,7 +13,7 @@
  * need a match's record: a match of the fake engine writes games.pgn there first (rounds r.1, r.2
  * as every match names its games); its games are not the example's, so what those print is
  * matched by its frame (OTHER_GAME). `$ thoth perft 5` (2.5 billion nodes: minutes) is left out; its count is
- * test/core/perft-bulk.test.ts's.
+ * checked by the benchmark (bench/run.mjs, `npm run bench`), depths 1 to 4 by test/core/perft.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
