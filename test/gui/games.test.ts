@@ -50,6 +50,17 @@ async function typeMoves(page: Page, moves: string[]): Promise<void> {
   }
 }
 
+/** Two people play `moves`, the second resigns, and the Games card (opened) lists the game kept. */
+async function keepGame(page: Page, moves: string[]): Promise<string[]> {
+  await setMode(page, 'humans');
+  await typeMoves(page, moves);
+  await page.click('#btn-resign');
+  await confirmIfAsked(page);
+  await page.click('#card-games summary');
+  await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
+  return moves;
+}
+
 /**
  * Waits until the board's game has `n` moves, saying yes to the page's question whenever it asks:
  * Open reads the game from IndexedDB before it asks to leave the one on the board, so the question
@@ -78,13 +89,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Games panel and the explorer, in Chromium',
 
   it('keeps a game as it ends, across a reload; filters, explores, opens and deletes it', async () => {
     const { ctx, page, errors } = await open(gui.url);
-    await setMode(page, 'humans');
-    const moves = walkGame(6, 4242);
-    await typeMoves(page, moves);
-    await page.click('#btn-resign');
-    await confirmIfAsked(page);
-    await page.click('#card-games summary');
-    await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
+    const moves = await keepGame(page, walkGame(6, 4242));
     expect((await listed(page))[0]).toMatch(/^Human \(Silver\) – Human \(Red\) {2}0-1 {2}Khet 2\.0 classic, 6 plies/);
     // Reviewed: the kept game gets its accuracies, and each player's totals show.
     await page.click('#banner-review');
@@ -145,13 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the Games panel and the explorer, in Chromium',
 
   it('finds the kept games that reach the board position or match a pattern, and opens one at that ply', async () => {
     const { ctx, page, errors } = await open(gui.url);
-    await setMode(page, 'humans');
-    const moves = walkGame(10, 777);
-    await typeMoves(page, moves);
-    await page.click('#btn-resign');
-    await confirmIfAsked(page);
-    await page.click('#card-games summary');
-    await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
+    const moves = await keepGame(page, walkGame(10, 777));
 
     // The positions of the game, replayed here with the rules alone.
     const start = parseKfen(setupKfen('khet2', 'classic') as string, 'khet2');
