@@ -79,6 +79,20 @@ describe('thoth datagen', () => {
     expect(clash.code).toBe(2);
   });
 
+  it('--depth 1 stops each search at depth 1 and says so in the records', async () => {
+    const out = join(dir, 'd.bin');
+    const records = join(dir, 'd.pgn');
+    const r = await runThoth(['datagen', '--out', out, '--records', records, '--games', '2', '--depth', '1', ...SMALL]);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/, depth 1 \(at most 100 nodes\) a move\n/);
+    expect(r.out).toMatch(/1 thread, depth 1 per move\)/);
+    const parsed = parseRecords(readFileSync(records, 'utf8'));
+    expect(parsed.games.map((g) => g.tags.get('TimeControl'))).toEqual(['depth=1 nodes=100', 'depth=1 nodes=100']);
+    for (const g of parsed.games) expect(replayRecord(g).ok).toBe(true);
+    const bad = await runThoth(['datagen', '--out', out, '--depth', '0.5', ...SMALL]);
+    expect(bad.code).toBe(2);
+  });
+
   it('refuses bad options (exit 2) and a file it cannot append to (exit 1), leaving it as it was', async () => {
     const foreign = join(dir, 'notes.txt');
     writeFileSync(foreign, 'my notes, not training data\n');
