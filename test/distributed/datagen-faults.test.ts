@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, small, startRedis, worker, endProcesses } from './helpers';
+import { stretched } from '../slowness';
 
 async function until(what: () => boolean, ms = 60_000): Promise<void> {
   for (const t0 = Date.now(); !what(); ) {
@@ -32,7 +33,7 @@ afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
   it('Redis restarted without persistence: one line, exit 1; the same command finishes the file as a local run', {
-    timeout: 150_000,
+    timeout: stretched(150_000),
   }, async () => {
     const dir = tempDir();
     const out = join(dir, 'dist.bin');
@@ -78,7 +79,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
   });
 
   it('a full disk: `cannot write …`, exit 1, whole games only; with free space the same command finishes the file as a local run', {
-    timeout: 150_000,
+    timeout: stretched(150_000),
   }, async () => {
     const dir = tempDir();
     const out = join(dir, 'dist.bin');
