@@ -153,9 +153,10 @@ export default defineConfig({
   test: {
     testTimeout: TIMEOUT_MS,
     hookTimeout: TIMEOUT_MS,
-    // Vitest's forks, patient with a slow machine: a worker process gets 60 s times the slowness to
-    // start, not Vitest's fixed 60 s (test/patient-forks.ts).
-    pool: patientForks(60_000 * SLOWNESS),
+    // Vitest's forks, patient with a slow machine: a worker process gets 60 s of an idle machine's
+    // time to start (counted as the slowness is while it starts), not Vitest's fixed 60 s
+    // (test/patient-forks.ts).
+    pool: patientForks(60_000),
     // A run, and each file in it, owns what it starts: a temporary folder and its processes, ended
     // with it (scripts/suite-owned.mjs; the run's: suite-global.mjs, a file's: test/setup.ts).
     globalSetup: ['scripts/suite-global.mjs'],

@@ -8,10 +8,12 @@
  * left, killed Vitest itself ("Worker exited unexpectedly", 2026-12-07). A load must make the
  * suite slower, never red, so this worker answers `started` to the pool at once and holds the
  * pool's next requests (`run`, `collect`) until the process has really started; it gives up, as
- * an error of the worker, only after `startMs` (60 s times the machine's measured slowness,
- * test/slowness.ts). Everything else is the forks pool as Vitest has it.
+ * an error of the worker, only after `idleMs` of an idle machine's time: the wall-clock time
+ * divided by the machine's slowness (test/slowness.ts), asked every half second while it waits, as
+ * test/patience.ts counts. Everything else is the forks pool as Vitest has it.
  */
 import { ForksPoolWorker, type PoolOptions, type PoolRunnerInitializer, type WorkerRequest } from 'vitest/node';
+import { slownessNow } from './slowness.js';
 
 /** A message the worker process sends, as far as this file reads it. */
 interface Response {
@@ -26,6 +28,9 @@ function isStarted(m: unknown): m is Response {
   return typeof r === 'object' && r !== null && r.__vitest_worker_response__ === true && r.type === 'started';
 }
 
+/** How often the wait for a start asks how slow the machine is. */
+const TICK_MS = 500;
+
 /** The pool's name in the config (`pool`), and the worker's. */
 export const PATIENT_FORKS = 'patient-forks';
 
@@ -35,13 +40,17 @@ export class PatientForksWorker extends ForksPoolWorker {
   private started = false;
   private held: WorkerRequest[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** Idle-machine milliseconds waited for the process's start, and the wall-clock start of the wait. */
+  private waitedIdle = 0;
+  private waitStart = 0;
+  private worst = 1;
   /** The pool's message listeners, each with the wrapper that hides the process's own `started`. */
   private wrappers = new Map<Listener, Listener>();
   private errorListeners = new Set<Listener>();
 
   constructor(
     options: PoolOptions,
-    private readonly startMs: number,
+    private readonly idleMs: number,
   ) {
     super(options);
   }
@@ -74,15 +83,22 @@ export class PatientForksWorker extends ForksPoolWorker {
       setImmediate(() => {
         for (const listener of [...this.wrappers.keys()]) listener(answer);
       });
-      this.timer = setTimeout(
-        () =>
-          this.fail(
-            new Error(
-              `the test worker process did not start in ${Math.round(this.startMs / 1000)} s (60 s times the machine's slowness)`,
-            ),
+      this.waitStart = performance.now();
+      let last = this.waitStart;
+      this.timer = setInterval(() => {
+        const now = performance.now();
+        const slowness = slownessNow();
+        this.worst = Math.max(this.worst, slowness);
+        this.waitedIdle += (now - last) / slowness;
+        last = now;
+        if (this.waitedIdle < this.idleMs) return;
+        const wall = (now - this.waitStart) / 1000;
+        this.fail(
+          new Error(
+            `the test worker process did not start within ${Math.round(this.idleMs / 1000)} s of an idle machine's time (waited ${wall.toFixed(1)} s, the machine ${this.worst.toFixed(1)}× slower than idle at worst)`,
           ),
-        this.startMs,
-      );
+        );
+      }, TICK_MS);
       return;
     }
     // the process answers its `start` before it reads a test file; other messages (birpc's
@@ -95,7 +111,7 @@ export class PatientForksWorker extends ForksPoolWorker {
   }
 
   override async stop(): Promise<void> {
-    clearTimeout(this.timer);
+    clearInterval(this.timer);
     this.held = [];
     return super.stop();
   }
@@ -103,7 +119,7 @@ export class PatientForksWorker extends ForksPoolWorker {
   private onStarted(message: Response): void {
     if (this.started) return;
     this.started = true;
-    clearTimeout(this.timer);
+    clearInterval(this.timer);
     if (message.error !== undefined) {
       const e = message.error as { message?: string };
       this.fail(new Error(`the test worker process failed to start: ${e.message ?? String(message.error)}`));
@@ -115,12 +131,13 @@ export class PatientForksWorker extends ForksPoolWorker {
   }
 
   private fail(error: Error): void {
+    clearInterval(this.timer);
     this.held = [];
     for (const listener of [...this.errorListeners]) listener(error);
   }
 }
 
-/** The pool for vitest.config.ts's `pool`: the forks pool, patient for `startMs` (see above). */
-export function patientForks(startMs: number): PoolRunnerInitializer {
-  return { name: PATIENT_FORKS, createPoolWorker: (options) => new PatientForksWorker(options, startMs) };
+/** The pool for vitest.config.ts's `pool`: the forks pool, patient for `idleMs` of idle-machine time (see above). */
+export function patientForks(idleMs: number): PoolRunnerInitializer {
+  return { name: PATIENT_FORKS, createPoolWorker: (options) => new PatientForksWorker(options, idleMs) };
 }
