@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { selfPlayRecords } from '../db/helpers';
 import { ROOT, runThoth, thothArgv } from './helpers';
 import { stretched } from '../slowness';
+import { until } from '../patience';
 
 const dir = mkdtempSync(join(tmpdir(), 'thoth-db-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,7 +74,7 @@ describe('thoth db', () => {
         }
       };
       const exited = new Promise((r) => child.on('exit', r));
-      for (let i = 0; i < 1200 && reviews().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await until('a first review stored', 120_000, () => reviews().length > 0).catch(() => undefined);
       child.kill('SIGKILL');
       await exited;
       const before = reviews();

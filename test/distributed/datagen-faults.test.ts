@@ -13,13 +13,7 @@ import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, small, startRedis, worker, endProcesses } from './helpers';
 import { stretched } from '../slowness';
-
-async function until(what: () => boolean, ms = 60_000): Promise<void> {
-  for (const t0 = Date.now(); !what(); ) {
-    if (Date.now() - t0 > ms) throw new Error('timeout');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../patience';
 
 /**
  * Games a run: four chunks of two, a chunk process each (most of these tests' CPU is those
@@ -49,7 +43,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
       const command = ['datagen', '--out', out, '--chunk', '2', '--distributed', redis.url, ...flags];
       const coord = start(new ThothProcess(command));
       // Some games written, most still to come.
-      await until(() => existsSync(out) && scanData(readFileSync(out)).summary.games >= 2);
+      await until('two games written', 60_000, () => existsSync(out) && scanData(readFileSync(out)).summary.games >= 2);
       await redis.stop();
       redis = await startRedis(port);
       const code = await coord.exited;

@@ -22,6 +22,7 @@ import { selfPlayRecords } from '../db/helpers';
 import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, endLock, startRedis, worker, type RedisInstance } from './helpers';
 import { stretched } from '../slowness';
+import { Deadline, until } from '../patience';
 
 const games = (count: number, seed: number): string => selfPlayRecords(count, seed, 20);
 
@@ -66,7 +67,10 @@ function running(pid: number): boolean {
 
 /** Waits until worker `pid` scores a chunk: its `thoth db score` child's pid. */
 async function scoreChild(pid: number): Promise<number> {
-  for (let i = 0; i < 1200; i++) {
+  const deadline = new Deadline(`worker ${pid} scoring a chunk (its 'thoth db score' child)`, 60_000);
+  for (;;) {
+    const late = deadline.expired();
+    if (late) throw late;
     let kids: string[] = [];
     try {
       kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
@@ -83,7 +87,6 @@ async function scoreChild(pid: number): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('the worker scored no chunk');
 }
 
 const REVIEW_COLUMNS =
@@ -200,7 +203,9 @@ describe.skipIf(!REDIS_SERVER)('thoth db review --distributed', () => {
       victim.kill('SIGKILL');
       // The child ends before its next move's searches once its parent is gone (on a loaded machine
       // it may still be starting: Node, the build and the network load first).
-      for (let i = 0; i < 100 && running(child); i++) await new Promise((r) => setTimeout(r, 100));
+      await until(`the killed worker's scoring child ${child} ending`, 10_000, () => !running(child)).catch(
+        () => undefined,
+      );
       expect(running(child)).toBe(false);
       expect(await coord.exited, coord.out + coord.err).toBe(0);
       expect(rows(db, 'game')).toHaveLength(8);
@@ -228,7 +233,7 @@ describe.skipIf(!REDIS_SERVER)('thoth db review --distributed', () => {
       const first = new ThothProcess(distributed);
       await first.waitFor(/^Review run ([0-9a-f]{12}) on /m, 120_000);
       const run = /^Review run ([0-9a-f]{12}) on /m.exec(first.out)![1];
-      for (let i = 0; i < 1200 && rows(dist, 'game').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await until('a first review stored', 120_000, () => rows(dist, 'game').length > 0).catch(() => undefined);
       first.kill('SIGKILL');
       await first.exited;
       const before = rows(dist, 'game, done');
