@@ -292,8 +292,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
       (window as unknown as { leaving: string[] }).leaving = seen;
       new MutationObserver((changes) => {
         for (const c of changes)
-          for (const n of c.addedNodes)
+          c.addedNodes.forEach((n) => {
             if (n instanceof Element && n.classList.contains('leaving')) seen.push(n.getAttribute('data-piece') ?? '');
+          });
       }).observe(document.getElementById('layer-fx')!, { childList: true });
     });
     await page.click('#layer-controls [data-rot]');
