@@ -22,6 +22,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fake } from './match/helpers';
 import { CLI_BUILT, ROOT } from './cli/helpers';
+import { stretched } from './slowness';
 
 /** Each `$ ` command of a markdown text's code blocks, with the lines the block shows after it. */
 function dollarExamples(md: string): { command: string; shown: string[] }[] {
@@ -87,7 +88,12 @@ describe.skipIf(!existsSync(CLI_BUILT))('docs/cli.md, run as written', () => {
 
   for (const { command, shown } of examples.filter((e) => !SKIP.has(e.command))) {
     it(command, () => {
-      const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: 10 * 60_000 });
+      const r = spawnSync('bash', ['-c', command], {
+        cwd: dir,
+        env,
+        encoding: 'utf8',
+        timeout: stretched(10 * 60_000),
+      });
       const other = OTHER_GAME.find(([re]) => re.test(command));
       if (other) {
         // another game than the example's: its moves differ, the output's frame does not
@@ -116,7 +122,12 @@ describe.skipIf(!existsSync(CLI_BUILT))('docs/match.md, run as written', () => {
 
   for (const { command, shown } of examples) {
     it(command, () => {
-      const r = spawnSync('bash', ['-c', command], { cwd: ROOT, env, encoding: 'utf8', timeout: 5 * 60_000 });
+      const r = spawnSync('bash', ['-c', command], {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+        timeout: stretched(5 * 60_000),
+      });
       // exit 0 when the block ends compliant, 1 when it ends with the step that fails
       expect(r.status, r.stderr).toBe(shown.at(-1)?.startsWith('Compliant: ') ? 0 : 1);
       expectShown(command, shown, r.stdout, r.stderr);
@@ -163,7 +174,7 @@ describe.skipIf(!existsSync(CLI_BUILT))("docs/nnue.md's training example, run as
       mkdirSync(path.join(dir, 'test', 'nnue', 'fixtures'), { recursive: true });
       const fixture = path.join('test', 'nnue', 'fixtures', 'selfplay.bin');
       writeFileSync(path.join(dir, fixture), readFileSync(path.join(ROOT, fixture)));
-      const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: 5 * 60_000 });
+      const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: stretched(5 * 60_000) });
       expect(r.status, r.stderr).toBe(0);
       expect(existsSync(path.join(dir, 'nets', 'a.nnue'))).toBe(true);
       const printed = r.stdout.split('\n');
