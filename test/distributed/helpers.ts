@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { sharedFolder } from '../../scripts/suite-owned.mjs';
 import { BUILD_IS_FRESH, CLI_BUILT, CLI_SOURCE, ROOT } from '../cli/helpers';
 import { fakeEngineScript } from '../match/helpers';
+import { patiently, tail } from '../patience';
 
 /**
  * An Ed25519 key pair in PEM files (a coordinator's signing key and the public key its workers
@@ -254,9 +255,12 @@ export class ThothProcess {
   err = '';
   readonly exited: Promise<number | null>;
   private waiters: { re: RegExp; resolve: () => void }[] = [];
+  /** The subcommand (`worker`, `datagen` …), for a failed wait's message. */
+  private readonly verb: string;
 
   /** `fileBlocks`: the largest file the process may write, in 512-byte blocks (`ulimit -f` of /bin/sh): a full disk. */
   constructor(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}, fileBlocks?: number) {
+    this.verb = args[0] ?? '';
     // tsx by its path: the child may run in a folder without node_modules.
     const line = [process.execPath, ...COMMAND, ...args];
     const [file, argv] =
@@ -290,18 +294,21 @@ export class ThothProcess {
     });
   }
 
-  /** Resolves once the output matches `re` (rejects after `ms`). */
-  waitFor(re: RegExp, ms = 60_000): Promise<void> {
+  /**
+   * Resolves once the output matches `re`; fails after `idleMs` of an idle machine's time
+   * (test/patience.ts: a loaded machine waits longer), naming what it waited for and the output.
+   */
+  waitFor(re: RegExp, idleMs = 60_000): Promise<void> {
     if (re.test(this.out)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timeout waiting for ${re} in:\n${this.out}\n${this.err}`)), ms);
-      this.waiters.push({
-        re,
-        resolve: () => {
-          clearTimeout(t);
-          resolve();
-        },
-      });
+    let waiter: { re: RegExp; resolve: () => void } | undefined;
+    const matched = new Promise<void>((resolve) => {
+      waiter = { re, resolve };
+      this.waiters.push(waiter);
+    });
+    return patiently(`${re} in the output of thoth ${this.verb}`, idleMs, matched, () =>
+      [`its output:\n${tail(this.out)}`, `its stderr:\n${tail(this.err)}`].join('\n'),
+    ).finally(() => {
+      this.waiters = this.waiters.filter((w) => w !== waiter);
     });
   }
 
