@@ -217,12 +217,17 @@ describe.skipIf(!ON_LINUX)('the engine of thoth gui under the page traffic', () 
           samples.push(Math.round(r));
           peak = Math.max(peak, r);
         };
-        const until = performance.now() + MINUTES * 60_000;
+        const start = performance.now();
+        const until = start + MINUTES * 60_000;
+        // the curve: minute and resident set after each round, one line each (an hour's run leaves
+        // a series to read, not only its peak)
+        console.log(`soak: table ${HASH_MB} MB, ${THREADS} threads, fresh ${Math.round(fresh)} MB`);
         let n = 0;
         do {
           await round(e, n, sample);
           n++;
-          console.log(`round ${n}: ${Math.round(rssMb(e))} MB (peak ${Math.round(peak)} MB)`);
+          const minute = ((performance.now() - start) / 60_000).toFixed(1);
+          console.log(`round ${n} minute ${minute}: ${Math.round(rssMb(e))} MB (peak ${Math.round(peak)} MB)`);
         } while (n < ROUNDS || performance.now() < until);
         const limit = HASH_MB + MARGIN_MB;
         expect(
