@@ -281,6 +281,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the smaller things a coach met, on the page of 
     await ctx.close();
   });
 
+  it("a player's short name is followed by its colour with no gap, on a phone and a desktop", async () => {
+    for (const viewport of [PHONE, undefined]) {
+      const { ctx, page, errors } = await open(gui.url, viewport ? { viewport } : {});
+      await importRecord(page, '[White "Ann"]\n[Black "Bo"]\n\n1. c1d2 *\n');
+      expect(await text(page, '#player-top .name')).toBe('Bo · Red');
+      // the name's box is as wide as its text (a floor of 2em for a long name left "Bo  · Red")
+      const gap = await page.$eval('#player-top .name .who', (who) => {
+        const r = document.createRange();
+        r.selectNodeContents(who);
+        return who.getBoundingClientRect().width - r.getBoundingClientRect().width;
+      });
+      expect(gap).toBeLessThan(1);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    }
+  });
+
   it('puzzle themes are said in words, and a defence puzzle draws the threat it parries', async () => {
     // a defence whose threat is a few moves (drawn as arrows; with many, the attacker's laser path)
     const defence = PUZZLES.find(
