@@ -322,6 +322,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the smaller things a coach met, on the page of 
     await ctx.close();
   });
 
+  it("on a phone, a puzzle's task comes right under the board, before the moves and the game's form", async () => {
+    const { ctx, page, errors } = await open(`${gui.url}#puzzle=${PUZZLES[0].id}`, { viewport: PHONE, clock: true });
+    await page.clock.fastForward(700);
+    await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
+    const top = (sel: string): Promise<number> => page.$eval(sel, (e) => e.getBoundingClientRect().top);
+    // the task was below the Moves and Game cards, a screen and more under the board
+    expect(await top('#pz-task')).toBeLessThan(await top('#card-moves'));
+    expect(await top('#pz-task')).toBeLessThan(await top('#card-game'));
+    expect(await top('#pz-task')).toBeGreaterThan(await top('#board'));
+    await page.locator('#pz-task').scrollIntoViewIfNeeded();
+    await shot(page, 'coach-phone-puzzle-task');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   it('the Setup select says when the board shows a position of its own', async () => {
     const { ctx, page, errors } = await open(gui.url);
     await setMode(page, 'analysis');
