@@ -189,6 +189,8 @@ describe.skipIf(!HAVE_CHROMIUM)("a coach's records, on the page of thoth gui", (
     expect(await text(page, '#ln-msg')).toMatch(/i5j6/);
     await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 5);
     expect((await movesText(page)).slice(3)).toEqual(['e5f6', 'i5j6']);
+    // the refutation ends the game, but the lesson goes on: no result banner offering a new game
+    expect(await page.isHidden('#banner')).toBe(true);
     await shot(page, 'coach-learn-refutation');
     await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 3);
     expect(errors).toEqual([]);

@@ -193,6 +193,18 @@ describe.skipIf(!REAL_ENGINE)('one verdict on every kind of page: a shuffle to a
       await page.waitForFunction(() => /Best was/.test(document.getElementById('hint')?.textContent ?? ''));
       const hint = ((await page.textContent('#hint')) ?? '').trim();
       verdicts[p.kind] = { ...v, hint, learn };
+      if (p.kind === 'thoth gui') {
+        // the lesson: the drawing move tried again is refused with its reason, and the draw it
+        // makes brings no result banner (New game, Rematch) over the lesson
+        await page.click('#btn-learn');
+        await page.waitForFunction(() => document.getElementById('card-learn')?.dataset.status === 'play');
+        await click(page, 'j3');
+        await click(page, 'j4');
+        await page.waitForFunction(() =>
+          /ends the game in a draw/.test(document.getElementById('ln-msg')?.textContent ?? ''),
+        );
+        expect(await page.isHidden('#banner')).toBe(true);
+      }
       expect(errors, p.kind).toEqual([]);
       await ctx.close();
     }
