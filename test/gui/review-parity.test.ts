@@ -198,12 +198,16 @@ describe.skipIf(!REAL_ENGINE)('one verdict on every kind of page: a shuffle to a
         // makes brings no result banner (New game, Rematch) over the lesson
         await page.click('#btn-learn');
         await page.waitForFunction(() => document.getElementById('card-learn')?.dataset.status === 'play');
+        const width = (): Promise<number> => page.$eval('#board', (b) => b.getBoundingClientRect().width);
+        const before = await width();
         await click(page, 'j3');
         await click(page, 'j4');
         await page.waitForFunction(() =>
           /ends the game in a draw/.test(document.getElementById('ln-msg')?.textContent ?? ''),
         );
         expect(await page.isHidden('#banner')).toBe(true);
+        // nor does the board shrink to make room for it
+        expect(await width()).toBe(before);
       }
       expect(errors, p.kind).toEqual([]);
       await ctx.close();
