@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { patientForks } from './test/patient-forks.js';
 import { slownessNow } from './test/slowness.js';
 
 /** Test files that drive a real Chromium: those that use the browser harness (test/gui/browser.ts). */
@@ -152,7 +153,10 @@ export default defineConfig({
   test: {
     testTimeout: TIMEOUT_MS,
     hookTimeout: TIMEOUT_MS,
-    pool: 'forks',
+    // Vitest's forks, patient with a slow machine: a worker process gets 60 s of an idle machine's
+    // time to start (counted as the slowness is while it starts), not Vitest's fixed 60 s
+    // (test/patient-forks.ts).
+    pool: patientForks(60_000),
     // A run, and each file in it, owns what it starts: a temporary folder and its processes, ended
     // with it (scripts/suite-owned.mjs; the run's: suite-global.mjs, a file's: test/setup.ts).
     globalSetup: ['scripts/suite-global.mjs'],

@@ -21,6 +21,7 @@ threads=${THREADS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)}
 seed=${SEED:-$(hostname | cksum | cut -d' ' -f1)}
 nodes=${NODES:-1000}
 [ -f "$root/dist/cli.js" ] || (cd "$root" && node build.mjs)
+mkdir -p "$(dirname "$shard")" # data/ is ignored by git: a fresh clone has none
 echo "datagen-host: $shard, $positions positions, $threads threads, seed $seed, nodes $nodes, net ${NET:-default}" >&2
 exec nice -n 19 node "$root/bin/thoth.js" datagen --out "$shard" --positions "$positions" --threads "$threads" \
   --seed "$seed" --nodes "$nodes" --net "${NET:-default}" "$@"

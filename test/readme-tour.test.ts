@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stretched } from './slowness';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -57,7 +58,7 @@ describe.skipIf(!existsSync(path.join(ROOT, 'dist', 'cli.js')))("README's five-m
     it(
       command.split('\n')[0],
       () => {
-        const r = spawnSync('bash', ['-c', command], { cwd: dir, encoding: 'utf8', timeout: 10 * 60_000 });
+        const r = spawnSync('bash', ['-c', command], { cwd: dir, encoding: 'utf8', timeout: stretched(10 * 60_000) });
         expect(r.status, `${command}\n${r.stderr}`).toBe(0);
         const want = EXPECT.find(([cmd]) => cmd.test(command));
         expect(r.stdout).toMatch(want![1]);

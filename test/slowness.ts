@@ -39,3 +39,16 @@ export function slownessNow(cpuMs = 2): number {
 export function scaledMs(idleMs: number): number {
   return Math.round(idleMs * slownessNow());
 }
+
+/**
+ * How slow the machine was as this test run started (vitest.config.ts measures it once and hands it
+ * to every test file in THOTH_TEST_SLOWNESS); 1 outside a run.
+ */
+export function runSlowness(): number {
+  return Math.max(1, Number(process.env.THOTH_TEST_SLOWNESS) || 1);
+}
+
+/** A test's own timeout, or a browser's wait, written for an idle machine, in this run's time. */
+export function stretched(idleMs: number): number {
+  return Math.round(idleMs * runSlowness());
+}

@@ -264,3 +264,23 @@ export function matchesPattern(p: Pattern, pos: Position): boolean {
   for (const t of p.clauses) if (holds(t, pos) === t.negate) return false;
   return true;
 }
+
+/**
+ * The first ply of a game (0: its start) whose position passes `test`, or -1. `pos` is the game's
+ * start and is left where the search stopped; `play(pos, k)` makes the game's move k (from 0) and
+ * says false when it cannot (the game is then searched no further). Position search over a
+ * database's games (src/db/query.ts) and over the page's kept games (view/games-panel.ts).
+ */
+export function firstPlyWhere(
+  pos: Position,
+  plies: number,
+  play: (pos: Position, k: number) => boolean,
+  test: (pos: Position) => boolean,
+): number {
+  if (test(pos)) return 0;
+  for (let k = 0; k < plies; k++) {
+    if (!play(pos, k)) return -1;
+    if (test(pos)) return k + 1;
+  }
+  return -1;
+}

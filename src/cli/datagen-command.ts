@@ -37,6 +37,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
   const ev = evaluation(args.options.get('net')?.[0], out);
   const settings: DatagenSettings = {
     nodes: intOption(args, 'nodes', d.nodes, 1, 100_000_000),
+    depth: intOption(args, 'depth', 0, 0, 100),
     randomPlies: intOption(args, 'random-plies', d.randomPlies, 0, 100),
     skipPlies: intOption(args, 'skip-plies', d.skipPlies, 0, 10_000),
     maxScore: intOption(args, 'max-score', d.maxScore, 0, 32000),
@@ -66,7 +67,10 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     return write(
       `${out} already holds ${plural(run.had.positions, 'position')} of ${plural(run.had.games, 'game')}: nothing to do`,
     );
-  write(`Self-play into ${out} with ${ev.words}, ${settings.nodes} nodes a move${dist ? ', distributed' : ''}`);
+  const limit = settings.depth
+    ? `depth ${settings.depth} (at most ${settings.nodes} nodes)`
+    : `${settings.nodes} nodes`;
+  write(`Self-play into ${out} with ${ev.words}, ${limit} a move${dist ? ', distributed' : ''}`);
   if (dist) {
     const network = settings.network && new Uint8Array(settings.network);
     return await distributedDatagen(

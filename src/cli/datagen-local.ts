@@ -40,7 +40,7 @@ export async function playLocal(run: DatagenRun, p: LocalPlay, progress: Progres
   const rate = (run.positions / Math.max(secs, 1e-3)).toFixed(1);
   write(
     `Wrote ${plural(run.positions, 'position')} of ${plural(run.games, 'game')} to ${out} in ${secs.toFixed(1)} s (${rate} positions/s, ` +
-      `${plural(p.threads, 'thread')}, ${p.settings.nodes} nodes per move); the file holds ${plural(t.positions, 'position')} of ${plural(t.games, 'game')}`,
+      `${plural(p.threads, 'thread')}, ${p.settings.depth ? `depth ${p.settings.depth}` : `${p.settings.nodes} nodes`} per move); the file holds ${plural(t.positions, 'position')} of ${plural(t.games, 'game')}`,
   );
   write(
     `Searched ${plural(tally.searched, 'position')}: kept ${pct(run.positions)}; left out: before ply ${p.settings.skipPlies} ${pct(tally.early)}, ` +

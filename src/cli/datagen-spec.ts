@@ -16,6 +16,12 @@ export const DATAGEN_SPEC: CommandSpec = {
     { name: 'positions', value: 'N', help: 'stop when the file holds N positions', default: '1000000' },
     { name: 'games', value: 'N', help: 'stop when the file holds N games', default: 'no limit' },
     { name: 'nodes', value: 'N', help: 'node budget per move', default: String(d.nodes) },
+    {
+      name: 'depth',
+      value: 'D',
+      help: 'also stop each search at depth D (1: the cheapest games, for a game database with --records)',
+      default: 'no limit',
+    },
     { name: 'variant', value: 'V', help: 'khet2, khet1, deflexion or all (all: the 8 setups in turn)', default: 'all' },
     { name: 'threads', value: 'N', help: 'games at once, one worker thread each', default: 'the number of cores' },
     { name: 'seed', value: 'S', help: 'seed of the random openings', default: String(DEFAULT_SEED) },

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { Position, parseKfen, parseKfenData, type EditionId, type KfenData } from '../core/index';
 import { keyOf, packedMove } from '../analysis/game-keys';
 import type { ExplorerRow } from '../analysis/explorer';
-import { matchesPattern, type Pattern } from '../analysis/pattern';
+import { firstPlyWhere, matchesPattern, type Pattern } from '../analysis/pattern';
 import type { GameRow, ReviewRow } from './database';
 
 /** Which games: every field given must hold (text fields compare without case; `*` is any text). */
@@ -204,11 +204,15 @@ export function gamesMatching(
     let pos = positions.get(row.variant);
     if (pos === undefined) positions.set(row.variant, (pos = new Position(row.variant as EditionId)));
     pos.setup(start.board, start.side, start.pliesSinceRemoval, start.moveNumber);
-    let ply = matchesPattern(pattern, pos) ? 0 : -1;
-    for (let k = 0; ply < 0 && k < row.plies; k++) {
-      pos.make(packedMove(codes, k));
-      if (matchesPattern(pattern, pos)) ply = k + 1;
-    }
+    const ply = firstPlyWhere(
+      pos,
+      row.plies,
+      (p, k) => {
+        p.make(packedMove(codes, k));
+        return true;
+      },
+      (p) => matchesPattern(pattern, p),
+    );
     if (ply >= 0) {
       found.push({ ...row, ply });
       if (found.length >= limit) break;

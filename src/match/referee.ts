@@ -351,9 +351,7 @@ class RefereedGame {
     const side = this.pos.side ^ 1; // the engine that just moved
     const spec = this.specs[side];
     if (!spec.ponder || this.pos.winner >= 0) return;
-    const t = bestmoveLine.split(/\s+/);
-    const i = t.indexOf('ponder');
-    const expected = i > 0 ? t[i + 1] : undefined;
+    const expected = parseBestmove(bestmoveLine)?.ponder;
     if (expected === undefined) return;
     const m = parseMove(this.pos, expected);
     if (!m.ok) return; // not a legal reply: nothing to ponder on

@@ -26,6 +26,12 @@ import { TranspositionTable } from './tt';
 export interface SelfPlaySettings {
   /** Node budget per move. */
   nodes: number;
+  /**
+   * Depth limit per move (0 or absent: none, the node budget alone). The search always completes
+   * depth 1 and polls its node budget every 256 nodes, so a tiny budget still searches depth 1 and
+   * part of depth 2; `depth: 1` stops at the end of depth 1 (docs/db.md, "Building a database").
+   */
+  depth?: number;
   /** Random plies played from the setup before the game starts. */
   randomPlies: number;
   /** A game this long (in plies from the setup) ends there: a draw. */
@@ -118,6 +124,7 @@ export class SelfPlayer {
     this.searcher.clearHistory();
     this.searcher.setNetwork(s.network === undefined ? null : this.networks.get(s.network));
     const limits: SearchLimits = { ...DEFAULT_LIMITS, nodes: s.nodes, noRemovalLimit: s.noRemoval };
+    if (s.depth !== undefined && s.depth > 0) limits.depth = s.depth;
     let searched = 0;
     for (;;) {
       const ply = s.randomPlies + pos.ply;

@@ -39,7 +39,7 @@ export function datagenRecord(
     result,
     variant: EDITION_IDS[g.edition],
     kfen: g.line.start,
-    timeControl: `nodes=${s.nodes}`,
+    timeControl: s.depth ? `depth=${s.depth} nodes=${s.nodes}` : `nodes=${s.nodes}`,
     termination: g.end === 'adjudicated' ? 'adjudication' : 'normal',
     reason: END_WORDS[g.end],
     opening: `${task.setup} +${s.randomPlies} plies`,

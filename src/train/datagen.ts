@@ -190,6 +190,8 @@ export function datagenArgs(variant: string, seed: number, s: DatagenSettings): 
     ['no-removal', s.noRemoval],
     ['hash', s.hashMb],
   ];
+  // --depth only when set, so that the arguments of a run without it stay as they were
+  if (s.depth !== undefined && s.depth > 0) flags.push(['depth', s.depth]);
   const rest = flags.flatMap(([f, v]) => [`--${f}`, String(v)]);
   return ['--variant', variant, '--seed', String(seed), ...rest, ...(s.network ? [] : ['--net', 'none'])];
 }

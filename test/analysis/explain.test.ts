@@ -31,6 +31,7 @@ import {
 } from '../../src/analysis/explain';
 import { engineSearcher } from '../../src/engine/analysis-engine';
 import { boardAfter, load, randInt } from '../core/helpers';
+import { stretched } from '../slowness';
 
 /** A seeded game: a random move half the time, else one whose shot takes an opponent's piece if any. */
 function playGame(edition: EditionId, setup: string, rand: () => number, plies: number): LoadedGame {
@@ -128,40 +129,44 @@ const GAMES: { edition: EditionId; setup: string }[] = [
 ];
 
 describe('explanations of a review, against the traced beam', () => {
-  it('every explained ? and ?? of 20 reviewed games names the beam its shot traces', () => {
-    const searcher = engineSearcher(4, { network: null, source: 'none' });
-    const rand = mulberry32(20261206);
-    let marked = 0;
-    let explained = 0;
-    const kinds = new Set<string>();
-    for (let g = 0; g < 20; g++) {
-      const { edition, setup } = GAMES[g % GAMES.length];
-      const game = playGame(edition, SETUPS[edition][setup as 'classic']!, rand, 36);
-      const a = annotateGame(searcher, game, { depth: 3, timeMs: 0, multiPV: 1, noRemovalLimit: 100 });
-      const review = reviewAnnotation(a);
-      const why = reviewExplanations(game, a, review);
-      const pos = game.start.clone();
-      for (const [i, p] of a.plies.entries()) {
-        const mark = review.plies[i].mark;
-        if (mark !== '?' && mark !== '??') {
-          expect(why[i]).toBeUndefined();
-        } else {
-          marked++;
-          const e = why[i];
-          if (e !== undefined) {
-            explained++;
-            kinds.add(e.kind);
-            checkExplanation(`game ${g + 1} (${edition}), ply ${i + 1} ${p.text}${mark}`, pos, p.move, e);
+  it(
+    'every explained ? and ?? of 20 reviewed games names the beam its shot traces',
+    () => {
+      const searcher = engineSearcher(4, { network: null, source: 'none' });
+      const rand = mulberry32(20261206);
+      let marked = 0;
+      let explained = 0;
+      const kinds = new Set<string>();
+      for (let g = 0; g < 20; g++) {
+        const { edition, setup } = GAMES[g % GAMES.length];
+        const game = playGame(edition, SETUPS[edition][setup as 'classic']!, rand, 36);
+        const a = annotateGame(searcher, game, { depth: 3, timeMs: 0, multiPV: 1, noRemovalLimit: 100 });
+        const review = reviewAnnotation(a);
+        const why = reviewExplanations(game, a, review);
+        const pos = game.start.clone();
+        for (const [i, p] of a.plies.entries()) {
+          const mark = review.plies[i].mark;
+          if (mark !== '?' && mark !== '??') {
+            expect(why[i]).toBeUndefined();
+          } else {
+            marked++;
+            const e = why[i];
+            if (e !== undefined) {
+              explained++;
+              kinds.add(e.kind);
+              checkExplanation(`game ${g + 1} (${edition}), ply ${i + 1} ${p.text}${mark}`, pos, p.move, e);
+            }
           }
+          pos.make(p.move);
         }
-        pos.make(p.move);
       }
-    }
-    // the games exercise the explanations: most marks have a shot, of both kinds
-    expect(marked).toBeGreaterThan(40);
-    expect(explained).toBeGreaterThan(marked / 2);
-    expect([...kinds].sort()).toEqual(['missed', 'refutation']);
-  }, 300_000);
+      // the games exercise the explanations: most marks have a shot, of both kinds
+      expect(marked).toBeGreaterThan(40);
+      expect(explained).toBeGreaterThan(marked / 2);
+      expect([...kinds].sort()).toEqual(['missed', 'refutation']);
+    },
+    stretched(300_000),
+  );
 });
 
 describe('explanations in examples', () => {

@@ -7,12 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { stretched } from '../slowness';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
 
 function thoth(...args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: stretched(60_000) });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }

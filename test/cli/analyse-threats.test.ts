@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SETUPS, parseKfen, squareName, threatMap } from '../../src/core/index';
+import { stretched } from '../slowness';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
 
 function analyse(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, 'analyse', ...args], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, 'analyse', ...args], { encoding: 'utf8', timeout: stretched(30_000) });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS, formatMove, legalMoves, parseKfen, parseMove } from '../../src/core/index';
+import { stretched } from '../slowness';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -34,7 +35,7 @@ interface Run {
 }
 
 function analyse(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [CLI, 'analyse', ...args], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, 'analyse', ...args], { encoding: 'utf8', timeout: stretched(30_000) });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -145,7 +146,7 @@ describe('thoth analyse: one position', () => {
       [CLI, 'analyze', '--setup', 'imhotep', '--moves', 'j1-', 'a8-', '--time', '0.3', '--quiet'],
       {
         encoding: 'utf8',
-        timeout: 30_000,
+        timeout: stretched(30_000),
       },
     );
     expect(r.status).toBe(0);

@@ -79,6 +79,20 @@ describe('thoth datagen', () => {
     expect(clash.code).toBe(2);
   });
 
+  it('--depth 1 stops each search at depth 1 and says so in the records', async () => {
+    const out = join(dir, 'd.bin');
+    const records = join(dir, 'd.pgn');
+    const r = await runThoth(['datagen', '--out', out, '--records', records, '--games', '2', '--depth', '1', ...SMALL]);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/, depth 1 \(at most 100 nodes\) a move\n/);
+    expect(r.out).toMatch(/1 thread, depth 1 per move\)/);
+    const parsed = parseRecords(readFileSync(records, 'utf8'));
+    expect(parsed.games.map((g) => g.tags.get('TimeControl'))).toEqual(['depth=1 nodes=100', 'depth=1 nodes=100']);
+    for (const g of parsed.games) expect(replayRecord(g).ok).toBe(true);
+    const bad = await runThoth(['datagen', '--out', out, '--depth', '0.5', ...SMALL]);
+    expect(bad.code).toBe(2);
+  });
+
   it('refuses bad options (exit 2) and a file it cannot append to (exit 1), leaving it as it was', async () => {
     const foreign = join(dir, 'notes.txt');
     writeFileSync(foreign, 'my notes, not training data\n');
@@ -180,6 +194,21 @@ describe('thoth datagen', () => {
       err: expect.stringMatching(/^thoth datagen: cannot read '.*nothing\.bin'/),
     });
     expect(summary(out)).toEqual(m); // refused: left as it was
+  });
+});
+
+describe('scripts/datagen-host.sh (docs/nnue.md, "Datagen on other machines")', () => {
+  it("makes the shard's folder, as a fresh clone has no data/", async () => {
+    const shard = join(mkdtempSync(join(dir, 'host-')), 'data', 'host-a.bin');
+    const child = spawn('sh', [join(ROOT, 'scripts', 'datagen-host.sh'), shard, '20', ...SMALL.slice(4)], {
+      env: { ...process.env, THREADS: '1', NODES: '100', NET: 'none' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, err).toBe(0);
+    expect(summary(shard).positions).toBeGreaterThanOrEqual(20);
   });
 });
 

@@ -11,6 +11,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { selfPlayRecords } from '../db/helpers';
 import { ROOT, runThoth, thothArgv } from './helpers';
+import { stretched } from '../slowness';
+import { until } from '../patience';
 
 const dir = mkdtempSync(join(tmpdir(), 'thoth-db-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,43 +58,47 @@ describe('thoth db', () => {
     expect(bad.err.trim().split('\n')).toHaveLength(1);
   });
 
-  it('reviews every game, resumes after a kill without repeating one, agrees with thoth analyse', async () => {
-    const child = spawn(process.execPath, thothArgv(['db', 'review', '--db', db, '--depth', '2', '--threads', '1']), {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
-    const reviews = (): { game: number; done: string }[] => {
+  it(
+    'reviews every game, resumes after a kill without repeating one, agrees with thoth analyse',
+    async () => {
+      const child = spawn(process.execPath, thothArgv(['db', 'review', '--db', db, '--depth', '2', '--threads', '1']), {
+        cwd: ROOT,
+        stdio: 'ignore',
+      });
+      const reviews = (): { game: number; done: string }[] => {
+        const d = new Database(db, { readonly: true });
+        try {
+          return d.prepare('SELECT game, done FROM reviews ORDER BY game').all() as { game: number; done: string }[];
+        } finally {
+          d.close();
+        }
+      };
+      const exited = new Promise((r) => child.on('exit', r));
+      await until('a first review stored', 120_000, () => reviews().length > 0).catch(() => undefined);
+      child.kill('SIGKILL');
+      await exited;
+      const before = reviews();
+      expect(before.length).toBeGreaterThan(0);
+      const r = await runThoth(['db', 'review', '--db', db, '--depth', '2', '--threads', '2']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`(${before.length} of 6 already reviewed)`);
+      const after = reviews();
+      expect(after).toHaveLength(6);
+      for (const b of before) expect(after.find((a) => a.game === b.game)?.done).toBe(b.done);
+      expect(r.out).toMatch(/^Thoth +12 +\d/m);
+      // The first game as thoth analyse --game reviews it alone.
+      const one = await runThoth(['analyse', '--game', file, '--index', '1', '--depth', '2', '--json']);
+      const solo = JSON.parse(one.out) as { sides: { accuracy: number }[] };
       const d = new Database(db, { readonly: true });
-      try {
-        return d.prepare('SELECT game, done FROM reviews ORDER BY game').all() as { game: number; done: string }[];
-      } finally {
-        d.close();
-      }
-    };
-    const exited = new Promise((r) => child.on('exit', r));
-    for (let i = 0; i < 1200 && reviews().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGKILL');
-    await exited;
-    const before = reviews();
-    expect(before.length).toBeGreaterThan(0);
-    const r = await runThoth(['db', 'review', '--db', db, '--depth', '2', '--threads', '2']);
-    expect(r.code).toBe(0);
-    expect(r.out).toContain(`(${before.length} of 6 already reviewed)`);
-    const after = reviews();
-    expect(after).toHaveLength(6);
-    for (const b of before) expect(after.find((a) => a.game === b.game)?.done).toBe(b.done);
-    expect(r.out).toMatch(/^Thoth +12 +\d/m);
-    // The first game as thoth analyse --game reviews it alone.
-    const one = await runThoth(['analyse', '--game', file, '--index', '1', '--depth', '2', '--json']);
-    const solo = JSON.parse(one.out) as { sides: { accuracy: number }[] };
-    const d = new Database(db, { readonly: true });
-    const row = d.prepare('SELECT accuracy_white, accuracy_black FROM reviews WHERE game = 1').get() as Record<
-      string,
-      number
-    >;
-    d.close();
-    // thoth analyse --json writes accuracies to one decimal.
-    expect(Math.round(row.accuracy_white * 10) / 10).toBe(solo.sides[0].accuracy);
-    expect(Math.round(row.accuracy_black * 10) / 10).toBe(solo.sides[1].accuracy);
-  }, 240_000);
+      const row = d.prepare('SELECT accuracy_white, accuracy_black FROM reviews WHERE game = 1').get() as Record<
+        string,
+        number
+      >;
+      d.close();
+      // thoth analyse --json writes accuracies to one decimal.
+      expect(Math.round(row.accuracy_white * 10) / 10).toBe(solo.sides[0].accuracy);
+      expect(Math.round(row.accuracy_black * 10) / 10).toBe(solo.sides[1].accuracy);
+    },
+    stretched(240_000),
+  );
 });

@@ -15,6 +15,7 @@ import { EngineOptionError, EngineStartError, MatchConfigError, MatchInterrupted
 import { DatagenError, WriteFailure } from '../../src/train/data-file';
 import { TrainingError, TrainingStopped } from '../../src/train/training-run';
 import { ROOT, thothArgv } from './helpers';
+import { stretched } from '../slowness';
 
 describe('exit codes of typed errors', () => {
   it('gives each typed error its exit code: 2 a bad setting, 1 a failure, 130 an interruption', () => {
@@ -65,7 +66,7 @@ describe('exit codes of typed errors', () => {
         '-openings',
         'file=/nonexistent/book.kfen',
       ]),
-      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+      { cwd: ROOT, encoding: 'utf8', timeout: stretched(60_000) },
     );
     expect(r.status).toBe(EXIT.usage);
     const lines = r.stderr.split('\n').filter(Boolean);

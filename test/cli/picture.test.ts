@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stretched } from '../slowness';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -12,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'thoth-picture-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function picture(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, 'picture', ...args], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [CLI, 'picture', ...args], { encoding: 'utf8', timeout: stretched(120_000) });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

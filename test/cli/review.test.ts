@@ -13,13 +13,14 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUPS } from '../../src/core/index';
 import { parseRecord, parseRecords, recordPlayers, recordReason, serializeRecord } from '../../src/core/record';
+import { stretched } from '../slowness';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 /** Silver to move hits the Red Pharaoh with j8+; e1d1 misses it. */
 const SILVER_MATE_IN_1 = 'xv4k3P>/10/10/10/10/10/10/4K4X^ s 0 1';
 
 function thoth(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: stretched(60_000) });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -4,58 +4,67 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBuilt, runThoth } from './helpers';
+import { stretched } from '../slowness';
 
 describe('thoth tune', () => {
-  it('plays its iterations, keeps the state, and goes on from it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
-    const state = join(dir, 'run.json');
-    const args = [
-      'tune',
-      '--state',
-      state,
-      '--params',
-      'LmpBase,AspirationDelta:10',
-      '--limit',
-      'nodes=400',
-      '--seed',
-      '5',
-    ];
-    // run from another folder than the clone: the default engine is this Thoth's, not ./dist/cli.js
-    const first = await runBuilt([...args, '--iterations', '2'], dir);
-    expect(first.err).toBe('');
-    expect(first.code).toBe(0);
-    expect(first.out).toMatch(/^Tuning LmpBase, AspirationDelta from iteration 1 of 2/);
-    expect(first.out).toMatch(
-      /iteration 2\/2: plus \d+,\d+ minus \d+,\d+ result [+-]\d+; LmpBase=[\d.]+ AspirationDelta=[\d.]+/,
-    );
-    const s = JSON.parse(readFileSync(state, 'utf8'));
-    expect(s.k).toBe(3);
-    expect(s.history.map((h: { games: number }) => h.games)).toEqual([2, 2]);
-    // Done already: nothing more is played.
-    const again = await runThoth([...args, '--iterations', '2']);
-    expect(again.code).toBe(0);
-    expect(again.out).toMatch(/from iteration 3 of 2[^]*Done after iteration 2: LmpBase=\d+ AspirationDelta=\d+/);
-    expect(again.out).not.toMatch(/iteration 3\//);
-  }, 120_000);
+  it(
+    'plays its iterations, keeps the state, and goes on from it',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
+      const state = join(dir, 'run.json');
+      const args = [
+        'tune',
+        '--state',
+        state,
+        '--params',
+        'LmpBase,AspirationDelta:10',
+        '--limit',
+        'nodes=400',
+        '--seed',
+        '5',
+      ];
+      // run from another folder than the clone: the default engine is this Thoth's, not ./dist/cli.js
+      const first = await runBuilt([...args, '--iterations', '2'], dir);
+      expect(first.err).toBe('');
+      expect(first.code).toBe(0);
+      expect(first.out).toMatch(/^Tuning LmpBase, AspirationDelta from iteration 1 of 2/);
+      expect(first.out).toMatch(
+        /iteration 2\/2: plus \d+,\d+ minus \d+,\d+ result [+-]\d+; LmpBase=[\d.]+ AspirationDelta=[\d.]+/,
+      );
+      const s = JSON.parse(readFileSync(state, 'utf8'));
+      expect(s.k).toBe(3);
+      expect(s.history.map((h: { games: number }) => h.games)).toEqual([2, 2]);
+      // Done already: nothing more is played.
+      const again = await runThoth([...args, '--iterations', '2']);
+      expect(again.code).toBe(0);
+      expect(again.out).toMatch(/from iteration 3 of 2[^]*Done after iteration 2: LmpBase=\d+ AspirationDelta=\d+/);
+      expect(again.out).not.toMatch(/iteration 3\//);
+    },
+    stretched(120_000),
+  );
 
-  it('a match that cannot begin stops the run: where it stopped, the reason in one line, exit 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
-    const r = await runThoth([
-      'tune',
-      '--state',
-      join(dir, 'run.json'),
-      '--params',
-      'LmpBase',
-      '--limit',
-      'nodes=400',
-      '--engine',
-      `node ${join(dir, 'no-engine.js')}`,
-    ]);
-    expect(r.code).toBe(1);
-    expect(r.out).toMatch(/\nStopped after iteration 0: LmpBase=\d+\n$/);
-    expect(r.err).toMatch(/^thoth tune: a match stopped: engine 'plus' cannot start: .*no-engine\.js.*\n$/);
-    expect(r.err.split('\n')).toHaveLength(2);
-  }, 60_000);
+  it(
+    'a match that cannot begin stops the run: where it stopped, the reason in one line, exit 1',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));
+      const r = await runThoth([
+        'tune',
+        '--state',
+        join(dir, 'run.json'),
+        '--params',
+        'LmpBase',
+        '--limit',
+        'nodes=400',
+        '--engine',
+        `node ${join(dir, 'no-engine.js')}`,
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/\nStopped after iteration 0: LmpBase=\d+\n$/);
+      expect(r.err).toMatch(/^thoth tune: a match stopped: engine 'plus' cannot start: .*no-engine\.js.*\n$/);
+      expect(r.err.split('\n')).toHaveLength(2);
+    },
+    stretched(60_000),
+  );
 
   it("refuses bad arguments and another run's state with one line, exit 2", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'thoth-tune-'));

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stretched } from '../slowness';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
@@ -18,7 +19,7 @@ afterAll(() => {
 });
 
 function run(cmd: string, args: string[], cwd: string): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: stretched(120_000) });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAX_VARIATION_DEPTH, parseRecords, serializeRecord, type MoveRecord } from '../../src/core/record';
+import { stretched } from '../slowness';
 
 /** How long one input may hold the reader: generous (each takes milliseconds), only a loop or runaway work reaches it. */
 const STALL_MS = 20_000;
@@ -43,12 +44,16 @@ function runChild(cases: number): Promise<{ code: number | null; last: string; o
 }
 
 describe('the record reader on any text', () => {
-  it('returns games or typed errors for random bytes, mutated real records and long texts, and reads any white space as a space', async () => {
-    const r = await runChild(1500);
-    expect(r.stalled, `the reader did not return on ${r.last} (no progress for ${STALL_MS / 1000} s)`).toBe(false);
-    expect(r.last, r.out.slice(-2000)).toBe('ok 1500');
-    expect(r.code).toBe(0);
-  }, 300_000);
+  it(
+    'returns games or typed errors for random bytes, mutated real records and long texts, and reads any white space as a space',
+    async () => {
+      const r = await runChild(1500);
+      expect(r.stalled, `the reader did not return on ${r.last} (no progress for ${STALL_MS / 1000} s)`).toBe(false);
+      expect(r.last, r.out.slice(-2000)).toBe('ok 1500');
+      expect(r.code).toBe(0);
+    },
+    stretched(300_000),
+  );
 
   it(`skips variations nested deeper than ${MAX_VARIATION_DEPTH} with an error, and writes what it read`, () => {
     const deep = `[Event "x"]\n\n1. j4i4 ${'( a4a3 '.repeat(20_000)}${')'.repeat(20_000)} a4a3 1-0\n`;

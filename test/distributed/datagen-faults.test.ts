@@ -12,13 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scanData } from '../../src/train/data';
 import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, small, startRedis, worker, endProcesses } from './helpers';
-
-async function until(what: () => boolean, ms = 60_000): Promise<void> {
-  for (const t0 = Date.now(); !what(); ) {
-    if (Date.now() - t0 > ms) throw new Error('timeout');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { stretched } from '../slowness';
+import { until } from '../patience';
 
 /**
  * Games a run: four chunks of two, a chunk process each (most of these tests' CPU is those
@@ -32,7 +27,7 @@ afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
   it('Redis restarted without persistence: one line, exit 1; the same command finishes the file as a local run', {
-    timeout: 150_000,
+    timeout: stretched(150_000),
   }, async () => {
     const dir = tempDir();
     const out = join(dir, 'dist.bin');
@@ -48,7 +43,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
       const command = ['datagen', '--out', out, '--chunk', '2', '--distributed', redis.url, ...flags];
       const coord = start(new ThothProcess(command));
       // Some games written, most still to come.
-      await until(() => existsSync(out) && scanData(readFileSync(out)).summary.games >= 2);
+      await until('two games written', 60_000, () => existsSync(out) && scanData(readFileSync(out)).summary.games >= 2);
       await redis.stop();
       redis = await startRedis(port);
       const code = await coord.exited;
@@ -78,7 +73,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen faults', () => {
   });
 
   it('a full disk: `cannot write …`, exit 1, whole games only; with free space the same command finishes the file as a local run', {
-    timeout: 150_000,
+    timeout: stretched(150_000),
   }, async () => {
     const dir = tempDir();
     const out = join(dir, 'dist.bin');

@@ -14,6 +14,7 @@ import type { ChunkResult } from '../../src/distributed/datagen-jobs';
 import { QUEUE_PREFIX, keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { tempDir } from '../match/helpers';
 import { CONTROL, REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance } from './helpers';
+import { stretched } from '../slowness';
 
 describe.skipIf(!REDIS_SERVER)('forgeries against distributed datagen on a real Redis', () => {
   let redis: RedisInstance;
@@ -25,7 +26,7 @@ describe.skipIf(!REDIS_SERVER)('forgeries against distributed datagen on a real 
   });
 
   it('forged shards refused, a deleted chunk played again, stop messages survived: the file of a local run', {
-    timeout: 300_000,
+    timeout: stretched(300_000),
   }, async () => {
     const dir = tempDir();
     const out = join(dir, 'dist.bin');

@@ -23,6 +23,7 @@ import {
   worker,
   type RedisInstance,
 } from './helpers';
+import { stretched } from '../slowness';
 
 const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');
 
@@ -36,7 +37,7 @@ describe.skipIf(!REDIS_SERVER)('forgeries on a real Redis', () => {
   });
 
   it('a match: each forgery refused or survived in one line, and the games are those of a local run', {
-    timeout: 240_000,
+    timeout: stretched(240_000),
   }, async () => {
     const dir = tempDir();
     const pgn = join(dir, 'dist.pgn');

@@ -11,6 +11,7 @@ import { parseRecords } from '../../src/core/record';
 import { plural } from '../../src/core/plural';
 import { fake, tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, startRedis, worker, endProcesses } from './helpers';
+import { stretched } from '../slowness';
 
 const gameLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l.startsWith('Finished game '));
 
@@ -19,7 +20,7 @@ afterAll(endProcesses);
 
 describe.skipIf(!REDIS_SERVER)('Redis restarted without persistence', () => {
   it('the run stops with one line and exit code 1; the records stay; -resume finishes it', {
-    timeout: 120_000,
+    timeout: stretched(120_000),
   }, async () => {
     const flags = [
       ...fake('A', '--seed 1 --deterministic --delay 20'),

@@ -16,6 +16,7 @@ import { writeNetwork } from '../../src/nnue/network';
 import { floatNetwork, quantise } from '../../src/train/float-network';
 import { run, tempDir } from '../match/helpers';
 import { REDIS_SERVER, ROOT, ThothProcess, normalisedGames, startRedis, worker } from './helpers';
+import { stretched } from '../slowness';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 
@@ -49,7 +50,9 @@ const thoth = (extra: string[] = []): string[] => [
 ];
 
 describe.skipIf(!REDIS_SERVER || !existsSync(CLI))('Thoth builds on workers', () => {
-  it('a distributed match gives the games of a local run, with the network in use', { timeout: 300_000 }, async () => {
+  it('a distributed match gives the games of a local run, with the network in use', {
+    timeout: stretched(300_000),
+  }, async () => {
     const redis = await startRedis();
     const dir = tempDir();
     const pgn = join(dir, 'dist.pgn');
@@ -81,7 +84,7 @@ describe.skipIf(!REDIS_SERVER || !existsSync(CLI))('Thoth builds on workers', ()
   });
 
   it('a worker whose engine evaluates otherwise (another network at the same path) refuses the run', {
-    timeout: 180_000,
+    timeout: stretched(180_000),
   }, async () => {
     const redis = await startRedis();
     const dir = tempDir();

@@ -21,6 +21,8 @@ import { loadNetworkFile } from '../../src/node/network-file';
 import { selfPlayRecords } from '../db/helpers';
 import { tempDir } from '../match/helpers';
 import { REDIS_SERVER, ThothProcess, endLock, startRedis, worker, type RedisInstance } from './helpers';
+import { stretched } from '../slowness';
+import { Deadline, until } from '../patience';
 
 const games = (count: number, seed: number): string => selfPlayRecords(count, seed, 20);
 
@@ -65,7 +67,10 @@ function running(pid: number): boolean {
 
 /** Waits until worker `pid` scores a chunk: its `thoth db score` child's pid. */
 async function scoreChild(pid: number): Promise<number> {
-  for (let i = 0; i < 1200; i++) {
+  const deadline = new Deadline(`worker ${pid} scoring a chunk (its 'thoth db score' child)`, 60_000);
+  for (;;) {
+    const late = deadline.expired();
+    if (late) throw late;
     let kids: string[] = [];
     try {
       kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
@@ -82,7 +87,6 @@ async function scoreChild(pid: number): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('the worker scored no chunk');
 }
 
 const REVIEW_COLUMNS =
@@ -111,136 +115,150 @@ describe.skipIf(!REDIS_SERVER)('thoth db review --distributed', () => {
   });
 
   // First, while no worker runs: the forged result is the only answer the coordinator has.
-  it('a forged result (every score moved by 7) is refused; a real worker then reviews the game', async () => {
-    const dir = tempDir();
-    const text = games(2, 13);
-    const file = join(dir, 'games.pgn');
-    writeFileSync(file, text);
-    const db = join(dir, 'games.db');
-    const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
-    expect(await imp.exited, imp.err).toBe(0);
-    const coord = new ThothProcess([
-      'db',
-      'review',
-      '--depth',
-      '2',
-      '--quiet',
-      '--db',
-      db,
-      '--distributed',
-      redis.url,
-      '--chunk',
-      '1',
-    ]);
-    await coord.waitFor(/^Review run ([0-9a-f]{12}) on /m, 120_000);
-    const run = /^Review run ([0-9a-f]{12}) on /m.exec(coord.out)![1];
-    const net = loadNetworkFile('default');
-    if (!net.ok) throw new Error(net.error);
-    const searcher = reviewSearcher(16);
-    searcher.setNetwork(net.value.net);
-    // Every score 7 nearer zero (0 moves to 7): still scores a search can give, mate scores too.
-    const moved = (x: number): number => (x > 0 ? x - 7 : x + 7);
-    const forged = scoreGame(searcher, loadGame(text, 1), 2).map(([m, b, p]) => [m, moved(b), moved(p)]);
-    const { Queue } = await import('bullmq');
-    const results = new Queue(keys.resultsQueue(run), {
-      connection: { host: '127.0.0.1', port: redis.port },
-      prefix: QUEUE_PREFIX,
-    });
-    await results.add('result', { job: 'review-1', worker: 'forger', games: [{ id: 1, scores: forged }], ms: 1 });
-    await results.close();
-    await coord.waitFor(
-      /^Note: the scores of game 1 from worker forger are refused \((move \d+ .* searched again gives .*|.*hits the Pharaoh.*)\); it is reviewed again$/m,
-    );
-    expect(rows(db, 'game')).toEqual([]);
-    // Its own worker, stopped at the end: the next test's victim must get a chunk.
-    const w = worker(redis.url, ['--cache', join(dir, 'cache')]);
-    try {
-      expect(await coord.exited, coord.out + coord.err).toBe(0);
-    } finally {
-      w.kill('SIGINT');
-      await w.exited;
-    }
-    expect(rows(db, 'game')).toEqual([{ game: 1 }, { game: 2 }]);
-  }, 300_000);
-
-  it('a worker killed with SIGKILL mid-chunk leaves no db score running; its chunk is scored again', async () => {
-    const dir = tempDir();
-    const file = join(dir, 'games.pgn');
-    writeFileSync(file, games(8, 9));
-    const db = join(dir, 'games.db');
-    const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
-    expect(await imp.exited, imp.err).toBe(0);
-    const cache = ['--cache', join(dir, 'cache')];
-    const victim = worker(redis.url, cache);
-    const other = worker(redis.url, cache);
-    workers.push(other);
-    // Ids 1-7 in one chunk at depth 4: many seconds of searches for the victim's child.
-    const coord = new ThothProcess([
-      'db',
-      'review',
-      '--depth',
-      '4',
-      '--quiet',
-      '--db',
-      db,
-      '--distributed',
-      redis.url,
-      '--chunk',
-      '8',
-    ]);
-    const child = await scoreChild(victim.proc.pid!);
-    await new Promise((r) => setTimeout(r, 1500));
-    victim.kill('SIGKILL');
-    // The child ends before its next move's searches once its parent is gone (on a loaded machine
-    // it may still be starting: Node, the build and the network load first).
-    for (let i = 0; i < 100 && running(child); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(running(child)).toBe(false);
-    expect(await coord.exited, coord.out + coord.err).toBe(0);
-    expect(rows(db, 'game')).toHaveLength(8);
-  }, 300_000);
-
-  it('two workers; the coordinator killed and run again repeats no stored review; the reviews equal local ones', async () => {
-    const dir = tempDir();
-    const file = join(dir, 'games.pgn');
-    writeFileSync(file, games(8, 5));
-    const local = join(dir, 'local.db');
-    const dist = join(dir, 'dist.db');
-    for (const db of [local, dist]) {
+  it(
+    'a forged result (every score moved by 7) is refused; a real worker then reviews the game',
+    async () => {
+      const dir = tempDir();
+      const text = games(2, 13);
+      const file = join(dir, 'games.pgn');
+      writeFileSync(file, text);
+      const db = join(dir, 'games.db');
       const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
       expect(await imp.exited, imp.err).toBe(0);
-    }
-    const review = ['db', 'review', '--depth', '2', '--quiet'];
-    const threads = new ThothProcess([...review, '--db', local, '--threads', '1']);
-    const cache = ['--cache', join(dir, 'cache')];
-    workers.push(worker(redis.url, cache), worker(redis.url, cache));
-    const distributed = [...review, '--db', dist, '--distributed', redis.url, '--chunk', '1'];
-    const first = new ThothProcess(distributed);
-    await first.waitFor(/^Review run ([0-9a-f]{12}) on /m, 120_000);
-    const run = /^Review run ([0-9a-f]{12}) on /m.exec(first.out)![1];
-    for (let i = 0; i < 1200 && rows(dist, 'game').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    first.kill('SIGKILL');
-    await first.exited;
-    const before = rows(dist, 'game, done');
-    expect(before.length, first.out + first.err).toBeGreaterThan(0);
-    expect(before.length).toBeLessThan(8);
-    // The dead coordinator's lock would end by itself 15 s after its last renewal.
-    await endLock(redis.url, run);
-    const second = new ThothProcess(distributed);
-    expect(await second.exited, second.out + second.err).toBe(0);
-    expect(second.out).toContain(`(${before.length} of 8 already reviewed)`);
-    expect(second.out).toContain(`Review run ${run} on `);
-    expect(second.out).toMatch(/^Worker \S+: \d+ games?, [\d.]+ games\/minute$/m);
-    expect(second.out).toMatch(/^Thoth +16 +\d/m);
-    const after = rows(dist, 'game, done');
-    expect(after).toHaveLength(8);
-    for (const b of before) expect(after.find((a) => a.game === b.game)?.done).toBe(b.done);
-    expect(await threads.exited, threads.err).toBe(0);
-    expect(rows(dist)).toEqual(rows(local));
-    // The workers ran the coordinator's build from Redis, each chunk in a `thoth db score` process.
-    const said = workers.map((w) => w.out).join('');
-    expect(said).toMatch(
-      new RegExp(`^Serving review run ${run}: Thoth build [0-9a-f]+, network [0-9a-f]+, depth 2$`, 'm'),
-    );
-    expect(said).toMatch(new RegExp(`^Reviewed review-\\d+ of run ${run} \\(1 game, ids \\d+-\\d+\\)`, 'm'));
-  }, 300_000);
+      const coord = new ThothProcess([
+        'db',
+        'review',
+        '--depth',
+        '2',
+        '--quiet',
+        '--db',
+        db,
+        '--distributed',
+        redis.url,
+        '--chunk',
+        '1',
+      ]);
+      await coord.waitFor(/^Review run ([0-9a-f]{12}) on /m, 120_000);
+      const run = /^Review run ([0-9a-f]{12}) on /m.exec(coord.out)![1];
+      const net = loadNetworkFile('default');
+      if (!net.ok) throw new Error(net.error);
+      const searcher = reviewSearcher(16);
+      searcher.setNetwork(net.value.net);
+      // Every score 7 nearer zero (0 moves to 7): still scores a search can give, mate scores too.
+      const moved = (x: number): number => (x > 0 ? x - 7 : x + 7);
+      const forged = scoreGame(searcher, loadGame(text, 1), 2).map(([m, b, p]) => [m, moved(b), moved(p)]);
+      const { Queue } = await import('bullmq');
+      const results = new Queue(keys.resultsQueue(run), {
+        connection: { host: '127.0.0.1', port: redis.port },
+        prefix: QUEUE_PREFIX,
+      });
+      await results.add('result', { job: 'review-1', worker: 'forger', games: [{ id: 1, scores: forged }], ms: 1 });
+      await results.close();
+      await coord.waitFor(
+        /^Note: the scores of game 1 from worker forger are refused \((move \d+ .* searched again gives .*|.*hits the Pharaoh.*)\); it is reviewed again$/m,
+      );
+      expect(rows(db, 'game')).toEqual([]);
+      // Its own worker, stopped at the end: the next test's victim must get a chunk.
+      const w = worker(redis.url, ['--cache', join(dir, 'cache')]);
+      try {
+        expect(await coord.exited, coord.out + coord.err).toBe(0);
+      } finally {
+        w.kill('SIGINT');
+        await w.exited;
+      }
+      expect(rows(db, 'game')).toEqual([{ game: 1 }, { game: 2 }]);
+    },
+    stretched(300_000),
+  );
+
+  it(
+    'a worker killed with SIGKILL mid-chunk leaves no db score running; its chunk is scored again',
+    async () => {
+      const dir = tempDir();
+      const file = join(dir, 'games.pgn');
+      writeFileSync(file, games(8, 9));
+      const db = join(dir, 'games.db');
+      const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
+      expect(await imp.exited, imp.err).toBe(0);
+      const cache = ['--cache', join(dir, 'cache')];
+      const victim = worker(redis.url, cache);
+      const other = worker(redis.url, cache);
+      workers.push(other);
+      // Ids 1-7 in one chunk at depth 4: many seconds of searches for the victim's child.
+      const coord = new ThothProcess([
+        'db',
+        'review',
+        '--depth',
+        '4',
+        '--quiet',
+        '--db',
+        db,
+        '--distributed',
+        redis.url,
+        '--chunk',
+        '8',
+      ]);
+      const child = await scoreChild(victim.proc.pid!);
+      await new Promise((r) => setTimeout(r, 1500));
+      victim.kill('SIGKILL');
+      // The child ends before its next move's searches once its parent is gone (on a loaded machine
+      // it may still be starting: Node, the build and the network load first).
+      await until(`the killed worker's scoring child ${child} ending`, 10_000, () => !running(child)).catch(
+        () => undefined,
+      );
+      expect(running(child)).toBe(false);
+      expect(await coord.exited, coord.out + coord.err).toBe(0);
+      expect(rows(db, 'game')).toHaveLength(8);
+    },
+    stretched(300_000),
+  );
+
+  it(
+    'two workers; the coordinator killed and run again repeats no stored review; the reviews equal local ones',
+    async () => {
+      const dir = tempDir();
+      const file = join(dir, 'games.pgn');
+      writeFileSync(file, games(8, 5));
+      const local = join(dir, 'local.db');
+      const dist = join(dir, 'dist.db');
+      for (const db of [local, dist]) {
+        const imp = new ThothProcess(['db', 'import', '--db', db, file, '--quiet']);
+        expect(await imp.exited, imp.err).toBe(0);
+      }
+      const review = ['db', 'review', '--depth', '2', '--quiet'];
+      const threads = new ThothProcess([...review, '--db', local, '--threads', '1']);
+      const cache = ['--cache', join(dir, 'cache')];
+      workers.push(worker(redis.url, cache), worker(redis.url, cache));
+      const distributed = [...review, '--db', dist, '--distributed', redis.url, '--chunk', '1'];
+      const first = new ThothProcess(distributed);
+      await first.waitFor(/^Review run ([0-9a-f]{12}) on /m, 120_000);
+      const run = /^Review run ([0-9a-f]{12}) on /m.exec(first.out)![1];
+      await until('a first review stored', 120_000, () => rows(dist, 'game').length > 0).catch(() => undefined);
+      first.kill('SIGKILL');
+      await first.exited;
+      const before = rows(dist, 'game, done');
+      expect(before.length, first.out + first.err).toBeGreaterThan(0);
+      expect(before.length).toBeLessThan(8);
+      // The dead coordinator's lock would end by itself 15 s after its last renewal.
+      await endLock(redis.url, run);
+      const second = new ThothProcess(distributed);
+      expect(await second.exited, second.out + second.err).toBe(0);
+      expect(second.out).toContain(`(${before.length} of 8 already reviewed)`);
+      expect(second.out).toContain(`Review run ${run} on `);
+      expect(second.out).toMatch(/^Worker \S+: \d+ games?, [\d.]+ games\/minute$/m);
+      expect(second.out).toMatch(/^Thoth +16 +\d/m);
+      const after = rows(dist, 'game, done');
+      expect(after).toHaveLength(8);
+      for (const b of before) expect(after.find((a) => a.game === b.game)?.done).toBe(b.done);
+      expect(await threads.exited, threads.err).toBe(0);
+      expect(rows(dist)).toEqual(rows(local));
+      // The workers ran the coordinator's build from Redis, each chunk in a `thoth db score` process.
+      const said = workers.map((w) => w.out).join('');
+      expect(said).toMatch(
+        new RegExp(`^Serving review run ${run}: Thoth build [0-9a-f]+, network [0-9a-f]+, depth 2$`, 'm'),
+      );
+      expect(said).toMatch(new RegExp(`^Reviewed review-\\d+ of run ${run} \\(1 game, ids \\d+-\\d+\\)`, 'm'));
+    },
+    stretched(300_000),
+  );
 });

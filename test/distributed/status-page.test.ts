@@ -9,6 +9,7 @@ import { startStatusPage, type StatusPage } from '../../src/distributed/page';
 import { keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { HAVE_CHROMIUM, theBrowser, watchErrors } from '../gui/browser';
 import { REDIS_SERVER, ROOT, sampleStatus, startRedis, type RedisInstance } from './helpers';
+import { stretched } from '../slowness';
 
 describe.skipIf(!REDIS_SERVER || !HAVE_CHROMIUM)('the status page', () => {
   let redis: RedisInstance;
@@ -36,7 +37,7 @@ describe.skipIf(!REDIS_SERVER || !HAVE_CHROMIUM)('the status page', () => {
       await p.goto(`${page.url}&run=${run}`);
       // the first answer of /api/status drawn (or the page's error: then nothing changes)
       await p.waitForFunction(() => document.getElementById('meta')?.textContent !== 'Loading…', undefined, {
-        timeout: 60_000,
+        timeout: stretched(60_000),
       });
       await p.waitForTimeout(300);
       const points = await p.evaluate(

@@ -6,16 +6,18 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
 import { addMoves, newTree } from '../../src/gui/page/state/tree';
 import { systemTmp } from '../../scripts/suite-owned.mjs';
+import { stretched } from '../slowness';
 import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
 
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 
 /**
  * How long a page waits for what it waits for (an element, a move, the engine) before the test
- * fails. Only a failing test waits this long, so it is generous: on a busy machine (two browsers
- * and engines beside a datagen on two cores) an engine's first answer has taken over 20 s.
+ * fails: a minute on an idle machine, times the run's slowness (test/slowness.ts). Only a failing
+ * test waits this long, so it is generous: on a busy machine (two browsers and engines beside a
+ * datagen on two cores) an engine's first answer has taken over 20 s.
  */
-export const WAIT_MS = 60_000;
+export const WAIT_MS = stretched(60_000);
 
 /**
  * At most this many test files drive a Chromium at once, whatever the number of test workers.

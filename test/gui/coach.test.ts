@@ -34,6 +34,7 @@ import {
   watchErrors,
 } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+import { stretched } from '../slowness';
 
 afterAll(closeBrowser);
 
@@ -97,7 +98,9 @@ async function openTouch(url: string): Promise<{ page: Page; close: () => Promis
 async function review(page: Page): Promise<void> {
   await setMode(page, 'analysis');
   await page.click('#btn-review');
-  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, {
+    timeout: stretched(60_000),
+  });
 }
 
 describe.skipIf(!HAVE_CHROMIUM)("a coach's records, on the page of thoth gui", () => {

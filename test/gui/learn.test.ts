@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+import { stretched } from '../slowness';
 
 const WEB_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
 
@@ -38,7 +39,9 @@ async function learnFromTheBlunder(page: Page, name: string): Promise<void> {
   const game = await movesText(page);
   await setMode(page, 'analysis');
   await page.click('#btn-review');
-  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, {
+    timeout: stretched(60_000),
+  });
   await page.waitForSelector('#btn-learn:not([disabled])');
   expect(await page.textContent('#btn-learn')).toMatch(/^Learn from your mistakes \(\d\)$/);
   const best = await page.evaluate(
@@ -97,46 +100,58 @@ describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui (the fake engine scores)'
     await gui?.stop();
   });
 
-  it('learn from your mistakes: a blunder that loses the Pharaoh, refused again, the best move taken', async () => {
-    const { ctx, page, errors } = await open(gui.url);
-    await learnFromTheBlunder(page, 'gui');
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 180_000);
+  it(
+    'learn from your mistakes: a blunder that loses the Pharaoh, refused again, the best move taken',
+    async () => {
+      const { ctx, page, errors } = await open(gui.url);
+      await learnFromTheBlunder(page, 'gui');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(180_000),
+  );
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('the static page', () => {
-  it("a puzzle's Game card shows the puzzle's edition and position", async () => {
-    const { ctx, page, errors } = await open(WEB_URL, { ready: false });
-    // the game before is Khet 2.0 from the Classic setup; the puzzle is a Khet 1.0 one
-    expect(await page.inputValue('#sel-edition')).toBe('khet2');
-    await page.selectOption('#pz-edition', 'khet1');
-    await page.click('#pz-start');
-    await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
-    const id = (await page.getAttribute('#card-puzzles', 'data-puzzle')) ?? '';
-    expect(await page.inputValue('#sel-edition')).toBe('khet1');
-    expect(await page.$eval('#sel-setup', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
-      'Puzzle position',
-    );
-    expect(await page.isDisabled('#btn-new')).toBe(true);
-    expect(await page.textContent('#pz-game-note')).toBe(
-      `Puzzle ${id} (Khet 1.0), a position from one of Thoth's games, is on the board. Exit it (Puzzles) to play a game.`,
-    );
-    await shot(page, 'learn-puzzle-game-card');
-    // Exit: the form is the game's again
-    await page.click('#pz-exit');
-    await page.waitForFunction(() => !(document.getElementById('btn-new') as HTMLButtonElement).disabled);
-    expect(await page.inputValue('#sel-edition')).toBe('khet2');
-    expect(await page.inputValue('#sel-setup')).toBe('classic');
-    expect(await page.isHidden('#pz-game-note')).toBe(true);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 60_000);
+  it(
+    "a puzzle's Game card shows the puzzle's edition and position",
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL, { ready: false });
+      // the game before is Khet 2.0 from the Classic setup; the puzzle is a Khet 1.0 one
+      expect(await page.inputValue('#sel-edition')).toBe('khet2');
+      await page.selectOption('#pz-edition', 'khet1');
+      await page.click('#pz-start');
+      await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
+      const id = (await page.getAttribute('#card-puzzles', 'data-puzzle')) ?? '';
+      expect(await page.inputValue('#sel-edition')).toBe('khet1');
+      expect(await page.$eval('#sel-setup', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
+        'Puzzle position',
+      );
+      expect(await page.isDisabled('#btn-new')).toBe(true);
+      expect(await page.textContent('#pz-game-note')).toBe(
+        `Puzzle ${id} (Khet 1.0), a position from one of Thoth's games, is on the board. Exit it (Puzzles) to play a game.`,
+      );
+      await shot(page, 'learn-puzzle-game-card');
+      // Exit: the form is the game's again
+      await page.click('#pz-exit');
+      await page.waitForFunction(() => !(document.getElementById('btn-new') as HTMLButtonElement).disabled);
+      expect(await page.inputValue('#sel-edition')).toBe('khet2');
+      expect(await page.inputValue('#sel-setup')).toBe('classic');
+      expect(await page.isHidden('#pz-game-note')).toBe(true);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(60_000),
+  );
 
-  it('learn from your mistakes: a blunder that loses the Pharaoh, refused again, the best move taken', async () => {
-    const { ctx, page, errors } = await open(WEB_URL);
-    await learnFromTheBlunder(page, 'web');
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 180_000);
+  it(
+    'learn from your mistakes: a blunder that loses the Pharaoh, refused again, the best move taken',
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL);
+      await learnFromTheBlunder(page, 'web');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(180_000),
+  );
 });

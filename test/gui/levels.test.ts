@@ -38,6 +38,7 @@ import {
 } from '../../src/search/skill';
 import { TranspositionTable } from '../../src/search/tt';
 import { moves } from '../search/helpers';
+import { stretched } from '../slowness';
 
 const THOTH = 'Thoth 0.1.0';
 const levels = levelsFor({ min: MIN_ELO, max: MAX_ELO }, THOTH);
@@ -95,70 +96,78 @@ describe("Thoth's levels on the page", () => {
 });
 
 describe('Level 1 on move 1', () => {
-  it('never shoots its own piece, over 300 random choices, from every setup as either player', () => {
-    const net = loadNetworkFile('default');
-    if (!net.ok) throw new Error(net.error);
-    const skill = skillFromElo(levels[0].elo as number);
-    const s = new Searcher(new TranspositionTable(1));
-    s.setNetwork(net.value.net);
-    let candidatesShot = 0;
-    for (const edition of Object.keys(SETUPS) as EditionId[]) {
-      for (const setup of Object.keys(SETUPS[edition]) as SetupName[]) {
-        const start = parseKfen(setupKfen(edition, setup) as string, edition);
-        if (!start.ok) throw new Error(start.error.message);
-        // Level 1 moves first, or second after one of every seventh first move
-        const firsts = moves(start.value).filter((_, i) => i % 7 === 0);
-        const starts = [start.value, ...firsts.map((m) => positionAfter(start.value, m))];
-        for (const pos of starts.filter((p) => p.winner < 0)) {
-          s.tt.clear();
-          const limits = { ...DEFAULT_LIMITS, depth: skillDepth(skill), multiPV: 4 };
-          // unguarded, the shallow search rates shots at its own pieces among its best
-          if (s.run(pos, limits).lines.some((l) => l.depth > 0 && shootsOwnPiece(pos, l.move))) candidatesShot++;
-          // as the search thread does for a weak level (src/threads/search-worker.ts)
-          s.tt.clear();
-          const res = s.run(pos, { ...limits, searchMoves: movesWithoutSelfShots(pos, []) ?? [] });
-          const lines = withoutSelfShots(res.lines, pos);
-          const r = rng(edition.length * 1000 + pos.ply + res.lines[0].move);
-          for (let k = 0; k < 300; k++) {
-            const pick = pickWeakMove(lines, skill, r);
-            const text = `${edition} ${setup} ply ${pos.ply}`;
-            expect(shootsOwnPiece(pos, pick.move), `${text}: ${pick.move}`).toBe(false);
+  it(
+    'never shoots its own piece, over 300 random choices, from every setup as either player',
+    () => {
+      const net = loadNetworkFile('default');
+      if (!net.ok) throw new Error(net.error);
+      const skill = skillFromElo(levels[0].elo as number);
+      const s = new Searcher(new TranspositionTable(1));
+      s.setNetwork(net.value.net);
+      let candidatesShot = 0;
+      for (const edition of Object.keys(SETUPS) as EditionId[]) {
+        for (const setup of Object.keys(SETUPS[edition]) as SetupName[]) {
+          const start = parseKfen(setupKfen(edition, setup) as string, edition);
+          if (!start.ok) throw new Error(start.error.message);
+          // Level 1 moves first, or second after one of every seventh first move
+          const firsts = moves(start.value).filter((_, i) => i % 7 === 0);
+          const starts = [start.value, ...firsts.map((m) => positionAfter(start.value, m))];
+          for (const pos of starts.filter((p) => p.winner < 0)) {
+            s.tt.clear();
+            const limits = { ...DEFAULT_LIMITS, depth: skillDepth(skill), multiPV: 4 };
+            // unguarded, the shallow search rates shots at its own pieces among its best
+            if (s.run(pos, limits).lines.some((l) => l.depth > 0 && shootsOwnPiece(pos, l.move))) candidatesShot++;
+            // as the search thread does for a weak level (src/threads/search-worker.ts)
+            s.tt.clear();
+            const res = s.run(pos, { ...limits, searchMoves: movesWithoutSelfShots(pos, []) ?? [] });
+            const lines = withoutSelfShots(res.lines, pos);
+            const r = rng(edition.length * 1000 + pos.ply + res.lines[0].move);
+            for (let k = 0; k < 300; k++) {
+              const pick = pickWeakMove(lines, skill, r);
+              const text = `${edition} ${setup} ply ${pos.ply}`;
+              expect(shootsOwnPiece(pos, pick.move), `${text}: ${pick.move}`).toBe(false);
+            }
           }
         }
       }
-    }
-    expect(candidatesShot).toBeGreaterThan(0);
-  }, 120_000);
+      expect(candidatesShot).toBeGreaterThan(0);
+    },
+    stretched(120_000),
+  );
 });
 
 describe('Level 1 in the engine', () => {
-  it('never answers with a shot at its own piece where its four best lines at depth 1 are such shots', async () => {
-    const { Engine, assertBuilt } = await import('../protocol/spawn-engine');
-    assertBuilt();
-    const e = new Engine();
-    try {
-      e.send('uci');
-      await e.waitFor(/^uciok/);
-      e.send('setoption name UCI_Variant value khet1');
-      e.send('setoption name UCI_LimitStrength value true');
-      e.send(`setoption name UCI_Elo value ${levels[0].elo}`);
-      // Khet 1.0 Dynasty after e3f2u: a6b5, a6b6, a6b7 and c5d4 (all shots at Red's own pieces) rate first
-      e.send('position setup dynasty moves e3f2u');
-      const pos = parseKfen(setupKfen('khet1', 'dynasty') as string, 'khet1');
-      if (!pos.ok) throw new Error(pos.error.message);
-      const first = positionAfter(pos.value, 'e3f2u');
-      const own: string[] = [];
-      for (let i = 0; i < 16; i++) {
-        e.send('go depth 1');
-        const text = (await e.waitFor(/^bestmove /)).text.split(' ')[1];
-        if (shootsOwnPiece(first, moveOf(first, text))) own.push(text);
+  it(
+    'never answers with a shot at its own piece where its four best lines at depth 1 are such shots',
+    async () => {
+      const { Engine, assertBuilt } = await import('../protocol/spawn-engine');
+      assertBuilt();
+      const e = new Engine();
+      try {
+        e.send('uci');
+        await e.waitFor(/^uciok/);
+        e.send('setoption name UCI_Variant value khet1');
+        e.send('setoption name UCI_LimitStrength value true');
+        e.send(`setoption name UCI_Elo value ${levels[0].elo}`);
+        // Khet 1.0 Dynasty after e3f2u: a6b5, a6b6, a6b7 and c5d4 (all shots at Red's own pieces) rate first
+        e.send('position setup dynasty moves e3f2u');
+        const pos = parseKfen(setupKfen('khet1', 'dynasty') as string, 'khet1');
+        if (!pos.ok) throw new Error(pos.error.message);
+        const first = positionAfter(pos.value, 'e3f2u');
+        const own: string[] = [];
+        for (let i = 0; i < 16; i++) {
+          e.send('go depth 1');
+          const text = (await e.waitFor(/^bestmove /)).text.split(' ')[1];
+          if (shootsOwnPiece(first, moveOf(first, text))) own.push(text);
+        }
+        expect(own).toEqual([]);
+      } finally {
+        e.send('quit');
+        await e.exited;
       }
-      expect(own).toEqual([]);
-    } finally {
-      e.send('quit');
-      await e.exited;
-    }
-  }, 60_000);
+    },
+    stretched(60_000),
+  );
 });
 
 /** The position after `move` (a move or its text) from `pos`. */

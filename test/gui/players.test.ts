@@ -27,6 +27,7 @@ import {
   waitReply,
 } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+import { stretched } from '../slowness';
 
 const file = parsePuzzleFile(readFileSync(path.join(ROOT, 'puzzles', 'puzzles.json'), 'utf8'));
 const PUZZLES = new Map((file.ok ? file.value : []).map((p) => [p.id, p]));
@@ -213,7 +214,9 @@ async function reviewSaysBest(page: Page, name: string): Promise<void> {
   }
   await setMode(page, 'analysis');
   await page.click('#btn-review');
-  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#review .acc') !== null, undefined, {
+    timeout: stretched(60_000),
+  });
   await page.click('#moves .mv[data-ply="3"]');
   await page.waitForFunction(() =>
     /^(Blunder|Mistake|Inaccuracy): j4i4(\?\?|\?|\?!)\. Best was \S+\.$/.test(
@@ -282,86 +285,138 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the page of thoth gui', () => {
     await gui?.stop();
   });
 
-  it('a puzzle keeps the game in progress and Exit brings it back', async () => {
-    const { ctx, page, errors } = await open(gui.url, { clock: true });
-    await puzzleKeepsTheGame(page, 'gui');
-    await streakAgain(page);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 120_000);
+  it(
+    'a puzzle keeps the game in progress and Exit brings it back',
+    async () => {
+      const { ctx, page, errors } = await open(gui.url, { clock: true });
+      await puzzleKeepsTheGame(page, 'gui');
+      await streakAgain(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(120_000),
+  );
 
-  it('a damaged link is said under the board', async () => {
-    await damagedLinkInSight(gui.url, 'gui');
-  }, 60_000);
+  it(
+    'a damaged link is said under the board',
+    async () => {
+      await damagedLinkInSight(gui.url, 'gui');
+    },
+    stretched(60_000),
+  );
 
-  it("Analysis keeps the players' names", async () => {
-    const { ctx, page, errors } = await open(gui.url);
-    await namesInAnalysis(page, /^FakeThoth.* · Red$/);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 60_000);
+  it(
+    "Analysis keeps the players' names",
+    async () => {
+      const { ctx, page, errors } = await open(gui.url);
+      await namesInAnalysis(page, /^FakeThoth.* · Red$/);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(60_000),
+  );
 
-  it('a puzzle has a link, and a reload keeps it', async () => {
-    await puzzleLink(gui.url);
-  }, 60_000);
+  it(
+    'a puzzle has a link, and a reload keeps it',
+    async () => {
+      await puzzleLink(gui.url);
+    },
+    stretched(60_000),
+  );
 
-  it('T asks before it takes back', async () => {
-    const { ctx, page, errors } = await open(gui.url);
-    await takeBackKeyAsks(page);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 60_000);
+  it(
+    'T asks before it takes back',
+    async () => {
+      const { ctx, page, errors } = await open(gui.url);
+      await takeBackKeyAsks(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(60_000),
+  );
 
-  it('the game form applies nothing before New game', async () => {
-    const { ctx, page, errors } = await open(gui.url);
-    await formWaitsForNewGame(page, 'gui');
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 60_000);
+  it(
+    'the game form applies nothing before New game',
+    async () => {
+      const { ctx, page, errors } = await open(gui.url);
+      await formWaitsForNewGame(page, 'gui');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(60_000),
+  );
 });
 
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('the static page', () => {
-  it('a puzzle keeps the game in progress and Exit brings it back', async () => {
-    const { ctx, page, errors } = await open(WEB_URL, { ready: false, clock: true });
-    await puzzleKeepsTheGame(page, 'web');
-    await streakAgain(page);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 120_000);
+  it(
+    'a puzzle keeps the game in progress and Exit brings it back',
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL, { ready: false, clock: true });
+      await puzzleKeepsTheGame(page, 'web');
+      await streakAgain(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(120_000),
+  );
 
-  it('a damaged link is said under the board', async () => {
-    await damagedLinkInSight(WEB_URL, 'web');
-  }, 60_000);
+  it(
+    'a damaged link is said under the board',
+    async () => {
+      await damagedLinkInSight(WEB_URL, 'web');
+    },
+    stretched(60_000),
+  );
 
-  it("Analysis keeps the players' names", async () => {
-    const { ctx, page, errors } = await open(WEB_URL);
-    await namesInAnalysis(page, /^Thoth.* · Red$/);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 60_000);
+  it(
+    "Analysis keeps the players' names",
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL);
+      await namesInAnalysis(page, /^Thoth.* · Red$/);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(60_000),
+  );
 
-  it('a puzzle has a link, and a reload keeps it', async () => {
-    await puzzleLink(WEB_URL);
-  }, 60_000);
+  it(
+    'a puzzle has a link, and a reload keeps it',
+    async () => {
+      await puzzleLink(WEB_URL);
+    },
+    stretched(60_000),
+  );
 
-  it('T asks before it takes back', async () => {
-    const { ctx, page, errors } = await open(WEB_URL, { ready: false });
-    await takeBackKeyAsks(page);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 60_000);
+  it(
+    'T asks before it takes back',
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL, { ready: false });
+      await takeBackKeyAsks(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(60_000),
+  );
 
-  it('a reviewed blunder says what was better and draws it', async () => {
-    const { ctx, page, errors } = await open(WEB_URL);
-    await reviewSaysBest(page, 'web');
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 120_000);
+  it(
+    'a reviewed blunder says what was better and draws it',
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL);
+      await reviewSaysBest(page, 'web');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(120_000),
+  );
 
-  it('the game form applies nothing before New game', async () => {
-    const { ctx, page, errors } = await open(WEB_URL);
-    await formWaitsForNewGame(page, 'web');
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 120_000);
+  it(
+    'the game form applies nothing before New game',
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL);
+      await formWaitsForNewGame(page, 'web');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(120_000),
+  );
 });

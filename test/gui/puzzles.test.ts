@@ -24,6 +24,7 @@ import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
 import { judgePuzzleMove, puzzlePosition, startRun } from '../../src/gui/page/state/puzzle';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, pauseClock, shot } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+import { stretched } from '../slowness';
 
 const file = parsePuzzleFile(readFileSync(path.join(ROOT, 'puzzles', 'puzzles.json'), 'utf8'));
 const PUZZLES = new Map((file.ok ? file.value : []).map((p) => [p.id, p]));
@@ -128,76 +129,81 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
     await gui?.stop();
   });
 
-  it('twelve puzzles solved and failed, with hint, retry, the solution, themes and the rating', async () => {
-    const { ctx, page, errors } = await openHurried(gui.url);
-    expect(await card(page, 'rating')).toBe('1500');
-    let rating = 1500;
-    let solved = 0;
-    let failed = 0;
-    for (let i = 0; i < 12; i++) {
-      const p = await startPlayable(page, i === 0 ? '#pz-start' : '#pz-next');
-      expect(await page.textContent('#pz-task')).toContain(p.id);
-      if (i % 4 === 3) {
-        // a wrong move: the refutation is played, the puzzle failed, the rating falls
-        await play(page, wrongMove(p));
-        await hurry(page);
-        await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed');
-        expect(await page.textContent('#pz-msg')).toMatch(/^Wrong: /);
-        if (i === 3) {
-          await shot(page, 'puzzle-wrong');
-        }
-        const r = Number(await card(page, 'rating'));
-        expect(r).toBeLessThan(rating);
-        rating = r;
-        failed++;
-        if (i === 3) {
-          // retry: the puzzle again from its start, solved now, the rating unchanged
-          await page.click('#pz-retry');
-          await solve(page, await current(page));
-          expect(Number(await card(page, 'rating'))).toBe(rating);
-        } else if (i === 7) {
-          // the solution, played out to the decisive move
-          await page.click('#pz-solution');
+  it(
+    'twelve puzzles solved and failed, with hint, retry, the solution, themes and the rating',
+    async () => {
+      const { ctx, page, errors } = await openHurried(gui.url);
+      expect(await card(page, 'rating')).toBe('1500');
+      let rating = 1500;
+      let solved = 0;
+      let failed = 0;
+      for (let i = 0; i < 12; i++) {
+        const p = await startPlayable(page, i === 0 ? '#pz-start' : '#pz-next');
+        expect(await page.textContent('#pz-task')).toContain(p.id);
+        if (i % 4 === 3) {
+          // a wrong move: the refutation is played, the puzzle failed, the rating falls
+          await play(page, wrongMove(p));
           await hurry(page);
-          await page.waitForFunction(() =>
-            /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''),
-          );
-          await shot(page, 'puzzle-solution');
-        }
-      } else {
-        if (i === 1) {
-          // a hint selects the piece to move (its squares show) and costs the rating
-          await page.click('#pz-hint');
-          expect(
-            (await page.locator('[data-target]').count()) + (await page.locator('#btn-rot-cw:not([disabled])').count()),
-          ).toBeGreaterThan(0);
-          expect(await page.textContent('#pz-msg')).toContain(`move the piece on ${p.moves[1].slice(0, 2)}`);
-        }
-        await solve(page, p, i === 1);
-        const r = Number(await card(page, 'rating'));
-        if (i === 1) expect(r).toBeLessThan(rating);
-        else expect(r).toBeGreaterThan(rating);
-        rating = r;
-        solved++;
-        if (i === 0) {
-          await shot(page, 'puzzle-solved');
+          await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed');
+          expect(await page.textContent('#pz-msg')).toMatch(/^Wrong: /);
+          if (i === 3) {
+            await shot(page, 'puzzle-wrong');
+          }
+          const r = Number(await card(page, 'rating'));
+          expect(r).toBeLessThan(rating);
+          rating = r;
+          failed++;
+          if (i === 3) {
+            // retry: the puzzle again from its start, solved now, the rating unchanged
+            await page.click('#pz-retry');
+            await solve(page, await current(page));
+            expect(Number(await card(page, 'rating'))).toBe(rating);
+          } else if (i === 7) {
+            // the solution, played out to the decisive move
+            await page.click('#pz-solution');
+            await hurry(page);
+            await page.waitForFunction(() =>
+              /^The solution: /.test(document.getElementById('pz-msg')?.textContent ?? ''),
+            );
+            await shot(page, 'puzzle-solution');
+          }
+        } else {
+          if (i === 1) {
+            // a hint selects the piece to move (its squares show) and costs the rating
+            await page.click('#pz-hint');
+            expect(
+              (await page.locator('[data-target]').count()) +
+                (await page.locator('#btn-rot-cw:not([disabled])').count()),
+            ).toBeGreaterThan(0);
+            expect(await page.textContent('#pz-msg')).toContain(`move the piece on ${p.moves[1].slice(0, 2)}`);
+          }
+          await solve(page, p, i === 1);
+          const r = Number(await card(page, 'rating'));
+          if (i === 1) expect(r).toBeLessThan(rating);
+          else expect(r).toBeGreaterThan(rating);
+          rating = r;
+          solved++;
+          if (i === 0) {
+            await shot(page, 'puzzle-solved');
+          }
         }
       }
-    }
-    expect([solved, failed]).toEqual([9, 3]);
-    // the themes filter: only hits in 2 are offered
-    await page.selectOption('#pz-theme', 'hitIn2');
-    for (let i = 0; i < 3; i++) {
-      await page.click('#pz-next');
-      expect((await current(page)).themes).toContain('hitIn2');
-    }
-    // the rating is kept over a reload
-    await page.reload();
-    await page.waitForSelector('#card-puzzles');
-    expect(Number(await card(page, 'rating'))).toBe(rating);
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 240_000);
+      expect([solved, failed]).toEqual([9, 3]);
+      // the themes filter: only hits in 2 are offered
+      await page.selectOption('#pz-theme', 'hitIn2');
+      for (let i = 0; i < 3; i++) {
+        await page.click('#pz-next');
+        expect((await current(page)).themes).toContain('hitIn2');
+      }
+      // the rating is kept over a reload
+      await page.reload();
+      await page.waitForSelector('#card-puzzles');
+      expect(Number(await card(page, 'rating'))).toBe(rating);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(240_000),
+  );
 
   it('a refutation still due when Next is pressed is not played on the next puzzle', async () => {
     const { ctx, page, errors } = await open(gui.url, { clock: true });
@@ -229,44 +235,54 @@ describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in Chromium', () => {
     await ctx.close();
   });
 
-  it('a streak: rising puzzles until the first mistake', async () => {
-    const { ctx, page, errors } = await openHurried(gui.url);
-    await page.click('#pz-streak');
-    let p = await current(page);
-    for (let k = 1; k <= 3; k++) {
-      if (p.moves.some((m) => m.endsWith('u'))) break;
-      await solve(page, p, false, k);
-      // the next puzzle comes by itself
+  it(
+    'a streak: rising puzzles until the first mistake',
+    async () => {
+      const { ctx, page, errors } = await openHurried(gui.url);
+      await page.click('#pz-streak');
+      let p = await current(page);
+      for (let k = 1; k <= 3; k++) {
+        if (p.moves.some((m) => m.endsWith('u'))) break;
+        await solve(page, p, false, k);
+        // the next puzzle comes by itself
+        await hurry(page);
+        await page.waitForFunction((id) => document.getElementById('card-puzzles')?.dataset.puzzle !== id, p.id);
+        const q = await current(page);
+        expect(q.rating).toBeGreaterThanOrEqual(p.rating - 40);
+        p = q;
+      }
+      await shot(page, 'puzzle-streak');
+      await play(page, wrongMove(p));
       await hurry(page);
-      await page.waitForFunction((id) => document.getElementById('card-puzzles')?.dataset.puzzle !== id, p.id);
-      const q = await current(page);
-      expect(q.rating).toBeGreaterThanOrEqual(p.rating - 40);
-      p = q;
-    }
-    await shot(page, 'puzzle-streak');
-    await play(page, wrongMove(p));
-    await hurry(page);
-    await page.waitForFunction(() => /The streak ends at 3/.test(document.getElementById('pz-msg')?.textContent ?? ''));
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 120_000);
+      await page.waitForFunction(() =>
+        /The streak ends at 3/.test(document.getElementById('pz-msg')?.textContent ?? ''),
+      );
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(120_000),
+  );
 });
 
 describe.skipIf(!HAVE_CHROMIUM || !file.ok)('puzzle mode in the static build', () => {
-  it('five puzzles solved in a row on the static build (file://), the rating rising', async () => {
-    const url = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
-    const { ctx, page, errors } = await openHurried(url, false);
-    let rating = Number(await card(page, 'rating'));
-    for (let i = 0; i < 5; i++) {
-      const p = await startPlayable(page, i === 0 ? '#pz-start' : '#pz-next');
-      await solve(page, p);
-      expect(await page.textContent('#pz-msg')).toMatch(/^Solved/);
-      const r = Number(await card(page, 'rating'));
-      expect(r, p.id).toBeGreaterThan(rating);
-      rating = r;
-      if (i === 0) await shot(page, 'puzzle-web');
-    }
-    expect(errors).toEqual([]);
-    await ctx.close();
-  }, 180_000);
+  it(
+    'five puzzles solved in a row on the static build (file://), the rating rising',
+    async () => {
+      const url = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
+      const { ctx, page, errors } = await openHurried(url, false);
+      let rating = Number(await card(page, 'rating'));
+      for (let i = 0; i < 5; i++) {
+        const p = await startPlayable(page, i === 0 ? '#pz-start' : '#pz-next');
+        await solve(page, p);
+        expect(await page.textContent('#pz-msg')).toMatch(/^Solved/);
+        const r = Number(await card(page, 'rating'));
+        expect(r, p.id).toBeGreaterThan(rating);
+        rating = r;
+        if (i === 0) await shot(page, 'puzzle-web');
+      }
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(180_000),
+  );
 });

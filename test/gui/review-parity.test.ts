@@ -25,6 +25,7 @@ import { encodeLink } from '../../src/gui/page/state/link';
 import { SHUFFLE_PGN } from '../analysis/shuffle-record';
 import { HAVE_CHROMIUM, WAIT_MS, click, closeBrowser, open, setMode } from './browser';
 import { CLI, ROOT, realEngineWorks, startGui, type RunningGui } from './helpers';
+import { stretched } from '../slowness';
 
 const REAL_ENGINE = HAVE_CHROMIUM && (await realEngineWorks());
 
@@ -49,7 +50,7 @@ async function cliReview(pgn: string): Promise<Verdict & { reasons: string[] }> 
       execFile(
         process.execPath,
         [CLI, 'analyse', '--game', file, '--json', '--quiet'],
-        { encoding: 'utf8', timeout: 5 * 60_000 },
+        { encoding: 'utf8', timeout: stretched(5 * 60_000) },
         (e, stdout, stderr) =>
           resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr }),
       );

@@ -13,6 +13,7 @@ import { encodeLink } from '../../src/gui/page/state/link';
 import { exportGame } from '../../src/gui/page/state/record-io';
 import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, theBrowser, waitMoves } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+import { stretched } from '../slowness';
 
 const FILE_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
 
@@ -172,7 +173,7 @@ describe.skipIf(!HAVE_CHROMIUM)('links in Chromium', () => {
     await page.waitForFunction(
       () => /Cannot open the link/.test(document.getElementById('io-msg')?.textContent ?? ''),
       undefined,
-      { timeout: 60_000 },
+      { timeout: stretched(60_000) },
     );
     expect(await page.textContent('#io-msg')).toMatch(/unpacks to more than 1048576 bytes/);
     const after = await peakMb();

@@ -6,6 +6,7 @@ import { parseRecords, recordPlayers, recordReason } from '../../src/core/record
 import { parseMatchArgs } from '../../src/match/config';
 import { EngineStartError } from '../../src/match/errors';
 import { fake, run, tempDir } from './helpers';
+import { Stopwatch } from '../patience';
 
 /** For each finished game: [faulty engine's result, termination]. */
 function faultsOf(
@@ -196,13 +197,13 @@ describe('faults', () => {
     // The time rule: the 3 s of -starttimeout ends the wait, not the default of 10 s (any time
     // under 10 s tells the two apart, and 3 s leaves the good engine room to start on a loaded
     // machine; how long it takes is measured by bench/runner-latency.mjs).
-    const t0 = Date.now();
+    const t0 = new Stopwatch();
     const p = run([...fake('mute', '--mode nouci'), ...fake('ok'), '-each', 'tc=10+0.1', '-starttimeout', '3000']);
     await expect(p).rejects.toThrow(EngineStartError);
     await expect(p).rejects.toThrow(
       /^engine 'mute' cannot start: no 'uciok' within 3 s after 'uci'; -starttimeout MS gives it longer \(now 3000\) \(command: node .*fake-engine-\d+\.mjs --mode nouci\)$/,
     );
-    expect(Date.now() - t0).toBeLessThan(DEFAULT_START_TIMEOUT_MS);
+    expect(t0.stop().idleMs).toBeLessThan(DEFAULT_START_TIMEOUT_MS);
     await expect(run([...fake('dead', '--mode die'), ...fake('ok'), '-each', 'tc=10+0.1'])).rejects.toThrow(
       /engine 'dead' cannot start: the process ended \(exit code 1\) before 'uciok'; stderr: fake engine: cannot open my brain/,
     );

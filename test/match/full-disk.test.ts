@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRecords } from '../../src/core/record';
 import { CLI_BUILT } from '../cli/helpers';
 import { fake, tempDir } from './helpers';
+import { stretched } from '../slowness';
 
 function thoth(args: string[], fileBlocks?: number): Promise<{ code: number | null; out: string; err: string }> {
   const line = [process.execPath, CLI_BUILT, ...args];
@@ -29,7 +30,7 @@ function thoth(args: string[], fileBlocks?: number): Promise<{ code: number | nu
 
 describe('a match on a full disk', () => {
   it('the stop summary counts the games the record file holds, whole; -resume finishes the run', {
-    timeout: 120_000,
+    timeout: stretched(120_000),
   }, async () => {
     const dir = tempDir();
     const flags = [

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRecords, recordPlayers } from '../../src/core/record';
+import { stretched } from '../slowness';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(ROOT, 'test/match/fixtures/four-games.pgn');
@@ -41,7 +42,7 @@ describe('match records in other PGN tools', () => {
 
   it.skipIf(PGN_EXTRACT === undefined)("Debian's pgn-extract rejects them (what the docs say)", () => {
     const out = join(mkdtempSync(join(tmpdir(), 'thoth-pgnx-')), 'out.pgn');
-    const r = spawnSync(PGN_EXTRACT!, ['-s', `-o${out}`, FIXTURE], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(PGN_EXTRACT!, ['-s', `-o${out}`, FIXTURE], { encoding: 'utf8', timeout: stretched(60_000) });
     expect(r.stderr).toMatch(/Illegal FEN string/);
     const games = tagReader(readFileSync(out, 'utf8'));
     expect(games).not.toHaveLength(4);

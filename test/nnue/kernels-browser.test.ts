@@ -9,6 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, ROOT } from '../gui/helpers';
 import type { PageResult } from './fixtures/kernels-page';
+import { stretched } from '../slowness';
 
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM)
@@ -20,32 +21,36 @@ describe.skipIf(!HAVE_CHROMIUM)('NNUE kernels in Chromium', () => {
     await browser?.close();
   });
 
-  it('runs the SIMD kernels, with the results of the JavaScript ones', async () => {
-    const bundle = await build({
-      entryPoints: [path.join(ROOT, 'test/nnue/fixtures/kernels-page.ts')],
-      bundle: true,
-      write: false,
-      platform: 'browser',
-      format: 'iife',
-      globalName: 'kernelsPage',
-      target: 'es2022',
-      logLevel: 'error',
-    });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.setContent('<!doctype html><title>kernels</title>');
-    await page.addScriptTag({ content: bundle.outputFiles[0].text });
-    const r = await page.evaluate(() =>
-      (globalThis as unknown as { kernelsPage: { run(): PageResult } }).kernelsPage.run(),
-    );
-    expect(errors).toEqual([]);
-    expect(r.simd).toBe(true);
-    expect(r.autoKind).toBe('simd16');
-    for (const kind of ['simd16', 'simd']) {
-      expect(r.checks[kind].compared).toBeGreaterThan(150);
-      expect(r.checks[kind].differ).toBe(0);
-    }
-  }, 30000);
+  it(
+    'runs the SIMD kernels, with the results of the JavaScript ones',
+    async () => {
+      const bundle = await build({
+        entryPoints: [path.join(ROOT, 'test/nnue/fixtures/kernels-page.ts')],
+        bundle: true,
+        write: false,
+        platform: 'browser',
+        format: 'iife',
+        globalName: 'kernelsPage',
+        target: 'es2022',
+        logLevel: 'error',
+      });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.setContent('<!doctype html><title>kernels</title>');
+      await page.addScriptTag({ content: bundle.outputFiles[0].text });
+      const r = await page.evaluate(() =>
+        (globalThis as unknown as { kernelsPage: { run(): PageResult } }).kernelsPage.run(),
+      );
+      expect(errors).toEqual([]);
+      expect(r.simd).toBe(true);
+      expect(r.autoKind).toBe('simd16');
+      for (const kind of ['simd16', 'simd']) {
+        expect(r.checks[kind].compared).toBeGreaterThan(150);
+        expect(r.checks[kind].differ).toBe(0);
+      }
+    },
+    stretched(30000),
+  );
 });

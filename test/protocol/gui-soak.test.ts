@@ -24,6 +24,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMove, gameStatus, legalMoves } from '../../src/core/index';
 import { heapGroups } from '../../tools/heap-compare';
 import { type Engine, CLASSIC, ROOT, assertBuilt, parseBestmove, positionOf, startEngine } from './spawn-engine';
+import { stretched } from '../slowness';
 
 const MINUTES = Number(process.env.THOTH_SOAK_MINUTES ?? 0);
 /** The full-strength table (MB); `thoth gui` takes 256 on a machine of 24 GB or more. */
@@ -162,97 +163,109 @@ async function round(e: Engine, n: number, sample: () => void): Promise<void> {
 }
 
 describe.skipIf(!ON_LINUX)('the engine of thoth gui under the page traffic', () => {
-  it('Threads set back and forth (a level, then analysis, …): the engine keeps its size', async () => {
-    assertBuilt();
-    const e = await startEngine();
-    try {
-      const cycle = async (): Promise<void> => {
-        options(e, { Threads: 2 });
+  it(
+    'Threads set back and forth (a level, then analysis, …): the engine keeps its size',
+    async () => {
+      assertBuilt();
+      const e = await startEngine();
+      try {
+        const cycle = async (): Promise<void> => {
+          options(e, { Threads: 2 });
+          options(e, { Threads: 1 });
+          await e.sync(60_000);
+        };
+        for (let i = 0; i < 3; i++) await cycle();
+        const before = rssMb(e);
+        for (let i = 0; i < 20; i++) await cycle();
+        // a new pool of search threads at each change kept memory: 14.6 MB more here (2026-12-07),
+        // 0.1 MB with the pool kept
+        expect(rssMb(e) - before).toBeLessThan(6);
+        expect(await e.quit()).toEqual({ code: 0, signal: null });
+      } finally {
+        e.kill();
+      }
+    },
+    stretched(300_000),
+  );
+
+  it(
+    'games at a level and their reviews, a new game each: the engine keeps its size',
+    async () => {
+      assertBuilt();
+      const e = await startEngine();
+      try {
+        // What a page does between a game at a level (one thread, the server's table) and its review
+        // or a Learn try (one thread, a review's 16 MB table, a new game before each search). Threads
+        // stays at one: a new pool of search threads at each Threads change (before 2026-12-07) let go
+        // of the old tables and hid their growth.
         options(e, { Threads: 1 });
+        const cycle = async (i: number): Promise<void> => {
+          options(e, { MultiPV: 1, Hash: CYCLE_HASH_MB, UCI_LimitStrength: 'true', UCI_Elo: 1200 });
+          e.send('ucinewgame');
+          const moves = OPENING.slice(0, i % (OPENING.length + 1));
+          const played = await search(e, `position startpos moves ${moves.join(' ')}`, 'go depth 3');
+          options(e, { UCI_LimitStrength: 'false', Hash: 16 });
+          e.send('ucinewgame');
+          await search(e, `position startpos moves ${moves.join(' ')}`, `go depth 3 searchmoves ${played}`);
+          options(e, { MultiPV: 2 });
+          e.send('ucinewgame');
+          await search(e, `position kfen ${PUZZLES[i % PUZZLES.length]}`, 'go depth 3');
+          e.send('setoption name Clear Hash');
+          expect(await e.sync(60_000)).toEqual([]);
+        };
+        for (let i = 0; i < 3; i++) await cycle(i);
+        const before = rssMb(e);
+        const samples: number[] = [];
+        for (let i = 0; i < CYCLES; i++) {
+          await cycle(i);
+          samples.push(Math.round(rssMb(e)));
+        }
+        // A new buffer at each Hash stayed alive in the search thread (its heap, which allocates next
+        // to nothing, is seldom collected): a game's table and a review's more after each cycle, 48 MB,
+        // until a collection now and then (before b25803c: 247 MB, then up to 589 MB over the 25
+        // cycles; with one buffer, 122 MB to 132 MB, 2026-12-07).
+        expect(
+          Math.max(...samples) - before,
+          `resident set after each cycle (MB): ${samples.join(' ')}; before ${Math.round(before)}`,
+        ).toBeLessThan(CYCLE_GROWTH_MB);
+        expect(await e.quit()).toEqual({ code: 0, signal: null });
+      } finally {
+        e.kill();
+      }
+    },
+    stretched(120_000),
+  );
+
+  it(
+    'searches leave no message port behind in the search threads',
+    async () => {
+      assertBuilt();
+      // Each search sends its thread 0 a port for its reports, which the thread closes when done. A
+      // port closes on its thread's event loop, which piscina's waiting for tasks with Atomics.wait
+      // never let run: every port stayed, with its close message, in the thread's heap (5,384 in one
+      // thread after ten minutes of the traffic below, 9.4 MB; heap snapshots, 2026-12-07).
+      const dir = mkdtempSync(path.join(tmpdir(), 'thoth-heap-'));
+      const hook = pathToFileURL(path.join(ROOT, 'tools', 'heap-snapshot-hook.mjs')).href;
+      const e = await startEngine([], ['--import', hook], { THOTH_HEAP_DIR: dir });
+      try {
+        options(e, { Threads: 1, Hash: 16 });
+        for (let i = 0; i < SEARCHES; i++) await search(e, 'position startpos', 'go depth 1');
         await e.sync(60_000);
-      };
-      for (let i = 0; i < 3; i++) await cycle();
-      const before = rssMb(e);
-      for (let i = 0; i < 20; i++) await cycle();
-      // a new pool of search threads at each change kept memory: 14.6 MB more here (2026-12-07),
-      // 0.1 MB with the pool kept
-      expect(rssMb(e) - before).toBeLessThan(6);
-      expect(await e.quit()).toEqual({ code: 0, signal: null });
-    } finally {
-      e.kill();
-    }
-  }, 300_000);
-
-  it('games at a level and their reviews, a new game each: the engine keeps its size', async () => {
-    assertBuilt();
-    const e = await startEngine();
-    try {
-      // What a page does between a game at a level (one thread, the server's table) and its review
-      // or a Learn try (one thread, a review's 16 MB table, a new game before each search). Threads
-      // stays at one: a new pool of search threads at each Threads change (before 2026-12-07) let go
-      // of the old tables and hid their growth.
-      options(e, { Threads: 1 });
-      const cycle = async (i: number): Promise<void> => {
-        options(e, { MultiPV: 1, Hash: CYCLE_HASH_MB, UCI_LimitStrength: 'true', UCI_Elo: 1200 });
-        e.send('ucinewgame');
-        const moves = OPENING.slice(0, i % (OPENING.length + 1));
-        const played = await search(e, `position startpos moves ${moves.join(' ')}`, 'go depth 3');
-        options(e, { UCI_LimitStrength: 'false', Hash: 16 });
-        e.send('ucinewgame');
-        await search(e, `position startpos moves ${moves.join(' ')}`, `go depth 3 searchmoves ${played}`);
-        options(e, { MultiPV: 2 });
-        e.send('ucinewgame');
-        await search(e, `position kfen ${PUZZLES[i % PUZZLES.length]}`, 'go depth 3');
-        e.send('setoption name Clear Hash');
-        expect(await e.sync(60_000)).toEqual([]);
-      };
-      for (let i = 0; i < 3; i++) await cycle(i);
-      const before = rssMb(e);
-      const samples: number[] = [];
-      for (let i = 0; i < CYCLES; i++) {
-        await cycle(i);
-        samples.push(Math.round(rssMb(e)));
+        await heapSnapshots(e, 'ports', dir);
+        const workers = readdirSync(dir).filter((f) => /^ports-worker-/.test(f));
+        expect(workers.length).toBeGreaterThan(0);
+        for (const f of workers) {
+          const ports = heapGroups(path.join(dir, f)).get('synthetic Node / MessagePort')?.count ?? 0;
+          expect(ports, f).toBeLessThan(SEARCHES / 4);
+        }
+        expect(await e.quit()).toEqual({ code: 0, signal: null });
+      } finally {
+        e.kill();
+        rmSync(dir, { recursive: true, force: true });
       }
-      // A new buffer at each Hash stayed alive in the search thread (its heap, which allocates next
-      // to nothing, is seldom collected): a game's table and a review's more after each cycle, 48 MB,
-      // until a collection now and then (before b25803c: 247 MB, then up to 589 MB over the 25
-      // cycles; with one buffer, 122 MB to 132 MB, 2026-12-07).
-      expect(
-        Math.max(...samples) - before,
-        `resident set after each cycle (MB): ${samples.join(' ')}; before ${Math.round(before)}`,
-      ).toBeLessThan(CYCLE_GROWTH_MB);
-      expect(await e.quit()).toEqual({ code: 0, signal: null });
-    } finally {
-      e.kill();
-    }
-  }, 120_000);
-
-  it('searches leave no message port behind in the search threads', async () => {
-    assertBuilt();
-    // Each search sends its thread 0 a port for its reports, which the thread closes when done. A
-    // port closes on its thread's event loop, which piscina's waiting for tasks with Atomics.wait
-    // never let run: every port stayed, with its close message, in the thread's heap (5,384 in one
-    // thread after ten minutes of the traffic below, 9.4 MB; heap snapshots, 2026-12-07).
-    const dir = mkdtempSync(path.join(tmpdir(), 'thoth-heap-'));
-    const hook = pathToFileURL(path.join(ROOT, 'tools', 'heap-snapshot-hook.mjs')).href;
-    const e = await startEngine([], ['--import', hook], { THOTH_HEAP_DIR: dir });
-    try {
-      options(e, { Threads: 1, Hash: 16 });
-      for (let i = 0; i < SEARCHES; i++) await search(e, 'position startpos', 'go depth 1');
-      await e.sync(60_000);
-      await heapSnapshots(e, 'ports', dir);
-      const workers = readdirSync(dir).filter((f) => /^ports-worker-/.test(f));
-      expect(workers.length).toBeGreaterThan(0);
-      for (const f of workers) {
-        const ports = heapGroups(path.join(dir, f)).get('synthetic Node / MessagePort')?.count ?? 0;
-        expect(ports, f).toBeLessThan(SEARCHES / 4);
-      }
-      expect(await e.quit()).toEqual({ code: 0, signal: null });
-    } finally {
-      e.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+    },
+    stretched(120_000),
+  );
 
   it(
     `stays within its table plus ${MARGIN_MB} MB`,

@@ -3,6 +3,9 @@ import { EDITION_IDS, PHARAOH, Position, kindOf, legalMoves, tracePath } from '.
 import { scanData, DATA_HEADER_BYTES, GAME_HEADER_BYTES, dataHeader, encodeGameHeader } from '../../src/train/data';
 import { DEFAULT_DATAGEN, GamePlayer, type GameTask, type PlayedGame } from '../../src/train/datagen';
 import { selfPlaySetups } from '../../src/search/selfplay';
+import { DEFAULT_LIMITS, Searcher } from '../../src/search/search';
+import { TranspositionTable } from '../../src/search/tt';
+import { parseKfen, parseMove } from '../../src/core/index';
 
 /** Quiet by the rules, move by move: no legal move's shot removes an enemy piece, and the enemy beam misses our Pharaoh. */
 function quietByMoves(pos: Position): boolean {
@@ -103,5 +106,35 @@ describe('NNUE data generation', () => {
     expect(records({ ...base, seed: 6 })).not.toBe(records(base));
     expect(records({ ...base, game: 8 })).not.toBe(records(base));
     expect(records(base)).toBe(records(base));
+  });
+
+  it('--depth 1 plays each move of a depth-1 search, cheaper than the smallest node budget', () => {
+    // a node budget is polled every 256 nodes after depth 1, so even `nodes: 1` goes on into
+    // depth 2; `depth: 1` stops where depth 1 ends
+    const cheap = { ...DEFAULT_DATAGEN, nodes: 5000, depth: 1, maxPlies: 40 };
+    const [{ edition, setup }] = selfPlaySetups();
+    const g = new GamePlayer(1).play({ game: 3, seed: 9, edition, setup, settings: cheap, line: true });
+    const line = g.line;
+    if (line === undefined) throw new Error('no line');
+    const start = parseKfen(line.start, edition);
+    if (!start.ok) throw new Error('bad start');
+    const pos = start.value;
+    const searcher = new Searcher(new TranspositionTable(1));
+    let deeper = 0;
+    line.moves.forEach((text, i) => {
+      const m = parseMove(pos, text);
+      if (!m.ok) throw new Error(`move ${i}: ${text}`);
+      if (i >= cheap.randomPlies) {
+        const r = searcher.run(pos, { ...DEFAULT_LIMITS, depth: 1 });
+        expect(m.value, `ply ${i}`).toBe(r.best);
+        expect(r.depth).toBe(1);
+        if (new Searcher(new TranspositionTable(1)).run(pos, { ...DEFAULT_LIMITS, nodes: 1 }).nodes > r.nodes) deeper++;
+      }
+      pos.make(m.value);
+    });
+    expect(line.moves.length - cheap.randomPlies).toBe(g.searched);
+    expect(g.searched).toBeGreaterThan(10);
+    // the smallest node budget searched past depth 1 at most of these positions
+    expect(deeper).toBeGreaterThan(g.searched / 2);
   });
 });

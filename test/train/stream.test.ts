@@ -11,6 +11,7 @@ import { scanData } from '../../src/train/data';
 import { DataIndexError, epochChunks, indexDataFiles, packGames } from '../../src/train/stream';
 import { loadTrainingData } from '../../src/train/train';
 import { runThoth } from '../cli/helpers';
+import { stretched } from '../slowness';
 
 /** 2546 positions of 47 games of `thoth datagen` at its default settings (all three editions). */
 const FIXTURE = new URL('../nnue/fixtures/selfplay.bin', import.meta.url).pathname;
@@ -83,41 +84,45 @@ describe('streamed training data', () => {
     expect(epochChunks(index, 1e9, 3, 1)).toHaveLength(1);
   });
 
-  it('thoth train --chunk-positions: streamed when the data are larger, the same network as without it when they fit', async () => {
-    const common = [
-      '--hidden',
-      '16',
-      '--epochs',
-      '2',
-      '--batch',
-      '64',
-      '--lambda',
-      '1',
-      '--val',
-      '0.2',
-      '--threads',
-      '2',
-      '--quiet',
-      FIXTURE,
-    ];
-    const [streamed, fits, plain] = await Promise.all([
-      runThoth(['train', '--out', join(dir, 's.nnue'), '--chunk-positions', '600', ...common]),
-      runThoth(['train', '--out', join(dir, 'f.nnue'), '--chunk-positions', '2546', ...common]),
-      runThoth(['train', '--out', join(dir, 'p.nnue'), ...common]),
-    ]);
-    for (const r of [streamed, fits, plain]) expect(r, r.err).toMatchObject({ code: 0, err: '' });
-    expect(streamed.out).toMatch(
-      /^Data: 2546 positions of 47 games from 1 file indexed in [\d.]+ s: \d+ for training, streamed in shuffled chunks of at most 600 positions; \d+ for validation$/m,
-    );
-    expect(streamed.out).toMatch(
-      /^epoch 2\/2: train loss [\d.]+, val loss [\d.]+, [\d.]+ s, \d+ positions\/s, lr [\d.e-]+, [4-9] chunks$/m,
-    );
-    const valOf = (out: string): number => Number(/(\d+) for validation/.exec(out)![1]);
-    expect(valOf(streamed.out)).toBe(valOf(plain.out));
-    const before = Number(/^Validation loss before training ([\d.]+)/m.exec(streamed.out)![1]);
-    const after = Number(/^epoch 2\/2: .*val loss ([\d.]+)/m.exec(streamed.out)![1]);
-    expect(after).toBeLessThan(before);
-    expect(readFileSync(join(dir, 'f.nnue')).equals(readFileSync(join(dir, 'p.nnue')))).toBe(true);
-    expect(fits.out).not.toMatch(/streamed/);
-  }, 120_000);
+  it(
+    'thoth train --chunk-positions: streamed when the data are larger, the same network as without it when they fit',
+    async () => {
+      const common = [
+        '--hidden',
+        '16',
+        '--epochs',
+        '2',
+        '--batch',
+        '64',
+        '--lambda',
+        '1',
+        '--val',
+        '0.2',
+        '--threads',
+        '2',
+        '--quiet',
+        FIXTURE,
+      ];
+      const [streamed, fits, plain] = await Promise.all([
+        runThoth(['train', '--out', join(dir, 's.nnue'), '--chunk-positions', '600', ...common]),
+        runThoth(['train', '--out', join(dir, 'f.nnue'), '--chunk-positions', '2546', ...common]),
+        runThoth(['train', '--out', join(dir, 'p.nnue'), ...common]),
+      ]);
+      for (const r of [streamed, fits, plain]) expect(r, r.err).toMatchObject({ code: 0, err: '' });
+      expect(streamed.out).toMatch(
+        /^Data: 2546 positions of 47 games from 1 file indexed in [\d.]+ s: \d+ for training, streamed in shuffled chunks of at most 600 positions; \d+ for validation$/m,
+      );
+      expect(streamed.out).toMatch(
+        /^epoch 2\/2: train loss [\d.]+, val loss [\d.]+, [\d.]+ s, \d+ positions\/s, lr [\d.e-]+, [4-9] chunks$/m,
+      );
+      const valOf = (out: string): number => Number(/(\d+) for validation/.exec(out)![1]);
+      expect(valOf(streamed.out)).toBe(valOf(plain.out));
+      const before = Number(/^Validation loss before training ([\d.]+)/m.exec(streamed.out)![1]);
+      const after = Number(/^epoch 2\/2: .*val loss ([\d.]+)/m.exec(streamed.out)![1]);
+      expect(after).toBeLessThan(before);
+      expect(readFileSync(join(dir, 'f.nnue')).equals(readFileSync(join(dir, 'p.nnue')))).toBe(true);
+      expect(fits.out).not.toMatch(/streamed/);
+    },
+    stretched(120_000),
+  );
 });

@@ -20,6 +20,7 @@ import { chooseResult, type ThreadResult } from '../../src/engine/pool-core';
 import { SearchPool } from '../../src/node/search-pool';
 import { BENCH_POSITIONS } from '../../src/search/bench';
 import { DEFAULT_LIMITS } from '../../src/search/search';
+import { stretched } from '../slowness';
 
 /** One search on one host: its answer and what the move was chosen from. */
 interface Searched {
@@ -110,42 +111,50 @@ describe.skipIf(!HAVE_CHROMIUM)('one pool core, two transports (Node threads and
       expect(errors).toEqual([]);
       return r;
     };
-  }, 120_000);
+  }, stretched(120_000));
 
   afterAll(async () => {
     await closeBrowser();
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   });
 
-  it('one thread: the same move, ponder, score, depth and nodes in both hosts', async () => {
-    // A one-thread search to a fixed depth does not depend on timing: both hosts search at once.
-    for (const go of POSITIONS) {
-      const [node, page] = await Promise.all([inNode(go, 1), inPage(go, 1)]);
-      expect(node.result.error).toBeUndefined();
-      expect(page.threads).toBe(1);
-      expect(page.result).toEqual(node.result);
-      expect(page.result.depth).toBe(go.limits.depth);
-    }
-  }, 120_000);
-
-  it("two threads: in each host the move is the shared rule's choice over that host's threads", async () => {
-    for (const go of POSITIONS) {
-      for (const [host, searched] of [
-        ['node', await inNode(go, 2)],
-        ['page', await inPage(go, 2)],
-      ] as const) {
-        expect(searched.threads, host).toBe(2);
-        const c = searched.choice!;
-        // the helper left its last completed iteration for the vote (its slot reached the host)
-        expect(
-          c.helpers.map((h) => h.threadIndex),
-          host,
-        ).toEqual([1]);
-        expect(c.helpers[0].depth, host).toBeGreaterThan(0);
-        // the move played is what the one rule picks from these results, nothing else
-        expect(searched.result, host).toEqual(chooseResult(go, c.main, c.helpers, searched.result.nodes));
-        expect(c.chosen, host).toEqual(searched.result);
+  it(
+    'one thread: the same move, ponder, score, depth and nodes in both hosts',
+    async () => {
+      // A one-thread search to a fixed depth does not depend on timing: both hosts search at once.
+      for (const go of POSITIONS) {
+        const [node, page] = await Promise.all([inNode(go, 1), inPage(go, 1)]);
+        expect(node.result.error).toBeUndefined();
+        expect(page.threads).toBe(1);
+        expect(page.result).toEqual(node.result);
+        expect(page.result.depth).toBe(go.limits.depth);
       }
-    }
-  }, 120_000);
+    },
+    stretched(120_000),
+  );
+
+  it(
+    "two threads: in each host the move is the shared rule's choice over that host's threads",
+    async () => {
+      for (const go of POSITIONS) {
+        for (const [host, searched] of [
+          ['node', await inNode(go, 2)],
+          ['page', await inPage(go, 2)],
+        ] as const) {
+          expect(searched.threads, host).toBe(2);
+          const c = searched.choice!;
+          // the helper left its last completed iteration for the vote (its slot reached the host)
+          expect(
+            c.helpers.map((h) => h.threadIndex),
+            host,
+          ).toEqual([1]);
+          expect(c.helpers[0].depth, host).toBeGreaterThan(0);
+          // the move played is what the one rule picks from these results, nothing else
+          expect(searched.result, host).toEqual(chooseResult(go, c.main, c.helpers, searched.result.nodes));
+          expect(c.chosen, host).toEqual(searched.result);
+        }
+      }
+    },
+    stretched(120_000),
+  );
 });

@@ -149,7 +149,8 @@ export class PageController {
     });
     renderKeys(this.dom);
     this.games = new GamesPanel(document, gameShelf(), {
-      open: (pgn) => importRecord(this, pgn),
+      open: (pgn, ply) => importRecord(this, pgn, ply),
+      position: () => S.viewPosition(this.s),
       play: (move) => this.update((x) => typedMove(x, move, now()).state),
     });
     loadExplorerIndex(this.games);

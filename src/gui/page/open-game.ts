@@ -44,15 +44,22 @@ export function loadKfen(page: OpenHost, text: string): void {
   ioMessage(page.dom, `Not a KFEN: ${firstError}`, true);
 }
 
-export function importRecord(page: OpenHost, text: string): void {
+/** A record opened on the analysis board, at its end, or at its main line's `ply` when given. */
+export function importRecord(page: OpenHost, text: string, ply?: number): void {
   const imported = importGame(text);
   if (!imported.ok) return ioMessage(page.dom, `Cannot import: ${formatImportError(imported.error)}`, true);
   const g = imported.value;
   const t = importedTree(g);
   if (!t.ok) return ioMessage(page.dom, `Cannot import: ${t.error}`, true);
   void page.abandonThen('Importing a game', () => {
-    page.startGame((x) => loadImported(x, g, t.value, now()));
-    ioMessage(page.dom, `Game imported: ${movesAndPlies(g.moves.length)}.`);
+    page.startGame((x) => {
+      const loaded = loadImported(x, g, t.value, now());
+      return ply === undefined ? loaded : S.goTo(loaded, new Array<number>(ply).fill(0));
+    });
+    ioMessage(
+      page.dom,
+      `Game imported: ${movesAndPlies(g.moves.length)}${ply === undefined ? '' : `, shown at ply ${ply}`}.`,
+    );
   });
 }
 

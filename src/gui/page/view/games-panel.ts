@@ -6,9 +6,12 @@
  * the page carries an explorer index (`thoth db index`, docs/db.md), with games, W/D/L and score
  * from the mover's side (src/analysis/explorer.ts), Thoth's evaluation where the move begins one
  * of the analysis lines, and, among the person's games, the move's best game with Open; a click
- * on a row plays the move on the board.
+ * on a row plays the move on the board. The position search finds, among the games the filter
+ * shows, those that reach the board's position (by its key: any move order) or a position that
+ * matches a pattern (src/analysis/pattern.ts, the language of `thoth db search --pattern`), each
+ * opened at the first ply that does.
  */
-import { EDITIONS, SETUPS, parseKfen, parseMove, type Position } from '../../../core/index';
+import { EDITIONS, SETUPS, parseKfen, parseMove, type EditionId, type Position } from '../../../core/index';
 import {
   parseRecord,
   replayRecord,
@@ -20,6 +23,7 @@ import {
 import { exploreMoves, type ExplorerMove, type ExplorerRow } from '../../../analysis/explorer';
 import { indexMoves, isExplorerIndex, type ExplorerIndex } from '../../../analysis/explorer-index';
 import { gameKey, keyOf } from '../../../analysis/game-keys';
+import { firstPlyWhere, matchesPattern, parsePattern } from '../../../analysis/pattern';
 import type { GameReview } from '../../../analysis/review';
 import { plural } from '../../../core/plural';
 import { elementsById } from './dom';
@@ -170,14 +174,54 @@ function rowsFromGames(games: readonly KeptGame[], pos: Position): ExplorerRow[]
   return rows;
 }
 
+/**
+ * The games with a position that passes `test` (only the games of `edition`, when given), each
+ * with the first ply that does, in the order given.
+ */
+function gamesWhere(
+  games: readonly KeptGame[],
+  test: (pos: Position) => boolean,
+  edition?: EditionId,
+): { game: KeptGame; ply: number }[] {
+  const found: { game: KeptGame; ply: number }[] = [];
+  for (const g of games) {
+    if (edition !== undefined && g.variant !== edition) continue;
+    const r = parseKfen(g.start, g.variant as EditionId);
+    if (!r.ok) continue;
+    const play = (p: Position, k: number): boolean => {
+      const m = parseMove(p, g.moves[k]);
+      if (m.ok) p.make(m.value);
+      return m.ok;
+    };
+    const ply = firstPlyWhere(r.value, g.moves.length, play, test);
+    if (ply >= 0) found.push({ game: g, ply });
+  }
+  return found;
+}
+
 /** The explorer lists the most played moves, this many. */
 const EXPLORER_ROWS = 12;
 
-const IDS = ['card-games', 'gm-count', 'gm-filter', 'gm-list', 'gm-msg', 'gm-players', 'explorer'] as const;
+const IDS = [
+  'card-games',
+  'gm-count',
+  'gm-filter',
+  'gm-list',
+  'gm-msg',
+  'gm-players',
+  'gm-search',
+  'gm-find',
+  'gm-here',
+  'gm-found',
+  'gm-search-msg',
+  'explorer',
+] as const;
 
 interface GamesPanelHooks {
-  /** Opens a kept game on the board. */
-  open(pgn: string): void;
+  /** Opens a kept game on the board, at `ply` (from its start) when given, else at its end. */
+  open(pgn: string, ply?: number): void;
+  /** The position on the board. */
+  position(): Position;
   /** Plays a move of the explorer on the board. */
   play(move: string): void;
 }
@@ -196,7 +240,60 @@ export class GamesPanel {
   ) {
     this.e = elementsById(doc, IDS) as Record<(typeof IDS)[number], HTMLElement>;
     this.e['gm-filter'].addEventListener('input', () => this.renderList());
+    this.e['gm-find'].addEventListener('click', () => this.findPattern());
+    this.e['gm-search'].addEventListener('keydown', (e) => {
+      if ((e as KeyboardEvent).key === 'Enter') this.findPattern();
+    });
+    this.e['gm-here'].addEventListener('click', () => this.findPosition());
     void this.refresh();
+  }
+
+  /** The games shown by the filter that reach the board's position, by any move order. */
+  private findPosition(): void {
+    const pos = this.hooks.position();
+    const want = keyOf(pos);
+    const found = gamesWhere(this.shownGames(), (p) => keyOf(p) === want, pos.edition.id);
+    this.renderFound(
+      found,
+      `${plural(found.length, 'game')} ${found.length === 1 ? 'reaches' : 'reach'} the board's position`,
+    );
+  }
+
+  /** The games shown by the filter with a position that matches the pattern typed. */
+  private findPattern(): void {
+    const text = (this.e['gm-search'] as HTMLInputElement).value.trim();
+    if (text === '') return this.renderFound([], 'Type a pattern, such as: Red Pharaoh on e8 with no Anubis beside it');
+    const p = parsePattern(text);
+    if (!p.ok) return this.renderFound([], `Pattern: ${p.error}`);
+    const found = gamesWhere(this.shownGames(), (pos) => matchesPattern(p.value, pos));
+    this.renderFound(found, `${plural(found.length, 'game')} ${found.length === 1 ? 'matches' : 'match'} "${text}"`);
+  }
+
+  private shownGames(): KeptGame[] {
+    return filterGames(this.games, (this.e['gm-filter'] as HTMLInputElement).value);
+  }
+
+  /** The games found, each with the ply found and Open (the game on the board at that ply). */
+  private renderFound(found: readonly { game: KeptGame; ply: number }[], words: string): void {
+    this.e['gm-search-msg'].textContent = words;
+    const list = this.e['gm-found'];
+    list.replaceChildren();
+    const doc = list.ownerDocument;
+    for (const { game: g, ply } of found) {
+      const li = doc.createElement('li');
+      li.dataset.key = g.key;
+      li.dataset.ply = String(ply);
+      const what = doc.createElement('span');
+      what.className = 'gm-what';
+      what.textContent = `${g.white} – ${g.black}  ${g.result}, ${g.moves.length} plies: at ply ${ply}`;
+      const open = doc.createElement('button');
+      open.textContent = 'Open';
+      open.className = 'gm-open-at';
+      open.title = `The game on the board at ply ${ply}`;
+      open.addEventListener('click', () => this.hooks.open(g.pgn, ply));
+      li.append(what, open);
+      list.append(li);
+    }
   }
 
   /** Thoth's games' index, once the page has fetched it (anything else is left alone). */
