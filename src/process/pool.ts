@@ -23,7 +23,11 @@ function threadFile(entry: URL): string {
 
 /**
  * A pool of exactly `threads` workers. `idleTimeout` is how long an idle thread lives (Infinity:
- * its compiled code and state survive between tasks).
+ * its compiled code and state survive between tasks). A thread takes its tasks as messages, its
+ * event loop running between them: piscina's default, waiting with Atomics.wait and reading the
+ * next task straight off its port, never let the loop run, and a port the thread closed (a
+ * search's port for its reports) is only let go there: every search left one behind (docs/gui.md,
+ * "The engine's memory").
  */
 export function workerPool(entry: URL, threads: number, idleTimeout = Infinity): Piscina {
   const here = import.meta.url;
@@ -35,6 +39,7 @@ export function workerPool(entry: URL, threads: number, idleTimeout = Infinity):
     maxThreads: threads,
     idleTimeout,
     concurrentTasksPerWorker: 1,
+    atomics: 'disabled',
   });
 }
 

@@ -192,6 +192,8 @@ describe.skipIf(!HAVE_CHROMIUM)("a coach's records, on the page of thoth gui", (
     expect(await text(page, '#ln-msg')).toMatch(/i5j6/);
     await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 5);
     expect((await movesText(page)).slice(3)).toEqual(['e5f6', 'i5j6']);
+    // the refutation ends the game, but the lesson goes on: no result banner offering a new game
+    expect(await page.isHidden('#banner')).toBe(true);
     await shot(page, 'coach-learn-refutation');
     await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 3);
     expect(errors).toEqual([]);
@@ -284,6 +286,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the smaller things a coach met, on the page of 
     await ctx.close();
   });
 
+  it("a player's short name is followed by its colour with no gap, on a phone and a desktop", async () => {
+    for (const viewport of [PHONE, undefined]) {
+      const { ctx, page, errors } = await open(gui.url, viewport ? { viewport } : {});
+      await importRecord(page, '[White "Ann"]\n[Black "Bo"]\n\n1. c1d2 *\n');
+      expect(await text(page, '#player-top .name')).toBe('Bo · Red');
+      // the name's box is as wide as its text (a floor of 2em for a long name left "Bo  · Red")
+      const gap = await page.$eval('#player-top .name .who', (who) => {
+        const r = document.createRange();
+        r.selectNodeContents(who);
+        return who.getBoundingClientRect().width - r.getBoundingClientRect().width;
+      });
+      expect(gap).toBeLessThan(1);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    }
+  });
+
   it('puzzle themes are said in words, and a defence puzzle draws the threat it parries', async () => {
     // a defence whose threat is a few moves (drawn as arrows; with many, the attacker's laser path)
     const defence = PUZZLES.find(
@@ -304,6 +323,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the smaller things a coach met, on the page of 
     await page.click('#pz-solution');
     await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.status === 'failed');
     expect(await text(page, '#pz-task')).toMatch(/ · Defence/);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it("on a phone, a puzzle's task comes right under the board, before the moves and the game's form", async () => {
+    const { ctx, page, errors } = await open(`${gui.url}#puzzle=${PUZZLES[0].id}`, { viewport: PHONE, clock: true });
+    await page.clock.fastForward(700);
+    await page.waitForFunction(() => document.getElementById('card-puzzles')?.dataset.done === '1');
+    const top = (sel: string): Promise<number> => page.$eval(sel, (e) => e.getBoundingClientRect().top);
+    // the task was below the Moves and Game cards, a screen and more under the board
+    expect(await top('#pz-task')).toBeLessThan(await top('#card-moves'));
+    expect(await top('#pz-task')).toBeLessThan(await top('#card-game'));
+    expect(await top('#pz-task')).toBeGreaterThan(await top('#board'));
+    await page.locator('#pz-task').scrollIntoViewIfNeeded();
+    await shot(page, 'coach-phone-puzzle-task');
     expect(errors).toEqual([]);
     await ctx.close();
   });

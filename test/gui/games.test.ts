@@ -22,6 +22,8 @@ import {
   walkGame,
 } from './browser';
 import { FAKE_ENGINE, OUT, startGui, type RunningGui } from './helpers';
+import { encodeLink } from '../../src/gui/page/state/link';
+import { SHUFFLE_PGN } from '../analysis/shuffle-record';
 import {
   EDITIONS,
   KIND_NAMES,
@@ -144,6 +146,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the Games panel and the explorer, in Chromium',
     expect(await moveCount(page)).toBe(moves.length);
     await page.click('#gm-list li .gm-delete');
     await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 0);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('a game kept by its review shows in the explorer at once, with nothing clicked', async () => {
+    // The shuffle's last position is its fifth (after 49. j3j4), where 49... c3d4 followed: once
+    // the reviewed game is kept, the explorer has a game from the position on show.
+    const link = `#${await encodeLink({ kind: 'game', pgn: SHUFFLE_PGN })}`;
+    const { ctx, page, errors } = await open(`${gui.url}${link}`);
+    await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 9);
+    await setMode(page, 'analysis');
+    expect(await page.textContent('#explorer h3')).toBe('Your games: no game from here');
+    await page.click('#btn-review');
+    await page.waitForSelector('#review .acc');
+    await page.waitForFunction(() => document.querySelectorAll('#gm-list li').length === 1);
+    // kept after the page drew the review: the explorer is drawn again then (it stayed stale until
+    // the next click before 2026-12-07)
+    await page.waitForFunction(() => document.querySelector('#explorer h3')?.textContent === 'Your games: 1 game');
+    expect(await page.textContent('#explorer .ex-move')).toMatch(/^c3d4/);
     expect(errors).toEqual([]);
     await ctx.close();
   });

@@ -7,8 +7,9 @@
  * of the beam's way), a move that is not the engine's choice but costs little (1...a4a3: searched
  * alone), and a quiet move. A shuffle that ends in a threefold repetition (test/analysis/
  * shuffle-record.ts) is reviewed on every kind of page: `thoth gui`, the static page from file://
- * (one thread, its own table) and served with cross-origin isolation (as many threads as cores,
- * sharing memory with its workers); only the move that makes the draw is marked, with the reason
+ * (one thread, its own table), served with cross-origin isolation (as many threads as cores,
+ * sharing memory with its workers) and served by a plain static host without those headers (its
+ * service worker isolates it: as many threads, after one reload); only the move that makes the draw is marked, with the reason
  * in words, and Learn from your mistakes offers only it.
  */
 import { execFile } from 'node:child_process';
@@ -111,8 +112,12 @@ describe.skipIf(!REAL_ENGINE)('the CLI and the GUI review a game alike', () => {
   });
 });
 
-/** The static build (dist/web/) served as a static host with the cross-origin isolation headers. */
-function isolatedServer(): Promise<{ server: Server; url: string }> {
+/**
+ * The static build (dist/web/) served as a static host: with the cross-origin isolation headers
+ * (`isolated`), or without them, as a plain static host serves it (the page's service worker then
+ * isolates it, src/web/isolation.ts).
+ */
+function staticServer(isolated: boolean): Promise<{ server: Server; url: string }> {
   const web = path.join(ROOT, 'dist', 'web');
   const server = createServer((req, res) => {
     const name =
@@ -124,8 +129,9 @@ function isolatedServer(): Promise<{ server: Server; url: string }> {
       (body) => {
         res.writeHead(200, {
           'Content-Type': type ?? 'application/octet-stream',
-          'Cross-Origin-Opener-Policy': 'same-origin',
-          'Cross-Origin-Embedder-Policy': 'require-corp',
+          ...(isolated
+            ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
+            : {}),
         });
         res.end(body);
       },
@@ -143,15 +149,16 @@ function isolatedServer(): Promise<{ server: Server; url: string }> {
 describe.skipIf(!REAL_ENGINE)('one verdict on every kind of page: a shuffle to a threefold repetition', () => {
   let gui: RunningGui;
   let isolated: { server: Server; url: string };
+  let plain: { server: Server; url: string };
   beforeAll(async () => {
-    [gui, isolated] = await Promise.all([startGui(), isolatedServer()]);
+    [gui, isolated, plain] = await Promise.all([startGui(), staticServer(true), staticServer(false)]);
   });
   afterAll(async () => {
     await gui?.stop();
-    await new Promise<void>((r) => (isolated ? isolated.server.close(() => r()) : r()));
+    for (const s of [isolated, plain]) await new Promise<void>((r) => (s ? s.server.close(() => r()) : r()));
   });
 
-  it('thoth gui, file:// and the isolated page mark what the CLI marks: only the move that draws, with its reason', async () => {
+  it('thoth gui, file://, the isolated page and a plain host mark what the CLI marks: only the move that draws, with its reason', async () => {
     const cliRun = cliReview(SHUFFLE_PGN);
     cliRun.catch(() => undefined); // awaited below: a failure is reported there
     const link = `#${await encodeLink({ kind: 'game', pgn: SHUFFLE_PGN })}`;
@@ -163,6 +170,8 @@ describe.skipIf(!REAL_ENGINE)('one verdict on every kind of page: a shuffle to a
         threads: /1 thread$/,
       },
       { kind: 'isolated', url: `${isolated.url}${link}`, threads: /\d+ threads? \(shared memory\)$/ },
+      // a plain static host: the page isolates itself with its service worker (one reload)
+      { kind: 'plain http', url: `${plain.url}${link}`, threads: /\d+ threads? \(shared memory\)$/ },
     ];
     const verdicts: Record<string, Verdict & { hint: string; learn: string }> = {};
     for (const p of pages) {
@@ -170,6 +179,12 @@ describe.skipIf(!REAL_ENGINE)('one verdict on every kind of page: a shuffle to a
       await page.waitForFunction(() => Number(document.getElementById('moves')?.dataset.count) === 9);
       await page.waitForSelector('#engine-status[data-state=ready]');
       expect(await page.getAttribute('#engine-status', 'title'), p.kind).toMatch(p.threads);
+      if (p.kind === 'plain http') {
+        // isolated by its service worker, not by the host
+        expect(await page.evaluate(() => crossOriginIsolated && navigator.serviceWorker.controller !== null)).toBe(
+          true,
+        );
+      }
       await setMode(page, 'analysis');
       const v = await pageReview(page, 9);
       await page.waitForSelector('#btn-learn:not([disabled])');
@@ -179,6 +194,22 @@ describe.skipIf(!REAL_ENGINE)('one verdict on every kind of page: a shuffle to a
       await page.waitForFunction(() => /Best was/.test(document.getElementById('hint')?.textContent ?? ''));
       const hint = ((await page.textContent('#hint')) ?? '').trim();
       verdicts[p.kind] = { ...v, hint, learn };
+      if (p.kind === 'thoth gui') {
+        // the lesson: the drawing move tried again is refused with its reason, and the draw it
+        // makes brings no result banner (New game, Rematch) over the lesson
+        await page.click('#btn-learn');
+        await page.waitForFunction(() => document.getElementById('card-learn')?.dataset.status === 'play');
+        const width = (): Promise<number> => page.$eval('#board', (b) => b.getBoundingClientRect().width);
+        const before = await width();
+        await click(page, 'j3');
+        await click(page, 'j4');
+        await page.waitForFunction(() =>
+          /ends the game in a draw/.test(document.getElementById('ln-msg')?.textContent ?? ''),
+        );
+        expect(await page.isHidden('#banner')).toBe(true);
+        // nor does the board shrink to make room for it
+        expect(await width()).toBe(before);
+      }
       expect(errors, p.kind).toEqual([]);
       await ctx.close();
     }

@@ -85,8 +85,13 @@ export class Engine {
   private partial = '';
   private wakers: Array<() => void> = [];
 
-  constructor(args: string[] = []) {
-    this.proc = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `nodeArgs` go to Node before the engine's script (`--import …`), `args` after it; `env` is added to this process's. */
+  constructor(args: string[] = [], nodeArgs: string[] = [], env: Record<string, string> = {}) {
+    this.proc = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     this.proc.stdout.setEncoding('utf8');
     this.proc.stderr.setEncoding('utf8');
     this.proc.stdout.on('data', (chunk: string) => {
@@ -213,8 +218,12 @@ export class Engine {
 }
 
 /** Starts an engine and does the `uci` handshake. */
-export async function startEngine(args: string[] = []): Promise<Engine> {
-  const e = new Engine(args);
+export async function startEngine(
+  args: string[] = [],
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Engine> {
+  const e = new Engine(args, nodeArgs, env);
   await e.command('uci', /^uciok$/);
   return e;
 }

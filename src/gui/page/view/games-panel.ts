@@ -230,6 +230,8 @@ export class GamesPanel {
   private readonly e: Record<(typeof IDS)[number], HTMLElement>;
   private games: KeptGame[] = [];
   private index: ExplorerIndex | null = null;
+  /** What the explorer shows (renderExplorer's arguments): drawn again when the kept games change. */
+  private shown: { pos: Position | null; evals: ReadonlyMap<string, string> } = { pos: null, evals: new Map() };
 
   constructor(
     doc: Document,
@@ -323,6 +325,8 @@ export class GamesPanel {
       this.message(`Kept games cannot be read here: ${(e as Error).message}`);
     }
     this.renderList();
+    // a game kept after the page was drawn (the store answers later) counts in the explorer at once
+    this.renderExplorer(this.shown.pos, this.shown.evals);
   }
 
   private message(text: string): void {
@@ -402,6 +406,7 @@ export class GamesPanel {
    * evaluation of the moves that begin an analysis line, as the lines write it.
    */
   renderExplorer(pos: Position | null, evals: ReadonlyMap<string, string> = new Map()): void {
+    this.shown = { pos, evals };
     const box = this.e.explorer;
     box.replaceChildren();
     if (pos === null) return;
