@@ -3,12 +3,17 @@
  * engine that declares `UCI_ShowWDL` is asked for it and each line shows its W/D/L per cent beside
  * the score; the Win % button (by the keyboard) and a click on the eval bar switch the lines and
  * the bar's label between the score and the win chance, and the choice survives a reload; an
- * engine without `UCI_ShowWDL` gets the win percentage of the eval bar's curve instead.
+ * engine without `UCI_ShowWDL` gets the win percentage of the eval bar's curve instead; the static
+ * page's own Thoth gives its W/D/L too.
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wdlOf } from '../../src/core/win-chance';
 import { HAVE_CHROMIUM, open, setMode, shot } from './browser';
-import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
+import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
+
+const FILE_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
 
 type Page = import('playwright-core').Page;
 
@@ -91,6 +96,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the win chance in Chromium', () => {
       const w = 1 / (1 + Math.exp(-0.0028 * centis(m![1])));
       expect(m![2]).toBe(`${Math.round(100 * w)}%`);
     }
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('the static page (file://): Thoth in the page gives its W/D/L', async () => {
+    const { ctx, page, errors } = await open(FILE_URL);
+    await setMode(page, 'analysis');
+    for (const text of await lineScores(page)) {
+      const m = SCORE.exec(text);
+      expect(m, text).not.toBeNull();
+      expect(m![2]).toBe(wdlPerCent(centis(m![1])));
+    }
+    await page.click('#btn-analyse');
     expect(errors).toEqual([]);
     await ctx.close();
   });
