@@ -29,6 +29,7 @@ const ALLOWED_OPTIONS: readonly string[] = [
   'UCI_Elo',
   'Skill Level',
   'UCI_AnalyseMode',
+  'UCI_ShowWDL',
 ];
 
 const SIMPLE = new Set(['uci', 'isready', 'ucinewgame', 'stop', 'ponderhit']);

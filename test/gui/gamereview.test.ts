@@ -72,6 +72,9 @@ describe('the evaluation graph', () => {
   it('draws known points, the shown position and the marks', () => {
     const svg = graphSvg([0.5, null, 0.7, 0.2], 2, [{ ply: 2, judgement: 'blunder' }]);
     expect(svg.match(/class="dot"/g)).toHaveLength(3);
+    // each point's win chance, the first player's, on hover
+    expect(svg).toContain('data-index="2" cx="400.0" cy="36.0" r="2.5"><title>70% after 2 plies</title>');
+    expect(svg).toContain('<title>50% after 0 plies</title>');
     expect(svg).toContain('class="cursor-line" x1="400"');
     expect(svg).toContain('class="mark-bad" data-index="3"');
     expect(graphIndexAt(0, 4)).toBe(0);

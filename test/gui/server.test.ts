@@ -128,6 +128,7 @@ describe('the command filter', () => {
       'setoption name UCI_Variant value khet1',
       'setoption name Clear Hash',
       'setoption name move overhead value 30',
+      'setoption name UCI_ShowWDL value true',
       'position startpos',
       'position setup imhotep moves c1b2 j5-',
       'position classic',

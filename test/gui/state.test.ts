@@ -13,7 +13,8 @@ import {
 import type { InfoLine } from '../../src/core/info';
 import { keyAction } from '../../src/gui/page/view/keys';
 import { lineEvals } from '../../src/gui/page/view/analysis-card';
-import { evalText } from '../../src/gui/page/state/evaluation';
+import { chanceText, evalText, lineWdl, winText } from '../../src/gui/page/state/evaluation';
+import { pvInfo } from '../../src/core/info';
 import { levelGoCommand, levelsFor, thothPlayerName } from '../../src/gui/page/engine/levels';
 import { restoreGame, restoreSettings, saveGame } from '../../src/gui/page/state/persist';
 import { rotationsOf } from '../../src/gui/page/state/selection';
@@ -275,6 +276,39 @@ describe('analysis', () => {
     expect(evals.get('a4a3')).toBe(evalText({ kind: 'cp', value: -30 }));
     expect(evals.get('h4h3')).toBe(evalText({ kind: 'cp', value: 20 }));
     expect(lineEvals(S.step(s, -1)).size).toBe(0);
+  });
+});
+
+describe('win chance', () => {
+  it("reads an info line's wdl into the first player's win, draw and loss per cent", () => {
+    const l = pvInfo('info depth 9 multipv 1 score cp 120 wdl 612 243 145 nodes 5 pv c1d2');
+    expect(l?.wdl).toEqual([612, 243, 145]);
+    // Silver to move: the engine's view is the first player's
+    expect(lineWdl(l?.wdl, 0)).toEqual([61, 24, 15]);
+    expect(chanceText(l!, 0)).toBe('61/24/15');
+    // Red to move: its win is the first player's loss
+    expect(lineWdl(l?.wdl, 1)).toEqual([15, 24, 61]);
+    expect(chanceText(l!, 1)).toBe('15/24/61');
+    // rounded win and loss, the draw the rest: they add up to 100
+    expect(lineWdl([335, 330, 335], 0)).toEqual([34, 32, 34]);
+    expect(lineWdl([1000, 0, 0], 1)).toEqual([0, 0, 100]);
+    expect(lineWdl(undefined, 0)).toBeNull();
+    expect(lineWdl([0, 0, 0], 0)).toBeNull();
+  });
+
+  it("falls back to the eval bar's fitted curve for an engine that gives no wdl", () => {
+    const l = pvInfo('info depth 9 multipv 1 score cp 120 pv c1d2')!;
+    expect(l.wdl).toBeUndefined();
+    expect(chanceText(l, 0)).toBe(winText(1 / (1 + Math.exp(-0.0028 * 120))));
+    expect(chanceText(l, 0)).toBe('58%');
+    expect(chanceText(l, 1)).toBe('42%');
+    expect(chanceText({ score: { kind: 'mate', value: 2 } }, 1)).toBe('0%');
+    expect(chanceText({ score: { kind: 'cp', value: 0 } }, 0)).toBe('50%');
+  });
+
+  it('keeps the choice of score or win chance with the settings', () => {
+    expect(restoreSettings({ showWin: true }).showWin).toBe(true);
+    expect(restoreSettings({ showWin: 'yes' }).showWin).toBeUndefined();
   });
 });
 

@@ -153,6 +153,10 @@ function wireAnalysis(page: WireHost): void {
     page.update((x) => S.goTo(x, new Array<number>(i).fill(0)));
   };
   d.multipv.onchange = () => page.update((x) => S.exitPreview(S.setSettings(x, { multipv: Number(d.multipv.value) })));
+  const toggleWin = (): void => page.setSettings({ showWin: !page.state.settings.showWin });
+  d.winChance.onclick = toggleWin;
+  // the eval bar's label too (a mouse's shortcut: the button is the keyboard's way)
+  d.evalbar.onclick = toggleWin;
   d.analyse.onclick = () => {
     page.searches.again();
     page.update((x) => S.setAnalysing(x, !x.analysing));

@@ -254,6 +254,8 @@ export class Searches {
     const opts: Record<string, string> = {
       UCI_Variant: s.tree.edition,
       MultiPV: String(s.settings.multipv),
+      // win, draw and loss beside each score, from an engine that offers them (only declared options are sent)
+      UCI_ShowWDL: 'true',
       ...this.strengthOptions(true),
     };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';

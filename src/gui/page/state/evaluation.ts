@@ -3,7 +3,8 @@
  * bar, the graph and the lines read the same way whoever is to move).
  */
 
-import type { Score } from '../../../core/info';
+import { winChance } from '../../../analysis/review';
+import type { InfoLine, Score } from '../../../core/info';
 
 /** A score as the protocol states it (src/core/info.ts): from the side to move's view. */
 export type { Score };
@@ -20,4 +21,37 @@ export function evalText(e: Score): string {
   if (e.kind === 'mate') return e.value > 0 ? `#${e.value}` : `#-${Math.abs(e.value)}`;
   const cp = e.value;
   return `${cp > 0 ? '+' : cp < 0 ? '−' : ''}${(Math.abs(cp) / 100).toFixed(2)}`;
+}
+
+/** Win, draw and loss chances in per cent (adding up to 100), from the first player's view. */
+type Wdl = [number, number, number];
+
+/**
+ * The first player's win, draw and loss chances in per cent from an engine's `wdl W D L` (the side
+ * to move's, in per mille, `UCI_ShowWDL`): the win and the loss rounded, the draw the rest. Null
+ * when the engine gave none, or three numbers that add up to nothing.
+ */
+export function lineWdl(wdl: InfoLine['wdl'], sideToMove: number): Wdl | null {
+  if (!wdl) return null;
+  const total = wdl[0] + wdl[1] + wdl[2];
+  if (!(total > 0)) return null;
+  const [win, loss] = sideToMove === 0 ? [wdl[0], wdl[2]] : [wdl[2], wdl[0]];
+  const w = Math.round((100 * win) / total);
+  const l = Math.min(100 - w, Math.round((100 * loss) / total));
+  return [w, 100 - w - l, l];
+}
+
+/** The first player's win chance (0–1) as the page writes it: `61%`. */
+export const winText = (w: number): string => `${Math.round(100 * w)}%`;
+
+/**
+ * A line's chances as the page writes them, from the first player's view: `61/24/15` (win, draw,
+ * loss per cent) when the engine gave `wdl`, else the win chance on the review's fitted curve
+ * (the eval bar's), `61%`.
+ */
+export function chanceText(line: Pick<InfoLine, 'score' | 'wdl'>, sideToMove: number): string {
+  const wdl = lineWdl(line.wdl, sideToMove);
+  if (wdl) return wdl.join('/');
+  const w = winChance(line.score);
+  return winText(sideToMove === 0 ? w : 1 - w);
 }

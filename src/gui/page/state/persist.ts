@@ -213,7 +213,7 @@ export function restoreSettings(raw: unknown): Settings {
   if (isNum(raw.level) && raw.level >= 1 && raw.level <= LEVEL_COUNT) s.level = Math.round(raw.level);
   if (typeof raw.tc === 'string' && /^(?:|\d+\+\d+)$/.test(raw.tc)) s.tc = raw.tc;
   if (isNum(raw.multipv) && raw.multipv >= 1 && raw.multipv <= 5) s.multipv = Math.round(raw.multipv);
-  for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves', 'sound'] as const)
+  for (const k of ['showThinking', 'showLasers', 'shotPreview', 'confirmMoves', 'sound', 'showWin'] as const)
     if (typeof raw[k] === 'boolean') s[k] = raw[k] as boolean;
   if ((DANGER_VIEWS as readonly unknown[]).includes(raw.danger)) s.danger = raw.danger as DangerView;
   return s;

@@ -52,6 +52,11 @@ export interface Settings {
    * hit after one move ("what can hit me"), `for` what the side to move can hit; off when unset.
    */
   danger?: DangerView;
+  /**
+   * The analysis lines and the eval bar's label show the win chance (W/D/L or a win percentage)
+   * instead of the score; the score when unset.
+   */
+  showWin?: boolean;
 }
 
 /** Which beam the danger map shows, if any. */

@@ -8,13 +8,14 @@ import { gameStatus, type Position } from '../../../core/index';
 import type { GraphMark } from '../../../analysis/svg-graph';
 import type { Dom } from './dom';
 import type { EngineClient } from '../engine/engine-client';
-import { evalText } from '../state/evaluation';
+import { chanceText, evalText, winText } from '../state/evaluation';
 import { currentReview, gameReview, mainlineWins, shownWin } from '../state/gamereview';
 import { colorNames, endPosition, viewPosition } from '../state/state-queries';
 import { graphSvg } from './graph';
 import { escapeHtml, setHtml } from './panel-html';
 import { shownLines } from '../state/analysis-lines';
 import type { PageState } from '../state/state-types';
+import type { InfoLine } from '../../../core/info';
 import { isMainline, mainlineLength, pathKey } from '../state/tree';
 
 function pvText(pos: Position, pv: string[], limit = 12): string {
@@ -104,6 +105,16 @@ function renderLines(list: HTMLElement, views: LineView[]): void {
   });
 }
 
+/**
+ * A line's score as the lines write it, from the first player's view: the score with the win
+ * chance beside it (`+1.20 · 61/24/15`), or the win chance alone when the person asked for it.
+ */
+function lineScoreText(l: InfoLine, sideToMove: number, showWin: boolean): string {
+  const chance = chanceText(l, sideToMove);
+  if (showWin) return chance;
+  return `${evalText({ kind: l.score.kind, value: sideToMove === 0 ? l.score.value : -l.score.value })} · ${chance}`;
+}
+
 export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, running: boolean): void {
   dom.analysisCard.hidden = s.mode !== 'analysis';
   if (dom.analysisCard.hidden) return;
@@ -126,11 +137,13 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
         : running
           ? 'thinking…'
           : 'stopped';
+  const showWin = s.settings.showWin === true;
+  dom.winChance.setAttribute('aria-pressed', String(showWin));
   renderLines(
     dom.lines,
     lines.map((l, i) => ({
       previewing: s.preview?.index === i,
-      score: evalText({ kind: l.score.kind, value: pos.side === 0 ? l.score.value : -l.score.value }),
+      score: lineScoreText(l, pos.side, showWin),
       depth: `d${l.depth}`,
       pv: pvText(pos, l.pv),
     })),
@@ -162,7 +175,8 @@ export function renderEvalBar(dom: Dom, s: PageState): void {
     fill.style.bottom = s.flipped ? '' : '0';
   }
   const e = s.evals[pathKey(s.path)];
-  if (label) label.textContent = e ? evalText(e) : '';
+  if (label) label.textContent = !e ? '' : s.settings.showWin ? winText(shown) : evalText(e);
+  dom.evalbar.title = s.settings.showWin ? 'Click to show the score' : 'Click to show the win chance';
   dom.evalbar.dataset.win = w === null ? '' : shown.toFixed(3);
 }
 

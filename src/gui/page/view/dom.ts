@@ -100,6 +100,7 @@ function cardParts(doc: Document) {
     multipv: select('sel-multipv'),
     analyse: button('btn-analyse'),
     review: button('btn-review'),
+    winChance: button('btn-winchance'),
     lines: el('lines'),
     previewBar: el('preview-bar'),
     previewText: el('preview-text'),

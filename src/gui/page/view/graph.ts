@@ -1,9 +1,11 @@
 /**
  * The evaluation graph of a game's main line, as SVG text: the first player's win chance at each
- * position (0 = lost, 1 = won), the shown position marked, the reviewed mistakes dotted. Pure:
- * it draws what it is given.
+ * position (0 = lost, 1 = won), the shown position marked, the reviewed mistakes dotted, each
+ * point's win chance its title (shown on hover). Pure: it draws what it is given.
  */
 import type { GraphMark } from '../../../analysis/svg-graph';
+import { plural } from '../../../core/plural';
+import { winText } from '../state/evaluation';
 
 const GRAPH_W = 600;
 const GRAPH_H = 120;
@@ -36,7 +38,9 @@ export function graphSvg(wins: readonly (number | null)[], current: number, mark
     parts.push(`<line class="cursor-line" x1="${x(current, n)}" y1="0" x2="${x(current, n)}" y2="${GRAPH_H}"/>`);
   wins.forEach((w, i) => {
     if (w !== null)
-      parts.push(`<circle class="dot" data-index="${i}" cx="${x(i, n).toFixed(1)}" cy="${y(w).toFixed(1)}" r="2.5"/>`);
+      parts.push(
+        `<circle class="dot" data-index="${i}" cx="${x(i, n).toFixed(1)}" cy="${y(w).toFixed(1)}" r="2.5"><title>${winText(w)} after ${plural(i, 'ply', 'plies')}</title></circle>`,
+      );
   });
   for (const m of marks) {
     const index = m.ply + 1; // the position after the move
