@@ -56,7 +56,7 @@ if (typecheck)
 const vitestCode = await vitestDone;
 if (tscCode !== 0) process.stdout.write(`tsc --noEmit failed (exit ${tscCode}): see above\n`);
 
-const running = await stillRunning(RUN_MARK, run, graceMs());
+const running = await stillRunning(RUN_MARK, run, graceMs(), runTmp);
 killAll(running);
 const files = leftInFolder(runTmp);
 rmSync(runTmp, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 // own mark and folder and ends both with the file; scripts/check-and-test.mjs checks the whole run
 // after vitest has ended.
 // Linux only: elsewhere no process is found (the folders are still checked).
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 
@@ -55,8 +55,22 @@ export function leftInFolder(dir) {
   return readdirSync(dir).filter((n) => n !== link && !unused(n));
 }
 
-/** The running processes (not zombies) whose environment holds `name=value`: [{ pid, command }]. */
-export function processesMarked(name, value) {
+/** The working folder of process `pid` ('' when it cannot be read), a removed one's without " (deleted)". */
+function cwdOf(pid) {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`).replace(/ \(deleted\)$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The running processes (not zombies) whose environment holds `name=value`, or, given `dir`,
+ * whose working folder is in `dir`: [{ pid, command }]. The folder finds a process whose
+ * /proc/PID/environ does not hold the mark: one that wrote over it (redis-server's process title
+ * does) or one started with an environment of its own.
+ */
+export function processesMarked(name, value, dir) {
   if (process.platform !== 'linux') return [];
   const want = `${name}=${value}`;
   const out = [];
@@ -65,7 +79,9 @@ export function processesMarked(name, value) {
     const pid = Number(entry);
     if (pid === process.pid) continue;
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(want)) continue;
+      const marked = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(want);
+      const cwd = dir === undefined || marked ? '' : cwdOf(pid);
+      if (!marked && !(cwd !== '' && (cwd === dir || cwd.startsWith(dir + path.sep)))) continue;
       // state is the field after the command's parenthesis: Z (zombie) and X (dead) have ended
       const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
       const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
@@ -80,13 +96,13 @@ export function processesMarked(name, value) {
 }
 
 /**
- * Waits until no process is marked `name=value`, at most `ms` (a process being ended may take a
- * moment on a busy machine); returns those still running then.
+ * Waits until no process is marked `name=value` (or works in `dir`: see processesMarked), at most
+ * `ms` (a process being ended may take a moment on a busy machine); returns those still running then.
  */
-export async function stillRunning(name, value, ms) {
+export async function stillRunning(name, value, ms, dir) {
   const deadline = Date.now() + ms;
   for (;;) {
-    const left = processesMarked(name, value);
+    const left = processesMarked(name, value, dir);
     if (left.length === 0 || Date.now() >= deadline) return left;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -3,7 +3,8 @@
  * afterAll after the file's own, pass or fail). The file gets a temporary folder of its own
  * (TMPDIR, which os.tmpdir() and the programs it starts follow) and a mark in the environment
  * that every process it starts inherits. When the file ends, a process still running with its
- * mark fails the file (named, then ended), and the folder is removed with whatever is in it. What
+ * mark, or working in its folder (one whose environment lost the mark), fails the file (named,
+ * then ended), and the folder is removed with whatever is in it. What
  * files share lives in sharedFolder (scripts/suite-owned.mjs); the run is checked as a whole by
  * scripts/check-and-test.mjs.
  */
@@ -37,7 +38,7 @@ process.env[FILE_MARK] = mark;
 
 afterAll(async () => {
   const grace = graceMs();
-  const left = await stillRunning(FILE_MARK, mark, grace);
+  const left = await stillRunning(FILE_MARK, mark, grace, folder);
   killAll(left);
   process.env.TMPDIR = parent;
   rmSync(folder, { recursive: true, force: true });
