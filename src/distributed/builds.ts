@@ -102,6 +102,11 @@ function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** A run's id: the first 12 hex digits of the SHA-256 of what makes it that run, as JSON. */
+export function runHash(what: unknown): string {
+  return sha256(JSON.stringify(what)).slice(0, 12);
+}
+
 function isFile(p: string): boolean {
   try {
     return statSync(p).isFile();

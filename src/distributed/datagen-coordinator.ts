@@ -12,14 +12,13 @@
  * and writes each shard.
  */
 import { plural } from '../core/plural';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { oneLine } from '../core/quote';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type IdentifiedBuild, storeBuild, storeNet } from './builds';
+import { type IdentifiedBuild, runHash, storeBuild, storeNet } from './builds';
 import {
   type ChunkJob,
   type ChunkResult,
@@ -123,10 +122,7 @@ export class DatagenRunForgotten extends RedisUnreachable {
 
 /** The run's id: what makes it this run. */
 function datagenRunId(settings: DatagenRunSettings, out: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify({ settings, out: path.resolve(out) }))
-    .digest('hex')
-    .slice(0, 12);
+  return runHash({ settings, out: path.resolve(out) });
 }
 
 /**

@@ -13,13 +13,12 @@
  * games are not all answered is queued again, and one that fails three times is given up (its
  * games named at the end). This module knows nothing of reviews: the caller checks and stores.
  */
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { plural } from '../core/plural';
-import { type IdentifiedBuild, storeBuild, storeNet } from './builds';
+import { type IdentifiedBuild, runHash, storeBuild, storeNet } from './builds';
 import { ownBuild } from './datagen-jobs';
 import {
   connectionOptions,
@@ -95,10 +94,7 @@ export class ReviewRunError extends Error {
 }
 
 function reviewRunId(settings: ReviewRunSettings, db: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify({ settings, db: path.resolve(db) }))
-    .digest('hex')
-    .slice(0, 12);
+  return runHash({ settings, db: path.resolve(db) });
 }
 
 /**

@@ -2,13 +2,13 @@
  * What the coordinator of a distributed match computes about its run apart from Redis's state: the
  * run's id, the pairs of the schedule by pair id, and the removal of pairs still queued.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Queue } from 'bullmq';
 import type { MatchConfig } from '../match/config';
 import { recordPath } from '../match/record-file';
 import type { ScheduledGame } from '../match/schedule';
 import { pairGames, type RunSettings } from './jobs';
+import { runHash } from './builds';
 
 /** The run's id: a hash of what makes it this run (settings, schedule, openings, the record file). */
 export function runId(cfg: MatchConfig, settings: RunSettings): string {
@@ -23,7 +23,7 @@ export function runId(cfg: MatchConfig, settings: RunSettings): string {
     sprt: cfg.sprt ?? null,
     record: rec === undefined ? null : path.resolve(rec),
   };
-  return createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 12);
+  return runHash(what);
 }
 
 /** The schedule index of the first game of the pair `g` belongs to. */

@@ -27,3 +27,19 @@ export async function within<T>(p: Promise<T>, ms: number): Promise<T | undefine
     clearTimeout(t);
   }
 }
+
+/**
+ * A job's own stop: its signal aborts when any of `signals` does (BullMQ's signal for the job, the
+ * worker's kill); `release` unhooks it from them when the job ends.
+ */
+export function linkedStop(...signals: (AbortSignal | undefined)[]): { signal: AbortSignal; release: () => void } {
+  const stop = new AbortController();
+  const abort = (): void => stop.abort();
+  for (const s of signals) s?.addEventListener('abort', abort, { once: true });
+  return {
+    signal: stop.signal,
+    release: () => {
+      for (const s of signals) s?.removeEventListener('abort', abort);
+    },
+  };
+}

@@ -18,6 +18,7 @@ import type { ChunkJob, ChunkResult, DatagenRunSettings } from './datagen-jobs';
 import { keys, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import type { WorkerOptions } from './worker';
+import { linkedStop } from './wait';
 
 /** What serveDatagen needs of the worker that calls it. */
 export interface DatagenWorkerHost {
@@ -230,10 +231,7 @@ async function playChunkJob(
   const { opts, bull } = host;
   const { run, settings } = served;
   host.busy(1);
-  const stop = new AbortController();
-  const abort = (): void => stop.abort();
-  signal?.addEventListener('abort', abort, { once: true });
-  opts.kill.addEventListener('abort', abort, { once: true });
+  const stop = linkedStop(signal, opts.kill);
   const t0 = Date.now();
   try {
     const data = job.data as ChunkJob;
@@ -273,8 +271,7 @@ async function playChunkJob(
     );
     return { bytes: shard.length };
   } finally {
-    signal?.removeEventListener('abort', abort);
-    opts.kill.removeEventListener('abort', abort);
+    stop.release();
     host.busy(-1);
   }
 }

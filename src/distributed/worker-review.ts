@@ -23,6 +23,7 @@ import {
 } from './review-jobs';
 import { refuseUnsigned } from './trust';
 import { type DatagenWorkerHost, followChunks } from './worker-datagen';
+import { linkedStop } from './wait';
 
 /** Why a review run's settings are malformed (one line), or undefined. */
 function reviewProblem(s: ReviewRunSettings): string | undefined {
@@ -164,10 +165,7 @@ async function reviewJob(
 ): Promise<unknown> {
   const { opts, bull } = host;
   host.busy(1);
-  const stop = new AbortController();
-  const abort = (): void => stop.abort();
-  signal?.addEventListener('abort', abort, { once: true });
-  opts.kill.addEventListener('abort', abort, { once: true });
+  const stop = linkedStop(signal, opts.kill);
   const t0 = Date.now();
   try {
     // The queue is writable by every worker's Redis user: a job is reviewed only as the coordinator signed it.
@@ -199,8 +197,7 @@ async function reviewJob(
     );
     return { games: games.length };
   } finally {
-    signal?.removeEventListener('abort', abort);
-    opts.kill.removeEventListener('abort', abort);
+    stop.release();
     host.busy(-1);
   }
 }

@@ -24,7 +24,7 @@ import { serveReview } from './worker-review';
 import { keys, openRedis, QUEUE_PREFIX, type RedisAddress } from './redis';
 import { followRun } from './run-queue';
 import { refuseUnsigned, type TrustedKey } from './trust';
-import { sleep } from './wait';
+import { linkedStop, sleep } from './wait';
 
 export interface WorkerOptions {
   /** Pairs played at once (each on its own engine processes). */
@@ -368,10 +368,7 @@ class RunWorker {
     const slot = free.pop();
     if (!slot) throw new Error('no free game slot');
     this.busy++;
-    const stop = new AbortController();
-    const abort = (): void => stop.abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    opts.kill.addEventListener('abort', abort, { once: true });
+    const stop = linkedStop(signal, opts.kill);
     const t0 = Date.now();
     try {
       slot.dropDead();
@@ -417,8 +414,7 @@ class RunWorker {
       );
       return { games: r.played.length };
     } finally {
-      signal?.removeEventListener('abort', abort);
-      opts.kill.removeEventListener('abort', abort);
+      stop.release();
       free.push(slot);
       this.busy--;
     }
