@@ -72,7 +72,7 @@ export function khetaiBoard(pos: Position): string {
 }
 
 /** One answer of khetai's: the depth it was asked for and how long it took, in ms. */
-export interface KhetaiAnswer {
+interface KhetaiAnswer {
   depth: number;
   ms: number;
 }
