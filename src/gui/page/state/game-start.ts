@@ -97,6 +97,7 @@ export function newGame(
     stackTop: false,
     cursor: -1,
     aim: null,
+    drawMode: null,
     ...freshView(),
   };
   // The clocks start with the first move; a game loaded with moves has them running.

@@ -9,6 +9,7 @@ import type { ClockState } from './clock';
 import type { Eval, Score } from './evaluation';
 import type { InfoLine } from '../../../core/info';
 import type { EngineNote, GameTree, Path } from './tree';
+import type { ShapeColor } from '../../../core/index';
 
 export type Mode = 'engine' | 'humans' | 'analysis';
 
@@ -144,6 +145,11 @@ export interface PageState {
    * keys, and the game under it stands still until it closes.
    */
   editor?: EditorState | null;
+  /**
+   * Drawing by clicks and keys (drawings.ts), while it is on: a square picked, then another, make
+   * an arrow (the same one twice a circle) in `color`; `from` is the first square picked, or -1.
+   */
+  drawMode?: { color: ShapeColor; from: number } | null;
 }
 
 /** Thoth's review of the main line (its transitions and what it shows: gamereview.ts). */

@@ -114,6 +114,14 @@ function cardParts(doc: Document) {
     deleteLine: button('btn-delete'),
     thinking: el('thinking'),
     moves: el('moves'),
+    notes: el('notes'),
+    noteText: byId(doc, 'note-text', HTMLTextAreaElement),
+    noteMarks: el('note-marks'),
+    noteSigns: el('note-signs'),
+    noteDraw: button('note-draw'),
+    noteColors: el('note-colors'),
+    noteClear: button('note-clear'),
+    noteMsg: el('note-msg'),
   };
 }
 

@@ -389,6 +389,17 @@ export class GamesPanel {
     }
   }
 
+  /**
+   * A kept game's record written again (its notes changed: comments, marks, drawings, variations);
+   * a game not kept is left alone. True when one was kept.
+   */
+  async rewrite(pgn: string): Promise<boolean> {
+    const g = savedGameOf(pgn);
+    if (g === undefined || !this.games.some((x) => x.key === g.key)) return false;
+    await this.keep(pgn);
+    return true;
+  }
+
   async refresh(): Promise<void> {
     try {
       this.games = (await this.shelf.all()).sort((a, b) => b.added - a.added);
