@@ -50,7 +50,9 @@ import { typedMove } from './state/typed-move';
 import { wireShare } from './view/share';
 import { LearnMode } from './modes/learnmode';
 import type { PageMode } from './modes/mode';
+import { PracticeMode } from './modes/practicemode';
 import { PuzzleMode } from './modes/puzzlemode';
+import { WatchMode } from './modes/watchmode';
 import { Searches } from './engine/searches';
 import { isOwnMovable, targetsOf } from './state/selection';
 import * as R from './state/gamereview';
@@ -157,7 +159,7 @@ export class PageController {
     wirePage(this);
     const host = { state: () => this.s, update: (f: (s: PageState) => PageState) => this.update(f) };
     const puzzles = new PuzzleMode(host);
-    this.modes = [new LearnMode(host), puzzles];
+    this.modes = [new LearnMode(host), puzzles, new PracticeMode(host), new WatchMode(host)];
     this.listenToEngine();
     this.render();
     this.wireShare();

@@ -52,6 +52,19 @@ export interface ModeSearch {
   start(engine: EngineClient, done: () => boolean): void;
 }
 
+/**
+ * `Threads` for a search: every core at full strength (analysis, level 8, a watched game), one for
+ * a limited level; and the server's full-strength `Hash` again after a review's (which has its own).
+ */
+export function strengthOptions(engine: EngineClient, full: boolean): Record<string, string> {
+  const st = engine.strength;
+  if (!st) return {};
+  return {
+    ...(engine.hasOption('Threads') ? { Threads: String(engine.threadsFor(full)) } : {}),
+    ...(st.hashMb !== undefined && engine.hasOption('Hash') ? { Hash: String(st.hashMb) } : {}),
+  };
+}
+
 export class Searches {
   /** The levels the engine offers (from its options once it is ready). */
   levels: Level[] = levelsFor(null);
@@ -110,19 +123,6 @@ export class Searches {
     const t = this.engine.threadsFor(s.mode !== 'engine' || isFullStrength(level));
     const threads = `${plural(t, 'thread')}`;
     return s.mode === 'engine' ? `Level ${level.n}, ${threads}` : threads;
-  }
-
-  /**
-   * `Threads` for a search: every core at full strength (analysis, level 8), one for a limited
-   * level; and the server's full-strength `Hash` again after a review's (which has its own).
-   */
-  private strengthOptions(full: boolean): Record<string, string> {
-    const st = this.engine.strength;
-    if (!st) return {};
-    return {
-      ...(this.engine.hasOption('Threads') ? { Threads: String(this.engine.threadsFor(full)) } : {}),
-      ...(st.hashMb !== undefined && this.engine.hasOption('Hash') ? { Hash: String(st.hashMb) } : {}),
-    };
   }
 
   /** What Thoth should be doing for the state now: play a move, analyse, or nothing. */
@@ -204,7 +204,7 @@ export class Searches {
       options: {
         UCI_Variant: s.tree.edition,
         ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')),
-        ...this.strengthOptions(isFullStrength(level)),
+        ...strengthOptions(this.engine, isFullStrength(level)),
       },
       position: positionCommand(s.tree, end),
       go: levelGoCommand(level, clock),
@@ -256,7 +256,7 @@ export class Searches {
       MultiPV: String(s.settings.multipv),
       // win, draw and loss beside each score, from an engine that offers them (only declared options are sent)
       UCI_ShowWDL: 'true',
-      ...this.strengthOptions(true),
+      ...strengthOptions(this.engine, true),
     };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     this.engine.search({
