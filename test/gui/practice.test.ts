@@ -2,9 +2,13 @@
  * Practice and watch, played as a person would: *Practice from here* on an analysed position (a
  * blunder judged ?? with the review's best move at once, Thoth's reply, the summary, the marks kept
  * in the record and brought back into the analysis board's tree), and *Watch Thoth play itself*
- * (speed, pause, resume, stop; the moves a line of the tree to step through). On the page of
- * thoth gui with the fake engine and on the static page with Thoth inside, desktop and phone.
+ * (speed, pause, resume, stop; the moves a line of the tree to step through), and *Analyse only*
+ * the moves picked (`go searchmoves`: typed, or from the lines; cleared). On the page of thoth gui
+ * with the fake engine and on the static page with Thoth inside, desktop and phone.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -85,6 +89,7 @@ async function practiceTheBlunder(page: Page, name: string): Promise<void> {
   expect(verdict).not.toMatch(/Best was f4e3/);
   expect(await page.evaluate(() => document.getElementById('pr-verdict')!.classList.contains('error'))).toBe(true);
   expect(await page.textContent('#moves .mv[data-ply="3"] .nag')).toBe('??');
+  await page.locator('#card-practice').scrollIntoViewIfNeeded();
   await shot(page, `practice-${name}-judged`);
   // Thoth answers (b4a3 hits Silver's Pharaoh): the game is over, the summary counts the blunder
   await waitMoves(page, 4);
@@ -123,6 +128,7 @@ async function watchThoth(page: Page, name: string): Promise<void> {
   await page.click('#btn-watch');
   await page.waitForFunction(() => Number(document.getElementById('watch-row')?.dataset.played) >= 3);
   expect(await page.getAttribute('#watch-row', 'data-watch')).toBe('running');
+  await page.locator('#watch-row').scrollIntoViewIfNeeded();
   await shot(page, `watch-${name}-running`);
   await page.click('#wt-pause');
   await page.waitForFunction(() => document.getElementById('watch-row')?.dataset.watch === 'paused');
@@ -152,13 +158,79 @@ async function watchThoth(page: Page, name: string): Promise<void> {
   await shot(page, `watch-${name}-stopped`);
 }
 
+/** The first moves of the analysis lines shown. */
+const lineMoves = (page: Page): Promise<string[]> =>
+  page.$$eval('#lines .line .only', (bs) => bs.map((b) => (b as HTMLElement).dataset.move ?? ''));
+
+/**
+ * Analysis of the start: *Analyse only* c1d2 and j1- typed (the lines are theirs alone, the note
+ * says so), an illegal move refused with the restriction kept, *All moves* back to the whole
+ * position, a line's ◎ picked, and the restriction left behind on another position and found again.
+ */
+async function analyseOnly(page: Page, name: string): Promise<void> {
+  await setMode(page, 'analysis');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
+  expect(await page.isHidden('#only-note')).toBe(true);
+  await page.fill('#only-input', 'c1d2, j1L');
+  await page.press('#only-input', 'Enter');
+  await page.waitForSelector('#only-note:not([hidden])');
+  expect(await page.textContent('#only-note')).toMatch(
+    /^Analysing only c1d2, j1- \(2 moves of \d+\): the lines and their scores are these moves' alone\.$/,
+  );
+  // the lines are those moves' alone: two lines though three are asked for
+  await page.waitForFunction(() => {
+    const ms = Array.from(document.querySelectorAll<HTMLElement>('#lines .line .only')).map((b) => b.dataset.move);
+    return ms.length === 2 && ms.every((m) => m === 'c1d2' || m === 'j1-');
+  });
+  expect((await lineMoves(page)).sort()).toEqual(['c1d2', 'j1-']);
+  expect(await page.getAttribute('#lines', 'data-only')).toBe('c1d2 j1-');
+  await page.locator('#lines').scrollIntoViewIfNeeded();
+  await shot(page, `only-${name}-typed`);
+  // a move that is not legal here: said, and the restriction kept
+  await page.fill('#only-input', 'c1c5');
+  await page.press('#only-input', 'Enter');
+  await page.waitForFunction(() =>
+    /^Cannot analyse only c1c5: /.test(document.getElementById('hint')?.textContent ?? ''),
+  );
+  expect(await page.getAttribute('#lines', 'data-only')).toBe('c1d2 j1-');
+  // All moves: the whole position again
+  await page.click('#only-clear');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
+  expect(await page.isHidden('#only-note')).toBe(true);
+  expect(await page.isHidden('#only-clear')).toBe(true);
+  // from the lines: the second line's ◎ (the lines stopped, so that it is the line read; picking analyses again)
+  await page.click('#btn-analyse');
+  await page.waitForFunction(() => document.getElementById('lines')?.dataset.state === 'stopped');
+  const second = (await lineMoves(page))[1];
+  await page.click('#lines .line[data-line="1"] .only');
+  await page.waitForFunction(
+    (m) =>
+      document.getElementById('lines')?.dataset.only === m && document.querySelectorAll('#lines .line').length === 1,
+    second,
+  );
+  expect(await lineMoves(page)).toEqual([second]);
+  expect(await page.textContent('#only-note')).toContain(`Analysing only ${second} (1 move of`);
+  expect(await page.getAttribute('#lines .line[data-line="0"] .only', 'aria-pressed')).toBe('true');
+  await page.locator('#lines').scrollIntoViewIfNeeded();
+  await shot(page, `only-${name}-picked`);
+  // another position is analysed whole; back again, the restriction is there
+  await playText(page, second);
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 3);
+  expect(await page.isHidden('#only-note')).toBe(true);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#only-note:not([hidden])');
+  expect(await page.getAttribute('#lines', 'data-only')).toBe(second);
+}
+
 describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui (the fake engine)', () => {
   let gui: RunningGui;
+  const log = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-practice-')), 'engine.log');
   beforeAll(async () => {
-    gui = await startGui(['--engine', FAKE_ENGINE]);
+    gui = await startGui(['--engine', `${FAKE_ENGINE} --log ${log}`]);
   });
   afterAll(async () => {
     await gui?.stop();
+    rmSync(path.dirname(log), { recursive: true, force: true });
   });
 
   it(
@@ -182,6 +254,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui (the fake engine)', () =>
     },
     stretched(180_000),
   );
+
+  it(
+    'analyse only the moves picked, on a phone: typed, from the lines, cleared, per position',
+    async () => {
+      const { ctx, page, errors } = await open(gui.url, { viewport: PHONE });
+      await analyseOnly(page, 'gui-phone');
+      expect(await readFile(log, 'utf8')).toMatch(/\ngo infinite searchmoves c1d2 j1-\n/);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(180_000),
+  );
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('the static page', () => {
@@ -190,6 +274,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the static page', () => {
     async () => {
       const { ctx, page, errors } = await open(WEB_URL, { viewport: PHONE });
       await practiceTheBlunder(page, 'web-phone');
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+    stretched(180_000),
+  );
+
+  it(
+    'analyse only the moves picked: typed, from the lines, cleared, per position',
+    async () => {
+      const { ctx, page, errors } = await open(WEB_URL);
+      await analyseOnly(page, 'web');
       expect(errors).toEqual([]);
       await ctx.close();
     },

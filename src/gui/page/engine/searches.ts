@@ -20,6 +20,7 @@ import {
   thothPlayerName,
   type Level,
 } from './levels';
+import { analysisGo } from '../state/only-moves';
 import * as S from '../state/state';
 import type { PageState } from '../state/state';
 import { positionCommand, type Path } from '../state/tree';
@@ -262,7 +263,8 @@ export class Searches {
     this.engine.search({
       options: opts,
       position: positionCommand(s.tree, s.path),
-      go: 'go infinite',
+      // the whole position, or only the moves the person picked (`searchmoves`)
+      go: analysisGo(s),
       onInfo: (i) => {
         if (this.job?.key === key) this.host.update((x) => S.analysisLine(x, linesFor, i), 'soon');
       },

@@ -131,6 +131,11 @@ export interface PageState {
   evals: Readonly<Record<string, Eval>>;
   /** Thoth's review of the main line (gamereview.ts). */
   review: ReviewState | null;
+  /**
+   * The moves the analysis is restricted to (`go searchmoves`, only-moves.ts), in the position
+   * `at` (analysis-lines.ts, positionKey) only; none when unset.
+   */
+  only?: OnlyMoves | null;
   /** A message for the person (replaces the hint until the next action). */
   message: string;
   /**
@@ -144,6 +149,14 @@ export interface PageState {
    * keys, and the game under it stands still until it closes.
    */
   editor?: EditorState | null;
+}
+
+/** The analysis restricted to some moves of one position (only-moves.ts). */
+export interface OnlyMoves {
+  /** The position's key (analysis-lines.ts, positionKey). */
+  at: string;
+  /** The moves, as records write them, in the order chosen. */
+  moves: readonly string[];
 }
 
 /** Thoth's review of the main line (its transitions and what it shows: gamereview.ts). */
