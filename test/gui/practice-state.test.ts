@@ -82,8 +82,8 @@ describe('practice from here', () => {
     expect(P.nextPracticeStep(p)).toBeNull();
     const judged = P.practiceReview(p)!;
     expect(judged.review.plies.map((x) => x.mark)).toEqual(['', '??']);
-    expect(P.verdictText(judged.moves[1], judged.review.plies[1])).toBe('Blunder: f4e3??. Best was c1d2.');
-    expect(P.verdictText(judged.moves[0], judged.review.plies[0])).toBe('Best move: d2c1.');
+    expect(P.practiceVerdict(judged.moves[1], judged.review.plies[1])).toBe('Blunder: f4e3??. Best was c1d2.');
+    expect(P.practiceVerdict(judged.moves[0], judged.review.plies[0])).toBe('Best move: d2c1.');
     expect(P.practiceSummary(p)?.text).toMatch(
       /^Your accuracy \d+% over 2 moves: 0 inaccuracies, 0 mistakes, 1 blunder\.$/,
     );

@@ -21,6 +21,7 @@ import {
   closeBrowser,
   movesText,
   open,
+  playText,
   setMode,
   shot,
   waitMoves,
@@ -31,16 +32,6 @@ import { stretched } from '../slowness';
 const WEB_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href;
 
 afterAll(closeBrowser);
-
-/** Plays a move given as text with the mouse: a step or swap (two squares) or a rotation (`c1+`, `c1-`). */
-async function playText(page: Page, move: string): Promise<void> {
-  const before = (await movesText(page)).length;
-  await click(page, move.slice(0, 2));
-  if (move.endsWith('+')) await page.click('#btn-rot-cw');
-  else if (move.endsWith('-')) await page.click('#btn-rot-ccw');
-  else await click(page, move.slice(2, 4));
-  await waitMoves(page, before + 1);
-}
 
 interface PageNode {
   ply: { text: string };

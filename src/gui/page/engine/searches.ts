@@ -9,6 +9,7 @@ import { legalMoves } from '../../../core/index';
 import { REVIEW_DEPTH, reviewGo, reviewOptions } from '../../../analysis/review-method';
 import { timeLeft } from '../state/clock';
 import type { InfoLine } from '../../../core/info';
+import type { Score } from '../../../core/score';
 import type { EngineClient } from './engine-client';
 import * as R from '../state/gamereview';
 import {
@@ -64,6 +65,37 @@ export function strengthOptions(engine: EngineClient, full: boolean): Record<str
     ...(engine.hasOption('Threads') ? { Threads: String(engine.threadsFor(full)) } : {}),
     ...(st.hashMb !== undefined && engine.hasOption('Hash') ? { Hash: String(st.hashMb) } : {}),
   };
+}
+
+/**
+ * One search by the review's method (src/analysis/review-method.ts): `position` to the review's
+ * depth, or its move `only` alone (`searchmoves`), on one thread from an empty table, for an
+ * engine at full strength. `scored` gets the last exact score of the first line (the mover's view;
+ * 0 when none came) and that line's first move: a review's step, a practice move's judgement.
+ */
+export function reviewSearch(
+  engine: EngineClient,
+  edition: string,
+  position: string,
+  only: string | undefined,
+  scored: (score: Score, best: string | undefined) => void,
+): void {
+  const options: Record<string, string> = { UCI_Variant: edition, ...reviewOptions() };
+  if (engine.hasOption('UCI_LimitStrength')) options.UCI_LimitStrength = 'false';
+  let last: InfoLine | null = null;
+  engine.search({
+    options,
+    newGame: true,
+    position,
+    go: reviewGo(REVIEW_DEPTH, only),
+    onInfo: (i) => {
+      if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
+    },
+    onBestmove: () => {
+      const said = last as InfoLine | null;
+      scored(said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]);
+    },
+  });
 }
 
 export class Searches {
@@ -281,28 +313,20 @@ export class Searches {
    */
   private startReviewStep(key: string, reviewKey: string, step: R.ReviewStep): void {
     const s = this.host.state();
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, ...reviewOptions() };
-    if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
-    let last: InfoLine | null = null;
-    this.engine.search({
-      options: opts,
-      newGame: true,
-      position: positionCommand(s.tree, new Array<number>(step.index).fill(0)),
-      go: reviewGo(REVIEW_DEPTH, step.only),
-      onInfo: (i) => {
-        if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
-      },
-      onBestmove: () => {
+    reviewSearch(
+      this.engine,
+      s.tree.edition,
+      positionCommand(s.tree, new Array<number>(step.index).fill(0)),
+      step.only,
+      (score, best) => {
         if (!this.done(key)) return;
-        const said = last as InfoLine | null;
-        const score = said ? said.score : ({ kind: 'cp', value: 0 } as const);
         this.host.update((x) =>
           step.only === undefined
-            ? R.reviewScore(x, reviewKey, step.index, score, said?.pv[0])
+            ? R.reviewScore(x, reviewKey, step.index, score, best)
             : R.reviewPlayedScore(x, reviewKey, step.index, score),
         );
       },
-    });
+    );
     this.host.scheduleRender();
   }
 }

@@ -7,10 +7,8 @@
  * *Back to the analysis* brings the analysis board back with the practice game as a line of its
  * tree, marks and all.
  */
-import type { InfoLine } from '../../../core/info';
-import { REVIEW_DEPTH, reviewGo, reviewOptions } from '../../../analysis/review-method';
 import type { EngineClient } from '../engine/engine-client';
-import type { ModeSearch } from '../engine/searches';
+import { reviewSearch, type ModeSearch } from '../engine/searches';
 import {
   holdClockForJudging,
   markPracticeTree,
@@ -23,17 +21,17 @@ import {
   practiceReview,
   practiceSummary,
   startPractice,
-  verdictText,
+  practiceVerdict,
   type Practice,
   type PracticeStep,
 } from '../state/practice';
 import { saveGame, type SavedGame } from '../state/persist';
 import * as S from '../state/state';
 import type { PageState } from '../state/state';
-import { positionCommand } from '../state/tree';
+import { mainlinePath, positionCommand } from '../state/tree';
 import { elementsById } from '../view/dom';
 import { copyOptions } from '../view/editor-card';
-import type { ModeHost, PageMode } from './mode';
+import { OwnUpdates, type ModeHost, type PageMode } from './mode';
 
 const now = (): number => performance.now();
 
@@ -41,7 +39,7 @@ export class PracticeMode implements PageMode {
   /** The analysis board practice began from, while practising. */
   private kept: PageState | null = null;
   private practice: Practice | null = null;
-  private own = false;
+  private readonly own: OwnUpdates;
   /** Counts practices, so that a search of the last one never counts for this one. */
   private serial = 0;
   private readonly el: Record<string, HTMLElement>;
@@ -50,6 +48,7 @@ export class PracticeMode implements PageMode {
     private readonly host: ModeHost,
     private readonly doc: Document = document,
   ) {
+    this.own = new OwnUpdates(host);
     this.el = elementsById(doc, [
       'practice-offer',
       'pr-side',
@@ -113,7 +112,7 @@ export class PracticeMode implements PageMode {
     this.kept = s;
     this.practice = started.practice;
     this.say('');
-    this.ownUpdate(() => started.state);
+    this.own.run(() => started.state);
   }
 
   /** *Back to the analysis*: the board practice began from, the practice game a line of its tree. */
@@ -122,13 +121,13 @@ export class PracticeMode implements PageMode {
     const p = this.practice;
     this.kept = null;
     this.practice = null;
-    if (kept && p) this.ownUpdate((x) => practiceBackToAnalysis(kept, markPracticeTree(x, p), p));
+    if (kept && p) this.own.run((x) => practiceBackToAnalysis(kept, markPracticeTree(x, p), p));
     this.render();
   }
 
   observe(before: PageState, after: PageState): void {
     const p = this.practice;
-    if (!this.kept || !p || this.own) return;
+    if (!this.kept || !p || this.own.mine) return;
     if (after.mode === 'analysis' && after.tree === before.tree) {
       // Analysis picked: the analysis board comes back, the practice game a line of it
       this.back();
@@ -149,33 +148,20 @@ export class PracticeMode implements PageMode {
     this.practice = p;
     const judging = nextPracticeStep(p) !== null;
     // a new state even when the marks and the clock stay: the update loop then asks for the next search and draws
-    this.ownUpdate((x) => ({ ...holdClockForJudging(markPracticeTree(x, p), judging, now()) }));
+    this.own.run((x) => ({ ...holdClockForJudging(markPracticeTree(x, p), judging, now()) }));
   }
 
   /** Thoth judges the move as the review does: the position before it, then the move alone. */
   private startSearch(engine: EngineClient, serial: number, step: PracticeStep, done: () => boolean): void {
     const s = this.host.state();
-    const options: Record<string, string> = { UCI_Variant: s.tree.edition, ...reviewOptions() };
-    if (engine.hasOption('UCI_LimitStrength')) options.UCI_LimitStrength = 'false';
-    let last: InfoLine | null = null;
-    engine.search({
-      options,
-      newGame: true,
-      position: positionCommand(s.tree, new Array<number>(step.index).fill(0)),
-      go: reviewGo(REVIEW_DEPTH, step.only),
-      onInfo: (i) => {
-        if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
-      },
-      onBestmove: () => {
-        if (!done() || serial !== this.serial || !this.practice) return;
-        const said = last as InfoLine | null;
-        const score = said ? said.score : ({ kind: 'cp', value: 0 } as const);
-        this.changed(
-          step.only === undefined
-            ? practiceBest(this.practice, step.index, score, said?.pv[0])
-            : practicePlayed(this.practice, step.index, score),
-        );
-      },
+    const position = positionCommand(s.tree, mainlinePath(step.index));
+    reviewSearch(engine, s.tree.edition, position, step.only, (score, best) => {
+      if (!done() || serial !== this.serial || !this.practice) return;
+      this.changed(
+        step.only === undefined
+          ? practiceBest(this.practice, step.index, score, best)
+          : practicePlayed(this.practice, step.index, score),
+      );
     });
   }
 
@@ -220,7 +206,7 @@ export class PracticeMode implements PageMode {
     card.dataset.mark = lastPly?.mark ?? '';
     if (judging) this.say(`Thoth judges ${p.moves[p.moves.length - 1]?.move ?? 'your move'}…`);
     else if (lastMove && lastPly) {
-      this.say(verdictText(lastMove, lastPly), lastPly.mark !== '');
+      this.say(practiceVerdict(lastMove, lastPly), lastPly.mark !== '');
       // under the board too, while it is the latest of the person's moves (on a phone the card is below)
       const hint = this.doc.getElementById('hint');
       const latest = p.moves[p.moves.length - 1] === lastMove;
@@ -244,14 +230,5 @@ export class PracticeMode implements PageMode {
   private say(text: string, wrong = false): void {
     this.el['pr-verdict'].textContent = text;
     this.el['pr-verdict'].classList.toggle('error', wrong);
-  }
-
-  private ownUpdate(f: (s: PageState) => PageState): void {
-    this.own = true;
-    try {
-      this.host.update(f);
-    } finally {
-      this.own = false;
-    }
   }
 }

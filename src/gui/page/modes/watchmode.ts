@@ -25,13 +25,13 @@ import {
   type Watch,
 } from '../state/watch';
 import { elementsById } from '../view/dom';
-import type { ModeHost, PageMode } from './mode';
+import { OwnUpdates, type ModeHost, type PageMode } from './mode';
 
 const speedLabel = (ms: number): string => `${ms / 1000} s a move`;
 
 export class WatchMode implements PageMode {
   private watch: Watch | null = null;
-  private own = false;
+  private readonly own: OwnUpdates;
   private serial = 0;
   private readonly el: Record<string, HTMLElement>;
 
@@ -39,6 +39,7 @@ export class WatchMode implements PageMode {
     private readonly host: ModeHost,
     private readonly doc: Document = document,
   ) {
+    this.own = new OwnUpdates(host);
     this.el = elementsById(doc, ['watch-row', 'wt-speed', 'btn-watch', 'wt-pause', 'wt-stop', 'wt-msg']);
     const speed = this.el['wt-speed'] as HTMLSelectElement;
     speed.innerHTML = WATCH_SPEEDS.map((ms) => `<option value="${ms}">${speedLabel(ms)}</option>`).join('');
@@ -79,7 +80,7 @@ export class WatchMode implements PageMode {
       this.watch = startWatch(S.exitPreview(s), ms);
       this.serial++;
     }
-    if (this.watch) this.ownUpdate((x) => S.exitPreview(x));
+    if (this.watch) this.own.run((x) => S.exitPreview(x));
     this.nudge();
   }
 
@@ -91,13 +92,13 @@ export class WatchMode implements PageMode {
 
   /** The searches follow the watch (its search wanted or not): the page's update loop runs. */
   private nudge(): void {
-    this.ownUpdate((x) => ({ ...x }));
+    this.own.run((x) => ({ ...x }));
     this.render();
   }
 
   observe(before: PageState, after: PageState): void {
     const w = this.watch;
-    if (!w || this.own) return;
+    if (!w || this.own.mine) return;
     if (after.mode !== 'analysis' || after.tree.startKfen !== before.tree.startKfen || !pathExists(after.tree, w.at)) {
       // another game, another mode, or the line's end deleted: watching ends
       this.watch = null;
@@ -143,7 +144,7 @@ export class WatchMode implements PageMode {
             : {}),
         };
         let next: Watch | null = null;
-        this.ownUpdate((x) => {
+        this.own.run((x) => {
           const r = watchPlayed(x, this.watch ?? w, text, note);
           next = r.watch;
           return r.state;
@@ -179,14 +180,5 @@ export class WatchMode implements PageMode {
     if (hint && w?.running) hint.textContent = 'Thoth plays both sides: Pause holds it, Stop ends it.';
     if (w) this.doc.body.dataset.watch = w.running ? 'running' : 'paused';
     else delete this.doc.body.dataset.watch;
-  }
-
-  private ownUpdate(f: (s: PageState) => PageState): void {
-    this.own = true;
-    try {
-      this.host.update(f);
-    } finally {
-      this.own = false;
-    }
   }
 }

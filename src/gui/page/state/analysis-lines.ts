@@ -10,16 +10,16 @@ import type { PageState } from './state-types';
 import { pathKey, type Path } from './tree';
 
 /** The key of the shown position. */
-export const positionKey = (s: PageState): string => `${s.tree.startKfen}|${pathKey(s.path)}`;
+export const shownPositionKey = (s: PageState): string => `${s.tree.startKfen}|${pathKey(s.path)}`;
 
 /** The moves the analysis of the shown position is restricted to (`searchmoves`), or none. */
 export const onlyMoves = (s: PageState): readonly string[] =>
-  s.only && s.only.at === positionKey(s) ? s.only.moves : [];
+  s.only && s.only.at === shownPositionKey(s) ? s.only.moves : [];
 
 /** The key of the lines shown: the position, and the moves the analysis is restricted to. */
 export function linesKey(s: PageState): string {
   const only = onlyMoves(s);
-  return only.length > 0 ? `${positionKey(s)}|only ${only.join(' ')}` : positionKey(s);
+  return only.length > 0 ? `${shownPositionKey(s)}|only ${only.join(' ')}` : shownPositionKey(s);
 }
 
 /** An analysis line for the position `forKey`; the first line's score is also the position's evaluation. */

@@ -6,14 +6,14 @@
  * shown is analysed whole, and the restriction is there again on coming back). Pure transitions.
  */
 import { formatMove } from '../../../core/index';
-import { onlyMoves, positionKey } from './analysis-lines';
+import { onlyMoves, shownPositionKey } from './analysis-lines';
 import { viewPosition } from './state-queries';
 import type { PageState } from './state-types';
 import { readTypedMove } from './typed-move';
 
 /** The analysis of the shown position restricted to `moves` (none: the whole position), running. */
 function withOnly(s: PageState, moves: readonly string[]): PageState {
-  const only = moves.length > 0 ? { at: positionKey(s), moves } : null;
+  const only = moves.length > 0 ? { at: shownPositionKey(s), moves } : null;
   return { ...s, only, analysing: true, preview: null, message: '' };
 }
 

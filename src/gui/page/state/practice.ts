@@ -21,7 +21,19 @@ import type { Score } from './evaluation';
 import { newGame, setMode, setSettings } from './game-start';
 import { endPath, endPosition, isOver } from './state-queries';
 import type { PageState, Settings } from './state-types';
-import { addMove, addMoves, mainline, newTree, nodeAt, positionAt, updateNode, type GameTree, type Path } from './tree';
+import { markedMoveText } from './gamereview';
+import {
+  addMove,
+  addMoves,
+  mainline,
+  mainlinePath,
+  newTree,
+  nodeAt,
+  positionAt,
+  updateNode,
+  type GameTree,
+  type Path,
+} from './tree';
 
 /** One of the person's moves and what the review's searches found for it (scores: the mover's view). */
 export interface PracticeMove {
@@ -86,7 +98,7 @@ export function startPractice(
 export function practiceMoves(p: Practice, s: PageState): Practice {
   const line = mainline(s.tree);
   const out: PracticeMove[] = [];
-  const pos = positionAt(s.tree, prefix(p.from));
+  const pos = positionAt(s.tree, mainlinePath(p.from));
   for (let i = p.from; i < line.length; i++) {
     const mover = pos.side as 0 | 1;
     pos.make(line[i].ply.move);
@@ -102,8 +114,6 @@ export function practiceMoves(p: Practice, s: PageState): Practice {
   const same = out.length === p.moves.length && out.every((m, k) => m === p.moves[k]);
   return same ? p : { ...p, moves: out };
 }
-
-const prefix = (n: number): Path => new Array<number>(n).fill(0);
 
 /** A search the judgement needs: the position before move `index`, or that move alone (`only`). */
 export interface PracticeStep {
@@ -169,13 +179,11 @@ export function practiceReview(p: Practice): { review: GameReview; moves: Practi
   return { review, moves };
 }
 
-const MARK_WORDS: Record<string, string> = { '??': 'Blunder', '?': 'Mistake', '?!': 'Inaccuracy' };
-
 /** The words on a judged move: `Blunder: f4e3??. Best was b2b3.`, or `Good move: c1d2.`. */
-export function verdictText(m: PracticeMove, ply: PlyReview): string {
+export function practiceVerdict(m: PracticeMove, ply: PlyReview): string {
   if (!ply.mark) return `${m.hit ? 'It wins' : m.bestMove === m.move ? 'Best move' : 'Good move'}: ${m.move}.`;
   const reason = ply.reason || (m.repetition ? REPETITION_WORDS[m.repetition] : '');
-  return `${MARK_WORDS[ply.mark]}: ${m.move}${ply.mark}${reason ? `, ${reason}` : ''}. Best was ${m.bestMove}.`;
+  return markedMoveText(ply.mark, m.move, reason, m.bestMove ?? '');
 }
 
 /** The comment a marked move carries in the record. */
@@ -192,7 +200,7 @@ export function markPracticeTree(s: PageState, p: Practice): PageState {
   judged.review.plies.forEach((ply, k) => {
     const m = judged.moves[k];
     if (!ply.mark || !m.bestMove) return;
-    const path = prefix(m.index + 1);
+    const path = mainlinePath(m.index + 1);
     const n = nodeAt(tree, path);
     if (!n || n.ply.text !== m.move || n.nags?.includes(ply.nag)) return;
     const comment = bestComment(m.bestMove);

@@ -133,7 +133,7 @@ export interface PageState {
   review: ReviewState | null;
   /**
    * The moves the analysis is restricted to (`go searchmoves`, only-moves.ts), in the position
-   * `at` (analysis-lines.ts, positionKey) only; none when unset.
+   * `at` (analysis-lines.ts, shownPositionKey) only; none when unset.
    */
   only?: OnlyMoves | null;
   /** A message for the person (replaces the hint until the next action). */
@@ -153,7 +153,7 @@ export interface PageState {
 
 /** The analysis restricted to some moves of one position (only-moves.ts). */
 export interface OnlyMoves {
-  /** The position's key (analysis-lines.ts, positionKey). */
+  /** The position's key (analysis-lines.ts, shownPositionKey). */
   at: string;
   /** The moves, as records write them, in the order chosen. */
   moves: readonly string[];
