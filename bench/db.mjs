@@ -2,13 +2,16 @@
 // The game database (docs/db.md), on a record file of self-play or matches:
 //
 //   node bench/db.mjs --pgn FILE [--db FILE] [--queries N] [--review N] [--depth D] [--workers]
+//   node bench/db.mjs --db FILE --no-import [--queries N]       (a database built already; no review)
 //
 // Run `npm run build` first: the import and the reviews run the built CLI as a user does.
 // 1. `thoth db import` of the file into a fresh database (--db, default a temporary file): the
-//    import rate (games/s) and the database's size.
-// 2. The explorer's answer (explorerRows + exploreMoves: the database's part, without Thoth's
-//    evaluation) from N positions (--queries, 200): half of them drawn from the first 8 plies of
-//    the games, half from any ply; p50, p95 and the largest, in ms. Then the exact position search
+//    import rate (games/s) and the database's size. --no-import takes the --db as it is.
+// 2. The explorer's answer (explorerMoves, summed by SQLite, as `thoth db explore` and `thoth gui
+//    --db` ask it, without Thoth's evaluation; beside it the same sums through JavaScript,
+//    explorerRows + exploreMoves, as before 2026-12-07) from N positions (--queries, 200): half of
+//    them drawn from the first 8 plies of the games, half from any ply; p50, p95 and the largest,
+//    in ms. Then the exact position search
 //    (gamesAtKey, first 50 games) over the same positions, and two pattern searches over every game.
 // 3. With --review N: the first N games reviewed at depth D (4) by `thoth db review` on 1 thread,
 //    then again (the reviews deleted) on 2 threads: games per minute. With --workers also on two
@@ -32,14 +35,16 @@ const opt = (name, def) => {
   return i >= 0 ? args[i + 1] : def;
 };
 const pgn = opt('pgn');
-if (!pgn) {
+const noImport = args.includes('--no-import');
+if (noImport ? !opt('db') : !pgn) {
   console.error('usage: node bench/db.mjs --pgn FILE [--db FILE] [--queries N] [--review N] [--depth D] [--workers]');
+  console.error('       node bench/db.mjs --db FILE --no-import [--queries N]');
   process.exit(2);
 }
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'thoth-db-bench-'));
 const dbFile = opt('db', path.join(tmp, 'bench.db'));
 const queries = Number(opt('queries', '200'));
-const review = Number(opt('review', '0'));
+const review = noImport ? 0 : Number(opt('review', '0'));
 const depth = opt('depth', '4');
 const workers = args.includes('--workers');
 let env = process.env;
@@ -60,16 +65,22 @@ try {
     `load average ${os
       .loadavg()
       .map((x) => x.toFixed(2))
-      .join(' ')}; ${os.cpus().length} cores; ${pgn} (${(statSync(pgn).size / 1048576).toFixed(1)} MB)`,
+      .join(
+        ' ',
+      )}; ${os.cpus().length} cores; ${noImport ? dbFile : `${pgn} (${(statSync(pgn).size / 1048576).toFixed(1)} MB)`}`,
   );
-  rmSync(dbFile, { force: true });
-  const t0 = performance.now();
-  const out = thoth('db', 'import', '--db', dbFile, '--quiet', pgn);
-  const secs = (performance.now() - t0) / 1000;
-  say(`import: ${out.trim().split('\n')[0]}`);
-  say(
-    `import: ${secs.toFixed(1)} s wall; database ${(statSync(dbFile).size / 1048576).toFixed(1)} MB (${thoth('db', 'info', '--db', dbFile).trim()})`,
-  );
+  if (noImport)
+    say(`database ${(statSync(dbFile).size / 1048576).toFixed(1)} MB (${thoth('db', 'info', '--db', dbFile).trim()})`);
+  else {
+    rmSync(dbFile, { force: true });
+    const t0 = performance.now();
+    const out = thoth('db', 'import', '--db', dbFile, '--quiet', pgn);
+    const secs = (performance.now() - t0) / 1000;
+    say(`import: ${out.trim().split('\n')[0]}`);
+    say(
+      `import: ${secs.toFixed(1)} s wall; database ${(statSync(dbFile).size / 1048576).toFixed(1)} MB (${thoth('db', 'info', '--db', dbFile).trim()})`,
+    );
+  }
 
   // Inside the repository, so that the bundle finds better-sqlite3 in node_modules/.
   mkdirSync(path.join(ROOT, 'node_modules/.cache'), { recursive: true });
@@ -88,20 +99,29 @@ try {
   const db = M.openDatabase(dbFile, { readonly: true });
   const early = db.prepare('SELECT key, ply FROM positions WHERE ply < 8 ORDER BY random() LIMIT ?').all(queries >> 1);
   const any = db.prepare('SELECT key, ply FROM positions ORDER BY random() LIMIT ?').all(queries - early.length);
-  const times = { explore: [], exact: [] };
+  const times = { explore: [], js: [], exact: [] };
+  const names = {
+    explore: 'explorer (SQL sums)',
+    js: 'explorer (JavaScript sums, before 2026-12-07)',
+    exact: 'exact position search',
+  };
   let moves = 0;
   for (const { key, ply } of [...early, ...any]) {
-    let t = performance.now();
-    const m = M.exploreMoves(M.explorerRows(db, key), ply & 1);
-    times.explore.push(performance.now() - t);
-    moves += m.length;
-    t = performance.now();
+    // the two ways in turn, alternating which goes first, so that a cache warmed by one serves both
+    const order = moves & 1 ? ['js', 'explore'] : ['explore', 'js'];
+    for (const k of order) {
+      const t = performance.now();
+      const m = k === 'js' ? M.exploreMoves(M.explorerRows(db, key), ply & 1) : M.explorerMoves(db, key, ply & 1);
+      times[k].push(performance.now() - t);
+      if (k === 'explore') moves += m.length;
+    }
+    const t = performance.now();
     M.gamesAtKey(db, key, {}, 50);
     times.exact.push(performance.now() - t);
   }
   for (const [k, xs] of Object.entries(times))
     say(
-      `${k === 'explore' ? 'explorer' : 'exact position search'}: ${xs.length} positions, p50 ${pct(xs, 50).toFixed(2)} ms, p95 ${pct(xs, 95).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms${k === 'explore' ? ` (${moves} moves listed)` : ''}`,
+      `${names[k]}: ${xs.length} positions, p50 ${pct(xs, 50).toFixed(2)} ms, p95 ${pct(xs, 95).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms${k === 'explore' ? ` (${moves} moves listed)` : ''}`,
     );
   // The page's explorer: the index (thoth db index, its defaults) and its answers from the same positions.
   const built = M.buildIndex(db, { plies: 8, minGames: 2, budget: 1024 * 1024, filter: {} });
@@ -124,7 +144,12 @@ try {
   const start = db.prepare('SELECT key FROM positions WHERE ply = 0 GROUP BY key ORDER BY count(*) DESC LIMIT 1').get();
   let t = performance.now();
   const rows = M.explorerRows(db, start.key);
-  say(`explorer at the most played start: ${rows.length} games, ${(performance.now() - t).toFixed(1)} ms`);
+  const jsMs = performance.now() - t;
+  t = performance.now();
+  M.explorerMoves(db, start.key, 0);
+  say(
+    `explorer at the most played start: ${rows.length} games, SQL sums ${(performance.now() - t).toFixed(1)} ms, JavaScript sums (rows only) ${jsMs.toFixed(1)} ms`,
+  );
   for (const text of ['Red Pharaoh on f8 with no Anubis beside it', "Silver's beam passes d5 and Red to move"]) {
     const p = M.parsePattern(text);
     t = performance.now();

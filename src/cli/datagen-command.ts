@@ -23,6 +23,20 @@ import { playLocal } from './datagen-local';
 import { endWithParent } from './interrupt';
 import { ProgressLine } from './progress';
 
+/** The largest count --positions and --games take. */
+const MAX_COUNT = 2_000_000_000;
+
+/**
+ * Where a run stops: `--positions` (a million by default) and `--games` (no limit by default),
+ * whichever comes first; `--games` alone sets no positions' limit, so that a game database's
+ * `--games 150000` is not cut short by the positions' default.
+ */
+export function datagenTargets(args: ParsedArgs): { positions: number; games: number } {
+  const games = intOption(args, 'games', 0, 0, MAX_COUNT) || Infinity;
+  const positions = intOption(args, 'positions', Number.isFinite(games) ? MAX_COUNT : 1_000_000, 1, MAX_COUNT);
+  return { positions, games };
+}
+
 const note = (s: string): boolean => process.stderr.write(`thoth datagen: ${s}\n`);
 
 export async function datagenCommand(argv: string[], write: (s: string) => void): Promise<void> {
@@ -48,8 +62,7 @@ export async function datagenCommand(argv: string[], write: (s: string) => void)
     hashMb: intOption(args, 'hash', d.hashMb, 1, 1024),
     network: ev.network,
   };
-  const positions = intOption(args, 'positions', 1_000_000, 1, 2_000_000_000);
-  const games = intOption(args, 'games', 0, 0, 2_000_000_000) || Infinity;
+  const { positions, games } = datagenTargets(args);
   const threads = intOption(args, 'threads', availableParallelism(), 1, 256);
   const seed = intOption(args, 'seed', DEFAULT_SEED, 0, 4294967295);
   const dedup = !args.options.has('no-dedup');

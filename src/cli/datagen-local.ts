@@ -11,13 +11,21 @@ import type { ProgressLine } from './progress';
 
 /** The games on worker threads, a progress line, the closing lines; Ctrl-C stops the run. */
 export async function playLocal(run: DatagenRun, p: LocalPlay, progress: ProgressLine, write: (s: string) => void) {
-  const { out, positions: target } = run.o;
+  const { out, positions: target, games: gameTarget } = run.o;
+  // The ETA counts towards the target given: games when there is one (a game database), else positions.
+  const byGames = Number.isFinite(gameTarget);
   const t0 = performance.now();
   const ticker = setInterval(() => {
-    const rate = run.positions / Math.max((performance.now() - t0) / 1000, 1e-3);
+    const secs = Math.max((performance.now() - t0) / 1000, 1e-3);
+    const rate = run.positions / secs;
     const t = run.totals();
-    const eta = rate > 0 ? ` ETA ${fmtDuration(Math.max(0, (target - t.positions) / rate) * 1000)}` : '';
-    const line = `${t.positions.toLocaleString('en')}/${plural(target, 'position', 'positions', target.toLocaleString('en'))}, ${plural(t.games, 'game', 'games', t.games.toLocaleString('en'))}`;
+    const left = byGames ? (gameTarget - t.games) / (run.games / secs) : (target - t.positions) / rate;
+    const eta = Number.isFinite(left) && left >= 0 ? ` ETA ${fmtDuration(left * 1000)}` : '';
+    const count = (n: number, one: string, many: string, of: number, on: boolean): string =>
+      on
+        ? `${n.toLocaleString('en')}/${plural(of, one, many, of.toLocaleString('en'))}`
+        : plural(n, one, many, n.toLocaleString('en'));
+    const line = `${count(t.positions, 'position', 'positions', target, !byGames)}, ${count(t.games, 'game', 'games', gameTarget, byGames)}`;
     progress.show(`datagen: ${line}, ${rate.toFixed(0)} positions/s,${eta}`, true);
   }, 1000);
   ticker.unref();

@@ -13,7 +13,12 @@ export const DATAGEN_SPEC: CommandSpec = {
     'same command again to go on: the file is appended to, and its positions count towards the targets.',
   options: [
     { name: 'out', value: 'FILE', help: 'the data file (created, or appended to)' },
-    { name: 'positions', value: 'N', help: 'stop when the file holds N positions', default: '1000000' },
+    {
+      name: 'positions',
+      value: 'N',
+      help: 'stop when the file holds N positions',
+      default: '1000000; no limit with --games',
+    },
     { name: 'games', value: 'N', help: 'stop when the file holds N games', default: 'no limit' },
     { name: 'nodes', value: 'N', help: 'node budget per move', default: String(d.nodes) },
     {

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { EDITIONS, formatMove, legalMoves, type Position } from '../core/index';
 import { plural } from '../core/plural';
 import { parseRecord, serializeRecord } from '../core/record';
-import { exploreMoves, type ExplorerMove } from '../analysis/explorer';
+import type { ExplorerMove } from '../analysis/explorer';
 import { keyOf } from '../analysis/game-keys';
 import { parsePattern } from '../analysis/pattern';
 import { analysePosition } from '../analysis/analyser';
@@ -25,7 +25,7 @@ import { GameWriter, importText } from '../db/import';
 import {
   countGames,
   deleteGames,
-  explorerRows,
+  explorerMoves,
   gamesAtKey,
   gamesMatching,
   getGame,
@@ -316,7 +316,7 @@ function exploreAt(
   evalNet: () => Network | null,
 ): { moves: ExplorerMove[]; ms: number } {
   const t0 = performance.now();
-  const moves = exploreMoves(explorerRows(db, keyOf(pos), f), pos.side as 0 | 1);
+  const moves = explorerMoves(db, keyOf(pos), pos.side as 0 | 1, f);
   const ms = performance.now() - t0;
   if (depth > 0 && moves.length > 0) {
     const searcher = engineSearcher(REVIEW_HASH_MB, { network: evalNet(), source: '' });

@@ -1,6 +1,6 @@
 /**
  * `thoth gui [--port N] [--host ADDRESS] [--tabs N] [--engine "<command>" [--engine-proto P]]
- * [--verbose]`: the browser GUI (src/gui).
+ * [--db FILE] [--verbose]`: the browser GUI (src/gui).
  */
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -12,6 +12,12 @@ import { plural } from '../core/plural';
 import { formatCommandLineError, splitCommandLine } from '../process/command-line';
 import { CODE_DIR, ownEngineCommand, packageRoot } from './own-engine';
 import { CommandError, EXIT, UsageError, intOption, parseArgs, type CommandSpec } from './args';
+import type Database from 'better-sqlite3';
+import { formatKfenError, isEditionId, parseKfen } from '../core/index';
+import { keyOf } from '../analysis/game-keys';
+import { DbError, openDatabase } from '../db/database';
+import { countGames, explorerMoves, getGame } from '../db/query';
+import type { GameDatabase } from '../gui/database-api';
 
 const DEFAULT_GUI_PORT = 7700;
 
@@ -58,9 +64,39 @@ export const GUI_SPEC: CommandSpec = {
       help: "how long the engine may take for each step of its start: 'uci' to 'uciok', then 'isready' to 'readyok' (a busy machine may need more)",
       default: String(DEFAULT_HANDSHAKE_MS),
     },
+    {
+      name: 'db',
+      value: 'FILE',
+      help: "a game database (thoth db, docs/db.md) for the opening explorer of the page's analysis board, read only",
+    },
     { name: 'verbose', help: 'print the protocol traffic on stderr' },
   ],
 };
+
+/** `--db FILE` opened for reading, as the page's explorer asks it (src/gui/database-api.ts). */
+function gameDatabase(file: string): { database: GameDatabase; close(): void } {
+  let db: Database.Database;
+  try {
+    db = openDatabase(file, { readonly: true });
+  } catch (e) {
+    throw new UsageError(`--db: ${e instanceof DbError ? e.message : String(e)}`);
+  }
+  const games = countGames(db, {});
+  const name = path.basename(file);
+  return {
+    database: {
+      info: () => ({ name, games }),
+      explore(variant, kfen) {
+        if (!isEditionId(variant)) return { ok: false, error: `unknown variant '${variant}'` };
+        const pos = parseKfen(kfen, variant);
+        if (!pos.ok) return { ok: false, error: `kfen: ${formatKfenError(pos.error)}` };
+        return { ok: true, moves: explorerMoves(db, keyOf(pos.value), pos.value.side as 0 | 1) };
+      },
+      record: (id) => getGame(db, id)?.record,
+    },
+    close: () => db.close(),
+  };
+}
 
 /** dist/gui/: the page's files. */
 function defaultStaticDir(): string {
@@ -95,10 +131,12 @@ function printAddress(
   most: number,
   threads: number,
   write: (s: string) => void,
+  database?: { name: string; games: number },
 ): void {
   write(`Thoth GUI: ${server.url}`);
   for (const u of server.networkUrls) write(`On the network: ${u}`);
   write(`Engine: ${server.engines.commandText}`);
+  if (database) write(`Explorer: ${database.name}, ${plural(database.games, 'game')} (the analysis board's explorer).`);
   write(
     `Serves up to ${plural(most, 'tab')} at once, an engine process each; ${plural(threads, 'thread')} ` +
       `at full strength, shared between the tabs open.`,
@@ -129,6 +167,8 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
   const log = (s: string): void => {
     if (verbose) process.stderr.write(s + '\n');
   };
+  const dbFile = args.options.get('db')?.[0];
+  const db = dbFile === undefined ? undefined : gameDatabase(dbFile);
   const strength = fullStrength();
   const start = (p: number): Promise<GuiServer> =>
     startGuiServer({
@@ -142,6 +182,7 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
       host,
       most,
       handshakeMs,
+      database: db?.database,
     });
   let server: GuiServer;
   try {
@@ -175,8 +216,9 @@ export async function guiCommand(argv: string[], write: (s: string) => void): Pr
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  printAddress(server, host, most, strength.threads, write);
+  printAddress(server, host, most, strength.threads, write, db?.database.info());
   await stopped;
+  db?.close();
   // Ctrl-C is how the server ends: exit code 130, as every command that Ctrl-C stops (docs/cli.md)
   throw new CommandError('interrupted: the server and its engines are stopped', EXIT.interrupted);
 }

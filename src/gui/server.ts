@@ -1,7 +1,8 @@
 /**
  * The GUI server: HTTP on 127.0.0.1 (or the address a person names, to open it to a club's
  * network), serving the page's files from one folder, and a WebSocket (`/ws`) for each page that
- * carries protocol lines between the page and its own engine (src/gui/engines.ts).
+ * carries protocol lines between the page and its own engine (src/gui/engines.ts); with a game
+ * database, its explorer's answers under /api/ (src/gui/database-api.ts).
  *
  * Every request needs the per-run token (in the URL, or the cookie the page receives with it),
  * a `Host` naming this server (against DNS rebinding) and, when the browser sends one, an
@@ -28,6 +29,7 @@ import {
   urlHost,
 } from '../http/loopback';
 import type { BridgeClient } from './bridge';
+import { answerDatabase, type GameDatabase } from './database-api';
 import { EnginePool } from './engines';
 import { filterCommand, type PageLimits } from './filter';
 import type { FullStrength, ServerMessage } from './messages';
@@ -58,6 +60,8 @@ export interface GuiServerOptions {
   most?: number;
   /** How long each step of an engine's handshake may take (default: the bridge's, src/gui/bridge.ts). */
   handshakeMs?: number;
+  /** A game database for the page's explorer (`thoth gui --db FILE`; src/gui/database-api.ts). */
+  database?: GameDatabase;
 }
 
 /** How many pages `thoth gui` serves at once unless told (an engine process each). */
@@ -220,7 +224,10 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
   // A page may ask no more of the machine than full strength does.
   const limits: PageLimits = { hashMb: strength.hashMb ?? fullStrength().hashMb, threads: strength.threads };
   const server: Server = createServer((req, res) => {
-    void serveStatic(site, req, res);
+    if (!(req.url ?? '').startsWith('/api/')) return void serveStatic(site, req, res);
+    const bad = checkRequest(req, site.port, token, false, host);
+    if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
+    answerDatabase(opts.database, req, res);
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecords, replayRecord } from '../../src/core/record';
 import { DATA_HEADER_BYTES, dataHeader, encodeGameHeader, scanData, type DataSummary } from '../../src/train/data';
+import { parseArgs } from '../../src/cli/args';
+import { datagenTargets } from '../../src/cli/datagen-command';
+import { DATAGEN_SPEC } from '../../src/cli/datagen-spec';
 import { CLI_BUILT, ROOT, runThoth } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'thoth-datagen-'));
@@ -209,6 +212,41 @@ describe('scripts/datagen-host.sh (docs/nnue.md, "Datagen on other machines")', 
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, err).toBe(0);
     expect(summary(shard).positions).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('scripts/build-db.sh (docs/db.md, "Building a database")', () => {
+  it('makes the folder, the games, the database and the page index in one command, and goes on from them', async () => {
+    const out = join(mkdtempSync(join(dir, 'db-')), 'collection');
+    const run = async (games: string): Promise<string> => {
+      const child = spawn('sh', [join(ROOT, 'scripts', 'build-db.sh'), out, games], {
+        env: { ...process.env, THREADS: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      child.stdout.on('data', (d) => (text += d));
+      child.stderr.on('data', (d) => (text += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code, text).toBe(0);
+      return text;
+    };
+    await run('4');
+    const first = parseRecords(readFileSync(join(out, 'selfplay.pgn'), 'utf8')).games;
+    expect(first).toHaveLength(4);
+    expect(first.every((g) => g.tags.get('TimeControl')?.startsWith('depth=1'))).toBe(true);
+    const text = await run('6'); // two more games; the four stored are duplicates
+    expect(parseRecords(readFileSync(join(out, 'selfplay.pgn'), 'utf8')).games).toHaveLength(6);
+    expect(text).toMatch(/\b6 games\b/);
+    expect(JSON.parse(readFileSync(join(out, 'explorer.json'), 'utf8'))).toBeTypeOf('object');
+  });
+});
+
+describe('thoth datagen: targets', () => {
+  const targets = (...argv: string[]) => datagenTargets(parseArgs(['--out', 'x.bin', ...argv], DATAGEN_SPEC));
+  it('--games alone is not cut short by the positions default; either target stops a run given both', () => {
+    expect(targets()).toEqual({ positions: 1_000_000, games: Infinity });
+    expect(targets('--games', '150000').positions).toBeGreaterThan(150_000 * 400);
+    expect(targets('--games', '150000', '--positions', '5000')).toEqual({ positions: 5000, games: 150_000 });
   });
 });
 

@@ -16,7 +16,17 @@ import { indexMoves, isExplorerIndex } from '../../src/analysis/explorer-index';
 import { DbError, SCHEMA_VERSION, openDatabase } from '../../src/db/database';
 import { buildIndex } from '../../src/db/static-index';
 import { BATCH, GameWriter, importText } from '../../src/db/import';
-import { countGames, deleteGames, explorerRows, gamesAtKey, gamesMatching, listGames } from '../../src/db/query';
+import {
+  countGames,
+  deleteGames,
+  explorerMoves,
+  explorerRows,
+  gamesAtKey,
+  gamesMatching,
+  listGames,
+  storeReview,
+} from '../../src/db/query';
+import { exploreMoves } from '../../src/analysis/explorer';
 import { DEFAULT_DATAGEN, GamePlayer } from '../../src/train/datagen';
 import { datagenRecord } from '../../src/train/datagen-records';
 
@@ -34,9 +44,9 @@ function record(moves: string[], tags: Record<string, string> = {}, result = '*'
 }
 
 /** Real self-play games as `thoth datagen --records` writes them. */
-function selfPlay(count: number): string {
+function selfPlay(count: number, randomPlies = 6): string {
   const player = new GamePlayer(1);
-  const settings = { ...DEFAULT_DATAGEN, nodes: 1, randomPlies: 6, maxPlies: 60 };
+  const settings = { ...DEFAULT_DATAGEN, nodes: 1, randomPlies, maxPlies: 60 };
   let text = '';
   for (let g = 0; g < count; g++) {
     const task = { game: g, seed: 7, edition: 'khet2' as const, setup: 'classic' as const, settings, line: true };
@@ -102,6 +112,52 @@ describe('the game database', () => {
     expect(deleteGames(db, [1])).toBe(1);
     expect(gamesAtKey(db, key).map((g) => g.id)).toEqual([2]);
     expect((db.prepare('SELECT count(*) AS n FROM positions WHERE game = 1').get() as { n: number }).n).toBe(0);
+    db.close();
+  });
+
+  it("sums the explorer in SQL exactly as the page's and the CLI's JavaScript sums it, for every position stored", () => {
+    const db = openDatabase(fresh());
+    const w = new GameWriter(db);
+    // Short openings so that games meet; a game that passes a position twice playing the same move
+    // (counted once), unfinished games, and reviews (the best game's accuracy decides between equals).
+    importText(w, selfPlay(16, 2), 'selfplay.pgn');
+    importText(
+      w,
+      record(['f4+', 'g3g2', 'f4-', 'g2g3', 'f4+', 'g3g2', 'c1c2'], {}, '*') +
+        record(['f4+', 'g3g2', 'f4-', 'g2g3', 'f4+', 'a4a3'], {}, '1/2-1/2') +
+        record(['f4+', 'g3g2', 'c1c2'], { White: 'gamma' }, '0-1'),
+      'x',
+    );
+    const ids = listGames(db, {}, 1000).map((g) => g.id);
+    for (const [i, game] of ids.entries())
+      if (i % 3 === 0)
+        storeReview(db, {
+          game,
+          depth: 2,
+          accuracy_white: i % 2 === 0 ? 50 + (i % 7) : null,
+          accuracy_black: 40 + (i % 5),
+          inaccuracies_white: 0,
+          mistakes_white: 0,
+          blunders_white: 0,
+          inaccuracies_black: 0,
+          mistakes_black: 0,
+          blunders_black: 0,
+          cp_loss_white: null,
+          cp_loss_black: null,
+          marks: '[]',
+          scores: '[]',
+          done: '2026-12-07T00:00:00Z',
+        });
+    const keys = db.prepare('SELECT DISTINCT key, ply % 2 AS side FROM positions WHERE move IS NOT NULL').all() as {
+      key: number;
+      side: 0 | 1;
+    }[];
+    expect(keys.length).toBeGreaterThan(300);
+    const shared = keys.filter(({ key }) => explorerRows(db, key).length > 1);
+    expect(shared.length).toBeGreaterThan(20); // positions many games pass: the sums and the best game are tested there
+    for (const f of [{}, { result: '1-0' }, { player: 'gamma' }])
+      for (const { key, side } of f === undefined || Object.keys(f).length === 0 ? keys : shared)
+        expect(explorerMoves(db, key, side, f), `key ${key}`).toEqual(exploreMoves(explorerRows(db, key, f), side));
     db.close();
   });
 

@@ -16,7 +16,7 @@ import {
 import { createTranslator, moveTimeFromClock } from '../../src/foreign/foreign';
 import { keiKfen } from '../../src/foreign/kei';
 import { khet2aiString } from '../../src/foreign/khet2ai';
-import { khetaiBoard } from '../../src/foreign/khetai';
+import { KHETAI_GROWTH, KhetaiTranslator, khetaiBoard, khetaiDepth } from '../../src/foreign/khetai';
 import { ukiBoard } from '../../src/foreign/uki';
 
 const dialect = (t: string): Dialect => {
@@ -238,13 +238,70 @@ describe('moves, go and info lines', () => {
     const t = createTranslator('khetai', dialect(KHETAI));
     t.fromThoth('position startpos');
     expect(t.fromThoth('go depth 4').toEngine[0]).toMatch(/^move 0 4 3600 L2------/);
-    expect(t.fromThoth('go movetime 2400').toEngine[0]).toMatch(/^move 0 25 2 /);
-    expect(t.fromThoth('go wtime 1000 btime 1000').toEngine[0]).toMatch(/^move 0 25 1 /);
-    // khetai's square 73 is d1, 63 is d2
-    expect(t.fromEngine('move 73 63 0')).toEqual(['bestmove d1d2']);
+    // a move time: the depth that fits it (khetaiDepth, below), the time in whole seconds as a ceiling
+    expect(t.fromThoth('go movetime 2400').toEngine[0]).toMatch(/^move 0 5 2 /);
+    expect(t.fromThoth('go wtime 1000 btime 1000').toEngine[0]).toMatch(/^move 0 3 1 /);
+    expect(t.fromThoth('go wtime 1000 btime 1000 depth 2').toEngine[0]).toMatch(/^move 0 2 1 /);
+    // khetai's square 73 is d1, 63 is d2; the move is one of the depth asked but one
+    expect(t.fromEngine('move 73 63 0')).toEqual([expect.stringMatching(/^info depth 1 time \d+$/), 'bestmove d1d2']);
     expect(t.fromEngine('move 44 44 -1')).toEqual(['bestmove e4-']);
     expect(t.fromEngine('move 0 1 0')[0]).toMatch(/^info string error: khetai: a8b8 \(0 1 0\): illegal here/);
   });
 });
 
 const KHETAI = 'two-scarab-rotations+swap-onto-reserved+swap-sphinx';
+
+describe("khetai's depth from the clock", () => {
+  it('is the deepest whose expected time fits the move time, from the last answer', () => {
+    // before any answer in the game: a depth 3 answer is expected to take 20 ms
+    expect(khetaiDepth(47, undefined)).toBe(3);
+    expect(khetaiDepth(10, undefined)).toBe(2);
+    expect(khetaiDepth(200, undefined)).toBe(4);
+    // raised while the last answer took well under the budget (KHETAI_GROWTH times per ply)
+    expect(KHETAI_GROWTH).toBe(8);
+    expect(khetaiDepth(47, { depth: 3, ms: 5 })).toBe(4);
+    expect(khetaiDepth(47, { depth: 3, ms: 6 })).toBe(3);
+    expect(khetaiDepth(47, { depth: 2, ms: 0.5 })).toBe(4);
+    // lowered when it took more
+    expect(khetaiDepth(47, { depth: 4, ms: 60 })).toBe(3);
+    expect(khetaiDepth(47, { depth: 4, ms: 400 })).toBe(2);
+    expect(khetaiDepth(47, { depth: 3, ms: 47 })).toBe(3);
+    expect(khetaiDepth(47, { depth: 3, ms: 48 })).toBe(2);
+    // never under 2 nor over the depth asked (25 at most); an answer in no time allows no endless depth
+    expect(khetaiDepth(0, { depth: 6, ms: 5000 })).toBe(2);
+    expect(khetaiDepth(1000, { depth: 3, ms: 0.01 }, 6)).toBe(6);
+    expect(khetaiDepth(1000, { depth: 3, ms: 0 })).toBe(7);
+    expect(khetaiDepth(1e12, { depth: 3, ms: 1 })).toBe(16);
+    expect(khetaiDepth(1e30, { depth: 3, ms: 1 })).toBe(25);
+    expect(khetaiDepth(1000, undefined, 1)).toBe(2);
+  });
+
+  it("follows khetai's answer times in the game, timed by the translator's clock", () => {
+    let clock = 0;
+    const t = new KhetaiTranslator(dialect(KHETAI), () => clock);
+    t.fromThoth('position startpos');
+    // 40 ms from the clock: depth 3; answered in 4 ms
+    expect(t.fromThoth('go wtime 1000 btime 1000 winc 0 binc 0').toEngine[0]).toMatch(/^move 0 3 1 /);
+    clock += 4;
+    expect(t.fromEngine('move 73 63 0')).toEqual(['info depth 2 time 4', 'bestmove d1d2']);
+    t.fromThoth('position startpos moves d1d2');
+    // 4 × 8 = 32 ms fits 39 ms: depth 4, which takes 120 ms
+    expect(t.fromThoth('go wtime 996 btime 990').toEngine[0]).toMatch(/^move 1 4 1 /);
+    clock += 120;
+    expect(t.fromEngine('move 6 16 0')).toEqual(['info depth 3 time 120', 'bestmove g8g7']);
+    t.fromThoth('position startpos moves d1d2 g8g7');
+    // 120 ms was over the budget: back to 3
+    expect(t.fromThoth('go wtime 996 btime 870').toEngine[0]).toMatch(/^move 0 3 1 /);
+    clock += 30;
+    expect(t.fromEngine('error max_time (seconds) must be 1 or greater')).toEqual([
+      'info string error: khetai: error max_time (seconds) must be 1 or greater',
+      'bestmove (none)',
+    ]);
+    // an error is no answer: the last answer stays the 120 ms one
+    expect(t.fromThoth('go wtime 996 btime 870').toEngine[0]).toMatch(/^move 0 3 1 /);
+    // a new game starts from the prior again
+    t.fromThoth('ucinewgame');
+    t.fromThoth('position startpos');
+    expect(t.fromThoth('go wtime 5000 btime 5000').toEngine[0]).toMatch(/^move 0 4 1 /);
+  });
+});

@@ -45,6 +45,33 @@ describe.skipIf(!HAVE_THOTH)('engines of other protocols against Thoth', () => {
   });
 });
 
+describe.skipIf(!HAVE_THOTH)("khetai's bridge by the clock", () => {
+  it('each move at the depth that fits the move time, from its answer times (depth 3 in 10 ms, 4 in 80)', async () => {
+    const { summary } = await run([
+      ...foreign('khetai', 'khetai', '--cost 10', ['tc=1+0.01']),
+      ...thoth,
+      'depth=1',
+      '-rounds',
+      '1',
+      '-openings',
+      'setups=classic',
+      'plies=2',
+    ]);
+    expect(summary.finished).toHaveLength(2);
+    const depths: number[] = [];
+    for (const f of summary.finished) {
+      const khetaiFirst = f.record.tags.get('White') === 'khetai';
+      f.record.moves.forEach((m, i) => {
+        if (i % 2 === (khetaiFirst ? 0 : 1)) depths.push(m.depth ?? -1);
+      });
+    }
+    // written as the depth asked but one: 3 fits the 47 ms of 1+0.01 and 4 would not (2 if slowed)
+    expect(depths.length).toBeGreaterThan(0);
+    for (const d of depths) expect([1, 2]).toContain(d);
+    expect(depths).toContain(2);
+  });
+});
+
 describe('refusals and faults', () => {
   it('two engines whose rules part are refused before the first game, with the position and the move', async () => {
     const err = await run([...foreign('khet2ai', 'k2'), ...foreign('uki', 'ddk'), ...quick]).catch((e: unknown) => e);

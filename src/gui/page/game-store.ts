@@ -5,7 +5,7 @@
  * for the page's life only and says nothing.
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import type { GameShelf, KeptGame } from './view/games-panel';
+import type { DatabaseExplorer, DatabaseMove, GameShelf, KeptGame } from './view/games-panel';
 
 const DB_NAME = 'thoth';
 const STORE = 'games';
@@ -51,4 +51,38 @@ export function loadExplorerIndex(panel: { setIndex(json: unknown): void }): voi
   } catch {
     // a damaged index: the person's games alone
   }
+}
+
+/**
+ * The game database of `thoth gui --db FILE` (src/gui/database-api.ts), when the server has one
+ * (it answers a name then): the explorer asks it for each position shown. Only the page `thoth gui`
+ * serves asks (main.ts); the static page has no server.
+ */
+export async function loadDatabase(panel: { setDatabase(d: DatabaseExplorer): void }): Promise<void> {
+  const get = async (path: string): Promise<unknown> => {
+    const r = await fetch(path, { cache: 'no-store' });
+    const body = (await r.json()) as { error?: string };
+    if (!r.ok) throw new Error(body.error ?? `${r.status}`);
+    return body;
+  };
+  let info: { name: string; games: number };
+  try {
+    info = (await get('api/database')) as typeof info;
+    if (typeof info.name !== 'string' || typeof info.games !== 'number') return; // started without --db
+  } catch {
+    return; // an older server
+  }
+  panel.setDatabase({
+    ...info,
+    async explore(variant, kfen) {
+      const a = (await get(`api/explorer?variant=${encodeURIComponent(variant)}&kfen=${encodeURIComponent(kfen)}`)) as {
+        moves: DatabaseMove[];
+      };
+      // JSON has no NaN: a move whose games are all unfinished comes as null
+      return a.moves.map((m) => ({ ...m, score: typeof m.score === 'number' ? m.score : Number.NaN }));
+    },
+    async record(id) {
+      return ((await get(`api/game?id=${id}`)) as { record: string }).record;
+    },
+  });
 }

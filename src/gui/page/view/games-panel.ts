@@ -9,9 +9,10 @@
  * on a row plays the move on the board. The position search finds, among the games the filter
  * shows, those that reach the board's position (by its key: any move order) or a position that
  * matches a pattern (src/analysis/pattern.ts, the language of `thoth db search --pattern`), each
- * opened at the first ply that does.
+ * opened at the first ply that does. Served by `thoth gui --db FILE`, the explorer also shows the
+ * moves of that database's games, asked of the server once per position.
  */
-import { EDITIONS, SETUPS, parseKfen, parseMove, type EditionId, type Position } from '../../../core/index';
+import { EDITIONS, SETUPS, parseKfen, parseMove, toKfen, type EditionId, type Position } from '../../../core/index';
 import {
   parseRecord,
   replayRecord,
@@ -217,6 +218,21 @@ const IDS = [
   'explorer',
 ] as const;
 
+/** A move of the explorer, as the database's answer brings it. */
+export type DatabaseMove = ExplorerMove;
+
+/** The game database of `thoth gui --db FILE`, as the page asks it (game-store.ts, loadDatabase). */
+export interface DatabaseExplorer {
+  name: string;
+  games: number;
+  explore(variant: EditionId, kfen: string): Promise<ExplorerMove[]>;
+  /** A stored game's record, by its id in the database. */
+  record(id: number): Promise<string>;
+}
+
+/** The database's answers kept, so that a position shown again is not asked again: this many. */
+const DATABASE_ANSWERS = 200;
+
 interface GamesPanelHooks {
   /** Opens a kept game on the board, at `ply` (from its start) when given, else at its end. */
   open(pgn: string, ply?: number): void;
@@ -230,6 +246,10 @@ export class GamesPanel {
   private readonly e: Record<(typeof IDS)[number], HTMLElement>;
   private games: KeptGame[] = [];
   private index: ExplorerIndex | null = null;
+  private database: DatabaseExplorer | null = null;
+  /** The database's answers by position (edition and KFEN): the moves, or the words of a failure. */
+  private readonly answers = new Map<string, ExplorerMove[] | string>();
+  private asking: string | null = null;
   /** What the explorer shows (renderExplorer's arguments): drawn again when the kept games change. */
   private shown: { pos: Position | null; evals: ReadonlyMap<string, string> } = { pos: null, evals: new Map() };
 
@@ -294,6 +314,41 @@ export class GamesPanel {
       li.append(what, open);
       list.append(li);
     }
+  }
+
+  /** The server's game database, once the page has found it. */
+  setDatabase(d: DatabaseExplorer): void {
+    this.database = d;
+    this.renderExplorer(this.shown.pos, this.shown.evals);
+  }
+
+  /**
+   * The database's moves from the position, when known; else asks for them (once at a time: the
+   * newest position waits for the answer before it) and draws the explorer again when they come,
+   * if the position is still shown.
+   */
+  private databaseMoves(pos: Position): ExplorerMove[] | string | undefined {
+    const d = this.database;
+    if (d === null) return undefined;
+    const at = `${pos.edition.id} ${toKfen(pos)}`;
+    const had = this.answers.get(at);
+    if (had !== undefined) return had;
+    if (this.asking === null) {
+      this.asking = at;
+      d.explore(pos.edition.id, toKfen(pos)).then(
+        (moves) => this.answered(at, moves),
+        (e: Error) => this.answered(at, `the database did not answer: ${e.message}`),
+      );
+    }
+    return undefined;
+  }
+
+  private answered(at: string, a: ExplorerMove[] | string): void {
+    this.asking = null;
+    if (this.answers.size >= DATABASE_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
+    this.answers.set(at, a);
+    // drawn again: with this answer if the position is still shown, else asking for the one shown now
+    this.renderExplorer(this.shown.pos, this.shown.evals);
   }
 
   /** Thoth's games' index, once the page has fetched it (anything else is left alone). */
@@ -381,9 +436,26 @@ export class GamesPanel {
   }
 
   /** A move's best game among the person's games (the index keeps none): its result and length, and Open. */
-  private bestGameCell(td: HTMLElement, m: ExplorerMove): void {
+  private bestGameCell(td: HTMLElement, m: ExplorerMove, database: DatabaseExplorer | null): void {
     td.className = 'ex-best';
     const best = m.best;
+    if (database !== null && best !== undefined && typeof best.game === 'number') {
+      const id = best.game;
+      td.textContent = `${best.result}, ${best.plies} plies${best.accuracy === undefined ? '' : `, ${Math.round(best.accuracy)}%`} `;
+      td.title = `${best.white ?? '?'} – ${best.black ?? '?'}, game ${id} of ${database.name}: the best result for the mover, then the most accurate, then the shortest`;
+      const open = td.ownerDocument.createElement('button');
+      open.textContent = 'Open';
+      open.className = 'ex-open';
+      open.addEventListener('click', (e) => {
+        e.stopPropagation();
+        database.record(id).then(
+          (pgn) => this.hooks.open(pgn),
+          (err: Error) => this.message(`Game ${id} could not be opened: ${err.message}`),
+        );
+      });
+      td.append(open);
+      return;
+    }
     const kept = best === undefined ? undefined : this.games.find((g) => g.key === best.game);
     if (kept === undefined || best === undefined) {
       td.textContent = '–';
@@ -412,22 +484,35 @@ export class GamesPanel {
     if (pos === null) return;
     const doc = box.ownerDocument;
     const mover = pos.side as 0 | 1;
-    const sections: [string, ExplorerMove[]][] = [['Your games', exploreMoves(rowsFromGames(this.games, pos), mover)]];
+    const sections: [string, ExplorerMove[] | string, 'kept' | 'index' | 'database'][] = [
+      ['Your games', exploreMoves(rowsFromGames(this.games, pos), mover), 'kept'],
+    ];
     if (this.index)
-      sections.push([`Thoth's games (${this.index.games.toLocaleString('en')})`, indexMoves(this.index, pos)]);
-    for (const [title, moves] of sections) {
+      sections.push([`Thoth's games (${this.index.games.toLocaleString('en')})`, indexMoves(this.index, pos), 'index']);
+    const d = this.database;
+    if (d !== null)
+      sections.push([
+        `${d.name} (${d.games.toLocaleString('en')})`,
+        this.databaseMoves(pos) ?? 'asking the database…',
+        'database',
+      ]);
+    for (const [title, moves, from] of sections) {
       const h = doc.createElement('h3');
+      h.dataset.from = from;
       h.textContent = `${title}: ${
-        moves.length === 0
-          ? 'no game from here'
-          : plural(
-              moves.reduce((a, m) => a + m.games, 0),
-              'game',
-            )
+        typeof moves === 'string'
+          ? moves
+          : moves.length === 0
+            ? 'no game from here'
+            : plural(
+                moves.reduce((a, m) => a + m.games, 0),
+                'game',
+              )
       }`;
       box.append(h);
-      if (moves.length === 0) continue;
+      if (typeof moves === 'string' || moves.length === 0) continue;
       const table = doc.createElement('table');
+      table.dataset.from = from;
       table.innerHTML =
         '<thead><tr><th>Move</th><th>Games</th><th title="win / draw / loss">W/D/L</th><th>Score</th><th>Eval</th><th>Best game</th></tr></thead>';
       const body = doc.createElement('tbody');
@@ -452,7 +537,7 @@ export class GamesPanel {
         }
         tr.children[4].className = 'ex-eval';
         if (!evals.has(m.move)) (tr.children[4] as HTMLElement).title = 'not the first move of an analysis line';
-        this.bestGameCell(tr.children[5] as HTMLElement, m);
+        this.bestGameCell(tr.children[5] as HTMLElement, m, from === 'database' ? d : null);
         const bar = doc.createElement('span');
         bar.className = 'ex-bar';
         bar.title = `${pct(m.wins)}% won, ${pct(m.draws)}% drawn, ${pct(m.losses)}% lost by the mover`;
