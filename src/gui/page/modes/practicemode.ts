@@ -128,13 +128,13 @@ export class PracticeMode implements PageMode {
   observe(before: PageState, after: PageState): void {
     const p = this.practice;
     if (!this.kept || !p || this.own.mine) return;
-    if (after.mode === 'analysis' && after.tree === before.tree) {
+    if (after.mode === 'analysis' && after.tree === before.tree && !(after.review && after.review !== before.review)) {
       // Analysis picked: the analysis board comes back, the practice game a line of it
       this.back();
       return;
     }
     if (after.mode !== 'engine' || after.tree.startKfen !== before.tree.startKfen || S.gameLength(after) < p.from) {
-      // the person started something else (a new game, a link, analysis): the practice is left
+      // the person started something else (a new game, a link, a review of the practice game): the practice is left
       this.kept = null;
       this.practice = null;
       this.render();
