@@ -83,6 +83,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer on a game database (thoth gui --db
     await page.waitForFunction((h) => document.querySelector(h)?.textContent === 'club.db (30): 30 games', heading);
     expect(await shownRows(page)).toEqual(expected(start.value));
     await shot(page, 'explorer-db');
+    // The rows stay the same elements while the analysis streams its lines (the page draws itself
+    // at each): a row drawn again under the pointer would lose the click on it.
+    const row = await page.$('#explorer table[data-from=database] tr.ex-move');
+    for (let k = 0; k < 3; k++) {
+      const lines = await page.textContent('#lines');
+      await page.waitForFunction((before) => document.getElementById('lines')?.textContent !== before, lines);
+    }
+    expect(await row?.evaluate((e) => e.isConnected)).toBe(true);
 
     // A click on the most played move plays it; the list is then the database's from there.
     const first = await page.getAttribute('#explorer table[data-from=database] tr.ex-move', 'data-move');

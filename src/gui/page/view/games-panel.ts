@@ -250,6 +250,10 @@ export class GamesPanel {
   /** The database's answers by position (edition and KFEN): the moves, or the words of a failure. */
   private readonly answers = new Map<string, ExplorerMove[] | string>();
   private asking: string | null = null;
+  /** What the explorer's rows show now (renderExplorer): the same again redraws only their Eval cells. */
+  private drawn = '';
+  /** The last answer from the person's games, for its position and list of games. */
+  private kept: { at: string; games: KeptGame[]; moves: ExplorerMove[] } | null = null;
   /** What the explorer shows (renderExplorer's arguments): drawn again when the kept games change. */
   private shown: { pos: Position | null; evals: ReadonlyMap<string, string> } = { pos: null, evals: new Map() };
 
@@ -314,6 +318,19 @@ export class GamesPanel {
       li.append(what, open);
       list.append(li);
     }
+  }
+
+  /**
+   * The explorer's moves in the person's games: replayed once per position and list of games, not
+   * at every drawing of the page (an analysis draws it many times a second).
+   */
+  private keptMoves(pos: Position): ExplorerMove[] {
+    const at = `${pos.edition.id} ${toKfen(pos)}`;
+    const c = this.kept;
+    if (c !== null && c.at === at && c.games === this.games) return c.moves;
+    const moves = exploreMoves(rowsFromGames(this.games, pos), pos.side as 0 | 1);
+    this.kept = { at, games: this.games, moves };
+    return moves;
   }
 
   /** The server's game database, once the page has found it. */
@@ -480,12 +497,14 @@ export class GamesPanel {
   renderExplorer(pos: Position | null, evals: ReadonlyMap<string, string> = new Map()): void {
     this.shown = { pos, evals };
     const box = this.e.explorer;
-    box.replaceChildren();
-    if (pos === null) return;
+    if (pos === null) {
+      this.drawn = '';
+      box.replaceChildren();
+      return;
+    }
     const doc = box.ownerDocument;
-    const mover = pos.side as 0 | 1;
     const sections: [string, ExplorerMove[] | string, 'kept' | 'index' | 'database'][] = [
-      ['Your games', exploreMoves(rowsFromGames(this.games, pos), mover), 'kept'],
+      ['Your games', this.keptMoves(pos), 'kept'],
     ];
     if (this.index)
       sections.push([`Thoth's games (${this.index.games.toLocaleString('en')})`, indexMoves(this.index, pos), 'index']);
@@ -496,6 +515,37 @@ export class GamesPanel {
         this.databaseMoves(pos) ?? 'asking the database…',
         'database',
       ]);
+    // The page draws itself at every line of an analysis: the rows are built again only when what
+    // they show changed (a row replaced under the pointer loses the click that was on it), and
+    // otherwise only their Eval cells follow the lines.
+    const drawn = `${toKfen(pos)}|${sections
+      .map(
+        ([title, moves, from]) =>
+          `${from} ${title}: ${
+            typeof moves === 'string'
+              ? moves
+              : moves
+                  .slice(0, EXPLORER_ROWS + 1)
+                  .map(
+                    (m) =>
+                      `${m.move} ${m.games} ${m.wins} ${m.draws} ${m.losses} ${m.best?.game ?? ''} ${m.best?.accuracy ?? ''}`,
+                  )
+                  .join(',')
+          }`,
+      )
+      .join('|')}`;
+    if (drawn === this.drawn) {
+      for (const tr of Array.from(box.querySelectorAll('tr.ex-move')) as HTMLElement[]) {
+        const cell = tr.querySelector('.ex-eval') as HTMLElement | null;
+        const move = tr.dataset.move ?? '';
+        if (cell === null) continue;
+        cell.textContent = evals.get(move) ?? '–';
+        cell.title = evals.has(move) ? '' : 'not the first move of an analysis line';
+      }
+      return;
+    }
+    this.drawn = drawn;
+    box.replaceChildren();
     for (const [title, moves, from] of sections) {
       const h = doc.createElement('h3');
       h.dataset.from = from;
