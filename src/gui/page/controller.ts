@@ -51,7 +51,9 @@ import { wireShare } from './view/share';
 import { renderNotes, wireNotes } from './view/notes-card';
 import { LearnMode } from './modes/learnmode';
 import type { PageMode } from './modes/mode';
+import { PracticeMode } from './modes/practicemode';
 import { PuzzleMode } from './modes/puzzlemode';
+import { WatchMode } from './modes/watchmode';
 import { Searches } from './engine/searches';
 import { isOwnMovable, targetsOf } from './state/selection';
 import * as R from './state/gamereview';
@@ -161,7 +163,7 @@ export class PageController {
     wireNotes(this);
     const host = { state: () => this.s, update: (f: (s: PageState) => PageState) => this.update(f) };
     const puzzles = new PuzzleMode(host);
-    this.modes = [new LearnMode(host), puzzles];
+    this.modes = [new LearnMode(host), puzzles, new PracticeMode(host), new WatchMode(host)];
     this.listenToEngine();
     this.render();
     this.wireShare();

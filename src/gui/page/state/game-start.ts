@@ -48,6 +48,7 @@ export function freshView(): Pick<
   | 'preview'
   | 'evals'
   | 'review'
+  | 'only'
   | 'message'
   | 'bannerClosed'
   | 'setupChosen'
@@ -63,6 +64,7 @@ export function freshView(): Pick<
     preview: null,
     evals: {},
     review: null,
+    only: null,
     message: '',
     bannerClosed: false,
     setupChosen: false,

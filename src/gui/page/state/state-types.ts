@@ -132,6 +132,11 @@ export interface PageState {
   evals: Readonly<Record<string, Eval>>;
   /** Thoth's review of the main line (gamereview.ts). */
   review: ReviewState | null;
+  /**
+   * The moves the analysis is restricted to (`go searchmoves`, only-moves.ts), in the position
+   * `at` (analysis-lines.ts, shownPositionKey) only; none when unset.
+   */
+  only?: OnlyMoves | null;
   /** A message for the person (replaces the hint until the next action). */
   message: string;
   /**
@@ -150,6 +155,14 @@ export interface PageState {
    * an arrow (the same one twice a circle) in `color`; `from` is the first square picked, or -1.
    */
   drawMode?: { color: ShapeColor; from: number } | null;
+}
+
+/** The analysis restricted to some moves of one position (only-moves.ts). */
+export interface OnlyMoves {
+  /** The position's key (analysis-lines.ts, shownPositionKey). */
+  at: string;
+  /** The moves, as records write them, in the order chosen. */
+  moves: readonly string[];
 }
 
 /** Thoth's review of the main line (its transitions and what it shows: gamereview.ts). */
