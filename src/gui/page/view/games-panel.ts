@@ -28,6 +28,7 @@ import { firstPlyWhere, matchesPattern, parsePattern } from '../../../analysis/p
 import type { GameReview } from '../../../analysis/review';
 import { plural } from '../../../core/plural';
 import { elementsById } from './dom';
+import { explorerDrawn } from './explorer-drawn';
 
 /** A game kept in the browser. */
 export interface KeptGame {
@@ -529,22 +530,7 @@ export class GamesPanel {
     // The page draws itself at every line of an analysis: the rows are built again only when what
     // they show changed (a row replaced under the pointer loses the click that was on it), and
     // otherwise only their Eval cells follow the lines.
-    const drawn = `${toKfen(pos)}|${sections
-      .map(
-        ([title, moves, from]) =>
-          `${from} ${title}: ${
-            typeof moves === 'string'
-              ? moves
-              : moves
-                  .slice(0, EXPLORER_ROWS + 1)
-                  .map(
-                    (m) =>
-                      `${m.move} ${m.games} ${m.wins} ${m.draws} ${m.losses} ${m.best?.game ?? ''} ${m.best?.accuracy ?? ''}`,
-                  )
-                  .join(',')
-          }`,
-      )
-      .join('|')}`;
+    const drawn = explorerDrawn(toKfen(pos), sections, EXPLORER_ROWS);
     if (drawn === this.drawn) {
       for (const tr of Array.from(box.querySelectorAll('tr.ex-move')) as HTMLElement[]) {
         const cell = tr.querySelector('.ex-eval') as HTMLElement | null;
@@ -577,40 +563,8 @@ export class GamesPanel {
       table.innerHTML =
         '<thead><tr><th>Move</th><th>Games</th><th title="win / draw / loss">W/D/L</th><th>Score</th><th>Eval</th><th>Best game</th></tr></thead>';
       const body = doc.createElement('tbody');
-      for (const m of moves.slice(0, EXPLORER_ROWS)) {
-        const tr = doc.createElement('tr');
-        tr.className = 'ex-move';
-        tr.dataset.move = m.move;
-        tr.title = `Play ${m.move}`;
-        const pct = (n: number): number => Math.round((100 * n) / Math.max(1, m.games));
-        const cells = [
-          m.move,
-          String(m.games),
-          '',
-          Number.isNaN(m.score) ? '–' : `${Math.round(100 * m.score)}%`,
-          evals.get(m.move) ?? '–',
-          '',
-        ];
-        for (const c of cells) {
-          const td = doc.createElement('td');
-          td.textContent = c;
-          tr.append(td);
-        }
-        tr.children[4].className = 'ex-eval';
-        if (!evals.has(m.move)) (tr.children[4] as HTMLElement).title = 'not the first move of an analysis line';
-        this.bestGameCell(tr.children[5] as HTMLElement, m, from === 'database' ? d : null);
-        const bar = doc.createElement('span');
-        bar.className = 'ex-bar';
-        bar.title = `${pct(m.wins)}% won, ${pct(m.draws)}% drawn, ${pct(m.losses)}% lost by the mover`;
-        for (const n of [m.wins, m.draws, m.losses]) {
-          const part = doc.createElement('span');
-          part.style.width = `${pct(n)}%`;
-          bar.append(part);
-        }
-        tr.children[2].append(bar);
-        tr.addEventListener('click', () => this.hooks.play(m.move));
-        body.append(tr);
-      }
+      for (const m of moves.slice(0, EXPLORER_ROWS))
+        body.append(this.explorerRow(m, evals, from === 'database' ? d : null));
       table.append(body);
       box.append(table);
       if (moves.length > EXPLORER_ROWS) {
@@ -620,5 +574,46 @@ export class GamesPanel {
         box.append(more);
       }
     }
+  }
+
+  /** One move's row of the explorer: a click plays the move. */
+  private explorerRow(
+    m: ExplorerMove,
+    evals: ReadonlyMap<string, string>,
+    database: DatabaseExplorer | null,
+  ): HTMLElement {
+    const doc = this.e.explorer.ownerDocument;
+    const tr = doc.createElement('tr');
+    tr.className = 'ex-move';
+    tr.dataset.move = m.move;
+    tr.title = `Play ${m.move}`;
+    const pct = (n: number): number => Math.round((100 * n) / Math.max(1, m.games));
+    const cells = [
+      m.move,
+      String(m.games),
+      '',
+      Number.isNaN(m.score) ? '–' : `${Math.round(100 * m.score)}%`,
+      evals.get(m.move) ?? '–',
+      '',
+    ];
+    for (const c of cells) {
+      const td = doc.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    tr.children[4].className = 'ex-eval';
+    if (!evals.has(m.move)) (tr.children[4] as HTMLElement).title = 'not the first move of an analysis line';
+    this.bestGameCell(tr.children[5] as HTMLElement, m, database);
+    const bar = doc.createElement('span');
+    bar.className = 'ex-bar';
+    bar.title = `${pct(m.wins)}% won, ${pct(m.draws)}% drawn, ${pct(m.losses)}% lost by the mover`;
+    for (const n of [m.wins, m.draws, m.losses]) {
+      const part = doc.createElement('span');
+      part.style.width = `${pct(n)}%`;
+      bar.append(part);
+    }
+    tr.children[2].append(bar);
+    tr.addEventListener('click', () => this.hooks.play(m.move));
+    return tr;
   }
 }
