@@ -184,7 +184,7 @@ export function explorerMoves(db: Database.Database, key: number, mover: 0 | 1, 
          SELECT h.move AS move, g.id AS game, g.result AS result, g.plies AS plies, g.white AS white, g.black AS black,
                 CASE WHEN @mover = 0 THEN r.accuracy_white ELSE r.accuracy_black END AS accuracy,
                 CASE g.result WHEN '1/2-1/2' THEN 1 WHEN @won THEN 2 WHEN @lost THEN 0 ELSE -1 END AS outcome
-         FROM hits h JOIN games g ON g.id = h.game LEFT JOIN reviews r ON r.game = g.id
+         FROM hits h JOIN games g INDEXED BY games_explorer ON g.id = h.game LEFT JOIN reviews r ON r.game = g.id
          WHERE ${where}),
        ranked AS (
          SELECT *, row_number() OVER (PARTITION BY move ORDER BY outcome DESC, coalesce(accuracy, -1) DESC, plies, game) AS rank,
