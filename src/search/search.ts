@@ -124,7 +124,10 @@ export const DEFAULT_LIMITS: SearchLimits = {
 
 export interface RootLine {
   move: number;
+  /** This iteration's score; −INF while the move is not searched again, or when it failed low against the lines above. */
   score: number;
+  /** The move's last real score (−INF before its first), with `depth` and `pv`: what is reported while `score` is −INF. */
+  last: number;
   /** BOUND_EXACT, or BOUND_LOWER / BOUND_UPPER when the last search of this line failed high/low. */
   bound: number;
   depth: number;
@@ -266,7 +269,14 @@ export class Searcher {
       const allowed = rootMoves.filter((m) => limits.searchMoves.includes(m));
       if (allowed.length > 0) rootMoves = allowed;
     }
-    this.rootLines = rootMoves.map((move) => ({ move, score: -INF, bound: BOUND_EXACT, depth: 0, pv: [move] }));
+    this.rootLines = rootMoves.map((move) => ({
+      move,
+      score: -INF,
+      last: -INF,
+      bound: BOUND_EXACT,
+      depth: 0,
+      pv: [move],
+    }));
     const result: RootResult = { best: rootMoves[0] ?? 0, ponder: 0, score: 0, depth: 0, nodes: 0, lines: [] };
     if (rootMoves.length === 0) return result;
     const multiPV = Math.max(1, Math.min(limits.multiPV, rootMoves.length));
@@ -338,7 +348,12 @@ export class Searcher {
     result.score = best.score;
     result.depth = this.completedDepth;
     result.nodes = this.nodes;
-    result.lines = this.rootLines.slice(0, multiPV).map((l) => ({ ...l, pv: l.pv.slice() }));
+    // A line whose move was not searched again (the search stopped first) or failed low against the
+    // lines above keeps its last score and depth, as it was reported; one never scored is left out.
+    result.lines = this.rootLines
+      .slice(0, multiPV)
+      .filter((l) => l.score > -INF || l.last > -INF)
+      .map((l) => ({ ...l, score: l.score > -INF ? l.score : l.last, pv: l.pv.slice() }));
     return result;
   }
 
@@ -367,12 +382,14 @@ export class Searcher {
     const hashfull = this.tt.hashfull();
     for (let i = 0; i < multiPV; i++) {
       const l = this.rootLines[i];
-      if (l.depth === 0) continue;
+      // not searched yet, or failed low at this depth: its last score, at the depth it was found
+      const score = l.score > -INF ? l.score : l.last;
+      if (l.depth === 0 || score <= -INF) continue;
       this.onInfo({
         depth: l.depth,
         seldepth: Math.max(this.seldepth, l.depth),
         multipv: i + 1,
-        score: scoreOf(l.score),
+        score: scoreOf(score),
         bound: boundWord(l.bound),
         nodes,
         nps,
@@ -410,6 +427,7 @@ export class Searcher {
       if (this.stopped) break;
       if (i === pvIdx || score > alpha) {
         line.score = score;
+        line.last = score;
         line.depth = depth;
         const pv = [m];
         for (let k = 1; k < this.pvLen[1]; k++) pv.push(this.pv[MAX_PLY + k]);

@@ -15,7 +15,14 @@ import {
 } from '../../src/search/skill';
 import { stretched } from '../slowness';
 
-const line = (move: number, score: number, depth = 5): RootLine => ({ move, score, bound: 0, depth, pv: [move] });
+const line = (move: number, score: number, depth = 5): RootLine => ({
+  move,
+  score,
+  last: score,
+  bound: 0,
+  depth,
+  pv: [move],
+});
 
 /** A seeded generator of numbers in [0, 1), from the core's mulberry32. */
 function rng(seed: number): () => number {
