@@ -16,8 +16,8 @@ export const DATAGEN_SPEC: CommandSpec = {
     {
       name: 'positions',
       value: 'N',
-      help: 'stop when the file holds N positions',
-      default: '1000000; no limit with --games',
+      help: 'stop at N positions in the file',
+      default: '1000000; none with --games',
     },
     { name: 'games', value: 'N', help: 'stop when the file holds N games', default: 'no limit' },
     { name: 'nodes', value: 'N', help: 'node budget per move', default: String(d.nodes) },
