@@ -9,7 +9,8 @@
  *
  *   npx tsx tools/rating-list.ts [--anchor NAME] [--anchor-elo E] [--bootstrap N] records.pgn …
  *
- * Prints a Markdown table per control, in the order the controls first appear. A record that appears in two files counts once (as `thoth stats` counts).
+ * Prints a Markdown table per control, in the order the controls first appear. A record that
+ * appears in two files counts once (as `thoth stats` counts).
  */
 import { parseRecords, recordPlayers, recordTimeControls } from '../src/core/record';
 import { fitRatings, type RatedGame } from '../src/match/stats/ratings';
