@@ -82,6 +82,7 @@ try {
             return h !== null && !h.textContent.includes('asking');
           };
           const t0 = performance.now();
+          const drawnAt = (window.__drawn ??= []);
           let acted = false;
           const obs = new MutationObserver(() => {
             if (acted && ready()) {
@@ -96,6 +97,7 @@ try {
             if (yes && yes.offsetParent !== null) yes.click(); // "leave this game?"
           } else document.querySelectorAll('#explorer table[data-from=database] tr.ex-move')[act.row].click();
           acted = true;
+          drawnAt.push(performance.now() - t0); // the page's own drawing of the move, done before the click returns
           // The page draws itself before the click returns: the new position shows now, asking the
           // database, or with an answer kept from before.
           if (ready()) {
@@ -138,6 +140,10 @@ try {
   );
   say(
     `  setups' starts: ${starts.length}, p50 ${pct(starts, 50).toFixed(1)} ms, p95 ${pct(starts, 95).toFixed(1)} ms, max ${Math.max(...starts).toFixed(1)} ms`,
+  );
+  const drawn = await page.evaluate(() => window.__drawn);
+  say(
+    `  of which the page's drawing of the click (board, lines, explorer asking): p50 ${pct(drawn, 50).toFixed(1)} ms, p95 ${pct(drawn, 95).toFixed(1)} ms`,
   );
   // The server's part: each request's time from sending to the last byte (the browser's resource timing).
   const fetches = await page.evaluate(() =>

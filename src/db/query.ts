@@ -144,6 +144,17 @@ export function deleteGames(db: Database.Database, ids: readonly number[]): numb
   })(ids);
 }
 
+/** Statements compiled once per database and text: the explorer is asked once a position shown. */
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function prepared(db: Database.Database, sql: string): Database.Statement {
+  let m = statements.get(db);
+  if (m === undefined) statements.set(db, (m = new Map()));
+  let st = m.get(sql);
+  if (st === undefined) m.set(sql, (st = db.prepare(sql)));
+  return st;
+}
+
 /** The explorer's rows: each game (passing the filter) that reached the position and the move it played there. */
 export function explorerRows(db: Database.Database, key: number, f: GameFilter = {}): ExplorerRow[] {
   const { where, params } = filterSql(f);
@@ -166,14 +177,14 @@ export function explorerRows(db: Database.Database, key: number, f: GameFilter =
  */
 export function explorerMoves(db: Database.Database, key: number, mover: 0 | 1, f: GameFilter = {}): ExplorerMove[] {
   const { where, params } = filterSql(f);
-  const rows = db
-    .prepare(
-      `WITH hits AS (SELECT DISTINCT move, game FROM positions WHERE key = @key AND move IS NOT NULL),
+  const rows = prepared(
+    db,
+    `WITH hits AS (SELECT DISTINCT move, game FROM positions WHERE key = @key AND move IS NOT NULL),
        played AS (
          SELECT h.move AS move, g.id AS game, g.result AS result, g.plies AS plies, g.white AS white, g.black AS black,
                 CASE WHEN @mover = 0 THEN r.accuracy_white ELSE r.accuracy_black END AS accuracy,
                 CASE g.result WHEN '1/2-1/2' THEN 1 WHEN @won THEN 2 WHEN @lost THEN 0 ELSE -1 END AS outcome
-         FROM hits h JOIN games g ON g.id = h.game LEFT JOIN reviews r ON r.game = g.id
+         FROM hits h JOIN games g INDEXED BY games_explorer ON g.id = h.game LEFT JOIN reviews r ON r.game = g.id
          WHERE ${where}),
        ranked AS (
          SELECT *, row_number() OVER (PARTITION BY move ORDER BY outcome DESC, coalesce(accuracy, -1) DESC, plies, game) AS rank,
@@ -183,8 +194,7 @@ export function explorerMoves(db: Database.Database, key: number, mover: 0 | 1, 
                 sum(outcome = 0) OVER (PARTITION BY move) AS losses
          FROM played)
        SELECT move, games, wins, draws, losses, game, result, plies, white, black, accuracy FROM ranked WHERE rank = 1`,
-    )
-    .all({ ...params, key, mover, won: mover === 0 ? '1-0' : '0-1', lost: mover === 0 ? '0-1' : '1-0' }) as {
+  ).all({ ...params, key, mover, won: mover === 0 ? '1-0' : '0-1', lost: mover === 0 ? '0-1' : '1-0' }) as {
     move: string;
     games: number;
     wins: number;

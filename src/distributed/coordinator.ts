@@ -115,7 +115,7 @@ class Coordinator {
   /** The schedule index of the next pair to queue, and the worker slots last seen. */
   private cursor = 0;
   private slots = 0;
-  /** Notes about what workers do, bounded (notes.ts). */
+  /** Notes about what workers do, bounded (move-notes.ts). */
   private readonly notes: RunNotes;
   /** Pairs queued again because they were gone (lost-jobs.ts). */
   private readonly gone: LostJobs;

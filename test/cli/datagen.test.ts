@@ -132,7 +132,7 @@ describe('thoth datagen', () => {
     expect(help).toMatchObject({
       code: 0,
       out: expect.stringMatching(
-        /^Usage: thoth datagen --out FILE [^]*--positions N +stop when the file holds N positions \(default: 1000000\)/,
+        /^Usage: thoth datagen --out FILE [^]*--positions N +stop when the file holds N positions \(default: 1000000; no limit with --games\)/,
       ),
     });
   });

@@ -66,6 +66,26 @@ describe('the game database', () => {
     expect(() => openDatabase(f)).toThrow(/newer Thoth/);
   });
 
+  it('upgrades a database of schema 1 when opened for writing, its games kept; read only, it says how', () => {
+    const f = fresh();
+    const db = openDatabase(f);
+    importText(new GameWriter(db), record(['f4+', 'g3g2'], {}, '1-0'), 'x');
+    db.close();
+    // schema 1 as an earlier build left it: no explorer index
+    const raw = new Database(f);
+    raw.exec('DROP INDEX games_explorer');
+    raw.pragma('user_version = 1');
+    raw.close();
+    expect(() => openDatabase(f, { readonly: true })).toThrow(/an older schema \(1\): open it once for writing/);
+    const up = openDatabase(f);
+    expect(up.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(listGames(up, {}).map((g) => g.moves)).toEqual(['f4+ g3g2']);
+    const start = parseKfen(SETUPS.khet2.classic, 'khet2');
+    if (!start.ok) throw new Error('setup');
+    expect(explorerMoves(up, keyOf(start.value), 0).map((m) => [m.move, m.games, m.wins])).toEqual([['f4+', 1, 1]]);
+    up.close();
+  });
+
   it('stores a game once, whatever its tags, and names a damaged game in the middle of a file', () => {
     const db = openDatabase(fresh());
     const w = new GameWriter(db);

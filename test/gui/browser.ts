@@ -193,6 +193,16 @@ export const movesText = (page: Page): Promise<string[]> =>
 export const targets = (page: Page): Promise<string[]> =>
   page.$$eval('[data-target]', (ts) => ts.map((t) => t.getAttribute('data-target') ?? '').sort());
 
+/** Plays a move given as text with the mouse: a step or swap (two squares) or a rotation (`c1+`, `c1-`). */
+export async function playText(page: Page, move: string): Promise<void> {
+  const before = (await movesText(page)).length;
+  await click(page, move.slice(0, 2));
+  if (move.endsWith('+')) await page.click('#btn-rot-cw');
+  else if (move.endsWith('-')) await page.click('#btn-rot-ccw');
+  else await click(page, move.slice(2, 4));
+  await waitMoves(page, before + 1);
+}
+
 /** Picks a mode (Analysis in the middle of a game against Thoth asks first: yes). */
 export async function setMode(page: Page, mode: 'engine' | 'humans' | 'analysis'): Promise<void> {
   await page.click(`input[name=mode][value=${mode}]`);

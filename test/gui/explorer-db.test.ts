@@ -83,6 +83,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer on a game database (thoth gui --db
     await page.waitForFunction((h) => document.querySelector(h)?.textContent === 'club.db (30): 30 games', heading);
     expect(await shownRows(page)).toEqual(expected(start.value));
     await shot(page, 'explorer-db');
+    // The rows stay the same elements while the analysis streams its lines (the page draws itself
+    // at each): a row drawn again under the pointer would lose the click on it.
+    const row = await page.$('#explorer table[data-from=database] tr.ex-move');
+    for (let k = 0; k < 3; k++) {
+      const lines = await page.textContent('#lines');
+      await page.waitForFunction((before) => document.getElementById('lines')?.textContent !== before, lines);
+    }
+    expect(await row?.evaluate((e) => e.isConnected)).toBe(true);
 
     // A click on the most played move plays it; the list is then the database's from there.
     const first = await page.getAttribute('#explorer table[data-from=database] tr.ex-move', 'data-move');
@@ -139,7 +147,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer on a game database (thoth gui --db
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/^kfen: /);
     expect((await ask('/api/explorer?variant=chess&kfen=x')).status).toBe(400);
-    expect((await ask('/api/game?id=31')).status).toBe(404);
+    // Answers are kept for the run, until another process writes the database.
+    const total = async (): Promise<number> => {
+      const r = (await (
+        await ask(`/api/explorer?variant=khet2&kfen=${encodeURIComponent(SETUPS.khet2.classic)}`)
+      ).json()) as { moves: { games: number }[] };
+      return r.moves.reduce((a, m) => a + m.games, 0);
+    };
+    expect(await total()).toBe(30);
+    const db = openDatabase(file);
+    importText(new GameWriter(db), selfPlayRecords(3, 99, 20), 'more.pgn');
+    db.close();
+    expect(await total()).toBe(33);
+    expect(await (await ask('/api/database')).json()).toEqual({ name: 'club.db', games: 33 });
+    expect((await ask('/api/game?id=34')).status).toBe(404);
     expect(((await (await ask('/api/game?id=3')).json()) as { record: string }).record).toMatch(/^\[Event /);
     const plain = await startGui(['--engine', FAKE_ENGINE]);
     try {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, click, closeBrowser, movesText, open, setMode, shot, waitMoves } from './browser';
+import { HAVE_CHROMIUM, closeBrowser, movesText, open, playText, setMode, shot } from './browser';
 import { FAKE_ENGINE, ROOT, startGui, type RunningGui } from './helpers';
 import { stretched } from '../slowness';
 
@@ -17,16 +17,6 @@ const WEB_URL = pathToFileURL(path.join(ROOT, 'dist', 'web', 'index.html')).href
 afterAll(closeBrowser);
 
 const learnCard = (page: Page, key: string): Promise<string | null> => page.getAttribute('#card-learn', `data-${key}`);
-
-/** Plays a move given as text with the mouse: a step or swap (two squares) or a rotation (`c1+`, `c1-`). */
-async function playText(page: Page, move: string): Promise<void> {
-  const before = (await movesText(page)).length;
-  await click(page, move.slice(0, 2));
-  if (move.endsWith('+')) await page.click('#btn-rot-cw');
-  else if (move.endsWith('-')) await page.click('#btn-rot-ccw');
-  else await click(page, move.slice(2, 4));
-  await waitMoves(page, before + 1);
-}
 
 /**
  * A game where Silver's f4e3?? opens the way to its Pharaoh (Red's b4a3 hits it at once), reviewed;

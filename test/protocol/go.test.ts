@@ -315,6 +315,23 @@ describe('go', () => {
     expect(r.best.move).toBe('j5+');
   });
 
+  it('go infinite searchmoves under MultiPV 3 (a GUI analysing only the moves picked): their lines alone, until stop', async () => {
+    e.send('setoption name MultiPV value 3');
+    const pos = await position('position startpos', positionOf(CLASSIC));
+    e.send('go infinite searchmoves c1d2 j1-');
+    const ls = await searching(4);
+    e.send('stop');
+    const b = await e.waitFor(/^bestmove /);
+    expect(['c1d2', 'j1-']).toContain(checkBestmove(b.text, pos).move);
+    const infos = ls.map(parseInfo).filter((x) => x !== undefined);
+    // two moves, two lines: MultiPV is capped by the moves searched, each line begins with one of them
+    expect(new Set(infos.map((i) => i.multipv))).toEqual(new Set([1, 2]));
+    expect(new Set(infos.filter((i) => i.depth === 3).map((i) => i.pv[0]))).toEqual(new Set(['c1d2', 'j1-']));
+    expect((await e.sync()).filter((l) => l.startsWith('bestmove'))).toEqual([]);
+    e.send('setoption name MultiPV value 1');
+    expect(await e.sync()).toEqual([]);
+  });
+
   it('MultiPV 3: info lines for multipv 1, 2 and 3 with distinct first moves', async () => {
     e.send('setoption name MultiPV value 3');
     const pos = await position('position startpos', positionOf(CLASSIC));

@@ -42,15 +42,18 @@ import {
 import { GAME_KEY, SETTINGS_KEY, restoreGame, restoreSettings, saveGame } from './state/persist';
 import { exportGame, exportInput } from './state/record-io';
 import { GamesPanel } from './view/games-panel';
-import { drawingColor, toggleDrawing } from './state/drawings';
+import { drawingColor, drawingOn, toggleDrawing } from './state/drawings';
 import { renderEditor } from './view/editor-card';
 import { gameShelf, loadExplorerIndex } from './game-store';
 import { importRecord } from './open-game';
 import { typedMove } from './state/typed-move';
 import { wireShare } from './view/share';
+import { renderNotes, wireNotes } from './view/notes-card';
 import { LearnMode } from './modes/learnmode';
 import type { PageMode } from './modes/mode';
+import { PracticeMode } from './modes/practicemode';
 import { PuzzleMode } from './modes/puzzlemode';
+import { WatchMode } from './modes/watchmode';
 import { Searches } from './engine/searches';
 import { isOwnMovable, targetsOf } from './state/selection';
 import * as R from './state/gamereview';
@@ -102,6 +105,8 @@ export class PageController {
   private holdTimer: ReturnType<typeof setTimeout> | null = null;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private renderQueued = false;
+  /** A new game is being put on the board (startGame): its record is not a kept game's notes. */
+  private starting = false;
   private selectedBefore = -1;
   /**
    * The modes that take the board for a while (modes/mode.ts), each called alike; the first that
@@ -155,9 +160,10 @@ export class PageController {
     });
     loadExplorerIndex(this.games);
     wirePage(this);
+    wireNotes(this);
     const host = { state: () => this.s, update: (f: (s: PageState) => PageState) => this.update(f) };
     const puzzles = new PuzzleMode(host);
-    this.modes = [new LearnMode(host), puzzles];
+    this.modes = [new LearnMode(host), puzzles, new PracticeMode(host), new WatchMode(host)];
     this.listenToEngine();
     this.render();
     this.wireShare();
@@ -233,6 +239,15 @@ export class PageController {
       if (review && !R.gameReview(before))
         void this.games.keep(exportGame(exportInput(this.s, this.engine.name)), review);
     }
+    // Notes written on a kept game (the same moves, not in play) are kept with it; a game opened
+    // over the board (an import, a link, the Games panel's Open) is not one written on.
+    if (
+      !this.starting &&
+      this.s.tree !== before.tree &&
+      !S.gameInProgress(this.s) &&
+      R.mainlineKey(this.s) === R.mainlineKey(before)
+    )
+      void this.games.rewrite(exportGame(exportInput(this.s, this.engine.name)));
     for (const name of soundsFor(before, this.s)) this.sounds.play(name);
     this.searches.sync();
     this.syncHold();
@@ -329,6 +344,8 @@ export class PageController {
     for (const m of this.modes) model = m.decorate?.(model) ?? model;
     this.board.render(model);
     this.dom.board.classList.toggle('previewing', s.preview !== null);
+    // drawing by picks: the board's clicks draw (its colour for the tests and the style)
+    this.dom.board.dataset.drawing = drawingOn(s) ? (s.drawMode?.color ?? '') : '';
     // The focus ring shows keyboard play only.
     this.dom.board.classList.toggle('kbd', this.keyboard.playing);
     // Thoth's reply is held back while the person's shot is on show (tests wait for it).
@@ -348,6 +365,7 @@ export class PageController {
     renderLegend(d, s.tree.edition);
     renderPlayers(d, s, this.engine.name, now());
     renderMoves(d, s);
+    renderNotes(d, s);
     renderThinking(d, s, running === 'play');
     renderAnalysis(d, s, this.engine, running === 'analyse' && this.engine.busy);
     renderEvalBar(d, s);
@@ -391,6 +409,8 @@ export class PageController {
     const s = this.s;
     // the board editor: any piece may be dragged (a click is its own: state/editor.ts)
     if (s.editor) return s.editor.board[sq] !== 0;
+    // drawing by picks: a press is a pick (on release), never a drag
+    if (drawingOn(s)) return false;
     this.selectedBefore = s.selected;
     const pos = S.pickPosition(s);
     if (!pos) return false;
@@ -424,7 +444,12 @@ export class PageController {
   /** A new game (New game, a position loaded, a record imported, a link opened), the board brought into view. */
   startGame(f: (s: PageState) => PageState): void {
     this.searches.newGame();
-    this.update(f);
+    this.starting = true;
+    try {
+      this.update(f);
+    } finally {
+      this.starting = false;
+    }
     this.boardIntoView();
   }
 

@@ -18,6 +18,7 @@ import { download, pictureOf, type PictureKind } from './view/export-picture';
 import { CUSTOM_SETUP } from './view/settings-form';
 import { rematch } from './state/rematch';
 import type { Searches } from './engine/searches';
+import { clearOnlyMoves, setOnlyMoves, toggleOnlyMove } from './state/only-moves';
 import * as S from './state/state';
 import type { PageState, Settings } from './state/state';
 import type { DangerView } from './state/state-types';
@@ -162,8 +163,20 @@ function wireAnalysis(page: WireHost): void {
     page.update((x) => S.setAnalysing(x, !x.analysing));
   };
   d.lines.onclick = (e) => {
+    const only = (e.target as HTMLElement).closest('button.only') as HTMLElement | null;
+    if (only?.dataset.move) return page.update((x) => toggleOnlyMove(x, only.dataset.move as string));
     const li = (e.target as HTMLElement).closest('[data-line]') as HTMLElement | null;
     if (li) page.update((x) => S.startPreview(x, Number(li.dataset.line)));
+  };
+  // Analyse only the moves picked: typed (Enter), or from the lines (◎ above); All moves clears them
+  d.onlyForm.onsubmit = (e) => {
+    e.preventDefault();
+    page.update((x) => setOnlyMoves(x, d.onlyInput.value));
+    if (page.state.message === '') d.onlyInput.blur();
+  };
+  d.onlyClear.onclick = () => {
+    d.onlyInput.value = '';
+    page.update(clearOnlyMoves);
   };
   d.pvPrev.onclick = () => page.update((x) => S.stepPreview(x, -1));
   d.pvNext.onclick = () => page.update((x) => S.stepPreview(x, 1));

@@ -9,6 +9,7 @@ import { legalMoves } from '../../../core/index';
 import { REVIEW_DEPTH, reviewGo, reviewOptions } from '../../../analysis/review-method';
 import { timeLeft } from '../state/clock';
 import type { InfoLine } from '../../../core/info';
+import type { Score } from '../../../core/score';
 import type { EngineClient } from './engine-client';
 import * as R from '../state/gamereview';
 import {
@@ -20,6 +21,7 @@ import {
   thothPlayerName,
   type Level,
 } from './levels';
+import { analysisGo } from '../state/only-moves';
 import * as S from '../state/state';
 import type { PageState } from '../state/state';
 import { positionCommand, type Path } from '../state/tree';
@@ -50,6 +52,50 @@ export interface SearchHost {
 export interface ModeSearch {
   key: string;
   start(engine: EngineClient, done: () => boolean): void;
+}
+
+/**
+ * `Threads` for a search: every core at full strength (analysis, level 8, a watched game), one for
+ * a limited level; and the server's full-strength `Hash` again after a review's (which has its own).
+ */
+export function strengthOptions(engine: EngineClient, full: boolean): Record<string, string> {
+  const st = engine.strength;
+  if (!st) return {};
+  return {
+    ...(engine.hasOption('Threads') ? { Threads: String(engine.threadsFor(full)) } : {}),
+    ...(st.hashMb !== undefined && engine.hasOption('Hash') ? { Hash: String(st.hashMb) } : {}),
+  };
+}
+
+/**
+ * One search by the review's method (src/analysis/review-method.ts): `position` to the review's
+ * depth, or its move `only` alone (`searchmoves`), on one thread from an empty table, for an
+ * engine at full strength. `scored` gets the last exact score of the first line (the mover's view;
+ * 0 when none came) and that line's first move: a review's step, a practice move's judgement.
+ */
+export function reviewSearch(
+  engine: EngineClient,
+  edition: string,
+  position: string,
+  only: string | undefined,
+  scored: (score: Score, best: string | undefined) => void,
+): void {
+  const options: Record<string, string> = { UCI_Variant: edition, ...reviewOptions() };
+  if (engine.hasOption('UCI_LimitStrength')) options.UCI_LimitStrength = 'false';
+  let last: InfoLine | null = null;
+  engine.search({
+    options,
+    newGame: true,
+    position,
+    go: reviewGo(REVIEW_DEPTH, only),
+    onInfo: (i) => {
+      if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
+    },
+    onBestmove: () => {
+      const said = last as InfoLine | null;
+      scored(said ? said.score : { kind: 'cp', value: 0 }, said?.pv[0]);
+    },
+  });
 }
 
 export class Searches {
@@ -110,19 +156,6 @@ export class Searches {
     const t = this.engine.threadsFor(s.mode !== 'engine' || isFullStrength(level));
     const threads = `${plural(t, 'thread')}`;
     return s.mode === 'engine' ? `Level ${level.n}, ${threads}` : threads;
-  }
-
-  /**
-   * `Threads` for a search: every core at full strength (analysis, level 8), one for a limited
-   * level; and the server's full-strength `Hash` again after a review's (which has its own).
-   */
-  private strengthOptions(full: boolean): Record<string, string> {
-    const st = this.engine.strength;
-    if (!st) return {};
-    return {
-      ...(this.engine.hasOption('Threads') ? { Threads: String(this.engine.threadsFor(full)) } : {}),
-      ...(st.hashMb !== undefined && this.engine.hasOption('Hash') ? { Hash: String(st.hashMb) } : {}),
-    };
   }
 
   /** What Thoth should be doing for the state now: play a move, analyse, or nothing. */
@@ -204,7 +237,7 @@ export class Searches {
       options: {
         UCI_Variant: s.tree.edition,
         ...levelOptions(level, this.engine.hasOption('UCI_LimitStrength')),
-        ...this.strengthOptions(isFullStrength(level)),
+        ...strengthOptions(this.engine, isFullStrength(level)),
       },
       position: positionCommand(s.tree, end),
       go: levelGoCommand(level, clock),
@@ -256,13 +289,14 @@ export class Searches {
       MultiPV: String(s.settings.multipv),
       // win, draw and loss beside each score, from an engine that offers them (only declared options are sent)
       UCI_ShowWDL: 'true',
-      ...this.strengthOptions(true),
+      ...strengthOptions(this.engine, true),
     };
     if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
     this.engine.search({
       options: opts,
       position: positionCommand(s.tree, s.path),
-      go: 'go infinite',
+      // the whole position, or only the moves the person picked (`searchmoves`)
+      go: analysisGo(s),
       onInfo: (i) => {
         if (this.job?.key === key) this.host.update((x) => S.analysisLine(x, linesFor, i), 'soon');
       },
@@ -279,28 +313,20 @@ export class Searches {
    */
   private startReviewStep(key: string, reviewKey: string, step: R.ReviewStep): void {
     const s = this.host.state();
-    const opts: Record<string, string> = { UCI_Variant: s.tree.edition, ...reviewOptions() };
-    if (this.engine.hasOption('UCI_LimitStrength')) opts.UCI_LimitStrength = 'false';
-    let last: InfoLine | null = null;
-    this.engine.search({
-      options: opts,
-      newGame: true,
-      position: positionCommand(s.tree, new Array<number>(step.index).fill(0)),
-      go: reviewGo(REVIEW_DEPTH, step.only),
-      onInfo: (i) => {
-        if (i.multipv === 1 && (i.bound === undefined || i.bound === 'exact')) last = i;
-      },
-      onBestmove: () => {
+    reviewSearch(
+      this.engine,
+      s.tree.edition,
+      positionCommand(s.tree, new Array<number>(step.index).fill(0)),
+      step.only,
+      (score, best) => {
         if (!this.done(key)) return;
-        const said = last as InfoLine | null;
-        const score = said ? said.score : ({ kind: 'cp', value: 0 } as const);
         this.host.update((x) =>
           step.only === undefined
-            ? R.reviewScore(x, reviewKey, step.index, score, said?.pv[0])
+            ? R.reviewScore(x, reviewKey, step.index, score, best)
             : R.reviewPlayedScore(x, reviewKey, step.index, score),
         );
       },
-    });
+    );
     this.host.scheduleRender();
   }
 }

@@ -16,6 +16,24 @@ export interface ModeHost {
   update(f: (s: PageState) => PageState): void;
 }
 
+/**
+ * A mode's own updates of the board, told apart from the person's: `mine` is true while one runs,
+ * so that the mode's `observe` lets it pass.
+ */
+export class OwnUpdates {
+  mine = false;
+  constructor(private readonly host: ModeHost) {}
+
+  run(f: (s: PageState) => PageState): void {
+    this.mine = true;
+    try {
+      this.host.update(f);
+    } finally {
+      this.mine = false;
+    }
+  }
+}
+
 export interface PageMode {
   /** Called after every transition: the mode judges what the person did, or lets go of the board. */
   observe(before: PageState, after: PageState): void;

@@ -9,8 +9,18 @@ import { viewPosition } from './state-queries';
 import type { PageState } from './state-types';
 import { pathKey, type Path } from './tree';
 
-/** The key of the position whose lines are shown. */
-export const linesKey = (s: PageState): string => `${s.tree.startKfen}|${pathKey(s.path)}`;
+/** The key of the shown position. */
+export const shownPositionKey = (s: PageState): string => `${s.tree.startKfen}|${pathKey(s.path)}`;
+
+/** The moves the analysis of the shown position is restricted to (`searchmoves`), or none. */
+export const onlyMoves = (s: PageState): readonly string[] =>
+  s.only && s.only.at === shownPositionKey(s) ? s.only.moves : [];
+
+/** The key of the lines shown: the position, and the moves the analysis is restricted to. */
+export function linesKey(s: PageState): string {
+  const only = onlyMoves(s);
+  return only.length > 0 ? `${shownPositionKey(s)}|only ${only.join(' ')}` : shownPositionKey(s);
+}
 
 /** An analysis line for the position `forKey`; the first line's score is also the position's evaluation. */
 export function analysisLine(s: PageState, forKey: string, info: InfoLine): PageState {
@@ -18,7 +28,8 @@ export function analysisLine(s: PageState, forKey: string, info: InfoLine): Page
   const lines = s.linesFor === forKey ? s.lines.slice() : [];
   lines[info.multipv - 1] = info;
   let evals = s.evals;
-  if (info.multipv === 1 && info.bound !== 'lower' && info.bound !== 'upper') {
+  // the first line of an analysis restricted to some moves is not the position's evaluation
+  if (info.multipv === 1 && info.bound !== 'lower' && info.bound !== 'upper' && onlyMoves(s).length === 0) {
     evals = { ...evals, [pathKey(s.path)]: evalOf(info.score, viewPosition(s).side, info.depth) };
   }
   return { ...s, lines, linesFor: forKey, evals };

@@ -4,6 +4,7 @@
  * orientation.
  */
 import { PHARAOH, colorOf, fileOf, formatMove, kindOf, rankOf, square, type Position } from '../../../core/index';
+import { drawPick, drawingOn } from './drawings';
 import { editorClick, editorDrop, editorRotate } from './editor';
 import { playMove } from './game-moves';
 import { atEnd, colorNames, humanMayMove, viewPosition } from './state-queries';
@@ -83,6 +84,8 @@ function premoveClick(s: PageState, pp: Position, sq: number, pickedBefore: numb
 export function clickSquare(s: PageState, sq: number, now: number, pickedBefore: number, confirm = false): PageState {
   // the board editor, while open, takes the board's clicks, drops and turns (editor.ts)
   if (s.editor) return editorClick(s, sq);
+  // drawing by picks (drawings.ts) takes the clicks: a square, then another, make an arrow
+  if (drawingOn(s)) return drawPick(s, sq);
   const pos = viewPosition(s);
   if (!humanMayMove(s)) {
     const pp = premovePosition(s);

@@ -4,10 +4,69 @@
  * blue, both yellow). They are kept in the comment of the move that led to the position, as the
  * record writes them (`[%cal …]`, `[%csl …]`: core/record.ts drawingsText), so an export keeps
  * them and an import brings them back; the board draws them (view/board.ts).
+ *
+ * Without a right button (a touch screen, the keyboard alone), drawing mode does the same with
+ * picks: the Draw button or the A key turns it on; a square picked (a click, a tap, or Enter on
+ * the board's cursor), then another, toggle an arrow between them, the same square twice a circle;
+ * G R B Y pick the colour. It is on where notes are (`notesOpen`): in Analysis, and on a game
+ * that is over.
  */
 import { commentDrawings, drawingsText, squareName, type ShapeColor } from '../../../core/index';
+import { isOver } from './state-queries';
 import type { PageState } from './state-types';
 import { nodeAt, updateNode } from './tree';
+
+/**
+ * May the person write notes (a comment, marks, drawings by picks) on the shown move? In
+ * Analysis and on a game that is over; not while a game is played (against Thoth or between two
+ * people), where a click is a move and the record is what was played; not in the board editor or
+ * a preview of an engine line; and only on a move (the start has none to keep them).
+ */
+export function notesOpen(s: PageState): boolean {
+  if (s.editor || s.preview || s.path.length === 0) return false;
+  return s.mode === 'analysis' || isOver(s);
+}
+
+/** Drawing by picks is on (and notes are open on the shown move). */
+export const drawingOn = (s: PageState): boolean => !!s.drawMode && notesOpen(s);
+
+const DRAW_HELP = 'Drawing: pick a square, then another for an arrow (the same one again for a circle)';
+
+/** Drawing by picks on or off (the Draw button, the A key); off it drops a first square picked. */
+export function toggleDrawMode(s: PageState): PageState {
+  if (s.drawMode) return { ...s, drawMode: null, message: '' };
+  if (!notesOpen(s))
+    return {
+      ...s,
+      message:
+        s.path.length === 0
+          ? 'Drawings are kept with a move: step to one first.'
+          : 'Notes are for Analysis or a finished game.',
+    };
+  return { ...s, drawMode: { color: 'G', from: -1 }, selected: -1, aim: null, armed: null, message: `${DRAW_HELP}.` };
+}
+
+/** The colour of the next drawings by picks. */
+export function setDrawColor(s: PageState, color: ShapeColor): PageState {
+  return s.drawMode && s.drawMode.color !== color ? { ...s, drawMode: { ...s.drawMode, color } } : s;
+}
+
+/** A square picked while drawing: the first remembered, the second toggles the arrow (or circle). */
+export function drawPick(s: PageState, sq: number): PageState {
+  const d = s.drawMode;
+  if (!d || !drawingOn(s) || sq < 0) return s;
+  if (d.from < 0) return { ...s, drawMode: { ...d, from: sq }, message: `${DRAW_HELP}: from ${squareName(sq)} to…` };
+  return { ...toggleDrawing(s, d.from, sq, d.color), drawMode: { ...d, from: -1 } };
+}
+
+/** Escape while drawing: a first square picked is dropped, else drawing ends. */
+export function drawEscape(s: PageState): PageState {
+  const d = s.drawMode;
+  if (!d) return s;
+  return d.from >= 0
+    ? { ...s, drawMode: { ...d, from: -1 }, message: `${DRAW_HELP}.` }
+    : { ...s, drawMode: null, message: '' };
+}
 
 /** A comment's words: its drawing commands are drawn on the board, not shown as text. */
 export function commentWords(comment: string | undefined): string {

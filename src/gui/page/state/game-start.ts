@@ -48,6 +48,7 @@ export function freshView(): Pick<
   | 'preview'
   | 'evals'
   | 'review'
+  | 'only'
   | 'message'
   | 'bannerClosed'
   | 'setupChosen'
@@ -63,6 +64,7 @@ export function freshView(): Pick<
     preview: null,
     evals: {},
     review: null,
+    only: null,
     message: '',
     bannerClosed: false,
     setupChosen: false,
@@ -97,6 +99,7 @@ export function newGame(
     stackTop: false,
     cursor: -1,
     aim: null,
+    drawMode: null,
     ...freshView(),
   };
   // The clocks start with the first move; a game loaded with moves has them running.

@@ -11,14 +11,14 @@ import { needsPlayedSearch, plyEval, repetitionAfter, type MoveSearches } from '
 import { proveForcedHits } from '../../../analysis/review-proof';
 import type { Score } from './evaluation';
 import { endPath, isOver, type PageState, type ReviewState } from './state';
-import { mainline, pathKey, positionAt, type Path } from './tree';
+import { mainline, mainlinePath, pathKey, positionAt } from './tree';
 
 export const mainlineKey = (s: PageState): string =>
   `${s.tree.startKfen}|${mainline(s.tree)
     .map((n) => n.ply.text)
     .join(' ')}`;
 
-const prefix = (n: number): Path => new Array<number>(n).fill(0);
+const prefix = mainlinePath;
 
 /** Starts a review of the main line; the final position of a finished game needs no engine. */
 export function startReview(s: PageState): PageState {
@@ -93,6 +93,10 @@ export function reviewScore(s: PageState, key: string, index: number, score: Sco
 
 const MARK_WORDS: Record<string, string> = { '??': 'Blunder', '?': 'Mistake', '?!': 'Inaccuracy' };
 
+/** A marked move in words, as lichess says it: `Blunder: c4b3??, <reason>. Best was c4c5.` */
+export const markedMoveText = (mark: string, played: string, reason: string, best: string): string =>
+  `${MARK_WORDS[mark]}: ${played}${mark}${reason ? `, ${reason}` : ''}. Best was ${best}.`;
+
 /**
  * On a reviewed main-line move marked ??, ? or ?!: what the mover should have played, as lichess
  * says it ("Blunder. Best was c4c5."), with the index of the position it was to be played in.
@@ -109,7 +113,7 @@ export function reviewAdvice(s: PageState): { index: number; best: string; text:
   return {
     index: i,
     best,
-    text: `${MARK_WORDS[mark]}: ${played}${mark}${reason ? `, ${reason}` : ''}. Best was ${best}.`,
+    text: markedMoveText(mark, played, reason ?? '', best),
   };
 }
 

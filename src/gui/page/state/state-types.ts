@@ -9,6 +9,7 @@ import type { ClockState } from './clock';
 import type { Eval, Score } from './evaluation';
 import type { InfoLine } from '../../../core/info';
 import type { EngineNote, GameTree, Path } from './tree';
+import type { ShapeColor } from '../../../core/index';
 
 export type Mode = 'engine' | 'humans' | 'analysis';
 
@@ -131,6 +132,11 @@ export interface PageState {
   evals: Readonly<Record<string, Eval>>;
   /** Thoth's review of the main line (gamereview.ts). */
   review: ReviewState | null;
+  /**
+   * The moves the analysis is restricted to (`go searchmoves`, only-moves.ts), in the position
+   * `at` (analysis-lines.ts, shownPositionKey) only; none when unset.
+   */
+  only?: OnlyMoves | null;
   /** A message for the person (replaces the hint until the next action). */
   message: string;
   /**
@@ -144,6 +150,19 @@ export interface PageState {
    * keys, and the game under it stands still until it closes.
    */
   editor?: EditorState | null;
+  /**
+   * Drawing by clicks and keys (drawings.ts), while it is on: a square picked, then another, make
+   * an arrow (the same one twice a circle) in `color`; `from` is the first square picked, or -1.
+   */
+  drawMode?: { color: ShapeColor; from: number } | null;
+}
+
+/** The analysis restricted to some moves of one position (only-moves.ts). */
+export interface OnlyMoves {
+  /** The position's key (analysis-lines.ts, shownPositionKey). */
+  at: string;
+  /** The moves, as records write them, in the order chosen. */
+  moves: readonly string[];
 }
 
 /** Thoth's review of the main line (its transitions and what it shows: gamereview.ts). */

@@ -100,6 +100,8 @@ export function lineEnd(tree: GameTree, path: Path): Path {
 }
 
 export const mainlineEnd = (tree: GameTree): Path => lineEnd(tree, []);
+/** The path of the main line's first `n` moves. */
+export const mainlinePath = (n: number): Path => new Array<number>(n).fill(0);
 export const isMainline = (path: Path): boolean => path.every((i) => i === 0);
 export const mainlineLength = (tree: GameTree): number => mainlineEnd(tree).length;
 export const pathKey = (path: Path): string => path.join('.');

@@ -4,7 +4,7 @@
  * rotation, with `R` / `L` read as `+` / `-`, `d1e2u` a stack's top obelisk) it is played on Enter
  * when it is legal, becomes the premove while Thoth thinks, and otherwise the hint says why not.
  */
-import { formatMove, parseMove } from '../../../core/index';
+import { formatMove, parseMove, type Position } from '../../../core/index';
 import * as S from './state';
 
 /** The text as the notation writes it: no spaces, lower case, `r` / `l` after a square read as `+` / `-`. */
@@ -28,10 +28,19 @@ export function typedMove(s: S.PageState, text: string, now: number): { state: S
   const may = S.humanMayMove(s);
   const pos = may ? S.viewPosition(s) : S.premovePosition(s);
   if (!pos) return { state: S.setMessage(s, `Cannot play ${t} now: ${whyNot(s)}.`), played: false };
+  const m = readTypedMove(pos, t);
+  if (!m.ok) return { state: S.setMessage(s, `Cannot play ${t}: ${m.why}.`), played: false };
+  return { state: may ? S.playMove(s, m.move, now) : S.setPremove(s, formatMove(m.move)), played: true };
+}
+
+/** A move typed as the move box reads one, in `pos`: the move, or why it is none (without the move's own text). */
+export function readTypedMove(
+  pos: Position,
+  text: string,
+): { ok: true; move: number; text: string } | { ok: false; text: string; why: string } {
+  const t = normaliseMoveText(text);
   const m = parseMove(pos, t);
-  if (!m.ok) {
-    const why = m.error.message.startsWith(`${t}: `) ? m.error.message.slice(t.length + 2) : m.error.message;
-    return { state: S.setMessage(s, `Cannot play ${t}: ${why}.`), played: false };
-  }
-  return { state: may ? S.playMove(s, m.value, now) : S.setPremove(s, formatMove(m.value)), played: true };
+  if (m.ok) return { ok: true, move: m.value, text: t };
+  const why = m.error.message.startsWith(`${t}: `) ? m.error.message.slice(t.length + 2) : m.error.message;
+  return { ok: false, text: t, why };
 }

@@ -4,7 +4,7 @@
  * table.
  */
 import { plural } from '../../../core/plural';
-import { gameStatus, type Position } from '../../../core/index';
+import { gameStatus, legalMoves, type Position } from '../../../core/index';
 import type { GraphMark } from '../../../analysis/svg-graph';
 import type { Dom } from './dom';
 import type { EngineClient } from '../engine/engine-client';
@@ -13,7 +13,7 @@ import { currentReview, gameReview, mainlineWins, shownWin } from '../state/game
 import { colorNames, endPosition, viewPosition } from '../state/state-queries';
 import { graphSvg } from './graph';
 import { escapeHtml, setHtml } from './panel-html';
-import { shownLines } from '../state/analysis-lines';
+import { onlyMoves, shownLines } from '../state/analysis-lines';
 import type { PageState } from '../state/state-types';
 import type { InfoLine } from '../../../core/info';
 import { isMainline, mainlineLength, pathKey } from '../state/tree';
@@ -68,6 +68,9 @@ export function renderThinking(dom: Dom, s: PageState, thinkingNow: boolean): vo
 /** What one analysis line shows. */
 interface LineView {
   previewing: boolean;
+  /** The line's first move, and whether the analysis is restricted to it (among others). */
+  first: string;
+  picked: boolean;
   score: string;
   depth: string;
   pv: string;
@@ -92,13 +95,26 @@ function renderLines(list: HTMLElement, views: LineView[]): void {
       span.className = c;
       li.append(span);
     }
+    // ◎: the analysis restricted to this line's first move (added to those picked), or that move taken out
+    const only = document.createElement('button');
+    only.type = 'button';
+    only.className = 'only';
+    only.textContent = '◎';
+    li.append(only);
     list.append(li);
   }
   views.forEach((v, i) => {
     const li = list.children[i] as HTMLElement;
     const cls = v.previewing ? 'line previewing' : 'line';
     if (li.className !== cls) li.className = cls;
-    const [score, depth, pv] = Array.from(li.children);
+    const [score, depth, pv, only] = Array.from(li.children) as HTMLElement[];
+    if (only.dataset.move !== v.first || only.getAttribute('aria-pressed') !== String(v.picked)) {
+      only.dataset.move = v.first;
+      only.setAttribute('aria-pressed', String(v.picked));
+      const what = v.picked ? `Analyse every picked move but ${v.first}` : `Analyse only ${v.first}`;
+      only.title = what;
+      only.setAttribute('aria-label', what);
+    }
     if (score.textContent !== v.score) score.textContent = v.score;
     if (depth.textContent !== v.depth) depth.textContent = v.depth;
     if (pv.textContent !== v.pv) pv.textContent = v.pv;
@@ -127,6 +143,14 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
   dom.analyse.disabled = over;
   const lines = shownLines(s);
   dom.lines.dataset.state = running ? 'running' : 'stopped';
+  // the analysis restricted to the moves picked: said above the lines while it is on
+  const only = onlyMoves(s);
+  dom.onlyNote.hidden = only.length === 0;
+  dom.onlyClear.hidden = only.length === 0;
+  dom.lines.dataset.only = only.join(' ');
+  const note = `Analysing only ${only.join(', ')} (${plural(only.length, 'move')} of ${legalMoves(pos).length}): the lines and their scores are these moves' alone.`;
+  if (only.length > 0 && dom.onlyNote.textContent !== note) dom.onlyNote.textContent = note;
+  if (document.activeElement !== dom.onlyInput) dom.onlyInput.value = only.join(' ');
   const first = lines[0];
   dom.analysisInfo.textContent = over
     ? 'the game is over here'
@@ -143,6 +167,8 @@ export function renderAnalysis(dom: Dom, s: PageState, engine: EngineClient, run
     dom.lines,
     lines.map((l, i) => ({
       previewing: s.preview?.index === i,
+      first: l.pv[0] ?? '',
+      picked: only.includes(l.pv[0] ?? ''),
       score: lineScoreText(l, pos.side, showWin),
       depth: `d${l.depth}`,
       pv: pvText(pos, l.pv),

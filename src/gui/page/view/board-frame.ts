@@ -3,6 +3,7 @@
  * a previewed line's; the picks, targets and rotations; the premove; the analysis' or the review's
  * arrows; the last move's beam and motion. Pure: the controller hands the result to the board.
  */
+import { drawingOn } from '../state/drawings';
 import {
   commentDrawings,
   hasOrientation,
@@ -164,6 +165,7 @@ export function boardFrame(s: PageState, game: number, cursorShown: boolean): Bo
   const danger = s.settings.danger ?? 'off';
   return {
     notes: s.preview ? undefined : notesOf(nodeAt(s.tree, s.path)?.comment),
+    drawFrom: drawingOn(s) ? s.drawMode?.from : undefined,
     danger: danger === 'off' ? null : threatWords(pos, danger === 'for' ? pos.side : pos.side ^ 1),
     pos,
     flipped: s.flipped,

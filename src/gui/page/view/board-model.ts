@@ -50,6 +50,8 @@ export interface BoardModel {
    */
   notes?: { arrows: { from: number; to: number; color: string }[]; marks: { sq: number; color: string }[] };
   faults?: number[];
+  /** Drawing by picks is on (state/drawings.ts): the first square picked (-1 none yet), else undefined. */
+  drawFrom?: number;
   /** The move to animate (once per id): a slide, a swap, or a turn. */
   motion: { id: string; from: number; to: number; rot?: '+' | '-'; swap?: boolean } | null;
 }

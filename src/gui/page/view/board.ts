@@ -211,7 +211,14 @@ export class BoardView {
     }
     for (const sq of m.faults ?? []) square(sq, 'fault');
     if (m.selected >= 0) square(m.selected, 'selected');
-    if (m.cursor >= 0) square(m.cursor, 'cursor');
+    if (m.cursor >= 0) {
+      square(m.cursor, 'cursor');
+      g.lastElementChild?.setAttribute('data-sq', squareName(m.cursor));
+    }
+    if (m.drawFrom !== undefined && m.drawFrom >= 0) {
+      square(m.drawFrom, 'draw-from');
+      g.lastElementChild?.setAttribute('data-sq', squareName(m.drawFrom));
+    }
     for (const [sq, kind] of m.targets) {
       const [cx, cy] = this.centre(sq);
       const t =

@@ -102,6 +102,10 @@ function cardParts(doc: Document) {
     review: button('btn-review'),
     winChance: button('btn-winchance'),
     lines: el('lines'),
+    onlyForm: byId(doc, 'only-form', HTMLFormElement),
+    onlyInput: byId(doc, 'only-input', HTMLInputElement),
+    onlyClear: button('only-clear'),
+    onlyNote: el('only-note'),
     previewBar: el('preview-bar'),
     previewText: el('preview-text'),
     pvPrev: button('pv-prev'),
@@ -114,6 +118,14 @@ function cardParts(doc: Document) {
     deleteLine: button('btn-delete'),
     thinking: el('thinking'),
     moves: el('moves'),
+    notes: el('notes'),
+    noteText: byId(doc, 'note-text', HTMLTextAreaElement),
+    noteMarks: el('note-marks'),
+    noteSigns: el('note-signs'),
+    noteDraw: button('note-draw'),
+    noteColors: el('note-colors'),
+    noteClear: button('note-clear'),
+    noteMsg: el('note-msg'),
   };
 }
 

@@ -73,7 +73,7 @@ function startOptions(edition: EditionId): string {
 }
 
 /** A select's options copied from another (the game card's clocks and levels), its value kept. */
-function copyOptions(to: HTMLSelectElement, from: HTMLSelectElement, value: string): void {
+export function copyOptions(to: HTMLSelectElement, from: HTMLSelectElement, value: string): void {
   if (to.dataset.from !== from.innerHTML) {
     to.innerHTML = from.innerHTML;
     to.dataset.from = from.innerHTML;

@@ -28,6 +28,7 @@ import { firstPlyWhere, matchesPattern, parsePattern } from '../../../analysis/p
 import type { GameReview } from '../../../analysis/review';
 import { plural } from '../../../core/plural';
 import { elementsById } from './dom';
+import { explorerDrawn } from './explorer-drawn';
 
 /** A game kept in the browser. */
 export interface KeptGame {
@@ -250,6 +251,10 @@ export class GamesPanel {
   /** The database's answers by position (edition and KFEN): the moves, or the words of a failure. */
   private readonly answers = new Map<string, ExplorerMove[] | string>();
   private asking: string | null = null;
+  /** What the explorer's rows show now (renderExplorer): the same again redraws only their Eval cells. */
+  private drawn = '';
+  /** The last answer from the person's games, for its position and list of games. */
+  private kept: { at: string; games: KeptGame[]; moves: ExplorerMove[] } | null = null;
   /** What the explorer shows (renderExplorer's arguments): drawn again when the kept games change. */
   private shown: { pos: Position | null; evals: ReadonlyMap<string, string> } = { pos: null, evals: new Map() };
 
@@ -316,6 +321,19 @@ export class GamesPanel {
     }
   }
 
+  /**
+   * The explorer's moves in the person's games: replayed once per position and list of games, not
+   * at every drawing of the page (an analysis draws it many times a second).
+   */
+  private keptMoves(pos: Position): ExplorerMove[] {
+    const at = `${pos.edition.id} ${toKfen(pos)}`;
+    const c = this.kept;
+    if (c !== null && c.at === at && c.games === this.games) return c.moves;
+    const moves = exploreMoves(rowsFromGames(this.games, pos), pos.side as 0 | 1);
+    this.kept = { at, games: this.games, moves };
+    return moves;
+  }
+
   /** The server's game database, once the page has found it. */
   setDatabase(d: DatabaseExplorer): void {
     this.database = d;
@@ -370,6 +388,17 @@ export class GamesPanel {
     } catch (e) {
       this.message(`The game could not be kept: ${(e as Error).message}`);
     }
+  }
+
+  /**
+   * A kept game's record written again (its notes changed: comments, marks, drawings, variations);
+   * a game not kept is left alone. True when one was kept.
+   */
+  async rewrite(pgn: string): Promise<boolean> {
+    const g = savedGameOf(pgn);
+    if (g === undefined || !this.games.some((x) => x.key === g.key)) return false;
+    await this.keep(pgn);
+    return true;
   }
 
   async refresh(): Promise<void> {
@@ -480,12 +509,14 @@ export class GamesPanel {
   renderExplorer(pos: Position | null, evals: ReadonlyMap<string, string> = new Map()): void {
     this.shown = { pos, evals };
     const box = this.e.explorer;
-    box.replaceChildren();
-    if (pos === null) return;
+    if (pos === null) {
+      this.drawn = '';
+      box.replaceChildren();
+      return;
+    }
     const doc = box.ownerDocument;
-    const mover = pos.side as 0 | 1;
     const sections: [string, ExplorerMove[] | string, 'kept' | 'index' | 'database'][] = [
-      ['Your games', exploreMoves(rowsFromGames(this.games, pos), mover), 'kept'],
+      ['Your games', this.keptMoves(pos), 'kept'],
     ];
     if (this.index)
       sections.push([`Thoth's games (${this.index.games.toLocaleString('en')})`, indexMoves(this.index, pos), 'index']);
@@ -496,6 +527,22 @@ export class GamesPanel {
         this.databaseMoves(pos) ?? 'asking the database…',
         'database',
       ]);
+    // The page draws itself at every line of an analysis: the rows are built again only when what
+    // they show changed (a row replaced under the pointer loses the click that was on it), and
+    // otherwise only their Eval cells follow the lines.
+    const drawn = explorerDrawn(toKfen(pos), sections, EXPLORER_ROWS);
+    if (drawn === this.drawn) {
+      for (const tr of Array.from(box.querySelectorAll('tr.ex-move')) as HTMLElement[]) {
+        const cell = tr.querySelector('.ex-eval') as HTMLElement | null;
+        const move = tr.dataset.move ?? '';
+        if (cell === null) continue;
+        cell.textContent = evals.get(move) ?? '–';
+        cell.title = evals.has(move) ? '' : 'not the first move of an analysis line';
+      }
+      return;
+    }
+    this.drawn = drawn;
+    box.replaceChildren();
     for (const [title, moves, from] of sections) {
       const h = doc.createElement('h3');
       h.dataset.from = from;
@@ -516,40 +563,8 @@ export class GamesPanel {
       table.innerHTML =
         '<thead><tr><th>Move</th><th>Games</th><th title="win / draw / loss">W/D/L</th><th>Score</th><th>Eval</th><th>Best game</th></tr></thead>';
       const body = doc.createElement('tbody');
-      for (const m of moves.slice(0, EXPLORER_ROWS)) {
-        const tr = doc.createElement('tr');
-        tr.className = 'ex-move';
-        tr.dataset.move = m.move;
-        tr.title = `Play ${m.move}`;
-        const pct = (n: number): number => Math.round((100 * n) / Math.max(1, m.games));
-        const cells = [
-          m.move,
-          String(m.games),
-          '',
-          Number.isNaN(m.score) ? '–' : `${Math.round(100 * m.score)}%`,
-          evals.get(m.move) ?? '–',
-          '',
-        ];
-        for (const c of cells) {
-          const td = doc.createElement('td');
-          td.textContent = c;
-          tr.append(td);
-        }
-        tr.children[4].className = 'ex-eval';
-        if (!evals.has(m.move)) (tr.children[4] as HTMLElement).title = 'not the first move of an analysis line';
-        this.bestGameCell(tr.children[5] as HTMLElement, m, from === 'database' ? d : null);
-        const bar = doc.createElement('span');
-        bar.className = 'ex-bar';
-        bar.title = `${pct(m.wins)}% won, ${pct(m.draws)}% drawn, ${pct(m.losses)}% lost by the mover`;
-        for (const n of [m.wins, m.draws, m.losses]) {
-          const part = doc.createElement('span');
-          part.style.width = `${pct(n)}%`;
-          bar.append(part);
-        }
-        tr.children[2].append(bar);
-        tr.addEventListener('click', () => this.hooks.play(m.move));
-        body.append(tr);
-      }
+      for (const m of moves.slice(0, EXPLORER_ROWS))
+        body.append(this.explorerRow(m, evals, from === 'database' ? d : null));
       table.append(body);
       box.append(table);
       if (moves.length > EXPLORER_ROWS) {
@@ -559,5 +574,46 @@ export class GamesPanel {
         box.append(more);
       }
     }
+  }
+
+  /** One move's row of the explorer: a click plays the move. */
+  private explorerRow(
+    m: ExplorerMove,
+    evals: ReadonlyMap<string, string>,
+    database: DatabaseExplorer | null,
+  ): HTMLElement {
+    const doc = this.e.explorer.ownerDocument;
+    const tr = doc.createElement('tr');
+    tr.className = 'ex-move';
+    tr.dataset.move = m.move;
+    tr.title = `Play ${m.move}`;
+    const pct = (n: number): number => Math.round((100 * n) / Math.max(1, m.games));
+    const cells = [
+      m.move,
+      String(m.games),
+      '',
+      Number.isNaN(m.score) ? '–' : `${Math.round(100 * m.score)}%`,
+      evals.get(m.move) ?? '–',
+      '',
+    ];
+    for (const c of cells) {
+      const td = doc.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    tr.children[4].className = 'ex-eval';
+    if (!evals.has(m.move)) (tr.children[4] as HTMLElement).title = 'not the first move of an analysis line';
+    this.bestGameCell(tr.children[5] as HTMLElement, m, database);
+    const bar = doc.createElement('span');
+    bar.className = 'ex-bar';
+    bar.title = `${pct(m.wins)}% won, ${pct(m.draws)}% drawn, ${pct(m.losses)}% lost by the mover`;
+    for (const n of [m.wins, m.draws, m.losses]) {
+      const part = doc.createElement('span');
+      part.style.width = `${pct(n)}%`;
+      bar.append(part);
+    }
+    tr.children[2].append(bar);
+    tr.addEventListener('click', () => this.hooks.play(m.move));
+    return tr;
   }
 }

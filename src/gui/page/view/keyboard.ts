@@ -6,6 +6,8 @@
 import type { Dom } from './dom';
 import { keyAction, type KeyAction } from './keys';
 import * as E from '../state/editor';
+import { drawEscape, drawingOn, setDrawColor, toggleDrawMode } from '../state/drawings';
+import { toggleNag } from '../state/move-notes';
 import * as S from '../state/state';
 import type { PageState, Settings } from '../state/state';
 import { DANGER_VIEWS, type DangerView } from '../state/state-types';
@@ -96,6 +98,20 @@ export class Keyboard {
         return page.setSettings({ danger: nextDanger(s.settings.danger) });
       case 'editor':
         return page.update((x) => E.openEditor(x, now()));
+      case 'draw-mode':
+        return page.update(toggleDrawMode);
+      case 'color-G':
+      case 'color-R':
+      case 'color-B':
+      case 'color-Y':
+        return page.update((x) => setDrawColor(x, a.slice(6) as 'G' | 'R' | 'B' | 'Y'));
+      case 'nag-1':
+      case 'nag-2':
+      case 'nag-3':
+      case 'nag-4':
+      case 'nag-5':
+      case 'nag-6':
+        return page.update((x) => toggleNag(x, Number(a.slice(4))));
       default:
         return this.step(a);
     }
@@ -118,11 +134,12 @@ export class Keyboard {
     }
   }
 
-  /** Escape: the premove, else the preview, else the banner, else the selection goes. */
+  /** Escape: drawing by picks, else the premove, else the preview, else the banner, else the selection goes. */
   private escape(s: PageState): void {
     const page = this.page;
     if (s.editor)
       return page.update((x) => (x.editor?.selected === -1 ? E.closeEditor(x, now()) : E.editorDeselect(x)));
+    if (s.drawMode) return page.update(drawEscape);
     if (s.premove || (s.selected >= 0 && S.premovePosition(s))) return page.update((x) => S.setPremove(x, null));
     if (s.preview) return page.update(S.exitPreview);
     if (!page.dom.banner.hidden) return page.closeBanner();
@@ -185,6 +202,7 @@ export class Keyboard {
       onBoard: t === dom.board && this.playing,
       inField,
       onButton: t.tagName === 'BUTTON' || !!t.closest('[role=button]'),
+      drawing: drawingOn(this.page.state),
     });
     if (!a) return;
     e.preventDefault();

@@ -20,7 +20,10 @@ export type KeyAction =
   | 'flip'
   | 'danger'
   | 'editor'
-  | 'take-back';
+  | 'take-back'
+  | 'draw-mode'
+  | `color-${'G' | 'R' | 'B' | 'Y'}`
+  | `nag-${1 | 2 | 3 | 4 | 5 | 6}`;
 
 export interface KeyContext {
   key: string;
@@ -31,6 +34,8 @@ export interface KeyContext {
   /** Typing in a field, or a button/line that handles Enter and Space itself. */
   inField: boolean;
   onButton: boolean;
+  /** Drawing by picks is on (G R B Y pick its colour). */
+  drawing?: boolean;
 }
 
 const BOARD_KEYS: Record<string, KeyAction> = {
@@ -65,12 +70,34 @@ const PAGE_KEYS: Record<string, KeyAction> = {
   D: 'danger',
   e: 'editor',
   E: 'editor',
+  a: 'draw-mode',
+  A: 'draw-mode',
+  // the move marks by their NAG numbers ($1 !, $2 ?, $3 !!, $4 ??, $5 !?, $6 ?!)
+  '1': 'nag-1',
+  '2': 'nag-2',
+  '3': 'nag-3',
+  '4': 'nag-4',
+  '5': 'nag-5',
+  '6': 'nag-6',
+};
+
+/** While drawing by picks: the colour keys, as lichess's colours (green, red, blue, yellow). */
+const DRAWING_KEYS: Record<string, KeyAction> = {
+  g: 'color-G',
+  G: 'color-G',
+  r: 'color-R',
+  R: 'color-R',
+  b: 'color-B',
+  B: 'color-B',
+  y: 'color-Y',
+  Y: 'color-Y',
 };
 
 export function keyAction(k: KeyContext): KeyAction | null {
   if (k.inField || k.modifier) return null;
   if (k.onBoard && BOARD_KEYS[k.key]) return BOARD_KEYS[k.key];
   if (k.onButton && (k.key === 'Enter' || k.key === ' ')) return null;
+  if (k.drawing && DRAWING_KEYS[k.key]) return DRAWING_KEYS[k.key];
   return PAGE_KEYS[k.key] ?? null;
 }
 
@@ -87,6 +114,11 @@ export const KEY_HELP: [string, string][] = [
   ['F, T', 'flip the board, take back'],
   ['D', 'danger map: what can hit the side to move, what it can hit, off'],
   ['E', 'set up a position (the board editor)'],
+  [
+    'A, then squares',
+    'draw: A turns drawing on (or off); pick a square, then another (click, tap, or Enter on the cursor) for an arrow, the same one twice for a circle; G R B Y its colour; Esc drops the first square, then stops (a right-drag draws too)',
+  ],
+  ['1 to 6', 'mark the shown move: 1 !, 2 ?, 3 !!, 4 ??, 5 !?, 6 ?! (again takes it off; Analysis or a finished game)'],
   [
     'In the editor',
     'on the board: a KFEN letter places that piece at the cursor or the selected square (P a first-player Pyramid, k a second-player Pharaoh), again turns it; Delete removes it; Esc drops the selection, then closes the editor',

@@ -7,7 +7,8 @@ import { PHARAOH, kindOf, parseKfen } from '../../../core/index';
 import type { Dom } from './dom';
 import { currentReview, reviewNags } from '../state/gamereview';
 import { atEnd, gameResult } from '../state/state-queries';
-import { shownNags } from '../state/marks';
+import { isMoveMark, shownNags } from '../state/marks';
+import { POSITION_SIGNS, nagGlyph } from '../state/move-notes';
 import { escapeHtml, setHtml } from './panel-html';
 import type { PageState } from '../state/state-types';
 import { commentWords } from '../state/drawings';
@@ -50,24 +51,24 @@ function mainlineMoveCount(tree: GameTree): number {
   return moveLabel(tree, new Array<number>(len).fill(0))?.number ?? 0;
 }
 
-/** The glyphs of the move NAGs ($1–$6). */
-const NAG_GLYPHS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
-
 /** A move's button; `nags` replaces the move's own marks (a main-line move under a review: marks.ts). */
 function moveButton(tree: GameTree, path: Path, current: Path, nags?: readonly number[]): string {
   const n = nodeAt(tree, path) as MoveNode;
   const p = n.ply;
-  const mark = p.killedSq >= 0 ? (kindOf(p.killedPiece) === PHARAOH ? '#' : '×') : '';
-  const glyph = (nags ?? n.nags ?? []).map((x) => NAG_GLYPHS[x]).find(Boolean) || '';
+  const kill = p.killedSq >= 0 ? (kindOf(p.killedPiece) === PHARAOH ? '#' : '×') : '';
+  const all = nags ?? n.nags ?? [];
+  const mark = all.find(isMoveMark);
+  const sign = all.find((x) => POSITION_SIGNS.some(([k]) => k === x));
+  const glyph = mark === undefined ? '' : nagGlyph(mark);
   const tone = glyph.startsWith('!') ? 'good' : glyph === '?!' || glyph === '!?' ? 'dubious' : 'bad';
-  const nag = glyph ? `<span class="nag nag-${tone}">${glyph}</span>` : '';
+  const nag = `${glyph ? `<span class="nag nag-${tone}">${glyph}</span>` : ''}${sign === undefined ? '' : `<span class="nag nag-sign">${nagGlyph(sign)}</span>`}`;
   const main = isMainline(path);
   const cls = `mv${samePath(path, current) ? ' current' : ''}${main ? '' : ' var'}`;
   const ply = main ? ` data-ply="${path.length}"` : '';
   const title = `${p.text}${p.killedSq >= 0 ? ': the laser removes a piece' : ''}${commentWords(n.comment) ? ` — ${commentWords(n.comment)}` : ''}`;
   // one tab stop for the whole list (a roving tabindex): the current move; ← → step from there
   const tab = samePath(path, current) || (current.length === 0 && path.length === 1 && path[0] === 0) ? '0' : '-1';
-  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} tabindex="${tab}" title="${escapeHtml(title)}">${p.text}${mark ? `<span class="kill">${mark}</span>` : ''}${nag}</button>`;
+  return `<button class="${cls}" data-path="${pathKey(path)}"${ply} tabindex="${tab}" title="${escapeHtml(title)}">${p.text}${kill ? `<span class="kill">${kill}</span>` : ''}${nag}</button>`;
 }
 
 /** A variation (and the ones inside it) as inline text: `(12… d7d6 13. c1c2 (13. j1- …))`. */
