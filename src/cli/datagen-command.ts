@@ -33,7 +33,11 @@ const MAX_COUNT = 2_000_000_000;
  */
 export function datagenTargets(args: ParsedArgs): { positions: number; games: number } {
   const games = intOption(args, 'games', 0, 0, MAX_COUNT) || Infinity;
-  const positions = intOption(args, 'positions', Number.isFinite(games) ? MAX_COUNT : 1_000_000, 1, MAX_COUNT);
+  const positions = args.options.has('positions')
+    ? intOption(args, 'positions', 1_000_000, 1, MAX_COUNT)
+    : Number.isFinite(games)
+      ? Infinity
+      : 1_000_000;
   return { positions, games };
 }
 

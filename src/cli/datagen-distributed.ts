@@ -91,8 +91,8 @@ export async function distributedDatagen(
     const s = (performance.now() - t0) / 1000;
     const t = run.totals();
     io.progress.show(
-      `datagen: ${t.positions.toLocaleString('en')}/${plural(run.o.positions, 'position', 'positions', run.o.positions.toLocaleString('en'))}, ` +
-        `${plural(t.games, 'game', 'games', t.games.toLocaleString('en'))}, ${(run.positions / Math.max(s, 1e-3)).toFixed(0)} positions/s (distributed)`,
+      `datagen: ${t.positions.toLocaleString('en')}${Number.isFinite(run.o.positions) ? `/${plural(run.o.positions, 'position', 'positions', run.o.positions.toLocaleString('en'))}` : ' positions'}, ` +
+        `${plural(t.games, 'game', 'games', t.games.toLocaleString('en'))}${Number.isFinite(run.o.games) ? ` of ${run.o.games.toLocaleString('en')}` : ''}, ${(run.positions / Math.max(s, 1e-3)).toFixed(0)} positions/s (distributed)`,
       true,
     );
   }, 1000);
@@ -108,7 +108,7 @@ export async function distributedDatagen(
         signal: stop.signal,
         signer: d.signer,
         verify: d.verify,
-        targetPositions: run.o.positions,
+        targetPositions: Number.isFinite(run.o.positions) ? run.o.positions : null,
         targetGames: Number.isFinite(games) ? games : null,
       },
       {

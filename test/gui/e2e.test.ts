@@ -408,6 +408,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the GUI in Chromium: board, records, keyboard, 
     // Silver's j4i4 removed its own Pyramid: the review marks it.
     expect(await page.textContent('#moves .mv[data-ply="3"] .nag')).toMatch(/^\?[!?]?$/);
     expect(await page.locator('#graph svg .dot').count()).toBe(5);
+    // the graph may sit below the fold (the Analysis card holds notes, practice and watch too)
+    await page.locator('#graph svg').scrollIntoViewIfNeeded();
     const g = await page.locator('#graph svg').boundingBox();
     await page.mouse.click(g!.x + g!.width / 2, g!.y + g!.height / 2);
     expect(await page.getAttribute('#moves .mv.current', 'data-ply')).toBe('2');
