@@ -468,12 +468,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     expect(await page.locator('#lines .line').count()).toBe(2);
     await page.selectOption('#sel-multipv', '3');
     expect(await page.locator('#lines .line').count()).toBe(3);
-    // A previewed line holds still while the engine goes deeper.
+    // A previewed line holds still while the engine goes deeper. (The depth the analysis has
+    // reached when the line is clicked is read, not assumed: on a busy machine or a fast one the
+    // first depths may pass between two looks of the page.)
     await page.click('#btn-analyse');
-    await page.waitForFunction(() => /depth [12]\b/.test(document.getElementById('an-info')?.textContent ?? ''));
+    const depth = async (): Promise<number> => Number(/depth (\d+)/.exec(await text(page, '#an-info'))?.[1] ?? 0);
+    await page.waitForFunction(
+      () =>
+        /depth \d+/.test(document.getElementById('an-info')?.textContent ?? '') &&
+        document.querySelectorAll('#lines .line').length === 3,
+    );
     await page.click('#lines .line[data-line="0"]');
     const shown = await text(page, '#preview-text');
-    await page.waitForFunction(() => /depth ([5-9]|\d\d)/.test(document.getElementById('an-info')?.textContent ?? ''));
+    const clickedAt = await depth();
+    await page.waitForFunction(
+      (d) => Number(/depth (\d+)/.exec(document.getElementById('an-info')?.textContent ?? '')?.[1] ?? 0) >= d + 3,
+      clickedAt,
+    );
     expect(await text(page, '#preview-text')).toBe(shown);
     await page.keyboard.press('Escape');
     // The eval bar and the graph of the main line; a click on the graph goes there.
