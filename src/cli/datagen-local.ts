@@ -9,6 +9,13 @@ import { CommandError, EXIT } from './args';
 import { onInterrupt } from './interrupt';
 import type { ProgressLine } from './progress';
 
+/** `n` things, against their target `of` when `on` (`1,200/5,000 positions`), else alone (`1,200 positions`). */
+function count(n: number, one: string, many: string, of: number, on: boolean): string {
+  return on
+    ? `${n.toLocaleString('en')}/${plural(of, one, many, of.toLocaleString('en'))}`
+    : plural(n, one, many, n.toLocaleString('en'));
+}
+
 /** The games on worker threads, a progress line, the closing lines; Ctrl-C stops the run. */
 export async function playLocal(run: DatagenRun, p: LocalPlay, progress: ProgressLine, write: (s: string) => void) {
   const { out, positions: target, games: gameTarget } = run.o;
@@ -21,10 +28,6 @@ export async function playLocal(run: DatagenRun, p: LocalPlay, progress: Progres
     const t = run.totals();
     const left = byGames ? (gameTarget - t.games) / (run.games / secs) : (target - t.positions) / rate;
     const eta = Number.isFinite(left) && left >= 0 ? ` ETA ${fmtDuration(left * 1000)}` : '';
-    const count = (n: number, one: string, many: string, of: number, on: boolean): string =>
-      on
-        ? `${n.toLocaleString('en')}/${plural(of, one, many, of.toLocaleString('en'))}`
-        : plural(n, one, many, n.toLocaleString('en'));
     const line = `${count(t.positions, 'position', 'positions', target, !byGames)}, ${count(t.games, 'game', 'games', gameTarget, byGames)}`;
     progress.show(`datagen: ${line}, ${rate.toFixed(0)} positions/s,${eta}`, true);
   }, 1000);

@@ -4,9 +4,9 @@
  */
 import type { ExplorerMove } from '../../../analysis/explorer';
 
-/** The position (its KFEN) and each section's title and rows (the first `rows`, and whether there are more). */
+/** The position (its edition and KFEN) and each section's title and rows (the first `rows`, and whether there are more). */
 export function explorerDrawn(
-  kfen: string,
+  position: string,
   sections: readonly (readonly [string, readonly ExplorerMove[] | string, string])[],
   rows: number,
 ): string {
@@ -21,5 +21,5 @@ export function explorerDrawn(
             .map(moveText)
             .join(',')
     }`;
-  return `${kfen}|${sections.map(part).join('|')}`;
+  return `${position}|${sections.map(part).join('|')}`;
 }

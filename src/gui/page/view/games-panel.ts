@@ -325,8 +325,7 @@ export class GamesPanel {
    * The explorer's moves in the person's games: replayed once per position and list of games, not
    * at every drawing of the page (an analysis draws it many times a second).
    */
-  private keptMoves(pos: Position): ExplorerMove[] {
-    const at = `${pos.edition.id} ${toKfen(pos)}`;
+  private keptMoves(pos: Position, at: string): ExplorerMove[] {
     const c = this.kept;
     if (c !== null && c.at === at && c.games === this.games) return c.moves;
     const moves = exploreMoves(rowsFromGames(this.games, pos), pos.side as 0 | 1);
@@ -345,15 +344,14 @@ export class GamesPanel {
    * newest position waits for the answer before it) and draws the explorer again when they come,
    * if the position is still shown.
    */
-  private databaseMoves(pos: Position): ExplorerMove[] | string | undefined {
+  private databaseMoves(pos: Position, kfen: string, at: string): ExplorerMove[] | string | undefined {
     const d = this.database;
     if (d === null) return undefined;
-    const at = `${pos.edition.id} ${toKfen(pos)}`;
     const had = this.answers.get(at);
     if (had !== undefined) return had;
     if (this.asking === null) {
       this.asking = at;
-      d.explore(pos.edition.id, toKfen(pos)).then(
+      d.explore(pos.edition.id, kfen).then(
         (moves) => this.answered(at, moves),
         (e: Error) => this.answered(at, `the database did not answer: ${e.message}`),
       );
@@ -515,8 +513,11 @@ export class GamesPanel {
       return;
     }
     const doc = box.ownerDocument;
+    // the position as the answers kept are keyed (its edition and KFEN), made once a drawing
+    const kfen = toKfen(pos);
+    const at = `${pos.edition.id} ${kfen}`;
     const sections: [string, ExplorerMove[] | string, 'kept' | 'index' | 'database'][] = [
-      ['Your games', this.keptMoves(pos), 'kept'],
+      ['Your games', this.keptMoves(pos, at), 'kept'],
     ];
     if (this.index)
       sections.push([`Thoth's games (${this.index.games.toLocaleString('en')})`, indexMoves(this.index, pos), 'index']);
@@ -524,13 +525,13 @@ export class GamesPanel {
     if (d !== null)
       sections.push([
         `${d.name} (${d.games.toLocaleString('en')})`,
-        this.databaseMoves(pos) ?? 'asking the database…',
+        this.databaseMoves(pos, kfen, at) ?? 'asking the database…',
         'database',
       ]);
     // The page draws itself at every line of an analysis: the rows are built again only when what
     // they show changed (a row replaced under the pointer loses the click that was on it), and
     // otherwise only their Eval cells follow the lines.
-    const drawn = explorerDrawn(toKfen(pos), sections, EXPLORER_ROWS);
+    const drawn = explorerDrawn(at, sections, EXPLORER_ROWS);
     if (drawn === this.drawn) {
       for (const tr of Array.from(box.querySelectorAll('tr.ex-move')) as HTMLElement[]) {
         const cell = tr.querySelector('.ex-eval') as HTMLElement | null;
