@@ -5,6 +5,7 @@
  * Zobrist key (the explorer and the exact position search), reviews beside their games.
  * Failures are DbError: one line that says what happened and what is kept.
  */
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { ResultToken } from '../core/record';
 
@@ -132,6 +133,9 @@ interface OpenOptions {
 
 /** Opens (or makes) a database and brings its schema up to date. */
 export function openDatabase(path: string, o: OpenOptions = {}): Database.Database {
+  // SQLite calls a folder a disk I/O error
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new DbError(`${path}: a folder, not a database file`);
   let db: Database.Database;
   try {
     db = new Database(path, {

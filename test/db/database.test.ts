@@ -64,6 +64,9 @@ describe('the game database', () => {
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(() => openDatabase(f)).toThrow(/newer Thoth/);
+    // a folder given for the file is said so (SQLite's own word is a disk I/O error)
+    expect(() => openDatabase(dir)).toThrow(/: a folder, not a database file$/);
+    expect(() => openDatabase(dir, { readonly: true })).toThrow(/: a folder, not a database file$/);
   });
 
   it('upgrades a database of schema 1 when opened for writing, its games kept; read only, it says how', () => {
