@@ -10,7 +10,7 @@ import { onInterrupt } from './interrupt';
 import type { ProgressLine } from './progress';
 
 /** `n` things, against their target `of` when `on` (`1,200/5,000 positions`), else alone (`1,200 positions`). */
-function count(n: number, one: string, many: string, of: number, on: boolean): string {
+function countAgainst(n: number, one: string, many: string, of: number, on: boolean): string {
   return on
     ? `${n.toLocaleString('en')}/${plural(of, one, many, of.toLocaleString('en'))}`
     : plural(n, one, many, n.toLocaleString('en'));
@@ -28,7 +28,7 @@ export async function playLocal(run: DatagenRun, p: LocalPlay, progress: Progres
     const t = run.totals();
     const left = byGames ? (gameTarget - t.games) / (run.games / secs) : (target - t.positions) / rate;
     const eta = Number.isFinite(left) && left >= 0 ? ` ETA ${fmtDuration(left * 1000)}` : '';
-    const line = `${count(t.positions, 'position', 'positions', target, !byGames)}, ${count(t.games, 'game', 'games', gameTarget, byGames)}`;
+    const line = `${countAgainst(t.positions, 'position', 'positions', target, !byGames)}, ${countAgainst(t.games, 'game', 'games', gameTarget, byGames)}`;
     progress.show(`datagen: ${line}, ${rate.toFixed(0)} positions/s,${eta}`, true);
   }, 1000);
   ticker.unref();
