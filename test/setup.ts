@@ -9,10 +9,10 @@
  * scripts/check-and-test.mjs.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { transform, transformSync } from 'esbuild';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   FILE_MARK,
   RUN_TMP,
@@ -36,7 +36,35 @@ const mark = randomUUID();
 process.env.TMPDIR = folder;
 process.env[FILE_MARK] = mark;
 
+/**
+ * CPU time of this worker and of the children it has reaped (engines, browsers, servers), in ms:
+ * /proc/self/stat's utime, stime, cutime and cstime. Linux only; 0 elsewhere.
+ */
+function cpuMsNow(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+const cpuLog = process.env.THOTH_TEST_CPU_LOG;
+let cpu0 = 0;
+let wall0 = 0;
+let file = '';
+beforeAll(() => {
+  file = expect.getState().testPath ?? '';
+  cpu0 = cpuMsNow();
+  wall0 = performance.now();
+});
+
 afterAll(async () => {
+  if (cpuLog)
+    appendFileSync(
+      cpuLog,
+      `${JSON.stringify({ file, cpuMs: Math.round(cpuMsNow() - cpu0), wallMs: Math.round(performance.now() - wall0) })}\n`,
+    );
   const grace = graceMs();
   const left = await stillRunning(FILE_MARK, mark, grace, folder);
   killAll(left);

@@ -4,15 +4,17 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledFixture } from '../bundle';
 import { patiently, tail } from '../patience';
 import { scaledMs } from '../slowness';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 export const FAKE_ENGINE_FILE = path.join(ROOT, 'test', 'gui', 'fixtures', 'fake-engine.ts');
-/** The fake engine as a command line for `--engine`. */
-export const FAKE_ENGINE = `node --import tsx ${FAKE_ENGINE_FILE}`;
-export const FAKE_ENGINE_ARGV = [process.execPath, '--import', 'tsx', FAKE_ENGINE_FILE];
+/** The fake engine, bundled once per worker (test/bundle.ts), as a command line for `--engine`. */
+export const FAKE_ENGINE_SCRIPT = bundledFixture(FAKE_ENGINE_FILE, 'gui-fake-engine');
+export const FAKE_ENGINE = `node ${FAKE_ENGINE_SCRIPT}`;
+export const FAKE_ENGINE_ARGV = [process.execPath, FAKE_ENGINE_SCRIPT];
 export const CHROMIUM = '/usr/bin/chromium';
 export const OUT = path.join(ROOT, 'test-output');
 

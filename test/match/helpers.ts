@@ -1,36 +1,18 @@
 /** Shared helpers for the match tests: the fake engine bundled once, and runs in-process. */
-import { buildSync } from 'esbuild';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sharedFolder } from '../../scripts/suite-owned.mjs';
+import { bundledFixture } from '../bundle';
 import { parseMatchArgs } from '../../src/match/config';
 import { runMatch, type MatchSummary } from '../../src/match/tournament';
 
 export const FIXTURE = fileURLToPath(new URL('./fixtures/fake-engine.ts', import.meta.url));
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-let bundled: string | undefined;
-
-/**
- * The fake engine as one plain .mjs file (starts in ~50 ms, where tsx needs ~300 ms), built once
- * per worker into the folder the run's files share (a file's own folder ends with the file).
- */
+/** The fake engine as one plain .mjs file, built once per worker (test/bundle.ts). */
 export function fakeEngineScript(): string {
-  if (bundled) return bundled;
-  const out = join(sharedFolder('fake-engine'), `fake-engine-${process.pid}.mjs`);
-  buildSync({
-    entryPoints: [FIXTURE],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: out,
-    logLevel: 'warning',
-  });
-  bundled = out;
-  return out;
+  return bundledFixture(FIXTURE, 'fake-engine');
 }
 
 /** A temporary directory for a test's files. */
