@@ -6,7 +6,8 @@
  * Failures are DbError: one line that says what happened and what is kept.
  */
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import type { ResultToken } from '../core/record';
 
 /** A database problem in one line (locked, full, not a database, made by a newer Thoth). */
@@ -138,7 +139,9 @@ export function openDatabase(path: string, o: OpenOptions = {}): Database.Databa
     throw new DbError(`${path}: a folder, not a database file`);
   let db: Database.Database;
   try {
-    db = new Database(path, {
+    // the native module is loaded at the first database opened, not with every command
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    db = new Sqlite(path, {
       readonly: o.readonly ?? false,
       fileMustExist: o.readonly ?? false,
       timeout: o.busyMs ?? 2000,
