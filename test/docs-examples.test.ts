@@ -266,7 +266,7 @@ function shellLine(doc: string, start: string): string {
 
 /** `command` run by bash as it stands, in `cwd`: exit 0, no stack trace, and what it printed. */
 function runs(command: string, cwd: string, env: NodeJS.ProcessEnv): string {
-  const r = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 2 * 60_000 });
+  const r = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: stretched(2 * 60_000) });
   expect(r.status, `${command}\n${r.stdout}${r.stderr}`).toBe(0);
   expect(r.stderr, command).not.toMatch(/\n\s+at .*:\d+:\d+/);
   return r.stdout + r.stderr;
@@ -548,7 +548,11 @@ describe.skipIf(!existsSync(CLI_BUILT))("protocol.md's examples, run as written"
     ['### `debug on`', ['debug on', 'go movetime 300'], false],
   ] as const) {
     it.concurrent(`${heading.slice(4)}: node dist/cli.js ${args.map((a) => `"${a}"`).join(' ')}`, () => {
-      const r = spawnSync(process.execPath, [CLI_BUILT, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 2 * 60_000 });
+      const r = spawnSync(process.execPath, [CLI_BUILT, ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: stretched(2 * 60_000),
+      });
       expect(r.status, r.stderr).toBe(0);
       expectLines(blockAfter(md, heading), r.stdout.split('\n'), numbers, args.join(' | '));
     });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { knownDialect } from '../../src/foreign/foreign';
 import { EngineProcess, type EngineSpec } from '../../src/match/engine-process';
 import { fixtureScript } from '../foreign/helpers';
+import { scaledMs } from '../slowness';
 import { fakeEngineScript } from './helpers';
 
 const spec = (): EngineSpec => ({
@@ -39,7 +40,7 @@ async function timedAnswer(
 ): Promise<{ at: number; handled: number; t0: number }> {
   e.start();
   try {
-    expect(await e.handshake('khet2', 30_000)).toBeUndefined();
+    expect(await e.handshake('khet2', scaledMs(30_000))).toBeUndefined();
     e.send('position startpos');
     hook(e);
     const t0 = performance.now();
