@@ -15,6 +15,7 @@ import { parsePuzzleFile, type Puzzle } from '../../src/puzzles/format';
 import { judgePuzzleMove, puzzlePosition, startRun, themeName } from '../../src/gui/page/state/puzzle';
 import {
   HAVE_CHROMIUM,
+  WAIT_MS,
   click,
   closeBrowser,
   moveFirstPiece,
@@ -103,8 +104,8 @@ async function puzzleKeepsTheGame(page: Page, name: string): Promise<void> {
   const p = await current(page, '#pz-start');
   // the puzzle is on the board, the game kept apart (and in storage)
   expect(await movesText(page)).toEqual([p.moves[0]]);
-  await page.waitForTimeout(400); // storage is written a moment after a change
-  expect(await storedMoves(page)).toBe(4);
+  // storage is written a moment after a change (later on a busy machine)
+  await expect.poll(() => storedMoves(page), { timeout: WAIT_MS, interval: 100 }).toBe(4);
   // no Take back, Draw or Resign in a puzzle; the task names its edition, the themes come after
   for (const b of ['#btn-takeback', '#btn-draw', '#btn-resign', '#form-note']) expect(await shown(page, b)).toBe(false);
   const task = (await page.textContent('#pz-task')) ?? '';
