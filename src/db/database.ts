@@ -6,8 +6,7 @@
  * Failures are DbError: one line that says what happened and what is kept.
  */
 import { statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type { ResultToken } from '../core/record';
 
 /** A database problem in one line (locked, full, not a database, made by a newer Thoth). */
@@ -139,9 +138,7 @@ export function openDatabase(path: string, o: OpenOptions = {}): Database.Databa
     throw new DbError(`${path}: a folder, not a database file`);
   let db: Database.Database;
   try {
-    // the native module is loaded at the first database opened, not with every command
-    const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
-    db = new Sqlite(path, {
+    db = new Database(path, {
       readonly: o.readonly ?? false,
       fileMustExist: o.readonly ?? false,
       timeout: o.busyMs ?? 2000,

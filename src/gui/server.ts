@@ -16,8 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { createRequire } from 'node:module';
-import type { WebSocket } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import {
   LOOPBACK_HOST,
   MIME,
@@ -230,9 +229,6 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
     if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
     answerDatabase(opts.database, req, res);
   });
-  // ws (and the https and tls it loads) only where a page is served: an engine or a match starts
-  // without them (about 0.1 s of CPU a process; 2026-12-07)
-  const { WebSocketServer } = createRequire(import.meta.url)('ws') as typeof import('ws');
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
