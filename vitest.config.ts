@@ -135,8 +135,8 @@ class LongestFirst extends BaseSequencer {
  * A test's (and a hook's) own timeout: three minutes on an idle machine, times the slowness the
  * suite is built to bear (test/slowness.ts, SLOWNESS_BORNE: ten), whatever the machine is like as
  * the run starts: the load can rise after. A run that started beside other clones' `npm ci` at 4.2×
- * ran at 15× half an hour later, beside their suites and datagen, and three tests ran out of the
- * timeouts set from the 4.2 (2026-12-07). A test's waits are scaled as they wait (test/patience.ts)
+ * ran at 15× half an hour later, beside their suites and datagen (2026-12-07): timeouts set from the
+ * 4.2 leave a test that takes 47 s on an idle machine 630 s where it needs 700. A test's waits are scaled as they wait (test/patience.ts)
  * and fail by their own idle-machine bounds, naming what they waited for, long before this. The
  * factor can be set: `THOTH_TEST_SLOWNESS=1 npm test` keeps the idle machine's timeouts.
  */
