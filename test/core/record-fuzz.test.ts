@@ -8,9 +8,13 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAX_VARIATION_DEPTH, parseRecords, serializeRecord, type MoveRecord } from '../../src/core/record';
-import { stretched } from '../slowness';
+import { scaledMs, stretched } from '../slowness';
 
-/** How long one input may hold the reader: generous (each takes milliseconds), only a loop or runaway work reaches it. */
+/**
+ * How long one input may hold the reader on an idle machine, stretched by the slowness as each wait
+ * starts (test/slowness.ts; a fixed 20 s ran out at a load of 22, 2026-12-07): generous (each takes
+ * milliseconds), only a loop or runaway work reaches it.
+ */
 const STALL_MS = 20_000;
 
 function runChild(cases: number): Promise<{ code: number | null; last: string; out: string; stalled: boolean }> {
@@ -27,7 +31,7 @@ function runChild(cases: number): Promise<{ code: number | null; last: string; o
       timer = setTimeout(() => {
         stalled = true;
         child.kill('SIGKILL');
-      }, STALL_MS);
+      }, scaledMs(STALL_MS));
     };
     arm();
     child.stdout.on('data', (d) => {
