@@ -1,9 +1,6 @@
 /** The fixture engines of other protocols (fixtures/), each bundled once into a plain .mjs that starts fast. */
-import { buildSync } from 'esbuild';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledFixture } from '../bundle';
 
 const FIXTURES = {
   uki: 'uki-engine.ts',
@@ -13,25 +10,9 @@ const FIXTURES = {
 } as const;
 export type FixtureProto = keyof typeof FIXTURES;
 
-const bundled = new Map<string, string>();
-
-/** The fixture of a protocol as one .mjs file. */
+/** The fixture of a protocol as one .mjs file, built once per worker (test/bundle.ts). */
 export function fixtureScript(proto: FixtureProto): string {
-  const have = bundled.get(proto);
-  if (have) return have;
-  const dir = mkdtempSync(join(tmpdir(), 'thoth-foreign-'));
-  const out = join(dir, `${proto}.mjs`);
-  buildSync({
-    entryPoints: [fileURLToPath(new URL(`./fixtures/${FIXTURES[proto]}`, import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: out,
-    logLevel: 'warning',
-  });
-  bundled.set(proto, out);
-  return out;
+  return bundledFixture(fileURLToPath(new URL(`./fixtures/${FIXTURES[proto]}`, import.meta.url)), 'foreign');
 }
 
 /** `-engine` words for a fixture: `foreign('uki', 'ddk', '--break notation')`. */
