@@ -53,11 +53,12 @@ const cpuLog = process.env.THOTH_TEST_CPU_LOG;
 let cpu0 = 0;
 let wall0 = 0;
 let file = '';
-beforeAll(() => {
-  file = expect.getState().testPath ?? '';
-  cpu0 = cpuMsNow();
-  wall0 = performance.now();
-});
+if (cpuLog)
+  beforeAll(() => {
+    file = expect.getState().testPath ?? '';
+    cpu0 = cpuMsNow();
+    wall0 = performance.now();
+  });
 
 afterAll(async () => {
   if (cpuLog)
