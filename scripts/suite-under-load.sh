@@ -15,8 +15,14 @@ if [ $# -lt 1 ]; then
 fi
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 base=$(realpath -m "$1")
-commit=$(git -C "$repo" rev-parse "${2:-HEAD}") || exit 2
+if ! commit=$(git -C "$repo" rev-parse --verify --quiet "${2:-HEAD}^{commit}"); then
+  echo "${2:-HEAD}: not a commit of $repo" >&2
+  exit 2
+fi
 clones=${3:-2}
+case $clones in
+  '' | *[!0-9]* | 0) echo "CLONES: a number of suites, 1 or more (not '$clones')" >&2; exit 2 ;;
+esac
 if [ -e "$base" ]; then
   echo "$base exists already: give a new folder" >&2
   exit 2
