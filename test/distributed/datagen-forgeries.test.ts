@@ -14,7 +14,7 @@ import type { ChunkResult } from '../../src/distributed/datagen-jobs';
 import { QUEUE_PREFIX, keys, openRedis, parseRedisUrl } from '../../src/distributed/redis';
 import { tempDir } from '../match/helpers';
 import { CONTROL, REDIS_SERVER, ThothProcess, small, startRedis, worker, type RedisInstance } from './helpers';
-import { stretched } from '../slowness';
+import { runSlowness, stretched } from '../slowness';
 
 describe.skipIf(!REDIS_SERVER)('forgeries against distributed datagen on a real Redis', () => {
   let redis: RedisInstance;
@@ -59,7 +59,8 @@ describe.skipIf(!REDIS_SERVER)('forgeries against distributed datagen on a real 
       const connection = { host: '127.0.0.1', port: redis.port };
       const results = new Queue(keys.resultsQueue(run), { connection, prefix: QUEUE_PREFIX });
       const jobs = new Queue(keys.pairsQueue(run), { connection, prefix: QUEUE_PREFIX });
-      for (let k = 0; k < 100 && (await jobs.getWaitingCount()) < 3; k++) await new Promise((r) => setTimeout(r, 100));
+      for (let k = 0; k < 100 * runSlowness() && (await jobs.getWaitingCount()) < 3; k++)
+        await new Promise((r) => setTimeout(r, 100));
       const forged: ChunkResult[] = [
         { chunk: 0, worker: 'junk\u001b[2J', shard: Buffer.from('not a data file').toString('base64'), ms: 1 },
         { chunk: 1, worker: 'foreign', shard: readFileSync(join(dir, 'foreign.bin')).toString('base64'), ms: 1 },

@@ -23,7 +23,7 @@ import {
   worker,
   type RedisInstance,
 } from './helpers';
-import { stretched } from '../slowness';
+import { runSlowness, stretched } from '../slowness';
 
 const outLines = (p: ThothProcess): string[] => p.out.split('\n').filter((l) => l !== '');
 
@@ -68,7 +68,8 @@ describe.skipIf(!REDIS_SERVER)('forgeries on a real Redis', () => {
       const results = new Queue(keys.resultsQueue(id), { connection, prefix: QUEUE_PREFIX });
       const pairs = new Queue(keys.pairsQueue(id), { connection, prefix: QUEUE_PREFIX });
       // the three pairs queued, before any worker
-      for (let k = 0; k < 100 && (await pairs.getWaitingCount()) < 3; k++) await new Promise((r) => setTimeout(r, 100));
+      for (let k = 0; k < 100 * runSlowness() && (await pairs.getWaitingCount()) < 3; k++)
+        await new Promise((r) => setTimeout(r, 100));
 
       // Forged results: a game of no moves scored 1-0, moves that are not legal there, junk, a pair of no run.
       const evil = '\u001b[31mevil\nFinished game 1 (A vs B): 1-0';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { knownDialect } from '../../src/foreign/foreign';
 import { EngineProcess, type EngineSpec } from '../../src/match/engine-process';
 import { fixtureScript } from '../foreign/helpers';
-import { scaledMs } from '../slowness';
+import { scaledMs, stretched } from '../slowness';
 import { fakeEngineScript } from './helpers';
 
 const spec = (): EngineSpec => ({
@@ -45,7 +45,7 @@ async function timedAnswer(
     hook(e);
     const t0 = performance.now();
     e.send('go wtime 1000 btime 1000');
-    const r = await e.waitFor((l) => l.startsWith('bestmove'), 30_000);
+    const r = await e.waitFor((l) => l.startsWith('bestmove'), stretched(30_000));
     const handled = performance.now();
     if (r.kind !== 'line') throw new Error(`no bestmove: ${r.kind}`);
     return { at: r.at, handled, t0 };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecords, serializeRecord } from '../../src/core/record';
 import { RecordWriter } from '../../src/match/record-file';
+import { stretched } from '../slowness';
 import { tempDir } from './helpers';
 
 const games = parseRecords(readFileSync(new URL('../core/fixtures/match.pgn', import.meta.url), 'utf8')).games;
@@ -37,7 +38,7 @@ describe('the record writer', () => {
     // The first append's flush is still in flight (this test has not yielded since): close waits for it.
     w.close();
     expect(holds(path)).toBe(true);
-    const until = Date.now() + 10_000;
+    const until = Date.now() + stretched(10_000);
     while (holds(path) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     expect(holds(path)).toBe(false);
     expect(parseRecords(readFileSync(path, 'utf8')).games).toHaveLength(games.length);
