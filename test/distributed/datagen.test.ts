@@ -146,8 +146,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
       expect(code, coord.err + coord.out).toBe(0);
       expect(await local.exited).toBe(0);
       // The killed worker's chunk did not run on: its datagen ended with the worker, before the chunk's games were played.
-      expect(await waitGone(['--seed', '7101', '--no-dedup'])).toEqual([]);
-      expect(alive(child.pid)).toBe(false);
+      await until(`the killed worker's datagen child ${child.pid} ending`, 10_000, () => !alive(child.pid));
       const left = existsSync(child.shard) ? scanData(readFileSync(child.shard)).summary.games : 0;
       expect(left).toBeLessThan(2);
       rmSync(dirname(child.shard), { recursive: true, force: true });
@@ -169,6 +168,10 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
       expect(status.out).toMatch(/^ {2}\S+:\d+: \d+ chunks, \d+ positions, [\d.]+ positions\/s$/m);
       other.kill('SIGINT');
       await other.exited;
+      // Nothing of the run plays on once its workers have ended. (Not asked as the coordinator ends:
+      // on a loaded machine the other worker may have taken a chunk queued twice, the killed
+      // worker's, just before the run's end, and plays it out; 2026-12-07.)
+      expect(await waitGone(['--seed', '7101', '--no-dedup'])).toEqual([]);
     },
     stretched(150_000),
   );
@@ -208,7 +211,7 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
   );
 
   it(
-    'match-status of a finished run: finished, the final counts, nothing queued or in progress, every worker that played',
+    'match-status of a finished run: finished, the final counts, nothing queued or in progress, the workers whose chunks it wrote',
     async () => {
       const dir = tempDir();
       const workers = sharedWorkers();
@@ -243,15 +246,26 @@ describe.skipIf(!REDIS_SERVER)('distributed datagen', () => {
         ),
       );
       expect(text).not.toMatch(/queued [1-9]|in progress [1-9]/);
-      // Every worker that played a chunk is named with what it gave.
-      const named = text.split('\n').filter((l) => /^ {2}\S+: \d+ chunks?, /.test(l));
+      // Every worker whose chunks went into the file is named with them: the file's games are
+      // chunks 0, 1, … in order (one game a chunk), each counted for the worker that gave it. A
+      // chunk given after the target was met is not counted (on a loaded machine one worker may
+      // give its first chunk only then, so "every worker that played" is not asked).
+      const named = [...text.matchAll(/^ {2}(\S+): (\d+) chunks?, /gm)];
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.reduce((n, m) => n + Number(m[2]), 0)).toBe(Number(wrote[2]));
+      const ids = workers.map((w) => `:${w.proc.pid} `);
+      for (const [, id] of named)
+        expect(
+          ids.some((p) => `${id} `.endsWith(p)),
+          `${id} is one of the workers`,
+        ).toBe(true);
       // A worker's line about a chunk it gave may reach this process after the run has ended.
       await until(
         'a played chunk in the output of each worker match-status names',
         10_000,
         () => played() >= named.length,
       ).catch(() => undefined);
-      expect(named).toHaveLength(played());
+      expect(played()).toBeGreaterThanOrEqual(named.length);
     },
     stretched(150_000),
   );
