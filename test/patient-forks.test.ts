@@ -48,7 +48,7 @@ describe('the test pool waits for a slow worker process', () => {
     await w.start();
     const answers: Answer[] = [];
     const watch = new Stopwatch();
-    let startedAt = 0;
+    let startedAt: number | undefined;
     const finished = new Promise<void>((resolve) =>
       w.on('message', (message) => {
         const m = message as Answer;
@@ -60,7 +60,7 @@ describe('the test pool waits for a slow worker process', () => {
     w.send(start);
     // the pool sends its run as soon as it hears started
     await new Promise<void>((resolve) => {
-      const poll = () => (startedAt > 0 ? resolve() : setTimeout(poll, 5));
+      const poll = () => (startedAt !== undefined ? resolve() : setTimeout(poll, 5));
       poll();
     });
     w.send(run);
