@@ -52,6 +52,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the danger map in Chromium', () => {
     expect(await page.textContent('#layer-danger .danger-halo[data-sq=e3] title')).toMatch(
       /^the Silver Pharaoh on e3: a3-/,
     );
+    // the page is opened with reduced motion asked for (browser.ts): the halo does not pulse
+    expect(await page.$eval('#layer-danger .danger-halo', (e) => getComputedStyle(e).animationName)).toBe('none');
     // every square the map's beams reach is dotted where it is empty
     const pos = parseKfen(DANGER, 'khet2');
     if (!pos.ok) throw new Error(DANGER);
