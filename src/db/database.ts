@@ -6,7 +6,8 @@
  * Failures are DbError: one line that says what happened and what is kept.
  */
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import type { ResultToken } from '../core/record';
 
 /** A database problem in one line (locked, full, not a database, made by a newer Thoth). */
@@ -131,6 +132,14 @@ interface OpenOptions {
   busyMs?: number;
 }
 
+/**
+ * The SQLite binding, loaded when a database is first opened: the engine and most commands never
+ * open one, and a process that starts without it starts sooner.
+ */
+function sqlite(): typeof Database {
+  return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+}
+
 /** Opens (or makes) a database and brings its schema up to date. */
 export function openDatabase(path: string, o: OpenOptions = {}): Database.Database {
   // SQLite calls a folder a disk I/O error
@@ -138,7 +147,7 @@ export function openDatabase(path: string, o: OpenOptions = {}): Database.Databa
     throw new DbError(`${path}: a folder, not a database file`);
   let db: Database.Database;
   try {
-    db = new Database(path, {
+    db = new (sqlite())(path, {
       readonly: o.readonly ?? false,
       fileMustExist: o.readonly ?? false,
       timeout: o.busyMs ?? 2000,

@@ -4,7 +4,7 @@
  *
  * - A **Thoth build** (a command running `dist/cli.js` or `bin/thoth.js` of a package named
  *   `thoth`) is stored in Redis by the coordinator: package.json, bin/, dist/*.js and the
- *   packages its code imports (piscina, ws and what they depend on), file by file, gzipped. A
+ *   packages its code loads (piscina, ws and what they depend on), file by file, gzipped. A
  *   worker unpacks it into its cache under the checksum, checks the checksum of what it wrote, and
  *   runs `node <cache>/<checksum>/dist/cli.js`.
  * - Any other engine is **files**: the command's words that name files (the program, a script),
@@ -184,12 +184,18 @@ function walk(root: string, dir: string, out: string[]): void {
   }
 }
 
-/** Bare package names a bundle imports statically (`import … from "piscina"`); dynamic imports are loaded only when used. */
-export function staticImports(code: string): string[] {
+/**
+ * Bare package names a bundle loads as Thoth's own code: those it imports statically (`import …
+ * from "piscina"`) and those it requires where first used (`createRequire(import.meta.url)("ws")`:
+ * the CLI starts without them). Dynamic imports (`await import("bullmq")`: the distributed run's
+ * own machinery) are not part of a build.
+ */
+export function packagesLoaded(code: string): string[] {
   const names = new Set<string>();
-  const re = /(?:^|\n)import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/g;
+  const re =
+    /(?:^|\n)import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']|createRequire\d*\(import\.meta\.url\)\(\s*["']([^"']+)["']\s*\)/g;
   for (let m = re.exec(code); m; m = re.exec(code)) {
-    const spec = m[1];
+    const spec = m[1] ?? m[2];
     if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:')) continue;
     const parts = spec.split('/');
     const name = spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
@@ -226,7 +232,7 @@ function thothPackageFiles(root: string): string[] {
     .map((f) => path.join('dist', f));
   rels.push(...dist);
   const wanted = new Set<string>();
-  for (const f of dist) for (const n of staticImports(readFileSync(path.join(root, f), 'utf8'))) wanted.add(n);
+  for (const f of dist) for (const n of packagesLoaded(readFileSync(path.join(root, f), 'utf8'))) wanted.add(n);
   const seen = new Set<string>();
   const queue = [...wanted].map((name) => ({ name, from: root, optional: false }));
   while (queue.length > 0) {

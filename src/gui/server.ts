@@ -14,9 +14,10 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { availableParallelism, totalmem } from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import {
   LOOPBACK_HOST,
   MIME,
@@ -229,6 +230,8 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
     if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
     answerDatabase(opts.database, req, res);
   });
+  // loaded when a server starts, not on import: every other command of the CLI starts without it
+  const { WebSocketServer } = createRequire(import.meta.url)('ws') as typeof import('ws');
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 
 /** The file a thread on `entry` runs: the source from the source, its bundle in dist/ from the build. */
 function threadFile(entry: URL): string {
@@ -32,7 +32,9 @@ function threadFile(entry: URL): string {
 export function workerPool(entry: URL, threads: number, idleTimeout = Infinity): Piscina {
   const here = import.meta.url;
   const source = here.endsWith('.ts');
-  return new Piscina({
+  // loaded here, not on import: most of the commands start no pool
+  const { Piscina: Pool } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
+  return new Pool({
     filename: threadFile(entry),
     execArgv: source ? ['--import', 'tsx'] : [],
     minThreads: threads,

@@ -27,7 +27,7 @@ import {
   fetchNet,
   identifyEngine,
   localEngine,
-  staticImports,
+  packagesLoaded,
   storeBuild,
 } from '../../src/distributed/builds';
 import { openRedis, parseRedisUrl } from '../../src/distributed/redis';
@@ -48,10 +48,11 @@ const spec = (command: string[], dir?: string): EngineSpec => ({
 const BUILT = existsSync(path.join(ROOT, 'dist', 'cli.js'));
 
 describe('engine builds', () => {
-  it('static imports of a bundle: bare packages only, dynamic imports left out', () => {
+  it('the packages a bundle loads: static imports and lazy requires, bare packages only, dynamic imports left out', () => {
     const code =
-      'import { a } from "piscina";\nimport {\n  b,\n  c\n} from "@scope/pkg/sub";\nimport "side";\nimport x from "./local.js";\nimport { readFileSync } from "node:fs";\nimport fs from "fs";\nconst q = await import("bullmq");\n';
-    expect(staticImports(code).sort()).toEqual(['@scope/pkg', 'piscina', 'side']);
+      'import { a } from "piscina";\nimport {\n  b,\n  c\n} from "@scope/pkg/sub";\nimport "side";\nimport x from "./local.js";\nimport { readFileSync } from "node:fs";\nimport fs from "fs";\nconst q = await import("bullmq");\n' +
+      'function db() { return createRequire2(import.meta.url)("better-sqlite3"); }\nconst { W } = createRequire(import.meta.url)("ws");\nconst p = createRequire(import.meta.url)("node:path");\n';
+    expect(packagesLoaded(code).sort()).toEqual(['@scope/pkg', 'better-sqlite3', 'piscina', 'side', 'ws']);
   });
 
   it('another engine: its files by checksum; a changed or missing file is refused with a clear message', async () => {
