@@ -22,8 +22,7 @@ function browserTests(dir = 'test'): string[] {
  * The slow kinds of test, by what they start: a browser, a Redis server, real matches between
  * engine processes, the package as npm packs it, the shipped puzzles proved again, and the files
  * that compute for ten seconds or more. `npm test` (and CI) runs every test; `npm run test:fast`
- * (with the type check, in under two minutes on two cores) runs the project `fast`, everything
- * but these. A browser test is one that uses the browser harness; the other kinds are listed by path.
+ * (with the type check, in under two minutes on two cores) runs everything but these. A browser test is one that uses the browser harness; the other kinds are listed by path.
  */
 export const SLOW = [
   // a real Chromium
@@ -167,17 +166,15 @@ export default defineConfig({
     // two cores used 1.3 of them on average: 731 CPU-seconds in 549 s, 2026-12-04).
     maxWorkers: WORKERS,
     sequence: { sequencer: LongestFirst },
-    projects: [
-      // The fast files share their workers' modules (`isolate: false`) instead of importing the
-      // engine afresh for each file.
-      {
-        extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, FIXTURES], isolate: false },
-      },
-      // The slow files that drive no browser share their workers too; a browser file has a worker
-      // of its own, since the harness (test/gui/browser.ts) holds its browser and slot per module.
-      { extends: true, test: { name: 'slow', include: SLOW, exclude: [...BROWSER], isolate: false } },
-      { extends: true, test: { name: 'browser', include: [...BROWSER] } },
-    ],
+    // One project, its files sharing their workers' modules (`isolate: false`): a worker goes on
+    // from one file to the next instead of a new process importing the engine afresh for each file.
+    // Vitest keeps a worker only when the next file in its queue is of the same project, so three
+    // projects (fast, slow, browser), their files interleaved by the order below, cost a process a
+    // file: 116 workers, about 170 of a run's 1,460 CPU-seconds (2026-12-07). A helper that sets
+    // up something for a file undoes it when the file ends (test/file-end.ts).
+    isolate: false,
+    include: ['test/**/*.test.ts'],
+    // `npm run test:fast` (scripts/check-and-test.mjs --fast) leaves out the slow files
+    exclude: process.env.THOTH_TEST_FAST === '1' ? [...SLOW, FIXTURES] : [FIXTURES],
   },
 });

@@ -2,7 +2,8 @@
 // `npm test` after the build: the type check and the tests at once. tsc uses one core for about
 // half a minute while the first test files still leave a core free, so running them side by side
 // saves that time. tsc's output is held until it ends, then printed whole; the exit code is the
-// first non-zero of the two (tsc's if both fail). Arguments go to vitest (`-- --project fast`).
+// first non-zero of the two (tsc's if both fail). `--fast` leaves out the slow files (`npm run
+// test:fast`: vitest.config.ts's SLOW); the other arguments go to vitest.
 //
 // The tests run with a mark in their environment and a temporary folder of their own
 // (scripts/suite-owned.mjs): when vitest has ended, a process still running with the mark (its
@@ -28,9 +29,11 @@ import {
 } from './suite-owned.mjs';
 
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
-// `--no-typecheck` first: the tests alone (one file with the check of what it leaves)
-const typecheck = process.argv[2] !== '--no-typecheck';
-const vitestArgs = process.argv.slice(typecheck ? 2 : 3);
+// `--no-typecheck`: the tests alone (one file with the check of what it leaves)
+const args = process.argv.slice(2);
+const typecheck = !args.includes('--no-typecheck');
+const fast = args.includes('--fast');
+const vitestArgs = args.filter((a) => a !== '--fast' && a !== '--no-typecheck');
 const tsc = typecheck ? spawn(bin('tsc'), ['--noEmit'], { stdio: ['ignore', 'pipe', 'pipe'] }) : undefined;
 let tscOut = '';
 tsc?.stdout.on('data', (d) => (tscOut += d));
@@ -44,6 +47,7 @@ const runTmp = mkdtempSync(path.join(system, 'thoth-run-'));
 shareTsxCache(runTmp, system);
 const run = randomUUID();
 const env = { ...process.env, TMPDIR: runTmp, [RUN_TMP]: runTmp, [SYSTEM_TMP]: system, [RUN_MARK]: run };
+if (fast) env.THOTH_TEST_FAST = '1';
 const vitest = spawn(bin('vitest'), ['run', ...vitestArgs], { stdio: 'inherit', env });
 const vitestDone = new Promise((resolve) => vitest.on('close', (code) => resolve(code ?? 1)));
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => [tsc, vitest].forEach((p) => p?.kill(sig)));

@@ -13,6 +13,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { transform, transformSync } from 'esbuild';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { endFile } from './file-end';
 import {
   FILE_MARK,
   RUN_TMP,
@@ -61,6 +62,9 @@ if (cpuLog)
   });
 
 afterAll(async () => {
+  // what the file's helpers set up for it (its browser: test/gui/browser.ts), before its processes are judged
+  let ended: unknown;
+  await endFile().catch((e: unknown) => (ended = e));
   if (cpuLog)
     appendFileSync(
       cpuLog,
@@ -71,6 +75,7 @@ afterAll(async () => {
   killAll(left);
   process.env.TMPDIR = parent;
   rmSync(folder, { recursive: true, force: true });
+  if (ended !== undefined) throw ended;
   if (left.length > 0)
     throw new Error(
       [

@@ -2,10 +2,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { formatMove, gameStatus, legalMoves, parseKfen, setupKfen, type EditionId } from '../../src/core/index';
 import { addMoves, newTree } from '../../src/gui/page/state/tree';
 import { systemTmp } from '../../scripts/suite-owned.mjs';
+import { atFileEnd } from '../file-end';
 import { stretched } from '../slowness';
 import { CHROMIUM, CHROMIUM_ARGS, OUT } from './helpers';
 
@@ -24,9 +25,9 @@ export const WAIT_MS = stretched(60_000);
  * Three browsers with their engines on two cores starved each other on 2026-12-03 (load 15, waits
  * of 30 s missed); once the files' fixed waits and the suite's CPU were cut (2026-12-04), an idle
  * fresh-clone `npm test` took 7m10s with two slots, 6m33s with three and 6m06s with four, and
- * with a two-thread datagen beside it 7m45s with three and 7m43s with four, every file passing. A file takes a slot before its first test (a folder made atomically, with the
- * holder's pid in it, so that a slot left by a killed run is taken back) and gives it back after
- * its last; while it waits, the other workers go on with files that need no browser.
+ * with a two-thread datagen beside it 7m45s with three and 7m43s with four, every file passing. A file takes a slot when it first asks for the browser (a folder made
+ * atomically, with the holder's pid in it, so that a slot left by a killed run is taken back) and
+ * gives it back when it ends; while it waits, the other workers go on with files that need no browser.
  */
 const BROWSER_SLOTS = 4;
 // in the machine's temporary folder, not the run's: the slots count the browsers of every run on
@@ -73,15 +74,7 @@ function giveSlotBack(): void {
   slot = undefined;
 }
 
-if (HAVE_CHROMIUM) {
-  beforeAll(takeSlot, 30 * 60_000);
-  afterAll(async () => {
-    await closeBrowser();
-    giveSlotBack();
-  });
-}
-
-let browser: Browser | undefined;
+let browser: Promise<Browser> | undefined;
 
 /**
  * How often a page's `waitForFunction` asks its question, unless the call says otherwise.
@@ -101,22 +94,37 @@ function pollByTime(ctx: BrowserContext): BrowserContext {
   return ctx;
 }
 
-/** The file's browser (started on first use; `closeBrowser` in afterAll). */
-export async function theBrowser(): Promise<Browser> {
-  if (!browser) {
-    mkdirSync(OUT, { recursive: true });
-    const b = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    // every context, `newPage`'s own included, polls by time (see POLL_MS)
-    const newContext = b.newContext.bind(b);
-    b.newContext = async (options) => pollByTime(await newContext(options));
-    browser = b;
-  }
+async function launch(): Promise<Browser> {
+  // the file's end closes the browser and gives the slot back (test/file-end.ts), whatever happens here
+  atFileEnd(closeBrowser);
+  await takeSlot();
+  mkdirSync(OUT, { recursive: true });
+  const b = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // every context, `newPage`'s own included, polls by time (see POLL_MS)
+  const newContext = b.newContext.bind(b);
+  b.newContext = async (options) => pollByTime(await newContext(options));
+  return b;
+}
+
+/**
+ * The file's browser: started when the file first asks for it (once a slot is free) and closed
+ * when the file ends or calls `closeBrowser`. One browser for the whole run, which its files
+ * connected to, cost more than a browser a file: 718 CPU-seconds against 644 for the 27 browser
+ * files (the pages' renderers 403 against 350; 2026-12-07).
+ */
+export function theBrowser(): Promise<Browser> {
+  browser ??= launch();
   return browser;
 }
 
 export async function closeBrowser(): Promise<void> {
-  await browser?.close();
+  const b = browser;
   browser = undefined;
+  try {
+    await (await b?.catch(() => undefined))?.close();
+  } finally {
+    giveSlotBack();
+  }
 }
 
 export interface Opened {
