@@ -29,7 +29,9 @@ const WARM_KFEN = setupKfen('khet2', 'classic')!;
  * searches"). Per thread: each worker compiles its own code (the limit counts all threads' nodes).
  * A `go` interrupts it.
  */
-const WARM_NODES = 30_000;
+export const WARM_NODES = 30_000;
+/** The most wall-clock time a warm-up takes: on a busy machine it stops here, short of its nodes. */
+export const WARM_MS = 60_000;
 
 export { voteBest, type ThreadResult } from '../engine/pool-core';
 
@@ -151,8 +153,8 @@ export class SearchPool implements SearchThreads {
         limits: {
           ...DEFAULT_LIMITS,
           nodes: WARM_NODES * threads,
-          optimumMs: 60_000,
-          maximumMs: 60_000,
+          optimumMs: WARM_MS,
+          maximumMs: WARM_MS,
           searchMoves: [],
         },
         received: Date.now(),

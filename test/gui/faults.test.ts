@@ -318,9 +318,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     const deaf = await startGui(['--engine', `${FAKE_ENGINE} --ignore-stop`]);
     try {
       // The page's time is the test's: the 3 s the page gives `stop` pass at once, and not before.
+      // Its clock stands still from before the Stop (an installed clock runs at the machine's
+      // pace: on a busy machine over a second passed between the click and the first check).
       const o = await open(deaf.url, { clock: true });
       await setMode(o.page, 'analysis');
       await o.page.waitForSelector('#lines .line');
+      await pauseClock(o.page);
       await o.page.click('#btn-analyse'); // Stop: the engine never answers
       await o.page.clock.fastForward(2000);
       expect(await o.page.isHidden('#engine-action')).toBe(true);
@@ -328,6 +331,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
       await o.page.waitForSelector('#engine-action:not([hidden])');
       expect(await text(o.page, '#engine-status')).toMatch(/does not answer 'stop'/);
       await shot(o.page, 'unresponsive');
+      await o.page.clock.resume();
       await o.page.click('#engine-action');
       await o.page.waitForSelector('#engine-status[data-state=ready]');
       expect(o.errors).toEqual([]);
