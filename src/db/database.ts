@@ -134,7 +134,8 @@ interface OpenOptions {
 
 /**
  * The SQLite binding, loaded when a database is first opened: the engine and most commands never
- * open one, and a process that starts without it starts sooner.
+ * open one, and a process that starts without it starts sooner. Written as one call, the form a
+ * distributed build reads to pack the package (src/distributed/builds.ts, packagesLoaded).
  */
 function sqlite(): typeof Database {
   return createRequire(import.meta.url)('better-sqlite3') as typeof Database;

@@ -230,7 +230,9 @@ export async function startGuiServer(opts: GuiServerOptions): Promise<GuiServer>
     if (bad) return send(res, bad.status, `Forbidden: ${bad.reason}`);
     answerDatabase(opts.database, req, res);
   });
-  // loaded when a server starts, not on import: every other command of the CLI starts without it
+  // loaded when a server starts, not on import: every other command of the CLI starts without it;
+  // written as one call, the form a distributed build reads to pack the package
+  // (src/distributed/builds.ts, packagesLoaded)
   const { WebSocketServer } = createRequire(import.meta.url)('ws') as typeof import('ws');
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req, socket, head) => {

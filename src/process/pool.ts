@@ -32,7 +32,8 @@ function threadFile(entry: URL): string {
 export function workerPool(entry: URL, threads: number, idleTimeout = Infinity): Piscina {
   const here = import.meta.url;
   const source = here.endsWith('.ts');
-  // loaded here, not on import: most of the commands start no pool
+  // loaded here, not on import: most of the commands start no pool; written as one call, the
+  // form a distributed build reads to pack the package (src/distributed/builds.ts, packagesLoaded)
   const { Piscina: Pool } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
   return new Pool({
     filename: threadFile(entry),

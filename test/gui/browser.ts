@@ -25,9 +25,10 @@ export const WAIT_MS = stretched(60_000);
  * Three browsers with their engines on two cores starved each other on 2026-12-03 (load 15, waits
  * of 30 s missed); once the files' fixed waits and the suite's CPU were cut (2026-12-04), an idle
  * fresh-clone `npm test` took 7m10s with two slots, 6m33s with three and 6m06s with four, and
- * with a two-thread datagen beside it 7m45s with three and 7m43s with four, every file passing. A file takes a slot when it first asks for the browser (a folder made
- * atomically, with the holder's pid in it, so that a slot left by a killed run is taken back) and
- * gives it back when it ends; while it waits, the other workers go on with files that need no browser.
+ * with a two-thread datagen beside it 7m45s with three and 7m43s with four, every file passing.
+ * A file takes a slot when it first asks for the browser (a folder made atomically, with the
+ * holder's pid in it, so that a slot left by a killed run is taken back) and gives it back when it
+ * ends; while it waits, the other workers go on with files that need no browser.
  */
 const BROWSER_SLOTS = 4;
 // in the machine's temporary folder, not the run's: the slots count the browsers of every run on
