@@ -4,7 +4,8 @@
  * PNG, within the palette's error for GIF); the SVG has one path per shape; and the drawing puts the
  * beam, the pieces and the notes where the position says.
  */
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { zlibSync } from 'fflate';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { SETUPS, parseMove, toKfen } from '../../src/core/index';
@@ -210,23 +211,29 @@ const pixel = (img: Image, x: number, y: number): number[] =>
     ),
   );
 
+/** The two compressors the encoders are given: the CLI's (node:zlib) and the page's (fflate). */
+const ZLIBS = [
+  ['node:zlib', (raw: Uint8Array) => deflateSync(raw, { level: 6 })],
+  ['fflate', (raw: Uint8Array) => zlibSync(raw, { level: 6 })],
+] as const;
+
 describe('picture files', () => {
-  it('a PNG holds exactly the rasterized pixels', () => {
+  it.each(ZLIBS)('a PNG holds exactly the rasterized pixels (%s)', (_, zlib) => {
     const pic = positionPicture(classic, { beams: 'both', danger: true, squarePx: 24 });
     const img = rasterize(pic.shapes, pic.width, pic.height, pic.background);
-    const { frames } = decodePng(encodePng(img));
+    const { frames } = decodePng(encodePng(img, zlib));
     expect(frames).toHaveLength(1);
     expect(frames[0].data).toEqual(img.data);
   });
 
-  it('an APNG holds every frame exactly, each with its delay', () => {
+  it.each(ZLIBS)('an APNG holds every frame exactly, each with its delay (%s)', (_, zlib) => {
     const moves = threeMoves();
     const frames = lineFrames(classic, moves, { squarePx: 16, delayMs: 500 });
     expect(frames).toHaveLength(4);
     const images = frames.map((f) =>
       rasterize(f.picture.shapes, f.picture.width, f.picture.height, f.picture.background),
     );
-    const back = decodePng(encodeApng(images, [500, 500, 500, 1500]));
+    const back = decodePng(encodeApng(images, [500, 500, 500, 1500], zlib));
     expect(back.delays).toEqual([500, 500, 500, 1500]);
     back.frames.forEach((f, i) => expect(f.data, `frame ${i}`).toEqual(images[i].data));
     // the start is not changed by drawing the line
@@ -259,7 +266,7 @@ describe('picture files', () => {
 
   it('an SVG has one filled path per shape, and says what it shows', () => {
     const pic = positionPicture(classic, { beams: 'mover', arrows: [{ color: 'G', from: 'c4', to: 'd5' }] });
-    const svg = new TextDecoder().decode(stillFile(pic, 'svg', 'Khet 2.0 & co'));
+    const svg = new TextDecoder().decode(stillFile(pic, 'svg', ZLIBS[0][1], 'Khet 2.0 & co'));
     const doc = new XMLParser({ ignoreAttributes: false }).parse(svg);
     expect(doc.svg['@_width']).toBe(String(pic.width));
     expect(doc.svg.title).toBe('Khet 2.0 & co');

@@ -8,7 +8,7 @@ import { type BeamStep, type Position, formatMove, threatMap, tracePath, traceSh
 import type { NoteArrow, SquareMark } from '../../core/record';
 import { type Picture, boardPicture } from './board-picture';
 import { encodeGif } from './gif';
-import { encodeApng, encodePng } from './png';
+import { encodeApng, encodePng, type Zlib } from './png';
 import { rasterize } from './raster';
 import { pictureSvg } from './svg';
 
@@ -103,17 +103,17 @@ export function lineFrames(start: Position, moves: readonly number[], opts: Line
 export type StillFormat = 'svg' | 'png';
 export type AnimationFormat = 'gif' | 'apng';
 
-/** A still picture as a file's bytes (SVG as UTF-8 text). */
-export function stillFile(p: Picture, format: StillFormat, title?: string): Uint8Array {
+/** A still picture as a file's bytes (SVG as UTF-8 text; a PNG compressed by `zlib`). */
+export function stillFile(p: Picture, format: StillFormat, zlib: Zlib, title?: string): Uint8Array {
   if (format === 'svg') return new TextEncoder().encode(pictureSvg(p, title));
-  return encodePng(rasterize(p.shapes, p.width, p.height, p.background));
+  return encodePng(rasterize(p.shapes, p.width, p.height, p.background), zlib);
 }
 
-/** An animation as a file's bytes. */
-export function animationFile(frames: readonly Frame[], format: AnimationFormat): Uint8Array {
+/** An animation as a file's bytes (an APNG compressed by `zlib`). */
+export function animationFile(frames: readonly Frame[], format: AnimationFormat, zlib: Zlib): Uint8Array {
   const images = frames.map((f) =>
     rasterize(f.picture.shapes, f.picture.width, f.picture.height, f.picture.background),
   );
   const delays = frames.map((f) => f.delayMs);
-  return format === 'gif' ? encodeGif(images, delays) : encodeApng(images, delays);
+  return format === 'gif' ? encodeGif(images, delays) : encodeApng(images, delays, zlib);
 }

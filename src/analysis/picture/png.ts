@@ -1,12 +1,15 @@
 /**
  * PNG and animated PNG (APNG) files of RGBA images: the chunks written here, the image data
- * compressed by fflate (zlib, in Node and in the page alike). Each row filtered by `Sub` (the
+ * compressed by the host's zlib (node:zlib in the CLI, fflate in the page: no module here pays for
+ * loading a compressor it may not use). Each row filtered by `Sub` (the
  * boards are mostly runs of one colour). APNG is the PNG extension every current browser shows:
  * `acTL` (frames and plays), then per frame `fcTL` (size, place, delay) and the data (`IDAT` for
  * the first frame, which is also the still image, `fdAT` after it).
  */
-import { zlibSync } from 'fflate';
 import type { Image } from './raster';
+
+/** Compresses bytes into the zlib format (RFC 1950) at level 6: the PNG's image data. */
+export type Zlib = (raw: Uint8Array) => Uint8Array;
 
 const CRC_TABLE = new Uint32Array(256);
 for (let n = 0; n < 256; n++) {
@@ -55,7 +58,7 @@ function header(width: number, height: number): Uint8Array {
 }
 
 /** The image's rows, each with filter byte 1 (`Sub`: each byte less the one 4 to its left), compressed. */
-function imageData(img: Image): Uint8Array {
+function imageData(img: Image, zlib: Zlib): Uint8Array {
   const stride = img.width * 4;
   const raw = new Uint8Array((stride + 1) * img.height);
   for (let y = 0; y < img.height; y++) {
@@ -64,15 +67,15 @@ function imageData(img: Image): Uint8Array {
     raw[o] = 1;
     for (let i = 0; i < stride; i++) raw[o + 1 + i] = (img.data[s + i] - (i >= 4 ? img.data[s + i - 4] : 0)) & 255;
   }
-  return zlibSync(raw, { level: 6 });
+  return zlib(raw);
 }
 
 /** A PNG file of one image. */
-export function encodePng(img: Image): Uint8Array {
+export function encodePng(img: Image, zlib: Zlib): Uint8Array {
   return concat([
     SIGNATURE,
     header(img.width, img.height),
-    chunk('IDAT', imageData(img)),
+    chunk('IDAT', imageData(img, zlib)),
     chunk('IEND', new Uint8Array(0)),
   ]);
 }
@@ -110,7 +113,7 @@ function crop(img: Image, x: number, y: number, w: number, h: number): Image {
  * the first, a frame holds only the rectangle where it differs from the one before (drawn over
  * it: `dispose_op` none, `blend_op` source).
  */
-export function encodeApng(frames: readonly Image[], delaysMs: readonly number[]): Uint8Array {
+export function encodeApng(frames: readonly Image[], delaysMs: readonly number[], zlib: Zlib): Uint8Array {
   if (frames.length === 0) throw new Error('an animation needs at least one frame');
   const { width, height } = frames[0];
   const parts: Uint8Array[] = [SIGNATURE, header(width, height)];
@@ -131,7 +134,7 @@ export function encodeApng(frames: readonly Image[], delaysMs: readonly number[]
     v.setUint16(20, Math.max(0, Math.min(65535, Math.round(delaysMs[i] ?? 1000))));
     v.setUint16(22, 1000); // the delay in thousandths of a second
     parts.push(chunk('fcTL', fc));
-    const data = imageData(i === 0 ? f : crop(f, x, y, w, h));
+    const data = imageData(i === 0 ? f : crop(f, x, y, w, h), zlib);
     if (i === 0) {
       parts.push(chunk('IDAT', data));
     } else {
