@@ -30,7 +30,7 @@ import {
 import { POSITION_OPTIONS, positionFromArgs } from './position-args';
 
 /** The PNG encoder's compressor: Node's own zlib, at the level the page's gives. */
-const zlib = (raw: Uint8Array): Uint8Array => deflateSync(raw, { level: 6 });
+const nodeZlib = (raw: Uint8Array): Uint8Array => deflateSync(raw, { level: 6 });
 
 export const PICTURE_SPEC: CommandSpec = {
   name: 'picture',
@@ -108,7 +108,7 @@ export async function pictureCommand(argv: string[], write: (s: string) => void)
     const { start, moves, notes, what } = animation(args);
     checkOut(out, args);
     const frames = lineFrames(start, moves, { squarePx, flip, delayMs, notes });
-    const bytes = animationFile(frames, format, zlib);
+    const bytes = animationFile(frames, format, nodeZlib);
     writeOutput(out, bytes);
     write(
       `${what}: ${frames.length} frames, ${frames[0].picture.width}x${frames[0].picture.height}, written to ${out}`,
@@ -144,7 +144,7 @@ export async function pictureCommand(argv: string[], write: (s: string) => void)
   const pos = positionFromArgs(args, args.options.has('pharaoh-rotation'));
   checkOut(out, args);
   const pic = positionPicture(pos, { squarePx, flip, beams, danger: args.options.has('danger'), arrows, squareMarks });
-  writeOutput(out, stillFile(pic, format, zlib, `${pos.edition.name}: ${toKfen(pos)}`));
+  writeOutput(out, stillFile(pic, format, nodeZlib, `${pos.edition.name}: ${toKfen(pos)}`));
   write(`${pic.width}x${pic.height} picture of ${toKfen(pos)} written to ${out}`);
 }
 

@@ -15,7 +15,7 @@ import { lineEnd, nodeAt, positionAt } from '../state/tree';
 export type PictureKind = 'png' | 'svg' | 'gif';
 
 /** The PNG encoder's compressor in the page (no zlib of the browser's is synchronous). */
-const zlib = (raw: Uint8Array): Uint8Array => zlibSync(raw, { level: 6 });
+const pageZlib = (raw: Uint8Array): Uint8Array => zlibSync(raw, { level: 6 });
 
 const TYPES: Record<PictureKind, string> = { png: 'image/png', svg: 'image/svg+xml', gif: 'image/gif' };
 
@@ -25,7 +25,11 @@ export function pictureOf(s: PageState, kind: PictureKind): { name: string; type
     const end = lineEnd(s.tree, s.path);
     const moves = end.map((_, i) => nodeAt(s.tree, end.slice(0, i + 1))?.ply.move ?? -1).filter((m) => m >= 0);
     const frames = lineFrames(positionAt(s.tree, []), moves, { flip: s.flipped, squarePx: 48, delayMs: 1000 });
-    return { name: `thoth-line-${moves.length}-moves.gif`, type: TYPES.gif, bytes: animationFile(frames, 'gif', zlib) };
+    return {
+      name: `thoth-line-${moves.length}-moves.gif`,
+      type: TYPES.gif,
+      bytes: animationFile(frames, 'gif', pageZlib),
+    };
   }
   const pos = S.viewPosition(s);
   const pic = positionPicture(pos, {
@@ -36,7 +40,7 @@ export function pictureOf(s: PageState, kind: PictureKind): { name: string; type
   return {
     name: `thoth-position-move-${pos.moveNumber}.${kind}`,
     type: TYPES[kind],
-    bytes: stillFile(pic, kind, zlib, `${pos.edition.name}: ${toKfen(pos)}`),
+    bytes: stillFile(pic, kind, pageZlib, `${pos.edition.name}: ${toKfen(pos)}`),
   };
 }
 
