@@ -30,7 +30,7 @@ import {
   walkGame,
   watchErrors,
 } from './browser';
-import { FAKE_ENGINE, startGui, type RunningGui } from './helpers';
+import { FAKE_ENGINE, LONG_TC, startGui, type RunningGui } from './helpers';
 
 /** Silver to move; `j1+` turns the Sphinx north and its beam, via j7, hits the Red Pharaoh on e7. */
 const SILVER_WINS_KFEN = 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1';
@@ -413,7 +413,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the faults a player met, in Chromium', () => {
     const { ctx, page, errors } = await open(gated.url);
     try {
       await pickLevel(page, 8);
-      await page.selectOption('#sel-tc', '');
+      await page.selectOption('#sel-tc', LONG_TC);
       await newGame(page);
       await click(page, 'c1');
       await click(page, 'd2');

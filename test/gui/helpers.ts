@@ -143,10 +143,17 @@ export async function startGui(args: string[] = []): Promise<RunningGui> {
   };
 }
 
+/** The longest time control the page offers: its search deadline (30 min + 5 s) outlasts any test. */
+export const LONG_TC = '1800+0';
+
 /**
  * A `thoth gui` whose fake engine moves only when the test says so (`release()` writes its gate
  * file), not after a think that a loaded machine's clicks can outlast. The server starts on the
  * first `gui()` and is shared by the file's tests; `stop()` (in afterAll) ends it and the gate.
+ * The page stops a search that outlasts Thoth's time by 5 s (its `deadlineMs`), and the engine
+ * then moves: a test that acts while Thoth thinks plays with {@link LONG_TC}, not without a clock
+ * (2 s a move, so 7 s, which a loaded machine's clicks outlasted on 2026-12-07: a premove became
+ * a move).
  */
 export function gatedFakeGui(): { gui: () => Promise<RunningGui>; release: () => void; stop: () => Promise<void> } {
   const gate = path.join(mkdtempSync(path.join(tmpdir(), 'thoth-gate-')), 'gate');

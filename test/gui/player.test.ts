@@ -29,7 +29,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fullStrength } from '../../src/gui/server';
-import { FAKE_ENGINE, ROOT, gatedFakeGui, realEngineWorks, startGui, type RunningGui } from './helpers';
+import { FAKE_ENGINE, ROOT, LONG_TC, gatedFakeGui, realEngineWorks, startGui, type RunningGui } from './helpers';
 
 /** Silver to move; `j1+` turns the Sphinx north and its beam, via j7, hits the Red Pharaoh on e7. */
 const SILVER_WINS_KFEN = 'xv9/4k4Pv/10/10/10/10/4K5/9X< s 0 1';
@@ -207,9 +207,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the hint under the board', () => {
 
   it('says "Your shot…" only while a reply is waiting: not while Thoth thinks, not after a winning move', async () => {
     const { ctx, page, errors } = await openPage(gui.url, { clock: true });
-    // Level 8 without a clock: the fake engine thinks until the test releases it, longer than
+    // Level 8 on a long clock: the fake engine thinks until the test releases it, longer than
     // the shot is on show.
-    await page.selectOption('#sel-tc', '');
+    await page.selectOption('#sel-tc', LONG_TC);
     await pickLevel(page, 8);
     await newGame(page);
     await click(page, 'c1');
@@ -626,8 +626,8 @@ describe.skipIf(!HAVE_CHROMIUM)('premoves', () => {
 
   it('a move made while Thoth thinks is shown, cancelled by Esc or a right-click, and played at once after its move', async () => {
     const { ctx, page, errors } = await openPage(gui.url);
-    // Level 8 without a clock: the fake engine thinks until the test releases it.
-    await page.selectOption('#sel-tc', '');
+    // Level 8 on a long clock: the fake engine thinks until the test releases it (LONG_TC).
+    await page.selectOption('#sel-tc', LONG_TC);
     await pickLevel(page, 8);
     await newGame(page);
     await click(page, 'c1');

@@ -22,7 +22,7 @@ import {
   waitMoves,
   walkGame,
 } from './browser';
-import { FAKE_ENGINE, gatedFakeGui, startGui, type RunningGui } from './helpers';
+import { FAKE_ENGINE, LONG_TC, gatedFakeGui, startGui, type RunningGui } from './helpers';
 import { stretched } from '../slowness';
 
 /**
@@ -43,7 +43,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page of thoth gui, smaller things', () => {
     'a premoved rotation draws which way it turns',
     async () => {
       const { ctx, page, errors } = await open(gui.url);
-      await page.selectOption('#sel-tc', '');
+      await page.selectOption('#sel-tc', LONG_TC);
       await pickLevel(page, 8);
       await newGame(page);
       await click(page, 'c1');
